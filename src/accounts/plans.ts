@@ -1,0 +1,33 @@
+// The plans of the spec's Limits table. One place; everything that enforces a limit reads it here.
+import type { Plan } from '../db/schema.js';
+
+export interface PlanLimits {
+  emailsPerMonth: number;
+  domains: number;
+  webhooks: number;
+  /** How long messages and their events are kept; null = permanently. */
+  logRetentionMs: number | null;
+}
+
+export const PLANS: Record<Plan, PlanLimits> = {
+  free: { emailsPerMonth: 1_000, domains: 1, webhooks: 0, logRetentionMs: 48 * 3600_000 },
+  pro: { emailsPerMonth: 10_000, domains: 3, webhooks: 3, logRetentionMs: null },
+  scale: { emailsPerMonth: 100_000, domains: 10, webhooks: 10, logRetentionMs: null },
+};
+
+export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
+
+export function isPlan(value: string): value is Plan {
+  return (PLAN_NAMES as string[]).includes(value);
+}
+
+/** The calendar month (UTC) a moment falls in, `YYYY-MM`: the unit of the monthly quota. */
+export function usageMonth(at: number): string {
+  return new Date(at).toISOString().slice(0, 7);
+}
+
+/** The first millisecond of the next calendar month (UTC): when a spent quota refills. */
+export function nextMonthStart(at: number): number {
+  const d = new Date(at);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}

@@ -1,0 +1,193 @@
+// The `txmail` command: service roles and operator commands (DESIGN.md §1).
+import { parseArgs } from 'node:util';
+import { isPlan, PLAN_NAMES } from './accounts/plans.js';
+import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { migrate, openDatabase } from './db/database.js';
+import { AppError } from './errors.js';
+import { createLogger } from './log.js';
+import { createServices, type Services } from './services.js';
+
+const USAGE = `usage: txmail <command> [options]
+
+Service roles:
+  serve                      API + dashboard and every background role in one process (npm start)
+  api                        the HTTP API and dashboard only
+  migrate                    apply database migrations and exit
+
+Operator commands (add --json for machine-readable output):
+  account create --email E [--password P] [--plan free|pro|scale]
+  key create --account E [--name N]
+  plan set --account E --plan free|pro|scale
+  account suspend|resume --account E
+  config                     print the effective configuration (secrets masked)
+`;
+
+type Args = Record<string, string | boolean | undefined>;
+
+/** Runs one command; resolves to the process exit code (long-running roles resolve when stopped). */
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      plan: { type: 'string' },
+      account: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === '' && !values.help ? 2 : 0;
+  }
+  try {
+    return await run(command, values);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof AppError || err instanceof UsageError) {
+      process.stderr.write(`txmail: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+class UsageError extends Error {}
+
+async function run(command: string, args: Args): Promise<number> {
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+    case 'api':
+      return runServer(await createServices(config));
+    case 'migrate': {
+      const db = openDatabase(config.databaseUrl);
+      try {
+        const applied = await migrate(db);
+        print(
+          args,
+          { applied },
+          applied.length ? `applied: ${applied.join(', ')}` : 'the schema is up to date',
+        );
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'config':
+      print(args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
+      return 0;
+  }
+  const services = await createServices(config, { logger: quietLogger(config.logLevel) });
+  try {
+    return await operatorCommand(services, command, args);
+  } finally {
+    await services.close();
+  }
+}
+
+async function operatorCommand(s: Services, command: string, args: Args): Promise<number> {
+  switch (command) {
+    case 'account create': {
+      const plan = planArg(args, 'free');
+      const account = await s.accounts.create({
+        email: required(args, 'email'),
+        plan,
+        ...(typeof args.password === 'string' ? { password: args.password } : {}),
+      });
+      print(
+        args,
+        { id: account.id, email: account.email, plan: account.plan, state: account.state },
+        account.id,
+      );
+      return 0;
+    }
+    case 'key create': {
+      const account = await accountArg(s, args);
+      const created = await s.accounts.createApiKey(
+        account.id,
+        typeof args.name === 'string' ? args.name : 'default',
+      );
+      print(args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
+      return 0;
+    }
+    case 'plan set': {
+      const account = await accountArg(s, args);
+      const plan = planArg(args);
+      await s.repos.accounts.setPlan(account.id, plan);
+      print(args, { id: account.id, plan }, `${account.email} is now on the ${plan} plan`);
+      return 0;
+    }
+    case 'account suspend':
+    case 'account resume': {
+      const account = await accountArg(s, args);
+      const suspend = command === 'account suspend';
+      await s.repos.accounts.setSuspended(account.id, suspend ? s.clock.now() : null);
+      print(
+        args,
+        { id: account.id, suspended: suspend },
+        `${account.email} is ${suspend ? 'suspended' : 'active'}`,
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+/** Runs the HTTP server until SIGINT/SIGTERM, then shuts down gracefully. */
+async function runServer(s: Services): Promise<number> {
+  const app = s.http();
+  await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
+  s.logger.info({ url: s.config.publicUrl, database: s.db.dialect }, 'txmail is running');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      s.logger.info({ signal }, 'shutting down: finishing requests in flight');
+      process.removeAllListeners('SIGINT');
+      process.removeAllListeners('SIGTERM');
+      // A second signal means "now".
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await app.close();
+  await s.close();
+  s.logger.info('stopped');
+  return 0;
+}
+
+function required(args: Args, name: string): string {
+  const v = args[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function planArg(args: Args, fallback?: 'free') {
+  const plan = typeof args.plan === 'string' ? args.plan : fallback;
+  if (plan === undefined) throw new UsageError('--plan is required');
+  if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  return plan;
+}
+
+async function accountArg(s: Services, args: Args) {
+  const email = required(args, 'account');
+  const account = await s.repos.accounts.findByEmail(email);
+  if (!account) throw new UsageError(`no account with the email ${email}`);
+  return account;
+}
+
+function print(args: Args, json: unknown, text: string): void {
+  process.stdout.write((args.json ? JSON.stringify(json) : text) + '\n');
+}
+
+function quietLogger(level: string) {
+  // Operator commands print their result on stdout; logs only for warnings and worse.
+  return createLogger(level === 'info' || level === 'debug' || level === 'trace' ? 'warn' : level);
+}

@@ -1,0 +1,205 @@
+// Configuration: environment variables (and a `.env` file), validated once at start-up.
+// A bad value throws ConfigError naming the variable, so the process stops before doing anything.
+import { existsSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { isIP } from 'node:net';
+
+export type Signup = 'open' | 'closed';
+
+export interface Config {
+  databaseUrl: string;
+  httpHost: string;
+  httpPort: number;
+  publicUrl: string;
+  hostname: string;
+  relayUrl: string | undefined;
+  dnsServers: string[];
+  mxPort: number;
+  inboundHost: string;
+  inboundPort: number;
+  returnPathLabel: string;
+  testDomain: string;
+  /** Explicit master key; when unset, one is generated once into the data directory. */
+  secretKey: string | undefined;
+  sourceIps: string[];
+  allowPrivateNetworks: boolean;
+  signup: Signup;
+  /** API requests per second per API key; 0 disables rate limiting. */
+  rateLimit: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Loads `.env` from the working directory (variables already set win) and parses the environment. */
+export function loadConfig(env: Env = process.env, envFile = '.env'): Config {
+  if (env === process.env && existsSync(envFile)) process.loadEnvFile(envFile);
+  return parseConfig(env);
+}
+
+export function parseConfig(env: Env): Config {
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const hostname = get('TXMAIL_HOSTNAME') ?? osHostname();
+  if (!isHostname(hostname)) throw new ConfigError('TXMAIL_HOSTNAME', `"${hostname}" is not a host name`);
+  const httpPort = port(get, 'TXMAIL_HTTP_PORT', 8080);
+
+  return {
+    databaseUrl: databaseUrl(get('TXMAIL_DATABASE_URL') ?? 'sqlite:./data/txmail.db'),
+    httpHost: get('TXMAIL_HTTP_HOST') ?? '127.0.0.1',
+    httpPort,
+    publicUrl: url(get, 'TXMAIL_PUBLIC_URL', `http://localhost:${httpPort}`, ['http:', 'https:']),
+    hostname,
+    relayUrl: get('TXMAIL_RELAY_URL') && url(get, 'TXMAIL_RELAY_URL', '', ['smtp:', 'smtps:']),
+    dnsServers: list(get('TXMAIL_DNS_SERVERS')).map((s) => {
+      if (!isDnsServer(s)) throw new ConfigError('TXMAIL_DNS_SERVERS', `"${s}" is not ip[:port]`);
+      return s;
+    }),
+    mxPort: port(get, 'TXMAIL_MX_PORT', 25),
+    inboundHost: get('TXMAIL_INBOUND_HOST') ?? '0.0.0.0',
+    inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
+    returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
+    testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
+    secretKey: secret(get('TXMAIL_SECRET_KEY')),
+    sourceIps: list(get('TXMAIL_SOURCE_IPS')).map((ip) => {
+      if (!isIP(ip)) throw new ConfigError('TXMAIL_SOURCE_IPS', `"${ip}" is not an IP address`);
+      return ip;
+    }),
+    allowPrivateNetworks: bool(get, 'TXMAIL_ALLOW_PRIVATE_NETWORKS', false),
+    signup: oneOf(get, 'TXMAIL_SIGNUP', ['open', 'closed'] as const, 'open'),
+    rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
+    logLevel: oneOf(
+      get,
+      'TXMAIL_LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+  };
+}
+
+/** The effective configuration with secrets masked, for `txmail config`. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    databaseUrl: config.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+    relayUrl: config.relayUrl?.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+    secretKey: config.secretKey ? '***' : '(generated in the data directory)',
+  };
+}
+
+function databaseUrl(value: string): string {
+  if (/^sqlite:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value)) return value;
+  throw new ConfigError('TXMAIL_DATABASE_URL', `"${value}" is neither sqlite:PATH nor postgres://…`);
+}
+
+function port(get: (n: string) => string | undefined, name: string, fallback: number): number {
+  const v = get(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new ConfigError(name, `"${v}" is not a port number (0–65535)`);
+  return n;
+}
+
+function nonNegativeInt(get: (n: string) => string | undefined, name: string, fallback: number): number {
+  const v = get(name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `"${v}" is not a non-negative integer`);
+  return Number(v);
+}
+
+function bool(get: (n: string) => string | undefined, name: string, fallback: boolean): boolean {
+  const v = get(name)?.toLowerCase();
+  if (v === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `"${v}" is not a boolean (true or false)`);
+}
+
+function oneOf<T extends string>(
+  get: (n: string) => string | undefined,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+): T {
+  const v = get(name);
+  if (v === undefined) return fallback;
+  if ((values as readonly string[]).includes(v)) return v as T;
+  throw new ConfigError(name, `"${v}" must be one of ${values.join(', ')}`);
+}
+
+function url(
+  get: (n: string) => string | undefined,
+  name: string,
+  fallback: string,
+  protocols: string[],
+): string {
+  const v = get(name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, `"${v}" is not a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `"${v}" must start with ${protocols.map((p) => p + '//').join(' or ')}`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+function label(get: (n: string) => string | undefined, name: string, fallback: string): string {
+  const v = get(name) ?? fallback;
+  if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(v))
+    throw new ConfigError(name, `"${v}" is not a DNS label`);
+  return v.toLowerCase();
+}
+
+function domain(get: (n: string) => string | undefined, name: string, fallback: string): string {
+  const v = get(name) ?? fallback;
+  if (!isHostname(v)) throw new ConfigError(name, `"${v}" is not a domain name`);
+  return v.toLowerCase();
+}
+
+function secret(v: string | undefined): string | undefined {
+  if (v !== undefined && v.length < 32) {
+    throw new ConfigError(
+      'TXMAIL_SECRET_KEY',
+      'must be at least 32 characters (e.g. `openssl rand -hex 32`)',
+    );
+  }
+  return v;
+}
+
+function list(v: string | undefined): string[] {
+  return v === undefined
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+
+function isHostname(v: string): boolean {
+  return (
+    v.length <= 253 && v.split('.').every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l) && l !== '')
+  );
+}
+
+function isDnsServer(v: string): boolean {
+  if (isIP(v)) return true;
+  const bracketed = /^\[([^\]]+)\]:(\d+)$/.exec(v);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && Number(bracketed[2]) <= 65535;
+  const m = /^([^:]+):(\d+)$/.exec(v);
+  return m !== null && isIP(m[1]!) === 4 && Number(m[2]) <= 65535;
+}

@@ -1,0 +1,82 @@
+// Accounts and their API keys: every question the rest of txmail asks about them.
+import type { Kysely } from 'kysely';
+import type { Account, AccountState, ApiKeyRow, Database, Plan } from './schema.js';
+
+export interface ApiKeyWithAccount {
+  key: ApiKeyRow;
+  account: Account;
+}
+
+export class AccountsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(account: Account): Promise<void> {
+    await this.db.insertInto('accounts').values(account).execute();
+  }
+
+  async findById(id: string): Promise<Account | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findByEmail(email: string): Promise<Account | undefined> {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async setPlan(id: string, plan: Plan): Promise<void> {
+    await this.db.updateTable('accounts').set({ plan }).where('id', '=', id).execute();
+  }
+
+  async setState(id: string, state: AccountState): Promise<void> {
+    await this.db.updateTable('accounts').set({ state }).where('id', '=', id).execute();
+  }
+
+  async setSuspended(id: string, suspendedAt: number | null): Promise<void> {
+    await this.db.updateTable('accounts').set({ suspended_at: suspendedAt }).where('id', '=', id).execute();
+  }
+
+  async createApiKey(key: ApiKeyRow): Promise<void> {
+    await this.db.insertInto('api_keys').values(key).execute();
+  }
+
+  /** The live (not revoked) key with this hash, with its account. */
+  async findApiKeyByHash(hash: string): Promise<ApiKeyWithAccount | undefined> {
+    const key = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!key) return undefined;
+    const account = await this.findById(key.account_id);
+    return account && { key, account };
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  /** Revokes a key of this account; false when the account has no such live key. */
+  async revokeApiKey(accountId: string, keyId: string, at: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('account_id', '=', accountId)
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+
+  async touchApiKey(keyId: string, at: number): Promise<void> {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+  }
+}

@@ -1,0 +1,90 @@
+// Opens the database named by TXMAIL_DATABASE_URL: embedded SQLite (default) or PostgreSQL.
+// Everything above this file talks to Kysely and does not care which one it got, except the few
+// repository methods that need a dialect-specific statement (they check `db.dialect`).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the SQLite file lives (for the generated secret key); undefined on PostgreSQL. */
+  sqlitePath: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema?: string;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  return openPostgres(url, options);
+}
+
+function openSqlite(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable
+  // (fsync of the WAL), which the API promises before answering 2xx. Group commit (messages/
+  // accept-batcher.ts) keeps that to one fsync per batch of requests, not one per request.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  // Another txmail process (e.g. `txmail worker` beside `txmail api`) may hold the write lock briefly.
+  database.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', sqlitePath: path, close: () => kysely.destroy() };
+}
+
+function openPostgres(url: string, options: OpenOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    types: {
+      // bigint columns hold millisecond timestamps and counters, well inside Number's exact range.
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server (e.g. PostgreSQL restarting) must not crash the process;
+  // the pool discards the client and the next query gets a fresh one.
+  pool.on('error', () => undefined);
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', sqlitePath: undefined, close: () => kysely.destroy() };
+}
+
+/** Applies every pending migration. Safe to run from several processes at once (Kysely takes a lock). */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when the database answers a trivial query (readiness probe). */
+export async function isReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type { Dialect as DatabaseDialect };

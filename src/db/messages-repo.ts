@@ -1,0 +1,71 @@
+// Reading the delivery log: messages of an account and each message's events. Always scoped by account.
+import type { Kysely } from 'kysely';
+import type { Database, EventRow, MessageRow, MessageStatus } from './schema.js';
+
+export interface MessageFilter {
+  status?: MessageStatus;
+  toEmail?: string;
+  fromEmail?: string;
+  since?: number;
+  until?: number;
+  /** Only messages older than this id (the cursor: ids are time-ordered). */
+  beforeId?: string;
+}
+
+/** A message row without its body, as the log lists it. */
+export type MessageSummary = Omit<MessageRow, 'html'>;
+
+const SUMMARY_COLUMNS = [
+  'id',
+  'account_id',
+  'status',
+  'from_name',
+  'from_email',
+  'from_domain',
+  'to_name',
+  'to_email',
+  'to_domain',
+  'subject',
+  'created_at',
+  'updated_at',
+  'attempts',
+  'next_attempt_at',
+  'lease_owner',
+  'lease_expires_at',
+] as const;
+
+export class MessagesRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Newest first, at most `limit`. */
+  async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageSummary[]> {
+    let q = this.db.selectFrom('messages').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
+    if (filter.fromEmail) q = q.where('from_email', '=', filter.fromEmail);
+    if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
+    if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
+    if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async get(accountId: string, id: string): Promise<MessageRow | undefined> {
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The message's history, newest first. */
+  async events(accountId: string, messageId: string): Promise<EventRow[]> {
+    return this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('message_id', '=', messageId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+}

@@ -1,0 +1,7 @@
+// Every migration, in order. A migration is never edited once released: add a new one.
+import type { Migration } from 'kysely';
+import * as m001 from './001-initial.js';
+
+export const migrations: Record<string, Migration> = {
+  '001-initial': m001,
+};

@@ -1,0 +1,117 @@
+// Row types of every table, declared once. Times are integer milliseconds since the epoch (UTC) in both
+// dialects; booleans are stored as 0/1 integers so SQLite and PostgreSQL rows look alike.
+import type { Insertable, Selectable } from 'kysely';
+
+export type Plan = 'free' | 'pro' | 'scale';
+export type AccountState = 'sandbox' | 'production';
+export type MessageStatus =
+  'queued' | 'deferred' | 'delivered' | 'bounced' | 'failed' | 'complained' | 'test';
+export type EventType =
+  | 'email.queued'
+  | 'email.delivered'
+  | 'email.delivery_delayed'
+  | 'email.bounced'
+  | 'email.complained'
+  | 'email.failed'
+  | 'email.test';
+export type DomainStatus = 'pending' | 'verified' | 'temporary_failure' | 'failed';
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  plan: Plan;
+  state: AccountState;
+  suspended_at: number | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The first characters of the key, shown in lists so a person can tell keys apart. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface DomainsTable {
+  id: string;
+  account_id: string;
+  /** ASCII (punycode) form, lower case. */
+  name: string;
+  status: DomainStatus;
+  created_at: number;
+  verified_at: number | null;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  status: MessageStatus;
+  /** Display names as the caller wrote them ('' when none); addresses with an ASCII (punycode) domain. */
+  from_name: string;
+  from_email: string;
+  from_domain: string;
+  to_name: string;
+  to_email: string;
+  to_domain: string;
+  subject: string;
+  html: string;
+  created_at: number;
+  updated_at: number;
+  /** Delivery attempts made so far. */
+  attempts: number;
+  /** When the worker should next try; null once the message is final. */
+  next_attempt_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+}
+
+export interface EventsTable {
+  id: string;
+  message_id: string;
+  account_id: string;
+  type: EventType;
+  created_at: number;
+  /** JSON object with the event's details (SMTP reply, remote host, bounce reason…). */
+  data: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** SHA-256 over the route and the request body: a reuse with another body is refused. */
+  request_hash: string;
+  /** The JSON body of the first response, replayed to repeats. */
+  response: string;
+  created_at: number;
+}
+
+export interface UsageTable {
+  account_id: string;
+  /** Calendar month in UTC, `YYYY-MM`. */
+  month: string;
+  sent: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  domains: DomainsTable;
+  messages: MessagesTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  usage: UsageTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewEvent = Insertable<EventsTable>;

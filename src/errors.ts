@@ -1,0 +1,75 @@
+// Every error a client can see: a stable code, its HTTP status and what it means.
+// The HTTP layer turns an AppError into `<status>` with the one-line text body `code: message`.
+// docs/API.md lists every code; a test fails when one is missing there.
+
+export const ERROR_CODES = {
+  bad_request: { status: 400, meaning: 'The HTTP request itself is malformed (headers, URL, length).' },
+  invalid_json: { status: 400, meaning: 'The body is not valid JSON.' },
+  validation_error: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or malformed.' },
+  invalid_idempotency_key: {
+    status: 400,
+    meaning: 'The Idempotency-Key header is empty, too long or not printable.',
+  },
+  missing_api_key: { status: 401, meaning: 'No x-api-key header was sent.' },
+  invalid_api_key: { status: 401, meaning: 'The API key is unknown or revoked.' },
+  account_sandboxed: {
+    status: 403,
+    meaning: 'The account has no verified domain yet; only test sends and the guided test work.',
+  },
+  domain_not_verified: {
+    status: 403,
+    meaning: 'The from address is not on a verified domain of this account.',
+  },
+  plan_limit: { status: 403, meaning: 'The plan does not allow more of this resource.' },
+  account_suspended: { status: 403, meaning: 'The account is suspended by the operator.' },
+  browser_request_refused: {
+    status: 403,
+    meaning: 'An API key was sent from a web page (Origin header); keys must stay on servers.',
+  },
+  not_found: { status: 404, meaning: 'No such route or resource (or it belongs to another account).' },
+  idempotency_in_progress: {
+    status: 409,
+    meaning: 'A request with the same Idempotency-Key is still being processed.',
+  },
+  payload_too_large: { status: 413, meaning: 'The request body is over 10 MiB.' },
+  unsupported_media_type: {
+    status: 415,
+    meaning: 'The body must be sent as Content-Type: application/json.',
+  },
+  recipient_suppressed: { status: 422, meaning: 'The recipient is on the suppression list of this account.' },
+  idempotency_key_reused: {
+    status: 422,
+    meaning: 'The Idempotency-Key was used in the last 24 hours with a different request.',
+  },
+  rate_limit_exceeded: { status: 429, meaning: 'Too many requests for this API key; see Retry-After.' },
+  monthly_quota_exceeded: {
+    status: 429,
+    meaning: "The plan's emails per month are used up; see Retry-After.",
+  },
+  service_unavailable: {
+    status: 503,
+    meaning: 'The message could not be stored (database unavailable); nothing was accepted, retry later.',
+  },
+  internal_error: { status: 500, meaning: 'A bug in txmail; the request may be retried.' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_CODES[code].status;
+  }
+}
+
+/** The one-line text body of an error response. CR/LF never reach it, so it stays one line. */
+export function errorBody(code: ErrorCode, message: string): string {
+  return `${code}: ${message.replace(/[\r\n]+/g, ' ')}`;
+}

@@ -1,0 +1,74 @@
+// The one place where anything thrown while handling a request becomes an HTTP response:
+// `<status>` + `Content-Type: text/plain` + `code: message` (DESIGN.md §3). Never a stack trace.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES, errorBody, type ErrorCode } from '../errors.js';
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply.code(err.status).type('text/plain; charset=utf-8').send(errorBody(err.code, err.message));
+}
+
+export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(err);
+  if (appError.status >= 500) request.log.error({ err }, 'request failed');
+  return sendError(reply, appError);
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
+  if (e.validation)
+    return new AppError('validation_error', describeSchemaError(e.validation, e.validationContext));
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError('unsupported_media_type', 'send the body as Content-Type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'the request body must be at most 10 MiB');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', 'the body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', `the body is not valid JSON (${e.message ?? 'parse error'})`);
+  }
+  if (
+    err instanceof SyntaxError ||
+    (e.statusCode === 400 && /JSON|prototype|constructor/i.test(e.message ?? ''))
+  ) {
+    return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    const code: ErrorCode =
+      e.statusCode === 413 ? 'payload_too_large' : e.statusCode === 404 ? 'not_found' : 'bad_request';
+    return new AppError(code, e.message ?? ERROR_CODES[code].meaning);
+  }
+  return new AppError('internal_error', 'something went wrong inside txmail; the error is logged');
+}
+
+/** A JSON-schema error as a sentence about the field, e.g. `"to" must be a string`. */
+export function describeSchemaError(errors: SchemaError[], context = 'body'): string {
+  const e = errors[0];
+  if (!e) return `the ${context} is invalid`;
+  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const where = context === 'body' ? 'the body' : `the ${context}`;
+  switch (e.keyword) {
+    case 'required':
+      return `"${String(e.params.missingProperty)}" is required`;
+    case 'additionalProperties':
+      return `unknown field "${String(e.params.additionalProperty)}" in ${where}`;
+    case 'type':
+      if (field === '') return `${where} must be a JSON object`;
+      if (field === 'to') return '"to" must be a string with one recipient (one email per call)';
+      return `"${field}" must be a ${String(e.params.type)}`;
+    default:
+      return field === ''
+        ? `${where} ${e.message ?? 'is invalid'}`
+        : `"${field}" ${e.message ?? 'is invalid'}`;
+  }
+}

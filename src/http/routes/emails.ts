@@ -1,0 +1,136 @@
+// GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
+import type { FastifyInstance } from 'fastify';
+import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
+import type { EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { parseAddress } from '../../messages/address.js';
+import { authOf } from '../authenticate.js';
+
+const STATUSES: MessageStatus[] = [
+  'queued',
+  'deferred',
+  'delivered',
+  'bounced',
+  'failed',
+  'complained',
+  'test',
+];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const listQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: STATUSES },
+    to: { type: 'string', description: 'Exact recipient address' },
+    from: { type: 'string', description: 'Exact sender address' },
+    since: { type: 'string', description: 'ISO 8601 time, inclusive' },
+    until: { type: 'string', description: 'ISO 8601 time, exclusive' },
+    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
+  },
+} as const;
+
+interface ListQuery {
+  status?: MessageStatus;
+  to?: string;
+  from?: string;
+  since?: string;
+  until?: string;
+  cursor?: string;
+  limit?: string;
+}
+
+export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
+  app.get<{ Querystring: ListQuery }>(
+    '/api/emails',
+    { schema: { summary: 'The delivery log, newest first', querystring: listQuerySchema } },
+    async (request) => {
+      const { account } = authOf(request);
+      const q = request.query;
+      const limit = q.limit === undefined ? 50 : Number(q.limit);
+      if (limit < 1 || limit > 100)
+        throw new AppError('validation_error', '"limit" must be between 1 and 100');
+      const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+      const rows = await messages.list(
+        account.id,
+        {
+          status: q.status,
+          toEmail: q.to === undefined ? undefined : addressFilter('to', q.to),
+          fromEmail: q.from === undefined ? undefined : addressFilter('from', q.from),
+          since: q.since === undefined ? undefined : time('since', q.since),
+          until: q.until === undefined ? undefined : time('until', q.until),
+          beforeId,
+        },
+        limit + 1,
+      );
+      const page = rows.slice(0, limit);
+      const more = rows.length > limit;
+      return {
+        data: page.map(summaryJson),
+        next_cursor: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
+      };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/emails/:id',
+    { schema: { summary: 'One message with its event history, newest first' } },
+    async (request) => {
+      const { account } = authOf(request);
+      const id = request.params.id;
+      const message = UUID.test(id) ? await messages.get(account.id, id) : undefined;
+      if (!message) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      const events = await messages.events(account.id, id);
+      return { ...detailJson(message), events: events.map(eventJson) };
+    },
+  );
+}
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!UUID.test(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+  return id;
+}
+
+function addressFilter(field: string, value: string): string {
+  const parsed = parseAddress(value);
+  if (!parsed.ok) throw new AppError('validation_error', `"${field}" ${parsed.reason}`);
+  return parsed.address.email;
+}
+
+function time(field: string, value: string): number {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new AppError('validation_error', `"${field}" must be an ISO 8601 time`);
+  return t;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function formatAddress(name: string, email: string): string {
+  return name === '' ? email : `${name} <${email}>`;
+}
+
+function summaryJson(m: MessageSummary) {
+  return {
+    id: m.id,
+    status: m.status,
+    from: formatAddress(m.from_name, m.from_email),
+    to: formatAddress(m.to_name, m.to_email),
+    subject: m.subject,
+    created_at: iso(m.created_at),
+    updated_at: iso(m.updated_at),
+    attempts: m.attempts,
+    next_attempt_at: iso(m.next_attempt_at),
+  };
+}
+
+function detailJson(m: MessageRow) {
+  return { ...summaryJson(m), message: m.html };
+}
+
+function eventJson(e: EventRow) {
+  return { id: e.id, type: e.type, created_at: iso(e.created_at), data: JSON.parse(e.data) as unknown };
+}

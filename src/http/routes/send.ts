@@ -1,0 +1,39 @@
+// POST /api/email/send and POST /api/email/send/test (spec "Endpoints"; DESIGN.md §3).
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { AcceptService, SendRoute } from '../../messages/accept.js';
+import { sendRequestSchema, sendResponseSchema, type SendRequestBody } from '../../messages/send-request.js';
+import { authOf } from '../authenticate.js';
+
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,256}$/;
+
+export function registerSendRoutes(app: FastifyInstance, accept: AcceptService): void {
+  const route = (url: string, kind: SendRoute, summary: string) =>
+    app.post<{ Body: SendRequestBody }>(
+      url,
+      { schema: { summary, body: sendRequestSchema, response: { 200: sendResponseSchema } } },
+      async (request) => {
+        const { account } = authOf(request);
+        const header = request.headers['idempotency-key'];
+        const idempotencyKey = Array.isArray(header) ? header[0] : header;
+        if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+          throw new AppError(
+            'invalid_idempotency_key',
+            'Idempotency-Key must be 1–256 printable ASCII characters',
+          );
+        }
+        try {
+          return await accept.accept({ account, route: kind, body: request.body, idempotencyKey });
+        } catch (err) {
+          if (err instanceof AppError) throw err;
+          request.log.error({ err }, 'could not store the message');
+          throw new AppError(
+            'service_unavailable',
+            'the message could not be stored and was not accepted; retry later',
+          );
+        }
+      },
+    );
+  route('/api/email/send', 'send', 'Queue one email for delivery');
+  route('/api/email/send/test', 'test', 'Record a send request in the logs without delivering it');
+}

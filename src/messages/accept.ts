@@ -1,0 +1,193 @@
+// Accepting a message: policy (account, sandbox, sender domain, quota), idempotency, then the durable
+// write. Returns the response body only once the message and its first event are committed.
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { AcceptItem, AcceptRepo } from '../db/accept-repo.js';
+import type { Account } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { PLANS, nextMonthStart, usageMonth } from '../accounts/plans.js';
+import type { AcceptBatcher } from './accept-batcher.js';
+import type { SendRequestBody, SendResponse, ValidSend } from './send-request.js';
+import { validateSend } from './send-request.js';
+
+export type SendRoute = 'send' | 'test';
+
+export interface AcceptRequest {
+  account: Account;
+  route: SendRoute;
+  body: SendRequestBody;
+  idempotencyKey: string | undefined;
+}
+
+/** Policy facts about an account that live outside its row (verified domains, suppressions…). */
+export interface SendPolicySource {
+  verifiedDomains(accountId: string): Promise<string[]>;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+export class AcceptService {
+  /** Idempotency keys being processed in this process: a concurrent repeat gets 409. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly batcher: AcceptBatcher,
+    private readonly repo: AcceptRepo,
+    private readonly policy: SendPolicySource,
+    private readonly clock: Clock,
+  ) {}
+
+  async accept(req: AcceptRequest): Promise<SendResponse> {
+    const { account, route } = req;
+    if (account.suspended_at !== null) {
+      throw new AppError(
+        'account_suspended',
+        'this account is suspended; contact the operator of this service',
+      );
+    }
+    const send = validateSend(req.body);
+    const warnings = await this.policyRefusals(account, send);
+    if (route === 'send' && warnings.length > 0) throw warnings[0]!;
+
+    if (req.idempotencyKey === undefined) return this.persist(req, send, warnings);
+    const flightKey = `${account.id}\n${req.idempotencyKey}`;
+    if (this.inFlight.has(flightKey)) {
+      throw new AppError(
+        'idempotency_in_progress',
+        'a request with this Idempotency-Key is still being processed',
+      );
+    }
+    this.inFlight.add(flightKey);
+    try {
+      const requestHash = hashRequest(route, req.body);
+      const replay = await this.replay(account.id, req.idempotencyKey, requestHash);
+      return replay ?? (await this.persist(req, send, warnings, requestHash));
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  /** Why a real send would be refused, most fundamental first (sandbox before domain). */
+  private async policyRefusals(account: Account, send: ValidSend): Promise<AppError[]> {
+    const refusals: AppError[] = [];
+    if (account.state === 'sandbox') {
+      refusals.push(
+        new AppError(
+          'account_sandboxed',
+          'this account has no verified domain yet; verify one in the dashboard (test sends and the guided test work meanwhile)',
+        ),
+      );
+    }
+    const verified = await this.policy.verifiedDomains(account.id);
+    if (!verified.includes(send.from.domain)) {
+      refusals.push(
+        new AppError(
+          'domain_not_verified',
+          `"${send.from.domain}" is not a verified domain of this account; send from a verified domain`,
+        ),
+      );
+    }
+    return refusals;
+  }
+
+  private async replay(
+    accountId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<SendResponse | undefined> {
+    const stored = await this.repo.findIdempotencyKey(accountId, key, this.clock.now() - IDEMPOTENCY_TTL_MS);
+    if (!stored) return undefined;
+    if (stored.request_hash !== requestHash) {
+      throw new AppError(
+        'idempotency_key_reused',
+        'this Idempotency-Key was used in the last 24 hours with a different request',
+      );
+    }
+    return JSON.parse(stored.response) as SendResponse;
+  }
+
+  private async persist(
+    req: AcceptRequest,
+    send: ValidSend,
+    warnings: AppError[],
+    requestHash?: string,
+  ): Promise<SendResponse> {
+    const now = this.clock.now();
+    const id = newId();
+    const isTest = req.route === 'test';
+    const response: SendResponse = isTest
+      ? { id, status: 'test', warnings: warnings.map((w) => `${w.code}: ${w.message}`) }
+      : { id, status: 'queued' };
+    const cap = PLANS[req.account.plan].emailsPerMonth;
+    const item: AcceptItem = {
+      message: {
+        id,
+        account_id: req.account.id,
+        status: isTest ? 'test' : 'queued',
+        from_name: send.from.name,
+        from_email: send.from.email,
+        from_domain: send.from.domain,
+        to_name: send.to.name,
+        to_email: send.to.email,
+        to_domain: send.to.domain,
+        subject: send.subject,
+        html: send.html,
+        created_at: now,
+        updated_at: now,
+        attempts: 0,
+        next_attempt_at: isTest ? null : now,
+        lease_owner: null,
+        lease_expires_at: null,
+      },
+      event: {
+        id: newId(),
+        message_id: id,
+        account_id: req.account.id,
+        type: isTest ? 'email.test' : 'email.queued',
+        created_at: now,
+        data: JSON.stringify(isTest ? { warnings: response.warnings } : {}),
+      },
+      ...(isTest ? {} : { quota: { month: usageMonth(now), cap } }),
+      ...(requestHash && req.idempotencyKey !== undefined
+        ? {
+            idempotency: {
+              key: req.idempotencyKey,
+              requestHash,
+              response: JSON.stringify(response),
+              expiredBefore: now - IDEMPOTENCY_TTL_MS,
+            },
+          }
+        : {}),
+    };
+
+    const outcome = await this.batcher.submit(item);
+    switch (outcome.kind) {
+      case 'accepted':
+        return response;
+      case 'quota_exceeded': {
+        const retryAfter = Math.ceil((nextMonthStart(now) - now) / 1000);
+        throw new AppError(
+          'monthly_quota_exceeded',
+          `the ${req.account.plan} plan allows ${cap} emails per month and they are used up; the quota refills at ${new Date(nextMonthStart(now)).toISOString()}`,
+          { 'Retry-After': String(retryAfter) },
+        );
+      }
+      case 'idempotency_conflict': {
+        // Another process stored the key between our look-up and our write.
+        const replay = await this.replay(req.account.id, req.idempotencyKey!, requestHash!);
+        if (replay) return replay;
+        throw new AppError(
+          'idempotency_in_progress',
+          'a request with this Idempotency-Key is still being processed',
+        );
+      }
+    }
+  }
+}
+
+/** Identifies "the same request" for idempotency: the route and the exact fields sent. */
+export function hashRequest(route: SendRoute, body: SendRequestBody): string {
+  const canonical = JSON.stringify([route, body.from, body.to, body.subject, body.message]);
+  return createHash('sha256').update(canonical).digest('hex');
+}

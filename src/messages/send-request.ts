@@ -1,0 +1,78 @@
+// The send request: its JSON schema (checked by the HTTP layer, also the OpenAPI source) and the
+// checks a schema cannot express (address syntax, header safety, lengths).
+import { AppError } from '../errors.js';
+import { parseAddress, type Address } from './address.js';
+
+export const sendRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'subject', 'message'],
+  properties: {
+    from: { type: 'string', description: 'Sender: addr@domain or Name <addr@domain>, on a verified domain.' },
+    to: { type: 'string', description: 'One recipient: addr@domain or Name <addr@domain>.' },
+    subject: { type: 'string', description: '1–998 characters, one line.' },
+    message: { type: 'string', description: 'HTML body, sent as given.' },
+  },
+} as const;
+
+export const sendResponseSchema = {
+  type: 'object',
+  required: ['id', 'status'],
+  properties: {
+    id: { type: 'string', description: 'Message id; GET /api/emails/:id shows its history.' },
+    status: { type: 'string', enum: ['queued', 'test'] },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Test route only: what a real send would have been refused for.',
+    },
+  },
+} as const;
+
+/** The body as the schema admits it. */
+export interface SendRequestBody {
+  from: string;
+  to: string;
+  subject: string;
+  message: string;
+}
+
+export interface SendResponse {
+  id: string;
+  status: 'queued' | 'test';
+  warnings?: string[];
+}
+
+/** A send request whose every field has been checked and normalised. */
+export interface ValidSend {
+  from: Address;
+  to: Address;
+  subject: string;
+  html: string;
+}
+
+export const MAX_SUBJECT_LENGTH = 998; // RFC 5322 §2.1.1 line length limit
+
+/** Checks what the schema cannot; throws `validation_error` naming the field. */
+export function validateSend(body: SendRequestBody): ValidSend {
+  const from = parseAddress(body.from);
+  if (!from.ok) throw invalid(`"from" ${from.reason}`);
+  const to = parseAddress(body.to);
+  if (!to.ok) throw invalid(`"to" ${to.reason}`);
+
+  if (/[\r\n\0]/.test(body.subject))
+    throw invalid('"subject" must not contain line breaks or NUL characters');
+  const subject = body.subject.trim();
+  if (subject === '') throw invalid('"subject" must not be empty');
+  if ([...subject].length > MAX_SUBJECT_LENGTH) {
+    throw invalid(`"subject" must be at most ${MAX_SUBJECT_LENGTH} characters`);
+  }
+
+  if (body.message.trim() === '') throw invalid('"message" must not be empty');
+  if (body.message.includes('\0')) throw invalid('"message" must not contain NUL characters');
+  return { from: from.address, to: to.address, subject, html: body.message };
+}
+
+function invalid(message: string): AppError {
+  return new AppError('validation_error', message);
+}

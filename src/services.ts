@@ -1,0 +1,93 @@
+// The composition root: builds every service once from the configuration and passes it where needed.
+// Roles (serve, api, worker…) start the parts they run from here; nothing else creates singletons.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ApiKeyAuth } from './accounts/api-key-auth.js';
+import { Accounts } from './accounts/accounts.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { AcceptRepo } from './db/accept-repo.js';
+import { AccountsRepo } from './db/accounts-repo.js';
+import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
+import { DomainsRepo } from './db/domains-repo.js';
+import { MessagesRepo } from './db/messages-repo.js';
+import { VerifiedDomains } from './domains/verified-domains.js';
+import { buildHttpApp } from './http/app.js';
+import { createLogger } from './log.js';
+import { AcceptBatcher } from './messages/accept-batcher.js';
+import { AcceptService } from './messages/accept.js';
+import { loadSecretKey } from './secret-key.js';
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Db;
+  secretKey: string;
+  repos: { accounts: AccountsRepo; domains: DomainsRepo; messages: MessagesRepo; accept: AcceptRepo };
+  accounts: Accounts;
+  auth: ApiKeyAuth;
+  verifiedDomains: VerifiedDomains;
+  batcher: AcceptBatcher;
+  accept: AcceptService;
+  /** Builds the HTTP app (API + dashboard); not listening yet. */
+  http(): FastifyInstance;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  logger?: Logger;
+  db?: OpenOptions;
+  /** Apply pending migrations on start (the default). */
+  migrate?: boolean;
+}
+
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const db = openDatabase(config.databaseUrl, options.db);
+  if (options.migrate !== false) await migrate(db);
+  const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
+
+  const repos = {
+    accounts: new AccountsRepo(db.kysely),
+    domains: new DomainsRepo(db.kysely),
+    messages: new MessagesRepo(db.kysely),
+    accept: new AcceptRepo(db.kysely),
+  };
+  const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
+    logger.warn({ err }, 'could not record key use'),
+  );
+  const verifiedDomains = new VerifiedDomains(repos.domains);
+  const batcher = new AcceptBatcher(repos.accept);
+  const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
+
+  return {
+    config,
+    logger,
+    clock,
+    db,
+    secretKey,
+    repos,
+    accounts: new Accounts(repos.accounts, clock),
+    auth,
+    verifiedDomains,
+    batcher,
+    accept,
+    http: () =>
+      buildHttpApp({
+        logger,
+        clock,
+        auth,
+        accept,
+        messages: repos.messages,
+        rateLimit: config.rateLimit,
+        databaseReachable: () => isReachable(db),
+      }),
+    async close() {
+      await batcher.drain();
+      await db.close();
+    },
+  };
+}
