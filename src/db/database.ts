@@ -22,8 +22,6 @@ export interface Db {
 export interface OpenOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** PostgreSQL schema to use (tests give each run its own). */
-  pgSchema?: string;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
@@ -50,7 +48,6 @@ function openPostgres(url: string, options: OpenOptions): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     types: {
       // bigint columns hold millisecond timestamps and counters, well inside Number's exact range.
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

@@ -1,5 +1,5 @@
 // The HTTP application: Fastify with txmail's error mapping, authentication and routes.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
@@ -36,7 +36,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Access logs cost more than the send itself at high rates; they are on at log level debug.
-    disableRequestLogging: !deps.logger.isLevelEnabled('debug'),
+    logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
     ajv: {

@@ -1,0 +1,76 @@
+// The databases every data-layer test runs on: a fresh SQLite file and a fresh PostgreSQL schema.
+// PostgreSQL is the local server (TXMAIL_TEST_POSTGRES_URL, default 127.0.0.1:5432/test). When it is
+// unreachable its tests are skipped with a notice, except under CI, where that is a failure.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  name: 'sqlite' | 'postgres';
+  url: string;
+  /** PostgreSQL schema of this database (undefined for SQLite). */
+  pgSchema: string | undefined;
+  drop(): Promise<void>;
+}
+
+export interface DatabaseKind {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<TestDatabase>;
+}
+
+const sqlite: DatabaseKind = {
+  name: 'sqlite',
+  async create() {
+    const dir = mkdtempSync(join(tmpdir(), 'txmail-test-'));
+    return {
+      name: 'sqlite',
+      url: `sqlite:${join(dir, 'txmail.db')}`,
+      pgSchema: undefined,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+const postgres: DatabaseKind = {
+  name: 'postgres',
+  async create() {
+    const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await adminQuery(`create schema ${schema}`);
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return {
+      name: 'postgres',
+      url: url.toString(),
+      pgSchema: schema,
+      drop: () => adminQuery(`drop schema if exists ${schema} cascade`),
+    };
+  },
+};
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function postgresReachable(): Promise<boolean> {
+  try {
+    await adminQuery('select 1');
+    return true;
+  } catch (err) {
+    if (process.env.CI)
+      throw new Error(`PostgreSQL at ${POSTGRES_URL} is unreachable under CI: ${String(err)}`);
+    console.warn(`PostgreSQL at ${POSTGRES_URL} is unreachable: its tests are skipped`);
+    return false;
+  }
+}
+
+/** The database kinds to run a suite on. */
+export const databaseKinds: DatabaseKind[] = [sqlite, ...((await postgresReachable()) ? [postgres] : [])];

@@ -1,0 +1,82 @@
+// Builds a txmail instance for a test on a fresh database, with helpers to create tenants.
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { ManualClock, type Clock } from '../../src/clock.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import type { Plan } from '../../src/db/schema.js';
+import { newId } from '../../src/ids.js';
+import { createServices, type Services } from '../../src/services.js';
+import type { DatabaseKind, TestDatabase } from './databases.js';
+
+export interface TestEnv {
+  database: TestDatabase;
+  services: Services;
+  app: FastifyInstance;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export async function startTestEnv(
+  kind: DatabaseKind,
+  options: { env?: Record<string, string>; clock?: ManualClock } = {},
+): Promise<TestEnv> {
+  const database = await kind.create();
+  const config: Config = parseConfig({
+    TXMAIL_DATABASE_URL: database.url,
+    TXMAIL_HOSTNAME: 'mta.txmail.test',
+    TXMAIL_SECRET_KEY: 'k'.repeat(64),
+    TXMAIL_RATE_LIMIT: '0',
+    ...options.env,
+  });
+  const clock = options.clock ?? { now: () => Date.now() };
+  const services = await createServices(config, { clock, logger: pino({ level: 'silent' }) });
+  const app = services.http();
+  await app.ready();
+  return {
+    database,
+    services,
+    app,
+    clock,
+    async close() {
+      await app.close();
+      await services.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface Tenant {
+  accountId: string;
+  email: string;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+/** An account with an API key; `domain` adds a verified domain and makes the account production. */
+export async function createTenant(
+  services: Services,
+  options: { plan?: Plan; domain?: string; email?: string } = {},
+): Promise<Tenant> {
+  const email = options.email ?? `owner-${newId().slice(-12)}@customer.example`;
+  const account = await services.accounts.create({ email, plan: options.plan ?? 'pro' });
+  if (options.domain) {
+    await services.repos.domains.insert({
+      id: newId(),
+      account_id: account.id,
+      name: options.domain,
+      status: 'verified',
+      created_at: Date.now(),
+      verified_at: Date.now(),
+    });
+    await services.repos.accounts.setState(account.id, 'production');
+  }
+  const key = await services.accounts.createApiKey(account.id, 'test');
+  return { accountId: account.id, email, apiKey: key.key, apiKeyId: key.record.id };
+}
+
+export const validSend = {
+  from: 'Acme <noreply@acme.example>',
+  to: 'Jane Doe <jane@recipient.example>',
+  subject: 'Reset your password',
+  message: '<p>Click <a href="https://acme.example/reset?t=1">here</a> to reset.</p>',
+};
