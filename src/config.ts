@@ -94,7 +94,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     databaseUrl: config.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
-    relayUrl: config.relayUrl?.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+    relayUrl: config.relayUrl?.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') ?? null,
     secretKey: config.secretKey ? '***' : '(generated in the data directory)',
   };
 }

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/process.js';
+
+describe('txmail operator commands', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-cli-'));
+  const env = { TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`, TXMAIL_HOSTNAME: 'mta.example.com' };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates an account and a key, prints the key once and stores only its hash', async () => {
+    const created = await runCli(
+      ['account', 'create', '--email', 'Ops@Example.com', '--plan', 'pro', '--json'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      email: 'ops@example.com',
+      plan: 'pro',
+      state: 'sandbox',
+    });
+
+    const key = await runCli(
+      ['key', 'create', '--account', 'ops@example.com', '--name', 'ci', '--json'],
+      env,
+    );
+    expect(key.code).toBe(0);
+    const { key: apiKey } = JSON.parse(key.stdout) as { key: string };
+    expect(apiKey).toMatch(/^txm_[A-Za-z0-9_-]{43}$/);
+
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
+    const dump = JSON.stringify(db.prepare('select * from api_keys').all());
+    db.close();
+    expect(dump).not.toContain(apiKey);
+    expect(dump).toContain(apiKey.slice(0, 10)); // the display prefix
+  });
+
+  it('changes a plan and refuses an unknown one', async () => {
+    expect((await runCli(['plan', 'set', '--account', 'ops@example.com', '--plan', 'scale'], env)).code).toBe(
+      0,
+    );
+    const bad = await runCli(['plan', 'set', '--account', 'ops@example.com', '--plan', 'gold'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--plan must be one of free, pro, scale');
+  });
+
+  it('refuses a duplicate account', async () => {
+    const dup = await runCli(['account', 'create', '--email', 'ops@example.com'], env);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toContain('already exists');
+  });
+
+  it('stops on a bad configuration value, naming the variable', async () => {
+    const res = await runCli(['config'], { ...env, TXMAIL_HTTP_PORT: 'eighty' });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('TXMAIL_HTTP_PORT: "eighty" is not a port number');
+  });
+
+  it('prints the configuration with secrets masked', async () => {
+    const res = await runCli(['config', '--json'], { ...env, TXMAIL_SECRET_KEY: 'z'.repeat(48) });
+    expect(res.code).toBe(0);
+    expect(res.stdout).not.toContain('z'.repeat(48));
+    expect(JSON.parse(res.stdout)).toMatchObject({ hostname: 'mta.example.com', secretKey: '***' });
+  });
+});

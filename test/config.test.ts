@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, parseConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded setup', () => {
+    const c = parseConfig({ TXMAIL_HOSTNAME: 'mail.example.com' });
+    expect(c).toMatchObject({
+      databaseUrl: 'sqlite:./data/txmail.db',
+      httpHost: '127.0.0.1',
+      httpPort: 8080,
+      publicUrl: 'http://localhost:8080',
+      mxPort: 25,
+      inboundPort: 2525,
+      returnPathLabel: 'send',
+      testDomain: 'test.mail.example.com',
+      allowPrivateNetworks: false,
+      signup: 'open',
+      rateLimit: 100,
+    });
+  });
+
+  it.each([
+    ['TXMAIL_DATABASE_URL', 'mysql://x'],
+    ['TXMAIL_HTTP_PORT', '80a'],
+    ['TXMAIL_HTTP_PORT', '70000'],
+    ['TXMAIL_PUBLIC_URL', 'ftp://x'],
+    ['TXMAIL_RELAY_URL', 'http://relay'],
+    ['TXMAIL_DNS_SERVERS', '127.0.0.1:53,nope'],
+    ['TXMAIL_SOURCE_IPS', '10.0.0.300'],
+    ['TXMAIL_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['TXMAIL_SIGNUP', 'invite'],
+    ['TXMAIL_RATE_LIMIT', '-1'],
+    ['TXMAIL_SECRET_KEY', 'short'],
+    ['TXMAIL_RETURN_PATH_LABEL', 'a.b'],
+  ])('stops on a bad %s naming the variable', (variable, value) => {
+    let error: unknown;
+    try {
+      parseConfig({ TXMAIL_HOSTNAME: 'mail.example.com', [variable]: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as Error).message.startsWith(`${variable}: `)).toBe(true);
+  });
+
+  it('parses lists and masks secrets when printed', () => {
+    const c = parseConfig({
+      TXMAIL_HOSTNAME: 'mail.example.com',
+      TXMAIL_DNS_SERVERS: '127.0.0.1:5353, [::1]:53',
+      TXMAIL_RELAY_URL: 'smtp://user:hunter2@relay.example.com:587',
+      TXMAIL_DATABASE_URL: 'postgres://txmail:pw@db/txmail',
+      TXMAIL_SECRET_KEY: 's'.repeat(40),
+    });
+    expect(c.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53']);
+    const printed = JSON.stringify(describeConfig(c));
+    expect(printed).not.toContain('hunter2');
+    expect(printed).not.toContain(':pw@');
+    expect(printed).not.toContain('s'.repeat(40));
+  });
+});

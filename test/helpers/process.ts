@@ -1,0 +1,67 @@
+// Runs the real `txmail` program (bin/txmail, compiled dist/) as a child process.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'txmail');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(BIN, args, { env: { ...process.env, ...env } });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+/** Starts `txmail <role>` and waits until its HTTP port answers. */
+export async function startServer(role: string, env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(BIN, [role], {
+    env: { ...process.env, TXMAIL_HTTP_PORT: String(port), TXMAIL_HTTP_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`txmail ${role} exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`txmail ${role} did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, url, output: () => output, exited };
+}
