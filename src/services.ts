@@ -7,6 +7,7 @@ import { Accounts } from './accounts/accounts.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { AcceptRepo } from './db/accept-repo.js';
+import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
 import { AccountsRepo } from './db/accounts-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { DomainsRepo } from './db/domains-repo.js';
@@ -60,7 +61,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     logger.warn({ err }, 'could not record key use'),
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
-  const batcher = new AcceptBatcher(repos.accept);
+  const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
+  const batcher = new AcceptBatcher(writer);
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
 
   return {

@@ -17,10 +17,14 @@ export type AcceptOutcome =
   | { kind: 'idempotency_conflict' }
   | { kind: 'quota_exceeded' };
 
-export class AcceptRepo {
+/** Writes a batch of accepted messages in one transaction; outcomes are in the order of `items`. */
+export interface AcceptWriter {
+  persist(items: AcceptItem[]): Promise<AcceptOutcome[]>;
+}
+
+export class AcceptRepo implements AcceptWriter {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Writes the batch in one transaction; outcomes are in the order of `items`. */
   async persist(items: AcceptItem[]): Promise<AcceptOutcome[]> {
     return this.db.transaction().execute(async (trx) => {
       const outcomes: AcceptOutcome[] = [];

@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,12 @@ export interface Db {
   dialect: Dialect;
   /** Where the SQLite file lives (for the generated secret key); undefined on PostgreSQL. */
   sqlitePath: string | undefined;
+  /**
+   * The raw SQLite handle, for the few hot paths that use cached prepared statements. Only ever use it
+   * inside `kysely.connection().execute(…)`, which holds Kysely's lock on this single connection, so it
+   * can never run inside a transaction Kysely has open.
+   */
+  sqlite: SQLite.Database | undefined;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,25 @@ function openSqlite(path: string): Db {
   // Another txmail process (e.g. `txmail worker` beside `txmail api`) may hold the write lock briefly.
   database.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', sqlitePath: path, close: () => kysely.destroy() };
+  if (path === ':memory:') {
+    return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };
+  }
+  // Checkpoints run in a background thread (see sqlite-checkpointer.ts); the WAL is still checkpointed
+  // by this connection when it closes.
+  database.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(path, (message) =>
+    process.emitWarning(`SQLite checkpoint: ${message}`),
+  );
+  return {
+    kysely,
+    dialect: 'sqlite',
+    sqlitePath: path,
+    sqlite: database,
+    close: async () => {
+      await checkpointer.stop();
+      await kysely.destroy();
+    },
+  };
 }
 
 function openPostgres(url: string, options: OpenOptions): Db {
@@ -60,14 +85,27 @@ function openPostgres(url: string, options: OpenOptions): Db {
   // the pool discards the client and the next query gets a fresh one.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', sqlitePath: undefined, close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    sqlitePath: undefined,
+    sqlite: undefined,
+    close: () => kysely.destroy(),
+  };
 }
 
 /** Applies every pending migration. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
+  // On PostgreSQL, name the schema explicitly: Kysely otherwise looks for its bookkeeping tables in
+  // every schema and can mistake another schema's for ours (e.g. several txmail schemas in one database).
+  const schema =
+    db.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -1,6 +1,6 @@
 // Group commit: requests that arrive together are written in one transaction, so durability costs one
 // disk flush per batch instead of one per request. A request's promise settles only after the commit.
-import type { AcceptItem, AcceptOutcome, AcceptRepo } from '../db/accept-repo.js';
+import type { AcceptItem, AcceptOutcome, AcceptWriter } from '../db/accept-repo.js';
 
 interface Pending {
   item: AcceptItem;
@@ -22,7 +22,7 @@ export class AcceptBatcher {
   private readonly maxBatch: number;
 
   constructor(
-    private readonly repo: AcceptRepo,
+    private readonly repo: AcceptWriter,
     private readonly options: AcceptBatcherOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;

@@ -1,0 +1,90 @@
+// The accept transaction on SQLite: the same steps as AcceptRepo.persist, as cached prepared statements
+// in one synchronous transaction. Preparing statements per query (as Kysely's SQLite driver does) cost
+// more than the writes themselves on the send path; see bench/accept.
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { AcceptItem, AcceptOutcome } from './accept-repo.js';
+import type { Database } from './schema.js';
+
+const MESSAGE_COLUMNS = [
+  'id',
+  'account_id',
+  'status',
+  'from_name',
+  'from_email',
+  'from_domain',
+  'to_name',
+  'to_email',
+  'to_domain',
+  'subject',
+  'html',
+  'created_at',
+  'updated_at',
+  'attempts',
+  'next_attempt_at',
+  'lease_owner',
+  'lease_expires_at',
+] as const;
+const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
+
+const insertSql = (table: string, columns: readonly string[]) =>
+  `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => '@' + c).join(', ')})`;
+
+export class SqliteAcceptWriter {
+  private readonly run: (items: AcceptItem[]) => AcceptOutcome[];
+
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    sqlite: SQLite.Database,
+  ) {
+    const takeKey = sqlite.prepare<[string, string, string, string, number, number], { key: string }>(
+      `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, ?, ?)
+       on conflict (account_id, key) do update set request_hash = excluded.request_hash,
+         response = excluded.response, created_at = excluded.created_at
+       where idempotency_keys.created_at < ? returning key`,
+    );
+    const dropKey = sqlite.prepare<[string, string]>(
+      'delete from idempotency_keys where account_id = ? and key = ?',
+    );
+    const count = sqlite.prepare<[string, string, number], { sent: number }>(
+      `insert into usage (account_id, month, sent) values (?, ?, 1)
+       on conflict (account_id, month) do update set sent = usage.sent + 1 where usage.sent < ? returning sent`,
+    );
+    const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
+    const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
+
+    this.run = sqlite.transaction((items: AcceptItem[]) =>
+      items.map((item): AcceptOutcome => {
+        const m = item.message;
+        const idem = item.idempotency;
+        if (
+          idem &&
+          !takeKey.get(
+            m.account_id,
+            idem.key,
+            idem.requestHash,
+            idem.response,
+            m.created_at,
+            idem.expiredBefore,
+          )
+        ) {
+          return { kind: 'idempotency_conflict' };
+        }
+        if (item.quota) {
+          const counted = count.get(m.account_id, item.quota.month, item.quota.cap);
+          if (!counted || counted.sent > item.quota.cap) {
+            if (idem) dropKey.run(m.account_id, idem.key);
+            return { kind: 'quota_exceeded' };
+          }
+        }
+        insertMessage.run(m);
+        insertEvent.run(item.event);
+        return { kind: 'accepted' };
+      }),
+    );
+  }
+
+  persist(items: AcceptItem[]): Promise<AcceptOutcome[]> {
+    return this.kysely.connection().execute(async () => this.run(items));
+  }
+}
