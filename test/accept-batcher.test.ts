@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcceptItem, AcceptWriter } from '../src/db/accept-repo.js';
+import { SqliteAcceptWriter } from '../src/db/accept-repo-sqlite.js';
+import { AcceptBatcher } from '../src/messages/accept-batcher.js';
+import { newId } from '../src/ids.js';
+import { databaseKinds } from './helpers/databases.js';
+import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
+
+function item(accountId: string, id = newId()): AcceptItem {
+  const now = Date.now();
+  return {
+    message: {
+      id,
+      account_id: accountId,
+      status: 'queued',
+      from_name: '',
+      from_email: 'a@acme.example',
+      from_domain: 'acme.example',
+      to_name: '',
+      to_email: 'b@dest.example',
+      to_domain: 'dest.example',
+      subject: 's',
+      html: '<p>x</p>',
+      created_at: now,
+      updated_at: now,
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+    },
+    event: {
+      id: newId(),
+      message_id: id,
+      account_id: accountId,
+      type: 'email.queued',
+      created_at: now,
+      data: '{}',
+    },
+  };
+}
+
+describe.each(databaseKinds)('group commit on $name', (kind) => {
+  let env: TestEnv;
+  let accountId: string;
+  let writer: AcceptWriter;
+  let transactions = 0;
+  const counting: AcceptWriter = {
+    persist: (items) => {
+      transactions++;
+      return writer.persist(items);
+    },
+  };
+
+  beforeAll(async () => {
+    env = await startTestEnv(kind);
+    accountId = (await createTenant(env.services)).accountId;
+    const db = env.services.db;
+    writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : env.services.repos.accept;
+  });
+  afterAll(() => env.close());
+
+  it('writes concurrent submissions in far fewer transactions than messages', async () => {
+    transactions = 0;
+    const batcher = new AcceptBatcher(counting);
+    const items = Array.from({ length: 200 }, () => item(accountId));
+    const outcomes = await Promise.all(items.map((i) => batcher.submit(i)));
+    expect(outcomes.every((o) => o.kind === 'accepted')).toBe(true);
+    expect(transactions).toBeLessThanOrEqual(2);
+    const stored = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        items.map((i) => i.message.id),
+      )
+      .execute();
+    expect(stored).toHaveLength(200);
+  });
+
+  it('fails only the bad item of a batch, and stores its neighbours', async () => {
+    const batcher = new AcceptBatcher(counting);
+    const existing = item(accountId);
+    await batcher.submit(existing);
+    const good = [item(accountId), item(accountId)];
+    const duplicate = item(accountId, existing.message.id); // primary key violation
+    const results = await Promise.allSettled([
+      batcher.submit(good[0]!),
+      batcher.submit(duplicate),
+      batcher.submit(good[1]!),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        good.map((i) => i.message.id),
+      )
+      .execute();
+    expect(stored).toHaveLength(2);
+  });
+
+  it('drains everything submitted before shutting down', async () => {
+    const batcher = new AcceptBatcher(counting);
+    const pending = Array.from({ length: 20 }, () => batcher.submit(item(accountId)));
+    await batcher.drain();
+    const settled = await Promise.race([
+      Promise.all(pending),
+      new Promise((r) => setTimeout(() => r('late'), 0)),
+    ]);
+    expect(settled).not.toBe('late');
+  });
+});
