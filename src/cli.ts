@@ -12,6 +12,7 @@ const USAGE = `usage: txmail <command> [options]
 Service roles:
   serve                      API + dashboard and every background role in one process (npm start)
   api                        the HTTP API and dashboard only
+  worker                     the delivery worker only
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -63,7 +64,8 @@ async function run(command: string, args: Args): Promise<number> {
   switch (command) {
     case 'serve':
     case 'api':
-      return runServer(await createServices(config));
+    case 'worker':
+      return runRoles(await createServices(config), command);
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
       try {
@@ -139,11 +141,15 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
   }
 }
 
-/** Runs the HTTP server until SIGINT/SIGTERM, then shuts down gracefully. */
-async function runServer(s: Services): Promise<number> {
-  const app = s.http();
-  await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  s.logger.info({ url: s.config.publicUrl, database: s.db.dialect }, 'txmail is running');
+/** Runs a role until SIGINT/SIGTERM, then shuts down gracefully. */
+async function runRoles(s: Services, role: 'serve' | 'api' | 'worker'): Promise<number> {
+  const app = role === 'worker' ? undefined : s.http();
+  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
+  if (role !== 'api') await s.startWorker();
+  s.logger.info(
+    { role, url: app ? s.config.publicUrl : undefined, database: s.db.dialect },
+    'txmail is running',
+  );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       s.logger.info({ signal }, 'shutting down: finishing requests in flight');
@@ -157,8 +163,8 @@ async function runServer(s: Services): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  await app.close();
-  await s.close();
+  await app?.close(); // finishes requests in flight
+  await s.close(); // stops the worker: lets deliveries in flight finish, gives back leases
   s.logger.info('stopped');
   return 0;
 }

@@ -27,6 +27,10 @@ export interface Config {
   /** API requests per second per API key; 0 disables rate limiting. */
   rateLimit: number;
   logLevel: string;
+  /** Messages one worker process delivers at once. */
+  workerConcurrency: number;
+  /** How long a worker's claim on a message lasts: after a crash, the message waits this long. */
+  workerLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +84,8 @@ export function parseConfig(env: Env): Config {
     allowPrivateNetworks: bool(get, 'TXMAIL_ALLOW_PRIVATE_NETWORKS', false),
     signup: oneOf(get, 'TXMAIL_SIGNUP', ['open', 'closed'] as const, 'open'),
     rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
+    workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
+    workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -117,6 +123,12 @@ function nonNegativeInt(get: (n: string) => string | undefined, name: string, fa
   if (v === undefined) return fallback;
   if (!/^\d+$/.test(v)) throw new ConfigError(name, `"${v}" is not a non-negative integer`);
   return Number(v);
+}
+
+function positive(get: (n: string) => string | undefined, name: string, fallback: number): number {
+  const n = nonNegativeInt(get, name, fallback);
+  if (n === 0) throw new ConfigError(name, 'must be at least 1');
+  return n;
 }
 
 function bool(get: (n: string) => string | undefined, name: string, fallback: boolean): boolean {

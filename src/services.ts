@@ -18,6 +18,17 @@ import { createLogger } from './log.js';
 import { AcceptBatcher } from './messages/accept-batcher.js';
 import { AcceptService } from './messages/accept.js';
 import { loadSecretKey } from './secret-key.js';
+import { deriveKey } from './crypto/derive-key.js';
+import { SecretBox } from './crypto/secret-box.js';
+import { DkimKeysRepo } from './db/dkim-keys-repo.js';
+import { QueueRepo } from './db/queue-repo.js';
+import { DkimKeys } from './dkim/dkim-keys.js';
+import { DnsResolver } from './dns/resolver.js';
+import { Deliverer, relayTarget } from './delivery/deliver-message.js';
+import { DestinationLimits } from './delivery/destination-limits.js';
+import { SmtpTransport } from './delivery/smtp-transport.js';
+import { Verp } from './delivery/verp.js';
+import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface Services {
   config: Config;
@@ -25,7 +36,17 @@ export interface Services {
   clock: Clock;
   db: Db;
   secretKey: string;
-  repos: { accounts: AccountsRepo; domains: DomainsRepo; messages: MessagesRepo; accept: AcceptRepo };
+  repos: {
+    accounts: AccountsRepo;
+    domains: DomainsRepo;
+    messages: MessagesRepo;
+    accept: AcceptRepo;
+    queue: QueueRepo;
+    dkimKeys: DkimKeysRepo;
+  };
+  dns: DnsResolver;
+  dkim: DkimKeys;
+  verp: Verp;
   accounts: Accounts;
   auth: ApiKeyAuth;
   verifiedDomains: VerifiedDomains;
@@ -33,6 +54,8 @@ export interface Services {
   accept: AcceptService;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
+  /** Starts the delivery worker of this process (woken at once by mail accepted here). */
+  startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
   close(): Promise<void>;
 }
 
@@ -56,13 +79,24 @@ export async function createServices(config: Config, options: ServiceOptions = {
     domains: new DomainsRepo(db.kysely),
     messages: new MessagesRepo(db.kysely),
     accept: new AcceptRepo(db.kysely),
+    queue: new QueueRepo(db.kysely, db.dialect),
+    dkimKeys: new DkimKeysRepo(db.kysely),
   };
+  const dns = new DnsResolver(config.dnsServers);
+  const dkim = new DkimKeys(
+    repos.dkimKeys,
+    new SecretBox(deriveKey(secretKey, 'dkim-key-encryption')),
+    clock,
+  );
+  const verp = new Verp(deriveKey(secretKey, 'verp'));
+  let worker: DeliveryWorker | undefined;
+  let transport: SmtpTransport | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
-  const batcher = new AcceptBatcher(writer);
+  const batcher = new AcceptBatcher(writer, { onCommitted: () => worker?.wake() });
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
 
   return {
@@ -72,6 +106,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     db,
     secretKey,
     repos,
+    dns,
+    dkim,
+    verp,
     accounts: new Accounts(repos.accounts, clock),
     auth,
     verifiedDomains,
@@ -87,7 +124,42 @@ export async function createServices(config: Config, options: ServiceOptions = {
         rateLimit: config.rateLimit,
         databaseReachable: () => isReachable(db),
       }),
+    async startWorker(options = {}) {
+      if (worker) return worker;
+      await dkim.ensureServiceKey(config.testDomain);
+      transport = new SmtpTransport({ hostname: config.hostname });
+      const deliverer = new Deliverer(
+        {
+          hostname: config.hostname,
+          testDomain: config.testDomain,
+          returnPathLabel: config.returnPathLabel,
+          relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
+          mxPort: config.mxPort,
+          allowPrivateNetworks: config.allowPrivateNetworks,
+          sourceIps: config.sourceIps,
+        },
+        {
+          dns,
+          dkim,
+          verp,
+          transport,
+          limits: new DestinationLimits(),
+          verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+          clock,
+        },
+      );
+      worker = new DeliveryWorker(repos.queue, deliverer, clock, logger.child({ role: 'worker' }), {
+        ...DEFAULT_WORKER_OPTIONS,
+        concurrency: config.workerConcurrency,
+        leaseMs: config.workerLeaseSeconds * 1000,
+        ...options,
+      });
+      worker.start();
+      return worker;
+    },
     async close() {
+      await worker?.stop();
+      await transport?.close();
       await batcher.drain();
       await db.close();
     },

@@ -1,6 +1,6 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import type { Kysely } from 'kysely';
-import type { Database, EventRow, MessageRow, MessageStatus } from './schema.js';
+import type { Database, DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from './schema.js';
 
 export interface MessageFilter {
   status?: MessageStatus;
@@ -62,6 +62,17 @@ export class MessagesRepo {
   async events(accountId: string, messageId: string): Promise<EventRow[]> {
     return this.db
       .selectFrom('events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('message_id', '=', messageId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Every delivery attempt of the message, newest first. */
+  async attempts(accountId: string, messageId: string): Promise<DeliveryAttemptRow[]> {
+    return this.db
+      .selectFrom('delivery_attempts')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('message_id', '=', messageId)

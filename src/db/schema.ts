@@ -99,6 +99,40 @@ export interface UsageTable {
   sent: number;
 }
 
+export interface DkimKeysTable {
+  id: string;
+  /** null for the service's own keys (the test domain). */
+  account_id: string | null;
+  domain: string;
+  selector: string;
+  /** PKCS#8 PEM sealed with the DKIM key-encryption key (crypto/secret-box.ts). */
+  private_key: string;
+  /** base64 DER SubjectPublicKeyInfo, the DNS record's p= value. */
+  public_key: string;
+  created_at: number;
+}
+
+export type AttemptOutcome = 'delivered' | 'deferred' | 'bounced' | 'failed';
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  message_id: string;
+  account_id: string;
+  started_at: number;
+  duration_ms: number;
+  outcome: AttemptOutcome;
+  /** The MX host (or relay) name and the address connected to; null when no connection was made. */
+  remote_host: string | null;
+  remote_ip: string | null;
+  /** 1 when the SMTP session was encrypted (STARTTLS or implicit TLS). */
+  tls: number;
+  smtp_code: number | null;
+  /** RFC 3463 enhanced status code, e.g. 5.1.1. */
+  enhanced_code: string | null;
+  /** The server's reply, or what went wrong before there was one. */
+  reply: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -107,6 +141,8 @@ export interface Database {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   usage: UsageTable;
+  dkim_keys: DkimKeysTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -115,3 +151,5 @@ export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
+export type DkimKeyRow = Selectable<DkimKeysTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;

@@ -1,7 +1,9 @@
 // Every migration, in order. A migration is never edited once released: add a new one.
 import type { Migration } from 'kysely';
 import * as m001 from './001-initial.js';
+import * as m002 from './002-delivery.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
+  '002-delivery': m002,
 };

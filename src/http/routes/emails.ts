@@ -1,7 +1,7 @@
 // GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
 import type { FastifyInstance } from 'fastify';
 import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
-import type { EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
+import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { parseAddress } from '../../messages/address.js';
 import { authOf } from '../authenticate.js';
@@ -81,8 +81,15 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const id = request.params.id;
       const message = UUID.test(id) ? await messages.get(account.id, id) : undefined;
       if (!message) throw new AppError('not_found', `no email with id "${id}" in this account`);
-      const events = await messages.events(account.id, id);
-      return { ...detailJson(message), events: events.map(eventJson) };
+      const [events, attempts] = await Promise.all([
+        messages.events(account.id, id),
+        messages.attempts(account.id, id),
+      ]);
+      return {
+        ...detailJson(message),
+        events: events.map(eventJson),
+        delivery_attempts: attempts.map(attemptJson),
+      };
     },
   );
 }
@@ -133,4 +140,19 @@ function detailJson(m: MessageRow) {
 
 function eventJson(e: EventRow) {
   return { id: e.id, type: e.type, created_at: iso(e.created_at), data: JSON.parse(e.data) as unknown };
+}
+
+function attemptJson(a: DeliveryAttemptRow) {
+  return {
+    id: a.id,
+    started_at: iso(a.started_at),
+    duration_ms: a.duration_ms,
+    outcome: a.outcome,
+    remote_host: a.remote_host,
+    remote_ip: a.remote_ip,
+    tls: a.tls === 1,
+    smtp_code: a.smtp_code,
+    enhanced_code: a.enhanced_code,
+    reply: a.reply,
+  };
 }

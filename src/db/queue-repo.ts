@@ -1,0 +1,108 @@
+// The delivery queue, in the messages table: claiming due messages under a lease, and recording each
+// attempt's outcome with its events in one transaction.
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './database.js';
+import type { Database, DeliveryAttemptRow, EventType, MessageRow, MessageStatus } from './schema.js';
+
+export interface AttemptRecord {
+  messageId: string;
+  accountId: string;
+  owner: string;
+  status: MessageStatus;
+  nextAttemptAt: number | null;
+  /** false: the attempt did not count (e.g. destination paused), only the schedule moves. */
+  counted: boolean;
+  attempt: DeliveryAttemptRow | undefined;
+  events: { id: string; type: EventType; data: Record<string, unknown> }[];
+  now: number;
+}
+
+export class QueueRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Leases up to `limit` due messages to `owner` until `leaseUntil`. A message whose lease expired (its
+   * worker died) is due again. On PostgreSQL, SKIP LOCKED lets many workers claim at once without
+   * waiting on each other; SQLite has one writer at a time, so the statement alone is atomic.
+   */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+    let due = this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('next_attempt_at', 'is not', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    return this.db
+      .updateTable('messages')
+      .set({ lease_owner: owner, lease_expires_at: leaseUntil })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+  }
+
+  /**
+   * Records an attempt: the message's new state, the attempt row and its events, atomically. Applies
+   * only while `owner` still holds the lease; returns false when it lost it.
+   */
+  async record(r: AttemptRecord): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('messages')
+        .set({
+          status: r.status,
+          next_attempt_at: r.nextAttemptAt,
+          updated_at: r.now,
+          lease_owner: null,
+          lease_expires_at: null,
+          ...(r.counted ? { attempts: sql<number>`attempts + 1` } : {}),
+        })
+        .where('id', '=', r.messageId)
+        .where('lease_owner', '=', r.owner)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      if (r.attempt) await trx.insertInto('delivery_attempts').values(r.attempt).execute();
+      if (r.events.length > 0) {
+        await trx
+          .insertInto('events')
+          .values(
+            r.events.map((e) => ({
+              id: e.id,
+              message_id: r.messageId,
+              account_id: r.accountId,
+              type: e.type,
+              created_at: r.now,
+              data: JSON.stringify(e.data),
+            })),
+          )
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  /** Gives back every lease `owner` holds (graceful shutdown): the messages are due again at once. */
+  async releaseAll(owner: string): Promise<number> {
+    const r = await this.db
+      .updateTable('messages')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /** The earliest next_attempt_at in the queue (to sleep exactly until then), or undefined. */
+  async nextDue(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+      .where('next_attempt_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+  }
+}

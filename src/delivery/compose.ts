@@ -1,0 +1,50 @@
+// The outgoing MIME message: the caller's HTML exactly as given, a plain-text alternative generated from
+// it, and the headers a receiving system expects (RFC 5322 §3.6). MIME structure, RFC 2047 header
+// encoding and line lengths are nodemailer's MailComposer's job.
+import { convert } from 'html-to-text';
+import MailComposer from 'nodemailer/lib/mail-composer';
+
+export interface OutgoingMessage {
+  id: string;
+  fromName: string;
+  fromEmail: string;
+  toName: string;
+  toEmail: string;
+  subject: string;
+  html: string;
+  createdAt: number;
+}
+
+/** The complete RFC 5322 message, CRLF line endings, not yet signed. */
+export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: { name: m.fromName, address: m.fromEmail },
+    to: { name: m.toName, address: m.toEmail },
+    subject: m.subject,
+    messageId: messageIdHeader(m.id, hostname),
+    date: new Date(m.createdAt),
+    text: plainText(m.html),
+    html: m.html,
+    newline: 'win',
+    // The content is the caller's string and nothing else: never follow a URL or read a file.
+    disableUrlAccess: true,
+    disableFileAccess: true,
+    xMailer: false,
+  });
+  return composer.compile().build();
+}
+
+export function messageIdHeader(id: string, hostname: string): string {
+  return `<${id}@${hostname}>`;
+}
+
+/** The text/plain alternative: what the HTML says, readable in a terminal mail client. */
+export function plainText(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  });
+}

@@ -1,0 +1,142 @@
+// One delivery attempt of one message: compose, sign, choose the envelope sender, route, hand to the
+// transport. Knows nothing about the queue; the worker records what this returns.
+import type { Clock } from '../clock.js';
+import type { MessageRow } from '../db/schema.js';
+import type { DkimKeys } from '../dkim/dkim-keys.js';
+import { signMessage } from '../dkim/sign.js';
+import type { DnsResolver } from '../dns/resolver.js';
+import { composeMessage } from './compose.js';
+import type { DestinationLimits } from './destination-limits.js';
+import { resolveMxRoute } from './mx-route.js';
+import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
+import type { Verp } from './verp.js';
+
+export interface DelivererSettings {
+  hostname: string;
+  testDomain: string;
+  returnPathLabel: string;
+  relay: DeliveryTarget | undefined;
+  mxPort: number;
+  allowPrivateNetworks: boolean;
+  sourceIps: string[];
+}
+
+export type DeliveryOutcome =
+  | { kind: 'attempted'; result: AttemptResult }
+  /** The destination asked for a pause: try again then, without counting an attempt. */
+  | { kind: 'paused'; until: number }
+  | { kind: 'unsendable'; reason: string };
+
+export class Deliverer {
+  private nextSource = 0;
+
+  constructor(
+    private readonly settings: DelivererSettings,
+    private readonly deps: {
+      dns: DnsResolver;
+      dkim: DkimKeys;
+      verp: Verp;
+      transport: Transport;
+      limits: DestinationLimits;
+      verifiedDomains: (accountId: string) => Promise<string[]>;
+      clock: Clock;
+    },
+  ) {}
+
+  async deliver(m: MessageRow): Promise<DeliveryOutcome> {
+    const { deps, settings } = this;
+    const route = await this.targets(m.to_domain);
+    if ('result' in route) return { kind: 'attempted', result: route.result };
+    const now = deps.clock.now();
+    const paused = deps.limits.pausedUntil(route.destination, now);
+    if (paused !== undefined) return { kind: 'paused', until: paused };
+
+    const verified = (await deps.verifiedDomains(m.account_id)).includes(m.from_domain);
+    const key =
+      (verified ? await deps.dkim.signingKey(m.from_domain, m.account_id) : undefined) ??
+      (await deps.dkim.signingKey(settings.testDomain, null));
+    if (!key) return { kind: 'unsendable', reason: 'no DKIM key to sign with' };
+    // Bounces come back to a domain the service receives for: send.<customer domain> once verified
+    // (SPF and return-path alignment), the service's test domain otherwise.
+    const envelopeDomain = verified ? `${settings.returnPathLabel}.${m.from_domain}` : settings.testDomain;
+
+    const raw = await composeMessage(
+      {
+        id: m.id,
+        fromName: m.from_name,
+        fromEmail: m.from_email,
+        toName: m.to_name,
+        toEmail: m.to_email,
+        subject: m.subject,
+        html: m.html,
+        createdAt: m.created_at,
+      },
+      settings.hostname,
+    );
+    const signed = await signMessage(raw, key, now);
+
+    const release = await deps.limits.acquire(route.destination);
+    try {
+      const result = await deps.transport.deliver(
+        { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
+        route.targets,
+        this.sourceIp(),
+      );
+      if (result.throttled) deps.limits.throttled(route.destination, deps.clock.now());
+      else if (result.outcome === 'delivered') deps.limits.delivered(route.destination);
+      return { kind: 'attempted', result };
+    } finally {
+      release();
+    }
+  }
+
+  /** Where mail for this domain goes now: the relay, or its MX hosts; or why nowhere. */
+  private async targets(
+    domain: string,
+  ): Promise<{ destination: string; targets: DeliveryTarget[] } | { result: AttemptResult }> {
+    const { settings } = this;
+    if (settings.relay) return { destination: `relay:${settings.relay.host}`, targets: [settings.relay] };
+    const route = await resolveMxRoute(domain, this.deps.dns, {
+      allowPrivate: settings.allowPrivateNetworks,
+    });
+    if (!route.ok) {
+      return {
+        result: {
+          outcome: route.permanent ? 'bounced' : 'deferred',
+          smtpCode: null,
+          enhanced: route.enhanced,
+          reply: route.reason,
+          remoteHost: null,
+          remoteIp: null,
+          tls: false,
+          throttled: false,
+        },
+      };
+    }
+    const targets = route.hosts.flatMap((h) =>
+      h.addresses.map((address) => ({ host: h.name, address, port: settings.mxPort, secure: false })),
+    );
+    return { destination: `mx:${route.hosts[0]!.name}`, targets };
+  }
+
+  private sourceIp(): string | undefined {
+    const ips = this.settings.sourceIps;
+    if (ips.length === 0) return undefined;
+    return ips[this.nextSource++ % ips.length];
+  }
+}
+
+/** The relay as a delivery target, from TXMAIL_RELAY_URL (`smtp://` STARTTLS when offered, `smtps://`). */
+export function relayTarget(relayUrl: string): DeliveryTarget {
+  const u = new URL(relayUrl);
+  const secure = u.protocol === 'smtps:';
+  return {
+    host: u.hostname,
+    address: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    ...(u.username
+      ? { auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } }
+      : {}),
+  };
+}

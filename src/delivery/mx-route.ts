@@ -1,0 +1,107 @@
+// Where mail for a domain goes (RFC 5321 §5.1): MX records in preference order, equal preferences
+// shuffled; no MX records → the domain itself (implicit MX); a null MX (RFC 7505) → the domain accepts
+// no mail. Hosts on private or loopback addresses are refused unless explicitly allowed.
+import ipaddr from 'ipaddr.js';
+import { DnsError, type DnsResolver } from '../dns/resolver.js';
+
+export interface MxHost {
+  name: string;
+  addresses: string[];
+}
+
+export type MxRoute =
+  { ok: true; hosts: MxHost[] } | { ok: false; permanent: boolean; enhanced: string; reason: string };
+
+export async function resolveMxRoute(
+  domain: string,
+  dns: DnsResolver,
+  options: { allowPrivate: boolean; random?: () => number },
+): Promise<MxRoute> {
+  const random = options.random ?? Math.random;
+  let names: string[];
+  try {
+    const records = await dns.mx(domain);
+    if (records.length === 1 && (records[0]!.exchange === '' || records[0]!.exchange === '.')) {
+      return {
+        ok: false,
+        permanent: true,
+        enhanced: '5.1.10',
+        reason: `${domain} accepts no mail (null MX)`,
+      };
+    }
+    names = orderByPreference(records, random);
+  } catch (err) {
+    if (!(err instanceof DnsError)) throw err;
+    if (err.failure === 'nxdomain') {
+      return { ok: false, permanent: true, enhanced: '5.1.2', reason: `${domain} does not exist` };
+    }
+    if (err.failure === 'temporary')
+      return { ok: false, permanent: false, enhanced: '4.4.3', reason: err.message };
+    names = [domain]; // no MX records: the implicit MX (RFC 5321 §5.1)
+  }
+
+  const hosts: MxHost[] = [];
+  let refusedPrivate = 0;
+  let temporary = false;
+  for (const name of names) {
+    const found = await addresses(name, dns);
+    temporary ||= found.temporary;
+    const usable = found.addresses.filter((a) => options.allowPrivate || isPublic(a));
+    refusedPrivate += found.addresses.length - usable.length;
+    if (usable.length > 0) hosts.push({ name, addresses: usable });
+  }
+  if (hosts.length > 0) return { ok: true, hosts };
+  if (refusedPrivate > 0 && !temporary) {
+    return {
+      ok: false,
+      permanent: true,
+      enhanced: '5.4.4',
+      reason: `the mail hosts of ${domain} are on private or loopback addresses`,
+    };
+  }
+  return {
+    ok: false,
+    permanent: false,
+    enhanced: '4.4.3',
+    reason: `no address found for the mail hosts of ${domain}`,
+  };
+}
+
+function orderByPreference(
+  records: { exchange: string; priority: number }[],
+  random: () => number,
+): string[] {
+  const shuffled = records.map((r) => ({ r, k: random() }));
+  shuffled.sort((a, b) => a.r.priority - b.r.priority || a.k - b.k);
+  return shuffled.map(({ r }) => r.exchange.replace(/\.$/, '').toLowerCase());
+}
+
+async function addresses(
+  name: string,
+  dns: DnsResolver,
+): Promise<{ addresses: string[]; temporary: boolean }> {
+  const out: string[] = [];
+  let temporary = false;
+  for (const lookup of [dns.a.bind(dns), dns.aaaa.bind(dns)]) {
+    try {
+      out.push(...(await lookup(name)));
+    } catch (err) {
+      if (err instanceof DnsError && err.failure === 'temporary') temporary = true;
+      else if (!(err instanceof DnsError)) throw err;
+    }
+  }
+  return { addresses: out, temporary };
+}
+
+/** True for addresses on the public internet (not loopback, private, link-local, reserved…). */
+export function isPublic(address: string): boolean {
+  try {
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    }
+    return parsed.range() === 'unicast';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,261 @@
+// SMTP delivery over reused connections, pooled per (source IP, destination address, port). This is the
+// only file that talks to nodemailer's SMTP client.
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { classifyReply } from './classify-reply.js';
+import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
+
+export interface SmtpTransportOptions {
+  /** EHLO name. */
+  hostname: string;
+  /** Messages sent over one connection before it is closed (DESIGN.md §5). */
+  maxMessagesPerConnection?: number;
+  /** An idle pooled connection is closed after this long. */
+  idleMs?: number;
+  connectTimeoutMs?: number;
+  /** Inactivity limit during a transaction (also the wait for the reply to the final "."). */
+  socketTimeoutMs?: number;
+}
+
+interface PooledConnection {
+  conn: SMTPConnection;
+  key: string;
+  sent: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+export class SmtpTransport implements Transport {
+  private readonly idle = new Map<string, PooledConnection[]>();
+  private readonly maxMessages: number;
+  private readonly idleMs: number;
+  private closed = false;
+
+  constructor(private readonly options: SmtpTransportOptions) {
+    this.maxMessages = options.maxMessagesPerConnection ?? 100;
+    this.idleMs = options.idleMs ?? 30_000;
+  }
+
+  async deliver(job: DeliveryJob, targets: DeliveryTarget[], sourceIp?: string): Promise<AttemptResult> {
+    let last: AttemptResult | undefined;
+    for (const target of targets) {
+      const { result, tryNext } = await this.deliverTo(job, target, sourceIp);
+      if (!tryNext) return result;
+      last = result;
+    }
+    return (
+      last ?? {
+        outcome: 'deferred',
+        smtpCode: null,
+        enhanced: '4.4.1',
+        reply: 'no host to deliver to',
+        remoteHost: null,
+        remoteIp: null,
+        tls: false,
+        throttled: false,
+      }
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const list of this.idle.values()) for (const p of list) this.discard(p, true);
+    this.idle.clear();
+  }
+
+  /**
+   * One target over a pooled or new connection. `tryNext`: the host could not be reached or refused the
+   * session before the message, so the next MX host should be tried (RFC 5321 §5.1).
+   */
+  private async deliverTo(
+    job: DeliveryJob,
+    target: DeliveryTarget,
+    sourceIp: string | undefined,
+  ): Promise<{ result: AttemptResult; tryNext: boolean }> {
+    const key = `${sourceIp ?? ''}|${target.address}|${target.port}`;
+    // A pooled connection may have been closed by the server since: if it fails before the message
+    // was handed over, that says nothing about this message; retry once on a fresh connection.
+    for (let fresh = false; ; fresh = true) {
+      let pooled = fresh ? undefined : this.takeIdle(key);
+      if (!pooled) {
+        try {
+          pooled = { conn: await this.open(target, sourceIp), key, sent: 0 };
+        } catch (err) {
+          const result = this.errorResult(err as SmtpError, target, undefined);
+          return { result, tryNext: result.outcome !== 'bounced' };
+        }
+      }
+      const reused = pooled.sent > 0;
+      const outcome = await this.send(pooled, job);
+      if (outcome.ok) {
+        pooled.sent++;
+        this.release(pooled);
+        const code = Number(/^(\d{3})/.exec(outcome.response)?.[1] ?? 250);
+        const cls = classifyReply(code, outcome.response);
+        return { result: this.result(cls, code, outcome.response, target, pooled.conn), tryNext: false };
+      }
+      const err = outcome.err;
+      if (reused && !fresh && err.responseCode === undefined) {
+        this.discard(pooled);
+        continue;
+      }
+      const result = this.errorResult(err, target, pooled.conn);
+      if ((err.code === 'EENVELOPE' || err.code === 'EMESSAGE') && !result.throttled) {
+        // The server refused this message; the connection itself is fine: RSET and keep it.
+        pooled.sent++;
+        pooled.conn.reset((resetErr) => (resetErr ? this.discard(pooled!) : this.release(pooled!)));
+      } else {
+        this.discard(pooled);
+      }
+      return { result, tryNext: false };
+    }
+  }
+
+  private open(target: DeliveryTarget, sourceIp: string | undefined): Promise<SMTPConnection> {
+    const conn = new SMTPConnection({
+      host: target.address,
+      port: target.port,
+      secure: target.secure,
+      ...(target.host !== target.address ? { servername: target.host } : {}),
+      name: this.options.hostname,
+      ...(sourceIp ? { localAddress: sourceIp } : {}),
+      connectionTimeout: this.options.connectTimeoutMs ?? 30_000,
+      greetingTimeout: this.options.connectTimeoutMs ?? 30_000,
+      socketTimeout: this.options.socketTimeoutMs ?? 120_000,
+      socketCloseTimeout: 0,
+      // Opportunistic STARTTLS (RFC 3207) without certificate checks: most MX certificates do not
+      // match their names, and refusing them would send the mail in clear text instead.
+      opportunisticTLS: true,
+      tls: { rejectUnauthorized: false },
+      allowInternalNetworkInterfaces: true,
+    });
+    return new Promise((resolve, reject) => {
+      const fail = (err: Error) => {
+        conn.close();
+        reject(err);
+      };
+      conn.once('error', fail);
+      conn.connect((err) => {
+        if (err) return fail(err);
+        if (!target.auth) {
+          conn.removeListener('error', fail);
+          conn.on('error', () => undefined); // errors of an idle connection surface on its next use
+          return resolve(conn);
+        }
+        conn.login(target.auth, (loginErr) => {
+          if (loginErr) return fail(loginErr);
+          conn.removeListener('error', fail);
+          conn.on('error', () => undefined);
+          resolve(conn);
+        });
+      });
+    });
+  }
+
+  private send(
+    pooled: PooledConnection,
+    job: DeliveryJob,
+  ): Promise<{ ok: true; response: string } | { ok: false; err: SmtpError }> {
+    return new Promise((resolve) => {
+      // The server may close right after a reply (e.g. 421, RFC 5321 §3.8): report that reply, not
+      // just "closed". setImmediate lets nodemailer's own callback win when it has one.
+      const onEnd = () =>
+        setImmediate(() => {
+          const last =
+            typeof pooled.conn.lastServerResponse === 'string' ? pooled.conn.lastServerResponse : '';
+          const code = /^([45]\d\d)[\s-]/.exec(last);
+          const err: SmtpError = Object.assign(new Error('connection closed by the server'), {
+            code: 'ECONNECTION',
+          });
+          if (code) Object.assign(err, { responseCode: Number(code[1]), response: last });
+          resolve({ ok: false, err });
+        });
+      pooled.conn.once('end', onEnd);
+      pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, job.raw, (err, info) => {
+        pooled.conn.removeListener('end', onEnd);
+        if (err) return resolve({ ok: false, err: err as SmtpError });
+        if (info!.rejected.length > 0) {
+          const rejectedErr = (info!.rejectedErrors?.[0] ?? new Error('recipient rejected')) as SmtpError;
+          return resolve({ ok: false, err: Object.assign(rejectedErr, { code: 'EENVELOPE' }) });
+        }
+        resolve({ ok: true, response: info!.response });
+      });
+    });
+  }
+
+  private result(
+    cls: ReturnType<typeof classifyReply>,
+    code: number | null,
+    reply: string,
+    target: DeliveryTarget,
+    conn: SMTPConnection | undefined,
+  ): AttemptResult {
+    return {
+      outcome: cls.outcome,
+      smtpCode: code,
+      enhanced: cls.enhanced,
+      reply: reply.trim(),
+      remoteHost: target.host,
+      remoteIp: target.address,
+      tls: conn ? conn.secure : false,
+      throttled: cls.throttled,
+    };
+  }
+
+  private errorResult(
+    err: SmtpError,
+    target: DeliveryTarget,
+    conn: SMTPConnection | undefined,
+  ): AttemptResult {
+    if (typeof err.responseCode === 'number' && err.responseCode >= 200) {
+      const reply = err.response ?? err.message;
+      return this.result(classifyReply(err.responseCode, reply), err.responseCode, reply, target, conn);
+    }
+    // No reply at all: refused, timed out, or dropped. Always worth another try later.
+    const connecting = conn === undefined;
+    return {
+      outcome: 'deferred',
+      smtpCode: null,
+      enhanced: connecting ? '4.4.1' : '4.4.2',
+      reply: `${connecting ? 'could not connect' : 'connection lost'}: ${err.message}`,
+      remoteHost: target.host,
+      remoteIp: target.address,
+      tls: conn ? conn.secure : false,
+      throttled: false,
+    };
+  }
+
+  private takeIdle(key: string): PooledConnection | undefined {
+    const list = this.idle.get(key);
+    while (list && list.length > 0) {
+      const p = list.pop()!;
+      clearTimeout(p.idleTimer);
+      if (!(p.conn as unknown as { _destroyed?: boolean })._destroyed) return p;
+    }
+    return undefined;
+  }
+
+  private release(p: PooledConnection): void {
+    if (this.closed || p.sent >= this.maxMessages) return this.discard(p, true);
+    const list = this.idle.get(p.key) ?? [];
+    list.push(p);
+    this.idle.set(p.key, list);
+    p.idleTimer = setTimeout(() => {
+      const l = this.idle.get(p.key);
+      const i = l?.indexOf(p) ?? -1;
+      if (i >= 0) l!.splice(i, 1);
+      this.discard(p, true);
+    }, this.idleMs);
+    p.idleTimer.unref();
+  }
+
+  private discard(p: PooledConnection, polite = false): void {
+    clearTimeout(p.idleTimer);
+    if (polite) p.conn.quit();
+    else p.conn.close();
+  }
+}

@@ -1,0 +1,208 @@
+// The delivery worker: claims due messages under a lease, delivers each, records the outcome.
+// Any number of workers (in any number of processes) can share one database: a message is leased to
+// one worker at a time, and a worker that dies leaves leases that expire and return the message.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { QueueRepo } from '../db/queue-repo.js';
+import type { MessageRow } from '../db/schema.js';
+import { newId } from '../ids.js';
+import type { Deliverer } from './deliver-message.js';
+import { decideNext, failedPermanently, type NextState } from './outcome.js';
+import type { RetryPolicy } from './retry-schedule.js';
+import { DEFAULT_RETRY } from './retry-schedule.js';
+
+export interface WorkerOptions {
+  /** Messages in delivery at once. */
+  concurrency: number;
+  /** How long a claim lasts; longer than any single attempt can take. */
+  leaseMs: number;
+  /** Longest sleep between looks at the queue (other processes may have queued mail). */
+  pollMs: number;
+  retry: RetryPolicy;
+}
+
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  concurrency: 50,
+  leaseMs: 10 * 60_000,
+  pollMs: 1000,
+  retry: DEFAULT_RETRY,
+};
+
+export class DeliveryWorker {
+  readonly id = `worker-${newId()}`;
+  private running = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly queue: QueueRepo,
+    private readonly deliverer: Deliverer,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** New mail was queued: look at the queue now instead of at the next poll (the fast path). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming, lets deliveries in flight finish, and gives back any lease still held. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.all(this.inFlight);
+    await this.queue.releaseAll(this.id);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      let claimed: MessageRow[] = [];
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free > 0) {
+        try {
+          const now = this.clock.now();
+          claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, free);
+        } catch (err) {
+          this.logger.error({ err }, 'could not claim messages; retrying');
+        }
+      }
+      for (const m of claimed) this.track(this.process(m));
+      if (claimed.length === free && free > 0) continue; // there may be more due right now
+      if (!this.woken) await this.sleep(await this.sleepMs());
+    }
+  }
+
+  private async sleepMs(): Promise<number> {
+    if (this.inFlight.size >= this.options.concurrency) return this.options.pollMs;
+    try {
+      const next = await this.queue.nextDue();
+      if (next !== undefined) return Math.max(0, Math.min(this.options.pollMs, next - this.clock.now()));
+    } catch {
+      /* the claim will report the database problem */
+    }
+    return this.options.pollMs;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+
+  private track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    void p.finally(() => {
+      this.inFlight.delete(p);
+      this.wake(); // a slot is free: claim more
+    });
+  }
+
+  private async process(m: MessageRow): Promise<void> {
+    const started = this.clock.now();
+    let next: NextState;
+    let attempt;
+    try {
+      const outcome = await this.deliverer.deliver(m);
+      if (outcome.kind === 'paused') {
+        await this.queue.record({
+          messageId: m.id,
+          accountId: m.account_id,
+          owner: this.id,
+          status: m.status,
+          nextAttemptAt: outcome.until,
+          counted: false,
+          attempt: undefined,
+          events: [],
+          now: this.clock.now(),
+        });
+        return;
+      }
+      const now = this.clock.now();
+      if (outcome.kind === 'unsendable') {
+        next = failedPermanently(outcome.reason);
+        attempt = undefined;
+      } else {
+        const r = outcome.result;
+        next = decideNext(
+          { status: m.status, attempts: m.attempts, createdAt: m.created_at },
+          r,
+          now,
+          Math.random(),
+          this.options.retry,
+        );
+        attempt = {
+          id: newId(),
+          message_id: m.id,
+          account_id: m.account_id,
+          started_at: started,
+          duration_ms: now - started,
+          outcome: next.attemptOutcome,
+          remote_host: r.remoteHost,
+          remote_ip: r.remoteIp,
+          tls: r.tls ? 1 : 0,
+          smtp_code: r.smtpCode,
+          enhanced_code: r.enhanced,
+          reply: r.reply,
+        };
+      }
+    } catch (err) {
+      // A bug or an unexpected failure: keep the message, try again on the normal schedule.
+      this.logger.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
+      next = decideNext(
+        { status: m.status, attempts: m.attempts, createdAt: m.created_at },
+        {
+          outcome: 'deferred',
+          smtpCode: null,
+          enhanced: '4.3.0',
+          reply: `internal error: ${(err as Error).message}`,
+          remoteHost: null,
+          remoteIp: null,
+          tls: false,
+          throttled: false,
+        },
+        this.clock.now(),
+        Math.random(),
+        this.options.retry,
+      );
+      attempt = undefined;
+    }
+    try {
+      const recorded = await this.queue.record({
+        messageId: m.id,
+        accountId: m.account_id,
+        owner: this.id,
+        status: next.status,
+        nextAttemptAt: next.nextAttemptAt,
+        counted: true,
+        attempt,
+        events: next.events.map((e) => ({ id: newId(), ...e })),
+        now: this.clock.now(),
+      });
+      if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
+    } catch (err) {
+      // The lease expires and the message is tried again: at worst a duplicate, never a loss.
+      this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// Which key signs mail from a domain, with private keys decrypted and cached (a database read and a
+// decryption per message would cost more than the signature). The service's own test domain key is created on
+// first use.
+import type { Clock } from '../clock.js';
+import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
+import type { DkimKeyRow } from '../db/schema.js';
+import { newId } from '../ids.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { dkimSelector, generateDkimKey } from './keys.js';
+
+export interface SigningKey {
+  domain: string;
+  selector: string;
+  privateKeyPem: string;
+}
+
+export class DkimKeys {
+  private readonly cache = new Map<string, { key: SigningKey | undefined; expires: number }>();
+
+  constructor(
+    private readonly repo: DkimKeysRepo,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly ttlMs = 60_000,
+  ) {}
+
+  /** Creates a key for a domain (a customer's, or the service's when accountId is null). */
+  async create(domain: string, accountId: string | null): Promise<DkimKeyRow> {
+    const pair = await generateDkimKey();
+    const now = this.clock.now();
+    const row: DkimKeyRow = {
+      id: newId(),
+      account_id: accountId,
+      domain,
+      selector: dkimSelector(now),
+      private_key: this.box.seal(pair.privateKeyPem),
+      public_key: pair.publicKey,
+      created_at: now,
+    };
+    await this.repo.insert(row);
+    this.cache.delete(`${accountId}\n${domain}`);
+    return row;
+  }
+
+  /** The service's key for its own domain, created if it does not exist yet. */
+  async ensureServiceKey(domain: string): Promise<DkimKeyRow> {
+    const existing = await this.repo.current(domain, null);
+    if (existing) return existing;
+    try {
+      return await this.create(domain, null);
+    } catch (err) {
+      // Another process created it at the same moment (same dated selector): use theirs.
+      const raced = await this.repo.current(domain, null);
+      if (raced) return raced;
+      throw err;
+    }
+  }
+
+  /** The signing key for `domain` owned by `accountId` (null: the service), if there is one. */
+  async signingKey(domain: string, accountId: string | null): Promise<SigningKey | undefined> {
+    const cacheKey = `${accountId}\n${domain}`;
+    const now = this.clock.now();
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expires > now) return hit.key;
+    const row = await this.repo.current(domain, accountId);
+    let key: SigningKey | undefined;
+    if (row) {
+      const privateKeyPem = this.box.open(row.private_key);
+      key = { domain, selector: row.selector, privateKeyPem };
+    }
+    this.cache.set(cacheKey, { key, expires: now + this.ttlMs });
+    return key;
+  }
+}

@@ -1,0 +1,63 @@
+// DNS look-ups through TXMAIL_DNS_SERVERS (or the system's resolvers), with errors sorted into the three
+// answers mail routing cares about: the name does not exist, it has no such records, or "try later".
+import { promises as dns } from 'node:dns';
+
+export type DnsFailure = 'nxdomain' | 'nodata' | 'temporary';
+
+export class DnsError extends Error {
+  constructor(
+    readonly failure: DnsFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DnsError';
+  }
+}
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+export class DnsResolver {
+  private readonly resolver: dns.Resolver;
+
+  constructor(servers: string[], timeoutMs = 5000) {
+    this.resolver = new dns.Resolver({ timeout: timeoutMs, tries: 2 });
+    if (servers.length > 0) this.resolver.setServers(servers);
+  }
+
+  mx(name: string): Promise<MxRecord[]> {
+    return this.wrap(name, 'MX', () => this.resolver.resolveMx(name));
+  }
+
+  a(name: string): Promise<string[]> {
+    return this.wrap(name, 'A', () => this.resolver.resolve4(name));
+  }
+
+  aaaa(name: string): Promise<string[]> {
+    return this.wrap(name, 'AAAA', () => this.resolver.resolve6(name));
+  }
+
+  /** TXT records, each joined from its character strings. */
+  async txt(name: string): Promise<string[]> {
+    const records = await this.wrap(name, 'TXT', () => this.resolver.resolveTxt(name));
+    return records.map((chunks) => chunks.join(''));
+  }
+
+  /** Raw TXT records in the shape mailauth's resolver option expects. */
+  async txtChunks(name: string): Promise<string[][]> {
+    return this.wrap(name, 'TXT', () => this.resolver.resolveTxt(name));
+  }
+
+  private async wrap<T>(name: string, type: string, query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOTFOUND') throw new DnsError('nxdomain', `${name} does not exist (NXDOMAIN)`);
+      if (code === 'ENODATA') throw new DnsError('nodata', `${name} has no ${type} records`);
+      throw new DnsError('temporary', `${type} look-up for ${name} failed (${code ?? String(err)})`);
+    }
+  }
+}

@@ -1,0 +1,302 @@
+// Delivery end to end: the send route → the worker → a real SMTP server found through a real DNS server.
+import { promises as dns } from 'node:dns';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
+import { databaseKinds } from './helpers/databases.js';
+import { TestDnsServer } from './helpers/dns-server.js';
+import { SmtpSink } from './helpers/smtp-sink.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+interface Detail {
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  events: { type: string; data: Record<string, unknown> }[];
+  delivery_attempts: {
+    outcome: string;
+    smtp_code: number | null;
+    enhanced_code: string;
+    reply: string;
+    remote_host: string;
+    remote_ip: string;
+    tls: boolean;
+  }[];
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(databaseKinds)('delivery on $name', (kind) => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  const dnsServer = new TestDnsServer();
+  const sink = new SmtpSink();
+
+  beforeAll(async () => {
+    await dnsServer.start();
+    await sink.start();
+    env = await startTestEnv(kind, {
+      env: {
+        TXMAIL_DNS_SERVERS: dnsServer.address,
+        TXMAIL_MX_PORT: String(sink.port),
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        TXMAIL_TEST_DOMAIN: 'test.txmail.example',
+      },
+    });
+    tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const key = await env.services.dkim.create('acme.example', tenant.accountId);
+    dnsServer.add(dkimRecordName(key.selector, 'acme.example'), 'TXT', dkimRecordValue(key.public_key));
+    dnsServer.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
+    dnsServer.add('mx.dest.example', 'A', '127.0.0.1');
+    await env.services.startWorker({ pollMs: 200 });
+  });
+  afterAll(async () => {
+    await env.close();
+    await sink.stop();
+    await dnsServer.stop();
+  });
+
+  const send = async (body: Partial<typeof validSend>) => {
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { ...validSend, ...body },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { id: string }).id;
+  };
+  const detail = async (id: string) =>
+    (
+      await env.app.inject({
+        method: 'GET',
+        url: `/api/emails/${id}`,
+        headers: { 'x-api-key': tenant.apiKey },
+      })
+    ).json() as Detail;
+  const settled = (id: string, statuses: string[]) =>
+    until(`message ${id} to reach ${statuses.join('|')}`, async () => {
+      const d = await detail(id);
+      return statuses.includes(d.status) ? d : undefined;
+    });
+
+  it('delivers a DKIM-signed message with the HTML unchanged and a text alternative', async () => {
+    const html = '<html><body><h1>Reset</h1><p>Your code is <b>483 920</b>. Ünïcödé ✓</p></body></html>';
+    const id = await send({
+      to: 'Jane Doe <jane@dest.example>',
+      subject: 'Ihr Code – 483 920',
+      message: html,
+    });
+    const d = await settled(id, ['delivered']);
+    const [received] = sink.for('jane@dest.example');
+    expect(received).toBeDefined();
+
+    // Envelope: VERP return path on the customer's return-path domain, naming this message.
+    expect(received!.from).toMatch(/^b\+[0-9a-f]{48}@send\.acme\.example$/);
+    expect(env.services.verp.messageId(received!.from.split('@')[0]!)).toBe(id);
+
+    const parsed = await simpleParser(received!.raw);
+    expect(parsed.from?.value).toEqual([{ name: 'Acme', address: 'noreply@acme.example' }]);
+    expect(parsed.to).toMatchObject({ value: [{ name: 'Jane Doe', address: 'jane@dest.example' }] });
+    expect(parsed.subject).toBe('Ihr Code – 483 920');
+    expect(parsed.messageId).toBe(`<${id}@mta.txmail.test>`);
+    expect(parsed.date).toBeInstanceOf(Date);
+    expect(parsed.headers.get('mime-version')).toBe('1.0');
+    expect(parsed.html).toBe(html);
+    expect(parsed.text).toContain('Your code is 483 920');
+
+    // DKIM verifies against the key published in the DNS server, aligned with From.
+    const resolver = new dns.Resolver();
+    resolver.setServers([dnsServer.address]);
+    const verified = await dkimVerify(received!.raw, {
+      resolver: (name: string, type: string) =>
+        type === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, type),
+    } as Parameters<typeof dkimVerify>[1]);
+    const sig = verified.results[0] as unknown as {
+      status: { result: string; aligned: string };
+      signingDomain: string;
+    };
+    expect(sig.status.result).toBe('pass');
+    expect(sig.signingDomain).toBe('acme.example');
+
+    expect(d.events.map((e) => e.type)).toEqual(['email.delivered', 'email.queued']);
+    expect(d.delivery_attempts).toHaveLength(1);
+    expect(d.delivery_attempts[0]).toMatchObject({
+      outcome: 'delivered',
+      smtp_code: 250,
+      remote_host: 'mx.dest.example',
+      remote_ip: '127.0.0.1',
+      tls: true,
+    });
+    expect(d.delivery_attempts[0]!.reply).toMatch(/^250 2\.0\.0 queued as/);
+  });
+
+  it('bounces on a permanent refusal and does not retry', async () => {
+    const id = await send({ to: 'bounce-1@dest.example' });
+    const d = await settled(id, ['bounced']);
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.events[0]).toMatchObject({
+      type: 'email.bounced',
+      data: { enhanced_code: '5.1.1', smtp_code: 550 },
+    });
+    expect(d.delivery_attempts[0]).toMatchObject({ outcome: 'bounced', enhanced_code: '5.1.1' });
+  });
+
+  it('defers the recipient when the MX answers 451, with one delivery_delayed event and a retry scheduled', async () => {
+    const before = Date.now();
+    const id = await send({ to: 'defer-1@dest.example' });
+    const d = await settled(id, ['deferred']);
+    expect(d.events.map((e) => e.type)).toEqual(['email.delivery_delayed', 'email.queued']);
+    const next = Date.parse(d.next_attempt_at!);
+    expect(next - before).toBeGreaterThan(5 * 60_000 * 0.85 - 1000);
+    expect(next - before).toBeLessThan(5 * 60_000 * 1.15 + 5000);
+    expect(d.delivery_attempts[0]).toMatchObject({
+      outcome: 'deferred',
+      smtp_code: 451,
+      enhanced_code: '4.3.0',
+    });
+  });
+
+  it('defers on 421, marks it as throttling and pauses the destination', async () => {
+    dnsServer.add('slow.example', 'MX', { preference: 10, exchange: 'mx.slow.example' });
+    dnsServer.add('mx.slow.example', 'A', '127.0.0.1');
+    const id = await send({ to: 'throttle@slow.example' });
+    const d = await settled(id, ['deferred']);
+    expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: 421, enhanced_code: '4.7.0' });
+    // The next message for the same MX host waits for the pause without an attempt being counted.
+    const second = await send({ to: 'ok@slow.example' });
+    await until('the second message to be rescheduled', async () => {
+      const s = await detail(second);
+      return s.next_attempt_at && Date.parse(s.next_attempt_at) > Date.now() + 30_000 ? s : undefined;
+    });
+    const s = await detail(second);
+    expect(s.attempts).toBe(0);
+    expect(s.delivery_attempts).toEqual([]);
+    expect(sink.for('ok@slow.example')).toEqual([]);
+  });
+
+  it('defers when the connection drops during DATA', async () => {
+    const id = await send({ to: 'drop@dest.example' });
+    const d = await settled(id, ['deferred']);
+    expect(d.delivery_attempts[0]).toMatchObject({
+      outcome: 'deferred',
+      smtp_code: null,
+      enhanced_code: '4.4.2',
+    });
+  });
+
+  it('bounces a message refused after DATA with its enhanced code', async () => {
+    const id = await send({ to: 'reject@dest.example' });
+    const d = await settled(id, ['bounced']);
+    expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: 554, enhanced_code: '5.6.0' });
+  });
+
+  it('routes by the DNS rules: implicit MX, null MX, NXDOMAIN, SERVFAIL', async () => {
+    dnsServer.add('implicit.example', 'A', '127.0.0.1');
+    dnsServer.add('nullmx.example', 'MX', { preference: 0, exchange: '.' });
+    dnsServer.breakName('broken.example');
+    const implicit = await send({ to: 'someone@implicit.example' });
+    const nullMx = await send({ to: 'someone@nullmx.example' });
+    const missing = await send({ to: 'someone@missing.example' });
+    const broken = await send({ to: 'someone@broken.example' });
+    expect((await settled(implicit, ['delivered'])).delivery_attempts[0]!.remote_host).toBe(
+      'implicit.example',
+    );
+    expect((await settled(nullMx, ['bounced'])).delivery_attempts[0]).toMatchObject({
+      enhanced_code: '5.1.10',
+    });
+    expect((await settled(missing, ['bounced'])).delivery_attempts[0]).toMatchObject({
+      enhanced_code: '5.1.2',
+    });
+    expect((await settled(broken, ['deferred'])).delivery_attempts[0]).toMatchObject({
+      enhanced_code: '4.4.3',
+    });
+  });
+
+  it('falls back to the next MX host when the preferred one is unreachable', async () => {
+    dnsServer.add(
+      'backup.example',
+      'MX',
+      { preference: 10, exchange: 'dead.backup.example' },
+      { preference: 20, exchange: 'live.backup.example' },
+    );
+    dnsServer.add('dead.backup.example', 'A', '127.0.0.2'); // nothing listens there
+    dnsServer.add('live.backup.example', 'A', '127.0.0.1');
+    const id = await send({ to: 'user@backup.example' });
+    const d = await settled(id, ['delivered']);
+    expect(d.delivery_attempts[0]).toMatchObject({ remote_host: 'live.backup.example' });
+  });
+
+  it('reuses pooled connections across messages', async () => {
+    const before = sink.connections;
+    const ids = [];
+    for (let i = 0; i < 10; i++) ids.push(await send({ to: `pooled${i}@dest.example` }));
+    for (const id of ids) await settled(id, ['delivered']);
+    expect(sink.connections - before).toBeLessThan(10);
+  });
+});
+
+describe.each(databaseKinds)('delivery safety on $name', (kind) => {
+  it('refuses MX hosts on private addresses unless allowed', async () => {
+    const dnsServer = await new TestDnsServer().start();
+    dnsServer.add('internal.example', 'MX', { preference: 10, exchange: 'mx.internal.example' });
+    dnsServer.add('mx.internal.example', 'A', '10.1.2.3');
+    const env = await startTestEnv(kind, { env: { TXMAIL_DNS_SERVERS: dnsServer.address } });
+    try {
+      const tenant = await createTenant(env.services, { domain: 'acme.example' });
+      await env.services.startWorker({ pollMs: 100 });
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': tenant.apiKey },
+        payload: { ...validSend, to: 'x@internal.example' },
+      });
+      const id = (res.json() as { id: string }).id;
+      const d = await until('the bounce', async () => {
+        const m = await env.services.repos.messages.get(tenant.accountId, id);
+        return m?.status === 'bounced' ? m : undefined;
+      });
+      expect(d.status).toBe('bounced');
+      const [attempt] = await env.services.repos.messages.attempts(tenant.accountId, id);
+      expect(attempt).toMatchObject({ enhanced_code: '5.4.4' });
+    } finally {
+      await env.close();
+      await dnsServer.stop();
+    }
+  });
+
+  it('delivers through an authenticated relay when TXMAIL_RELAY_URL is set', async () => {
+    const relay = await new SmtpSink({ auth: { user: 'relayuser', pass: 's3cret/+' } }).start();
+    const env = await startTestEnv(kind, {
+      env: { TXMAIL_RELAY_URL: `smtp://relayuser:${encodeURIComponent('s3cret/+')}@127.0.0.1:${relay.port}` },
+    });
+    try {
+      const tenant = await createTenant(env.services, { domain: 'acme.example' });
+      await env.services.startWorker({ pollMs: 100 });
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': tenant.apiKey },
+        payload: { ...validSend, to: 'someone@anywhere.example' },
+      });
+      expect(res.statusCode).toBe(200);
+      const got = await until(
+        'the relay to receive it',
+        async () => relay.for('someone@anywhere.example')[0],
+      );
+      expect(got.user).toBe('relayuser');
+    } finally {
+      await env.close();
+      await relay.stop();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// A real SMTP server on loopback for tests, whose answers depend on the recipient's local part:
+//   bounce…   → 550 5.1.1 at RCPT          defer…  → 451 4.3.0 at RCPT
+//   throttle… → 421 4.7.0 at RCPT          reject… → 554 5.6.0 after DATA
+//   drop…     → connection dropped during DATA
+//   flaky<N>… → 451 for the first N attempts, then accepted
+// Everything else is accepted. Received messages are kept with their envelope.
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+
+export interface Received {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  secure: boolean;
+  user: string | undefined;
+}
+
+export class SmtpSink {
+  readonly received: Received[] = [];
+  private server: SMTPServer | undefined;
+  private readonly tries = new Map<string, number>();
+  port = 0;
+  connections = 0;
+
+  constructor(private readonly options: { auth?: { user: string; pass: string }; host?: string } = {}) {}
+
+  async start(port = 0): Promise<this> {
+    const auth = this.options.auth;
+    const options: SMTPServerOptions = {
+      logger: false,
+      authOptional: !auth,
+      ...(auth ? { allowInsecureAuth: true } : { disabledCommands: ['AUTH'] }),
+      onAuth: (a, _session, cb) =>
+        auth && a.username === auth.user && a.password === auth.pass
+          ? cb(null, { user: a.username })
+          : cb(new Error('535 5.7.8 authentication failed')),
+      onConnect: (_session, cb) => {
+        this.connections++;
+        cb();
+      },
+      onRcptTo: (address, _session, cb) => {
+        const local = address.address.split('@')[0]!.toLowerCase();
+        const fail = (code: number, text: string) =>
+          cb(Object.assign(new Error(text), { responseCode: code }));
+        if (local.startsWith('bounce')) return fail(550, '5.1.1 <' + address.address + '>: no such user');
+        if (local.startsWith('defer')) return fail(451, '4.3.0 temporary failure, try again');
+        if (local.startsWith('throttle')) return fail(421, '4.7.0 too many messages, slow down');
+        const flaky = /^flaky(\d+)/.exec(local);
+        if (flaky) {
+          const n = (this.tries.get(address.address) ?? 0) + 1;
+          this.tries.set(address.address, n);
+          if (n <= Number(flaky[1])) return fail(451, `4.3.0 not yet (attempt ${n})`);
+        }
+        cb();
+      },
+      onData: (stream, session, cb) => {
+        const chunks: Buffer[] = [];
+        const rcpts = session.envelope.rcptTo.map((r) => r.address);
+        if (rcpts.some((r) => r.toLowerCase().startsWith('drop'))) {
+          stream.once('data', () => (session as unknown as { _socket?: unknown }) && this.dropAll());
+        }
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          if (rcpts.some((r) => r.toLowerCase().startsWith('reject'))) {
+            return cb(Object.assign(new Error('5.6.0 message content rejected'), { responseCode: 554 }));
+          }
+          this.received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: rcpts,
+            raw: Buffer.concat(chunks),
+            secure: session.secure,
+            user: session.user as string | undefined,
+          });
+          cb(null, '2.0.0 queued as ' + this.received.length);
+        });
+      },
+    };
+    this.server = new SMTPServer(options);
+    this.server.on('error', () => undefined);
+    await new Promise<void>((resolve) =>
+      this.server!.listen(port, this.options.host ?? '127.0.0.1', resolve),
+    );
+    this.port = (this.server.server.address() as { port: number }).port;
+    return this;
+  }
+
+  /** Drops every open connection (simulates a peer dying mid-transaction). */
+  dropAll(): void {
+    const connections = (this.server as unknown as { connections: Set<{ _socket: { destroy(): void } }> })
+      .connections;
+    for (const c of connections) c._socket.destroy();
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Messages received for a recipient. */
+  for(address: string): Received[] {
+    return this.received.filter((r) => r.to.includes(address));
+  }
+}
