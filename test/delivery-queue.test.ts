@@ -1,0 +1,237 @@
+// The queue under time, competition and crashes: retries on schedule, several workers racing, a
+// worker killed with SIGKILL mid-delivery.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { parseConfig } from '../src/config.js';
+import { createServices, type Services } from '../src/services.js';
+import { databaseKinds, type TestDatabase } from './helpers/databases.js';
+import { TestDnsServer } from './helpers/dns-server.js';
+import { SmtpSink } from './helpers/smtp-sink.js';
+import { BIN } from './helpers/process.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+import { spawn } from 'node:child_process';
+
+const SECRET = 's'.repeat(64);
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function deliveryEnv(dns: TestDnsServer, sink: SmtpSink): Record<string, string> {
+  return {
+    TXMAIL_DNS_SERVERS: dns.address,
+    TXMAIL_MX_PORT: String(sink.port),
+    TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+    TXMAIL_SECRET_KEY: SECRET,
+  };
+}
+
+/** Message-ID header values received by the sink, with how many times each arrived. */
+function receivedCounts(sink: SmtpSink): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of sink.received) {
+    const id = /^Message-ID: <([^@]+)@/im.exec(r.raw.toString('utf8'))?.[1];
+    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function countByStatus(services: Services, status: string): Promise<number> {
+  const row = await services.db.kysely
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', status as 'delivered')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe.each(databaseKinds)('queue on $name', (kind) => {
+  const dns = new TestDnsServer();
+  const sink = new SmtpSink();
+  beforeAll(async () => {
+    await dns.start();
+    await sink.start();
+    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
+    dns.add('mx.dest.example', 'A', '127.0.0.1');
+  });
+  afterAll(async () => {
+    await sink.stop();
+    await dns.stop();
+  });
+
+  describe('retries', () => {
+    let env: TestEnv;
+    let tenant: Tenant;
+    const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+    beforeAll(async () => {
+      env = await startTestEnv(kind, { clock, env: deliveryEnv(dns, sink) });
+      tenant = await createTenant(env.services, { domain: 'acme.example' });
+    });
+    afterAll(() => env.close());
+
+    const send = async (to: string) => {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': tenant.apiKey },
+        payload: { ...validSend, to },
+      });
+      return (res.json() as { id: string }).id;
+    };
+    const message = (id: string) => env.services.repos.messages.get(tenant.accountId, id);
+    const waitFor = (id: string, attempts: number) =>
+      until(`attempt ${attempts} of ${id}`, async () => {
+        const m = await message(id);
+        return m && m.attempts >= attempts && m.lease_owner === null ? m : undefined;
+      });
+
+    it('retries a deferred message on schedule until it is delivered', async () => {
+      const worker = await env.services.startWorker({ pollMs: 50 });
+      const id = await send('flaky2@dest.example');
+      expect(await waitFor(id, 1)).toMatchObject({ status: 'deferred' });
+      clock.advance(4 * 60_000); // not due yet (5 min ± 15 %)
+      worker.wake();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await message(id))!.attempts).toBe(1);
+      clock.advance(2 * 60_000);
+      worker.wake();
+      expect(await waitFor(id, 2)).toMatchObject({ status: 'deferred' });
+      clock.advance(12 * 60_000);
+      worker.wake();
+      expect(await waitFor(id, 3)).toMatchObject({ status: 'delivered', next_attempt_at: null });
+      const events = await env.services.repos.messages.events(tenant.accountId, id);
+      expect(events.map((e) => e.type)).toEqual([
+        'email.delivered',
+        'email.delivery_delayed',
+        'email.queued',
+      ]);
+      const attempts = await env.services.repos.messages.attempts(tenant.accountId, id);
+      expect(attempts.map((a) => a.outcome)).toEqual(['delivered', 'deferred', 'deferred']);
+    });
+
+    it('fails a message still undeliverable after two days', async () => {
+      const worker = await env.services.startWorker({ pollMs: 50 });
+      const id = await send('defer-forever@dest.example');
+      await waitFor(id, 1);
+      clock.advance(2 * 24 * 3600_000 + 60_000);
+      worker.wake();
+      expect(await waitFor(id, 2)).toMatchObject({ status: 'failed', next_attempt_at: null });
+      const events = await env.services.repos.messages.events(tenant.accountId, id);
+      expect(events[0]).toMatchObject({ type: 'email.failed' });
+    });
+  });
+
+  it('delivers each message exactly once when two workers race', async () => {
+    const database = await kind.create();
+    const config = parseConfig({
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'race.txmail.test',
+      ...deliveryEnv(dns, sink),
+    });
+    const a = await createServices(config, { logger: pino({ level: 'silent' }) });
+    const b = await createServices(config, { logger: pino({ level: 'silent' }), migrate: false });
+    try {
+      const tenant = await createTenant(a, { domain: 'acme.example' });
+      const account = (await a.repos.accounts.findById(tenant.accountId))!;
+      const ids = await Promise.all(
+        Array.from({ length: 300 }, (_, i) =>
+          a.accept.accept({
+            account,
+            route: 'send',
+            body: { ...validSend, to: `race${i}@dest.example` },
+            idempotencyKey: undefined,
+          }),
+        ),
+      );
+      await Promise.all([
+        a.startWorker({ pollMs: 20, concurrency: 20 }),
+        b.startWorker({ pollMs: 20, concurrency: 20 }),
+      ]);
+      await until('all 300 delivered', async () =>
+        (await countByStatus(a, 'delivered')) === 300 ? true : undefined,
+      );
+      const counts = receivedCounts(sink);
+      const duplicates = ids.filter((r) => (counts.get(r.id) ?? 0) !== 1);
+      expect(duplicates).toEqual([]);
+      const owners = await a.db.kysely.selectFrom('delivery_attempts').select('id').execute();
+      expect(owners).toHaveLength(300);
+    } finally {
+      await a.close();
+      await b.close();
+      await database.drop();
+    }
+  });
+
+  it('loses nothing when a worker process is killed with SIGKILL mid-delivery', async () => {
+    const database: TestDatabase = await kind.create();
+    const env = {
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'kill.txmail.test',
+      ...deliveryEnv(dns, sink),
+    };
+    const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
+    const startWorker = () =>
+      spawn(BIN, ['worker'], {
+        env: { ...process.env, ...env, TXMAIL_WORKER_LEASE_SECONDS: '2', TXMAIL_LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      });
+    try {
+      const tenant = await createTenant(services, { domain: 'acme.example' });
+      const account = (await services.repos.accounts.findById(tenant.accountId))!;
+      const before = sink.received.length;
+      const ids = await Promise.all(
+        Array.from({ length: 600 }, (_, i) =>
+          services.accept.accept({
+            account,
+            route: 'send',
+            body: { ...validSend, to: `kill${i}@dest.example` },
+            idempotencyKey: undefined,
+          }),
+        ),
+      );
+      const first = startWorker();
+      await until('the first worker to be mid-run', async () =>
+        sink.received.length - before >= 100 ? true : undefined,
+      );
+      first.kill('SIGKILL');
+      await new Promise((r) => first.once('exit', r));
+      const deliveredAtKill = await countByStatus(services, 'delivered');
+      expect(deliveredAtKill).toBeLessThan(600); // it really was killed mid-run
+
+      const second = startWorker();
+      try {
+        await until(
+          'all 600 delivered',
+          async () => ((await countByStatus(services, 'delivered')) === 600 ? true : undefined),
+          60_000,
+        );
+      } finally {
+        second.kill('SIGTERM');
+        await new Promise((r) => second.once('exit', r));
+      }
+      const counts = receivedCounts(sink);
+      const missing = ids.filter((r) => !counts.has(r.id));
+      expect(missing).toEqual([]);
+      // Duplicates only for messages whose reply to "." was not recorded before the kill: at most the
+      // worker's concurrency.
+      const duplicated = ids.filter((r) => (counts.get(r.id) ?? 0) > 1);
+      expect(duplicated.length).toBeLessThanOrEqual(50);
+      const leased = await services.db.kysely
+        .selectFrom('messages')
+        .select('id')
+        .where('lease_owner', 'is not', null)
+        .execute();
+      expect(leased).toEqual([]);
+    } finally {
+      await services.close();
+      await database.drop();
+    }
+  });
+});
