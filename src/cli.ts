@@ -18,6 +18,8 @@ Service roles:
 Operator commands (add --json for machine-readable output):
   account create --email E [--password P] [--plan free|pro|scale]
   key create --account E [--name N]
+  key list --account E
+  key revoke --account E --id KEY_ID
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
   config                     print the effective configuration (secrets masked)
@@ -37,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
       plan: { type: 'string' },
       account: { type: 'string' },
       name: { type: 'string' },
+      id: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -115,6 +118,32 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         typeof args.name === 'string' ? args.name : 'default',
       );
       print(args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
+      return 0;
+    }
+    case 'key list': {
+      const account = await accountArg(s, args);
+      const keys = (await s.repos.accounts.listApiKeys(account.id)).map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        created_at: new Date(k.created_at).toISOString(),
+        last_used_at: k.last_used_at === null ? null : new Date(k.last_used_at).toISOString(),
+        revoked: k.revoked_at !== null,
+      }));
+      print(
+        args,
+        keys,
+        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}${k.revoked ? '  (revoked)' : ''}`).join('\n'),
+      );
+      return 0;
+    }
+    case 'key revoke': {
+      const account = await accountArg(s, args);
+      const id = required(args, 'id');
+      if (!(await s.repos.accounts.revokeApiKey(account.id, id, s.clock.now()))) {
+        throw new UsageError(`${account.email} has no live key with the id ${id}`);
+      }
+      print(args, { id, revoked: true }, `revoked ${id}; running servers stop accepting it within a second`);
       return 0;
     }
     case 'plan set': {

@@ -31,6 +31,9 @@ export interface Config {
   workerConcurrency: number;
   /** How long a worker's claim on a message lasts: after a crash, the message waits this long. */
   workerLeaseSeconds: number;
+  /** Concurrent connections per destination MX host, and to the relay. */
+  destinationConcurrency: number;
+  relayConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +89,8 @@ export function parseConfig(env: Env): Config {
     rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
+    destinationConcurrency: positive(get, 'TXMAIL_DESTINATION_CONCURRENCY', 5),
+    relayConcurrency: positive(get, 'TXMAIL_RELAY_CONCURRENCY', 20),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',

@@ -6,7 +6,7 @@ import { ApiKeyAuth } from './accounts/api-key-auth.js';
 import { Accounts } from './accounts/accounts.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { AcceptRepo } from './db/accept-repo.js';
+import { AcceptRepo, type AcceptItem, type AcceptOutcome } from './db/accept-repo.js';
 import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
 import { AccountsRepo } from './db/accounts-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
@@ -15,7 +15,7 @@ import { MessagesRepo } from './db/messages-repo.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
 import { buildHttpApp } from './http/app.js';
 import { createLogger } from './log.js';
-import { AcceptBatcher } from './messages/accept-batcher.js';
+import { GroupCommit } from './group-commit.js';
 import { AcceptService } from './messages/accept.js';
 import { loadSecretKey } from './secret-key.js';
 import { deriveKey } from './crypto/derive-key.js';
@@ -25,7 +25,7 @@ import { QueueRepo } from './db/queue-repo.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import { DnsResolver } from './dns/resolver.js';
 import { Deliverer, relayTarget } from './delivery/deliver-message.js';
-import { DestinationLimits } from './delivery/destination-limits.js';
+import { DEFAULT_DESTINATION_LIMITS, DestinationLimits } from './delivery/destination-limits.js';
 import { SmtpTransport } from './delivery/smtp-transport.js';
 import { Verp } from './delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
@@ -50,7 +50,7 @@ export interface Services {
   accounts: Accounts;
   auth: ApiKeyAuth;
   verifiedDomains: VerifiedDomains;
-  batcher: AcceptBatcher;
+  batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   accept: AcceptService;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
@@ -96,7 +96,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
-  const batcher = new AcceptBatcher(writer, { onCommitted: () => worker?.wake() });
+  const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
+    onCommitted: (_items, outcomes) => {
+      if (outcomes.some((o) => o.kind === 'accepted')) worker?.wake();
+    },
+  });
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
 
   return {
@@ -143,7 +147,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
           dkim,
           verp,
           transport,
-          limits: new DestinationLimits(),
+          limits: new DestinationLimits({
+            ...DEFAULT_DESTINATION_LIMITS,
+            maxConcurrency: config.destinationConcurrency,
+            maxConcurrencyFor: { 'relay:': config.relayConcurrency },
+          }),
           verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
           clock,
         },

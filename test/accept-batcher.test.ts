@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptItem, AcceptWriter } from '../src/db/accept-repo.js';
 import { SqliteAcceptWriter } from '../src/db/accept-repo-sqlite.js';
-import { AcceptBatcher } from '../src/messages/accept-batcher.js';
+import { GroupCommit } from '../src/group-commit.js';
+import type { AcceptOutcome } from '../src/db/accept-repo.js';
 import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
@@ -61,7 +62,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
 
   it('writes concurrent submissions in far fewer transactions than messages', async () => {
     transactions = 0;
-    const batcher = new AcceptBatcher(counting);
+    const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
     const items = Array.from({ length: 200 }, () => item(accountId));
     const outcomes = await Promise.all(items.map((i) => batcher.submit(i)));
     expect(outcomes.every((o) => o.kind === 'accepted')).toBe(true);
@@ -79,7 +80,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
   });
 
   it('fails only the bad item of a batch, and stores its neighbours', async () => {
-    const batcher = new AcceptBatcher(counting);
+    const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
     const existing = item(accountId);
     await batcher.submit(existing);
     const good = [item(accountId), item(accountId)];
@@ -103,7 +104,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
   });
 
   it('drains everything submitted before shutting down', async () => {
-    const batcher = new AcceptBatcher(counting);
+    const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
     const pending = Array.from({ length: 20 }, () => batcher.submit(item(accountId)));
     await batcher.drain();
     const settled = await Promise.race([

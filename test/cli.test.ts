@@ -37,6 +37,21 @@ describe('txmail operator commands', () => {
     expect(dump).toContain(apiKey.slice(0, 10)); // the display prefix
   });
 
+  it('lists and revokes keys', async () => {
+    const list = await runCli(['key', 'list', '--account', 'ops@example.com', '--json'], env);
+    const keys = JSON.parse(list.stdout) as { id: string; revoked: boolean }[];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.revoked).toBe(false);
+    const revoked = await runCli(['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id], env);
+    expect(revoked.code).toBe(0);
+    const after = JSON.parse(
+      (await runCli(['key', 'list', '--account', 'ops@example.com', '--json'], env)).stdout,
+    );
+    expect(after[0].revoked).toBe(true);
+    const again = await runCli(['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id], env);
+    expect(again.code).toBe(2);
+  });
+
   it('changes a plan and refuses an unknown one', async () => {
     expect((await runCli(['plan', 'set', '--account', 'ops@example.com', '--plan', 'scale'], env)).code).toBe(
       0,

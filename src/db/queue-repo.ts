@@ -1,6 +1,6 @@
 // The delivery queue, in the messages table: claiming due messages under a lease, and recording each
 // attempt's outcome with its events in one transaction.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database, DeliveryAttemptRow, EventType, MessageRow, MessageStatus } from './schema.js';
 
@@ -47,11 +47,20 @@ export class QueueRepo {
   }
 
   /**
-   * Records an attempt: the message's new state, the attempt row and its events, atomically. Applies
-   * only while `owner` still holds the lease; returns false when it lost it.
+   * Records attempts: each message's new state, its attempt row and its events, in one transaction
+   * (group commit: see group-commit.ts). A record applies only while `owner` still holds the lease;
+   * its outcome is false when the lease was lost.
    */
-  async record(r: AttemptRecord): Promise<boolean> {
+  async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
     return this.db.transaction().execute(async (trx) => {
+      const applied: boolean[] = [];
+      for (const r of records) applied.push(await this.recordOne(trx, r));
+      return applied;
+    });
+  }
+
+  private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<boolean> {
+    {
       const updated = await trx
         .updateTable('messages')
         .set({
@@ -83,7 +92,7 @@ export class QueueRepo {
           .execute();
       }
       return true;
-    });
+    }
   }
 
   /** Gives back every lease `owner` holds (graceful shutdown): the messages are due again at once. */

@@ -1,7 +1,7 @@
 // The outgoing MIME message: the caller's HTML exactly as given, a plain-text alternative generated from
 // it, and the headers a receiving system expects (RFC 5322 §3.6). MIME structure, RFC 2047 header
 // encoding and line lengths are nodemailer's MailComposer's job.
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import MailComposer from 'nodemailer/lib/mail-composer';
 
 export interface OutgoingMessage {
@@ -38,13 +38,16 @@ export function messageIdHeader(id: string, hostname: string): string {
   return `<${id}@${hostname}>`;
 }
 
+// Compiled once: compiling the selectors costs more than converting a typical message.
+const toText = compile({
+  wordwrap: 78,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
 /** The text/plain alternative: what the HTML says, readable in a terminal mail client. */
 export function plainText(html: string): string {
-  return convert(html, {
-    wordwrap: 78,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  });
+  return toText(html);
 }

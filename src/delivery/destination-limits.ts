@@ -2,6 +2,8 @@
 // throttling reply halves N and pauses the destination; successes slowly earn the concurrency back.
 export interface DestinationLimitsOptions {
   maxConcurrency: number;
+  /** Overrides for destinations by key prefix, e.g. `relay:` (a relay is built for more connections). */
+  maxConcurrencyFor?: Record<string, number>;
   pauseMs: number;
   /** Successful deliveries needed to raise the concurrency by one after a throttle. */
   recoverAfter: number;
@@ -56,7 +58,7 @@ export class DestinationLimits {
 
   delivered(key: string): void {
     const d = this.get(key);
-    if (d.limit >= this.options.maxConcurrency) return;
+    if (d.limit >= this.maxFor(key)) return;
     if (++d.successes >= this.options.recoverAfter) {
       d.limit++;
       d.successes = 0;
@@ -68,10 +70,17 @@ export class DestinationLimits {
     return this.get(key).limit;
   }
 
+  private maxFor(key: string): number {
+    for (const [prefix, max] of Object.entries(this.options.maxConcurrencyFor ?? {})) {
+      if (key.startsWith(prefix)) return max;
+    }
+    return this.options.maxConcurrency;
+  }
+
   private get(key: string): Destination {
     let d = this.destinations.get(key);
     if (!d) {
-      d = { limit: this.options.maxConcurrency, active: 0, waiting: [], pausedUntil: 0, successes: 0 };
+      d = { limit: this.maxFor(key), active: 0, waiting: [], pausedUntil: 0, successes: 0 };
       this.destinations.set(key, d);
     }
     return d;

@@ -3,7 +3,8 @@
 // one worker at a time, and a worker that dies leaves leases that expire and return the message.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { QueueRepo } from '../db/queue-repo.js';
+import type { AttemptRecord, QueueRepo } from '../db/queue-repo.js';
+import { GroupCommit } from '../group-commit.js';
 import type { MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Deliverer } from './deliver-message.js';
@@ -35,6 +36,8 @@ export class DeliveryWorker {
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private loop: Promise<void> | undefined;
+  /** Attempts finishing together are recorded in one transaction. */
+  private readonly recorder: GroupCommit<AttemptRecord, boolean>;
 
   constructor(
     private readonly queue: QueueRepo,
@@ -42,7 +45,9 @@ export class DeliveryWorker {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
-  ) {}
+  ) {
+    this.recorder = new GroupCommit((records) => queue.recordMany(records));
+  }
 
   start(): void {
     if (this.running) return;
@@ -125,7 +130,7 @@ export class DeliveryWorker {
     try {
       const outcome = await this.deliverer.deliver(m);
       if (outcome.kind === 'paused') {
-        await this.queue.record({
+        await this.recorder.submit({
           messageId: m.id,
           accountId: m.account_id,
           owner: this.id,
@@ -188,7 +193,7 @@ export class DeliveryWorker {
       attempt = undefined;
     }
     try {
-      const recorded = await this.queue.record({
+      const recorded = await this.recorder.submit({
         messageId: m.id,
         accountId: m.account_id,
         owner: this.id,

@@ -2,12 +2,12 @@
 // write. Returns the response body only once the message and its first event are committed.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { AcceptItem, AcceptRepo } from '../db/accept-repo.js';
+import type { AcceptItem, AcceptOutcome, AcceptRepo } from '../db/accept-repo.js';
 import type { Account } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { PLANS, nextMonthStart, usageMonth } from '../accounts/plans.js';
-import type { AcceptBatcher } from './accept-batcher.js';
+import type { GroupCommit } from '../group-commit.js';
 import type { SendRequestBody, SendResponse, ValidSend } from './send-request.js';
 import { validateSend } from './send-request.js';
 
@@ -32,7 +32,7 @@ export class AcceptService {
   private readonly inFlight = new Set<string>();
 
   constructor(
-    private readonly batcher: AcceptBatcher,
+    private readonly batcher: GroupCommit<AcceptItem, AcceptOutcome>,
     private readonly repo: AcceptRepo,
     private readonly policy: SendPolicySource,
     private readonly clock: Clock,

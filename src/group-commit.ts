@@ -1,35 +1,38 @@
-// Group commit: requests that arrive together are written in one transaction, so durability costs one
-// disk flush per batch instead of one per request. A request's promise settles only after the commit.
-import type { AcceptItem, AcceptOutcome, AcceptWriter } from '../db/accept-repo.js';
+// Group commit: writes that arrive together go into one transaction, so durability costs one disk
+// flush per batch instead of one per write. Used for accepting messages and for recording delivery
+// attempts. Each caller's promise settles only after the commit.
 
-interface Pending {
-  item: AcceptItem;
-  resolve(outcome: AcceptOutcome): void;
+/** Writes a batch in one transaction; returns one outcome per item, in order. */
+export type BatchWriter<I, O> = (items: I[]) => Promise<O[]>;
+
+interface Pending<I, O> {
+  item: I;
+  resolve(outcome: O): void;
   reject(err: unknown): void;
 }
 
-export interface AcceptBatcherOptions {
+export interface GroupCommitOptions<I, O> {
   /** Most items in one transaction. */
   maxBatch?: number;
-  /** Called after each commit with the items it accepted (wakes the delivery worker). */
-  onCommitted?: (items: AcceptItem[]) => void;
+  /** Called after each commit with its items and their outcomes (e.g. to wake the delivery worker). */
+  onCommitted?: (items: I[], outcomes: O[]) => void;
 }
 
-export class AcceptBatcher {
-  private queue: Pending[] = [];
+export class GroupCommit<I, O> {
+  private queue: Pending<I, O>[] = [];
   private scheduled = false;
   private flushing: Promise<void> | undefined;
   private readonly maxBatch: number;
 
   constructor(
-    private readonly repo: AcceptWriter,
-    private readonly options: AcceptBatcherOptions = {},
+    private readonly writeBatch: BatchWriter<I, O>,
+    private readonly options: GroupCommitOptions<I, O> = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;
   }
 
   /** Resolves once the item is durably committed (or refused); rejects when the database fails. */
-  submit(item: AcceptItem): Promise<AcceptOutcome> {
+  submit(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.schedule();
@@ -63,9 +66,9 @@ export class AcceptBatcher {
     });
   }
 
-  private async write(batch: Pending[]): Promise<void> {
+  private async write(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const outcomes = await this.repo.persist(batch.map((p) => p.item));
+      const outcomes = await this.writeBatch(batch.map((p) => p.item));
       batch.forEach((p, i) => p.resolve(outcomes[i]!));
       this.committed(batch, outcomes);
     } catch (err) {
@@ -76,7 +79,7 @@ export class AcceptBatcher {
       // One bad item must not fail its neighbours: retry each on its own, so only the culprit fails.
       for (const p of batch) {
         try {
-          const [outcome] = await this.repo.persist([p.item]);
+          const [outcome] = await this.writeBatch([p.item]);
           p.resolve(outcome!);
           this.committed([p], [outcome!]);
         } catch (itemErr) {
@@ -86,9 +89,10 @@ export class AcceptBatcher {
     }
   }
 
-  private committed(batch: Pending[], outcomes: AcceptOutcome[]): void {
-    if (!this.options.onCommitted) return;
-    const accepted = batch.filter((_, i) => outcomes[i]!.kind === 'accepted').map((p) => p.item);
-    if (accepted.length > 0) this.options.onCommitted(accepted);
+  private committed(batch: Pending<I, O>[], outcomes: O[]): void {
+    this.options.onCommitted?.(
+      batch.map((p) => p.item),
+      outcomes,
+    );
   }
 }
