@@ -13,7 +13,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { parseConfig } from '../dist/config.js';
 import { createServices } from '../dist/services.js';
-import { newId } from '../dist/ids.js';
+import { createBenchTenant } from './lib/tenant.mjs';
 import { freePort, machine, run, start, waitForHttp } from './lib/harness.mjs';
 
 const { values } = parseArgs({
@@ -99,18 +99,7 @@ const env = {
 };
 const config = parseConfig(env);
 let services = await createServices(config, { logger: pino({ level: 'silent' }) });
-const account = await services.accounts.create({ email: 'bench@acme.example', plan: 'scale' });
-await services.repos.domains.insert({
-  id: newId(),
-  account_id: account.id,
-  name: 'acme.example',
-  status: 'verified',
-  created_at: Date.now(),
-  verified_at: Date.now(),
-});
-await services.repos.accounts.setState(account.id, 'production');
-await services.dkim.create('acme.example', account.id);
-const { key } = await services.accounts.createApiKey(account.id, 'bench');
+const key = await createBenchTenant(services, 'bench@acme.example');
 await services.close();
 
 const port = await freePort();

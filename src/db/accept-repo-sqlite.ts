@@ -4,27 +4,8 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { AcceptItem, AcceptOutcome } from './accept-repo.js';
-import type { Database } from './schema.js';
+import { MESSAGE_COLUMNS, type Database } from './schema.js';
 
-const MESSAGE_COLUMNS = [
-  'id',
-  'account_id',
-  'status',
-  'from_name',
-  'from_email',
-  'from_domain',
-  'to_name',
-  'to_email',
-  'to_domain',
-  'subject',
-  'html',
-  'created_at',
-  'updated_at',
-  'attempts',
-  'next_attempt_at',
-  'lease_owner',
-  'lease_expires_at',
-] as const;
 const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
 
 const insertSql = (table: string, columns: readonly string[]) =>

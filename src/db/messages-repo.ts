@@ -1,6 +1,13 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import type { Kysely } from 'kysely';
-import type { Database, DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from './schema.js';
+import {
+  MESSAGE_COLUMNS,
+  type Database,
+  type DeliveryAttemptRow,
+  type EventRow,
+  type MessageRow,
+  type MessageStatus,
+} from './schema.js';
 
 export interface MessageFilter {
   status?: MessageStatus;
@@ -15,24 +22,9 @@ export interface MessageFilter {
 /** A message row without its body, as the log lists it. */
 export type MessageSummary = Omit<MessageRow, 'html'>;
 
-const SUMMARY_COLUMNS = [
-  'id',
-  'account_id',
-  'status',
-  'from_name',
-  'from_email',
-  'from_domain',
-  'to_name',
-  'to_email',
-  'to_domain',
-  'subject',
-  'created_at',
-  'updated_at',
-  'attempts',
-  'next_attempt_at',
-  'lease_owner',
-  'lease_expires_at',
-] as const;
+const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
+  (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
+);
 
 export class MessagesRepo {
   constructor(private readonly db: Kysely<Database>) {}

@@ -72,6 +72,27 @@ export interface MessagesTable {
   lease_expires_at: number | null;
 }
 
+/** Every column of `messages`, in one place for the statements that name them all. */
+export const MESSAGE_COLUMNS = [
+  'id',
+  'account_id',
+  'status',
+  'from_name',
+  'from_email',
+  'from_domain',
+  'to_name',
+  'to_email',
+  'to_domain',
+  'subject',
+  'html',
+  'created_at',
+  'updated_at',
+  'attempts',
+  'next_attempt_at',
+  'lease_owner',
+  'lease_expires_at',
+] as const satisfies readonly (keyof MessagesTable)[];
+
 export interface EventsTable {
   id: string;
   message_id: string;

@@ -1,0 +1,18 @@
+// A production account for the benchmarks: scale plan, a verified domain with a DKIM key, an API key.
+import { newId } from '../../dist/ids.js';
+
+/** Returns the API key. The scale plan's 100,000 emails a month bound one tenant's run. */
+export async function createBenchTenant(services, email, domain = 'acme.example') {
+  const account = await services.accounts.create({ email, plan: 'scale' });
+  await services.repos.domains.insert({
+    id: newId(),
+    account_id: account.id,
+    name: domain,
+    status: 'verified',
+    created_at: Date.now(),
+    verified_at: Date.now(),
+  });
+  await services.repos.accounts.setState(account.id, 'production');
+  await services.dkim.create(domain, account.id);
+  return (await services.accounts.createApiKey(account.id, 'bench')).key;
+}
