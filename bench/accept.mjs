@@ -39,8 +39,8 @@ const config = parseConfig({ TXMAIL_DATABASE_URL: databaseUrl, TXMAIL_HOSTNAME: 
 // Production accounts with a verified domain: one for the warm-up, one for the measured run, so
 // neither reaches the scale plan's monthly cap.
 let services = await createServices(config, { logger: pino({ level: 'silent' }) });
-const warmKey = await createBenchTenant(services, 'warmup@acme.example');
-const key = await createBenchTenant(services, 'bench@acme.example');
+const warmKey = await createBenchTenant(services, 'warmup@acme.example', { dkim: false });
+const key = await createBenchTenant(services, 'bench@acme.example', { dkim: false });
 await services.close();
 
 console.log(
