@@ -8,21 +8,12 @@ import { createServices, type Services } from '../src/services.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
+import { until } from './helpers/wait.js';
 import { BIN } from './helpers/process.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { spawn } from 'node:child_process';
 
 const SECRET = 's'.repeat(64);
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function deliveryEnv(dns: TestDnsServer, sink: SmtpSink): Record<string, string> {
   return {

@@ -7,6 +7,7 @@ import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
+import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface Detail {
@@ -23,16 +24,6 @@ interface Detail {
     remote_ip: string;
     tls: boolean;
   }[];
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe.each(databaseKinds)('delivery on $name', (kind) => {
