@@ -121,5 +121,3 @@ export async function isReachable(db: Db): Promise<boolean> {
     return false;
   }
 }
-
-export type { Dialect as DatabaseDialect };

@@ -5,9 +5,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { AttemptRecord, QueueRepo } from '../db/queue-repo.js';
 import { GroupCommit } from '../group-commit.js';
-import type { MessageRow } from '../db/schema.js';
+import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Deliverer } from './deliver-message.js';
+import type { AttemptResult } from './transport.js';
 import { decideNext, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { DEFAULT_RETRY } from './retry-schedule.js';
@@ -125,89 +126,95 @@ export class DeliveryWorker {
 
   private async process(m: MessageRow): Promise<void> {
     const started = this.clock.now();
-    let next: NextState;
-    let attempt;
+    let record: AttemptRecord;
     try {
-      const outcome = await this.deliverer.deliver(m);
-      if (outcome.kind === 'paused') {
-        await this.recorder.submit({
-          messageId: m.id,
-          accountId: m.account_id,
-          owner: this.id,
-          status: m.status,
-          nextAttemptAt: outcome.until,
-          counted: false,
-          attempt: undefined,
-          events: [],
-          now: this.clock.now(),
-        });
-        return;
-      }
-      const now = this.clock.now();
-      if (outcome.kind === 'unsendable') {
-        next = failedPermanently(outcome.reason);
-        attempt = undefined;
-      } else {
-        const r = outcome.result;
-        next = decideNext(
-          { status: m.status, attempts: m.attempts, createdAt: m.created_at },
-          r,
-          now,
-          Math.random(),
-          this.options.retry,
-        );
-        attempt = {
-          id: newId(),
-          message_id: m.id,
-          account_id: m.account_id,
-          started_at: started,
-          duration_ms: now - started,
-          outcome: next.attemptOutcome,
-          remote_host: r.remoteHost,
-          remote_ip: r.remoteIp,
-          tls: r.tls ? 1 : 0,
-          smtp_code: r.smtpCode,
-          enhanced_code: r.enhanced,
-          reply: r.reply,
-        };
-      }
+      record = await this.attempt(m, started);
     } catch (err) {
       // A bug or an unexpected failure: keep the message, try again on the normal schedule.
       this.logger.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
-      next = decideNext(
-        { status: m.status, attempts: m.attempts, createdAt: m.created_at },
-        {
-          outcome: 'deferred',
-          smtpCode: null,
-          enhanced: '4.3.0',
-          reply: `internal error: ${(err as Error).message}`,
-          remoteHost: null,
-          remoteIp: null,
-          tls: false,
-          throttled: false,
-        },
-        this.clock.now(),
-        Math.random(),
-        this.options.retry,
-      );
-      attempt = undefined;
+      record = this.attemptRecord(m, started, {
+        outcome: 'deferred',
+        smtpCode: null,
+        enhanced: '4.3.0',
+        reply: `internal error: ${(err as Error).message}`,
+        remoteHost: null,
+        remoteIp: null,
+        tls: false,
+        throttled: false,
+      });
     }
     try {
-      const recorded = await this.recorder.submit({
-        messageId: m.id,
-        accountId: m.account_id,
-        owner: this.id,
-        status: next.status,
-        nextAttemptAt: next.nextAttemptAt,
-        counted: true,
-        attempt,
-        events: next.events.map((e) => ({ id: newId(), ...e })),
-        now: this.clock.now(),
-      });
+      const recorded = await this.recorder.submit(record);
       if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
     } catch (err) {
       // The lease expires and the message is tried again: at worst a duplicate, never a loss.
       this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
     }
+  }
+
+  /** Delivers once and says what to record. */
+  private async attempt(m: MessageRow, started: number): Promise<AttemptRecord> {
+    const outcome = await this.deliverer.deliver(m);
+    switch (outcome.kind) {
+      case 'paused':
+        // The destination asked for a pause: only the schedule moves, no attempt is counted.
+        return this.record(m, {
+          status: m.status,
+          nextAttemptAt: outcome.until,
+          counted: false,
+          attempt: undefined,
+          events: [],
+        });
+      case 'unsendable':
+        return this.stateRecord(m, failedPermanently(outcome.reason), undefined);
+      case 'attempted':
+        return this.attemptRecord(m, started, outcome.result);
+    }
+  }
+
+  private attemptRecord(m: MessageRow, started: number, r: AttemptResult): AttemptRecord {
+    const now = this.clock.now();
+    const next = decideNext(
+      { status: m.status, attempts: m.attempts, createdAt: m.created_at },
+      r,
+      now,
+      Math.random(),
+      this.options.retry,
+    );
+    return this.stateRecord(m, next, {
+      id: newId(),
+      message_id: m.id,
+      account_id: m.account_id,
+      started_at: started,
+      duration_ms: now - started,
+      outcome: next.attemptOutcome,
+      remote_host: r.remoteHost,
+      remote_ip: r.remoteIp,
+      tls: r.tls ? 1 : 0,
+      smtp_code: r.smtpCode,
+      enhanced_code: r.enhanced,
+      reply: r.reply,
+    });
+  }
+
+  private stateRecord(
+    m: MessageRow,
+    next: NextState,
+    attempt: DeliveryAttemptRow | undefined,
+  ): AttemptRecord {
+    return this.record(m, {
+      status: next.status,
+      nextAttemptAt: next.nextAttemptAt,
+      counted: true,
+      attempt,
+      events: next.events.map((e) => ({ id: newId(), ...e })),
+    });
+  }
+
+  private record(
+    m: MessageRow,
+    change: Pick<AttemptRecord, 'status' | 'nextAttemptAt' | 'counted' | 'attempt' | 'events'>,
+  ): AttemptRecord {
+    return { messageId: m.id, accountId: m.account_id, owner: this.id, now: this.clock.now(), ...change };
   }
 }
