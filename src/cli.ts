@@ -10,7 +10,7 @@ import { createServices, type Services } from './services.js';
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      API + dashboard and every background role in one process (npm start)
+  serve                      the API and the delivery worker in one process (npm start)
   api                        the HTTP API and dashboard only
   worker                     the delivery worker only
   migrate                    apply database migrations and exit
