@@ -73,7 +73,7 @@ export class Deliverer {
       },
       settings.hostname,
     );
-    const signed = await signMessage(raw, key, now);
+    const signed = await signMessage(raw, key);
 
     const release = await deps.limits.acquire(route.destination);
     try {

@@ -1,18 +1,16 @@
 // Which key signs mail from a domain, with private keys decrypted and cached (a database read and a
 // decryption per message would cost more than the signature). The service's own test domain key is created on
 // first use.
+import { createPrivateKey } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import type { DkimKeyRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { dkimSelector, generateDkimKey } from './keys.js';
+import type { SigningKey } from './sign.js';
 
-export interface SigningKey {
-  domain: string;
-  selector: string;
-  privateKeyPem: string;
-}
+export type { SigningKey };
 
 export class DkimKeys {
   private readonly cache = new Map<string, { key: SigningKey | undefined; expires: number }>();
@@ -65,8 +63,8 @@ export class DkimKeys {
     const row = await this.repo.current(domain, accountId);
     let key: SigningKey | undefined;
     if (row) {
-      const privateKeyPem = this.box.open(row.private_key);
-      key = { domain, selector: row.selector, privateKeyPem };
+      const privateKey = createPrivateKey(this.box.open(row.private_key));
+      key = { domain, selector: row.selector, privateKey };
     }
     this.cache.set(cacheKey, { key, expires: now + this.ttlMs });
     return key;
