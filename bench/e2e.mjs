@@ -201,7 +201,8 @@ console.log(
 
 sink.kill('SIGTERM');
 if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
-rmSync(dir, { recursive: true, force: true });
+if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+else console.log('kept', dir);
 
 /** Size of the message txmail sends for this body, so Postfix relays messages of the same size. */
 function messageSize() {

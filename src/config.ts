@@ -1,7 +1,7 @@
 // Configuration: environment variables (and a `.env` file), validated once at start-up.
 // A bad value throws ConfigError naming the variable, so the process stops before doing anything.
 import { existsSync } from 'node:fs';
-import { hostname as osHostname } from 'node:os';
+import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
 
 export type Signup = 'open' | 'closed';
@@ -31,6 +31,8 @@ export interface Config {
   workerConcurrency: number;
   /** How long a worker's claim on a message lasts: after a crash, the message waits this long. */
   workerLeaseSeconds: number;
+  /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
+  buildThreads: number;
   /** Concurrent connections per destination MX host, and to the relay. */
   destinationConcurrency: number;
   relayConcurrency: number;
@@ -89,6 +91,12 @@ export function parseConfig(env: Env): Config {
     rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
+    buildThreads: nonNegativeInt(
+      get,
+      'TXMAIL_BUILD_THREADS',
+      // Every core but the one the event loop needs, at most 4 (signing scales no further per process).
+      Math.min(4, availableParallelism() - 1),
+    ),
     destinationConcurrency: positive(get, 'TXMAIL_DESTINATION_CONCURRENCY', 5),
     relayConcurrency: positive(get, 'TXMAIL_RELAY_CONCURRENCY', 20),
     logLevel: oneOf(

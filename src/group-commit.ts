@@ -14,6 +14,13 @@ interface Pending<I, O> {
 export interface GroupCommitOptions<I, O> {
   /** Most items in one transaction. */
   maxBatch?: number;
+  /**
+   * How long the first write of a batch waits for company. 0 (the default) collects only what arrives
+   * in the same turn of the event loop. Writes that trickle in one by one (delivery results, each on
+   * its own SMTP connection) need a few milliseconds to share a commit: a SQLite commit costs the
+   * same for one row or fifty.
+   */
+  lingerMs?: number;
   /** Called after each commit with its items and their outcomes (e.g. to wake the delivery worker). */
   onCommitted?: (items: I[], outcomes: O[]) => void;
 }
@@ -23,12 +30,14 @@ export class GroupCommit<I, O> {
   private scheduled = false;
   private flushing: Promise<void> | undefined;
   private readonly maxBatch: number;
+  private readonly lingerMs: number;
 
   constructor(
     private readonly writeBatch: BatchWriter<I, O>,
     private readonly options: GroupCommitOptions<I, O> = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;
+    this.lingerMs = options.lingerMs ?? 0;
   }
 
   /** Resolves once the item is durably committed (or refused); rejects when the database fails. */
@@ -50,11 +59,13 @@ export class GroupCommit<I, O> {
   private schedule(): void {
     if (this.scheduled || this.flushing) return;
     this.scheduled = true;
-    // setImmediate, not a timer: collect whatever arrived in this turn of the event loop, add no delay.
-    setImmediate(() => {
+    const flush = () => {
       this.scheduled = false;
       if (!this.flushing) this.startFlush();
-    });
+    };
+    // setImmediate, not a timer, by default: collect whatever arrived in this turn, add no delay.
+    if (this.lingerMs > 0 && this.queue.length < this.maxBatch) setTimeout(flush, this.lingerMs);
+    else setImmediate(flush);
   }
 
   private startFlush(): void {

@@ -22,11 +22,13 @@ import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DkimKeysRepo } from './db/dkim-keys-repo.js';
 import { QueueRepo } from './db/queue-repo.js';
+import { SqliteQueueRepo } from './db/queue-repo-sqlite.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import { DnsResolver } from './dns/resolver.js';
 import { Deliverer, relayTarget } from './delivery/deliver-message.js';
 import { DEFAULT_DESTINATION_LIMITS, DestinationLimits } from './delivery/destination-limits.js';
 import { SmtpTransport } from './delivery/smtp-transport.js';
+import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
@@ -79,7 +81,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     domains: new DomainsRepo(db.kysely),
     messages: new MessagesRepo(db.kysely),
     accept: new AcceptRepo(db.kysely),
-    queue: new QueueRepo(db.kysely, db.dialect),
+    queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
@@ -91,6 +93,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const verp = new Verp(deriveKey(secretKey, 'verp'));
   let worker: DeliveryWorker | undefined;
   let transport: SmtpTransport | undefined;
+  let builder: MessageBuilder | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -132,6 +135,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (worker) return worker;
       await dkim.ensureServiceKey(config.testDomain);
       transport = new SmtpTransport({ hostname: config.hostname });
+      builder = createMessageBuilder(config.buildThreads);
       const deliverer = new Deliverer(
         {
           hostname: config.hostname,
@@ -147,6 +151,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
           dkim,
           verp,
           transport,
+          builder,
           limits: new DestinationLimits({
             ...DEFAULT_DESTINATION_LIMITS,
             maxConcurrency: config.destinationConcurrency,
@@ -168,6 +173,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     async close() {
       await worker?.stop();
       await transport?.close();
+      await builder?.close();
       await batcher.drain();
       await db.close();
     },

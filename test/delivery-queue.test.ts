@@ -124,6 +124,7 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
     const config = parseConfig({
       TXMAIL_DATABASE_URL: database.url,
       TXMAIL_HOSTNAME: 'race.txmail.test',
+      TXMAIL_BUILD_THREADS: '0', // threads run the compiled build; this test runs from source
       ...deliveryEnv(dns, sink),
     });
     const a = await createServices(config, { logger: pino({ level: 'silent' }) });

@@ -3,10 +3,9 @@
 import type { Clock } from '../clock.js';
 import type { MessageRow } from '../db/schema.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
-import { signMessage } from '../dkim/sign.js';
 import type { DnsResolver } from '../dns/resolver.js';
-import { composeMessage } from './compose.js';
 import type { DestinationLimits } from './destination-limits.js';
+import type { MessageBuilder } from './message-builder.js';
 import { resolveMxRoute } from './mx-route.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
@@ -37,6 +36,7 @@ export class Deliverer {
       dkim: DkimKeys;
       verp: Verp;
       transport: Transport;
+      builder: MessageBuilder;
       limits: DestinationLimits;
       verifiedDomains: (accountId: string) => Promise<string[]>;
       clock: Clock;
@@ -60,8 +60,8 @@ export class Deliverer {
     // (SPF and return-path alignment), the service's test domain otherwise.
     const envelopeDomain = verified ? `${settings.returnPathLabel}.${m.from_domain}` : settings.testDomain;
 
-    const raw = await composeMessage(
-      {
+    const signed = await deps.builder.build({
+      message: {
         id: m.id,
         fromName: m.from_name,
         fromEmail: m.from_email,
@@ -71,9 +71,9 @@ export class Deliverer {
         html: m.html,
         createdAt: m.created_at,
       },
-      settings.hostname,
-    );
-    const signed = await signMessage(raw, key);
+      hostname: settings.hostname,
+      key,
+    });
 
     const release = await deps.limits.acquire(route.destination);
     try {

@@ -26,6 +26,9 @@ export async function startTestEnv(
     TXMAIL_HOSTNAME: 'mta.txmail.test',
     TXMAIL_SECRET_KEY: 'k'.repeat(64),
     TXMAIL_RATE_LIMIT: '0',
+    // Tests run from source, and worker threads need the compiled build: build on the event loop.
+    // The threaded builder has its own test, and every test of a started process uses it.
+    TXMAIL_BUILD_THREADS: '0',
     ...options.env,
   });
   const clock = options.clock ?? { now: () => Date.now() };

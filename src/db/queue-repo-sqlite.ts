@@ -1,0 +1,108 @@
+// The delivery queue on SQLite: the same operations as QueueRepo, as cached prepared statements run
+// synchronously under Kysely's connection lock (Kysely's SQLite driver prepares every statement anew,
+// which cost more than the writes themselves).
+//
+// Claims commit without an fsync (synchronous=NORMAL for that one statement): a lease is only a
+// reservation, and the next durable commit (every attempt's record is one) flushes it with everything
+// before it in the WAL. A claim lost to a power cut puts the message back in the queue, where it
+// belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { AttemptRecord } from './queue-repo.js';
+import { QueueRepo } from './queue-repo.js';
+import type { Database, MessageRow } from './schema.js';
+
+const ATTEMPT_COLUMNS = [
+  'id',
+  'message_id',
+  'account_id',
+  'started_at',
+  'duration_ms',
+  'outcome',
+  'remote_host',
+  'remote_ip',
+  'tls',
+  'smtp_code',
+  'enhanced_code',
+  'reply',
+] as const;
+
+export class SqliteQueueRepo extends QueueRepo {
+  private readonly claim: (owner: string, now: number, leaseUntil: number, limit: number) => MessageRow[];
+  private readonly record: (records: AttemptRecord[]) => boolean[];
+  private readonly next: SQLite.Statement<[], { next: number | null }>;
+
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(kysely, 'sqlite');
+    const claim = sqlite.prepare<[string, number, number, number, number], MessageRow>(
+      `update messages set lease_owner = ?, lease_expires_at = ?
+       where id in (select id from messages
+                    where next_attempt_at is not null and next_attempt_at <= ?
+                      and (lease_expires_at is null or lease_expires_at <= ?)
+                    order by next_attempt_at limit ?)
+       returning *`,
+    );
+    this.claim = (owner, now, leaseUntil, limit) => {
+      sqlite.pragma('synchronous = NORMAL');
+      try {
+        return claim.all(owner, leaseUntil, now, now, limit);
+      } finally {
+        sqlite.pragma('synchronous = FULL');
+      }
+    };
+
+    const update = sqlite.prepare<[string, number | null, number, number, string, string]>(
+      `update messages set status = ?, next_attempt_at = ?, updated_at = ?, attempts = attempts + ?,
+         lease_owner = null, lease_expires_at = null
+       where id = ? and lease_owner = ?`,
+    );
+    const insertAttempt = sqlite.prepare(
+      `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(', ')})
+       values (${ATTEMPT_COLUMNS.map((c) => '@' + c).join(', ')})`,
+    );
+    const insertEvent = sqlite.prepare<[string, string, string, string, number, string]>(
+      `insert into events (id, message_id, account_id, type, created_at, data) values (?, ?, ?, ?, ?, ?)`,
+    );
+    this.record = sqlite.transaction((records: AttemptRecord[]) =>
+      records.map((r) => {
+        const changed = update.run(
+          r.status,
+          r.nextAttemptAt,
+          r.now,
+          r.counted ? 1 : 0,
+          r.messageId,
+          r.owner,
+        ).changes;
+        if (changed === 0) return false;
+        if (r.attempt) insertAttempt.run(r.attempt);
+        for (const e of r.events) {
+          insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
+        }
+        return true;
+      }),
+    );
+    this.next = sqlite.prepare(
+      'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
+    );
+  }
+
+  override claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+    return this.locked(() => this.claim(owner, now, leaseUntil, limit));
+  }
+
+  override recordMany(records: AttemptRecord[]): Promise<boolean[]> {
+    return this.locked(() => this.record(records));
+  }
+
+  override nextDue(): Promise<number | undefined> {
+    return this.locked(() => this.next.get()?.next ?? undefined);
+  }
+
+  /** Runs `fn` while no Kysely query holds the connection (no transaction of theirs is open). */
+  private locked<T>(fn: () => T): Promise<T> {
+    return this.kysely.connection().execute(async () => fn());
+  }
+}
