@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
+import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 
 export type Signup = 'open' | 'closed';
 
@@ -33,9 +34,8 @@ export interface Config {
   workerLeaseSeconds: number;
   /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
   buildThreads: number;
-  /** Concurrent connections per destination MX host, and to the relay. */
-  destinationConcurrency: number;
-  relayConcurrency: number;
+  /** Per-destination limits (TXMAIL_DESTINATION_LIMITS) over the defaults. */
+  destinationRules: Record<string, Partial<DestinationRule>>;
 }
 
 export class ConfigError extends Error {
@@ -97,8 +97,7 @@ export function parseConfig(env: Env): Config {
       // Every core but the one the event loop needs, at most 4 (signing scales no further per process).
       Math.min(4, availableParallelism() - 1),
     ),
-    destinationConcurrency: positive(get, 'TXMAIL_DESTINATION_CONCURRENCY', 5),
-    relayConcurrency: positive(get, 'TXMAIL_RELAY_CONCURRENCY', 20),
+    destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -116,6 +115,14 @@ export function describeConfig(config: Config): Record<string, unknown> {
     relayUrl: config.relayUrl?.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') ?? null,
     secretKey: config.secretKey ? '***' : '(generated in the data directory)',
   };
+}
+
+function destinationRules(value: string): Record<string, Partial<DestinationRule>> {
+  try {
+    return parseDestinationRules(value);
+  } catch (err) {
+    throw new ConfigError('TXMAIL_DESTINATION_LIMITS', (err as Error).message);
+  }
 }
 
 function databaseUrl(value: string): string {

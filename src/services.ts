@@ -26,7 +26,7 @@ import { SqliteQueueRepo } from './db/queue-repo-sqlite.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import { DnsResolver } from './dns/resolver.js';
 import { Deliverer, relayTarget } from './delivery/deliver-message.js';
-import { DEFAULT_DESTINATION_LIMITS, DestinationLimits } from './delivery/destination-limits.js';
+import { DestinationLimits } from './delivery/destination-limits.js';
 import { SmtpTransport } from './delivery/smtp-transport.js';
 import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
@@ -152,11 +152,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
           verp,
           transport,
           builder,
-          limits: new DestinationLimits({
-            ...DEFAULT_DESTINATION_LIMITS,
-            maxConcurrency: config.destinationConcurrency,
-            maxConcurrencyFor: { 'relay:': config.relayConcurrency },
-          }),
+          limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
           verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
           clock,
         },

@@ -32,6 +32,8 @@ describe('configuration', () => {
     ['TXMAIL_RATE_LIMIT', '-1'],
     ['TXMAIL_SECRET_KEY', 'short'],
     ['TXMAIL_RETURN_PATH_LABEL', 'a.b'],
+    ['TXMAIL_DESTINATION_LIMITS', 'google.com:connections=lots'],
+    ['TXMAIL_BUILD_THREADS', 'two'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -267,6 +267,51 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
     }
   });
 
+  it("applies the destination's rule: connections, messages per connection and rate", async () => {
+    const dnsServer = await new TestDnsServer().start();
+    const sink = await new SmtpSink().start();
+    dnsServer.add('limited.example', 'MX', { preference: 10, exchange: 'mx1.limited.example' });
+    dnsServer.add('mx1.limited.example', 'A', '127.0.0.1');
+    const env = await startTestEnv(kind, {
+      env: {
+        TXMAIL_DNS_SERVERS: dnsServer.address,
+        TXMAIL_MX_PORT: String(sink.port),
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        // The rule names the MX host's domain, as a rule for a provider would.
+        TXMAIL_DESTINATION_LIMITS: 'limited.example:connections=1,messages=2,rate=4',
+      },
+    });
+    try {
+      const tenant = await createTenant(env.services, { domain: 'acme.example' });
+      await env.services.startWorker({ pollMs: 50 });
+      for (let i = 0; i < 8; i++) {
+        const res = await env.app.inject({
+          method: 'POST',
+          url: '/api/email/send',
+          headers: { 'x-api-key': tenant.apiKey },
+          payload: { ...validSend, to: `r${i}@limited.example` },
+        });
+        expect(res.statusCode).toBe(200);
+      }
+      await until('all 8 delivered', async () => (sink.received.length === 8 ? true : undefined), 20_000);
+      const sessions = new Map<string, number>();
+      for (const r of sink.received) sessions.set(r.session, (sessions.get(r.session) ?? 0) + 1);
+      // Two messages per connection, so at least four connections.
+      expect(Math.max(...sessions.values())).toBeLessThanOrEqual(2);
+      expect(sessions.size).toBeGreaterThanOrEqual(4);
+      // 4 per second with a one-second burst: the last of 8 arrives at least ~1 s after the first.
+      const times = sink.received.map((r) => r.at).sort((a, b) => a - b);
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(900);
+      // Waiting for a slot is not an attempt: every message was delivered on its first.
+      const rows = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+      expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
+    } finally {
+      await env.close();
+      await sink.stop();
+      await dnsServer.stop();
+    }
+  });
+
   it('delivers through an authenticated relay when TXMAIL_RELAY_URL is set', async () => {
     const relay = await new SmtpSink({ auth: { user: 'relayuser', pass: 's3cret/+' } }).start();
     const env = await startTestEnv(kind, {

@@ -22,7 +22,7 @@ export interface DelivererSettings {
 
 export type DeliveryOutcome =
   | { kind: 'attempted'; result: AttemptResult }
-  /** The destination asked for a pause: try again then, without counting an attempt. */
+  /** The destination is paused or saturated: try again then, without counting an attempt. */
   | { kind: 'paused'; until: number }
   | { kind: 'unsendable'; reason: string };
 
@@ -75,18 +75,20 @@ export class Deliverer {
       key,
     });
 
-    const release = await deps.limits.acquire(route.destination);
+    const admission = await deps.limits.acquire(route.destination);
+    if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
+    const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
-        route.targets,
+        route.targets.map((t) => ({ ...t, maxMessages })),
         this.sourceIp(),
       );
       if (result.throttled) deps.limits.throttled(route.destination, deps.clock.now());
       else if (result.outcome === 'delivered') deps.limits.delivered(route.destination);
       return { kind: 'attempted', result };
     } finally {
-      release();
+      admission.release();
     }
   }
 

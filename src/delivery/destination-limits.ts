@@ -1,32 +1,70 @@
-// Traffic shaping per destination (an MX host, or the relay): at most N concurrent deliveries; a
-// throttling reply halves N and pauses the destination; successes slowly earn the concurrency back.
+// Traffic shaping per destination (an MX host, or the relay): at most N concurrent deliveries, at most
+// R messages per second, M messages per connection. A throttling reply halves N and pauses the
+// destination; successes slowly earn the concurrency back. Limits come from rules matched against the
+// destination's host name (TXMAIL_DESTINATION_LIMITS), so every domain hosted on one provider's MX
+// hosts shares that provider's limits.
+
+export interface DestinationRule {
+  /** Concurrent connections (deliveries in progress). */
+  connections: number;
+  /** Messages sent over one connection before it is closed. */
+  messagesPerConnection: number;
+  /** Messages per second; 0: no limit. */
+  rate: number;
+}
+
 export interface DestinationLimitsOptions {
-  maxConcurrency: number;
-  /** Overrides for destinations by key prefix, e.g. `relay:` (a relay is built for more connections). */
-  maxConcurrencyFor?: Record<string, number>;
+  /** Rules by pattern: `default`, `relay`, or a domain matching the MX host and its subdomains. */
+  rules: Record<string, Partial<DestinationRule>>;
   pauseMs: number;
   /** Successful deliveries needed to raise the concurrency by one after a throttle. */
   recoverAfter: number;
+  /** A delivery that would wait longer than this for its turn is rescheduled instead of holding a worker slot. */
+  maxWaitMs: number;
 }
 
+export const DEFAULT_RULES: Record<string, DestinationRule> = {
+  default: { connections: 5, messagesPerConnection: 100, rate: 0 },
+  relay: { connections: 20, messagesPerConnection: 1000, rate: 0 },
+};
+
+export const DEFAULT_DESTINATION_LIMITS: DestinationLimitsOptions = {
+  rules: DEFAULT_RULES,
+  pauseMs: 60_000,
+  recoverAfter: 20,
+  maxWaitMs: 1000,
+};
+
+/** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
+export type Admission = { release: () => void } | { retryAt: number };
+
 interface Destination {
+  rule: DestinationRule;
   limit: number;
   active: number;
   waiting: (() => void)[];
   pausedUntil: number;
   successes: number;
+  /** Token bucket for the rate: tokens now, and when they were counted. */
+  tokens: number;
+  tokensAt: number;
 }
-
-export const DEFAULT_DESTINATION_LIMITS: DestinationLimitsOptions = {
-  maxConcurrency: 5,
-  pauseMs: 60_000,
-  recoverAfter: 20,
-};
 
 export class DestinationLimits {
   private readonly destinations = new Map<string, Destination>();
+  private readonly options: DestinationLimitsOptions;
 
-  constructor(private readonly options: DestinationLimitsOptions = DEFAULT_DESTINATION_LIMITS) {}
+  constructor(
+    options: Partial<DestinationLimitsOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.options = { ...DEFAULT_DESTINATION_LIMITS, ...options };
+  }
+
+  /** The rule for a destination key (`mx:<host>` or `relay:<host>`). */
+  rule(key: string): DestinationRule {
+    return this.get(key).rule;
+  }
 
   /** When the destination may be tried again, or undefined when it is not paused. */
   pausedUntil(key: string, now: number): number | undefined {
@@ -34,17 +72,32 @@ export class DestinationLimits {
     return d && d.pausedUntil > now ? d.pausedUntil : undefined;
   }
 
-  /** Waits for a delivery slot; call the returned function when the delivery is over. */
-  async acquire(key: string): Promise<() => void> {
+  /**
+   * Waits for a delivery slot and a rate token. When the wait would be long (more waiters than slots,
+   * or no token within maxWaitMs), answers when to try again instead: a worker slot blocked on one
+   * slow destination is a slot that every other destination loses.
+   */
+  async acquire(key: string): Promise<Admission> {
     const d = this.get(key);
+    const now = this.now();
+    if (d.active >= d.limit && d.waiting.length >= d.limit) {
+      return { retryAt: now + this.options.maxWaitMs };
+    }
+    if (d.rule.rate > 0) {
+      const wait = this.takeToken(d, now);
+      if (wait > this.options.maxWaitMs) return { retryAt: now + wait };
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     while (d.active >= d.limit) await new Promise<void>((resolve) => d.waiting.push(resolve));
     d.active++;
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      d.active--;
-      d.waiting.shift()?.();
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        d.active--;
+        d.waiting.shift()?.();
+      },
     };
   }
 
@@ -58,7 +111,7 @@ export class DestinationLimits {
 
   delivered(key: string): void {
     const d = this.get(key);
-    if (d.limit >= this.maxFor(key)) return;
+    if (d.limit >= d.rule.connections) return;
     if (++d.successes >= this.options.recoverAfter) {
       d.limit++;
       d.successes = 0;
@@ -70,19 +123,90 @@ export class DestinationLimits {
     return this.get(key).limit;
   }
 
-  private maxFor(key: string): number {
-    for (const [prefix, max] of Object.entries(this.options.maxConcurrencyFor ?? {})) {
-      if (key.startsWith(prefix)) return max;
+  /**
+   * Takes one token, going into debt when none is left: the answer is how long until the token taken
+   * is really there (0: now). Debt is what keeps concurrent callers from all taking the same token.
+   */
+  private takeToken(d: Destination, now: number): number {
+    const rate = d.rule.rate;
+    d.tokens = Math.min(rate, d.tokens + ((now - d.tokensAt) * rate) / 1000);
+    d.tokensAt = now;
+    if (d.tokens >= 1) {
+      d.tokens -= 1;
+      return 0;
     }
-    return this.options.maxConcurrency;
+    const wait = Math.ceil(((1 - d.tokens) * 1000) / rate);
+    // A caller that will be rescheduled takes nothing.
+    if (wait <= this.options.maxWaitMs) d.tokens -= 1;
+    return wait;
   }
 
   private get(key: string): Destination {
     let d = this.destinations.get(key);
     if (!d) {
-      d = { limit: this.maxFor(key), active: 0, waiting: [], pausedUntil: 0, successes: 0 };
+      const rule = resolveRule(this.options.rules, key);
+      d = {
+        rule,
+        limit: rule.connections,
+        active: 0,
+        waiting: [],
+        pausedUntil: 0,
+        successes: 0,
+        tokens: Math.max(1, rule.rate),
+        tokensAt: this.now(),
+      };
       this.destinations.set(key, d);
     }
     return d;
   }
+}
+
+/**
+ * The rule for a destination: `default` (or `relay` for the relay), overridden field by field by the
+ * most specific domain rule matching the host (`google.com` matches `gmail-smtp-in.l.google.com`).
+ */
+export function resolveRule(rules: Record<string, Partial<DestinationRule>>, key: string): DestinationRule {
+  const [kind, host = ''] = splitKey(key);
+  const base = { ...DEFAULT_RULES.default!, ...rules.default };
+  if (kind === 'relay') return { ...base, ...DEFAULT_RULES.relay, ...rules.relay };
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length; i++) {
+    const rule = rules[labels.slice(i).join('.')];
+    if (rule) return { ...base, ...rule };
+  }
+  return base;
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf(':');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+/**
+ * Parses TXMAIL_DESTINATION_LIMITS: `pattern:key=value,…;…` with keys `connections`, `messages` (per
+ * connection) and `rate` (per second), e.g. `default:connections=5;google.com:connections=10,rate=50`.
+ * Throws a message naming what is wrong.
+ */
+export function parseDestinationRules(text: string): Record<string, Partial<DestinationRule>> {
+  const rules: Record<string, Partial<DestinationRule>> = {};
+  for (const part of text.split(';').map((p) => p.trim())) {
+    if (part === '') continue;
+    const colon = part.indexOf(':');
+    const pattern = colon < 0 ? '' : part.slice(0, colon).trim().toLowerCase();
+    if (!/^(default|relay|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/.test(pattern)) {
+      throw new Error(`"${part}" does not start with default:, relay: or a domain name and a colon`);
+    }
+    const rule: Partial<DestinationRule> = {};
+    for (const setting of part.slice(colon + 1).split(',')) {
+      const m = /^\s*(connections|messages|rate)\s*=\s*(\d+)\s*$/.exec(setting);
+      if (!m) throw new Error(`"${setting.trim()}" in "${part}" is not connections=N, messages=N or rate=N`);
+      const value = Number(m[2]);
+      if (m[1] === 'rate') rule.rate = value;
+      else if (value < 1) throw new Error(`${m[1]} in "${part}" must be at least 1`);
+      else if (m[1] === 'connections') rule.connections = value;
+      else rule.messagesPerConnection = value;
+    }
+    rules[pattern] = { ...rules[pattern], ...rule };
+  }
+  return rules;
 }

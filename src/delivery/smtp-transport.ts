@@ -7,7 +7,7 @@ import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './tr
 export interface SmtpTransportOptions {
   /** EHLO name. */
   hostname: string;
-  /** Messages sent over one connection before it is closed (DESIGN.md §5). */
+  /** Messages sent over one connection before it is closed, unless the target says (DESIGN.md §5). */
   maxMessagesPerConnection?: number;
   /** An idle pooled connection is closed after this long. */
   idleMs?: number;
@@ -20,6 +20,7 @@ interface PooledConnection {
   conn: SMTPConnection;
   key: string;
   sent: number;
+  maxMessages: number;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -83,7 +84,12 @@ export class SmtpTransport implements Transport {
       let pooled = fresh ? undefined : this.takeIdle(key);
       if (!pooled) {
         try {
-          pooled = { conn: await this.open(target, sourceIp), key, sent: 0 };
+          pooled = {
+            conn: await this.open(target, sourceIp),
+            key,
+            sent: 0,
+            maxMessages: target.maxMessages ?? this.maxMessages,
+          };
         } catch (err) {
           const result = this.errorResult(err as SmtpError, target, undefined);
           return { result, tryNext: result.outcome !== 'bounced' };
@@ -240,7 +246,7 @@ export class SmtpTransport implements Transport {
   }
 
   private release(p: PooledConnection): void {
-    if (this.closed || p.sent >= this.maxMessages) return this.discard(p, true);
+    if (this.closed || p.sent >= p.maxMessages) return this.discard(p, true);
     const list = this.idle.get(p.key) ?? [];
     list.push(p);
     this.idle.set(p.key, list);

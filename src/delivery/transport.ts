@@ -10,6 +10,8 @@ export interface DeliveryTarget {
   /** Implicit TLS (smtps). Otherwise STARTTLS is used when offered. */
   secure: boolean;
   auth?: { user: string; pass: string };
+  /** Messages over one connection before it is closed (the destination's limit). */
+  maxMessages?: number;
 }
 
 export interface DeliveryJob {

@@ -12,6 +12,9 @@ export interface Received {
   raw: Buffer;
   secure: boolean;
   user: string | undefined;
+  /** When the message was accepted, and over which connection (session id). */
+  at: number;
+  session: string;
 }
 
 export class SmtpSink {
@@ -69,6 +72,8 @@ export class SmtpSink {
             raw: Buffer.concat(chunks),
             secure: session.secure,
             user: session.user as string | undefined,
+            at: Date.now(),
+            session: session.id,
           });
           cb(null, '2.0.0 queued as ' + this.received.length);
         });
