@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
+import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
 
 export type Signup = 'open' | 'closed';
 
@@ -22,7 +23,12 @@ export interface Config {
   testDomain: string;
   /** Explicit master key; when unset, one is generated once into the data directory. */
   secretKey: string | undefined;
+  /** Local addresses to send from. */
   sourceIps: string[];
+  /** Addresses being warmed up, with the first day (YYYY-MM-DD, UTC) of their warm-up. */
+  warmingSince: Record<string, string>;
+  /** Daily caps of a warming address, day 1 first. */
+  warmupSchedule: number[];
   allowPrivateNetworks: boolean;
   signup: Signup;
   /** API requests per second per API key; 0 disables rate limiting. */
@@ -82,10 +88,8 @@ export function parseConfig(env: Env): Config {
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     secretKey: secret(get('TXMAIL_SECRET_KEY')),
-    sourceIps: list(get('TXMAIL_SOURCE_IPS')).map((ip) => {
-      if (!isIP(ip)) throw new ConfigError('TXMAIL_SOURCE_IPS', `"${ip}" is not an IP address`);
-      return ip;
-    }),
+    ...sourceIps(list(get('TXMAIL_SOURCE_IPS'))),
+    warmupSchedule: warmupSchedule(get('TXMAIL_WARMUP_SCHEDULE')),
     allowPrivateNetworks: bool(get, 'TXMAIL_ALLOW_PRIVATE_NETWORKS', false),
     signup: oneOf(get, 'TXMAIL_SIGNUP', ['open', 'closed'] as const, 'open'),
     rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
@@ -123,6 +127,32 @@ function destinationRules(value: string): Record<string, Partial<DestinationRule
   } catch (err) {
     throw new ConfigError('TXMAIL_DESTINATION_LIMITS', (err as Error).message);
   }
+}
+
+function sourceIps(entries: string[]): Pick<Config, 'sourceIps' | 'warmingSince'> {
+  const warmingSince: Record<string, string> = {};
+  const addresses = entries.map((entry) => {
+    let ip: SourceIp;
+    try {
+      ip = parseSourceIp(entry, (s) => isIP(s) !== 0);
+    } catch (err) {
+      throw new ConfigError('TXMAIL_SOURCE_IPS', (err as Error).message);
+    }
+    if (ip.warmingSince) warmingSince[ip.address] = ip.warmingSince;
+    return ip.address;
+  });
+  return { sourceIps: addresses, warmingSince };
+}
+
+function warmupSchedule(value: string | undefined): number[] {
+  if (value === undefined) return [...DEFAULT_WARMUP_SCHEDULE];
+  const caps = value.split(',').map((v) => v.trim());
+  for (const cap of caps) {
+    if (!/^[1-9]\d*$/.test(cap)) {
+      throw new ConfigError('TXMAIL_WARMUP_SCHEDULE', `"${cap}" is not a positive whole number of messages`);
+    }
+  }
+  return caps.map(Number);
 }
 
 function databaseUrl(value: string): string {

@@ -30,6 +30,8 @@ import { DestinationLimits } from './delivery/destination-limits.js';
 import { SmtpTransport } from './delivery/smtp-transport.js';
 import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
+import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
+import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface Services {
@@ -45,6 +47,7 @@ export interface Services {
     accept: AcceptRepo;
     queue: QueueRepo;
     dkimKeys: DkimKeysRepo;
+    sourceIpUsage: SourceIpUsageRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -60,6 +63,9 @@ export interface Services {
   startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
   close(): Promise<void>;
 }
+
+/** How often a worker shares its source address counts (warm-up caps) with the others. */
+const SOURCE_SYNC_MS = 5000;
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -83,6 +89,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accept: new AcceptRepo(db.kysely),
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),
+    sourceIpUsage: new SourceIpUsageRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
@@ -94,6 +101,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let worker: DeliveryWorker | undefined;
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
+  let sourceSync: NodeJS.Timeout | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -136,6 +144,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await dkim.ensureServiceKey(config.testDomain);
       transport = new SmtpTransport({ hostname: config.hostname });
       builder = createMessageBuilder(config.buildThreads);
+      const sources = new SourceIpPool(
+        config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
+        config.warmupSchedule,
+        () => clock.now(),
+        repos.sourceIpUsage,
+      );
+      await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
+      await sources.sync();
+      sourceSync = setInterval(() => {
+        sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
+      }, SOURCE_SYNC_MS);
+      sourceSync.unref();
       const deliverer = new Deliverer(
         {
           hostname: config.hostname,
@@ -144,7 +164,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
           relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
           mxPort: config.mxPort,
           allowPrivateNetworks: config.allowPrivateNetworks,
-          sourceIps: config.sourceIps,
         },
         {
           dns,
@@ -153,6 +172,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
           transport,
           builder,
           limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
+          sources,
           verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
           clock,
         },
@@ -167,6 +187,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       return worker;
     },
     async close() {
+      clearInterval(sourceSync);
       await worker?.stop();
       await transport?.close();
       await builder?.close();

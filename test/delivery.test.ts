@@ -312,6 +312,66 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
     }
   });
 
+  it('sends from the source addresses, a warming one only up to its paced daily cap', async () => {
+    const dnsServer = await new TestDnsServer().start();
+    const sink = await new SmtpSink().start();
+    dnsServer.add('pool.example', 'MX', { preference: 10, exchange: 'mx.pool.example' });
+    dnsServer.add('mx.pool.example', 'A', '127.0.0.1');
+    const today = new Date().toISOString().slice(0, 10);
+    const env = await startTestEnv(kind, {
+      env: {
+        TXMAIL_DNS_SERVERS: dnsServer.address,
+        TXMAIL_MX_PORT: String(sink.port),
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        // All of 127/8 is loopback on Linux: two local addresses to send from, one warming since today
+        // with a first-day cap of 24, that is 1 per hour's step (the pace is tested on its own).
+        TXMAIL_SOURCE_IPS: `127.0.0.2, 127.0.0.3@${today}`,
+        TXMAIL_WARMUP_SCHEDULE: '24,48',
+      },
+    });
+    try {
+      const tenant = await createTenant(env.services, { domain: 'acme.example' });
+      await env.services.startWorker({ pollMs: 50 });
+      const allowance = Math.ceil((24 * (new Date().getUTCHours() + 1)) / 24);
+      const ids: string[] = [];
+      for (let i = 0; i < allowance + 4; i++) {
+        const res = await env.app.inject({
+          method: 'POST',
+          url: '/api/email/send',
+          headers: { 'x-api-key': tenant.apiKey },
+          payload: { ...validSend, to: `p${i}@pool.example` },
+        });
+        ids.push((res.json() as { id: string }).id);
+      }
+      await until('all delivered', async () => (sink.received.length === ids.length ? true : undefined));
+      const from = (address: string) => sink.received.filter((r) => r.clientAddress === address).length;
+      expect(from('127.0.0.3')).toBe(allowance);
+      expect(from('127.0.0.2')).toBe(4);
+      // Each attempt records the address it left from, and the counts reach the shared table.
+      const attempts = await env.services.db.kysely
+        .selectFrom('delivery_attempts')
+        .select(['source_ip'])
+        .execute();
+      expect(attempts.filter((a) => a.source_ip === '127.0.0.3')).toHaveLength(allowance);
+      await until(
+        'counts synced',
+        async () => {
+          const row = await env.services.db.kysely
+            .selectFrom('source_ip_usage')
+            .selectAll()
+            .where('ip', '=', '127.0.0.3')
+            .executeTakeFirst();
+          return row && Number(row.sent) === allowance ? row : undefined;
+        },
+        10_000,
+      );
+    } finally {
+      await env.close();
+      await sink.stop();
+      await dnsServer.stop();
+    }
+  });
+
   it('delivers through an authenticated relay when TXMAIL_RELAY_URL is set', async () => {
     const relay = await new SmtpSink({ auth: { user: 'relayuser', pass: 's3cret/+' } }).start();
     const env = await startTestEnv(kind, {

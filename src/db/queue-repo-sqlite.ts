@@ -25,6 +25,7 @@ const ATTEMPT_COLUMNS = [
   'smtp_code',
   'enhanced_code',
   'reply',
+  'source_ip',
 ] as const;
 
 export class SqliteQueueRepo extends QueueRepo {

@@ -152,6 +152,15 @@ export interface DeliveryAttemptsTable {
   enhanced_code: string | null;
   /** The server's reply, or what went wrong before there was one. */
   reply: string;
+  /** The local address the connection left from; null: the system's choice. */
+  source_ip: string | null;
+}
+
+export interface SourceIpUsageTable {
+  ip: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  sent: number;
 }
 
 export interface Database {
@@ -164,6 +173,7 @@ export interface Database {
   usage: UsageTable;
   dkim_keys: DkimKeysTable;
   delivery_attempts: DeliveryAttemptsTable;
+  source_ip_usage: SourceIpUsageTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -6,6 +6,7 @@ import type { DkimKeys } from '../dkim/dkim-keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import type { DestinationLimits } from './destination-limits.js';
 import type { MessageBuilder } from './message-builder.js';
+import type { SourceIpPool } from './source-ip-pool.js';
 import { resolveMxRoute } from './mx-route.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
@@ -17,18 +18,16 @@ export interface DelivererSettings {
   relay: DeliveryTarget | undefined;
   mxPort: number;
   allowPrivateNetworks: boolean;
-  sourceIps: string[];
 }
 
 export type DeliveryOutcome =
-  | { kind: 'attempted'; result: AttemptResult }
+  /** sourceIp: the local address the attempt left from (undefined: the system's choice, or none). */
+  | { kind: 'attempted'; result: AttemptResult; sourceIp?: string }
   /** The destination is paused or saturated: try again then, without counting an attempt. */
   | { kind: 'paused'; until: number }
   | { kind: 'unsendable'; reason: string };
 
 export class Deliverer {
-  private nextSource = 0;
-
   constructor(
     private readonly settings: DelivererSettings,
     private readonly deps: {
@@ -38,6 +37,7 @@ export class Deliverer {
       transport: Transport;
       builder: MessageBuilder;
       limits: DestinationLimits;
+      sources: SourceIpPool;
       verifiedDomains: (accountId: string) => Promise<string[]>;
       clock: Clock;
     },
@@ -79,14 +79,16 @@ export class Deliverer {
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {
+      const source = deps.sources.take();
+      if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),
-        this.sourceIp(),
+        source.address,
       );
       if (result.throttled) deps.limits.throttled(route.destination, deps.clock.now());
       else if (result.outcome === 'delivered') deps.limits.delivered(route.destination);
-      return { kind: 'attempted', result };
+      return { kind: 'attempted', result, sourceIp: source.address };
     } finally {
       admission.release();
     }
@@ -119,12 +121,6 @@ export class Deliverer {
       h.addresses.map((address) => ({ host: h.name, address, port: settings.mxPort, secure: false })),
     );
     return { destination: `mx:${route.hosts[0]!.name}`, targets };
-  }
-
-  private sourceIp(): string | undefined {
-    const ips = this.settings.sourceIps;
-    if (ips.length === 0) return undefined;
-    return ips[this.nextSource++ % ips.length];
   }
 }
 

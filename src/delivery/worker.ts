@@ -172,11 +172,11 @@ export class DeliveryWorker {
       case 'unsendable':
         return this.stateRecord(m, failedPermanently(outcome.reason), undefined);
       case 'attempted':
-        return this.attemptRecord(m, started, outcome.result);
+        return this.attemptRecord(m, started, outcome.result, outcome.sourceIp);
     }
   }
 
-  private attemptRecord(m: MessageRow, started: number, r: AttemptResult): AttemptRecord {
+  private attemptRecord(m: MessageRow, started: number, r: AttemptResult, sourceIp?: string): AttemptRecord {
     const now = this.clock.now();
     const next = decideNext(
       { status: m.status, attempts: m.attempts, createdAt: m.created_at },
@@ -198,6 +198,7 @@ export class DeliveryWorker {
       smtp_code: r.smtpCode,
       enhanced_code: r.enhanced,
       reply: r.reply,
+      source_ip: sourceIp ?? null,
     });
   }
 

@@ -15,6 +15,8 @@ export interface Received {
   /** When the message was accepted, and over which connection (session id). */
   at: number;
   session: string;
+  /** The address the client connected from. */
+  clientAddress: string;
 }
 
 export class SmtpSink {
@@ -74,6 +76,7 @@ export class SmtpSink {
             user: session.user as string | undefined,
             at: Date.now(),
             session: session.id,
+            clientAddress: session.remoteAddress.replace(/^::ffff:/, ''),
           });
           cb(null, '2.0.0 queued as ' + this.received.length);
         });

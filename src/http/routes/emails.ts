@@ -154,5 +154,6 @@ function attemptJson(a: DeliveryAttemptRow) {
     smtp_code: a.smtp_code,
     enhanced_code: a.enhanced_code,
     reply: a.reply,
+    source_ip: a.source_ip,
   };
 }
