@@ -32,6 +32,7 @@ import { createMessageBuilder, type MessageBuilder } from './delivery/message-bu
 import { Verp } from './delivery/verp.js';
 import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
+import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface Services {
@@ -107,9 +108,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
+  const signal =
+    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
+  let stopListening: (() => Promise<void>) | undefined;
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
     onCommitted: (_items, outcomes) => {
-      if (outcomes.some((o) => o.kind === 'accepted')) worker?.wake();
+      if (!outcomes.some((o) => o.kind === 'accepted')) return;
+      worker?.wake();
+      signal.queued();
     },
   });
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
@@ -184,10 +190,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
         ...options,
       });
       worker.start();
+      const woken = worker;
+      stopListening = await signal.listen(
+        () => woken.wake(),
+        (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
+      );
       return worker;
     },
     async close() {
       clearInterval(sourceSync);
+      await stopListening?.();
       await worker?.stop();
       await transport?.close();
       await builder?.close();

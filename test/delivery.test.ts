@@ -2,7 +2,10 @@
 import { promises as dns } from 'node:dns';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { simpleParser } from 'mailparser';
+import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../src/services.js';
 import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
@@ -371,6 +374,57 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       await dnsServer.stop();
     }
   });
+
+  it.runIf(kind.name === 'postgres')(
+    'wakes a worker in another process at once when mail is queued, also after its listener was cut',
+    async () => {
+      const dnsServer = await new TestDnsServer().start();
+      const sink = await new SmtpSink().start();
+      dnsServer.add('wake.example', 'MX', { preference: 10, exchange: 'mx.wake.example' });
+      dnsServer.add('mx.wake.example', 'A', '127.0.0.1');
+      // The API process: accepts, runs no worker.
+      const api = await startTestEnv(kind, {
+        env: {
+          TXMAIL_DNS_SERVERS: dnsServer.address,
+          TXMAIL_MX_PORT: String(sink.port),
+          TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        },
+      });
+      // The worker process: same database, a poll far beyond every wait below.
+      const workerServices = await createServices(api.services.config, {
+        logger: pino({ level: 'silent' }),
+        migrate: false,
+      });
+      try {
+        const tenant = await createTenant(api.services, { domain: 'acme.example' });
+        await workerServices.startWorker({ pollMs: 10 * 60_000 });
+        const sendOne = async (to: string) => {
+          const res = await api.app.inject({
+            method: 'POST',
+            url: '/api/email/send',
+            headers: { 'x-api-key': tenant.apiKey },
+            payload: { ...validSend, to },
+          });
+          expect(res.statusCode).toBe(200);
+          await until(`${to} delivered`, async () => sink.for(to)[0], 5000);
+        };
+        await sendOne('first@wake.example');
+
+        // Cut every queue listener's connection: the worker reconnects and hears the next one.
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                  where query = 'LISTEN txmail_queue' and pid <> pg_backend_pid()`.execute(
+          api.services.db.kysely,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await sendOne('second@wake.example');
+      } finally {
+        await workerServices.close();
+        await api.close();
+        await sink.stop();
+        await dnsServer.stop();
+      }
+    },
+  );
 
   it('delivers through an authenticated relay when TXMAIL_RELAY_URL is set', async () => {
     const relay = await new SmtpSink({ auth: { user: 'relayuser', pass: 's3cret/+' } }).start();

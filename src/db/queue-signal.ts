@@ -1,0 +1,93 @@
+// Wakes delivery workers in other processes when mail is queued, so that a message accepted by a
+// `txmail api` process starts delivery within milliseconds in a `txmail worker` process instead of at
+// its next poll. On PostgreSQL: NOTIFY after each accept commit, and one dedicated LISTEN connection
+// per worker process. The signal is only a hint: a lost one costs at most one poll interval, never a
+// message (the queue itself is the truth). SQLite has no such channel; its workers poll.
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+const CHANNEL = 'txmail_queue';
+
+export interface QueueSignal {
+  /** Tells every listening process that mail was queued. Never throws. */
+  queued(): void;
+  /** Calls onQueued whenever any process queued mail, until the returned stop function is called. */
+  listen(onQueued: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
+}
+
+export const noQueueSignal: QueueSignal = {
+  queued: () => undefined,
+  listen: async () => async () => undefined,
+};
+
+export class PostgresQueueSignal implements QueueSignal {
+  private sending = false;
+  private again = false;
+
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly url: string,
+    private readonly reconnectMs = 1000,
+  ) {}
+
+  queued(): void {
+    // One NOTIFY in flight at a time; commits meanwhile fold into one more (listeners only need to wake).
+    if (this.sending) {
+      this.again = true;
+      return;
+    }
+    this.sending = true;
+    void sql`select pg_notify(${CHANNEL}, '')`
+      .execute(this.kysely)
+      .catch(() => undefined)
+      .finally(() => {
+        this.sending = false;
+        if (this.again) {
+          this.again = false;
+          this.queued();
+        }
+      });
+  }
+
+  async listen(onQueued: () => void, onError: (err: Error) => void): Promise<() => Promise<void>> {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: this.url });
+      const lost = (err?: Error) => {
+        if (client !== c) return;
+        client = undefined;
+        void c.end().catch(() => undefined);
+        if (stopped) return;
+        if (err) onError(err);
+        // Mail queued while we were away is found by the worker's poll; reconnect for what comes next.
+        retry = setTimeout(() => void connect(), this.reconnectMs);
+        retry.unref();
+      };
+      c.on('notification', () => onQueued());
+      c.on('error', lost);
+      c.on('end', () => lost());
+      client = c;
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${CHANNEL}`);
+      } catch (err) {
+        // Start anyway: the poll covers until the reconnect succeeds.
+        lost(err as Error);
+        return;
+      }
+      // Anything queued while the connection was being made.
+      onQueued();
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    };
+  }
+}
