@@ -33,6 +33,8 @@ import { Verp } from './delivery/verp.js';
 import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
+import { Metrics } from './metrics.js';
+import { AccountOverviews } from './accounts/account-overview.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface Services {
@@ -57,6 +59,7 @@ export interface Services {
   auth: ApiKeyAuth;
   verifiedDomains: VerifiedDomains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
+  metrics: Metrics;
   accept: AcceptService;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
@@ -108,12 +111,23 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
+  const metrics = new Metrics(
+    () => repos.queue.depth(),
+    () => clock.now(),
+  );
   const signal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   let stopListening: (() => Promise<void>) | undefined;
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
-    onCommitted: (_items, outcomes) => {
-      if (!outcomes.some((o) => o.kind === 'accepted')) return;
+    onCommitted: (items, outcomes) => {
+      let queued = false;
+      items.forEach((item, i) => {
+        if (outcomes[i]!.kind !== 'accepted') return;
+        const test = item.message.status === 'test';
+        metrics.accepted.inc({ route: test ? 'test' : 'send' });
+        queued ||= !test;
+      });
+      if (!queued) return;
       worker?.wake();
       signal.queued();
     },
@@ -127,6 +141,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     db,
     secretKey,
     repos,
+    metrics,
     dns,
     dkim,
     verp,
@@ -144,6 +159,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
         messages: repos.messages,
         rateLimit: config.rateLimit,
         databaseReachable: () => isReachable(db),
+        metrics,
+        accountOverviews: new AccountOverviews(
+          repos.accounts,
+          { domains: (id) => repos.domains.count(id) },
+          clock,
+        ),
+        publicUrl: config.publicUrl,
       }),
     async startWorker(options = {}) {
       if (worker) return worker;
@@ -183,12 +205,26 @@ export async function createServices(config: Config, options: ServiceOptions = {
           clock,
         },
       );
-      worker = new DeliveryWorker(repos.queue, deliverer, clock, logger.child({ role: 'worker' }), {
-        ...DEFAULT_WORKER_OPTIONS,
-        concurrency: config.workerConcurrency,
-        leaseMs: config.workerLeaseSeconds * 1000,
-        ...options,
-      });
+      worker = new DeliveryWorker(
+        repos.queue,
+        deliverer,
+        clock,
+        logger.child({ role: 'worker' }),
+        {
+          ...DEFAULT_WORKER_OPTIONS,
+          concurrency: config.workerConcurrency,
+          leaseMs: config.workerLeaseSeconds * 1000,
+          ...options,
+        },
+        {
+          recorded: (m, record) => {
+            if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
+            for (const e of record.events) metrics.events.inc({ type: e.type });
+            if (record.status === 'delivered')
+              metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
+          },
+        },
+      );
       worker.start();
       const woken = worker;
       stopListening = await signal.listen(

@@ -306,7 +306,11 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       const times = sink.received.map((r) => r.at).sort((a, b) => a - b);
       expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(900);
       // Waiting for a slot is not an attempt: every message was delivered on its first.
-      const rows = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+      // (The sink has it before the worker records it: wait for the records.)
+      const rows = await until('8 attempts recorded', async () => {
+        const r = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+        return r.length >= 8 ? r : undefined;
+      });
       expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
     } finally {
       await env.close();
@@ -351,10 +355,13 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       expect(from('127.0.0.3')).toBe(allowance);
       expect(from('127.0.0.2')).toBe(4);
       // Each attempt records the address it left from, and the counts reach the shared table.
-      const attempts = await env.services.db.kysely
-        .selectFrom('delivery_attempts')
-        .select(['source_ip'])
-        .execute();
+      const attempts = await until('every attempt recorded', async () => {
+        const rows = await env.services.db.kysely
+          .selectFrom('delivery_attempts')
+          .select(['source_ip'])
+          .execute();
+        return rows.length === ids.length ? rows : undefined;
+      });
       expect(attempts.filter((a) => a.source_ip === '127.0.0.3')).toHaveLength(allowance);
       await until(
         'counts synced',

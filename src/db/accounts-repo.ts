@@ -26,6 +26,17 @@ export class AccountsRepo {
       .executeTakeFirst();
   }
 
+  /** Emails counted toward the monthly cap in `month` (YYYY-MM). */
+  async monthUsage(accountId: string, month: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('usage')
+      .select('sent')
+      .where('account_id', '=', accountId)
+      .where('month', '=', month)
+      .executeTakeFirst();
+    return Number(row?.sent ?? 0);
+  }
+
   async setPlan(id: string, plan: Plan): Promise<void> {
     await this.db.updateTable('accounts').set({ plan }).where('id', '=', id).execute();
   }

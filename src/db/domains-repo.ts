@@ -21,4 +21,14 @@ export class DomainsRepo {
       .execute();
     return rows.map((r) => r.name);
   }
+
+  /** How many domains the account has, whatever their status (the plan's domain limit counts them all). */
+  async count(accountId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
 }

@@ -114,4 +114,17 @@ export class QueueRepo {
       .executeTakeFirst();
     return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
   }
+
+  /** Messages waiting for delivery (queued or deferred) and when the oldest of them was accepted. */
+  async depth(): Promise<{ waiting: number; oldestCreatedAt: number | undefined }> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => [eb.fn.countAll<number>().as('waiting'), eb.fn.min('created_at').as('oldest')])
+      .where('next_attempt_at', 'is not', null)
+      .executeTakeFirst();
+    return {
+      waiting: Number(row?.waiting ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest),
+    };
+  }
 }

@@ -30,6 +30,11 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   retry: DEFAULT_RETRY,
 };
 
+/** Told about every recorded outcome (metrics). */
+export interface WorkerObserver {
+  recorded(message: MessageRow, record: AttemptRecord): void;
+}
+
 export class DeliveryWorker {
   readonly id = `worker-${newId()}`;
   private running = false;
@@ -46,6 +51,7 @@ export class DeliveryWorker {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
+    private readonly observer?: WorkerObserver,
   ) {
     // Results arrive one SMTP reply at a time; 5 ms lets them share commits (see bench/e2e).
     this.recorder = new GroupCommit((records) => queue.recordMany(records), { lingerMs: 5 });
@@ -150,6 +156,7 @@ export class DeliveryWorker {
     try {
       const recorded = await this.recorder.submit(record);
       if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
+      else this.observer?.recorded(m, record);
     } catch (err) {
       // The lease expires and the message is tried again: at worst a duplicate, never a loss.
       this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');

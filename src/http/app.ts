@@ -1,5 +1,7 @@
 // The HTTP application: Fastify with txmail's error mapping, authentication and routes.
+import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AccountOverviews } from '../accounts/account-overview.js';
 import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
@@ -9,7 +11,10 @@ import type { AcceptService } from '../messages/accept.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
+import type { Metrics } from '../metrics.js';
+import { registerAccountRoutes } from './routes/account.js';
 import { registerEmailRoutes } from './routes/emails.js';
+import { registerOperationsRoutes } from './routes/operations.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
 
@@ -30,6 +35,9 @@ export interface HttpDeps {
   messages: MessagesRepo;
   rateLimit: number;
   databaseReachable: () => Promise<boolean>;
+  metrics: Metrics;
+  accountOverviews: AccountOverviews;
+  publicUrl: string;
 }
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
@@ -53,14 +61,48 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  registerHealthRoutes(app, deps.databaseReachable);
+  // The OpenAPI document is generated from the same JSON schemas that validate requests.
+  app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'txmail',
+        version: '1',
+        description:
+          'Transactional email: send, delivery log, domains, webhooks. Errors are text/plain `code: message`.',
+      },
+      servers: [{ url: deps.publicUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
+    },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpDuration.observe(
+      {
+        method: request.method,
+        // The route pattern, never the raw URL: ids would make a series per request.
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.register(async (ops) => {
+    registerHealthRoutes(ops, deps.databaseReachable);
+    registerOperationsRoutes(ops, deps.metrics, () => app.swagger());
+  });
 
   // Routes authenticated by API key. No CORS headers are ever sent on them (keys stay server-side).
   const limiter = new RateLimiter(deps.rateLimit);
   app.register(async (api) => {
     api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
+    api.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+    });
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
+    registerAccountRoutes(api, deps.accountOverviews);
   });
   return app;
 }

@@ -1,0 +1,60 @@
+// GET /api/account: plan, state, this month's usage, the plan's limits and what counts against them.
+import type { FastifyInstance } from 'fastify';
+import type { AccountOverviews } from '../../accounts/account-overview.js';
+import { AppError } from '../../errors.js';
+import { authOf } from '../authenticate.js';
+
+const accountSchema = {
+  type: 'object',
+  required: ['id', 'email', 'plan', 'state', 'suspended', 'usage', 'limits', 'counts'],
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    plan: { type: 'string', enum: ['free', 'pro', 'scale'] },
+    state: { type: 'string', enum: ['sandbox', 'production'] },
+    suspended: { type: 'boolean' },
+    created_at: { type: 'string', format: 'date-time' },
+    usage: {
+      type: 'object',
+      description: 'Emails counted toward the monthly cap this calendar month (UTC)',
+      properties: {
+        month: { type: 'string', description: 'YYYY-MM' },
+        sent: { type: 'integer' },
+        limit: { type: 'integer' },
+        remaining: { type: 'integer' },
+        resets_at: { type: 'string', format: 'date-time' },
+      },
+    },
+    limits: {
+      type: 'object',
+      properties: {
+        emails_per_month: { type: 'integer' },
+        domains: { type: 'integer' },
+        webhooks: { type: 'integer' },
+        log_retention_hours: { type: ['integer', 'null'], description: 'null: kept permanently' },
+      },
+    },
+    counts: {
+      type: 'object',
+      description: 'Domains and webhooks the account has',
+      additionalProperties: { type: 'integer' },
+    },
+  },
+} as const;
+
+export function registerAccountRoutes(app: FastifyInstance, overviews: AccountOverviews): void {
+  app.get(
+    '/api/account',
+    {
+      schema: {
+        summary: 'The account: plan, state, usage this month and limits',
+        response: { 200: accountSchema },
+      },
+    },
+    async (request) => {
+      const overview = await overviews.get(authOf(request).account.id);
+      if (!overview) throw new AppError('not_found', 'the account no longer exists');
+      return overview;
+    },
+  );
+}

@@ -1,0 +1,80 @@
+// Prometheus metrics (GET /metrics). One registry per service instance (no global state): counters move
+// where the thing happens, gauges of the queue are read from the database when scraped.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface QueueDepth {
+  waiting: number;
+  oldestCreatedAt: number | undefined;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly accepted: Counter<'route'>;
+  readonly attempts: Counter<'outcome'>;
+  readonly events: Counter<'type'>;
+  readonly deliveryLatency: Histogram;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly webhookAttempts: Counter<'outcome'>;
+
+  constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'txmail_process_' });
+    this.accepted = new Counter({
+      name: 'txmail_emails_accepted_total',
+      help: 'Emails accepted by the API, by route (send, test)',
+      labelNames: ['route'],
+      registers,
+    });
+    this.attempts = new Counter({
+      name: 'txmail_delivery_attempts_total',
+      help: 'Delivery attempts by outcome (delivered, deferred, bounced, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.events = new Counter({
+      name: 'txmail_email_events_total',
+      help: 'Email events recorded, by type (email.delivered, email.bounced, email.complained, …)',
+      labelNames: ['type'],
+      registers,
+    });
+    this.deliveryLatency = new Histogram({
+      name: 'txmail_delivery_latency_seconds',
+      help: 'From acceptance to delivered, for delivered emails',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'txmail_http_request_duration_seconds',
+      help: 'HTTP request durations by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.webhookAttempts = new Counter({
+      name: 'txmail_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (success, failure)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    // Both queue gauges come from one query per scrape.
+    let depth: Promise<QueueDepth> | undefined;
+    const read = () => (depth ??= queueDepth().finally(() => setImmediate(() => (depth = undefined))));
+    new Gauge({
+      name: 'txmail_queue_depth',
+      help: 'Emails waiting for delivery (queued or deferred)',
+      registers,
+      async collect() {
+        this.set((await read()).waiting);
+      },
+    });
+    new Gauge({
+      name: 'txmail_queue_oldest_age_seconds',
+      help: 'Age of the oldest email waiting for delivery (0 when none)',
+      registers,
+      async collect() {
+        const oldest = (await read()).oldestCreatedAt;
+        this.set(oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000));
+      },
+    });
+  }
+}
