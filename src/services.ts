@@ -34,6 +34,8 @@ import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
 import { Metrics } from './metrics.js';
+import { RetentionRepo } from './db/retention-repo.js';
+import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
@@ -51,6 +53,7 @@ export interface Services {
     queue: QueueRepo;
     dkimKeys: DkimKeysRepo;
     sourceIpUsage: SourceIpUsageRepo;
+    retention: RetentionRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -60,6 +63,8 @@ export interface Services {
   verifiedDomains: VerifiedDomains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   metrics: Metrics;
+  /** Deletes logs past their plan's retention; started with the worker. */
+  retention: RetentionSweeper;
   accept: AcceptService;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
@@ -94,6 +99,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
+    retention: new RetentionRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
@@ -111,6 +117,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
+  const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   const metrics = new Metrics(
     () => repos.queue.depth(),
     () => clock.now(),
@@ -142,6 +149,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     secretKey,
     repos,
     metrics,
+    retention,
     dns,
     dkim,
     verp,
@@ -226,6 +234,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         },
       );
       worker.start();
+      retention.start();
       const woken = worker;
       stopListening = await signal.listen(
         () => woken.wake(),
@@ -236,6 +245,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     async close() {
       clearInterval(sourceSync);
       await stopListening?.();
+      await retention.stop();
       await worker?.stop();
       await transport?.close();
       await builder?.close();

@@ -1,0 +1,81 @@
+// Log retention (DESIGN.md §9): messages, their events and attempts older than the plan keeps them are
+// deleted, in small batches with a pause between them, so the single SQLite writer is never held long
+// enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
+// shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
+import type { Logger } from 'pino';
+import { PLANS } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import type { RetentionRepo } from '../db/retention-repo.js';
+import type { Plan } from '../db/schema.js';
+
+export interface RetentionOptions {
+  intervalMs: number;
+  batchSize: number;
+  /** Pause between batches. */
+  pauseMs: number;
+}
+
+export const DEFAULT_RETENTION: RetentionOptions = { intervalMs: 60_000, batchSize: 500, pauseMs: 20 };
+
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: RetentionRepo,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: RetentionOptions = DEFAULT_RETENTION,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      void this.sweep()
+        .catch((err: unknown) => this.logger.warn({ err }, 'retention sweep failed; retrying next time'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, 0).unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass over every account whose plan limits retention; answers how many messages went. */
+  sweep(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let deleted = 0;
+    const now = this.clock.now();
+    for (const [plan, limits] of Object.entries(PLANS) as [Plan, (typeof PLANS)[Plan]][]) {
+      if (limits.logRetentionMs === null) continue;
+      const before = now - limits.logRetentionMs;
+      let after = '';
+      for (;;) {
+        const accounts = await this.repo.accountsOnPlans([plan], after, 100);
+        if (accounts.length === 0) break;
+        for (const accountId of accounts) {
+          for (;;) {
+            if (this.stopped) return deleted;
+            const n = await this.repo.deleteMessages(accountId, before, this.options.batchSize);
+            deleted += n;
+            if (n < this.options.batchSize) break;
+            await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
+          }
+        }
+        after = accounts.at(-1)!;
+      }
+    }
+    if (deleted > 0) this.logger.info({ deleted }, 'deleted messages past their retention');
+    return deleted;
+  }
+}

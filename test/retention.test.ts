@@ -1,0 +1,82 @@
+// Log retention: the free plan keeps 48 hours of logs, pro and scale keep them; nothing still in the
+// queue is deleted.
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { RetentionSweeper } from '../src/retention/retention-sweeper.js';
+import { databaseKinds } from './helpers/databases.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+const HOUR = 3_600_000;
+
+describe.each(databaseKinds)('retention on $name', (kind) => {
+  let env: TestEnv;
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 0));
+
+  beforeEach(async () => {
+    clock.set(Date.UTC(2026, 10, 20, 12, 0, 0));
+    env = await startTestEnv(kind, { clock });
+  });
+  afterEach(async () => env.close());
+
+  const send = async (tenant: Tenant, ageHours: number, final = true) => {
+    const now = clock.now();
+    clock.set(now - ageHours * HOUR);
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: validSend,
+    });
+    clock.set(now);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = (res.json() as { id: string }).id;
+    if (final) {
+      await env.services.db.kysely
+        .updateTable('messages')
+        .set({ status: 'delivered', next_attempt_at: null })
+        .where('id', '=', id)
+        .execute();
+    }
+    return id;
+  };
+  const remaining = async () =>
+    (await env.services.db.kysely.selectFrom('messages').select('id').execute()).map((r) => r.id).sort();
+  const sweeper = (batchSize = 500) =>
+    new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      batchSize,
+      pauseMs: 0,
+    });
+
+  it('deletes exactly the free plan’s messages past 48 hours, with their events, and keeps the queue', async () => {
+    const free = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const pro = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
+    const old = [await send(free, 49), await send(free, 48.01)];
+    const young = await send(free, 47.99);
+    const stillQueued = await send(free, 72, false);
+    const proOld = await send(pro, 24 * 30);
+
+    expect(await sweeper(1).sweep()).toBe(2);
+    expect(await remaining()).toEqual([young, stillQueued, proOld].sort());
+    const orphans = await env.services.db.kysely
+      .selectFrom('events')
+      .select('message_id')
+      .where('message_id', 'in', old)
+      .execute();
+    expect(orphans).toEqual([]);
+    // Nothing more to do: a second pass deletes nothing.
+    expect(await sweeper().sweep()).toBe(0);
+  });
+
+  it('applies the shorter retention after a downgrade', async () => {
+    const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
+    const month = await send(tenant, 24 * 30);
+    const day = await send(tenant, 24);
+    expect(await sweeper().sweep()).toBe(0);
+    await env.services.repos.accounts.setPlan(tenant.accountId, 'free');
+    expect(await sweeper().sweep()).toBe(1);
+    expect(await remaining()).toEqual([day]);
+    expect(month).not.toBe(day);
+  });
+});
