@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
+import type { Plan } from './db/schema.js';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
 
@@ -32,7 +33,10 @@ export interface Config {
   allowPrivateNetworks: boolean;
   signup: Signup;
   /** API requests per second per API key; 0 disables rate limiting. */
+  /** Requests per second per API key; 0 turns every rate limit off. */
   rateLimit: number;
+  /** Requests per second per account, by plan. */
+  accountRateLimits: Record<Plan, number>;
   logLevel: string;
   /** Messages one worker process delivers at once. */
   workerConcurrency: number;
@@ -93,6 +97,7 @@ export function parseConfig(env: Env): Config {
     allowPrivateNetworks: bool(get, 'TXMAIL_ALLOW_PRIVATE_NETWORKS', false),
     signup: oneOf(get, 'TXMAIL_SIGNUP', ['open', 'closed'] as const, 'open'),
     rateLimit: nonNegativeInt(get, 'TXMAIL_RATE_LIMIT', 100),
+    accountRateLimits: accountRateLimits(get('TXMAIL_ACCOUNT_RATE_LIMITS')),
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
     buildThreads: nonNegativeInt(
@@ -153,6 +158,24 @@ function warmupSchedule(value: string | undefined): number[] {
     }
   }
   return caps.map(Number);
+}
+
+export const DEFAULT_ACCOUNT_RATE_LIMITS: Record<Plan, number> = { free: 10, pro: 100, scale: 500 };
+
+function accountRateLimits(value: string | undefined): Record<Plan, number> {
+  const limits = { ...DEFAULT_ACCOUNT_RATE_LIMITS };
+  if (value === undefined) return limits;
+  for (const part of value.split(',')) {
+    const m = /^\s*(free|pro|scale)\s*=\s*([1-9]\d*)\s*$/.exec(part);
+    if (!m) {
+      throw new ConfigError(
+        'TXMAIL_ACCOUNT_RATE_LIMITS',
+        `"${part.trim()}" is not plan=N (free, pro or scale; N ≥ 1)`,
+      );
+    }
+    limits[m[1] as Plan] = Number(m[2]);
+  }
+  return limits;
 }
 
 function databaseUrl(value: string): string {

@@ -34,6 +34,8 @@ import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
 import { Metrics } from './metrics.js';
+import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
+import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
@@ -118,6 +120,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const verifiedDomains = new VerifiedDomains(repos.domains);
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
   const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
+  // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
+  const rateLimitStore =
+    db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
   const metrics = new Metrics(
     () => repos.queue.depth(),
     () => clock.now(),
@@ -165,7 +170,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
         auth,
         accept,
         messages: repos.messages,
-        rateLimit: config.rateLimit,
+        rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
+        rateLimitStore,
         databaseReachable: () => isReachable(db),
         metrics,
         accountOverviews: new AccountOverviews(

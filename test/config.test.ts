@@ -30,6 +30,8 @@ describe('configuration', () => {
     ['TXMAIL_SOURCE_IPS', '10.0.0.3@2026-13-01'],
     ['TXMAIL_WARMUP_SCHEDULE', '50,100,0'],
     ['TXMAIL_WARMUP_SCHEDULE', '50,lots'],
+    ['TXMAIL_ACCOUNT_RATE_LIMITS', 'gold=5'],
+    ['TXMAIL_ACCOUNT_RATE_LIMITS', 'free=0'],
     ['TXMAIL_ALLOW_PRIVATE_NETWORKS', 'maybe'],
     ['TXMAIL_SIGNUP', 'invite'],
     ['TXMAIL_RATE_LIMIT', '-1'],

@@ -163,6 +163,15 @@ export interface SourceIpUsageTable {
   sent: number;
 }
 
+/** PostgreSQL only (see db/rate-limit-repo.ts). */
+export interface RateLimitsTable {
+  key: string;
+  tat: number;
+  interval_ms: number;
+  tolerance_ms: number;
+  allowed: boolean;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -174,6 +183,7 @@ export interface Database {
   dkim_keys: DkimKeysTable;
   delivery_attempts: DeliveryAttemptsTable;
   source_ip_usage: SourceIpUsageTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerEmailRoutes } from './routes/emails.js';
@@ -33,7 +33,8 @@ export interface HttpDeps {
   auth: ApiKeyAuth;
   accept: AcceptService;
   messages: MessagesRepo;
-  rateLimit: number;
+  rateLimits: RateLimits;
+  rateLimitStore: RateLimitStore;
   databaseReachable: () => Promise<boolean>;
   metrics: Metrics;
   accountOverviews: AccountOverviews;
@@ -94,7 +95,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
 
   // Routes authenticated by API key. No CORS headers are ever sent on them (keys stay server-side).
-  const limiter = new RateLimiter(deps.rateLimit);
+  const limiter = new RateLimiter(deps.rateLimits, deps.rateLimitStore);
   app.register(async (api) => {
     api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
     api.addHook('onRoute', (route) => {

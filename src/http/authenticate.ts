@@ -38,14 +38,16 @@ export function apiKeyHook(auth: ApiKeyAuth, limiter: RateLimiter, clock: Clock)
     const found = await auth.authenticate(key);
     request.auth = { account: found.account, apiKeyId: found.key.id };
     if (!limiter.enabled) return;
-    const d = limiter.take(found.key.id, clock.now());
+    const d = await limiter.take(found.key.id, found.account.id, found.account.plan, clock.now());
     reply.header('RateLimit-Limit', String(d.limit));
     reply.header('RateLimit-Remaining', String(d.remaining));
     reply.header('RateLimit-Reset', String(d.resetSeconds));
     if (!d.allowed) {
       throw new AppError(
         'rate_limit_exceeded',
-        `this API key is limited to ${d.limit} requests in a burst; slow down`,
+        d.scope === 'key'
+          ? `this API key is limited to ${d.limit} requests in a burst; slow down`
+          : `this account (${found.account.plan} plan) is limited to ${d.limit} requests in a burst across its keys; slow down`,
         {
           'Retry-After': String(d.retryAfterSeconds),
         },

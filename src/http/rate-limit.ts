@@ -1,7 +1,63 @@
-// Requests per second per API key: a token bucket (steady `rate`, bursts up to twice that), kept in this
-// process. The figures are reported in the RateLimit-* headers of every authenticated response.
+// Request rate limits: per API key (TXMAIL_RATE_LIMIT) and per account (by plan,
+// TXMAIL_ACCOUNT_RATE_LIMITS), each a steady rate with bursts up to twice that. The algorithm is GCRA
+// (the generic cell rate algorithm): one number per bucket, its "theoretical arrival time", so the
+// shared PostgreSQL store can apply it in one statement. The figures of the tighter bucket are reported
+// in the RateLimit-* headers of every authenticated response.
+import type { Plan } from '../db/schema.js';
+
+export interface Bucket {
+  key: string;
+  /** Requests per second. */
+  rate: number;
+}
+
+/** GCRA parameters of a bucket: the emission interval and the burst capacity (2 × rate). */
+export function gcraParams(rate: number): { intervalMs: number; capacity: number; toleranceMs: number } {
+  const intervalMs = 1000 / rate;
+  const capacity = rate * 2;
+  return { intervalMs, capacity, toleranceMs: (capacity - 1) * intervalMs };
+}
+
+/** One GCRA step: the new theoretical arrival time and whether the request is allowed. */
+export function gcraStep(tat: number, now: number, rate: number): { tat: number; allowed: boolean } {
+  const { intervalMs, toleranceMs } = gcraParams(rate);
+  const start = Math.max(tat, now);
+  if (start - now > toleranceMs) return { tat, allowed: false };
+  return { tat: start + intervalMs, allowed: true };
+}
+
+export interface BucketState {
+  allowed: boolean;
+  /** The bucket's arrival time after this request. */
+  tat: number;
+}
+
+/** Where bucket states live: this process (SQLite, one process) or PostgreSQL (shared by processes). */
+export interface RateLimitStore {
+  take(buckets: Bucket[], now: number): Promise<BucketState[]>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly tats = new Map<string, number>();
+
+  async take(buckets: Bucket[], now: number): Promise<BucketState[]> {
+    if (this.tats.size > 100_000) this.forgetIdle(now);
+    return buckets.map((b) => {
+      const step = gcraStep(this.tats.get(b.key) ?? now, now, b.rate);
+      this.tats.set(b.key, step.tat);
+      return step;
+    });
+  }
+
+  private forgetIdle(now: number): void {
+    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
+  }
+}
+
 export interface RateDecision {
   allowed: boolean;
+  /** Which bucket refused (or is tightest): the key's or the account's. */
+  scope: 'key' | 'account';
   limit: number;
   remaining: number;
   /** Seconds until the bucket is full again. */
@@ -10,32 +66,45 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  private readonly capacity: number;
+export interface RateLimits {
+  /** Per API key, requests per second; 0 turns every limit off. */
+  perKey: number;
+  perAccount: Record<Plan, number>;
+}
 
-  constructor(private readonly rate: number) {
-    this.capacity = rate * 2;
-  }
+export class RateLimiter {
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly store: RateLimitStore,
+  ) {}
 
   get enabled(): boolean {
-    return this.rate > 0;
+    return this.limits.perKey > 0;
   }
 
-  take(key: string, now: number): RateDecision {
-    const b = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
-    b.tokens = Math.min(this.capacity, b.tokens + ((now - b.at) / 1000) * this.rate);
-    b.at = now;
-    const allowed = b.tokens >= 1;
-    if (allowed) b.tokens -= 1;
-    if (this.buckets.size > 100_000) this.buckets.clear();
-    this.buckets.set(key, b);
-    return {
-      allowed,
-      limit: this.capacity,
-      remaining: Math.floor(b.tokens),
-      resetSeconds: Math.ceil((this.capacity - b.tokens) / this.rate),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / this.rate)),
-    };
+  async take(keyId: string, accountId: string, plan: Plan, now: number): Promise<RateDecision> {
+    const buckets: (Bucket & { scope: 'key' | 'account' })[] = [
+      { key: `k:${keyId}`, rate: this.limits.perKey, scope: 'key' },
+      { key: `a:${accountId}`, rate: this.limits.perAccount[plan], scope: 'account' },
+    ];
+    const states = await this.store.take(buckets, now);
+    const decisions = buckets.map((b, i) => decide(b.scope, b.rate, states[i]!, now));
+    // A refusal wins; otherwise report the bucket closest to refusing.
+    return (
+      decisions.find((d) => !d.allowed) ?? decisions.reduce((a, b) => (b.remaining < a.remaining ? b : a))
+    );
   }
+}
+
+function decide(scope: 'key' | 'account', rate: number, state: BucketState, now: number): RateDecision {
+  const { intervalMs, capacity, toleranceMs } = gcraParams(rate);
+  const ahead = Math.max(0, state.tat - now);
+  return {
+    allowed: state.allowed,
+    scope,
+    limit: capacity,
+    remaining: Math.max(0, Math.floor((capacity * intervalMs - ahead) / intervalMs)),
+    resetSeconds: Math.ceil(ahead / 1000),
+    retryAfterSeconds: state.allowed ? 0 : Math.max(1, Math.ceil((ahead - toleranceMs) / 1000)),
+  };
 }

@@ -1,0 +1,115 @@
+// Request rate limits per API key and per account, shared by API processes on PostgreSQL.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { gcraStep, MemoryRateLimitStore, RateLimiter } from '../src/http/rate-limit.js';
+import { createServices } from '../src/services.js';
+import { databaseKinds } from './helpers/databases.js';
+import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
+
+describe('GCRA', () => {
+  it.each([
+    // tat, now, rate → allowed, new tat (rate 10/s: 100 ms apart, bursts of 20: 1.9 s of tolerance)
+    [0, 1000, 10, true, 1100],
+    [1100, 1000, 10, true, 1200],
+    [2900, 1000, 10, true, 3000],
+    [3000, 1000, 10, false, 3000],
+    [3000, 1100, 10, true, 3100],
+  ])('tat %d at %d, %d/s: allowed %s, tat %d', (tat, now, rate, allowed, next) => {
+    expect(gcraStep(tat, now, rate)).toEqual({ allowed, tat: next });
+  });
+
+  it('allows a burst of twice the rate, then one request per interval, and reports the tightest bucket', async () => {
+    const limiter = new RateLimiter(
+      { perKey: 100, perAccount: { free: 5, pro: 100, scale: 500 } },
+      new MemoryRateLimitStore(),
+    );
+    const results = [];
+    for (let i = 0; i < 11; i++) results.push(await limiter.take('k1', 'a1', 'free', 10_000));
+    expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
+    expect(results[0]).toMatchObject({ scope: 'account', limit: 10, remaining: 9 });
+    expect(results[10]).toMatchObject({ scope: 'account', remaining: 0, retryAfterSeconds: 1 });
+    expect((await limiter.take('k1', 'a1', 'free', 10_200)).allowed).toBe(true);
+  });
+});
+
+describe.each(databaseKinds)('rate limits on $name', (kind) => {
+  let env: TestEnv;
+  const clock = new ManualClock();
+  beforeAll(async () => {
+    env = await startTestEnv(kind, {
+      clock,
+      env: { TXMAIL_RATE_LIMIT: '5', TXMAIL_ACCOUNT_RATE_LIMITS: 'free=3' },
+    });
+  });
+  afterAll(() => env.close());
+
+  const list = (apiKey: string) =>
+    env.app.inject({ method: 'GET', url: '/api/emails', headers: { 'x-api-key': apiKey } });
+
+  it('reports RateLimit headers and answers 429 with Retry-After past the key’s burst', async () => {
+    const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
+    const responses = [];
+    for (let i = 0; i < 11; i++) responses.push(await list(tenant.apiKey));
+    expect(responses.map((r) => r.statusCode)).toEqual([...Array(10).fill(200), 429]);
+    expect(responses.map((r) => r.headers['ratelimit-remaining'])).toEqual([
+      '9',
+      '8',
+      '7',
+      '6',
+      '5',
+      '4',
+      '3',
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+    expect(responses.every((r) => r.headers['ratelimit-limit'] === '10')).toBe(true);
+    const last = responses.at(-1)!;
+    expect(last.body).toMatch(/^rate_limit_exceeded: this API key is limited to 10 requests/);
+    expect(last.headers['retry-after']).toBe('1');
+    // A fifth of a second later, one more request fits.
+    clock.advance(200);
+    expect((await list(tenant.apiKey)).statusCode).toBe(200);
+  });
+
+  it('limits the account across all its keys by its plan', async () => {
+    const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const second = await env.services.accounts.createApiKey(tenant.accountId, 'second');
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await list(tenant.apiKey)).statusCode, (await list(second.key)).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    expect((await list(second.key)).body).toMatch(
+      /^rate_limit_exceeded: this account \(free plan\) is limited/,
+    );
+  });
+
+  it.runIf(kind.name === 'postgres')('shares the buckets between API processes', async () => {
+    const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
+    const other = await createServices(env.services.config, {
+      clock,
+      logger: pino({ level: 'silent' }),
+      migrate: false,
+    });
+    const otherApp = other.http();
+    try {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await list(tenant.apiKey)).statusCode);
+        const res = await otherApp.inject({
+          method: 'GET',
+          url: '/api/emails',
+          headers: { 'x-api-key': tenant.apiKey },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    } finally {
+      await otherApp.close();
+      await other.close();
+    }
+  });
+});
