@@ -226,4 +226,76 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
       await database.drop();
     }
   });
+
+  it('stops a worker on SIGTERM after finishing its SMTP transactions, leaving nothing leased', async () => {
+    const database: TestDatabase = await kind.create();
+    const env = {
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'term.txmail.test',
+      ...deliveryEnv(dns, sink),
+    };
+    const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
+    const startWorker = () =>
+      spawn(BIN, ['worker'], { env: { ...process.env, ...env, TXMAIL_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+    try {
+      const tenant = await createTenant(services, { domain: 'acme.example' });
+      const account = (await services.repos.accounts.findById(tenant.accountId))!;
+      const before = sink.received.length;
+      const ids = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          services.accept.accept({
+            account,
+            route: 'send',
+            body: { ...validSend, to: `term${i}@dest.example` },
+            idempotencyKey: undefined,
+          }),
+        ),
+      );
+      const first = startWorker();
+      await until('the worker to be mid-run', async () =>
+        sink.received.length - before >= 50 ? true : undefined,
+      );
+      first.kill('SIGTERM');
+      const code = await new Promise((r) => first.once('exit', r));
+      expect(code).toBe(0);
+      const leased = await services.db.kysely
+        .selectFrom('messages')
+        .select('id')
+        .where('lease_owner', 'is not', null)
+        .execute();
+      expect(leased).toEqual([]);
+      // Everything the sink accepted was recorded as delivered before the process exited.
+      const delivered = new Set(
+        (
+          await services.db.kysely
+            .selectFrom('messages')
+            .select('id')
+            .where('status', '=', 'delivered')
+            .execute()
+        ).map((r) => r.id),
+      );
+      const ours = new Set(ids.map((r) => r.id));
+      const arrived = [...receivedCounts(sink).keys()].filter((id) => ours.has(id));
+      expect(arrived.filter((id) => !delivered.has(id))).toEqual([]);
+      expect(delivered.size).toBeLessThan(400); // it really stopped mid-run
+
+      const second = startWorker();
+      try {
+        await until(
+          'all 400 delivered',
+          async () => ((await countByStatus(services, 'delivered')) === 400 ? true : undefined),
+          60_000,
+        );
+      } finally {
+        second.kill('SIGTERM');
+        await new Promise((r) => second.once('exit', r));
+      }
+      // A graceful stop leaves no duplicates at all.
+      const counts = receivedCounts(sink);
+      expect(ids.filter((r) => counts.get(r.id) !== 1)).toEqual([]);
+    } finally {
+      await services.close();
+      await database.drop();
+    }
+  });
 });
