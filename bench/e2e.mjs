@@ -3,9 +3,7 @@
 // number of messages of the same size into the same sink (Postfix's smtp-sink), in the same run; then
 // accept-to-delivered latency at a steady rate. Needs Debian's postfix package (smtp-sink, smtp-source).
 //   node bench/e2e.mjs [--messages 20000] [--rate 200] [--rate-seconds 15] [--database sqlite|postgres]
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +12,8 @@ import pg from 'pg';
 import { parseConfig } from '../dist/config.js';
 import { createServices } from '../dist/services.js';
 import { createBenchTenant } from './lib/tenant.mjs';
+import { HTML, latencies, postAll, postSteady, poster } from './lib/post.mjs';
+import { startSink } from './lib/sink.mjs';
 import { freePort, machine, run, start, waitForHttp } from './lib/harness.mjs';
 
 const { values } = parseArgs({
@@ -28,34 +28,17 @@ const TOTAL = Number(values.messages);
 const RATE = Number(values.rate);
 const RATE_SECONDS = Number(values['rate-seconds']);
 const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-'));
-const HTML = `<p>Your sign-in code is <b>483920</b>.</p><p>${'It expires in ten minutes. '.repeat(40)}</p>`;
 
 // --- The sink: Postfix's smtp-sink, counting messages. ------------------------------------------
-const sinkPort = await freePort();
-const sink = spawn('smtp-sink', ['-u', 'postfix', '-c', `127.0.0.1:${sinkPort}`, '1024'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let sinkCount = 0;
-sink.stdout.on('data', (d) => {
-  const m = /mesg=(\d+)[^=]*$/.exec(d.toString());
-  if (m) sinkCount = Number(m[1]);
-});
-await new Promise((r) => setTimeout(r, 300));
-async function sinkReaches(n, timeoutMs = 600_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (sinkCount < n) {
-    if (Date.now() > deadline) throw new Error(`sink stuck at ${sinkCount}/${n}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now();
-}
+const sink = await startSink();
+const sinkPort = sink.port;
 
 console.log(`bench/e2e — ${machine()}; ${TOTAL} messages; database ${values.database}`);
 
 // --- Reference: Postfix relaying into the sink. --------------------------------------------------
 const size = messageSize();
 const postfix = await startPostfix(sinkPort);
-const pfBase = sinkCount;
+const pfBase = sink.count;
 const pfStart = Date.now();
 await run(
   'smtp-source',
@@ -74,7 +57,7 @@ await run(
   ],
   { maxBuffer: 1 << 24 },
 );
-const pfEnd = await sinkReaches(pfBase + TOTAL);
+const pfEnd = await sink.reaches(pfBase + TOTAL);
 await postfix.stop();
 const pfRate = TOTAL / ((pfEnd - pfStart) / 1000);
 console.log(
@@ -113,48 +96,13 @@ const server = start(process.execPath, [...profile, bin, 'serve'], {
   TXMAIL_HTTP_PORT: String(port),
 });
 await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-const body = JSON.stringify({
-  from: 'Acme <noreply@acme.example>',
-  to: 'jane@recipient.example',
-  subject: 'Your sign-in code',
-  message: HTML,
-});
-const post = () =>
-  new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/email/send',
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+const post = poster([port], key);
 
-const txBase = sinkCount;
+const txBase = sink.count;
 const txStart = Date.now();
-let sent = 0;
-await Promise.all(
-  Array.from({ length: 50 }, async () => {
-    while (sent < TOTAL) {
-      sent++;
-      await post();
-    }
-  }),
-);
+await postAll(post, TOTAL);
 const acceptedAt = Date.now();
-const txEnd = await sinkReaches(txBase + TOTAL);
+const txEnd = await sink.reaches(txBase + TOTAL);
 const txRate = TOTAL / ((txEnd - txStart) / 1000);
 console.log(
   `txmail e2e         ${txRate.toFixed(0).padStart(6)} msg/s   (accepted all in ${((acceptedAt - txStart) / 1000).toFixed(1)} s, delivered all in ${((txEnd - txStart) / 1000).toFixed(1)} s, DKIM-signed, durable)`,
@@ -162,44 +110,28 @@ console.log(
 console.log(`ratio              ${(txRate / pfRate).toFixed(2)}× Postfix (target ≥ 4×)`);
 
 // --- Latency at a steady rate. ---------------------------------------------------------------------
-const latencyStart = Date.now();
-const steady = [];
-for (let i = 0; i < RATE * RATE_SECONDS; i++) {
-  const due = latencyStart + (i * 1000) / RATE;
-  const wait = due - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  steady.push(post());
-}
-await Promise.all(steady);
-await sinkReaches(txBase + TOTAL + RATE * RATE_SECONDS);
+const latencyStart = await postSteady(post, RATE, RATE_SECONDS);
+await sink.reaches(txBase + TOTAL + RATE * RATE_SECONDS);
 await new Promise((r) => setTimeout(r, 500)); // the last deliveries' records
 server.child.kill('SIGTERM');
 await server.exited;
 
 services = await createServices(config, { logger: pino({ level: 'silent' }), migrate: false });
-const rows = await services.db.kysely
-  .selectFrom('messages')
-  .innerJoin('events', 'events.message_id', 'messages.id')
-  .select(['messages.created_at as accepted', 'events.created_at as delivered'])
-  .where('events.type', '=', 'email.delivered')
-  .where('messages.created_at', '>=', latencyStart)
-  .execute();
+const lat = await latencies(services, latencyStart);
 const delivered = await services.db.kysely
   .selectFrom('messages')
   .select((eb) => eb.fn.countAll().as('n'))
   .where('status', '=', 'delivered')
   .executeTakeFirstOrThrow();
 await services.close();
-const lat = rows.map((r) => Number(r.delivered) - Number(r.accepted)).sort((a, b) => a - b);
-const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
 console.log(
-  `latency @${RATE}/s     accept→delivered p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${lat.at(-1)} ms (${lat.length} messages)`,
+  `latency @${RATE}/s     accept→delivered p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms (${lat.count} messages)`,
 );
 console.log(
   `check              ${Number(delivered.n)} messages recorded delivered of ${TOTAL + RATE * RATE_SECONDS} sent`,
 );
 
-sink.kill('SIGTERM');
+sink.stop();
 if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
 if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
 else console.log('kept', dir);
