@@ -19,6 +19,8 @@ export interface Received {
   clientAddress: string;
 }
 
+export type ChaosMove = 'ok' | 'defer' | 'throttle' | 'bounce' | 'drop';
+
 export class SmtpSink {
   readonly received: Received[] = [];
   private server: SMTPServer | undefined;
@@ -26,7 +28,14 @@ export class SmtpSink {
   port = 0;
   connections = 0;
 
-  constructor(private readonly options: { auth?: { user: string; pass: string }; host?: string } = {}) {}
+  constructor(
+    private readonly options: {
+      auth?: { user: string; pass: string };
+      host?: string;
+      /** For recipients `chaos…@`: what to do at RCPT and at the end of DATA, chosen per call. */
+      chaos?: () => ChaosMove;
+    } = {},
+  ) {}
 
   async start(port = 0): Promise<this> {
     const auth = this.options.auth;
@@ -49,6 +58,18 @@ export class SmtpSink {
         if (local.startsWith('bounce')) return fail(550, '5.1.1 <' + address.address + '>: no such user');
         if (local.startsWith('defer')) return fail(451, '4.3.0 temporary failure, try again');
         if (local.startsWith('throttle')) return fail(421, '4.7.0 too many messages, slow down');
+        if (local.startsWith('chaos') && this.options.chaos) {
+          switch (this.options.chaos()) {
+            case 'defer':
+              return fail(451, '4.3.0 chaos: try again');
+            case 'throttle':
+              return fail(421, '4.7.0 chaos: slow down');
+            case 'bounce':
+              return fail(550, '5.1.1 chaos: no such user');
+            case 'drop':
+              return this.dropAll();
+          }
+        }
         const flaky = /^flaky(\d+)/.exec(local);
         if (flaky) {
           const n = (this.tries.get(address.address) ?? 0) + 1;
@@ -65,6 +86,13 @@ export class SmtpSink {
         }
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          if (rcpts.some((r) => r.toLowerCase().startsWith('chaos')) && this.options.chaos) {
+            const move = this.options.chaos();
+            // Before the reply to ".": the message is not taken, so it must come again.
+            if (move === 'drop') return this.dropAll();
+            if (move === 'defer')
+              return cb(Object.assign(new Error('4.3.0 chaos: queue full'), { responseCode: 452 }));
+          }
           if (rcpts.some((r) => r.toLowerCase().startsWith('reject'))) {
             return cb(Object.assign(new Error('5.6.0 message content rejected'), { responseCode: 554 }));
           }

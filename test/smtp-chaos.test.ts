@@ -1,0 +1,136 @@
+// Fault test: an SMTP peer answering 4xx, 421 and 5xx at random and dropping connections, for every
+// message, at RCPT and at the end of DATA. Time is moved by hand through the retry schedule. The audit:
+// every accepted message ends delivered or bounced, a delivered one arrived exactly once (the drops all
+// happen before the reply to "."), a bounced one never arrived, and every state has its one event.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { databaseKinds } from './helpers/databases.js';
+import { TestDnsServer } from './helpers/dns-server.js';
+import { SmtpSink, type ChaosMove } from './helpers/smtp-sink.js';
+import { until } from './helpers/wait.js';
+import { createTenant, startTestEnv, validSend, type TestEnv } from './helpers/services.js';
+
+/** A seeded generator (mulberry32): the same chaos on every run. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
+  const random = seeded(20261123);
+  const moves: [ChaosMove, number][] = [
+    ['defer', 0.2],
+    ['throttle', 0.05],
+    ['bounce', 0.03],
+    ['drop', 0.1],
+  ];
+  const dns = new TestDnsServer();
+  const sink = new SmtpSink({
+    chaos: () => {
+      let r = random();
+      for (const [move, p] of moves) if ((r -= p) < 0) return move;
+      return 'ok';
+    },
+  });
+  const clock = new ManualClock(Date.UTC(2026, 10, 23, 9, 0, 0));
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    await dns.start();
+    await sink.start();
+    dns.add('chaos.example', 'MX', { preference: 10, exchange: 'mx.chaos.example' });
+    dns.add('mx.chaos.example', 'A', '127.0.0.1');
+    env = await startTestEnv(kind, {
+      clock,
+      env: {
+        TXMAIL_DNS_SERVERS: dns.address,
+        TXMAIL_MX_PORT: String(sink.port),
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+    });
+  });
+  afterAll(async () => {
+    await env.close();
+    await sink.stop();
+    await dns.stop();
+  });
+
+  it('ends every accepted message delivered once or bounced, losing none', async () => {
+    const tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': tenant.apiKey },
+        payload: { ...validSend, to: `chaos${i}@chaos.example` },
+      });
+      expect(res.statusCode).toBe(200);
+      ids.push((res.json() as { id: string }).id);
+    }
+    const worker = await env.services.startWorker({ pollMs: 20 });
+    const open = async () =>
+      Number(
+        (
+          await env.services.db.kysely
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('account_id', '=', tenant.accountId)
+            .where((eb) => eb.or([eb('next_attempt_at', 'is not', null), eb('lease_owner', 'is not', null)]))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // Let every due message be tried, then move time to the next retry (or the end of a pause).
+    for (let round = 0; round < 400 && (await open()) > 0; round++) {
+      await until('the due messages to be tried', async () => {
+        const due = await env.services.db.kysely
+          .selectFrom('messages')
+          .select('id')
+          .where((eb) => eb.or([eb('next_attempt_at', '<=', clock.now()), eb('lease_owner', 'is not', null)]))
+          .execute();
+        return due.length === 0 ? true : undefined;
+      });
+      const next = await env.services.repos.queue.nextDue();
+      if (next === undefined) break;
+      clock.set(Math.max(clock.now(), next));
+      worker.wake();
+    }
+
+    const rows = await env.services.db.kysely
+      .selectFrom('messages')
+      .select(['id', 'status', 'attempts'])
+      .where('account_id', '=', tenant.accountId)
+      .execute();
+    expect(rows).toHaveLength(100);
+    const statuses = new Map(rows.map((r) => [r.id, r.status]));
+    expect(rows.filter((r) => r.status !== 'delivered' && r.status !== 'bounced')).toEqual([]);
+    // Chaos really happened: retries, and some bounces.
+    expect(rows.some((r) => r.attempts > 1)).toBe(true);
+    expect(rows.some((r) => r.status === 'bounced')).toBe(true);
+
+    const arrivals = new Map<string, number>();
+    for (const r of sink.received) {
+      const id = /^Message-ID: <([^@]+)@/im.exec(r.raw.toString('utf8'))?.[1];
+      if (id) arrivals.set(id, (arrivals.get(id) ?? 0) + 1);
+    }
+    for (const id of ids) {
+      expect({ id, arrived: arrivals.get(id) ?? 0 }).toEqual({
+        id,
+        arrived: statuses.get(id) === 'delivered' ? 1 : 0,
+      });
+    }
+    const finals = await env.services.db.kysely
+      .selectFrom('events')
+      .select(['message_id', 'type'])
+      .where('message_id', 'in', ids)
+      .where('type', 'in', ['email.delivered', 'email.bounced'])
+      .execute();
+    expect(finals).toHaveLength(100);
+    for (const e of finals)
+      expect(e.type).toBe(statuses.get(e.message_id) === 'delivered' ? 'email.delivered' : 'email.bounced');
+  });
+});
