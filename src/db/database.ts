@@ -84,6 +84,11 @@ function openPostgres(url: string, options: OpenOptions): Db {
   // An idle client losing its server (e.g. PostgreSQL restarting) must not crash the process;
   // the pool discards the client and the next query gets a fresh one.
   pool.on('error', () => undefined);
+  // A client checked out between two queries (inside a transaction) has no error listener: pg-pool
+  // removes its own at check-out. A server shutting down sends every backend an error message, which
+  // would then crash the process. The query in flight, if any, still fails with it; the pool drops the
+  // broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,

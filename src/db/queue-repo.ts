@@ -95,13 +95,18 @@ export class QueueRepo {
     }
   }
 
-  /** Gives back every lease `owner` holds (graceful shutdown): the messages are due again at once. */
-  async releaseAll(owner: string): Promise<number> {
-    const r = await this.db
+  /**
+   * Gives back every lease `owner` holds but those of `except` (graceful shutdown; or after a claim
+   * whose answer was lost, which leaves leases the worker does not know it holds): the messages are
+   * due again at once.
+   */
+  async releaseAll(owner: string, except: string[] = []): Promise<number> {
+    let q = this.db
       .updateTable('messages')
       .set({ lease_owner: null, lease_expires_at: null })
-      .where('lease_owner', '=', owner)
-      .executeTakeFirst();
+      .where('lease_owner', '=', owner);
+    if (except.length > 0) q = q.where('id', 'not in', except);
+    const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
 

@@ -23,6 +23,9 @@ export interface WorkerOptions {
   retry: RetryPolicy;
 }
 
+/** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
+const RECORD_TRIES = 60;
+
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   concurrency: 50,
   leaseMs: 10 * 60_000,
@@ -39,6 +42,10 @@ export class DeliveryWorker {
   readonly id = `worker-${newId()}`;
   private running = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Ids of the messages in `inFlight`: leases this worker knows it holds. */
+  private readonly inFlightIds = new Set<string>();
+  /** A claim failed: the database may have leased messages to us without our hearing of it. */
+  private reconcile = false;
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private loop: Promise<void> | undefined;
@@ -86,13 +93,20 @@ export class DeliveryWorker {
       const free = this.options.concurrency - this.inFlight.size;
       if (free > 0) {
         try {
+          if (this.reconcile) {
+            // A claim that committed while its answer was lost would hold those messages until the
+            // lease expires; give back every lease but those in hand.
+            await this.queue.releaseAll(this.id, [...this.inFlightIds]);
+            this.reconcile = false;
+          }
           const now = this.clock.now();
           claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, free);
         } catch (err) {
+          this.reconcile = true;
           this.logger.error({ err }, 'could not claim messages; retrying');
         }
       }
-      for (const m of claimed) this.track(this.process(m));
+      for (const m of claimed) this.track(m.id, this.process(m));
       if (claimed.length === free && free > 0) continue; // there may be more due right now
       if (!this.woken) await this.sleep(await this.sleepMs());
     }
@@ -123,10 +137,12 @@ export class DeliveryWorker {
     });
   }
 
-  private track(p: Promise<void>): void {
+  private track(id: string, p: Promise<void>): void {
     this.inFlight.add(p);
+    this.inFlightIds.add(id);
     void p.finally(() => {
       this.inFlight.delete(p);
+      this.inFlightIds.delete(id);
       // Claim again once a quarter of the slots are free: one claim per message would cost a query
       // per message; waiting for all slots would leave the connections idle.
       const free = this.options.concurrency - this.inFlight.size;
@@ -153,13 +169,24 @@ export class DeliveryWorker {
         throttled: false,
       });
     }
-    try {
-      const recorded = await this.recorder.submit(record);
-      if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
-      else this.observer?.recorded(m, record);
-    } catch (err) {
-      // The lease expires and the message is tried again: at worst a duplicate, never a loss.
-      this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
+    // The attempt happened: recording it is what keeps it from happening twice. A database that is
+    // away for a moment (a restart, a failover) is waited for, up to a minute; after that the lease
+    // expires and the message is tried again (at worst a duplicate, never a loss).
+    for (let tries = 1; ; tries++) {
+      try {
+        const recorded = await this.recorder.submit(record);
+        if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
+        else this.observer?.recorded(m, record);
+        return;
+      } catch (err) {
+        if (tries >= RECORD_TRIES) {
+          this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
+          return;
+        }
+        if (tries === 1)
+          this.logger.warn({ err, messageId: m.id }, 'could not record the attempt yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
     }
   }
 
