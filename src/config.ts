@@ -10,6 +10,8 @@ import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './deliver
 export type Signup = 'open' | 'closed';
 
 export interface Config {
+  /** PostgreSQL connections per process. */
+  databasePool: number;
   databaseUrl: string;
   httpHost: string;
   httpPort: number;
@@ -77,6 +79,7 @@ export function parseConfig(env: Env): Config {
 
   return {
     databaseUrl: databaseUrl(get('TXMAIL_DATABASE_URL') ?? 'sqlite:./data/txmail.db'),
+    databasePool: positive(get, 'TXMAIL_DATABASE_POOL', 10),
     httpHost: get('TXMAIL_HTTP_HOST') ?? '127.0.0.1',
     httpPort,
     publicUrl: url(get, 'TXMAIL_PUBLIC_URL', `http://localhost:${httpPort}`, ['http:', 'https:']),

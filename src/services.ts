@@ -89,7 +89,7 @@ export interface ServiceOptions {
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(config.databaseUrl, options.db);
+  const db = openDatabase(config.databaseUrl, { poolSize: config.databasePool, ...options.db });
   if (options.migrate !== false) await migrate(db);
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
