@@ -106,7 +106,12 @@ export class DeliveryWorker {
           this.logger.error({ err }, 'could not claim messages; retrying');
         }
       }
-      for (const m of claimed) this.track(m.id, this.process(m));
+      for (const m of claimed) {
+        // Our own lease ran out while the delivery is still going (a slow peer): the claim renewed it,
+        // and delivering it a second time would send it twice.
+        if (this.inFlightIds.has(m.id)) continue;
+        this.track(m.id, this.process(m));
+      }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
       if (!this.woken) await this.sleep(await this.sleepMs());
     }
