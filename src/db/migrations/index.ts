@@ -2,8 +2,11 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery.js';
+import * as m004 from './004-domains.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-delivery': m002,
+  // 003 is taken by another branch.
+  '004-domains': m004,
 };
