@@ -20,6 +20,10 @@ export interface Config {
   inboundPort: number;
   returnPathLabel: string;
   testDomain: string;
+  /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
+  spfDomain: string;
+  /** The host customers' return-path domains (`send.<domain>`) point their MX record at. */
+  inboundMx: string;
   /** Explicit master key; when unset, one is generated once into the data directory. */
   secretKey: string | undefined;
   sourceIps: string[];
@@ -81,6 +85,8 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
+    spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
+    inboundMx: domain(get, 'TXMAIL_INBOUND_MX', hostname),
     secretKey: secret(get('TXMAIL_SECRET_KEY')),
     sourceIps: list(get('TXMAIL_SOURCE_IPS')).map((ip) => {
       if (!isIP(ip)) throw new ConfigError('TXMAIL_SOURCE_IPS', `"${ip}" is not an IP address`);

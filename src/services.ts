@@ -13,6 +13,12 @@ import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from '.
 import { DomainsRepo } from './db/domains-repo.js';
 import { MessagesRepo } from './db/messages-repo.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
+import { Domains } from './domains/domains.js';
+import {
+  DEFAULT_DOMAIN_CHECKER_OPTIONS,
+  DomainChecker,
+  type DomainCheckerOptions,
+} from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { GroupCommit } from './group-commit.js';
@@ -52,12 +58,15 @@ export interface Services {
   accounts: Accounts;
   auth: ApiKeyAuth;
   verifiedDomains: VerifiedDomains;
+  domains: Domains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   accept: AcceptService;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
   /** Starts the delivery worker of this process (woken at once by mail accepted here). */
   startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
+  /** Starts the periodic re-check of domains in this process (serve and worker roles). */
+  startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
   close(): Promise<void>;
 }
 
@@ -78,7 +87,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
 
   const repos = {
     accounts: new AccountsRepo(db.kysely),
-    domains: new DomainsRepo(db.kysely),
+    domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely),
     accept: new AcceptRepo(db.kysely),
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
@@ -98,6 +107,24 @@ export async function createServices(config: Config, options: ServiceOptions = {
     logger.warn({ err }, 'could not record key use'),
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
+  const domains = new Domains(
+    repos.domains,
+    repos.dkimKeys,
+    dkim,
+    dns,
+    clock,
+    {
+      returnPathLabel: config.returnPathLabel,
+      inboundMx: config.inboundMx,
+      spfDomain: config.spfDomain,
+      reserved: [config.testDomain, config.hostname, config.spfDomain, config.inboundMx],
+    },
+    (accountId, accountStateChanged) => {
+      verifiedDomains.invalidate(accountId);
+      if (accountStateChanged) auth.invalidate();
+    },
+  );
+  let domainChecker: DomainChecker | undefined;
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
     onCommitted: (_items, outcomes) => {
@@ -119,6 +146,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new Accounts(repos.accounts, clock),
     auth,
     verifiedDomains,
+    domains,
     batcher,
     accept,
     http: () =>
@@ -127,6 +155,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         clock,
         auth,
         accept,
+        domains,
         messages: repos.messages,
         rateLimit: config.rateLimit,
         databaseReachable: () => isReachable(db),
@@ -166,7 +195,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
       worker.start();
       return worker;
     },
+    startDomainChecker(options = {}) {
+      domainChecker ??= new DomainChecker(domains, repos.domains, clock, logger.child({ role: 'domains' }), {
+        ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
+        ...options,
+      });
+      domainChecker.start();
+      return domainChecker;
+    },
     async close() {
+      await domainChecker?.stop();
       await worker?.stop();
       await transport?.close();
       await builder?.close();

@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
+import type { Domains } from '../domains/domains.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
+import { registerDomainRoutes } from './routes/domains.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
@@ -27,6 +29,7 @@ export interface HttpDeps {
   clock: Clock;
   auth: ApiKeyAuth;
   accept: AcceptService;
+  domains: Domains;
   messages: MessagesRepo;
   rateLimit: number;
   databaseReachable: () => Promise<boolean>;
@@ -61,6 +64,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
+    registerDomainRoutes(api, deps.domains);
   });
   return app;
 }
