@@ -26,7 +26,8 @@ export class DomainChecker {
   readonly owner = `domains-${newId()}`;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private stopped = true;
+  private started = false;
+  private stopping = false;
 
   constructor(
     private readonly domains: Domains,
@@ -37,13 +38,13 @@ export class DomainChecker {
   ) {}
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (this.started) return;
+    this.started = true;
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
     await this.repo.releaseLeases(this.owner).catch(() => undefined);
@@ -72,12 +73,12 @@ export class DomainChecker {
         }),
       );
       checked += due.length;
-      if (due.length < this.options.batch || this.stopped) return checked;
+      if (due.length < this.options.batch || this.stopping) return checked;
     }
   }
 
   private schedule(delay: number): void {
-    if (this.stopped) return;
+    if (this.stopping) return;
     this.timer = setTimeout(() => {
       this.running = this.runOnce()
         .then(() => undefined)
