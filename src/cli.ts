@@ -11,9 +11,9 @@ import { createServices, type Services } from './services.js';
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      the API and the delivery worker in one process (npm start)
+  serve                      the API, the delivery worker and domain checks in one process (npm start)
   api                        the HTTP API and dashboard only
-  worker                     the delivery worker only
+  worker                     the delivery worker and domain checks
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
