@@ -86,7 +86,8 @@ export function parseConfig(env: Env): Config {
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
-    inboundMx: domain(get, 'TXMAIL_INBOUND_MX', hostname),
+    // RFC 5321 §5.1: an MX record names a host, never an address.
+    inboundMx: domain(get, 'TXMAIL_INBOUND_MX', hostname, { noAddress: true }),
     secretKey: secret(get('TXMAIL_SECRET_KEY')),
     sourceIps: list(get('TXMAIL_SOURCE_IPS')).map((ip) => {
       if (!isIP(ip)) throw new ConfigError('TXMAIL_SOURCE_IPS', `"${ip}" is not an IP address`);
@@ -203,9 +204,16 @@ function label(get: (n: string) => string | undefined, name: string, fallback: s
   return v.toLowerCase();
 }
 
-function domain(get: (n: string) => string | undefined, name: string, fallback: string): string {
+function domain(
+  get: (n: string) => string | undefined,
+  name: string,
+  fallback: string,
+  options: { noAddress?: boolean } = {},
+): string {
   const v = get(name) ?? fallback;
-  if (!isHostname(v)) throw new ConfigError(name, `"${v}" is not a domain name`);
+  if (!isHostname(v) || (options.noAddress && isIP(v))) {
+    throw new ConfigError(name, `"${v}" is not a domain name`);
+  }
   return v.toLowerCase();
 }
 

@@ -118,6 +118,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
       inboundMx: config.inboundMx,
       spfDomain: config.spfDomain,
       reserved: [config.testDomain, config.hostname, config.spfDomain, config.inboundMx],
+      // Read only through config.sourceIps: the variable's syntax may grow (e.g. warm-up dates).
+      sourceIps: config.sourceIps,
+      hostname: config.hostname,
     },
     (accountId, accountStateChanged) => {
       verifiedDomains.invalidate(accountId);

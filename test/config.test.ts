@@ -37,7 +37,7 @@ describe('configuration', () => {
     ['TXMAIL_DESTINATION_LIMITS', 'google.com:connections=lots'],
     ['TXMAIL_BUILD_THREADS', 'two'],
     ['TXMAIL_SPF_DOMAIN', 'spf_example'],
-    ['TXMAIL_INBOUND_MX', '192.0.2.1:25'],
+    ['TXMAIL_INBOUND_MX', '192.0.2.1'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -7,6 +7,7 @@ import { DomainChecker } from '../src/domains/domain-checker.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
+import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 const MINUTE = 60_000;
@@ -44,6 +45,15 @@ describe.each(databaseKinds)('scheduled domain checks on $name', (kind) => {
     (await api(tenant, 'GET', `/api/domains/${d.id}`)).json() as DomainJson;
   const state = async () => (await env.services.repos.accounts.findById(tenant.accountId))!.state;
   const send = (from: string) => api(tenant, 'POST', '/api/email/send', { ...validSend, from });
+
+  it('runs the checks on its own once started, as serve and worker do', async () => {
+    const d = await add('timer.example');
+    publish(dns, d);
+    clock.advance(MINUTE);
+    env.services.startDomainChecker({ pollMs: 20 });
+    await until('the scheduled check', async () => ((await get(d)).status === 'verified' ? true : undefined));
+    expect(await state()).toBe('production');
+  });
 
   it('verifies a pending domain on a scheduled check once its records appear', async () => {
     const c = checker();

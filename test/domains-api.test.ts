@@ -170,6 +170,20 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     expect(await accountState(t)).toBe('sandbox');
   });
 
+  it('reports another record beside the DKIM key as wrong: receivers may read either', async () => {
+    const t = await tenant();
+    const d = await add(t, 'twokeys.example');
+    publish(dns, d);
+    dns.add(recordOf(d, 'dkim').name, 'TXT', 'v=DKIM1; k=rsa; p=OLDKEY');
+    const v = await verify(t, d);
+    expect(v.status).toBe('pending');
+    expect(recordOf(v, 'dkim').status).toBe('wrong');
+    expect(recordOf(v, 'dkim').seen).toHaveLength(2);
+    expect(recordOf(v, 'dkim').problems[0]).toMatch(
+      /^2 TXT records at txm202611\._domainkey\.twokeys\.example/,
+    );
+  });
+
   it('reports a missing SPF record and a missing return-path MX', async () => {
     const t = await tenant();
     const d = await add(t, 'nospf.example');
@@ -251,6 +265,26 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     const again = await verify(t, d);
     expect(recordOf(again, 'dmarc')).toMatchObject({ status: 'found', seen: ['v=DMARC1; p=reject'] });
     expect(again.last_check!.dmarc.policy).toBe('reject');
+  });
+
+  it('warns when SPF does not pass from a sending address, as a receiver would evaluate it', async () => {
+    // A second instance sending from an address the SPF include domain does not list.
+    const other = await startTestEnv(kind, {
+      env: { TXMAIL_DNS_SERVERS: dns.address, TXMAIL_SOURCE_IPS: '127.0.0.1,127.0.0.9', ...SERVICE_DNS_ENV },
+    });
+    try {
+      const t = await createTenant(other.services);
+      const otherApi = domainsApi(other.app);
+      const d = (await otherApi(t, 'POST', '/api/domains', { name: 'probe.example' })).json() as DomainJson;
+      publish(dns, d);
+      const v = (await otherApi(t, 'POST', `/api/domains/${d.id}/verify`)).json() as DomainJson;
+      expect(v.status).toBe('verified');
+      expect(recordOf(v, 'spf').warnings).toEqual([
+        "SPF evaluates to softfail for mail sent from 127.0.0.9: the service's SPF include domain does not authorize it (tell the operator)",
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('reports a DNS failure as an error, not as a missing record, and changes nothing', async () => {

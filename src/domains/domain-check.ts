@@ -2,6 +2,8 @@
 // and compared, with what was seen. A temporary DNS failure is reported as `error`, never as `missing`,
 // so it cannot fail a domain (domain-status.ts decides what an inconclusive check changes: nothing).
 import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js';
+import { spf as evaluateSpf } from 'mailauth/lib/spf/index.js';
+import { mailauthResolver } from '../dns/mailauth-resolver.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { matchDkimRecord } from './dkim-record-check.js';
 import { dmarcGuidance, type DmarcPolicy } from './dmarc-guidance.js';
@@ -32,11 +34,18 @@ export interface DomainCheck {
   dmarc: { policy: DmarcPolicy | null; guidance: string };
 }
 
+export interface SpfProbe {
+  /** The addresses mail leaves from (TXMAIL_SOURCE_IPS); empty when unknown. */
+  sourceIps: string[];
+  hostname: string;
+}
+
 export async function checkDomain(
   domain: string,
   expected: ExpectedRecord[],
   dns: DnsResolver,
   now: number,
+  probe: SpfProbe = { sourceIps: [], hostname: 'localhost' },
 ): Promise<DomainCheck> {
   let spfLookups: number | null = null;
   let dmarc: DomainCheck['dmarc'] = { policy: null, guidance: '' };
@@ -48,7 +57,7 @@ export async function checkDomain(
         case 'return_path_mx':
           return checkMx(e, dns);
         case 'spf': {
-          const r = await checkSpf(e, dns);
+          const r = await checkSpf(e, dns, probe);
           spfLookups = r.lookups;
           return r.finding;
         }
@@ -90,8 +99,17 @@ async function checkDkim(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFin
   const keys = txt.filter((t) => /(^|;)\s*(v=DKIM1|p=)/i.test(t));
   if (keys.length === 0) return finding('dkim', 'missing', txt);
   const matches = keys.map((k) => matchDkimRecord(k, expectedKey));
-  if (matches.some((m) => m.matches)) return finding('dkim', 'found', keys);
-  return finding('dkim', 'wrong', keys, [...new Set(matches.map((m) => m.problem!))]);
+  if (!matches.some((m) => m.matches)) {
+    return finding('dkim', 'wrong', keys, [...new Set(matches.map((m) => m.problem!))]);
+  }
+  // RFC 6376 §3.6.2.2 lets a verifier pick any one of several records, and common verifiers take the
+  // first the resolver answers, in no fixed order: another record here fails some messages at random.
+  if (txt.length > 1) {
+    return finding('dkim', 'wrong', txt, [
+      `${txt.length} TXT records at ${e.name}; receivers may read any one of them: keep only the one above`,
+    ]);
+  }
+  return finding('dkim', 'found', keys);
 }
 
 async function checkMx(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFinding> {
@@ -121,6 +139,7 @@ async function checkMx(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFindi
 async function checkSpf(
   e: ExpectedRecord,
   dns: DnsResolver,
+  probe: SpfProbe,
 ): Promise<{ finding: RecordFinding; lookups: number | null }> {
   let txt: string[];
   try {
@@ -165,7 +184,33 @@ async function checkSpf(
   if (terms.some((t) => t === 'all' || t === '+all')) {
     f.warnings.push('"+all" lets every server on the internet send as this domain; end with ~all or -all');
   }
+  if (f.status === 'found') f.warnings.push(...(await evaluateFromSourceIps(e.name, dns, probe)));
   return { finding: f, lookups: count.lookups };
+}
+
+/**
+ * The record is right; does SPF pass for mail from the sending addresses, as a receiver evaluates it
+ * (mailauth)? It does not when the SPF include domain does not list them: the operator's to fix, so a
+ * warning, not a customer's wrong record.
+ */
+async function evaluateFromSourceIps(name: string, dns: DnsResolver, probe: SpfProbe): Promise<string[]> {
+  const resolver = mailauthResolver(dns);
+  const warnings: string[] = [];
+  for (const ip of probe.sourceIps.slice(0, 4)) {
+    const r = await evaluateSpf({
+      sender: `postmaster@${name}`,
+      ip,
+      helo: probe.hostname,
+      mta: probe.hostname,
+      resolver,
+    } as Parameters<typeof evaluateSpf>[0]);
+    if (r.status.result !== 'pass' && r.status.result !== 'temperror') {
+      warnings.push(
+        `SPF evaluates to ${r.status.result} for mail sent from ${ip}: the service's SPF include domain does not authorize it (tell the operator)`,
+      );
+    }
+  }
+  return warnings;
 }
 
 async function checkDmarc(
@@ -175,16 +220,8 @@ async function checkDmarc(
 ): Promise<{ finding: RecordFinding; dmarc: DomainCheck['dmarc'] }> {
   let record;
   try {
-    record = await getDmarcRecord(domain, async (name, type) => {
-      try {
-        return type === 'TXT' ? await dns.txtChunks(name) : [];
-      } catch (err) {
-        // mailauth tells "no record" from "try later" by the Node.js error codes.
-        const failure = err instanceof DnsError ? err.failure : 'temporary';
-        const code = failure === 'nxdomain' ? 'ENOTFOUND' : failure === 'nodata' ? 'ENODATA' : 'ESERVFAIL';
-        throw Object.assign(new Error((err as Error).message), { code });
-      }
-    });
+    const resolve = mailauthResolver(dns);
+    record = await getDmarcRecord(domain, (name, type) => resolve(name, type) as Promise<string[][]>);
   } catch (err) {
     return { finding: failed('dmarc', err), dmarc: { policy: null, guidance: dmarcGuidance(null, e.value) } };
   }

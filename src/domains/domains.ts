@@ -10,12 +10,12 @@ import { dkimSelector } from '../dkim/keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { checkDomain, type DomainCheck } from './domain-check.js';
+import { checkDomain, type DomainCheck, type SpfProbe } from './domain-check.js';
 import { isWithin, parseDomainName } from './domain-name.js';
 import { domainRecords, type ExpectedRecord, type ServiceDns } from './domain-records.js';
 import { nextCheckAt, nextDomainState } from './domain-status.js';
 
-export interface DomainsSettings extends ServiceDns {
+export interface DomainsSettings extends ServiceDns, SpfProbe {
   /** Names customers may not add: the service's own domains. */
   reserved: string[];
 }
@@ -77,7 +77,15 @@ export class Domains {
       check_lease_owner: null,
       check_lease_until: null,
     };
-    const result = await this.repo.create(row, key, limit);
+    let result;
+    try {
+      result = await this.repo.create(row, key, limit);
+    } catch (err) {
+      // Another account took the same selector for this name between the look-up and the insert.
+      if (!(await this.repo.selectorTaken(name, key.selector))) throw err;
+      key.selector = dkimSelector(now) + Math.random().toString(36).slice(2, 6);
+      result = await this.repo.create(row, key, limit);
+    }
     if (result === 'exists') throw exists(name);
     if (result === 'plan_limit') throw planLimit(account.plan);
     return { row, records: this.records(name, key.selector, key.public_key), check: undefined };
@@ -123,6 +131,7 @@ export class Domains {
       this.records(row.name, key.selector, key.public_key),
       this.dns,
       this.clock.now(),
+      this.settings,
     );
     const now = this.clock.now();
     const state = nextDomainState(
