@@ -299,6 +299,24 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     expect(v.last_check!.outcome).toBe('inconclusive');
   });
 
+  it('gives a domain set verified before verification existed a key when its owner verifies it', async () => {
+    const t = await createTenant(env.services, { domain: 'legacy.example' });
+    const [legacy] = ((await api(t, 'GET', '/api/domains')).json() as { data: DomainJson[] }).data;
+    expect(legacy).toMatchObject({ name: 'legacy.example', status: 'verified' });
+    const before = (await api(t, 'GET', `/api/domains/${legacy!.id}`)).json() as DomainJson;
+    expect(before.records.map((r) => r.record)).toEqual(['return_path_mx', 'spf', 'dmarc']);
+
+    // Its records are not published: verifying starts the grace period, and shows the key to publish.
+    const v = await verify(t, legacy!);
+    expect(v.status).toBe('temporary_failure');
+    expect(recordOf(v, 'dkim')).toMatchObject({
+      status: 'missing',
+      name: 'txm202611._domainkey.legacy.example',
+    });
+    publish(dns, v);
+    expect((await verify(t, v)).status).toBe('verified');
+  });
+
   it('keeps tenants apart: another account cannot see, verify or delete a domain', async () => {
     const owner = await tenant();
     const stranger = await tenant();

@@ -114,6 +114,7 @@ export class Domains {
   async verify(accountId: string, id: string): Promise<DomainDetail> {
     let row = await this.find(accountId, id);
     if (row.status === 'failed') row = { ...row, verification_started_at: this.clock.now() };
+    await this.ensureKey(row);
     const recorded = await this.checkAndRecord(row, null);
     return this.detail(recorded ?? (await this.find(accountId, id)));
   }
@@ -158,12 +159,32 @@ export class Domains {
   /** The records of a domain: what to publish, with the last check's findings. */
   private async detail(row: DomainRow): Promise<DomainDetail> {
     const key = await this.keys.current(row.name, row.account_id);
-    if (!key) throw notFound(row.id);
+    // A domain from before verification existed (set verified by hand) may have no key yet: it gets one
+    // when its owner verifies it; until then there is no DKIM record to show.
+    const records = key
+      ? this.records(row.name, key.selector, key.public_key)
+      : domainRecords(row.name, { selector: '', publicKey: '' }, this.settings).filter(
+          (r) => r.record !== 'dkim',
+        );
     return {
       row,
-      records: this.records(row.name, key.selector, key.public_key),
+      records,
       check: row.findings === null ? undefined : (JSON.parse(row.findings) as DomainCheck),
     };
+  }
+
+  /** Gives a domain without a DKIM key (one from before verification existed) its key. */
+  private async ensureKey(row: DomainRow): Promise<void> {
+    if (await this.keys.current(row.name, row.account_id)) return;
+    let selector = dkimSelector(this.clock.now());
+    if (await this.repo.selectorTaken(row.name, selector)) selector += Math.random().toString(36).slice(2, 6);
+    try {
+      await this.keys.insert(await this.dkim.generate(row.name, row.account_id, selector));
+    } catch (err) {
+      // A concurrent verify of the same domain created it.
+      if (!(await this.keys.current(row.name, row.account_id))) throw err;
+    }
+    this.dkim.forget(row.name, row.account_id);
   }
 
   private records(name: string, selector: string, publicKey: string): ExpectedRecord[] {
