@@ -209,6 +209,16 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     });
   });
 
+  it('accepts the include merged into an existing SPF record, in any case and with a trailing dot', async () => {
+    const t = await tenant();
+    const d = await add(t, 'merged.example');
+    publish(dns, d, ['dkim', 'return_path_mx']);
+    dns.add('send.merged.example', 'TXT', 'v=spf1 ip4:192.0.2.0/24 +include:SPF.TXMAIL.example. -all');
+    const v = await verify(t, d);
+    expect(recordOf(v, 'spf').status).toBe('found');
+    expect(v.status).toBe('verified');
+  });
+
   it('reports two SPF records as wrong (RFC 7208 §4.5)', async () => {
     const t = await tenant();
     const d = await add(t, 'twospf.example');
@@ -338,6 +348,72 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     const theirs = await add(stranger, 'private.example');
     expect(recordOf(theirs, 'dkim').name).not.toBe(recordOf(d, 'dkim').name);
     expect(recordOf(theirs, 'dkim').name).toMatch(/^txm202611[a-z0-9]{1,4}\._domainkey\.private\.example$/);
+  });
+
+  it('takes verify and delete with an empty JSON body, as many HTTP clients send them', async () => {
+    const t = await tenant();
+    const d = await add(t, 'emptybody.example');
+    for (const [method, url] of [
+      ['POST', `/api/domains/${d.id}/verify`],
+      ['DELETE', `/api/domains/${d.id}`],
+    ] as const) {
+      const res = await env.app.inject({
+        method,
+        url,
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+
+  it('answers random input without a 5xx', async () => {
+    const t = await tenant('scale');
+    const alphabet = [
+      'a',
+      'Z',
+      '0',
+      '-',
+      '.',
+      '_',
+      'ü',
+      '中',
+      '\u0000',
+      ' ',
+      '%',
+      'xn--',
+      '@',
+      '/',
+      '\u200d',
+      '..',
+    ];
+    const pick = () => alphabet[Math.floor(Math.random() * alphabet.length)]!;
+    for (let i = 0; i < 300; i++) {
+      const name =
+        Array.from({ length: 1 + Math.floor(Math.random() * 30) }, pick).join('') + (i % 2 ? '.example' : '');
+      const res = await api(t, 'POST', '/api/domains', { name });
+      expect(res.statusCode, `${JSON.stringify(name)}: ${res.body}`).toBeLessThan(500);
+      expect(res.statusCode === 201 || /^[a-z_]+: .+$/.test(res.body)).toBe(true);
+    }
+    for (const payload of ['{', '[]', '"x"', 'null', JSON.stringify({ name: 'x'.repeat(100_000) })]) {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/domains',
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, payload.slice(0, 20)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    for (const id of ['', '%00', '..', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000']) {
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['POST', '/verify'],
+        ['DELETE', ''],
+      ] as const) {
+        const res = await api(t, method, `/api/domains/${id}${suffix}`);
+        expect(res.statusCode, `${method} ${id.slice(0, 20)}${suffix}`).toBeLessThan(500);
+      }
+    }
   });
 
   it('needs an API key', async () => {

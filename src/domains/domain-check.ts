@@ -161,7 +161,7 @@ async function checkSpf(
   const include = /include:(\S+)/i.exec(e.value)![1]!.toLowerCase();
   const problems: string[] = [];
   const terms = record.toLowerCase().split(/\s+/);
-  if (!terms.some((t) => t.replace(/^\+/, '') === `include:${include}`)) {
+  if (!terms.some((t) => t.replace(/^\+/, '').replace(/\.$/, '') === `include:${include}`)) {
     problems.push(`the record does not contain include:${include}`);
   }
   const count = await countSpfLookups(record, async (name) => {

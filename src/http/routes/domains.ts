@@ -1,5 +1,5 @@
 // GET|POST /api/domains, GET|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
 import type { DomainRow } from '../../db/schema.js';
 import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
@@ -46,18 +46,28 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
 
   app.post<{ Params: { id: string } }>(
     '/api/domains/:id/verify',
-    { schema: { summary: "Check the domain's DNS records now" } },
+    { schema: { summary: "Check the domain's DNS records now" }, onRequest: noBodyExpected },
     async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/domains/:id',
-    { schema: { summary: 'Delete a domain and its DKIM key' } },
+    { schema: { summary: 'Delete a domain and its DKIM key' }, onRequest: noBodyExpected },
     async (request) => {
       await domains.delete(authOf(request).account.id, request.params.id);
       return { id: request.params.id, deleted: true };
     },
   );
+}
+
+/**
+ * These routes take no body, and many HTTP clients send `Content-Type: application/json` on every
+ * request anyway: an empty body then is no body, not invalid JSON.
+ */
+async function noBodyExpected(request: FastifyRequest): Promise<void> {
+  if (request.headers['content-length'] === '0' || request.headers['content-length'] === undefined) {
+    if (request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
+  }
 }
 
 function iso(ms: number | null): string | null {
