@@ -5,14 +5,15 @@ import { ConfigError, describeConfig, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
 import { AppError } from './errors.js';
 import { createLogger } from './log.js';
+import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
 
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      the API and the delivery worker in one process (npm start)
+  serve                      the API, the delivery worker and domain checks in one process (npm start)
   api                        the HTTP API and dashboard only
-  worker                     the delivery worker only
+  worker                     the delivery worker and domain checks
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -22,6 +23,7 @@ Operator commands (add --json for machine-readable output):
   key revoke --account E --id KEY_ID
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
+  dns                        print the DNS records to publish for the service's own domains
   config                     print the effective configuration (secrets masked)
 `;
 
@@ -165,6 +167,13 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
       );
       return 0;
     }
+    case 'dns': {
+      const c = s.config;
+      const key = await s.dkim.ensureServiceKey(c.testDomain);
+      const records = serviceRecords(c, key);
+      print(args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
@@ -174,7 +183,10 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
 async function runRoles(s: Services, role: 'serve' | 'api' | 'worker'): Promise<number> {
   const app = role === 'worker' ? undefined : s.http();
   if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  if (role !== 'api') await s.startWorker();
+  if (role !== 'api') {
+    await s.startWorker();
+    s.startDomainChecker();
+  }
   s.logger.info(
     { role, url: app ? s.config.publicUrl : undefined, database: s.db.dialect },
     'txmail is running',

@@ -24,6 +24,10 @@ export interface Config {
   inboundPort: number;
   returnPathLabel: string;
   testDomain: string;
+  /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
+  spfDomain: string;
+  /** The host customers' return-path domains (`send.<domain>`) point their MX record at. */
+  inboundMx: string;
   /** Explicit master key; when unset, one is generated once into the data directory. */
   secretKey: string | undefined;
   /** Local addresses to send from. */
@@ -94,6 +98,9 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
+    spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
+    // RFC 5321 §5.1: an MX record names a host, never an address.
+    inboundMx: domain(get, 'TXMAIL_INBOUND_MX', hostname, { noAddress: true }),
     secretKey: secret(get('TXMAIL_SECRET_KEY')),
     ...sourceIps(list(get('TXMAIL_SOURCE_IPS'))),
     warmupSchedule: warmupSchedule(get('TXMAIL_WARMUP_SCHEDULE')),
@@ -253,9 +260,16 @@ function label(get: (n: string) => string | undefined, name: string, fallback: s
   return v.toLowerCase();
 }
 
-function domain(get: (n: string) => string | undefined, name: string, fallback: string): string {
+function domain(
+  get: (n: string) => string | undefined,
+  name: string,
+  fallback: string,
+  options: { noAddress?: boolean } = {},
+): string {
   const v = get(name) ?? fallback;
-  if (!isHostname(v)) throw new ConfigError(name, `"${v}" is not a domain name`);
+  if (!isHostname(v) || (options.noAddress && isIP(v))) {
+    throw new ConfigError(name, `"${v}" is not a domain name`);
+  }
   return v.toLowerCase();
 }
 

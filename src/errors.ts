@@ -27,6 +27,7 @@ export const ERROR_CODES = {
     meaning: 'An API key was sent from a web page (Origin header); keys must stay on servers.',
   },
   not_found: { status: 404, meaning: 'No such route or resource (or it belongs to another account).' },
+  domain_exists: { status: 409, meaning: 'The account already has a domain with this name.' },
   idempotency_in_progress: {
     status: 409,
     meaning: 'A request with the same Idempotency-Key is still being processed.',

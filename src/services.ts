@@ -13,6 +13,12 @@ import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from '.
 import { DomainsRepo } from './db/domains-repo.js';
 import { MessagesRepo } from './db/messages-repo.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
+import { Domains } from './domains/domains.js';
+import {
+  DEFAULT_DOMAIN_CHECKER_OPTIONS,
+  DomainChecker,
+  type DomainCheckerOptions,
+} from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { GroupCommit } from './group-commit.js';
@@ -63,6 +69,7 @@ export interface Services {
   accounts: Accounts;
   auth: ApiKeyAuth;
   verifiedDomains: VerifiedDomains;
+  domains: Domains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   metrics: Metrics;
   /** Deletes logs past their plan's retention; started with the worker. */
@@ -72,6 +79,8 @@ export interface Services {
   http(): FastifyInstance;
   /** Starts the delivery worker of this process (woken at once by mail accepted here). */
   startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
+  /** Starts the periodic re-check of domains in this process (serve and worker roles). */
+  startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
   close(): Promise<void>;
 }
 
@@ -95,7 +104,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
 
   const repos = {
     accounts: new AccountsRepo(db.kysely),
-    domains: new DomainsRepo(db.kysely),
+    domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely),
     accept: new AcceptRepo(db.kysely),
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
@@ -118,6 +127,27 @@ export async function createServices(config: Config, options: ServiceOptions = {
     logger.warn({ err }, 'could not record key use'),
   );
   const verifiedDomains = new VerifiedDomains(repos.domains);
+  const domains = new Domains(
+    repos.domains,
+    repos.dkimKeys,
+    dkim,
+    dns,
+    clock,
+    {
+      returnPathLabel: config.returnPathLabel,
+      inboundMx: config.inboundMx,
+      spfDomain: config.spfDomain,
+      reserved: [config.testDomain, config.hostname, config.spfDomain, config.inboundMx],
+      // Read only through config.sourceIps: the variable's syntax may grow (e.g. warm-up dates).
+      sourceIps: config.sourceIps,
+      hostname: config.hostname,
+    },
+    (accountId, accountStateChanged) => {
+      verifiedDomains.invalidate(accountId);
+      if (accountStateChanged) auth.invalidate();
+    },
+  );
+  let domainChecker: DomainChecker | undefined;
   const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
   const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
@@ -161,6 +191,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new Accounts(repos.accounts, clock),
     auth,
     verifiedDomains,
+    domains,
     batcher,
     accept,
     http: () =>
@@ -169,6 +200,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         clock,
         auth,
         accept,
+        domains,
         messages: repos.messages,
         rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
         rateLimitStore,
@@ -248,10 +280,19 @@ export async function createServices(config: Config, options: ServiceOptions = {
       );
       return worker;
     },
+    startDomainChecker(options = {}) {
+      domainChecker ??= new DomainChecker(domains, repos.domains, clock, logger.child({ role: 'domains' }), {
+        ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
+        ...options,
+      });
+      domainChecker.start();
+      return domainChecker;
+    },
     async close() {
       clearInterval(sourceSync);
       await stopListening?.();
       await retention.stop();
+      await domainChecker?.stop();
       await worker?.stop();
       await transport?.close();
       await builder?.close();

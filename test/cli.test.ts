@@ -73,6 +73,59 @@ describe('txmail operator commands', () => {
     expect(res.stderr).toContain('TXMAIL_HTTP_PORT: "eighty" is not a port number');
   });
 
+  it('prints the DNS records of the service, with the test domain key it creates once', async () => {
+    const dnsEnv = {
+      ...env,
+      TXMAIL_SOURCE_IPS: '192.0.2.10,2001:db8::25',
+      TXMAIL_SPF_DOMAIN: 'spf.mail.example.com',
+      TXMAIL_INBOUND_MX: 'bounces.example.com',
+    };
+    const res = await runCli(['dns', '--json'], dnsEnv);
+    expect(res.code, res.stderr).toBe(0);
+    const { records } = JSON.parse(res.stdout) as {
+      records: { type: string; name: string; value: string; priority?: number }[];
+    };
+    const dkim = records.find((r) => r.name.endsWith('._domainkey.test.mta.example.com'))!;
+    expect(dkim.type).toBe('TXT');
+    expect(dkim.name).toMatch(/^txm\d{6}\._domainkey\.test\.mta\.example\.com$/);
+    expect(dkim.value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/);
+    expect(records).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'TXT',
+          name: 'test.mta.example.com',
+          value: 'v=spf1 include:spf.mail.example.com ~all',
+        }),
+        expect.objectContaining({
+          type: 'MX',
+          name: 'test.mta.example.com',
+          value: 'bounces.example.com',
+          priority: 10,
+        }),
+        expect.objectContaining({ type: 'TXT', name: '_dmarc.test.mta.example.com' }),
+        expect.objectContaining({
+          type: 'TXT',
+          name: 'spf.mail.example.com',
+          value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::25 -all',
+        }),
+        expect.objectContaining({ type: 'A', name: 'bounces.example.com' }),
+        expect.objectContaining({ type: 'A', name: 'mta.example.com', value: '192.0.2.10' }),
+        expect.objectContaining({ type: 'PTR', name: '10.2.0.192.in-addr.arpa', value: 'mta.example.com' }),
+      ]),
+    );
+
+    // The key is created once: a second run prints the same record, and the text form has zone-file lines.
+    const text = await runCli(['dns'], dnsEnv);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      `${dkim.name}. IN TXT "${dkim.value.slice(0, 255)}" "${dkim.value.slice(255)}"`,
+    );
+    expect(text.stdout).toContain(
+      'spf.mail.example.com. IN TXT "v=spf1 ip4:192.0.2.10 ip6:2001:db8::25 -all"',
+    );
+    expect(text.stdout).toContain('test.mta.example.com. IN MX 10 bounces.example.com.');
+  });
+
   it('prints the configuration with secrets masked', async () => {
     const res = await runCli(['config', '--json'], { ...env, TXMAIL_SECRET_KEY: 'z'.repeat(48) });
     expect(res.code).toBe(0);

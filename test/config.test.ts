@@ -13,6 +13,8 @@ describe('configuration', () => {
       inboundPort: 2525,
       returnPathLabel: 'send',
       testDomain: 'test.mail.example.com',
+      spfDomain: 'spf.mail.example.com',
+      inboundMx: 'mail.example.com',
       allowPrivateNetworks: false,
       signup: 'open',
       rateLimit: 100,
@@ -39,6 +41,8 @@ describe('configuration', () => {
     ['TXMAIL_RETURN_PATH_LABEL', 'a.b'],
     ['TXMAIL_DESTINATION_LIMITS', 'google.com:connections=lots'],
     ['TXMAIL_BUILD_THREADS', 'two'],
+    ['TXMAIL_SPF_DOMAIN', 'spf_example'],
+    ['TXMAIL_INBOUND_MX', '192.0.2.1'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -1,23 +1,188 @@
-// Sending domains of an account.
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, DomainsTable } from './schema.js';
+// Sending domains of an account, their verification state, and the checker's schedule.
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from './database.js';
+import {
+  SENDABLE_DOMAIN_STATUSES,
+  type AccountState,
+  type Database,
+  type DkimKeyRow,
+  type DomainRow,
+  type DomainsTable,
+  type NewDomain,
+} from './schema.js';
 
-export type DomainRow = Selectable<DomainsTable>;
+export type { DomainRow };
+
+export type CreateDomainResult = 'created' | 'exists' | 'plan_limit';
+
+/** What a check changes on a domain row. */
+export type DomainCheckUpdate = Pick<
+  DomainsTable,
+  | 'status'
+  | 'verified_at'
+  | 'verification_started_at'
+  | 'failing_since'
+  | 'last_checked_at'
+  | 'findings'
+  | 'next_check_at'
+>;
+
+export interface RecordCheckResult {
+  /** false: the row changed under the check (deleted, re-verified, lease lost); nothing was written. */
+  applied: boolean;
+  /** The account's state after the write, when it changed. */
+  accountStateChanged: AccountState | undefined;
+}
 
 export class DomainsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect = 'sqlite',
+  ) {}
 
-  async insert(domain: DomainRow): Promise<void> {
+  async insert(domain: NewDomain): Promise<void> {
     await this.db.insertInto('domains').values(domain).execute();
   }
 
-  /** Names (ASCII, lower case) of this account's verified domains. */
+  /**
+   * Adds a domain with its DKIM key, unless the account has it already or has `limit` domains. The
+   * account row is locked on PostgreSQL so that concurrent adds cannot both pass the limit (SQLite has
+   * one writer at a time).
+   */
+  async create(domain: NewDomain, key: DkimKeyRow, limit: number): Promise<CreateDomainResult> {
+    return this.db.transaction().execute(async (trx) => {
+      let lock = trx.selectFrom('accounts').select('id').where('id', '=', domain.account_id);
+      if (this.dialect === 'postgres') lock = lock.forUpdate();
+      await lock.execute();
+      const names = await trx
+        .selectFrom('domains')
+        .select('name')
+        .where('account_id', '=', domain.account_id)
+        .execute();
+      if (names.some((n) => n.name === domain.name)) return 'exists';
+      if (names.length >= limit) return 'plan_limit';
+      await trx.insertInto('domains').values(domain).execute();
+      await trx.insertInto('dkim_keys').values(key).execute();
+      return 'created';
+    });
+  }
+
+  async list(accountId: string): Promise<DomainRow[]> {
+    return this.db
+      .selectFrom('domains')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async get(accountId: string, id: string): Promise<DomainRow | undefined> {
+    return this.db
+      .selectFrom('domains')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Whether a DKIM selector is already used for this domain name (by any account). */
+  async selectorTaken(domain: string, selector: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('dkim_keys')
+      .select('id')
+      .where('domain', '=', domain)
+      .where('selector', '=', selector)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Deletes a domain and its DKIM keys; answers the account's state when that changed. */
+  async delete(
+    accountId: string,
+    id: string,
+  ): Promise<{ deleted: boolean; accountStateChanged: AccountState | undefined }> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .deleteFrom('domains')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .returning('name')
+        .executeTakeFirst();
+      if (!row) return { deleted: false, accountStateChanged: undefined };
+      await trx
+        .deleteFrom('dkim_keys')
+        .where('account_id', '=', accountId)
+        .where('domain', '=', row.name)
+        .execute();
+      return { deleted: true, accountStateChanged: await syncAccountState(trx, accountId) };
+    });
+  }
+
+  /**
+   * Leases up to `limit` domains due for a check to `owner` until `leaseUntil` (as the message queue
+   * does: SKIP LOCKED on PostgreSQL lets many checkers claim at once; SQLite's single writer makes the
+   * statement atomic). An expired lease makes the domain due again.
+   */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DomainRow[]> {
+    let due = this.db
+      .selectFrom('domains')
+      .select('id')
+      .where('next_check_at', 'is not', null)
+      .where('next_check_at', '<=', now)
+      .where((eb) => eb.or([eb('check_lease_until', 'is', null), eb('check_lease_until', '<=', now)]))
+      .orderBy('next_check_at')
+      .limit(limit);
+    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    return this.db
+      .updateTable('domains')
+      .set({ check_lease_owner: owner, check_lease_until: leaseUntil })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+  }
+
+  /**
+   * Writes a check's result if the row is still as the check saw it: the same status and, for a
+   * scheduled check (`owner` set), the lease still held by `owner`. Then brings the account's state in line with its
+   * domains (production while one can send), in the same transaction.
+   */
+  async recordCheck(
+    row: DomainRow,
+    owner: string | null,
+    update: DomainCheckUpdate,
+  ): Promise<RecordCheckResult> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx
+        .updateTable('domains')
+        .set({ ...update, check_lease_owner: null, check_lease_until: null })
+        .where('id', '=', row.id)
+        .where('status', '=', row.status);
+      // A manual check (owner null) wins: it clears the lease, so a scheduled check of the same
+      // domain finishing later writes nothing.
+      if (owner !== null) q = q.where('check_lease_owner', '=', owner);
+      const r = await q.executeTakeFirst();
+      if (r.numUpdatedRows === 0n) return { applied: false, accountStateChanged: undefined };
+      return { applied: true, accountStateChanged: await syncAccountState(trx, row.account_id) };
+    });
+  }
+
+  /** Gives back every lease `owner` holds (shutdown): those domains are due again at once. */
+  async releaseLeases(owner: string): Promise<void> {
+    await this.db
+      .updateTable('domains')
+      .set({ check_lease_owner: null, check_lease_until: null })
+      .where('check_lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** Names (ASCII, lower case) of the domains this account may send from. */
   async verifiedNames(accountId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('domains')
       .select('name')
       .where('account_id', '=', accountId)
-      .where('status', '=', 'verified')
+      .where('status', 'in', SENDABLE_DOMAIN_STATUSES)
       .execute();
     return rows.map((r) => r.name);
   }
@@ -31,4 +196,26 @@ export class DomainsRepo {
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
+}
+
+/** Sets the account's state from its domains; answers the new state when it changed. */
+async function syncAccountState(
+  trx: Transaction<Database>,
+  accountId: string,
+): Promise<AccountState | undefined> {
+  const sendable = await trx
+    .selectFrom('domains')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('status', 'in', SENDABLE_DOMAIN_STATUSES)
+    .limit(1)
+    .executeTakeFirst();
+  const state: AccountState = sendable ? 'production' : 'sandbox';
+  const r = await trx
+    .updateTable('accounts')
+    .set({ state })
+    .where('id', '=', accountId)
+    .where('state', '!=', state)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n ? state : undefined;
 }

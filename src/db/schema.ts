@@ -15,6 +15,11 @@ export type EventType =
   | 'email.failed'
   | 'email.test';
 export type DomainStatus = 'pending' | 'verified' | 'temporary_failure' | 'failed';
+/**
+ * Domains an account may send from, and that make it `production`: a domain in its grace period
+ * (`temporary_failure`) keeps sending while its owner repairs the records.
+ */
+export const SENDABLE_DOMAIN_STATUSES: readonly DomainStatus[] = ['verified', 'temporary_failure'];
 
 export interface AccountsTable {
   id: string;
@@ -47,6 +52,17 @@ export interface DomainsTable {
   status: DomainStatus;
   created_at: number;
   verified_at: number | null;
+  /** Start of the current verification window (creation, or a manual re-verify of a failed domain). */
+  verification_started_at: number | null;
+  /** When a verified domain's records were first found missing; null while they are in place. */
+  failing_since: number | null;
+  last_checked_at: number | null;
+  /** JSON: the findings of the last conclusive check (domains/domain-check.ts `DomainCheck`). */
+  findings: string | null;
+  /** When the checker should next look at this domain; null: not scheduled (failed). */
+  next_check_at: number | null;
+  check_lease_owner: string | null;
+  check_lease_until: number | null;
 }
 
 export interface MessagesTable {
@@ -193,4 +209,6 @@ export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
 export type DkimKeyRow = Selectable<DkimKeysTable>;
+export type DomainRow = Selectable<DomainsTable>;
+export type NewDomain = Insertable<DomainsTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;

@@ -24,20 +24,30 @@ export class DkimKeys {
 
   /** Creates a key for a domain (a customer's, or the service's when accountId is null). */
   async create(domain: string, accountId: string | null): Promise<DkimKeyRow> {
+    const row = await this.generate(domain, accountId);
+    await this.repo.insert(row);
+    this.forget(domain, accountId);
+    return row;
+  }
+
+  /** A new key row, private key sealed, not stored yet (the caller stores it with what it belongs to). */
+  async generate(domain: string, accountId: string | null, selector?: string): Promise<DkimKeyRow> {
     const pair = await generateDkimKey();
     const now = this.clock.now();
-    const row: DkimKeyRow = {
+    return {
       id: newId(),
       account_id: accountId,
       domain,
-      selector: dkimSelector(now),
+      selector: selector ?? dkimSelector(now),
       private_key: this.box.seal(pair.privateKeyPem),
       public_key: pair.publicKey,
       created_at: now,
     };
-    await this.repo.insert(row);
+  }
+
+  /** Drops a cached signing key (after its domain was deleted or got a new key in this process). */
+  forget(domain: string, accountId: string | null): void {
     this.cache.delete(`${accountId}\n${domain}`);
-    return row;
   }
 
   /** The service's key for its own domain, created if it does not exist yet. */

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
+import type { Domains } from '../domains/domains.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import { apiKeyHook } from './authenticate.js';
@@ -13,6 +14,7 @@ import { handleError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountRoutes } from './routes/account.js';
+import { registerDomainRoutes } from './routes/domains.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOperationsRoutes } from './routes/operations.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -32,6 +34,7 @@ export interface HttpDeps {
   clock: Clock;
   auth: ApiKeyAuth;
   accept: AcceptService;
+  domains: Domains;
   messages: MessagesRepo;
   rateLimits: RateLimits;
   rateLimitStore: RateLimitStore;
@@ -104,6 +107,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
     registerAccountRoutes(api, deps.accountOverviews);
+    registerDomainRoutes(api, deps.domains);
   });
   return app;
 }

@@ -1,10 +1,16 @@
 // A real DNS server on loopback (UDP) for tests: answers MX, A, AAAA and TXT from a table the test
-// edits, NXDOMAIN for unknown names, SERVFAIL for names marked broken.
+// edits, NXDOMAIN for unknown names, SERVFAIL for names marked broken. A TXT value is one string (split
+// into 255-byte character-strings as publishers do) or an array of character-strings sent as given.
 import { createSocket, type Socket } from 'node:dgram';
 import dnsPacket, { type Answer } from 'dns-packet';
 
 type RecordType = 'MX' | 'A' | 'AAAA' | 'TXT';
-type Data = { MX: { preference: number; exchange: string }; A: string; AAAA: string; TXT: string };
+type Data = {
+  MX: { preference: number; exchange: string };
+  A: string;
+  AAAA: string;
+  TXT: string | string[];
+};
 
 export class TestDnsServer {
   private readonly zone = new Map<string, Map<RecordType, unknown[]>>();
@@ -52,6 +58,12 @@ export class TestDnsServer {
   /** Answers SERVFAIL for this name. */
   breakName(name: string): this {
     this.broken.add(name.toLowerCase());
+    return this;
+  }
+
+  /** Answers this name normally again. */
+  repairName(name: string): this {
+    this.broken.delete(name.toLowerCase());
     return this;
   }
 

@@ -3,12 +3,13 @@ import type { Migration } from 'kysely';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery.js';
 import * as m003 from './003-source-ips.js';
+import * as m004 from './004-domains.js';
 import * as m007 from './007-rate-limits.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-delivery': m002,
   '003-source-ips': m003,
-  // 004–006 are reserved for domains, suppressions and webhooks, landing from their branches.
+  '004-domains': m004,
   '007-rate-limits': m007,
 };

@@ -1,0 +1,252 @@
+// One verification check of a sending domain: every expected record looked up through TXMAIL_DNS_SERVERS
+// and compared, with what was seen. A temporary DNS failure is reported as `error`, never as `missing`,
+// so it cannot fail a domain (domain-status.ts decides what an inconclusive check changes: nothing).
+import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js';
+import { spf as evaluateSpf } from 'mailauth/lib/spf/index.js';
+import { mailauthResolver } from '../dns/mailauth-resolver.js';
+import { DnsError, type DnsResolver } from '../dns/resolver.js';
+import { matchDkimRecord } from './dkim-record-check.js';
+import { dmarcGuidance, type DmarcPolicy } from './dmarc-guidance.js';
+import type { ExpectedRecord, RecordKind } from './domain-records.js';
+import { countSpfLookups, SPF_LOOKUP_LIMIT, spfRecords } from './spf-lookups.js';
+
+export type RecordStatus = 'found' | 'missing' | 'wrong' | 'error';
+
+export interface RecordFinding {
+  record: RecordKind;
+  status: RecordStatus;
+  /** The relevant records the DNS answered at that name. */
+  seen: string[];
+  /** Why the record is wrong, or what failed (status error). */
+  problems: string[];
+  /** Works, but worth fixing. */
+  warnings: string[];
+}
+
+export type CheckOutcome = 'pass' | 'fail' | 'inconclusive';
+
+export interface DomainCheck {
+  checked_at: number;
+  /** pass: every required record found; fail: one is missing or wrong; inconclusive: DNS failed temporarily. */
+  outcome: CheckOutcome;
+  records: RecordFinding[];
+  spf_lookups: number | null;
+  dmarc: { policy: DmarcPolicy | null; guidance: string };
+}
+
+export interface SpfProbe {
+  /** The addresses mail leaves from (TXMAIL_SOURCE_IPS); empty when unknown. */
+  sourceIps: string[];
+  hostname: string;
+}
+
+export async function checkDomain(
+  domain: string,
+  expected: ExpectedRecord[],
+  dns: DnsResolver,
+  now: number,
+  probe: SpfProbe = { sourceIps: [], hostname: 'localhost' },
+): Promise<DomainCheck> {
+  let spfLookups: number | null = null;
+  let dmarc: DomainCheck['dmarc'] = { policy: null, guidance: '' };
+  const records = await Promise.all(
+    expected.map(async (e): Promise<RecordFinding> => {
+      switch (e.record) {
+        case 'dkim':
+          return checkDkim(e, dns);
+        case 'return_path_mx':
+          return checkMx(e, dns);
+        case 'spf': {
+          const r = await checkSpf(e, dns, probe);
+          spfLookups = r.lookups;
+          return r.finding;
+        }
+        case 'dmarc': {
+          const r = await checkDmarc(domain, e, dns);
+          dmarc = r.dmarc;
+          return r.finding;
+        }
+      }
+    }),
+  );
+  const required = records.filter((_, i) => expected[i]!.required);
+  const outcome: CheckOutcome = required.some((r) => r.status === 'missing' || r.status === 'wrong')
+    ? 'fail'
+    : required.some((r) => r.status === 'error')
+      ? 'inconclusive'
+      : 'pass';
+  return { checked_at: now, outcome, records, spf_lookups: spfLookups, dmarc };
+}
+
+function finding(record: RecordKind, status: RecordStatus, seen: string[] = [], problems: string[] = []) {
+  return { record, status, seen, problems, warnings: [] as string[] };
+}
+
+/** missing for "no such name / no such records", error for anything that may answer differently later. */
+function failed(record: RecordKind, err: unknown): RecordFinding {
+  if (err instanceof DnsError && err.failure !== 'temporary') return finding(record, 'missing');
+  return finding(record, 'error', [], [err instanceof Error ? err.message : String(err)]);
+}
+
+async function checkDkim(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFinding> {
+  let txt: string[];
+  try {
+    txt = await dns.txt(e.name);
+  } catch (err) {
+    return failed('dkim', err);
+  }
+  const expectedKey = /p=([A-Za-z0-9+/=]+)/.exec(e.value)![1]!;
+  const keys = txt.filter((t) => /(^|;)\s*(v=DKIM1|p=)/i.test(t));
+  if (keys.length === 0) return finding('dkim', 'missing', txt);
+  const matches = keys.map((k) => matchDkimRecord(k, expectedKey));
+  if (!matches.some((m) => m.matches)) {
+    return finding('dkim', 'wrong', keys, [...new Set(matches.map((m) => m.problem!))]);
+  }
+  // RFC 6376 §3.6.2.2 lets a verifier pick any one of several records, and common verifiers take the
+  // first the resolver answers, in no fixed order: another record here fails some messages at random.
+  if (txt.length > 1) {
+    return finding('dkim', 'wrong', txt, [
+      `${txt.length} TXT records at ${e.name}; receivers may read any one of them: keep only the one above`,
+    ]);
+  }
+  return finding('dkim', 'found', keys);
+}
+
+async function checkMx(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFinding> {
+  let mx;
+  try {
+    mx = await dns.mx(e.name);
+  } catch (err) {
+    return failed('return_path_mx', err);
+  }
+  const seen = mx.map((m) => `${m.priority} ${m.exchange || '.'}`);
+  const host = (h: string) => h.toLowerCase().replace(/\.$/, '');
+  const ours = mx.filter((m) => host(m.exchange) === host(e.value));
+  if (ours.length === 0) {
+    return finding('return_path_mx', 'wrong', seen, [`no MX record points at ${e.value}`]);
+  }
+  const f = finding('return_path_mx', 'found', seen);
+  const best = Math.min(...ours.map((m) => m.priority));
+  // RFC 5321 §5.1: senders try the lowest preference first; bounces would go to the other host.
+  if (mx.some((m) => host(m.exchange) !== host(e.value) && m.priority <= best)) {
+    f.warnings.push(
+      `other MX hosts at ${e.name} take precedence over ${e.value}; bounces may not reach txmail`,
+    );
+  }
+  return f;
+}
+
+async function checkSpf(
+  e: ExpectedRecord,
+  dns: DnsResolver,
+  probe: SpfProbe,
+): Promise<{ finding: RecordFinding; lookups: number | null }> {
+  let txt: string[];
+  try {
+    txt = await dns.txt(e.name);
+  } catch (err) {
+    return { finding: failed('spf', err), lookups: null };
+  }
+  const spf = spfRecords(txt);
+  if (spf.length === 0) return { finding: finding('spf', 'missing', txt), lookups: null };
+  if (spf.length > 1) {
+    return {
+      finding: finding('spf', 'wrong', spf, [
+        `${spf.length} SPF records at ${e.name}; there must be exactly one (RFC 7208 §4.5: receivers answer permerror). Merge them into one record.`,
+      ]),
+      lookups: null,
+    };
+  }
+  const record = spf[0]!;
+  const include = /include:(\S+)/i.exec(e.value)![1]!.toLowerCase();
+  const problems: string[] = [];
+  const terms = record.toLowerCase().split(/\s+/);
+  if (!terms.some((t) => t.replace(/^\+/, '').replace(/\.$/, '') === `include:${include}`)) {
+    problems.push(`the record does not contain include:${include}`);
+  }
+  const count = await countSpfLookups(record, async (name) => {
+    try {
+      return spfRecords(await dns.txt(name));
+    } catch (err) {
+      if (err instanceof DnsError && err.failure !== 'temporary') return [];
+      return undefined;
+    }
+  });
+  if (count.lookups > SPF_LOOKUP_LIMIT) {
+    problems.push(
+      `evaluating the record takes more than ${SPF_LOOKUP_LIMIT} DNS look-ups (RFC 7208 §4.6.4: receivers answer permerror); remove includes`,
+    );
+  }
+  const f = finding('spf', problems.length > 0 ? 'wrong' : 'found', spf, problems);
+  f.warnings.push(...count.problems);
+  if (count.incomplete)
+    f.warnings.push('some included records could not be looked up; the look-up count may be short');
+  if (terms.some((t) => t === 'all' || t === '+all')) {
+    f.warnings.push('"+all" lets every server on the internet send as this domain; end with ~all or -all');
+  }
+  if (f.status === 'found') f.warnings.push(...(await evaluateFromSourceIps(e.name, dns, probe)));
+  return { finding: f, lookups: count.lookups };
+}
+
+/**
+ * The record is right; does SPF pass for mail from the sending addresses, as a receiver evaluates it
+ * (mailauth)? It does not when the SPF include domain does not list them: the operator's to fix, so a
+ * warning, not a customer's wrong record.
+ */
+async function evaluateFromSourceIps(name: string, dns: DnsResolver, probe: SpfProbe): Promise<string[]> {
+  const resolver = mailauthResolver(dns);
+  const warnings: string[] = [];
+  for (const ip of probe.sourceIps.slice(0, 4)) {
+    const r = await evaluateSpf({
+      sender: `postmaster@${name}`,
+      ip,
+      helo: probe.hostname,
+      mta: probe.hostname,
+      resolver,
+    } as Parameters<typeof evaluateSpf>[0]);
+    if (r.status.result !== 'pass' && r.status.result !== 'temperror') {
+      warnings.push(
+        `SPF evaluates to ${r.status.result} for mail sent from ${ip}: the service's SPF include domain does not authorize it (tell the operator)`,
+      );
+    }
+  }
+  return warnings;
+}
+
+async function checkDmarc(
+  domain: string,
+  e: ExpectedRecord,
+  dns: DnsResolver,
+): Promise<{ finding: RecordFinding; dmarc: DomainCheck['dmarc'] }> {
+  let record;
+  try {
+    const resolve = mailauthResolver(dns);
+    record = await getDmarcRecord(domain, (name, type) => resolve(name, type) as Promise<string[][]>);
+  } catch (err) {
+    return { finding: failed('dmarc', err), dmarc: { policy: null, guidance: dmarcGuidance(null, e.value) } };
+  }
+  if (!record) {
+    return {
+      finding: finding('dmarc', 'missing'),
+      dmarc: { policy: null, guidance: dmarcGuidance(null, e.value) },
+    };
+  }
+  const p = String(record.p ?? '').toLowerCase();
+  if (p !== 'none' && p !== 'quarantine' && p !== 'reject') {
+    return {
+      finding: finding(
+        'dmarc',
+        'wrong',
+        [record.rr],
+        [`p=${p || '(none)'} is not a DMARC policy (none, quarantine or reject)`],
+      ),
+      dmarc: { policy: null, guidance: dmarcGuidance(null, e.value) },
+    };
+  }
+  const f = finding('dmarc', 'found', [record.rr]);
+  if (record.isOrgRecord) f.warnings.push(`the policy comes from the organizational domain's _dmarc record`);
+  if (typeof record.pct === 'number' && record.pct < 100) {
+    f.warnings.push(`pct=${record.pct}: the policy applies to only ${record.pct} % of failing mail`);
+  }
+  return { finding: f, dmarc: { policy: p, guidance: dmarcGuidance(p, e.value) } };
+}

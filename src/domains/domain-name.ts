@@ -1,0 +1,35 @@
+// A sending domain's name as a customer types it → the ASCII (punycode) form txmail stores and publishes.
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { isIP } from 'node:net';
+
+export type ParsedDomainName = { ok: true; ascii: string; unicode: string } | { ok: false; reason: string };
+
+/** Room left for the longest name txmail asks to publish, `<selector>._domainkey.<domain>` (RFC 1035 §2.3.4: 253). */
+const MAX_LENGTH = 253 - 'txm202611abcd._domainkey.'.length;
+
+export function parseDomainName(input: string): ParsedDomainName {
+  const trimmed = input.trim().replace(/\.$/, '');
+  if (trimmed === '') return { ok: false, reason: 'is empty' };
+  if (isIP(trimmed) || /^\[.*\]$/.test(trimmed))
+    return { ok: false, reason: 'must be a domain name, not an IP address' };
+  if (/[\s@/:%]/.test(trimmed)) return { ok: false, reason: `"${input}" is not a domain name` };
+  // WHATWG's domainToASCII applies UTS #46 (IDNA): lower case, punycode for non-ASCII labels; '' when invalid.
+  const ascii = domainToASCII(trimmed);
+  if (ascii === '') return { ok: false, reason: `"${input}" is not a valid domain name` };
+  const labels = ascii.split('.');
+  if (labels.length < 2)
+    return { ok: false, reason: `"${input}" needs at least two labels, e.g. example.com` };
+  if (!labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) {
+    return { ok: false, reason: `"${input}" is not a valid domain name` };
+  }
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) {
+    return { ok: false, reason: `"${input}" does not end in a top-level domain` };
+  }
+  if (ascii.length > MAX_LENGTH) return { ok: false, reason: `is longer than ${MAX_LENGTH} characters` };
+  return { ok: true, ascii, unicode: domainToUnicode(ascii) };
+}
+
+/** True when `name` is `parent` or one of its subdomains. */
+export function isWithin(name: string, parent: string): boolean {
+  return name === parent || name.endsWith(`.${parent}`);
+}

@@ -1,0 +1,223 @@
+// Sending domains: adding one (with its DKIM key and the records to publish), reading, deleting, and
+// checking its DNS records, which moves its status and, through it, the account's state.
+import { PLAN_NAMES, PLANS } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
+import type { DomainsRepo } from '../db/domains-repo.js';
+import type { Account, AccountState, DomainRow, Plan } from '../db/schema.js';
+import type { DkimKeys } from '../dkim/dkim-keys.js';
+import { dkimSelector } from '../dkim/keys.js';
+import type { DnsResolver } from '../dns/resolver.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { checkDomain, type DomainCheck, type SpfProbe } from './domain-check.js';
+import { isWithin, parseDomainName } from './domain-name.js';
+import { domainRecords, type ExpectedRecord, type ServiceDns } from './domain-records.js';
+import { nextCheckAt, nextDomainState } from './domain-status.js';
+
+export interface DomainsSettings extends ServiceDns, SpfProbe {
+  /** Names customers may not add: the service's own domains. */
+  reserved: string[];
+}
+
+export interface DomainDetail {
+  row: DomainRow;
+  records: ExpectedRecord[];
+  check: DomainCheck | undefined;
+}
+
+/** The first check of a new domain: soon, but not at once (its records cannot be published yet). */
+const FIRST_CHECK_DELAY_MS = 60_000;
+
+export class Domains {
+  constructor(
+    private readonly repo: DomainsRepo,
+    private readonly keys: DkimKeysRepo,
+    private readonly dkim: DkimKeys,
+    private readonly dns: DnsResolver,
+    private readonly clock: Clock,
+    private readonly settings: DomainsSettings,
+    /**
+     * Told after a domain's status may have changed (to drop cached verified domains), with whether
+     * the account's state changed too (to drop cached accounts).
+     */
+    private readonly onChange: (accountId: string, accountStateChanged: boolean) => void,
+  ) {}
+
+  async create(account: Account, input: string): Promise<DomainDetail> {
+    const parsed = parseDomainName(input);
+    if (!parsed.ok) throw new AppError('validation_error', `"name" ${parsed.reason}`);
+    const name = parsed.ascii;
+    if (this.settings.reserved.some((r) => isWithin(name, r))) {
+      throw new AppError('validation_error', `"name" ${name} is reserved for this service`);
+    }
+    const existing = await this.repo.list(account.id);
+    if (existing.some((d) => d.name === name)) throw exists(name);
+    const limit = PLANS[account.plan].domains;
+    if (existing.length >= limit) throw planLimit(account.plan);
+
+    // Another account may have added the same name this month (each proves ownership with its own
+    // key): its dated selector is taken, so this key's selector gets a random suffix.
+    const now = this.clock.now();
+    let selector = dkimSelector(now);
+    if (await this.repo.selectorTaken(name, selector)) selector += Math.random().toString(36).slice(2, 6);
+    const key = await this.dkim.generate(name, account.id, selector);
+    const row: DomainRow = {
+      id: newId(),
+      account_id: account.id,
+      name,
+      status: 'pending',
+      created_at: now,
+      verified_at: null,
+      verification_started_at: now,
+      failing_since: null,
+      last_checked_at: null,
+      findings: null,
+      next_check_at: now + FIRST_CHECK_DELAY_MS,
+      check_lease_owner: null,
+      check_lease_until: null,
+    };
+    let result;
+    try {
+      result = await this.repo.create(row, key, limit);
+    } catch (err) {
+      // Another account took the same selector for this name between the look-up and the insert.
+      if (!(await this.repo.selectorTaken(name, key.selector))) throw err;
+      key.selector = dkimSelector(now) + Math.random().toString(36).slice(2, 6);
+      result = await this.repo.create(row, key, limit);
+    }
+    if (result === 'exists') throw exists(name);
+    if (result === 'plan_limit') throw planLimit(account.plan);
+    return { row, records: this.records(name, key.selector, key.public_key), check: undefined };
+  }
+
+  list(accountId: string): Promise<DomainRow[]> {
+    return this.repo.list(accountId);
+  }
+
+  async get(accountId: string, id: string): Promise<DomainDetail> {
+    return this.detail(await this.find(accountId, id));
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    const row = await this.find(accountId, id);
+    const r = await this.repo.delete(accountId, id);
+    if (!r.deleted) throw notFound(id);
+    this.dkim.forget(row.name, accountId);
+    this.changed(accountId, r.accountStateChanged);
+  }
+
+  /**
+   * Checks a domain's records now and records the result. A failed domain starts a new verification
+   * window: its owner says the records are published now.
+   */
+  async verify(accountId: string, id: string): Promise<DomainDetail> {
+    let row = await this.find(accountId, id);
+    if (row.status === 'failed') row = { ...row, verification_started_at: this.clock.now() };
+    await this.ensureKey(row);
+    const recorded = await this.checkAndRecord(row, null);
+    return this.detail(recorded ?? (await this.find(accountId, id)));
+  }
+
+  /**
+   * Runs one check of `row` and writes its outcome (new status, findings, next check). `owner` is the
+   * scheduler's lease owner, null for a manual check. Answers the row as written, or undefined when it
+   * had changed meanwhile (nothing written).
+   */
+  async checkAndRecord(row: DomainRow, owner: string | null): Promise<DomainRow | undefined> {
+    const key = await this.keys.current(row.name, row.account_id);
+    if (!key) return undefined; // deleted meanwhile
+    const check = await checkDomain(
+      row.name,
+      this.records(row.name, key.selector, key.public_key),
+      this.dns,
+      this.clock.now(),
+      this.settings,
+    );
+    const now = this.clock.now();
+    const state = nextDomainState(
+      // A manual verify of a failed domain restarts the window: judge it as pending.
+      row.status === 'failed' && owner === null ? { ...row, status: 'pending' } : row,
+      check.outcome,
+      now,
+    );
+    const update = {
+      status: state.status,
+      verified_at: state.verified_at,
+      verification_started_at: state.verification_started_at,
+      failing_since: state.failing_since,
+      last_checked_at: now,
+      findings: JSON.stringify(check),
+      next_check_at: nextCheckAt(state, check.outcome, now),
+    };
+    const r = await this.repo.recordCheck(row, owner, update);
+    if (!r.applied) return undefined;
+    this.changed(row.account_id, r.accountStateChanged);
+    return { ...row, ...update, check_lease_owner: null, check_lease_until: null };
+  }
+
+  /** The records of a domain: what to publish, with the last check's findings. */
+  private async detail(row: DomainRow): Promise<DomainDetail> {
+    const key = await this.keys.current(row.name, row.account_id);
+    // A domain from before verification existed (set verified by hand) may have no key yet: it gets one
+    // when its owner verifies it; until then there is no DKIM record to show.
+    const records = key
+      ? this.records(row.name, key.selector, key.public_key)
+      : domainRecords(row.name, { selector: '', publicKey: '' }, this.settings).filter(
+          (r) => r.record !== 'dkim',
+        );
+    return {
+      row,
+      records,
+      check: row.findings === null ? undefined : (JSON.parse(row.findings) as DomainCheck),
+    };
+  }
+
+  /** Gives a domain without a DKIM key (one from before verification existed) its key. */
+  private async ensureKey(row: DomainRow): Promise<void> {
+    if (await this.keys.current(row.name, row.account_id)) return;
+    let selector = dkimSelector(this.clock.now());
+    if (await this.repo.selectorTaken(row.name, selector)) selector += Math.random().toString(36).slice(2, 6);
+    try {
+      await this.keys.insert(await this.dkim.generate(row.name, row.account_id, selector));
+    } catch (err) {
+      // A concurrent verify of the same domain created it.
+      if (!(await this.keys.current(row.name, row.account_id))) throw err;
+    }
+    this.dkim.forget(row.name, row.account_id);
+  }
+
+  private records(name: string, selector: string, publicKey: string): ExpectedRecord[] {
+    return domainRecords(name, { selector, publicKey }, this.settings);
+  }
+
+  private async find(accountId: string, id: string): Promise<DomainRow> {
+    const row = UUID.test(id) ? await this.repo.get(accountId, id) : undefined;
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  private changed(accountId: string, state: AccountState | undefined): void {
+    this.onChange(accountId, state !== undefined);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function notFound(id: string): AppError {
+  return new AppError('not_found', `no domain with id "${id}" in this account`);
+}
+
+function exists(name: string): AppError {
+  return new AppError('domain_exists', `${name} is already a domain of this account`);
+}
+
+function planLimit(plan: Plan): AppError {
+  const allowed = PLANS[plan].domains;
+  const bigger = PLAN_NAMES.find((p) => PLANS[p].domains > allowed);
+  return new AppError(
+    'plan_limit',
+    `the ${plan} plan allows ${allowed} domain${allowed === 1 ? '' : 's'}` +
+      (bigger ? `; the ${bigger} plan allows ${PLANS[bigger].domains}` : '; delete one to add another'),
+  );
+}

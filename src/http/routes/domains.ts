@@ -1,0 +1,122 @@
+// GET|POST /api/domains, GET|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { domainToUnicode } from 'node:url';
+import type { DomainRow } from '../../db/schema.js';
+import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
+import type { DomainDetail, Domains } from '../../domains/domains.js';
+import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
+import { authOf } from '../authenticate.js';
+
+const createBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: { type: 'string', description: 'The domain to send from, e.g. acme.example (IDN allowed)' },
+  },
+} as const;
+
+interface CreateBody {
+  name: string;
+}
+
+export function registerDomainRoutes(app: FastifyInstance, domains: Domains): void {
+  app.post<{ Body: CreateBody }>(
+    '/api/domains',
+    {
+      schema: { summary: 'Add a sending domain; answers the DNS records to publish', body: createBodySchema },
+    },
+    async (request, reply) => {
+      const { account } = authOf(request);
+      const created = await domains.create(account, request.body.name);
+      return reply.code(201).send(detailJson(created));
+    },
+  );
+
+  app.get('/api/domains', { schema: { summary: "The account's sending domains" } }, async (request) => {
+    const { account } = authOf(request);
+    return { data: (await domains.list(account.id)).map(summaryJson) };
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/api/domains/:id',
+    { schema: { summary: 'One domain: the records to publish and what the last check found' } },
+    async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/domains/:id/verify',
+    { schema: { summary: "Check the domain's DNS records now" }, onRequest: noBodyExpected },
+    async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/domains/:id',
+    { schema: { summary: 'Delete a domain and its DKIM key' }, onRequest: noBodyExpected },
+    async (request) => {
+      await domains.delete(authOf(request).account.id, request.params.id);
+      return { id: request.params.id, deleted: true };
+    },
+  );
+}
+
+/**
+ * These routes take no body, and many HTTP clients send `Content-Type: application/json` on every
+ * request anyway: an empty body then is no body, not invalid JSON.
+ */
+async function noBodyExpected(request: FastifyRequest): Promise<void> {
+  if (request.headers['content-length'] === '0' || request.headers['content-length'] === undefined) {
+    if (request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
+  }
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** When the domain fails unless its records are found: the end of the window or of the grace period. */
+function deadline(d: DomainRow): number | null {
+  if (d.status === 'pending') return (d.verification_started_at ?? d.created_at) + VERIFICATION_WINDOW_MS;
+  if (d.status === 'temporary_failure' && d.failing_since !== null) return d.failing_since + GRACE_PERIOD_MS;
+  return null;
+}
+
+function summaryJson(d: DomainRow) {
+  return {
+    id: d.id,
+    name: d.name,
+    unicode_name: domainToUnicode(d.name),
+    status: d.status,
+    created_at: iso(d.created_at),
+    verified_at: iso(d.verified_at),
+    last_checked_at: iso(d.last_checked_at),
+    next_check_at: iso(d.next_check_at),
+    fails_at: iso(deadline(d)),
+  };
+}
+
+function detailJson({ row, records, check }: DomainDetail) {
+  return {
+    ...summaryJson(row),
+    records: records.map((r) => {
+      const found: RecordFinding | undefined = check?.records.find((f) => f.record === r.record);
+      return {
+        ...r,
+        status: found?.status ?? 'not_checked',
+        seen: found?.seen ?? [],
+        problems: found?.problems ?? [],
+        warnings: found?.warnings ?? [],
+      };
+    }),
+    last_check: check ? checkJson(check) : null,
+  };
+}
+
+function checkJson(c: DomainCheck) {
+  return {
+    checked_at: iso(c.checked_at),
+    outcome: c.outcome,
+    spf_lookups: c.spf_lookups,
+    dmarc: c.dmarc,
+  };
+}
