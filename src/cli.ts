@@ -10,9 +10,10 @@ import { createServices, type Services } from './services.js';
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      the API and the delivery worker in one process (npm start)
+  serve                      the API, the delivery worker and the bounce receiver in one process (npm start)
   api                        the HTTP API and dashboard only
   worker                     the delivery worker only
+  inbound                    the bounce and complaint receiver (SMTP) only
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -22,6 +23,9 @@ Operator commands (add --json for machine-readable output):
   key revoke --account E --id KEY_ID
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
+  suppression list --account E [--address A]
+  suppression add --account E --address A [--reason R]
+  suppression remove --account E --address A
   config                     print the effective configuration (secrets masked)
 `;
 
@@ -40,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       account: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
+      address: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -68,6 +74,7 @@ async function run(command: string, args: Args): Promise<number> {
     case 'serve':
     case 'api':
     case 'worker':
+    case 'inbound':
       return runRoles(await createServices(config), command);
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
@@ -165,18 +172,68 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
       );
       return 0;
     }
+    case 'suppression list': {
+      const account = await accountArg(s, args);
+      const all = [];
+      let cursor: string | undefined;
+      do {
+        const page = await s.suppressions.list(account.id, {
+          address: typeof args.address === 'string' ? args.address : undefined,
+          cursor,
+          limit: 100,
+        });
+        all.push(...page.data);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      print(
+        args,
+        all,
+        all.length
+          ? all.map((e) => `${e.address}  ${e.created_at}  ${e.origin}: ${e.reason}`).join('\n')
+          : `${account.email} has no suppressed addresses`,
+      );
+      return 0;
+    }
+    case 'suppression add': {
+      const account = await accountArg(s, args);
+      const { suppression, created } = await s.suppressions.add(account.id, {
+        address: required(args, 'address'),
+        reason: typeof args.reason === 'string' ? args.reason : undefined,
+      });
+      print(
+        args,
+        { ...suppression, created },
+        created
+          ? `${suppression.address} is suppressed`
+          : `${suppression.address} was already suppressed since ${suppression.created_at}: ${suppression.reason}`,
+      );
+      return 0;
+    }
+    case 'suppression remove': {
+      const account = await accountArg(s, args);
+      const address = required(args, 'address');
+      await s.suppressions.remove(account.id, address);
+      print(args, { address, removed: true }, `${address} is no longer suppressed`);
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
 
 /** Runs a role until SIGINT/SIGTERM, then shuts down gracefully. */
-async function runRoles(s: Services, role: 'serve' | 'api' | 'worker'): Promise<number> {
-  const app = role === 'worker' ? undefined : s.http();
+async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound'): Promise<number> {
+  const app = role === 'serve' || role === 'api' ? s.http() : undefined;
   if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  if (role !== 'api') await s.startWorker();
+  if (role === 'serve' || role === 'worker') await s.startWorker();
+  const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
   s.logger.info(
-    { role, url: app ? s.config.publicUrl : undefined, database: s.db.dialect },
+    {
+      role,
+      url: app ? s.config.publicUrl : undefined,
+      inbound: inbound ? `${s.config.inboundHost}:${inbound.port}` : undefined,
+      database: s.db.dialect,
+    },
     'txmail is running',
   );
   await new Promise<void>((resolve) => {

@@ -31,6 +31,12 @@ import { SmtpTransport } from './delivery/smtp-transport.js';
 import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
+import { InboundRepo } from './db/inbound-repo.js';
+import { SuppressionsRepo, type SuppressionLookup } from './db/suppressions-repo.js';
+import { SqliteSuppressionLookup } from './db/suppression-lookup-sqlite.js';
+import { InboundProcessor } from './inbound/inbound-processor.js';
+import { InboundReceiver } from './inbound/receiver.js';
+import { Suppressions } from './suppressions/suppressions.js';
 
 export interface Services {
   config: Config;
@@ -45,6 +51,8 @@ export interface Services {
     accept: AcceptRepo;
     queue: QueueRepo;
     dkimKeys: DkimKeysRepo;
+    suppressions: SuppressionsRepo;
+    inbound: InboundRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -54,10 +62,13 @@ export interface Services {
   verifiedDomains: VerifiedDomains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   accept: AcceptService;
+  suppressions: Suppressions;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
   /** Starts the delivery worker of this process (woken at once by mail accepted here). */
   startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
+  /** Starts the bounce and complaint receiver (SMTP) and its recovery pass; `port` 0 picks one. */
+  startInbound(options?: { port?: number }): Promise<InboundReceiver>;
   close(): Promise<void>;
 }
 
@@ -83,7 +94,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accept: new AcceptRepo(db.kysely),
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),
+    suppressions: new SuppressionsRepo(db.kysely),
+    inbound: new InboundRepo(db.kysely, db.dialect),
   };
+  const suppressionLookup: SuppressionLookup = db.sqlite
+    ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
+    : repos.suppressions;
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
@@ -94,6 +110,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let worker: DeliveryWorker | undefined;
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
+  let receiver: InboundReceiver | undefined;
+  let processor: InboundProcessor | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -104,7 +122,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (outcomes.some((o) => o.kind === 'accepted')) worker?.wake();
     },
   });
-  const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
+  const accept = new AcceptService(
+    batcher,
+    repos.accept,
+    {
+      verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+      suppression: (accountId, address) => suppressionLookup.find(accountId, address),
+    },
+    clock,
+  );
+  const suppressions = new Suppressions(repos.suppressions, clock);
 
   return {
     config,
@@ -121,6 +148,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     verifiedDomains,
     batcher,
     accept,
+    suppressions,
     http: () =>
       buildHttpApp({
         logger,
@@ -128,6 +156,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         auth,
         accept,
         messages: repos.messages,
+        suppressions,
         rateLimit: config.rateLimit,
         databaseReachable: () => isReachable(db),
       }),
@@ -166,7 +195,34 @@ export async function createServices(config: Config, options: ServiceOptions = {
       worker.start();
       return worker;
     },
+    async startInbound(options = {}) {
+      if (receiver) return receiver;
+      const log = logger.child({ role: 'inbound' });
+      processor = new InboundProcessor({
+        repo: repos.inbound,
+        verp,
+        clock,
+        logger: log,
+        hostname: config.hostname,
+      });
+      receiver = await new InboundReceiver(
+        {
+          host: config.inboundHost,
+          port: options.port ?? config.inboundPort,
+          hostname: config.hostname,
+          returnPathLabel: config.returnPathLabel,
+          testDomain: config.testDomain,
+          maxSize: config.inboundMaxSize,
+          connectionsPerMinute: config.inboundConnectionsPerMinute,
+        },
+        { repo: repos.inbound, processor, verp, clock, logger: log },
+      ).listen();
+      processor.startRecovery();
+      return receiver;
+    },
     async close() {
+      await receiver?.close();
+      await processor?.stop();
       await worker?.stop();
       await transport?.close();
       await builder?.close();

@@ -154,6 +154,46 @@ export interface DeliveryAttemptsTable {
   reply: string;
 }
 
+export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
+
+export interface SuppressionsTable {
+  id: string;
+  account_id: string;
+  /** Lower case, domain in ASCII (punycode). */
+  address: string;
+  origin: SuppressionOrigin;
+  /** Plain-language reason, e.g. "the mailbox does not exist (5.1.1)". */
+  reason: string;
+  /** RFC 3463 code of the bounce that caused it; null for complaints and manual entries. */
+  enhanced_code: string | null;
+  /** The message whose bounce or complaint caused it. */
+  source_message_id: string | null;
+  created_at: number;
+}
+
+export type InboundStatus = 'pending' | 'processed' | 'failed';
+
+export interface InboundMessagesTable {
+  id: string;
+  received_at: number;
+  remote_ip: string;
+  helo: string;
+  /** The envelope sender ('' for the null sender of bounces). */
+  mail_from: string;
+  /** JSON array of the accepted envelope recipients. */
+  rcpt_to: string;
+  size: number;
+  /** The message as received, base64. */
+  raw: string;
+  status: InboundStatus;
+  attempts: number;
+  /** Held by the process handling it until then; a crash lets the recovery pass take it. */
+  lease_expires_at: number | null;
+  processed_at: number | null;
+  /** JSON: what processing found and did. */
+  outcome: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -164,6 +204,8 @@ export interface Database {
   usage: UsageTable;
   dkim_keys: DkimKeysTable;
   delivery_attempts: DeliveryAttemptsTable;
+  suppressions: SuppressionsTable;
+  inbound_messages: InboundMessagesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -174,3 +216,5 @@ export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
 export type DkimKeyRow = Selectable<DkimKeysTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type SuppressionRow = Selectable<SuppressionsTable>;
+export type InboundMessageRow = Selectable<InboundMessagesTable>;

@@ -6,12 +6,14 @@ import type { Clock } from '../clock.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
+import type { Suppressions } from '../suppressions/suppressions.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
+import { registerSuppressionRoutes } from './routes/suppressions.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -28,6 +30,7 @@ export interface HttpDeps {
   auth: ApiKeyAuth;
   accept: AcceptService;
   messages: MessagesRepo;
+  suppressions: Suppressions;
   rateLimit: number;
   databaseReachable: () => Promise<boolean>;
 }
@@ -61,6 +64,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
+    registerSuppressionRoutes(api, deps.suppressions);
   });
   return app;
 }

@@ -2,8 +2,10 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery.js';
+import * as m005 from './005-suppressions.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
   '002-delivery': m002,
+  '005-suppressions': m005,
 };
