@@ -224,9 +224,10 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
 /** Runs a role until SIGINT/SIGTERM, then shuts down gracefully. */
 async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound'): Promise<number> {
   const app = role === 'serve' || role === 'api' ? s.http() : undefined;
-  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
   if (role === 'serve' || role === 'worker') await s.startWorker();
   const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
+  // The HTTP port last: once /healthz answers, every part of this process is running.
+  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
   s.logger.info(
     {
       role,

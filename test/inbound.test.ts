@@ -1,10 +1,15 @@
 // Bounces and complaints end to end: a message is delivered through a real SMTP relay, then a real DSN
 // or ARF report is sent over SMTP to the receiver, and the message's events, status and the account's
 // suppression list change (or, for what is not ours, nothing does).
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { newId } from '../src/ids.js';
+import { createServices } from '../src/services.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { fixture } from './helpers/inbound-fixtures.js';
+import { freePort, startServer, type RunningServer } from './helpers/process.js';
 import { smtpSend } from './helpers/smtp-client.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
@@ -55,12 +60,18 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     (await api(t, 'GET', `/api/emails/${id}`)).json() as Detail;
 
   /** Sends a message to a fresh address and waits for the relay to take it; returns what a bounce needs. */
-  const delivered = async (t = tenant, from = validSend.from) => {
-    const to = `user${++n}-${Date.now()}@recipient.example`;
+  const delivered = async (
+    t = tenant,
+    from = validSend.from,
+    to = `user${++n}-${Date.now()}@recipient.example`,
+  ) => {
     const res = await api(t, 'POST', '/api/email/send', { ...validSend, from, to });
     expect(res.statusCode, res.body).toBe(200);
     const id = (res.json() as { id: string }).id;
-    const received = await until(`delivery of ${id}`, async () => sink.for(to)[0]);
+    const hex = id.replaceAll('-', '');
+    const received = await until(`delivery of ${id}`, async () =>
+      sink.for(to).find((r) => r.from.includes(hex)),
+    );
     await until(`${id} delivered`, async () =>
       (await detail(id, t)).status === 'delivered' ? true : undefined,
     );
@@ -76,11 +87,15 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       { from: '', to: [rcpt] },
       fixture(name, { verp: m.verp, to: m.to, messageId: m.messageId, returnPathDomain: RETURN_PATH }),
     );
-  const eventually = (id: string, type: string, t = tenant) =>
-    until(`${type} on ${id}`, async () => {
+  const eventually = async (id: string, type: string, t = tenant) => {
+    await until(`${type} on ${id}`, async () => {
       const d = await detail(id, t);
       return d.events.some((e) => e.type === type) ? d : undefined;
     });
+    // Read again: the detail reads the message and its events in separate queries, so the read that
+    // first saw the event may have seen the message just before the same commit.
+    return detail(id, t);
+  };
   const suppressed = async (address: string, t = tenant) =>
     (
       (await api(t, 'GET', `/api/suppressions?address=${encodeURIComponent(address)}`)).json() as {
@@ -176,6 +191,31 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       expect(await suppressed(m.to)).toEqual([]);
     },
   );
+
+  it('suppresses a disabled mailbox (5.2.1) only when it bounces again', async () => {
+    const to = `disabled-${Date.now()}@recipient.example`;
+    const disabled = (m: { verp: string; to: string; messageId: string }) =>
+      smtpSend(
+        receiver.port,
+        { from: '', to: [m.verp] },
+        fixture('dsn-mailbox-full.eml', { ...m, returnPathDomain: RETURN_PATH })
+          .toString()
+          .replaceAll('5.2.2', '5.2.1')
+          .replace('Mailbox full: quota exceeded', 'mailbox disabled'),
+      );
+    const first = await delivered(tenant, validSend.from, to);
+    expect((await disabled(first)).code).toBe(250);
+    expect((await eventually(first.id, 'email.bounced')).events[0]!.data).toMatchObject({
+      enhanced_code: '5.2.1',
+    });
+    expect(await suppressed(to)).toEqual([]);
+    const second = await delivered(tenant, validSend.from, to);
+    expect((await disabled(second)).code).toBe(250);
+    await eventually(second.id, 'email.bounced');
+    expect(await suppressed(to)).toEqual([
+      expect.objectContaining({ enhanced_code: '5.2.1', source_email_id: second.id }),
+    ]);
+  });
 
   it('picks the message recipient out of a multi-recipient DSN', async () => {
     const m = await delivered();
@@ -350,5 +390,103 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     expect((await detail(m.id)).status).toBe('bounced');
     // Processed once: a second pass finds nothing to redo.
     expect(await receiver.recover()).toBe(0);
+  });
+
+  it('prunes processed messages after their retention, never pending ones', async () => {
+    const repo = env.services.repos.inbound;
+    const base = {
+      remote_ip: '127.0.0.1',
+      helo: 'client.test',
+      mail_from: '',
+      rcpt_to: '[]',
+      size: 1,
+      raw: '',
+      attempts: 0,
+      lease_expires_at: null,
+      processed_at: null,
+      outcome: null,
+    };
+    await repo.store({
+      ...base,
+      id: '00000000-0000-7000-8000-0000000000a1',
+      received_at: 1000,
+      status: 'processed',
+    });
+    await repo.store({
+      ...base,
+      id: '00000000-0000-7000-8000-0000000000a2',
+      received_at: 1000,
+      status: 'pending',
+      lease_expires_at: Date.now() + 60_000,
+    });
+    expect(await repo.prune(2000)).toBe(1);
+    expect(await repo.get('00000000-0000-7000-8000-0000000000a1')).toBeUndefined();
+    expect((await repo.get('00000000-0000-7000-8000-0000000000a2'))?.status).toBe('pending');
+  });
+});
+
+describe('txmail serve as a bounce receiver', () => {
+  it('refuses strangers, and keeps a bounce it answered 250 to when killed right after', async () => {
+    const database = await databaseKinds[0]!.create();
+    const inboundPort = await freePort();
+    const vars = {
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'mta.txmail.test',
+      TXMAIL_SECRET_KEY: 's'.repeat(64),
+      TXMAIL_INBOUND_PORT: String(inboundPort),
+      TXMAIL_LOG_LEVEL: 'warn',
+    };
+    const services = await createServices(parseConfig(vars), { logger: pino({ level: 'silent' }) });
+    let server: RunningServer | undefined;
+    try {
+      const t = await createTenant(services, { domain: 'acme.example' });
+      const id = newId();
+      await services.db.kysely
+        .insertInto('messages')
+        .values({
+          id,
+          account_id: t.accountId,
+          status: 'delivered',
+          from_name: '',
+          from_email: 'noreply@acme.example',
+          from_domain: 'acme.example',
+          to_name: '',
+          to_email: 'gone@recipient.example',
+          to_domain: 'recipient.example',
+          subject: 's',
+          html: '<p>x</p>',
+          created_at: Date.now(),
+          updated_at: Date.now(),
+          attempts: 1,
+          next_attempt_at: null,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .execute();
+      const verp = services.verp.address(id, RETURN_PATH);
+      server = await startServer('serve', vars);
+      expect(
+        (await smtpSend(inboundPort, { from: '', to: [`nobody@${RETURN_PATH}`] }, 'Subject: x\r\n\r\nx'))
+          .code,
+      ).toBe(550);
+      const raw = fixture('postfix-user-unknown.eml', {
+        verp,
+        to: 'gone@recipient.example',
+        messageId: `${id}@mta.txmail.test`,
+        returnPathDomain: RETURN_PATH,
+      });
+      const answer = await smtpSend(inboundPort, { from: '', to: [verp] }, raw);
+      expect(answer.code).toBe(250);
+      server.child.kill('SIGKILL');
+      await server.exited;
+      const stored = await services.db.kysely.selectFrom('inbound_messages').selectAll().execute();
+      expect(stored).toHaveLength(1);
+      expect(Buffer.from(stored[0]!.raw, 'base64').equals(raw)).toBe(true);
+      expect(JSON.parse(stored[0]!.rcpt_to)).toEqual([verp]);
+    } finally {
+      server?.child.kill('SIGKILL');
+      await services.close();
+      await database.drop();
+    }
   });
 });

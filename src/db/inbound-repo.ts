@@ -175,6 +175,16 @@ export class InboundRepo {
       .execute();
   }
 
+  /** Deletes processed (and given-up) messages received before `before`; returns how many. */
+  async prune(before: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('inbound_messages')
+      .where('received_at', '<', before)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   async get(id: string): Promise<InboundMessageRow | undefined> {
     return this.db.selectFrom('inbound_messages').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -14,6 +14,9 @@ import { decideEffects } from './decide-effects.js';
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
 const DISABLED_WINDOW_MS = 30 * 24 * 3600_000;
+/** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
+const KEEP_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ProcessorDeps {
@@ -27,6 +30,7 @@ export interface ProcessorDeps {
 
 export class InboundProcessor {
   private timer: NodeJS.Timeout | undefined;
+  private lastPrune = 0;
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly deps: ProcessorDeps) {}
@@ -54,6 +58,11 @@ export class InboundProcessor {
 
   /** Leases and processes every pending message whose lease has expired. Returns how many. */
   async recover(): Promise<number> {
+    const started = this.deps.clock.now();
+    if (started - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = started;
+      await this.deps.repo.prune(started - KEEP_MS);
+    }
     let total = 0;
     for (;;) {
       const now = this.deps.clock.now();

@@ -47,6 +47,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // JSON: what processing found and did
     .addColumn('outcome', 'text')
     .execute();
+  // Pruning: processed messages are kept a week for inspection, then deleted oldest first.
+  await db.schema
+    .createIndex('inbound_messages_received')
+    .on('inbound_messages')
+    .column('received_at')
+    .execute();
   // The recovery pass looks only at messages still waiting.
   await db.schema
     .createIndex('inbound_messages_pending')
