@@ -134,6 +134,13 @@ describe('classifying a bounced recipient', () => {
     [{ action: 'failed', status: '5.1.10' }, 'permanent', '5.1.10'],
     [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7'],
     [{ action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' }, 'permanent', '5.2.2'],
+    [
+      { action: 'failed', status: '5.0.0', diagnostic: 'smtp; 550 5.2.1 account inactive' },
+      'permanent',
+      '5.2.1',
+    ],
+    [{ action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 spam' }, 'permanent', '5.1.1'],
+    [{ action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' }, 'permanent', '5.2.2'],
     [{ hint: 'failed', diagnostic: '550 5.7.1 blocked by policy' }, 'permanent', '5.7.1'],
     [{ hint: 'failed', diagnostic: '421 try later' }, 'transient', '4.4.2'],
     [{ hint: 'failed', diagnostic: 'Sorry, no mailbox here by that name' }, 'permanent', '5.1.1'],

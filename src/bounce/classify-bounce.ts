@@ -33,7 +33,12 @@ export function classifyBounce(e: BounceEvidence): BounceClass {
   const delayed = action === 'delayed' || (action === undefined && e.hint === 'delayed');
   const failed = action === 'failed' || (action === undefined && e.hint === 'failed');
 
-  let enhanced = statusField(e.status) ?? findEnhancedCode(diagnostic);
+  const status = statusField(e.status);
+  const quoted = findEnhancedCode(diagnostic);
+  // A generic Status (x.0.0) with a specific code of the same class in the remote server's own reply:
+  // the reply says more (reporting MTAs often summarise as 5.0.0).
+  let enhanced =
+    status && quoted && /^\d\.0\.0$/.test(status) && quoted[0] === status[0] ? quoted : (status ?? quoted);
   if (!enhanced) {
     const reply = findReplyCode(diagnostic);
     if (reply !== undefined && reply >= 400) enhanced = impliedEnhancedCode(reply);

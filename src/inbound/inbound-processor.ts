@@ -108,8 +108,10 @@ export class InboundProcessor {
     const effects: InboundEffect[] = [];
     const results: Record<string, string> = {};
     for (const target of targets) {
+      // The look-up scans the address's history, so only when a 5.2.1 is reported at all.
       const repeatedDisabled =
         report.kind === 'bounce' &&
+        report.recipients.some((r) => r.classification.enhanced === '5.2.1') &&
         (await this.deps.repo.bouncedBefore(
           target.account_id,
           target.to_email,

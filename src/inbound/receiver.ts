@@ -35,6 +35,7 @@ export interface ReceiverDeps {
 
 /** A bounce names one message; a handful of recipients covers batching MTAs without inviting abuse. */
 const MAX_RECIPIENTS = 50;
+const MAX_CLIENTS = 200;
 
 const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
@@ -54,6 +55,8 @@ export class InboundReceiver {
       logger: false,
       size: options.maxSize,
       maxRecipients: MAX_RECIPIENTS,
+      // Bounces trickle in; hundreds of simultaneous sessions are an attack, not a backlog.
+      maxClients: MAX_CLIENTS,
       // Nobody logs in: the only mail accepted is for our own addresses.
       disabledCommands: ['AUTH'],
       authOptional: true,
