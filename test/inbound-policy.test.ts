@@ -1,8 +1,13 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import type { InboundRepo } from '../src/db/inbound-repo.js';
 import { Verp } from '../src/delivery/verp.js';
 import { ConnectionLimiter } from '../src/inbound/connection-limiter.js';
+import { InboundProcessor } from '../src/inbound/inbound-processor.js';
+import { InboundReceiver } from '../src/inbound/receiver.js';
 import { checkRecipient } from '../src/inbound/recipient-policy.js';
+import { smtpSend } from './helpers/smtp-client.js';
 
 const verp = new Verp(Buffer.alloc(32, 7));
 const id = '019ab000-0000-7000-8000-000000000001';
@@ -60,5 +65,45 @@ describe('the connection limit per client IP', () => {
   it('admits everyone when the limit is 0', () => {
     const limiter = new ConnectionLimiter(0, () => 0);
     for (let i = 0; i < 1000; i++) expect(limiter.admit('192.0.2.1')).toBe(true);
+  });
+});
+
+describe('the receiver under abuse', () => {
+  it('answers 421 to a client over its connections per minute', async () => {
+    const logger = pino({ level: 'silent' });
+    // Nothing here reaches the database: every recipient is refused before a look-up is needed.
+    const repo = { isCustomerDomain: async () => false } as unknown as InboundRepo;
+    const clock = new ManualClock();
+    const receiver = await new InboundReceiver(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        hostname: 'mx.test',
+        returnPathLabel: 'send',
+        testDomain: 'test.txmail.example',
+        maxSize: 1024 * 1024,
+        connectionsPerMinute: 2,
+      },
+      {
+        repo,
+        processor: new InboundProcessor({ repo, verp, clock, logger, hostname: 'mx.test' }),
+        verp,
+        clock,
+        logger,
+      },
+    ).listen();
+    try {
+      const codes = [];
+      for (let i = 0; i < 3; i++) {
+        codes.push((await smtpSend(receiver.port, { from: '', to: ['x@send.nowhere.example'] }, 'x')).code);
+      }
+      expect(codes).toEqual([550, 550, 421]);
+      clock.advance(60_000);
+      expect((await smtpSend(receiver.port, { from: '', to: ['x@send.nowhere.example'] }, 'x')).code).toBe(
+        550,
+      );
+    } finally {
+      await receiver.close();
+    }
   });
 });
