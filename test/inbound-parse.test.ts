@@ -24,6 +24,8 @@ describe('parsing what comes back to the return path', () => {
     ['rfc3464-multi-recipient.eml', 'johnh@hpnjld.njd.hp.com', 'dsn', 'transient', '4.0.0', false],
     ['rfc3464-delayed.eml', values.to, 'dsn', 'transient', '4.0.0', false],
     ['postfix-user-unknown.eml', values.to, 'dsn', 'permanent', '5.1.1', true],
+    ['gmail-user-unknown.eml', values.to, 'dsn', 'permanent', '5.1.1', true],
+    ['microsoft-recipient-not-found.eml', values.to, 'dsn', 'permanent', '5.1.10', true],
     ['postfix-delayed.eml', values.to, 'dsn', 'transient', '4.4.1', false],
     ['dsn-mailbox-full.eml', values.to, 'dsn', 'permanent', '5.2.2', false],
     ['dsn-policy-block.eml', values.to, 'dsn', 'permanent', '5.7.1', false],
@@ -102,6 +104,31 @@ describe('parsing what comes back to the return path', () => {
       kind: 'complaint',
       originalRcptTo: 'redacted@recipient.example',
       original: { messageId: values.messageId, verpAddresses: [] },
+    });
+  });
+
+  it('reads original headers sent base64-encoded', async () => {
+    const headers = Buffer.from(`Return-Path: <${values.verp}>\r\nMessage-ID: <${values.messageId}>\r\n`);
+    const raw = [
+      'From: feedback@isp.example',
+      'Content-Type: multipart/report; report-type=feedback-report; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: message/feedback-report',
+      '',
+      'Feedback-Type: abuse',
+      '',
+      '--b',
+      'Content-Type: text/rfc822-headers',
+      'Content-Transfer-Encoding: base64',
+      '',
+      headers.toString('base64'),
+      '--b--',
+      '',
+    ].join('\r\n');
+    expect(await parseReport(Buffer.from(raw), { mailFrom: 'feedback@isp.example' })).toMatchObject({
+      kind: 'complaint',
+      original: { messageId: values.messageId, verpAddresses: [values.verp] },
     });
   });
 

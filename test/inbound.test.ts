@@ -164,6 +164,8 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
   });
 
   it.each([
+    ['gmail-user-unknown.eml', '5.1.1', true],
+    ['microsoft-recipient-not-found.eml', '5.1.10', true],
     ['exim-failed.eml', '5.1.1', true],
     ['qmail-failed.eml', '5.1.1', true],
     ['exchange-failed.eml', '5.1.1', true],

@@ -1,7 +1,7 @@
 // What a message sent to the return path is: a delivery status notification (RFC 3464), a plain-text
 // bounce, a complaint (RFC 5965 ARF), an automatic reply, or none of these. Pure: bytes in, facts out
 // (no look-ups); matching it to a message is the inbound processor's job.
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
 import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
 import { classifyBounce, type BounceClass } from './classify-bounce.js';
 import { parsePlainBounce } from './plain-bounce.js';
@@ -76,7 +76,7 @@ export async function parseReport(raw: Buffer, envelope: Envelope): Promise<Inbo
   const subject = typeof mail.subject === 'string' ? mail.subject : '';
   const attachments = mail.attachments ?? [];
   const part = (type: string) => attachments.find((a) => a.contentType?.toLowerCase() === type);
-  const original = originalRefs(raw, mail.text ?? '');
+  const original = originalRefs(raw, attachments, mail.text ?? '');
 
   const feedback = part('message/feedback-report');
   if (feedback) return complaint(feedback.content.toString('utf8'), original);
@@ -171,8 +171,24 @@ function complaint(text: string, original: OriginalRefs): InboundReport {
  * mailparser renders an inline message/rfc822 as a summary without its Message-ID. RFC 2046 §5.2.1
  * allows message/rfc822 no transfer encoding beyond 8bit, so the raw text is the part.
  */
-function originalRefs(raw: Buffer, text: string): OriginalRefs {
-  const headerText = rawOriginalHeaders(raw.toString('latin1')) ?? text;
+function originalRefs(raw: Buffer, attachments: Attachment[], text: string): OriginalRefs {
+  const fromRaw = rawOriginalHeaders(raw.toString('latin1'));
+  const refs = fromRaw === undefined ? undefined : refsFromHeaders(fromRaw);
+  if (refs && (refs.messageId || refs.verpAddresses.length > 0)) return refs;
+  // A part sent with a transfer encoding anyway (it happens): mailparser has decoded it.
+  const part = attachments.find((a) => ORIGINAL_TYPES.has(a.contentType?.toLowerCase() ?? ''));
+  if (part) return refsFromHeaders(part.content.toString('utf8').split(/\r?\n\r?\n/)[0]!);
+  return refs ?? refsFromHeaders(text);
+}
+
+const ORIGINAL_TYPES = new Set([
+  'message/rfc822',
+  'text/rfc822-headers',
+  'message/global',
+  'message/global-headers',
+]);
+
+function refsFromHeaders(headerText: string): OriginalRefs {
   const headers = parseFieldGroups(headerText).reduce((all, g) => {
     for (const [k, v] of g) if (!all.has(k)) all.set(k, v);
     return all;
