@@ -63,6 +63,25 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
     expect((again.json() as Entry).reason).toBe('asked us to stop');
   });
 
+  it('replays an accepted request retried with its Idempotency-Key after the address was suppressed', async () => {
+    const send = (key: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': alice.apiKey, 'idempotency-key': key },
+        payload: { ...validSend, to: 'retry@dest.example' },
+      });
+    const first = await send('retry-1');
+    expect(first.statusCode).toBe(200);
+    await call(alice, 'POST', '/api/suppressions', { address: 'retry@dest.example' });
+    const retry = await send('retry-1');
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    const fresh = await send('retry-2');
+    expect(fresh.statusCode).toBe(422);
+    expect(fresh.body).toMatch(/^recipient_suppressed: /);
+  });
+
   it('keeps accounts apart', async () => {
     await call(alice, 'POST', '/api/suppressions', { address: 'only-alice@dest.example' });
     expect(((await call(bob, 'GET', '/api/suppressions')).json() as Page).data).toEqual([]);

@@ -52,10 +52,13 @@ export class AcceptService {
       );
     }
     const send = validateSend(req.body);
-    const warnings = await this.policyRefusals(account, send);
-    if (route === 'send' && warnings.length > 0) throw warnings[0]!;
+    const checked = async () => {
+      const warnings = await this.policyRefusals(account, send);
+      if (route === 'send' && warnings.length > 0) throw warnings[0]!;
+      return warnings;
+    };
 
-    if (req.idempotencyKey === undefined) return this.persist(req, send, warnings);
+    if (req.idempotencyKey === undefined) return this.persist(req, send, await checked());
     const flightKey = `${account.id}\n${req.idempotencyKey}`;
     if (this.inFlight.has(flightKey)) {
       throw new AppError(
@@ -66,8 +69,10 @@ export class AcceptService {
     this.inFlight.add(flightKey);
     try {
       const requestHash = hashRequest(route, req.body);
+      // A retry of an accepted request gets its first answer even if the policy has changed since (the
+      // recipient was suppressed by the bounce of that very message, say): the policy runs after.
       const replay = await this.replay(account.id, req.idempotencyKey, requestHash);
-      return replay ?? (await this.persist(req, send, warnings, requestHash));
+      return replay ?? (await this.persist(req, send, await checked(), requestHash));
     } finally {
       this.inFlight.delete(flightKey);
     }
