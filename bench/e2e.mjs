@@ -79,6 +79,9 @@ const env = {
   TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sinkPort}`,
   TXMAIL_RATE_LIMIT: '0',
   TXMAIL_LOG_LEVEL: 'warn',
+  // serve also runs the bounce receiver; any free port keeps it out of the way.
+  TXMAIL_INBOUND_HOST: '127.0.0.1',
+  TXMAIL_INBOUND_PORT: '0',
 };
 const config = parseConfig(env);
 let services = await createServices(config, { logger: pino({ level: 'silent' }) });

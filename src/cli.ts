@@ -11,9 +11,10 @@ import { createServices, type Services } from './services.js';
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      the API, the delivery worker and domain checks in one process (npm start)
+  serve                      the API, the delivery worker, domain checks and the bounce receiver in one process (npm start)
   api                        the HTTP API and dashboard only
-  worker                     the delivery worker and domain checks
+  worker                     the delivery worker, domain checks and the retention sweeper
+  inbound                    the bounce and complaint receiver (SMTP) only
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -24,6 +25,9 @@ Operator commands (add --json for machine-readable output):
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
   dns                        print the DNS records to publish for the service's own domains
+  suppression list --account E [--address A]
+  suppression add --account E --address A [--reason R]
+  suppression remove --account E --address A
   config                     print the effective configuration (secrets masked)
 `;
 
@@ -42,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
       account: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
+      address: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -70,6 +76,7 @@ async function run(command: string, args: Args): Promise<number> {
     case 'serve':
     case 'api':
     case 'worker':
+    case 'inbound':
       return runRoles(await createServices(config), command);
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
@@ -174,21 +181,72 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
       print(args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
       return 0;
     }
+    case 'suppression list': {
+      const account = await accountArg(s, args);
+      const all = [];
+      let cursor: string | undefined;
+      do {
+        const page = await s.suppressions.list(account.id, {
+          address: typeof args.address === 'string' ? args.address : undefined,
+          cursor,
+          limit: 100,
+        });
+        all.push(...page.data);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      print(
+        args,
+        all,
+        all.length
+          ? all.map((e) => `${e.address}  ${e.created_at}  ${e.origin}: ${e.reason}`).join('\n')
+          : `${account.email} has no suppressed addresses`,
+      );
+      return 0;
+    }
+    case 'suppression add': {
+      const account = await accountArg(s, args);
+      const { suppression, created } = await s.suppressions.add(account.id, {
+        address: required(args, 'address'),
+        reason: typeof args.reason === 'string' ? args.reason : undefined,
+      });
+      print(
+        args,
+        { ...suppression, created },
+        created
+          ? `${suppression.address} is suppressed`
+          : `${suppression.address} was already suppressed since ${suppression.created_at}: ${suppression.reason}`,
+      );
+      return 0;
+    }
+    case 'suppression remove': {
+      const account = await accountArg(s, args);
+      const address = required(args, 'address');
+      await s.suppressions.remove(account.id, address);
+      print(args, { address, removed: true }, `${address} is no longer suppressed`);
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
 
 /** Runs a role until SIGINT/SIGTERM, then shuts down gracefully. */
-async function runRoles(s: Services, role: 'serve' | 'api' | 'worker'): Promise<number> {
-  const app = role === 'worker' ? undefined : s.http();
-  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  if (role !== 'api') {
+async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound'): Promise<number> {
+  const app = role === 'serve' || role === 'api' ? s.http() : undefined;
+  if (role === 'serve' || role === 'worker') {
     await s.startWorker();
     s.startDomainChecker();
   }
+  const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
+  // The HTTP port last: once /healthz answers, every part of this process is running.
+  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
   s.logger.info(
-    { role, url: app ? s.config.publicUrl : undefined, database: s.db.dialect },
+    {
+      role,
+      url: app ? s.config.publicUrl : undefined,
+      inbound: inbound ? `${s.config.inboundHost}:${inbound.port}` : undefined,
+      database: s.db.dialect,
+    },
     'txmail is running',
   );
   await new Promise<void>((resolve) => {

@@ -22,6 +22,10 @@ export interface Config {
   mxPort: number;
   inboundHost: string;
   inboundPort: number;
+  /** Largest message the bounce receiver accepts, in bytes. */
+  inboundMaxSize: number;
+  /** Connections per minute one client IP may open to the bounce receiver; 0 = unlimited. */
+  inboundConnectionsPerMinute: number;
   returnPathLabel: string;
   testDomain: string;
   /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
@@ -96,6 +100,8 @@ export function parseConfig(env: Env): Config {
     mxPort: port(get, 'TXMAIL_MX_PORT', 25),
     inboundHost: get('TXMAIL_INBOUND_HOST') ?? '0.0.0.0',
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
+    inboundMaxSize: size(get, 'TXMAIL_INBOUND_MAX_SIZE', 10 * 1024 * 1024),
+    inboundConnectionsPerMinute: nonNegativeInt(get, 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 60),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
@@ -206,6 +212,17 @@ function nonNegativeInt(get: (n: string) => string | undefined, name: string, fa
   if (v === undefined) return fallback;
   if (!/^\d+$/.test(v)) throw new ConfigError(name, `"${v}" is not a non-negative integer`);
   return Number(v);
+}
+
+/** A size in bytes, optionally with a K or M suffix (binary: 10M = 10 MiB); at least 1 KiB. */
+function size(get: (n: string) => string | undefined, name: string, fallback: number): number {
+  const v = get(name);
+  if (v === undefined) return fallback;
+  const m = /^(\d+)\s*([kKmM])?(i?[bB])?$/.exec(v);
+  if (!m) throw new ConfigError(name, `"${v}" is not a size (bytes, or a number with K or M)`);
+  const n = Number(m[1]) * (m[2] ? (m[2].toLowerCase() === 'k' ? 1024 : 1024 * 1024) : 1);
+  if (n < 1024) throw new ConfigError(name, `"${v}" is below the smallest allowed size, 1K`);
+  return n;
 }
 
 function positive(get: (n: string) => string | undefined, name: string, fallback: number): number {

@@ -46,6 +46,12 @@ import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
+import { InboundRepo } from './db/inbound-repo.js';
+import { SuppressionsRepo, type SuppressionLookup } from './db/suppressions-repo.js';
+import { SqliteSuppressionLookup } from './db/suppression-lookup-sqlite.js';
+import { InboundProcessor } from './inbound/inbound-processor.js';
+import { InboundReceiver } from './inbound/receiver.js';
+import { Suppressions } from './suppressions/suppressions.js';
 
 export interface Services {
   config: Config;
@@ -62,6 +68,8 @@ export interface Services {
     dkimKeys: DkimKeysRepo;
     sourceIpUsage: SourceIpUsageRepo;
     retention: RetentionRepo;
+    suppressions: SuppressionsRepo;
+    inbound: InboundRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -75,12 +83,15 @@ export interface Services {
   /** Deletes logs past their plan's retention; started with the worker. */
   retention: RetentionSweeper;
   accept: AcceptService;
+  suppressions: Suppressions;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
   /** Starts the delivery worker of this process (woken at once by mail accepted here). */
   startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
   /** Starts the periodic re-check of domains in this process (serve and worker roles). */
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
+  /** Starts the bounce and complaint receiver (SMTP) and its recovery pass; `port` 0 picks one. */
+  startInbound(options?: { port?: number }): Promise<InboundReceiver>;
   close(): Promise<void>;
 }
 
@@ -111,7 +122,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),
+    suppressions: new SuppressionsRepo(db.kysely),
+    inbound: new InboundRepo(db.kysely, db.dialect),
   };
+  const suppressionLookup: SuppressionLookup = db.sqlite
+    ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
+    : repos.suppressions;
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
@@ -123,6 +139,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
   let sourceSync: NodeJS.Timeout | undefined;
+  let receiver: InboundReceiver | undefined;
+  let processor: InboundProcessor | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -174,7 +192,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
       signal.queued();
     },
   });
-  const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
+  const accept = new AcceptService(
+    batcher,
+    repos.accept,
+    {
+      verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+      suppression: (accountId, address) => suppressionLookup.find(accountId, address),
+    },
+    clock,
+  );
+  const suppressions = new Suppressions(repos.suppressions, clock);
 
   return {
     config,
@@ -194,6 +221,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     domains,
     batcher,
     accept,
+    suppressions,
     http: () =>
       buildHttpApp({
         logger,
@@ -204,6 +232,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         messages: repos.messages,
         rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
         rateLimitStore,
+        suppressions,
         databaseReachable: () => isReachable(db),
         metrics,
         accountOverviews: new AccountOverviews(
@@ -288,7 +317,34 @@ export async function createServices(config: Config, options: ServiceOptions = {
       domainChecker.start();
       return domainChecker;
     },
+    async startInbound(options = {}) {
+      if (receiver) return receiver;
+      const log = logger.child({ role: 'inbound' });
+      processor = new InboundProcessor({
+        repo: repos.inbound,
+        verp,
+        clock,
+        logger: log,
+        hostname: config.hostname,
+      });
+      receiver = await new InboundReceiver(
+        {
+          host: config.inboundHost,
+          port: options.port ?? config.inboundPort,
+          hostname: config.hostname,
+          returnPathLabel: config.returnPathLabel,
+          testDomain: config.testDomain,
+          maxSize: config.inboundMaxSize,
+          connectionsPerMinute: config.inboundConnectionsPerMinute,
+        },
+        { repo: repos.inbound, processor, verp, clock, logger: log },
+      ).listen();
+      processor.startRecovery();
+      return receiver;
+    },
     async close() {
+      await receiver?.close();
+      await processor?.stop();
       clearInterval(sourceSync);
       await stopListening?.();
       await retention.stop();

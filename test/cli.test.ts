@@ -132,4 +132,64 @@ describe('txmail operator commands', () => {
     expect(res.stdout).not.toContain('z'.repeat(48));
     expect(JSON.parse(res.stdout)).toMatchObject({ hostname: 'mta.example.com', secretKey: '***' });
   });
+
+  it('lists, adds and removes suppressed addresses', async () => {
+    const list = (extra: string[] = []) =>
+      runCli(['suppression', 'list', '--account', 'ops@example.com', '--json', ...extra], env);
+    expect(JSON.parse((await list()).stdout)).toEqual([]);
+
+    const added = await runCli(
+      [
+        'suppression',
+        'add',
+        '--account',
+        'ops@example.com',
+        '--address',
+        'Jane@Dest.example',
+        '--reason',
+        'asked to stop',
+        '--json',
+      ],
+      env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      address: 'jane@dest.example',
+      origin: 'manual',
+      created: true,
+    });
+    await runCli(
+      ['suppression', 'add', '--account', 'ops@example.com', '--address', 'joe@dest.example'],
+      env,
+    );
+
+    const all = JSON.parse((await list()).stdout) as { address: string; reason: string }[];
+    expect(all.map((e) => e.address)).toEqual(['joe@dest.example', 'jane@dest.example']);
+    expect(all[1]!.reason).toBe('asked to stop');
+    const text = await runCli(
+      ['suppression', 'list', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
+      env,
+    );
+    expect(text.stdout).toMatch(/^jane@dest\.example {2}\d{4}-.+Z {2}manual: asked to stop\n$/);
+
+    const removed = await runCli(
+      ['suppression', 'remove', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
+      env,
+    );
+    expect(removed.code).toBe(0);
+    expect(JSON.parse((await list()).stdout).map((e: { address: string }) => e.address)).toEqual([
+      'joe@dest.example',
+    ]);
+    const again = await runCli(
+      ['suppression', 'remove', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
+      env,
+    );
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('jane@dest.example is not on the suppression list');
+    const bad = await runCli(
+      ['suppression', 'add', '--account', 'ops@example.com', '--address', 'nope'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+  });
 });

@@ -43,6 +43,9 @@ describe('configuration', () => {
     ['TXMAIL_BUILD_THREADS', 'two'],
     ['TXMAIL_SPF_DOMAIN', 'spf_example'],
     ['TXMAIL_INBOUND_MX', '192.0.2.1'],
+    ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
+    ['TXMAIL_INBOUND_MAX_SIZE', '100'],
+    ['TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 'many'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
     try {
@@ -53,6 +56,20 @@ describe('configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as Error).message.startsWith(`${variable}: `)).toBe(true);
+  });
+
+  it('reads the inbound receiver limits in bytes or with K and M', () => {
+    const base = { TXMAIL_HOSTNAME: 'mail.example.com' };
+    expect(parseConfig(base)).toMatchObject({
+      inboundMaxSize: 10 * 1024 * 1024,
+      inboundConnectionsPerMinute: 60,
+    });
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '65536' }).inboundMaxSize).toBe(65536);
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '64K' }).inboundMaxSize).toBe(65536);
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '25MiB' }).inboundMaxSize).toBe(25 * 1024 * 1024);
+    expect(
+      parseConfig({ ...base, TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0' }).inboundConnectionsPerMinute,
+    ).toBe(0);
   });
 
   it('parses lists and masks secrets when printed', () => {

@@ -171,7 +171,9 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
     const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
     const startWorker = () =>
       spawn(BIN, ['worker'], {
-        env: { ...process.env, ...env, TXMAIL_WORKER_LEASE_SECONDS: '2', TXMAIL_LOG_LEVEL: 'warn' },
+        // Long enough that the surviving worker's own leases never expire on a loaded machine (which
+        // would make it deliver its own messages twice), short enough to take over the dead one's.
+        env: { ...process.env, ...env, TXMAIL_WORKER_LEASE_SECONDS: '6', TXMAIL_LOG_LEVEL: 'warn' },
         stdio: 'ignore',
       });
     try {

@@ -67,6 +67,12 @@ export class SqliteQueueRepo extends QueueRepo {
     const insertEvent = sqlite.prepare<[string, string, string, string, number, string]>(
       `insert into events (id, message_id, account_id, type, created_at, data) values (?, ?, ?, ?, ?, ?)`,
     );
+    const insertSuppression = sqlite.prepare<
+      [string, string, string, string, string, string | null, string, number]
+    >(
+      `insert into suppressions (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (account_id, address) do nothing`,
+    );
     this.record = sqlite.transaction((records: AttemptRecord[]) =>
       records.map((r) => {
         const changed = update.run(
@@ -81,6 +87,19 @@ export class SqliteQueueRepo extends QueueRepo {
         if (r.attempt) insertAttempt.run(r.attempt);
         for (const e of r.events) {
           insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
+        }
+        const s = r.suppression;
+        if (s) {
+          insertSuppression.run(
+            s.id,
+            r.accountId,
+            s.address,
+            s.origin,
+            s.reason,
+            s.enhanced_code,
+            r.messageId,
+            r.now,
+          );
         }
         return true;
       }),

@@ -2,7 +2,14 @@
 // attempt's outcome with its events in one transaction.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
-import type { Database, DeliveryAttemptRow, EventType, MessageRow, MessageStatus } from './schema.js';
+import type {
+  Database,
+  DeliveryAttemptRow,
+  EventType,
+  MessageRow,
+  MessageStatus,
+  SuppressionRow,
+} from './schema.js';
 
 export interface AttemptRecord {
   messageId: string;
@@ -14,6 +21,8 @@ export interface AttemptRecord {
   counted: boolean;
   attempt: DeliveryAttemptRow | undefined;
   events: { id: string; type: EventType; data: Record<string, unknown> }[];
+  /** The recipient to put on the account's suppression list (kept if already there). */
+  suppression?: Omit<SuppressionRow, 'account_id' | 'source_message_id' | 'created_at'>;
   now: number;
 }
 
@@ -89,6 +98,18 @@ export class QueueRepo {
               data: JSON.stringify(e.data),
             })),
           )
+          .execute();
+      }
+      if (r.suppression) {
+        await trx
+          .insertInto('suppressions')
+          .values({
+            ...r.suppression,
+            account_id: r.accountId,
+            source_message_id: r.messageId,
+            created_at: r.now,
+          })
+          .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
           .execute();
       }
       return true;

@@ -188,6 +188,46 @@ export interface RateLimitsTable {
   allowed: boolean;
 }
 
+export type SuppressionOrigin = 'bounce' | 'complaint' | 'manual';
+
+export interface SuppressionsTable {
+  id: string;
+  account_id: string;
+  /** Lower case, domain in ASCII (punycode). */
+  address: string;
+  origin: SuppressionOrigin;
+  /** Plain-language reason, e.g. "the mailbox does not exist (5.1.1)". */
+  reason: string;
+  /** RFC 3463 code of the bounce that caused it; null for complaints and manual entries. */
+  enhanced_code: string | null;
+  /** The message whose bounce or complaint caused it. */
+  source_message_id: string | null;
+  created_at: number;
+}
+
+export type InboundStatus = 'pending' | 'processed' | 'failed';
+
+export interface InboundMessagesTable {
+  id: string;
+  received_at: number;
+  remote_ip: string;
+  helo: string;
+  /** The envelope sender ('' for the null sender of bounces). */
+  mail_from: string;
+  /** JSON array of the accepted envelope recipients. */
+  rcpt_to: string;
+  size: number;
+  /** The message as received, base64. */
+  raw: string;
+  status: InboundStatus;
+  attempts: number;
+  /** Held by the process handling it until then; a crash lets the recovery pass take it. */
+  lease_expires_at: number | null;
+  processed_at: number | null;
+  /** JSON: what processing found and did. */
+  outcome: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -200,6 +240,8 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   source_ip_usage: SourceIpUsageTable;
   rate_limits: RateLimitsTable;
+  suppressions: SuppressionsTable;
+  inbound_messages: InboundMessagesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -212,3 +254,5 @@ export type DkimKeyRow = Selectable<DkimKeysTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type NewDomain = Insertable<DomainsTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type SuppressionRow = Selectable<SuppressionsTable>;
+export type InboundMessageRow = Selectable<InboundMessagesTable>;

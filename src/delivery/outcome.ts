@@ -1,5 +1,7 @@
 // What an attempt's result does to the message: its next status, when to try again, which events to
 // record (DESIGN.md §4–5). Pure: the clock and the random jitter are parameters.
+import { suppressesAddress } from '../bounce/suppression-rule.js';
+import { describeStatus } from '../bounce/status-reason.js';
 import type { EventType, MessageStatus } from '../db/schema.js';
 import { nextAttemptAt, type RetryPolicy, DEFAULT_RETRY } from './retry-schedule.js';
 import type { AttemptResult } from './transport.js';
@@ -15,6 +17,8 @@ export interface NextState {
   nextAttemptAt: number | null;
   attemptOutcome: 'delivered' | 'deferred' | 'bounced' | 'failed';
   events: { type: EventType; data: Record<string, unknown> }[];
+  /** The recipient goes on the account's suppression list (a dead address, DESIGN.md §7). */
+  suppress?: { reason: string; enhanced: string };
 }
 
 export function decideNext(
@@ -43,11 +47,17 @@ export function decideNext(
     };
   }
   if (result.outcome === 'bounced') {
+    const reason = `${describeStatus(result.enhanced)} (${result.enhanced})`;
     return {
       status: 'bounced',
       nextAttemptAt: null,
       attemptOutcome: 'bounced',
-      events: [{ type: 'email.bounced', data: { ...details, bounce_type: 'permanent' } }],
+      events: [{ type: 'email.bounced', data: { ...details, bounce_type: 'permanent', reason } }],
+      // A refusal during the SMTP session is as final as a bounce message; 5.2.1 counts as a first
+      // occurrence here (the inbound side sees the repeats).
+      ...(suppressesAddress(result.enhanced, false)
+        ? { suppress: { reason, enhanced: result.enhanced } }
+        : {}),
     };
   }
   const next = nextAttemptAt(attempts, message.createdAt, now, random, policy);

@@ -252,12 +252,26 @@ export class DeliveryWorker {
       counted: true,
       attempt,
       events: next.events.map((e) => ({ id: newId(), ...e })),
+      ...(next.suppress
+        ? {
+            suppression: {
+              id: newId(),
+              address: m.to_email.toLowerCase(),
+              origin: 'bounce' as const,
+              reason: next.suppress.reason,
+              enhanced_code: next.suppress.enhanced,
+            },
+          }
+        : {}),
     });
   }
 
   private record(
     m: MessageRow,
-    change: Pick<AttemptRecord, 'status' | 'nextAttemptAt' | 'counted' | 'attempt' | 'events'>,
+    change: Pick<
+      AttemptRecord,
+      'status' | 'nextAttemptAt' | 'counted' | 'attempt' | 'events' | 'suppression'
+    >,
   ): AttemptRecord {
     return { messageId: m.id, accountId: m.account_id, owner: this.id, now: this.clock.now(), ...change };
   }

@@ -9,6 +9,7 @@ import type { MessagesRepo } from '../db/messages-repo.js';
 import type { Domains } from '../domains/domains.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
+import type { Suppressions } from '../suppressions/suppressions.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
@@ -19,6 +20,7 @@ import { registerEmailRoutes } from './routes/emails.js';
 import { registerOperationsRoutes } from './routes/operations.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
+import { registerSuppressionRoutes } from './routes/suppressions.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -38,6 +40,7 @@ export interface HttpDeps {
   messages: MessagesRepo;
   rateLimits: RateLimits;
   rateLimitStore: RateLimitStore;
+  suppressions: Suppressions;
   databaseReachable: () => Promise<boolean>;
   metrics: Metrics;
   accountOverviews: AccountOverviews;
@@ -108,6 +111,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     registerEmailRoutes(api, deps.messages);
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);
+    registerSuppressionRoutes(api, deps.suppressions);
   });
   return app;
 }

@@ -23,6 +23,11 @@ export interface AcceptRequest {
 /** Policy facts about an account that live outside its row (verified domains, suppressions…). */
 export interface SendPolicySource {
   verifiedDomains(accountId: string): Promise<string[]>;
+  /** The suppression of this address (lower case) for this account, if any: one indexed look-up. */
+  suppression(
+    accountId: string,
+    address: string,
+  ): Promise<{ reason: string; created_at: number } | undefined>;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -47,10 +52,13 @@ export class AcceptService {
       );
     }
     const send = validateSend(req.body);
-    const warnings = await this.policyRefusals(account, send);
-    if (route === 'send' && warnings.length > 0) throw warnings[0]!;
+    const checked = async () => {
+      const warnings = await this.policyRefusals(account, send);
+      if (route === 'send' && warnings.length > 0) throw warnings[0]!;
+      return warnings;
+    };
 
-    if (req.idempotencyKey === undefined) return this.persist(req, send, warnings);
+    if (req.idempotencyKey === undefined) return this.persist(req, send, await checked());
     const flightKey = `${account.id}\n${req.idempotencyKey}`;
     if (this.inFlight.has(flightKey)) {
       throw new AppError(
@@ -61,16 +69,23 @@ export class AcceptService {
     this.inFlight.add(flightKey);
     try {
       const requestHash = hashRequest(route, req.body);
+      // A retry of an accepted request gets its first answer even if the policy has changed since (the
+      // recipient was suppressed by the bounce of that very message, say): the policy runs after.
       const replay = await this.replay(account.id, req.idempotencyKey, requestHash);
-      return replay ?? (await this.persist(req, send, warnings, requestHash));
+      return replay ?? (await this.persist(req, send, await checked(), requestHash));
     } finally {
       this.inFlight.delete(flightKey);
     }
   }
 
-  /** Why a real send would be refused, most fundamental first (sandbox before domain). */
+  /** Why a real send would be refused, most fundamental first (sandbox, domain, then recipient). */
   private async policyRefusals(account: Account, send: ValidSend): Promise<AppError[]> {
     const refusals: AppError[] = [];
+    const [verified, suppressed] = await Promise.all([
+      this.policy.verifiedDomains(account.id),
+      // Not cached: an address suppressed a moment ago must be refused on the next send.
+      this.policy.suppression(account.id, send.to.email.toLowerCase()),
+    ]);
     if (account.state === 'sandbox') {
       refusals.push(
         new AppError(
@@ -79,12 +94,19 @@ export class AcceptService {
         ),
       );
     }
-    const verified = await this.policy.verifiedDomains(account.id);
     if (!verified.includes(send.from.domain)) {
       refusals.push(
         new AppError(
           'domain_not_verified',
           `"${send.from.domain}" is not a verified domain of this account; send from a verified domain`,
+        ),
+      );
+    }
+    if (suppressed) {
+      refusals.push(
+        new AppError(
+          'recipient_suppressed',
+          `${send.to.email} is suppressed since ${new Date(suppressed.created_at).toISOString()}: ${suppressed.reason}`,
         ),
       );
     }

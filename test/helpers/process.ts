@@ -43,7 +43,15 @@ export async function startServer(role: string, env: Record<string, string>): Pr
   const port = await freePort();
   let output = '';
   const child = spawn(BIN, [role], {
-    env: { ...process.env, TXMAIL_HTTP_PORT: String(port), TXMAIL_HTTP_HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      TXMAIL_HTTP_PORT: String(port),
+      TXMAIL_HTTP_HOST: '127.0.0.1',
+      // serve also runs the bounce receiver: any free port, so parallel tests never collide.
+      TXMAIL_INBOUND_HOST: '127.0.0.1',
+      TXMAIL_INBOUND_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

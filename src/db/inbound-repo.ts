@@ -1,0 +1,191 @@
+// The inbound side's storage: messages the receiver answered 250 to (stored before that answer, kept
+// under a lease while processed), the look-ups that match them to sent mail, and the one transaction
+// that records what a bounce or complaint means.
+import type { Kysely } from 'kysely';
+import type { Dialect } from './database.js';
+import type {
+  Database,
+  EventType,
+  InboundMessageRow,
+  MessageRow,
+  MessageStatus,
+  SuppressionOrigin,
+} from './schema.js';
+
+export type InboundTarget = Pick<MessageRow, 'id' | 'account_id' | 'status' | 'to_email' | 'to_domain'>;
+
+/** One change to a sent message that a bounce or complaint causes. */
+export interface InboundEffect {
+  messageId: string;
+  accountId: string;
+  event: { id: string; type: EventType; data: Record<string, unknown> };
+  /** The message's new status; undefined leaves it as it is (a delay warning). */
+  status: MessageStatus | undefined;
+  suppression:
+    | { id: string; address: string; origin: SuppressionOrigin; reason: string; enhancedCode: string | null }
+    | undefined;
+}
+
+export class InboundRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
+  async store(row: InboundMessageRow): Promise<void> {
+    await this.db.insertInto('inbound_messages').values(row).execute();
+  }
+
+  /** Whether `name` is a customer's sending domain (any account, any status). */
+  async isCustomerDomain(name: string): Promise<boolean> {
+    const row = await this.db.selectFrom('domains').select('id').where('name', '=', name).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async findTarget(messageId: string): Promise<InboundTarget | undefined> {
+    return this.db
+      .selectFrom('messages')
+      .select(['id', 'account_id', 'status', 'to_email', 'to_domain'])
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+  }
+
+  /** Whether mail of this account to `toEmail` bounced with `enhancedCode` since `since`. */
+  async bouncedBefore(
+    accountId: string,
+    toEmail: string,
+    enhancedCode: string,
+    since: number,
+  ): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('events')
+      .innerJoin('messages', 'messages.id', 'events.message_id')
+      .select('events.id')
+      .where('messages.account_id', '=', accountId)
+      .where('messages.to_email', '=', toEmail)
+      .where('events.type', '=', 'email.bounced')
+      .where('events.created_at', '>=', since)
+      .where('events.data', 'like', `%"enhanced_code":"${enhancedCode}"%`)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Leases up to `limit` stored messages nobody is processing (never processed, or their processor
+   * died) until `leaseUntil`. On PostgreSQL, SKIP LOCKED lets several inbound processes share the work.
+   */
+  async claimPending(now: number, leaseUntil: number, limit: number): Promise<InboundMessageRow[]> {
+    let due = this.db
+      .selectFrom('inbound_messages')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .orderBy('received_at')
+      .limit(limit);
+    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    return this.db
+      .updateTable('inbound_messages')
+      .set({ lease_expires_at: leaseUntil })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+  }
+
+  /**
+   * Marks the message processed and applies its effects, in one transaction: a crash before the commit
+   * leaves it pending (processed again), a crash after leaves nothing to redo. Returns false (and
+   * applies nothing) when another process already finished it.
+   */
+  async complete(
+    id: string,
+    outcome: Record<string, unknown>,
+    effects: InboundEffect[],
+    now: number,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const done = await trx
+        .updateTable('inbound_messages')
+        .set({
+          status: 'processed',
+          processed_at: now,
+          lease_expires_at: null,
+          outcome: JSON.stringify(outcome),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (done.numUpdatedRows === 0n) return false;
+      for (const e of effects) {
+        if (e.status !== undefined) {
+          await trx
+            .updateTable('messages')
+            .set({
+              status: e.status,
+              updated_at: now,
+              ...(e.status === 'bounced' ? { next_attempt_at: null } : {}),
+            })
+            .where('id', '=', e.messageId)
+            .where('account_id', '=', e.accountId)
+            .execute();
+        }
+        await trx
+          .insertInto('events')
+          .values({
+            id: e.event.id,
+            message_id: e.messageId,
+            account_id: e.accountId,
+            type: e.event.type,
+            created_at: now,
+            data: JSON.stringify(e.event.data),
+          })
+          .execute();
+        if (e.suppression) {
+          await trx
+            .insertInto('suppressions')
+            .values({
+              id: e.suppression.id,
+              account_id: e.accountId,
+              address: e.suppression.address,
+              origin: e.suppression.origin,
+              reason: e.suppression.reason,
+              enhanced_code: e.suppression.enhancedCode,
+              source_message_id: e.messageId,
+              created_at: now,
+            })
+            .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
+            .execute();
+        }
+      }
+      return true;
+    });
+  }
+
+  /** Processing failed (a bug, the database): try again after `retryAt`, or give up as `failed`. */
+  async postpone(id: string, retryAt: number, giveUp: boolean, reason: string): Promise<void> {
+    await this.db
+      .updateTable('inbound_messages')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        lease_expires_at: retryAt,
+        ...(giveUp ? { status: 'failed' as const, outcome: JSON.stringify({ error: reason }) } : {}),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** Deletes processed (and given-up) messages received before `before`; returns how many. */
+  async prune(before: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('inbound_messages')
+      .where('received_at', '<', before)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  async get(id: string): Promise<InboundMessageRow | undefined> {
+    return this.db.selectFrom('inbound_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

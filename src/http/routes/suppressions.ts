@@ -1,0 +1,105 @@
+// GET /api/suppressions (list, filter by address, cursor pagination), POST /api/suppressions (add by
+// hand) and DELETE /api/suppressions/:address (send to it again). Scoped to the key's account.
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { Suppressions } from '../../suppressions/suppressions.js';
+import { authOf } from '../authenticate.js';
+
+const suppressionSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    address: { type: 'string' },
+    origin: { type: 'string', enum: ['bounce', 'complaint', 'manual'] },
+    reason: { type: 'string' },
+    enhanced_code: { type: ['string', 'null'] },
+    source_email_id: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+  },
+} as const;
+
+const listQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    address: { type: 'string', description: 'Exact address' },
+    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
+  },
+} as const;
+
+const addBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['address'],
+  properties: {
+    address: { type: 'string', maxLength: 320 },
+    reason: { type: 'string', maxLength: 500 },
+  },
+} as const;
+
+export interface ListSuppressionsQuery {
+  address?: string;
+  cursor?: string;
+  limit?: string;
+}
+
+export interface AddSuppressionBody {
+  address: string;
+  reason?: string;
+}
+
+export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Suppressions): void {
+  app.get<{ Querystring: ListSuppressionsQuery }>(
+    '/api/suppressions',
+    {
+      schema: {
+        summary: 'The suppression list, newest first',
+        querystring: listQuerySchema,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              data: { type: 'array', items: suppressionSchema },
+              next_cursor: { type: ['string', 'null'] },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { account } = authOf(request);
+      const q = request.query;
+      const limit = q.limit === undefined ? 50 : Number(q.limit);
+      if (limit < 1 || limit > 100)
+        throw new AppError('validation_error', '"limit" must be between 1 and 100');
+      return suppressions.list(account.id, { address: q.address, cursor: q.cursor, limit });
+    },
+  );
+
+  app.post<{ Body: AddSuppressionBody }>(
+    '/api/suppressions',
+    {
+      schema: {
+        summary: 'Suppress an address by hand',
+        body: addBodySchema,
+        response: { 200: suppressionSchema, 201: suppressionSchema },
+      },
+    },
+    async (request, reply) => {
+      const { account } = authOf(request);
+      const { suppression, created } = await suppressions.add(account.id, request.body);
+      return reply.code(created ? 201 : 200).send(suppression);
+    },
+  );
+
+  app.delete<{ Params: { address: string } }>(
+    '/api/suppressions/:address',
+    { schema: { summary: 'Remove an address from the suppression list' } },
+    async (request, reply) => {
+      const { account } = authOf(request);
+      await suppressions.remove(account.id, request.params.address);
+      return reply.code(204).send();
+    },
+  );
+}

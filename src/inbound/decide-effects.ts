@@ -1,0 +1,130 @@
+// What a parsed bounce or complaint does to the message it names: the event, the status change and
+// the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
+import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
+import { suppressesAddress } from '../bounce/suppression-rule.js';
+import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
+
+export interface DecideInput {
+  report: InboundReport;
+  target: InboundTarget;
+  /** The inbound message's id, kept in the event so the report can be traced. */
+  inboundId: string;
+  /** A permanent 5.2.1 for this address was seen before (DESIGN.md §7: "5.2.1 repeated"). */
+  repeatedDisabled: boolean;
+  newId: () => string;
+}
+
+export type Decision = { effect: InboundEffect } | { skipped: string };
+
+export function decideEffects(input: DecideInput): Decision {
+  const { report, target } = input;
+  if (target.status === 'test') return { skipped: 'test messages are never sent, so cannot bounce' };
+  if (report.kind === 'complaint') return complaintEffect(input, report);
+  if (report.kind !== 'bounce') return { skipped: `a ${report.kind.replace('_', ' ')} is not a bounce` };
+
+  const r = chooseRecipient(report.recipients, target.to_email);
+  if (!r) return { skipped: 'the report names no recipient that failed or was delayed' };
+  const c = r.classification;
+  const data = {
+    bounce_type: c.type,
+    enhanced_code: c.enhanced,
+    reason: c.reason,
+    diagnostic_code: r.diagnostic ?? null,
+    remote_mta: r.remoteMta ?? null,
+    reporting_mta: report.reportingMta ?? null,
+    recipient: r.recipient ?? target.to_email,
+    format: report.format,
+    inbound_id: input.inboundId,
+  };
+  if (c.type === 'transient') {
+    if (target.status === 'bounced' || target.status === 'failed') {
+      return { skipped: `a delay warning for a message that already ${target.status}` };
+    }
+    return {
+      effect: {
+        messageId: target.id,
+        accountId: target.account_id,
+        event: { id: input.newId(), type: 'email.delivery_delayed', data },
+        status: undefined,
+        suppression: undefined,
+      },
+    };
+  }
+  if (target.status === 'bounced') return { skipped: 'the message has already bounced' };
+  const suppress =
+    c.type === 'permanent' && c.enhanced !== null && suppressesAddress(c.enhanced, input.repeatedDisabled);
+  return {
+    effect: {
+      messageId: target.id,
+      accountId: target.account_id,
+      event: { id: input.newId(), type: 'email.bounced', data },
+      status: 'bounced',
+      suppression: suppress
+        ? {
+            id: input.newId(),
+            address: target.to_email.toLowerCase(),
+            origin: 'bounce',
+            reason: c.reason,
+            enhancedCode: c.enhanced,
+          }
+        : undefined,
+    },
+  };
+}
+
+function complaintEffect(
+  input: DecideInput,
+  report: Extract<InboundReport, { kind: 'complaint' }>,
+): Decision {
+  const { target } = input;
+  if (target.status === 'complained') return { skipped: 'the message already has a complaint' };
+  const reason = `the recipient reported the message as ${report.feedbackType === 'abuse' ? 'spam' : report.feedbackType}${report.userAgent ? ` (${report.userAgent})` : ''}`;
+  return {
+    effect: {
+      messageId: target.id,
+      accountId: target.account_id,
+      event: {
+        id: input.newId(),
+        type: 'email.complained',
+        data: {
+          feedback_type: report.feedbackType,
+          user_agent: report.userAgent ?? null,
+          source_ip: report.sourceIp ?? null,
+          arrival_date: report.arrivalDate ?? null,
+          reason,
+          inbound_id: input.inboundId,
+        },
+      },
+      status: 'complained',
+      suppression: {
+        id: input.newId(),
+        address: target.to_email.toLowerCase(),
+        origin: 'complaint',
+        reason,
+        enhancedCode: null,
+      },
+    },
+  };
+}
+
+/**
+ * The report's entry for this message's recipient. A message has one recipient, so a report about
+ * several (a forwarder's expansion, an MTA batching) is narrowed to the one whose address matches; when
+ * none matches (forwarding rewrote it), the first failure, else the first delay.
+ */
+export function chooseRecipient(
+  recipients: BouncedRecipient[],
+  toEmail: string,
+): BouncedRecipient | undefined {
+  const relevant = recipients.filter(
+    (r) => r.action === undefined || r.action === 'failed' || r.action === 'delayed',
+  );
+  const to = toEmail.toLowerCase();
+  const mine = recipients.find((r) => r.recipient === to || r.originalRecipient === to);
+  if (mine) return relevant.includes(mine) ? mine : undefined;
+  return (
+    relevant.find(
+      (r) => r.action === 'failed' || (r.action === undefined && r.classification.type !== 'transient'),
+    ) ?? relevant[0]
+  );
+}

@@ -1,0 +1,167 @@
+// Turns a stored inbound message into events: parse (bounce/), match it to the sent message by its
+// VERP token (tag-checked) or, for complaints, by our Message-ID, decide, record in one transaction.
+// Also the recovery pass: messages stored but never processed (a crash between the 250 and the
+// commit) are leased and processed again.
+import type { Logger } from 'pino';
+import { parseReport, type InboundReport } from '../bounce/parse-report.js';
+import type { Clock } from '../clock.js';
+import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
+import type { InboundMessageRow } from '../db/schema.js';
+import type { Verp } from '../delivery/verp.js';
+import { newId } from '../ids.js';
+import { decideEffects } from './decide-effects.js';
+
+const LEASE_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 5;
+const DISABLED_WINDOW_MS = 30 * 24 * 3600_000;
+/** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
+const KEEP_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface ProcessorDeps {
+  repo: InboundRepo;
+  verp: Verp;
+  clock: Clock;
+  logger: Logger;
+  /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
+  hostname: string;
+}
+
+export class InboundProcessor {
+  private timer: NodeJS.Timeout | undefined;
+  private lastPrune = 0;
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: ProcessorDeps) {}
+
+  /** Lease length for a message the receiver has just stored (it processes it at once). */
+  static leaseUntil(now: number): number {
+    return now + LEASE_MS;
+  }
+
+  /** Processes one stored message; never throws (a failure is recorded and retried later). */
+  process(row: InboundMessageRow): Promise<void> {
+    const p = this.processOne(row).finally(() => this.running.delete(p));
+    this.running.add(p);
+    return p;
+  }
+
+  /** Starts the recovery pass now and every `intervalMs`. */
+  startRecovery(intervalMs = 30_000): void {
+    const pass = () =>
+      void this.recover().catch((err) => this.deps.logger.error({ err }, 'inbound recovery pass failed'));
+    pass();
+    this.timer = setInterval(pass, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Leases and processes every pending message whose lease has expired. Returns how many. */
+  async recover(): Promise<number> {
+    const started = this.deps.clock.now();
+    if (started - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = started;
+      await this.deps.repo.prune(started - KEEP_MS);
+    }
+    let total = 0;
+    for (;;) {
+      const now = this.deps.clock.now();
+      const rows = await this.deps.repo.claimPending(now, now + LEASE_MS, 20);
+      for (const row of rows) await this.process(row);
+      total += rows.length;
+      if (rows.length < 20) return total;
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.running);
+  }
+
+  private async processOne(row: InboundMessageRow): Promise<void> {
+    try {
+      const { outcome, effects } = await this.evaluate(row);
+      await this.deps.repo.complete(row.id, outcome, effects, this.deps.clock.now());
+      this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
+    } catch (err) {
+      const attempts = row.attempts + 1;
+      this.deps.logger.error({ err, inboundId: row.id, attempts }, 'could not process an inbound message');
+      const retryAt = this.deps.clock.now() + 60_000 * 2 ** attempts;
+      await this.deps.repo
+        .postpone(row.id, retryAt, attempts >= MAX_ATTEMPTS, (err as Error).message)
+        .catch((e: unknown) =>
+          this.deps.logger.error({ err: e, inboundId: row.id }, 'could not postpone it'),
+        );
+    }
+  }
+
+  private async evaluate(
+    row: InboundMessageRow,
+  ): Promise<{ outcome: Record<string, unknown>; effects: InboundEffect[] }> {
+    const report = await parseReport(Buffer.from(row.raw, 'base64'), { mailFrom: row.mail_from });
+    const outcome: Record<string, unknown> = { kind: report.kind };
+    if (report.kind === 'auto_reply' || report.kind === 'ignored') {
+      outcome.reason = report.reason;
+      return { outcome, effects: [] };
+    }
+    const targets = await this.targets(report, JSON.parse(row.rcpt_to) as string[]);
+    const effects: InboundEffect[] = [];
+    const results: Record<string, string> = {};
+    for (const target of targets) {
+      // The look-up scans the address's history, so only when a 5.2.1 is reported at all.
+      const repeatedDisabled =
+        report.kind === 'bounce' &&
+        report.recipients.some((r) => r.classification.enhanced === '5.2.1') &&
+        (await this.deps.repo.bouncedBefore(
+          target.account_id,
+          target.to_email,
+          '5.2.1',
+          this.deps.clock.now() - DISABLED_WINDOW_MS,
+        ));
+      const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });
+      if ('effect' in decision) {
+        effects.push(decision.effect);
+        results[target.id] = decision.effect.event.type;
+      } else {
+        results[target.id] = `skipped: ${decision.skipped}`;
+      }
+    }
+    outcome.messages = results;
+    if (targets.length === 0) outcome.reason = 'no message of ours matches it';
+    return { outcome, effects };
+  }
+
+  /**
+   * The messages a report is about. Only tag-checked VERP addresses name a message for a bounce: the
+   * envelope recipient, else one in the returned original's headers. A complaint may also be matched by
+   * our Message-ID (feedback loops send to fbl@, and the original's Return-Path may be missing), but
+   * only if the original's recipient, when shown, is the message's.
+   */
+  private async targets(
+    report: Extract<InboundReport, { kind: 'bounce' | 'complaint' }>,
+    rcptTo: string[],
+  ): Promise<InboundTarget[]> {
+    const ids = new Set<string>();
+    const verpIds = (addresses: string[]) =>
+      addresses.flatMap((a) => {
+        const id = this.deps.verp.messageId(a.slice(0, a.lastIndexOf('@')));
+        return id ? [id] : [];
+      });
+    for (const id of verpIds(rcptTo)) ids.add(id);
+    if (ids.size === 0) for (const id of verpIds(report.original.verpAddresses)) ids.add(id);
+    const found: InboundTarget[] = [];
+    for (const id of ids) {
+      const t = await this.deps.repo.findTarget(id);
+      if (t) found.push(t);
+    }
+    if (found.length > 0 || report.kind !== 'complaint') return found;
+
+    const [id, host] = (report.original.messageId ?? '').toLowerCase().split('@');
+    if (!id || !UUID.test(id) || host !== this.deps.hostname.toLowerCase()) return [];
+    const t = await this.deps.repo.findTarget(id);
+    if (!t) return [];
+    const shown = report.originalRcptTo ?? report.original.to;
+    if (shown && shown !== t.to_email.toLowerCase() && !shown.endsWith(`@${t.to_domain}`)) return [];
+    return [t];
+  }
+}

@@ -1,0 +1,95 @@
+// The suppression list of an account, as the API and the operator commands use it: list, add by hand,
+// remove. Bounces and complaints add entries through the inbound side and the delivery worker.
+import type { Clock } from '../clock.js';
+import type { SuppressionsRepo } from '../db/suppressions-repo.js';
+import type { SuppressionRow } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseAddress } from '../messages/address.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface SuppressionPage {
+  data: SuppressionJson[];
+  next_cursor: string | null;
+}
+
+export type SuppressionJson = ReturnType<typeof suppressionJson>;
+
+export class Suppressions {
+  constructor(
+    private readonly repo: SuppressionsRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Newest first; `cursor` is the `next_cursor` of the previous page. */
+  async list(
+    accountId: string,
+    q: { address?: string | undefined; cursor?: string | undefined; limit: number },
+  ): Promise<SuppressionPage> {
+    const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const address = q.address === undefined ? undefined : normalizeAddress(q.address, 'address');
+    const rows = await this.repo.list(accountId, { address, beforeId }, q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    return {
+      data: page.map(suppressionJson),
+      next_cursor:
+        rows.length > q.limit ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
+    };
+  }
+
+  /** Adds an address by hand; an address already on the list keeps its entry (created: false). */
+  async add(
+    accountId: string,
+    input: { address: string; reason?: string | undefined },
+  ): Promise<{ suppression: SuppressionJson; created: boolean }> {
+    const reason = input.reason?.trim() || 'added by hand';
+    if (/[\r\n\0]/.test(reason) || reason.length > 500) {
+      throw new AppError('validation_error', '"reason" must be one line of at most 500 characters');
+    }
+    const { row, created } = await this.repo.add({
+      id: newId(),
+      account_id: accountId,
+      address: normalizeAddress(input.address, 'address'),
+      origin: 'manual',
+      reason,
+      enhanced_code: null,
+      source_message_id: null,
+      created_at: this.clock.now(),
+    });
+    return { suppression: suppressionJson(row), created };
+  }
+
+  /** Removes an address: the next send to it is accepted again. */
+  async remove(accountId: string, address: string): Promise<void> {
+    const normalized = normalizeAddress(address, 'address');
+    if (!(await this.repo.remove(accountId, normalized))) {
+      throw new AppError('not_found', `${normalized} is not on the suppression list of this account`);
+    }
+  }
+}
+
+/** The stored form: a bare address, lower case, domain in ASCII (as the send path looks it up). */
+export function normalizeAddress(input: string, field: string): string {
+  const parsed = parseAddress(input);
+  if (!parsed.ok) throw new AppError('validation_error', `"${field}" ${parsed.reason}`);
+  return parsed.address.email.toLowerCase();
+}
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!UUID.test(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+  return id;
+}
+
+export function suppressionJson(row: SuppressionRow) {
+  return {
+    id: row.id,
+    address: row.address,
+    origin: row.origin,
+    reason: row.reason,
+    enhanced_code: row.enhanced_code,
+    source_email_id: row.source_message_id,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}

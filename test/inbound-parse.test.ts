@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { classifyBounce } from '../src/bounce/classify-bounce.js';
+import { parseReport } from '../src/bounce/parse-report.js';
+import { suppressesAddress } from '../src/bounce/suppression-rule.js';
+import { chooseRecipient } from '../src/inbound/decide-effects.js';
+import { fixture } from './helpers/inbound-fixtures.js';
+
+const values = {
+  verp: `b+${'0'.repeat(32)}${'a'.repeat(16)}@send.acme.example`,
+  messageId: '019ab000-0000-7000-8000-000000000001@mta.txmail.test',
+  to: 'jane@recipient.example',
+  returnPathDomain: 'send.acme.example',
+};
+
+const parse = (name: string, to = values.to, mailFrom = '') =>
+  parseReport(fixture(name, { ...values, to }), { mailFrom });
+
+describe('parsing what comes back to the return path', () => {
+  it.each([
+    // fixture, recipient, format, type, enhanced code, suppresses
+    ['rfc3464-simple.eml', values.to, 'dsn', 'permanent', '4.0.0', false],
+    ['rfc3464-multi-recipient.eml', 'wsnell@sdcc13.ucsd.edu', 'dsn', 'permanent', '5.1.1', true],
+    ['rfc3464-multi-recipient.eml', 'arathib@vnet.ibm.com', 'dsn', 'permanent', '5.0.0', false],
+    ['rfc3464-multi-recipient.eml', 'johnh@hpnjld.njd.hp.com', 'dsn', 'transient', '4.0.0', false],
+    ['rfc3464-delayed.eml', values.to, 'dsn', 'transient', '4.0.0', false],
+    ['postfix-user-unknown.eml', values.to, 'dsn', 'permanent', '5.1.1', true],
+    ['gmail-user-unknown.eml', values.to, 'dsn', 'permanent', '5.1.1', true],
+    ['microsoft-recipient-not-found.eml', values.to, 'dsn', 'permanent', '5.1.10', true],
+    ['postfix-delayed.eml', values.to, 'dsn', 'transient', '4.4.1', false],
+    ['dsn-mailbox-full.eml', values.to, 'dsn', 'permanent', '5.2.2', false],
+    ['dsn-policy-block.eml', values.to, 'dsn', 'permanent', '5.7.1', false],
+    ['exim-failed.eml', values.to, 'plain', 'permanent', '5.1.1', true],
+    ['exim-delayed.eml', values.to, 'plain', 'transient', '4.2.0', false],
+    ['qmail-failed.eml', values.to, 'plain', 'permanent', '5.1.1', true],
+    ['exchange-failed.eml', values.to, 'plain', 'permanent', '5.1.1', true],
+    ['yahoo-failed.eml', values.to, 'plain', 'permanent', '5.1.1', true],
+  ] as const)('reads %s for %s as %s, %s %s', async (name, to, format, type, enhanced, suppresses) => {
+    const report = await parse(name, to);
+    expect(report.kind).toBe('bounce');
+    if (report.kind !== 'bounce') return;
+    expect(report.format).toBe(format);
+    const r = chooseRecipient(report.recipients, to);
+    expect(r).toBeDefined();
+    expect(r!.classification).toMatchObject({ type, enhanced });
+    expect(r!.classification.reason).toContain(enhanced);
+    expect(suppressesAddress(r!.classification.enhanced!, false) && type === 'permanent').toBe(suppresses);
+  });
+
+  it('reads the per-recipient fields of a DSN', async () => {
+    const report = await parse('postfix-user-unknown.eml');
+    if (report.kind !== 'bounce') throw new Error(report.kind);
+    expect(report.reportingMta).toBe('relay.example.net');
+    expect(report.recipients).toEqual([
+      expect.objectContaining({
+        recipient: values.to,
+        action: 'failed',
+        status: '5.1.1',
+        remoteMta: 'mx.recipient.example',
+        diagnostic: expect.stringContaining('550 5.1.1') as string,
+      }),
+    ]);
+    expect(report.original.messageId).toBe(values.messageId);
+    expect(report.original.verpAddresses).toEqual([values.verp]);
+  });
+
+  it('finds the returned original in plain-text bounces', async () => {
+    for (const name of ['exim-failed.eml', 'qmail-failed.eml']) {
+      const report = await parse(name);
+      if (report.kind !== 'bounce') throw new Error(report.kind);
+      expect(report.original.messageId).toBe(values.messageId);
+      expect(report.original.verpAddresses).toEqual([values.verp]);
+    }
+  });
+
+  it.each([
+    ['autoreply-auto-submitted.eml', 'Auto-Submitted'],
+    ['autoreply-x-autoreply.eml', 'X-Autoreply'],
+    ['autoreply-out-of-office.eml', 'subject'],
+    ['autoreply-precedence.eml', 'Precedence'],
+  ])('recognises %s as an automatic reply, not a bounce', async (name, reason) => {
+    const report = await parse(name, values.to, 'jane@recipient.example');
+    expect(report).toMatchObject({ kind: 'auto_reply', reason: expect.stringContaining(reason) as string });
+  });
+
+  it('ignores a person answering the return path', async () => {
+    expect((await parse('human-reply.eml', values.to, values.to)).kind).toBe('ignored');
+  });
+
+  it('reads an RFC 5965 abuse report with the original envelope sender', async () => {
+    const report = await parse('rfc5965-abuse.eml', values.to, 'abusedesk@example.com');
+    expect(report).toMatchObject({
+      kind: 'complaint',
+      feedbackType: 'abuse',
+      userAgent: 'SomeGenerator/1.0',
+      sourceIp: '192.0.2.1',
+      originalRcptTo: values.to,
+      original: { messageId: values.messageId, to: values.to, verpAddresses: [values.verp] },
+    });
+  });
+
+  it('reads a redacted feedback report by its Message-ID', async () => {
+    const report = await parse('arf-message-id-only.eml', values.to, 'feedback@isp.example');
+    expect(report).toMatchObject({
+      kind: 'complaint',
+      originalRcptTo: 'redacted@recipient.example',
+      original: { messageId: values.messageId, verpAddresses: [] },
+    });
+  });
+
+  it('reads original headers sent base64-encoded', async () => {
+    const headers = Buffer.from(`Return-Path: <${values.verp}>\r\nMessage-ID: <${values.messageId}>\r\n`);
+    const raw = [
+      'From: feedback@isp.example',
+      'Content-Type: multipart/report; report-type=feedback-report; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: message/feedback-report',
+      '',
+      'Feedback-Type: abuse',
+      '',
+      '--b',
+      'Content-Type: text/rfc822-headers',
+      'Content-Transfer-Encoding: base64',
+      '',
+      headers.toString('base64'),
+      '--b--',
+      '',
+    ].join('\r\n');
+    expect(await parseReport(Buffer.from(raw), { mailFrom: 'feedback@isp.example' })).toMatchObject({
+      kind: 'complaint',
+      original: { messageId: values.messageId, verpAddresses: [values.verp] },
+    });
+  });
+
+  it('does not take a not-spam report for a complaint', async () => {
+    expect(await parse('arf-not-spam.eml', values.to, 'feedback@isp.example')).toMatchObject({
+      kind: 'ignored',
+      reason: expect.stringContaining('not-spam') as string,
+    });
+  });
+
+  it('never throws on garbage', async () => {
+    const samples = [
+      Buffer.alloc(0),
+      Buffer.from('\0\0\0\xff\xfe'),
+      Buffer.from(
+        'Content-Type: multipart/report; boundary="x"\r\n\r\n--x\r\nContent-Type: message/delivery-status\r\n\r\nAction: failed\r\n',
+      ),
+      Buffer.from('Content-Type: multipart/report; report-type=feedback-report; boundary=\r\n\r\n--\r\n--'),
+      Buffer.from('From: MAILER-DAEMON@x\r\nSubject: Undeliverable\r\n\r\n' + '<a@b>:\r\n'.repeat(1000)),
+    ];
+    for (let i = 0; i < 200; i++)
+      samples.push(Buffer.from(Array.from({ length: 300 }, () => Math.floor(Math.random() * 256))));
+    for (const s of samples) await expect(parseReport(s, { mailFrom: '' })).resolves.toBeDefined();
+  });
+});
+
+describe('classifying a bounced recipient', () => {
+  it.each([
+    [{ action: 'failed', status: '5.1.1' }, 'permanent', '5.1.1'],
+    [{ action: 'failed', status: '5.1.10' }, 'permanent', '5.1.10'],
+    [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7'],
+    [{ action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' }, 'permanent', '5.2.2'],
+    [
+      { action: 'failed', status: '5.0.0', diagnostic: 'smtp; 550 5.2.1 account inactive' },
+      'permanent',
+      '5.2.1',
+    ],
+    [{ action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 spam' }, 'permanent', '5.1.1'],
+    [{ action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' }, 'permanent', '5.2.2'],
+    [{ hint: 'failed', diagnostic: '550 5.7.1 blocked by policy' }, 'permanent', '5.7.1'],
+    [{ hint: 'failed', diagnostic: '421 try later' }, 'transient', '4.4.2'],
+    [{ hint: 'failed', diagnostic: 'Sorry, no mailbox here by that name' }, 'permanent', '5.1.1'],
+    [{ hint: 'delayed', diagnostic: 'connection timed out' }, 'transient', null],
+    [{ hint: 'failed', diagnostic: 'something odd happened' }, 'undetermined', null],
+    [{ hint: 'failed', diagnostic: 'host 192.0.2.25 said nothing' }, 'undetermined', null],
+  ] as const)('%o is %s %s', (evidence, type, enhanced) => {
+    expect(classifyBounce(evidence)).toMatchObject({ type, enhanced });
+  });
+});
+
+describe('the suppression rule', () => {
+  it.each([
+    ['5.1.1', false, true],
+    ['5.1.6', false, true],
+    ['5.1.10', false, true],
+    ['5.2.1', false, false],
+    ['5.2.1', true, true],
+    ['5.2.2', true, false],
+    ['4.2.2', true, false],
+    ['5.7.1', true, false],
+    ['5.7.26', false, false],
+    ['5.0.0', true, false],
+    ['5.3.0', false, false],
+  ] as const)('%s (repeated: %s) suppresses: %s', (code, repeated, expected) => {
+    expect(suppressesAddress(code, repeated)).toBe(expected);
+  });
+});

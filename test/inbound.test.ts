@@ -1,0 +1,494 @@
+// Bounces and complaints end to end: a message is delivered through a real SMTP relay, then a real DSN
+// or ARF report is sent over SMTP to the receiver, and the message's events, status and the account's
+// suppression list change (or, for what is not ours, nothing does).
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { newId } from '../src/ids.js';
+import { createServices } from '../src/services.js';
+import type { InboundReceiver } from '../src/inbound/receiver.js';
+import { databaseKinds } from './helpers/databases.js';
+import { fixture } from './helpers/inbound-fixtures.js';
+import { freePort, startServer, type RunningServer } from './helpers/process.js';
+import { smtpSend } from './helpers/smtp-client.js';
+import { SmtpSink } from './helpers/smtp-sink.js';
+import { until } from './helpers/wait.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+interface Detail {
+  status: string;
+  events: { type: string; data: Record<string, unknown> }[];
+}
+
+const RETURN_PATH = 'send.acme.example';
+
+describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  let other: Tenant;
+  let receiver: InboundReceiver;
+  const sink = new SmtpSink();
+  let n = 0;
+
+  beforeAll(async () => {
+    await sink.start();
+    env = await startTestEnv(kind, {
+      env: {
+        TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        TXMAIL_TEST_DOMAIN: 'test.txmail.example',
+        TXMAIL_INBOUND_HOST: '127.0.0.1',
+        TXMAIL_INBOUND_MAX_SIZE: '64K',
+        TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0',
+      },
+    });
+    tenant = await createTenant(env.services, { domain: 'acme.example' });
+    other = await createTenant(env.services, { domain: 'other.example' });
+    await env.services.dkim.create('acme.example', tenant.accountId);
+    await env.services.dkim.create('other.example', other.accountId);
+    await env.services.startWorker({ pollMs: 200 });
+    receiver = await env.services.startInbound({ port: 0 });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await sink.stop();
+  });
+
+  const api = (t: Tenant, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    env.app.inject({ method, url, headers: { 'x-api-key': t.apiKey }, ...(payload ? { payload } : {}) });
+  const detail = async (id: string, t = tenant) =>
+    (await api(t, 'GET', `/api/emails/${id}`)).json() as Detail;
+
+  /** Sends a message to a fresh address and waits for the relay to take it; returns what a bounce needs. */
+  const delivered = async (
+    t = tenant,
+    from = validSend.from,
+    to = `user${++n}-${Date.now()}@recipient.example`,
+  ) => {
+    const res = await api(t, 'POST', '/api/email/send', { ...validSend, from, to });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = (res.json() as { id: string }).id;
+    const hex = id.replaceAll('-', '');
+    const received = await until(`delivery of ${id}`, async () =>
+      sink.for(to).find((r) => r.from.includes(hex)),
+    );
+    await until(`${id} delivered`, async () =>
+      (await detail(id, t)).status === 'delivered' ? true : undefined,
+    );
+    return { id, to, verp: received.from, messageId: `${id}@mta.txmail.test` };
+  };
+  const deliverReport = async (
+    name: string,
+    m: { verp: string; to: string; messageId: string },
+    rcpt = m.verp,
+  ) =>
+    smtpSend(
+      receiver.port,
+      { from: '', to: [rcpt] },
+      fixture(name, { verp: m.verp, to: m.to, messageId: m.messageId, returnPathDomain: RETURN_PATH }),
+    );
+  const eventually = async (id: string, type: string, t = tenant) => {
+    await until(`${type} on ${id}`, async () => {
+      const d = await detail(id, t);
+      return d.events.some((e) => e.type === type) ? d : undefined;
+    });
+    // Read again: the detail reads the message and its events in separate queries, so the read that
+    // first saw the event may have seen the message just before the same commit.
+    return detail(id, t);
+  };
+  const suppressed = async (address: string, t = tenant) =>
+    (
+      (await api(t, 'GET', `/api/suppressions?address=${encodeURIComponent(address)}`)).json() as {
+        data: object[];
+      }
+    ).data;
+  /** Waits until the receiver has processed everything it stored. */
+  const quiet = () =>
+    until('inbound processing', async () => {
+      const pending = await env.services.db.kysely
+        .selectFrom('inbound_messages')
+        .select('id')
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return pending ? undefined : true;
+    });
+
+  it('sends with a VERP return path on the return-path domain', async () => {
+    const m = await delivered();
+    expect(m.verp).toMatch(/^b\+[0-9a-f]{48}@send\.acme\.example$/);
+  });
+
+  it('records a hard bounce, suppresses the address, and refuses the next send with 422', async () => {
+    const m = await delivered();
+    const answer = await deliverReport('postfix-user-unknown.eml', m);
+    expect(answer, answer.response).toMatchObject({ ok: true, code: 250 });
+    const d = await eventually(m.id, 'email.bounced');
+    expect(d.status).toBe('bounced');
+    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({
+      bounce_type: 'permanent',
+      enhanced_code: '5.1.1',
+      reason: 'the mailbox does not exist (5.1.1)',
+      remote_mta: 'mx.recipient.example',
+      recipient: m.to,
+      format: 'dsn',
+    });
+    expect(await suppressed(m.to)).toEqual([
+      expect.objectContaining({
+        address: m.to,
+        origin: 'bounce',
+        enhanced_code: '5.1.1',
+        source_email_id: m.id,
+      }),
+    ]);
+
+    const again = await api(tenant, 'POST', '/api/email/send', { ...validSend, to: m.to });
+    expect(again.statusCode).toBe(422);
+    expect(again.headers['content-type']).toMatch(/^text\/plain/);
+    expect(again.body).toMatch(
+      new RegExp(
+        `^recipient_suppressed: ${m.to.replace('.', '\\.')} is suppressed since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: the mailbox does not exist \\(5\\.1\\.1\\)$`,
+      ),
+    );
+    const test = await api(tenant, 'POST', '/api/email/send/test', { ...validSend, to: m.to });
+    expect(test.statusCode).toBe(200);
+    expect((test.json() as { warnings: string[] }).warnings).toEqual([
+      expect.stringMatching(/^recipient_suppressed: /),
+    ]);
+    // Suppression is per account: another account may still send to the address.
+    const elsewhere = await api(other, 'POST', '/api/email/send', {
+      ...validSend,
+      from: 'noreply@other.example',
+      to: m.to,
+    });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['gmail-user-unknown.eml', '5.1.1', true],
+    ['microsoft-recipient-not-found.eml', '5.1.10', true],
+    ['exim-failed.eml', '5.1.1', true],
+    ['qmail-failed.eml', '5.1.1', true],
+    ['exchange-failed.eml', '5.1.1', true],
+    ['yahoo-failed.eml', '5.1.1', true],
+    ['dsn-mailbox-full.eml', '5.2.2', false],
+    ['dsn-policy-block.eml', '5.7.1', false],
+    ['rfc3464-simple.eml', '4.0.0', false],
+  ])('records %s as a bounce with %s (suppressed: %s)', async (name, code, suppress) => {
+    const m = await delivered();
+    expect((await deliverReport(name, m)).code).toBe(250);
+    const d = await eventually(m.id, 'email.bounced');
+    expect(d.status).toBe('bounced');
+    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({ enhanced_code: code });
+    expect((await suppressed(m.to)).length).toBe(suppress ? 1 : 0);
+  });
+
+  it.each(['rfc3464-delayed.eml', 'postfix-delayed.eml', 'exim-delayed.eml'])(
+    'records %s as a delay, leaving the status alone',
+    async (name) => {
+      const m = await delivered();
+      expect((await deliverReport(name, m)).code).toBe(250);
+      const d = await eventually(m.id, 'email.delivery_delayed');
+      expect(d.status).toBe('delivered');
+      expect(d.events.filter((e) => e.type === 'email.bounced')).toEqual([]);
+      expect(await suppressed(m.to)).toEqual([]);
+    },
+  );
+
+  it('suppresses a disabled mailbox (5.2.1) only when it bounces again', async () => {
+    const to = `disabled-${Date.now()}@recipient.example`;
+    const disabled = (m: { verp: string; to: string; messageId: string }) =>
+      smtpSend(
+        receiver.port,
+        { from: '', to: [m.verp] },
+        fixture('dsn-mailbox-full.eml', { ...m, returnPathDomain: RETURN_PATH })
+          .toString()
+          .replaceAll('5.2.2', '5.2.1')
+          .replace('Mailbox full: quota exceeded', 'mailbox disabled'),
+      );
+    const first = await delivered(tenant, validSend.from, to);
+    expect((await disabled(first)).code).toBe(250);
+    expect((await eventually(first.id, 'email.bounced')).events[0]!.data).toMatchObject({
+      enhanced_code: '5.2.1',
+    });
+    expect(await suppressed(to)).toEqual([]);
+    const second = await delivered(tenant, validSend.from, to);
+    expect((await disabled(second)).code).toBe(250);
+    await eventually(second.id, 'email.bounced');
+    expect(await suppressed(to)).toEqual([
+      expect.objectContaining({ enhanced_code: '5.2.1', source_email_id: second.id }),
+    ]);
+  });
+
+  it('picks the message recipient out of a multi-recipient DSN', async () => {
+    const m = await delivered();
+    // The RFC 3464 example reports three recipients; make ours the one that failed with "user unknown".
+    const raw = fixture('rfc3464-multi-recipient.eml', { ...m, returnPathDomain: RETURN_PATH })
+      .toString()
+      .replaceAll('wsnell@sdcc13.ucsd.edu', m.to);
+    expect((await smtpSend(receiver.port, { from: '', to: [m.verp] }, raw)).code).toBe(250);
+    const d = await eventually(m.id, 'email.bounced');
+    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({
+      enhanced_code: '5.1.1',
+      remote_mta: 'sdcc13.ucsd.edu',
+    });
+    expect(await suppressed(m.to)).toHaveLength(1);
+  });
+
+  it.each([
+    'autoreply-auto-submitted.eml',
+    'autoreply-x-autoreply.eml',
+    'autoreply-out-of-office.eml',
+    'autoreply-precedence.eml',
+    'human-reply.eml',
+  ])('accepts %s but records nothing', async (name) => {
+    const m = await delivered();
+    expect((await deliverReport(name, m)).code).toBe(250);
+    await quiet();
+    const d = await detail(m.id);
+    expect(d.status).toBe('delivered');
+    expect(d.events.map((e) => e.type).sort()).toEqual(['email.delivered', 'email.queued']);
+  });
+
+  it('records an RFC 5965 complaint sent to fbl@ and suppresses the address', async () => {
+    const m = await delivered();
+    expect((await deliverReport('rfc5965-abuse.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    const d = await eventually(m.id, 'email.complained');
+    expect(d.status).toBe('complained');
+    expect(d.events.find((e) => e.type === 'email.complained')!.data).toMatchObject({
+      feedback_type: 'abuse',
+      user_agent: 'SomeGenerator/1.0',
+    });
+    expect(await suppressed(m.to)).toEqual([expect.objectContaining({ origin: 'complaint' })]);
+    expect((await api(tenant, 'POST', '/api/email/send', { ...validSend, to: m.to })).statusCode).toBe(422);
+  });
+
+  it('matches a redacted complaint by its Message-ID', async () => {
+    const m = await delivered();
+    expect((await deliverReport('arf-message-id-only.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    expect((await eventually(m.id, 'email.complained')).status).toBe('complained');
+  });
+
+  it('ignores a not-spam feedback report', async () => {
+    const m = await delivered();
+    expect((await deliverReport('arf-not-spam.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    await quiet();
+    expect((await detail(m.id)).status).toBe('delivered');
+  });
+
+  it('refuses forged VERP tags, random recipients and other domains at RCPT', async () => {
+    const m = await delivered();
+    // The same message id with its tag's last digit changed.
+    const at = m.verp.indexOf('@');
+    const forged = m.verp.slice(0, at - 1) + (m.verp[at - 1] === '0' ? '1' : '0') + m.verp.slice(at);
+    const otherId = m.verp.replace(/^b\+[0-9a-f]{4}/, 'b+ffff');
+    for (const rcpt of [
+      forged,
+      otherId,
+      `postmaster@${RETURN_PATH}`,
+      `jane@${RETURN_PATH}`,
+      m.verp.replace(RETURN_PATH, 'send.unknown.example'),
+      m.verp.replace(RETURN_PATH, 'acme.example'),
+      `fbl@send.unknown.example`,
+      'someone@gmail.example',
+    ]) {
+      const answer = await deliverReport('postfix-user-unknown.eml', m, rcpt);
+      expect(answer.code, rcpt).toBe(550);
+      expect(answer.response).toMatch(/5\.1\.1/);
+    }
+    await quiet();
+    expect((await detail(m.id)).status).toBe('delivered');
+    expect(await suppressed(m.to)).toEqual([]);
+  });
+
+  it('records nothing on another account when a bounce quotes its VERP address', async () => {
+    const mine = await delivered();
+    const theirs = await delivered(other, 'noreply@other.example');
+    // Sent to my VERP address, but the quoted original carries the other account's return path.
+    const raw = fixture('exim-failed.eml', { ...theirs, returnPathDomain: RETURN_PATH }).toString();
+    expect((await smtpSend(receiver.port, { from: '', to: [mine.verp] }, raw)).code).toBe(250);
+    await eventually(mine.id, 'email.bounced');
+    expect((await detail(theirs.id, other)).status).toBe('delivered');
+    expect(await suppressed(theirs.to, other)).toEqual([]);
+  });
+
+  it('refuses a message over the size limit with 552', async () => {
+    const m = await delivered();
+    const big = Buffer.concat([
+      fixture('postfix-user-unknown.eml', { ...m, returnPathDomain: RETURN_PATH }),
+      Buffer.alloc(70 * 1024, 'x'),
+    ]);
+    const answer = await smtpSend(receiver.port, { from: '', to: [m.verp] }, big);
+    expect(answer.code).toBe(552);
+    await quiet();
+    expect((await detail(m.id)).status).toBe('delivered');
+  });
+
+  it('survives garbage MIME without a crash or a wrong event', async () => {
+    const m = await delivered();
+    const samples: Buffer[] = [
+      Buffer.from('\r\n'),
+      Buffer.from(
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\r\n\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\nFinal-Recipient: rfc822;\r\nAction: relayed\r\n--b--\r\n',
+      ),
+      Buffer.from(
+        'Content-Type: multipart/report; report-type=feedback-report; boundary="b"\r\n\r\n--b\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: abuse\r\n--b\r\nContent-Type: message/rfc822\r\n\r\nMessage-ID: <00000000-0000-7000-8000-000000000000@mta.txmail.test>\r\n--b--\r\n',
+      ),
+      Buffer.from(
+        'Content-Type: multipart/mixed; boundary=\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%%\r\n',
+      ),
+    ];
+    for (let i = 0; i < 20; i++) {
+      const bytes = Array.from({ length: 200 + i * 50 }, () => 1 + Math.floor(Math.random() * 255));
+      samples.push(
+        Buffer.from(
+          `Subject: x${i}\r\nContent-Type: multipart/report; boundary="q"\r\n\r\n--q\r\n${Buffer.from(bytes).toString('latin1')}\r\n`,
+        ),
+      );
+    }
+    for (const raw of samples)
+      expect((await smtpSend(receiver.port, { from: '', to: [`fbl@${RETURN_PATH}`] }, raw)).code).toBe(250);
+    await quiet();
+    expect((await detail(m.id)).events.map((e) => e.type).sort()).toEqual([
+      'email.delivered',
+      'email.queued',
+    ]);
+    // Still serving.
+    expect((await deliverReport('postfix-user-unknown.eml', m)).code).toBe(250);
+    await eventually(m.id, 'email.bounced');
+  });
+
+  it('suppresses on a synchronous 550 5.1.1 from the remote server', async () => {
+    const to = `bounce${Date.now()}@recipient.example`;
+    const res = await api(tenant, 'POST', '/api/email/send', { ...validSend, to });
+    const id = (res.json() as { id: string }).id;
+    await until(`${id} bounced`, async () => ((await detail(id)).status === 'bounced' ? true : undefined));
+    expect(await suppressed(to)).toEqual([
+      expect.objectContaining({ origin: 'bounce', enhanced_code: '5.1.1', source_email_id: id }),
+    ]);
+  });
+
+  it('processes a message stored before a crash when the recovery pass runs', async () => {
+    const m = await delivered();
+    const now = Date.now();
+    await env.services.repos.inbound.store({
+      id: '019ab000-0000-7000-8000-00000000abcd',
+      received_at: now,
+      remote_ip: '127.0.0.1',
+      helo: 'client.test',
+      mail_from: '',
+      rcpt_to: JSON.stringify([m.verp]),
+      size: 1,
+      raw: fixture('postfix-user-unknown.eml', { ...m, returnPathDomain: RETURN_PATH }).toString('base64'),
+      status: 'pending',
+      attempts: 0,
+      lease_expires_at: now - 1, // its receiver died holding it
+      processed_at: null,
+      outcome: null,
+    });
+    expect(await receiver.recover()).toBe(1);
+    expect((await env.services.repos.inbound.get('019ab000-0000-7000-8000-00000000abcd'))?.status).toBe(
+      'processed',
+    );
+    expect((await detail(m.id)).status).toBe('bounced');
+    // Processed once: a second pass finds nothing to redo.
+    expect(await receiver.recover()).toBe(0);
+  });
+
+  it('prunes processed messages after their retention, never pending ones', async () => {
+    const repo = env.services.repos.inbound;
+    const base = {
+      remote_ip: '127.0.0.1',
+      helo: 'client.test',
+      mail_from: '',
+      rcpt_to: '[]',
+      size: 1,
+      raw: '',
+      attempts: 0,
+      lease_expires_at: null,
+      processed_at: null,
+      outcome: null,
+    };
+    await repo.store({
+      ...base,
+      id: '00000000-0000-7000-8000-0000000000a1',
+      received_at: 1000,
+      status: 'processed',
+    });
+    await repo.store({
+      ...base,
+      id: '00000000-0000-7000-8000-0000000000a2',
+      received_at: 1000,
+      status: 'pending',
+      lease_expires_at: Date.now() + 60_000,
+    });
+    expect(await repo.prune(2000)).toBe(1);
+    expect(await repo.get('00000000-0000-7000-8000-0000000000a1')).toBeUndefined();
+    expect((await repo.get('00000000-0000-7000-8000-0000000000a2'))?.status).toBe('pending');
+  });
+});
+
+describe('txmail serve as a bounce receiver', () => {
+  it('refuses strangers, and keeps a bounce it answered 250 to when killed right after', async () => {
+    const database = await databaseKinds[0]!.create();
+    const inboundPort = await freePort();
+    const vars = {
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'mta.txmail.test',
+      TXMAIL_SECRET_KEY: 's'.repeat(64),
+      TXMAIL_INBOUND_PORT: String(inboundPort),
+      TXMAIL_LOG_LEVEL: 'warn',
+    };
+    const services = await createServices(parseConfig(vars), { logger: pino({ level: 'silent' }) });
+    let server: RunningServer | undefined;
+    try {
+      const t = await createTenant(services, { domain: 'acme.example' });
+      const id = newId();
+      await services.db.kysely
+        .insertInto('messages')
+        .values({
+          id,
+          account_id: t.accountId,
+          status: 'delivered',
+          from_name: '',
+          from_email: 'noreply@acme.example',
+          from_domain: 'acme.example',
+          to_name: '',
+          to_email: 'gone@recipient.example',
+          to_domain: 'recipient.example',
+          subject: 's',
+          html: '<p>x</p>',
+          created_at: Date.now(),
+          updated_at: Date.now(),
+          attempts: 1,
+          next_attempt_at: null,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .execute();
+      const verp = services.verp.address(id, RETURN_PATH);
+      server = await startServer('serve', vars);
+      expect(
+        (await smtpSend(inboundPort, { from: '', to: [`nobody@${RETURN_PATH}`] }, 'Subject: x\r\n\r\nx'))
+          .code,
+      ).toBe(550);
+      const raw = fixture('postfix-user-unknown.eml', {
+        verp,
+        to: 'gone@recipient.example',
+        messageId: `${id}@mta.txmail.test`,
+        returnPathDomain: RETURN_PATH,
+      });
+      const answer = await smtpSend(inboundPort, { from: '', to: [verp] }, raw);
+      expect(answer.code).toBe(250);
+      server.child.kill('SIGKILL');
+      await server.exited;
+      const stored = await services.db.kysely.selectFrom('inbound_messages').selectAll().execute();
+      expect(stored).toHaveLength(1);
+      expect(Buffer.from(stored[0]!.raw, 'base64').equals(raw)).toBe(true);
+      expect(JSON.parse(stored[0]!.rcpt_to)).toEqual([verp]);
+    } finally {
+      server?.child.kill('SIGKILL');
+      await services.close();
+      await database.drop();
+    }
+  });
+});

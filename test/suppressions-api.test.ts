@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from './helpers/databases.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+interface Entry {
+  id: string;
+  address: string;
+  origin: string;
+  reason: string;
+  created_at: string;
+}
+interface Page {
+  data: Entry[];
+  next_cursor: string | null;
+}
+
+describe.each(databaseKinds)('suppressions API on $name', (kind) => {
+  let env: TestEnv;
+  let alice: Tenant;
+  let bob: Tenant;
+
+  beforeAll(async () => {
+    env = await startTestEnv(kind);
+    alice = await createTenant(env.services, { domain: 'acme.example' });
+    bob = await createTenant(env.services, { domain: 'acme.example' });
+  });
+  afterAll(() => env.close());
+
+  const call = (t: Tenant | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    env.app.inject({
+      method,
+      url,
+      headers: t ? { 'x-api-key': t.apiKey } : {},
+      ...(payload ? { payload } : {}),
+    });
+
+  it('adds an address by hand, normalised, and refuses the next send to it', async () => {
+    const res = await call(alice, 'POST', '/api/suppressions', {
+      address: 'Jane.Doe@Bücher.Example',
+      reason: 'asked us to stop',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      address: 'jane.doe@xn--bcher-kva.example',
+      origin: 'manual',
+      reason: 'asked us to stop',
+      enhanced_code: null,
+      source_email_id: null,
+    });
+    const send = await call(alice, 'POST', '/api/email/send', {
+      ...validSend,
+      to: 'JANE.DOE@bücher.example',
+    });
+    expect(send.statusCode).toBe(422);
+    expect(send.body).toMatch(
+      /^recipient_suppressed: JANE\.DOE@xn--bcher-kva\.example is suppressed since \d{4}-.+Z: asked us to stop$/,
+    );
+    // Adding it again keeps the first entry.
+    const again = await call(alice, 'POST', '/api/suppressions', {
+      address: 'jane.doe@xn--bcher-kva.example',
+    });
+    expect(again.statusCode).toBe(200);
+    expect((again.json() as Entry).reason).toBe('asked us to stop');
+  });
+
+  it('replays an accepted request retried with its Idempotency-Key after the address was suppressed', async () => {
+    const send = (key: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': alice.apiKey, 'idempotency-key': key },
+        payload: { ...validSend, to: 'retry@dest.example' },
+      });
+    const first = await send('retry-1');
+    expect(first.statusCode).toBe(200);
+    await call(alice, 'POST', '/api/suppressions', { address: 'retry@dest.example' });
+    const retry = await send('retry-1');
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    const fresh = await send('retry-2');
+    expect(fresh.statusCode).toBe(422);
+    expect(fresh.body).toMatch(/^recipient_suppressed: /);
+  });
+
+  it('keeps accounts apart', async () => {
+    await call(alice, 'POST', '/api/suppressions', { address: 'only-alice@dest.example' });
+    expect(((await call(bob, 'GET', '/api/suppressions')).json() as Page).data).toEqual([]);
+    expect((await call(bob, 'DELETE', '/api/suppressions/only-alice@dest.example')).statusCode).toBe(404);
+    expect(
+      (await call(bob, 'POST', '/api/email/send', { ...validSend, to: 'only-alice@dest.example' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call(alice, 'POST', '/api/email/send', { ...validSend, to: 'only-alice@dest.example' }))
+        .statusCode,
+    ).toBe(422);
+  });
+
+  it('lists newest first with a cursor and filters by address', async () => {
+    for (let i = 0; i < 5; i++)
+      await call(alice, 'POST', '/api/suppressions', { address: `page${i}@dest.example` });
+    const first = (await call(alice, 'GET', '/api/suppressions?limit=3')).json() as Page;
+    expect(first.data.map((e) => e.address)).toEqual([
+      'page4@dest.example',
+      'page3@dest.example',
+      'page2@dest.example',
+    ]);
+    const second = (
+      await call(alice, 'GET', `/api/suppressions?limit=3&cursor=${first.next_cursor}`)
+    ).json() as Page;
+    expect(second.data.map((e) => e.address)).toEqual([
+      'page1@dest.example',
+      'page0@dest.example',
+      'only-alice@dest.example',
+    ]);
+    const one = (await call(alice, 'GET', '/api/suppressions?address=PAGE2@dest.example')).json() as Page;
+    expect(one.data.map((e) => e.address)).toEqual(['page2@dest.example']);
+    expect(one.next_cursor).toBeNull();
+  });
+
+  it('removes an address so sending works again', async () => {
+    await call(alice, 'POST', '/api/suppressions', { address: 'back@dest.example' });
+    expect(
+      (await call(alice, 'POST', '/api/email/send', { ...validSend, to: 'back@dest.example' })).statusCode,
+    ).toBe(422);
+    expect((await call(alice, 'DELETE', '/api/suppressions/Back@dest.example')).statusCode).toBe(204);
+    expect(
+      (await call(alice, 'POST', '/api/email/send', { ...validSend, to: 'back@dest.example' })).statusCode,
+    ).toBe(200);
+    const gone = await call(alice, 'DELETE', '/api/suppressions/back@dest.example');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).toMatch(/^not_found: /);
+  });
+
+  it.each([
+    ['POST', '/api/suppressions', { address: 'not an address' }, 'validation_error'],
+    ['POST', '/api/suppressions', {}, 'validation_error'],
+    ['POST', '/api/suppressions', { address: 'a@b.example', extra: 1 }, 'validation_error'],
+    ['POST', '/api/suppressions', { address: 'a@b.example', reason: 'two\nlines' }, 'validation_error'],
+    ['GET', '/api/suppressions?limit=0', undefined, 'validation_error'],
+    ['GET', '/api/suppressions?cursor=nope', undefined, 'validation_error'],
+    ['GET', '/api/suppressions?address=%00', undefined, 'validation_error'],
+    ['DELETE', '/api/suppressions/nope', undefined, 'validation_error'],
+  ] as const)('%s %s %o is a 400 %s', async (method, url, payload, code) => {
+    const res = await call(alice, method, url, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.body.startsWith(`${code}: `)).toBe(true);
+  });
+
+  it('needs an API key', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/suppressions'],
+      ['POST', '/api/suppressions'],
+      ['DELETE', '/api/suppressions/a@b.example'],
+    ] as const) {
+      expect((await call(undefined, method, url, { address: 'a@b.example' })).statusCode).toBe(401);
+    }
+  });
+});
