@@ -105,6 +105,9 @@ export async function migrate(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
+    // Migrations are developed on parallel branches and numbered ahead (004 may ship before 003): a
+    // database that already ran a later one must still accept an earlier one merged after it.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
