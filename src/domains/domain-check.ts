@@ -245,6 +245,13 @@ async function checkDmarc(
   }
   const f = finding('dmarc', 'found', [record.rr]);
   if (record.isOrgRecord) f.warnings.push(`the policy comes from the organizational domain's _dmarc record`);
+  // RFC 7489 §3.1.2: strict SPF alignment needs the envelope domain to equal the From domain, and
+  // txmail's envelope is the return-path subdomain: such mail passes DMARC through DKIM alone.
+  if (String(record.aspf ?? '').toLowerCase() === 's') {
+    f.warnings.push(
+      'aspf=s: SPF never aligns for mail sent through txmail (its envelope domain is the return-path subdomain); DMARC still passes through DKIM',
+    );
+  }
   if (typeof record.pct === 'number' && record.pct < 100) {
     f.warnings.push(`pct=${record.pct}: the policy applies to only ${record.pct} % of failing mail`);
   }
