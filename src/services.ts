@@ -30,6 +30,7 @@ import { DkimKeysRepo } from './db/dkim-keys-repo.js';
 import { QueueRepo } from './db/queue-repo.js';
 import { SqliteQueueRepo } from './db/queue-repo-sqlite.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
+import type { DkimKeyPair } from './dkim/keys.js';
 import { DnsResolver } from './dns/resolver.js';
 import { Deliverer, relayTarget } from './delivery/deliver-message.js';
 import { DestinationLimits } from './delivery/destination-limits.js';
@@ -104,6 +105,8 @@ export interface ServiceOptions {
   db?: OpenOptions;
   /** Apply pending migrations on start (the default). */
   migrate?: boolean;
+  /** Makes DKIM key pairs (tests: a pool of pre-made keys). */
+  generateDkimKey?: () => Promise<DkimKeyPair>;
 }
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -133,6 +136,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     repos.dkimKeys,
     new SecretBox(deriveKey(secretKey, 'dkim-key-encryption')),
     clock,
+    options.generateDkimKey,
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
   let worker: DeliveryWorker | undefined;

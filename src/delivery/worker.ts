@@ -184,7 +184,8 @@ export class DeliveryWorker {
         else this.observer?.recorded(m, record);
         return;
       } catch (err) {
-        if (tries >= RECORD_TRIES) {
+        // Stopping: a few more tries, then leave it to the lease rather than hold up the shutdown.
+        if (tries >= (this.running ? RECORD_TRIES : Math.min(RECORD_TRIES, 5))) {
           this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
           return;
         }

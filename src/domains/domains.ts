@@ -56,12 +56,8 @@ export class Domains {
     const limit = PLANS[account.plan].domains;
     if (existing.length >= limit) throw planLimit(account.plan);
 
-    // Another account may have added the same name this month (each proves ownership with its own
-    // key): its dated selector is taken, so this key's selector gets a random suffix.
     const now = this.clock.now();
-    let selector = dkimSelector(now);
-    if (await this.repo.selectorTaken(name, selector)) selector += Math.random().toString(36).slice(2, 6);
-    const key = await this.dkim.generate(name, account.id, selector);
+    const key = await this.dkim.generate(name, account.id, await this.freeSelector(name));
     const row: DomainRow = {
       id: newId(),
       account_id: account.id,
@@ -83,7 +79,7 @@ export class Domains {
     } catch (err) {
       // Another account took the same selector for this name between the look-up and the insert.
       if (!(await this.repo.selectorTaken(name, key.selector))) throw err;
-      key.selector = dkimSelector(now) + Math.random().toString(36).slice(2, 6);
+      key.selector = await this.freeSelector(name);
       result = await this.repo.create(row, key, limit);
     }
     if (result === 'exists') throw exists(name);
@@ -176,15 +172,25 @@ export class Domains {
   /** Gives a domain without a DKIM key (one from before verification existed) its key. */
   private async ensureKey(row: DomainRow): Promise<void> {
     if (await this.keys.current(row.name, row.account_id)) return;
-    let selector = dkimSelector(this.clock.now());
-    if (await this.repo.selectorTaken(row.name, selector)) selector += Math.random().toString(36).slice(2, 6);
     try {
-      await this.keys.insert(await this.dkim.generate(row.name, row.account_id, selector));
+      await this.keys.insert(
+        await this.dkim.generate(row.name, row.account_id, await this.freeSelector(row.name)),
+      );
     } catch (err) {
       // A concurrent verify of the same domain created it.
       if (!(await this.keys.current(row.name, row.account_id))) throw err;
     }
     this.dkim.forget(row.name, row.account_id);
+  }
+
+  /**
+   * This month's dated selector, or, when another account already holds it for the same name (each
+   * account proves ownership with its own key), the same with a random suffix.
+   */
+  private async freeSelector(name: string): Promise<string> {
+    const selector = dkimSelector(this.clock.now());
+    if (!(await this.repo.selectorTaken(name, selector))) return selector;
+    return selector + Math.random().toString(36).slice(2, 6);
   }
 
   private records(name: string, selector: string, publicKey: string): ExpectedRecord[] {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ManualClock, type Clock } from '../../src/clock.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import type { Plan } from '../../src/db/schema.js';
+import { generateDkimKey, type DkimKeyPair } from '../../src/dkim/keys.js';
 import { newId } from '../../src/ids.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
@@ -32,7 +33,11 @@ export async function startTestEnv(
     ...options.env,
   });
   const clock = options.clock ?? { now: () => Date.now() };
-  const services = await createServices(config, { clock, logger: pino({ level: 'silent' }) });
+  const services = await createServices(config, {
+    clock,
+    logger: pino({ level: 'silent' }),
+    generateDkimKey: pooledDkimKey,
+  });
   const app = services.http();
   await app.ready();
   return {
@@ -46,6 +51,17 @@ export async function startTestEnv(
       await database.drop();
     },
   };
+}
+
+// Real RSA-2048 keys, made once per test process and handed out in turn: generating one per domain
+// costs up to a second of CPU each, which slows the suite and starves timing-sensitive tests.
+const KEY_POOL_SIZE = 4;
+const keyPool: Promise<DkimKeyPair>[] = [];
+let nextKey = 0;
+function pooledDkimKey(): Promise<DkimKeyPair> {
+  const i = nextKey++ % KEY_POOL_SIZE;
+  keyPool[i] ??= generateDkimKey();
+  return keyPool[i];
 }
 
 export interface Tenant {
