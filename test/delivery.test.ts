@@ -305,8 +305,12 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       // 4 per second with a one-second burst: the last of 8 arrives at least ~1 s after the first.
       const times = sink.received.map((r) => r.at).sort((a, b) => a - b);
       expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(900);
-      // Waiting for a slot is not an attempt: every message was delivered on its first.
-      const rows = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+      // Waiting for a slot is not an attempt: every message was delivered on its first. (The sink has
+      // a message a moment before its attempt is recorded: wait for the records.)
+      const rows = await until('8 attempts recorded', async () => {
+        const r = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+        return r.length >= 8 ? r : undefined;
+      });
       expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
     } finally {
       await env.close();
