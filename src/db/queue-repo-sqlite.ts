@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { AttemptRecord } from './queue-repo.js';
 import { QueueRepo } from './queue-repo.js';
 import type { Database, MessageRow } from './schema.js';
+import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
 const ATTEMPT_COLUMNS = [
   'id',
@@ -67,6 +68,7 @@ export class SqliteQueueRepo extends QueueRepo {
     const insertEvent = sqlite.prepare<[string, string, string, string, number, string]>(
       `insert into events (id, message_id, account_id, type, created_at, data) values (?, ?, ?, ?, ?, ?)`,
     );
+    const enqueueWebhooks = prepareWebhookEnqueue(sqlite);
     this.record = sqlite.transaction((records: AttemptRecord[]) =>
       records.map((r) => {
         const changed = update.run(
@@ -81,6 +83,11 @@ export class SqliteQueueRepo extends QueueRepo {
         if (r.attempt) insertAttempt.run(r.attempt);
         for (const e of r.events) {
           insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
+        }
+        if (r.events.length > 0) {
+          enqueueWebhooks(
+            r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now })),
+          );
         }
         return true;
       }),

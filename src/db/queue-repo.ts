@@ -3,6 +3,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database, DeliveryAttemptRow, EventType, MessageRow, MessageStatus } from './schema.js';
+import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
   messageId: string;
@@ -47,14 +48,23 @@ export class QueueRepo {
   }
 
   /**
-   * Records attempts: each message's new state, its attempt row and its events, in one transaction
-   * (group commit: see group-commit.ts). A record applies only while `owner` still holds the lease;
-   * its outcome is false when the lease was lost.
+   * Records attempts: each message's new state, its attempt row, its events and their webhook outbox
+   * rows, in one transaction (group commit: see group-commit.ts). A record applies only while `owner`
+   * still holds the lease; its outcome is false when the lease was lost.
    */
   async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
     return this.db.transaction().execute(async (trx) => {
       const applied: boolean[] = [];
       for (const r of records) applied.push(await this.recordOne(trx, r));
+      // The batch's events in one statement (webhook-enqueue.ts).
+      await enqueueWebhookEvents(
+        trx,
+        records.flatMap((r, i) =>
+          applied[i]
+            ? r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now }))
+            : [],
+        ),
+      );
       return applied;
     });
   }
