@@ -34,6 +34,18 @@ import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
+import { NoticesRepo } from './db/notices-repo.js';
+import { WebhookOutboxRepo } from './db/webhook-outbox-repo.js';
+import { WebhooksRepo } from './db/webhooks-repo.js';
+import { SystemMail } from './messages/system-mail.js';
+import {
+  DEFAULT_DISPATCHER_OPTIONS,
+  WebhookDispatcher,
+  type DispatcherOptions,
+} from './webhooks/dispatcher.js';
+import { webhookDisabledMail } from './webhooks/disabled-mail.js';
+import { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
 
 export interface Services {
   config: Config;
@@ -49,6 +61,9 @@ export interface Services {
     queue: QueueRepo;
     dkimKeys: DkimKeysRepo;
     sourceIpUsage: SourceIpUsageRepo;
+    webhooks: WebhooksRepo;
+    webhookOutbox: WebhookOutboxRepo;
+    notices: NoticesRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -58,12 +73,25 @@ export interface Services {
   verifiedDomains: VerifiedDomains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   accept: AcceptService;
+  webhooks: WebhookEndpoints;
+  systemMail: SystemMail;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
-  /** Starts the delivery worker of this process (woken at once by mail accepted here). */
-  startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
+  /**
+   * Starts the worker role of this process: the delivery worker (woken at once by mail accepted here)
+   * and the webhook dispatcher (woken by events the worker records).
+   */
+  startWorker(
+    options?: Partial<WorkerOptions>,
+    webhookOptions?: Partial<DispatcherOptions>,
+  ): Promise<DeliveryWorker>;
+  /** The webhook dispatcher once the worker role runs. */
+  dispatcher(): WebhookDispatcher | undefined;
   close(): Promise<void>;
 }
+
+/** A webhook endpoint has this long to answer (DESIGN.md §8). */
+const WEBHOOK_TIMEOUT_MS = 15_000;
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
 const SOURCE_SYNC_MS = 5000;
@@ -91,6 +119,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
+    webhooks: new WebhooksRepo(db.kysely, db.dialect),
+    webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
+    notices: new NoticesRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
@@ -100,6 +131,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
   let worker: DeliveryWorker | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
   let sourceSync: NodeJS.Timeout | undefined;
@@ -119,6 +151,25 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
   });
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
+  const webhookSender = new WebhookSender(
+    { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
+    { dns, secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')), clock },
+  );
+  const webhooks = new WebhookEndpoints(
+    { allowPrivateNetworks: config.allowPrivateNetworks },
+    {
+      repo: repos.webhooks,
+      outbox: repos.webhookOutbox,
+      secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')),
+      sender: webhookSender,
+      dns,
+      clock,
+    },
+  );
+  const systemMail = new SystemMail(
+    { testDomain: config.testDomain, senderName: 'txmail' },
+    { accounts: repos.accounts, batcher, clock },
+  );
 
   return {
     config,
@@ -135,6 +186,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     verifiedDomains,
     batcher,
     accept,
+    webhooks,
+    systemMail,
     http: () =>
       buildHttpApp({
         logger,
@@ -142,10 +195,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
         auth,
         accept,
         messages: repos.messages,
+        webhooks,
+        notices: repos.notices,
         rateLimit: config.rateLimit,
         databaseReachable: () => isReachable(db),
       }),
-    async startWorker(options = {}) {
+    dispatcher: () => dispatcher,
+    async startWorker(options = {}, webhookOptions = {}) {
       if (worker) return worker;
       await dkim.ensureServiceKey(config.testDomain);
       transport = new SmtpTransport({ hostname: config.hostname });
@@ -183,6 +239,26 @@ export async function createServices(config: Config, options: ServiceOptions = {
           clock,
         },
       );
+      const webhookLogger = logger.child({ role: 'webhooks' });
+      dispatcher = new WebhookDispatcher(
+        repos.webhookOutbox,
+        webhookSender,
+        clock,
+        webhookLogger,
+        async (job, notice) => {
+          const mail = webhookDisabledMail(job.webhook.url, notice.message, config.publicUrl);
+          await systemMail.send(job.webhook.account_id, mail.subject, mail.html).catch((err: unknown) => {
+            webhookLogger.warn(
+              { err, webhookId: job.webhook.id },
+              'could not queue the webhook-disabled mail',
+            );
+          });
+        },
+        { ...DEFAULT_DISPATCHER_OPTIONS, ...webhookOptions },
+      );
+      // Pushes queued by this process's delivery results go out now, not at the next poll.
+      const pushing = dispatcher;
+      repos.queue.onWebhookPushesQueued = () => pushing.wake();
       worker = new DeliveryWorker(repos.queue, deliverer, clock, logger.child({ role: 'worker' }), {
         ...DEFAULT_WORKER_OPTIONS,
         concurrency: config.workerConcurrency,
@@ -190,6 +266,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         ...options,
       });
       worker.start();
+      dispatcher.start();
       const woken = worker;
       stopListening = await signal.listen(
         () => woken.wake(),
@@ -201,6 +278,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       clearInterval(sourceSync);
       await stopListening?.();
       await worker?.stop();
+      await dispatcher?.stop();
       await transport?.close();
       await builder?.close();
       await batcher.drain();

@@ -117,6 +117,25 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     ).toHaveLength(1);
   });
 
+  it('tells the process after a commit that queued pushes, and only then', async () => {
+    const tenant = await createTenant(env.services);
+    const queue = env.services.repos.queue;
+    let told = 0;
+    const before = queue.onWebhookPushesQueued;
+    queue.onWebhookPushesQueued = () => told++;
+    try {
+      const m1 = await leasedMessage(tenant.accountId, 'w1');
+      await queue.recordMany([record(m1, tenant.accountId, 'w1', ['email.delivered'])]);
+      expect(told).toBe(0); // no endpoint yet
+      await endpoint(tenant.accountId, ',email.delivered,');
+      const m2 = await leasedMessage(tenant.accountId, 'w1');
+      await queue.recordMany([record(m2, tenant.accountId, 'w1', ['email.delivered'])]);
+      expect(told).toBe(1);
+    } finally {
+      queue.onWebhookPushesQueued = before;
+    }
+  });
+
   it('writes nothing when the lease was lost (the record does not apply)', async () => {
     const tenant = await createTenant(env.services);
     await endpoint(tenant.accountId, ',email.delivered,');

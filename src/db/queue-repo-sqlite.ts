@@ -31,7 +31,8 @@ const ATTEMPT_COLUMNS = [
 
 export class SqliteQueueRepo extends QueueRepo {
   private readonly claim: (owner: string, now: number, leaseUntil: number, limit: number) => MessageRow[];
-  private readonly record: (records: AttemptRecord[]) => boolean[];
+  /** Applies the records; also says how many webhook pushes they queued. */
+  private readonly record: (records: AttemptRecord[]) => { applied: boolean[]; pushes: number };
   private readonly next: SQLite.Statement<[], { next: number | null }>;
 
   constructor(
@@ -69,8 +70,9 @@ export class SqliteQueueRepo extends QueueRepo {
       `insert into events (id, message_id, account_id, type, created_at, data) values (?, ?, ?, ?, ?, ?)`,
     );
     const enqueueWebhooks = prepareWebhookEnqueue(sqlite);
-    this.record = sqlite.transaction((records: AttemptRecord[]) =>
-      records.map((r) => {
+    this.record = sqlite.transaction((records: AttemptRecord[]) => {
+      let pushes = 0;
+      const applied = records.map((r) => {
         const changed = update.run(
           r.status,
           r.nextAttemptAt,
@@ -85,13 +87,14 @@ export class SqliteQueueRepo extends QueueRepo {
           insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
         }
         if (r.events.length > 0) {
-          enqueueWebhooks(
+          pushes += enqueueWebhooks(
             r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now })),
           );
         }
         return true;
-      }),
-    );
+      });
+      return { applied, pushes };
+    });
     this.next = sqlite.prepare(
       'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
     );
@@ -101,8 +104,10 @@ export class SqliteQueueRepo extends QueueRepo {
     return this.locked(() => this.claim(owner, now, leaseUntil, limit));
   }
 
-  override recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    return this.locked(() => this.record(records));
+  override async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
+    const { applied, pushes } = await this.locked(() => this.record(records));
+    if (pushes > 0) this.onWebhookPushesQueued();
+    return applied;
   }
 
   override nextDue(): Promise<number | undefined> {

@@ -19,6 +19,12 @@ export interface AttemptRecord {
 }
 
 export class QueueRepo {
+  /**
+   * Called after a commit that queued webhook pushes (the composition root wakes the dispatcher of
+   * this process with it). Not called for commits that queued none: most, when no endpoint listens.
+   */
+  onWebhookPushesQueued: () => void = () => undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
@@ -53,11 +59,12 @@ export class QueueRepo {
    * still holds the lease; its outcome is false when the lease was lost.
    */
   async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    return this.db.transaction().execute(async (trx) => {
+    let pushes = 0;
+    const applied = await this.db.transaction().execute(async (trx) => {
       const applied: boolean[] = [];
       for (const r of records) applied.push(await this.recordOne(trx, r));
       // The batch's events in one statement (webhook-enqueue.ts).
-      await enqueueWebhookEvents(
+      pushes = await enqueueWebhookEvents(
         trx,
         records.flatMap((r, i) =>
           applied[i]
@@ -67,6 +74,8 @@ export class QueueRepo {
       );
       return applied;
     });
+    if (pushes > 0) this.onWebhookPushesQueued();
+    return applied;
   }
 
   private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<boolean> {

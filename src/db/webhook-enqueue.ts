@@ -31,11 +31,11 @@ export function eventTypePattern(type: string): string {
 /**
  * Fans the events out to their accounts' enabled endpoints subscribed to each event's type, in `trx`.
  * One statement for the whole batch, however many events: on PostgreSQL every statement is a round trip
- * inside the recording transaction.
+ * inside the recording transaction. Returns the number of pushes queued.
  */
-export async function enqueueWebhookEvents(trx: Kysely<Database>, events: RecordedEvent[]): Promise<void> {
+export async function enqueueWebhookEvents(trx: Kysely<Database>, events: RecordedEvent[]): Promise<number> {
   const pushed = events.filter((e) => SUBSCRIBABLE.has(e.type));
-  if (pushed.length === 0) return;
+  if (pushed.length === 0) return 0;
   // VALUES columns are named column1… in both dialects; PostgreSQL types untyped parameters as text.
   const rows = sql.join(
     pushed.map(
@@ -43,25 +43,38 @@ export async function enqueueWebhookEvents(trx: Kysely<Database>, events: Record
         sql`(cast(${e.id} as text), cast(${e.account_id} as text), cast(${e.created_at} as bigint), cast(${eventTypePattern(e.type)} as text))`,
     ),
   );
-  await sql`insert into webhook_outbox
+  const r = await sql`insert into webhook_outbox
       (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
     select e.column1 || ':' || w.id, w.id, e.column1, w.account_id, 'pending', 0, e.column3, e.column3
     from (values ${rows}) as e
     join webhooks w on w.account_id = e.column2
     where w.enabled = 1 and w.event_types like e.column4 escape '\\'`.execute(trx);
+  return Number(r.numAffectedRows ?? 0n);
 }
 
-/** The same fan-out as a prepared statement, for transactions run on the raw SQLite connection. */
-export function prepareWebhookEnqueue(sqlite: SQLite.Database): (events: RecordedEvent[]) => void {
+/**
+ * The same fan-out as a prepared statement, for transactions run on the raw SQLite connection; the
+ * returned function gives the number of pushes queued.
+ */
+export function prepareWebhookEnqueue(sqlite: SQLite.Database): (events: RecordedEvent[]) => number {
   const fanOut = sqlite.prepare<[string, string, number, number, string, string]>(
     `insert into webhook_outbox (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
      select ? || ':' || id, id, ?, account_id, 'pending', 0, ?, ?
      from webhooks where account_id = ? and enabled = 1 and event_types like ? escape '\\'`,
   );
   return (events) => {
+    let rows = 0;
     for (const e of events) {
       if (!SUBSCRIBABLE.has(e.type)) continue;
-      fanOut.run(e.id, e.id, e.created_at, e.created_at, e.account_id, eventTypePattern(e.type));
+      rows += fanOut.run(
+        e.id,
+        e.id,
+        e.created_at,
+        e.created_at,
+        e.account_id,
+        eventTypePattern(e.type),
+      ).changes;
     }
+    return rows;
   };
 }

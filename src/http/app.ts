@@ -4,14 +4,18 @@ import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
+import type { NoticesRepo } from '../db/notices-repo.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
+import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
+import { registerAccountRoutes } from './routes/account.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -28,6 +32,8 @@ export interface HttpDeps {
   auth: ApiKeyAuth;
   accept: AcceptService;
   messages: MessagesRepo;
+  webhooks: WebhookEndpoints;
+  notices: NoticesRepo;
   rateLimit: number;
   databaseReachable: () => Promise<boolean>;
 }
@@ -61,6 +67,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
+    registerWebhookRoutes(api, deps.webhooks);
+    registerAccountRoutes(api, deps.notices);
   });
   return app;
 }
