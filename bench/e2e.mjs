@@ -3,9 +3,12 @@
 // number of messages of the same size into the same sink (Postfix's smtp-sink), in the same run; then
 // accept-to-delivered latency at a steady rate. Needs Debian's postfix package (smtp-sink, smtp-source).
 //   node bench/e2e.mjs [--messages 20000] [--rate 200] [--rate-seconds 15] [--database sqlite|postgres]
+//                      [--webhook]   (the tenant has a webhook endpoint, a local HTTP server: every
+//                                     email.delivered is pushed too, and counted)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chownSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import http from 'node:http';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import pg from 'pg';
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     'rate-seconds': { type: 'string', default: '15' },
     database: { type: 'string', default: 'sqlite' },
+    webhook: { type: 'boolean', default: false },
   },
 });
 const TOTAL = Number(values.messages);
@@ -82,10 +86,26 @@ const env = {
   // serve also runs the bounce receiver; any free port keeps it out of the way.
   TXMAIL_INBOUND_HOST: '127.0.0.1',
   TXMAIL_INBOUND_PORT: '0',
+  ...(values.webhook ? { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true' } : {}),
 };
 const config = parseConfig(env);
 let services = await createServices(config, { logger: pino({ level: 'silent' }) });
 const key = await createBenchTenant(services, 'bench@acme.example');
+// --webhook: an endpoint that answers 204 and counts the pushes it receives.
+let pushes = 0;
+let hookServer;
+if (values.webhook) {
+  hookServer = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      pushes++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => hookServer.listen(0, '127.0.0.1', r));
+  const account = await services.repos.accounts.findByEmail('bench@acme.example');
+  await services.webhooks.create(account, { url: `http://127.0.0.1:${hookServer.address().port}/hook` });
+}
 await services.close();
 
 const port = await freePort();
@@ -110,6 +130,14 @@ const txRate = TOTAL / ((txEnd - txStart) / 1000);
 console.log(
   `txmail e2e         ${txRate.toFixed(0).padStart(6)} msg/s   (accepted all in ${((acceptedAt - txStart) / 1000).toFixed(1)} s, delivered all in ${((txEnd - txStart) / 1000).toFixed(1)} s, DKIM-signed, durable)`,
 );
+if (values.webhook) {
+  const deadline = Date.now() + 600_000;
+  while (pushes < TOTAL && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const hookEnd = Date.now();
+  console.log(
+    `webhooks           ${pushes} email.delivered pushes received, the last ${((hookEnd - txEnd) / 1000).toFixed(1)} s after the last delivery (${(pushes / ((hookEnd - txStart) / 1000)).toFixed(0)} pushes/s overall)`,
+  );
+}
 console.log(`ratio              ${(txRate / pfRate).toFixed(2)}× Postfix (target ≥ 4×)`);
 
 // --- Latency at a steady rate. ---------------------------------------------------------------------
@@ -135,6 +163,7 @@ console.log(
 );
 
 sink.stop();
+hookServer?.close();
 if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
 if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
 else console.log('kept', dir);

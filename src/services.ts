@@ -53,6 +53,18 @@ import { SqliteSuppressionLookup } from './db/suppression-lookup-sqlite.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
+import { NoticesRepo } from './db/notices-repo.js';
+import { WebhookOutboxRepo } from './db/webhook-outbox-repo.js';
+import { WebhooksRepo } from './db/webhooks-repo.js';
+import { SystemMail } from './messages/system-mail.js';
+import {
+  DEFAULT_DISPATCHER_OPTIONS,
+  WebhookDispatcher,
+  type DispatcherOptions,
+} from './webhooks/dispatcher.js';
+import { webhookDisabledMail } from './webhooks/disabled-mail.js';
+import { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
 
 export interface Services {
   config: Config;
@@ -71,6 +83,9 @@ export interface Services {
     retention: RetentionRepo;
     suppressions: SuppressionsRepo;
     inbound: InboundRepo;
+    webhooks: WebhooksRepo;
+    webhookOutbox: WebhookOutboxRepo;
+    notices: NoticesRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -85,16 +100,29 @@ export interface Services {
   retention: RetentionSweeper;
   accept: AcceptService;
   suppressions: Suppressions;
+  webhooks: WebhookEndpoints;
+  systemMail: SystemMail;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
-  /** Starts the delivery worker of this process (woken at once by mail accepted here). */
-  startWorker(options?: Partial<WorkerOptions>): Promise<DeliveryWorker>;
+  /**
+   * Starts the worker role of this process: the delivery worker (woken at once by mail accepted here)
+   * and the webhook dispatcher (woken by events the worker records).
+   */
+  startWorker(
+    options?: Partial<WorkerOptions>,
+    webhookOptions?: Partial<DispatcherOptions>,
+  ): Promise<DeliveryWorker>;
+  /** The webhook dispatcher once the worker role runs. */
+  dispatcher(): WebhookDispatcher | undefined;
   /** Starts the periodic re-check of domains in this process (serve and worker roles). */
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
   /** Starts the bounce and complaint receiver (SMTP) and its recovery pass; `port` 0 picks one. */
   startInbound(options?: { port?: number }): Promise<InboundReceiver>;
   close(): Promise<void>;
 }
+
+/** A webhook endpoint has this long to answer (DESIGN.md §8). */
+const WEBHOOK_TIMEOUT_MS = 15_000;
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
 const SOURCE_SYNC_MS = 5000;
@@ -127,6 +155,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     retention: new RetentionRepo(db.kysely),
     suppressions: new SuppressionsRepo(db.kysely),
     inbound: new InboundRepo(db.kysely, db.dialect),
+    webhooks: new WebhooksRepo(db.kysely, db.dialect),
+    webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
+    notices: new NoticesRepo(db.kysely),
   };
   const suppressionLookup: SuppressionLookup = db.sqlite
     ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
@@ -140,6 +171,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
   let worker: DeliveryWorker | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
   let sourceSync: NodeJS.Timeout | undefined;
@@ -206,6 +238,25 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
   );
   const suppressions = new Suppressions(repos.suppressions, clock);
+  const webhookSender = new WebhookSender(
+    { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
+    { dns, secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')), clock },
+  );
+  const webhooks = new WebhookEndpoints(
+    { allowPrivateNetworks: config.allowPrivateNetworks },
+    {
+      repo: repos.webhooks,
+      outbox: repos.webhookOutbox,
+      secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')),
+      sender: webhookSender,
+      dns,
+      clock,
+    },
+  );
+  const systemMail = new SystemMail(
+    { testDomain: config.testDomain, senderName: 'txmail' },
+    { accounts: repos.accounts, batcher, clock },
+  );
 
   return {
     config,
@@ -226,6 +277,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     batcher,
     accept,
     suppressions,
+    webhooks,
+    systemMail,
     http: () =>
       buildHttpApp({
         logger,
@@ -237,6 +290,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
         rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
         rateLimitStore,
         suppressions,
+        webhooks,
+        notices: repos.notices,
         databaseReachable: () => isReachable(db),
         metrics,
         accountOverviews: new AccountOverviews(
@@ -246,7 +301,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
         ),
         publicUrl: config.publicUrl,
       }),
-    async startWorker(options = {}) {
+    dispatcher: () => dispatcher,
+    async startWorker(options = {}, webhookOptions = {}) {
       if (worker) return worker;
       await dkim.ensureServiceKey(config.testDomain);
       transport = new SmtpTransport({ hostname: config.hostname });
@@ -284,6 +340,26 @@ export async function createServices(config: Config, options: ServiceOptions = {
           clock,
         },
       );
+      const webhookLogger = logger.child({ role: 'webhooks' });
+      dispatcher = new WebhookDispatcher(
+        repos.webhookOutbox,
+        webhookSender,
+        clock,
+        webhookLogger,
+        async (job, notice) => {
+          const mail = webhookDisabledMail(job.webhook.url, notice.message, config.publicUrl);
+          await systemMail.send(job.webhook.account_id, mail.subject, mail.html).catch((err: unknown) => {
+            webhookLogger.warn(
+              { err, webhookId: job.webhook.id },
+              'could not queue the webhook-disabled mail',
+            );
+          });
+        },
+        { ...DEFAULT_DISPATCHER_OPTIONS, ...webhookOptions },
+      );
+      // Pushes queued by this process's delivery results go out now, not at the next poll.
+      const pushing = dispatcher;
+      repos.queue.onWebhookPushesQueued = () => pushing.wake();
       worker = new DeliveryWorker(
         repos.queue,
         deliverer,
@@ -306,6 +382,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       );
       worker.start();
       retention.start();
+      dispatcher.start();
       const woken = worker;
       stopListening = await signal.listen(
         () => woken.wake(),
@@ -354,6 +431,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await retention.stop();
       await domainChecker?.stop();
       await worker?.stop();
+      await dispatcher?.stop();
       await transport?.close();
       await builder?.close();
       await batcher.drain();

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { AttemptRecord } from './queue-repo.js';
 import { QueueRepo } from './queue-repo.js';
 import type { Database, MessageRow } from './schema.js';
+import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
 const ATTEMPT_COLUMNS = [
   'id',
@@ -30,7 +31,8 @@ const ATTEMPT_COLUMNS = [
 
 export class SqliteQueueRepo extends QueueRepo {
   private readonly claim: (owner: string, now: number, leaseUntil: number, limit: number) => MessageRow[];
-  private readonly record: (records: AttemptRecord[]) => boolean[];
+  /** Applies the records; also says how many webhook pushes they queued. */
+  private readonly record: (records: AttemptRecord[]) => { applied: boolean[]; pushes: number };
   private readonly next: SQLite.Statement<[], { next: number | null }>;
 
   constructor(
@@ -73,8 +75,10 @@ export class SqliteQueueRepo extends QueueRepo {
       `insert into suppressions (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (account_id, address) do nothing`,
     );
-    this.record = sqlite.transaction((records: AttemptRecord[]) =>
-      records.map((r) => {
+    const enqueueWebhooks = prepareWebhookEnqueue(sqlite);
+    this.record = sqlite.transaction((records: AttemptRecord[]) => {
+      let pushes = 0;
+      const applied = records.map((r) => {
         const changed = update.run(
           r.status,
           r.nextAttemptAt,
@@ -101,9 +105,15 @@ export class SqliteQueueRepo extends QueueRepo {
             r.now,
           );
         }
+        if (r.events.length > 0) {
+          pushes += enqueueWebhooks(
+            r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now })),
+          );
+        }
         return true;
-      }),
-    );
+      });
+      return { applied, pushes };
+    });
     this.next = sqlite.prepare(
       'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
     );
@@ -113,8 +123,10 @@ export class SqliteQueueRepo extends QueueRepo {
     return this.locked(() => this.claim(owner, now, leaseUntil, limit));
   }
 
-  override recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    return this.locked(() => this.record(records));
+  override async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
+    const { applied, pushes } = await this.locked(() => this.record(records));
+    if (pushes > 0) this.onWebhookPushesQueued();
+    return applied;
   }
 
   override nextDue(): Promise<number | undefined> {

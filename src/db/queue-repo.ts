@@ -10,6 +10,7 @@ import type {
   MessageStatus,
   SuppressionRow,
 } from './schema.js';
+import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
   messageId: string;
@@ -27,6 +28,12 @@ export interface AttemptRecord {
 }
 
 export class QueueRepo {
+  /**
+   * Called after a commit that queued webhook pushes (the composition root wakes the dispatcher of
+   * this process with it). Not called for commits that queued none: most, when no endpoint listens.
+   */
+  onWebhookPushesQueued: () => void = () => undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
@@ -56,16 +63,28 @@ export class QueueRepo {
   }
 
   /**
-   * Records attempts: each message's new state, its attempt row and its events, in one transaction
-   * (group commit: see group-commit.ts). A record applies only while `owner` still holds the lease;
-   * its outcome is false when the lease was lost.
+   * Records attempts: each message's new state, its attempt row, its events and their webhook outbox
+   * rows, in one transaction (group commit: see group-commit.ts). A record applies only while `owner`
+   * still holds the lease; its outcome is false when the lease was lost.
    */
   async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    return this.db.transaction().execute(async (trx) => {
+    let pushes = 0;
+    const applied = await this.db.transaction().execute(async (trx) => {
       const applied: boolean[] = [];
       for (const r of records) applied.push(await this.recordOne(trx, r));
+      // The batch's events in one statement (webhook-enqueue.ts).
+      pushes = await enqueueWebhookEvents(
+        trx,
+        records.flatMap((r, i) =>
+          applied[i]
+            ? r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now }))
+            : [],
+        ),
+      );
       return applied;
     });
+    if (pushes > 0) this.onWebhookPushesQueued();
+    return applied;
   }
 
   private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<boolean> {

@@ -228,6 +228,83 @@ export interface InboundMessagesTable {
   outcome: string | null;
 }
 
+/** Event types a webhook endpoint can subscribe to (DESIGN.md §4, §8). */
+export const WEBHOOK_EVENT_TYPES = [
+  'email.delivered',
+  'email.bounced',
+  'email.complained',
+  'email.delivery_delayed',
+  'email.failed',
+] as const satisfies readonly EventType[];
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string;
+  /** Subscribed types with commas around each: `,email.delivered,email.bounced,`. */
+  event_types: string;
+  /** 1 enabled, 0 disabled (by the account, by a 410 Gone, or after the last retry failed). */
+  enabled: number;
+  disabled_reason: string | null;
+  /** The `whsec_…` signing secret, sealed (crypto/secret-box.ts). */
+  secret: string;
+  /** The secret before the last rotation, still signing until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookOutboxStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+export interface WebhookOutboxTable {
+  /** `<event id>:<webhook id>`. */
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  account_id: string;
+  status: WebhookOutboxStatus;
+  attempts: number;
+  created_at: number;
+  /** When the dispatcher should next try; null once final. */
+  next_attempt_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  webhook_id: string;
+  account_id: string;
+  event_id: string;
+  /** An event type, or `webhook.test`. */
+  event_type: string;
+  /** 1 for the first attempt of this event at this endpoint; test sends count 1. */
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  /** 1 when the endpoint answered 2xx. */
+  success: number;
+  /** null when no response arrived (refused address, connection error, timeout). */
+  status_code: number | null;
+  /** The first KiB of the response body. */
+  response: string;
+  error: string | null;
+}
+
+export interface AccountNoticesTable {
+  id: string;
+  account_id: string;
+  /** e.g. `webhook_disabled`. */
+  kind: string;
+  message: string;
+  /** JSON object with what the dashboard links to (webhook id, url…). */
+  data: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -242,6 +319,10 @@ export interface Database {
   rate_limits: RateLimitsTable;
   suppressions: SuppressionsTable;
   inbound_messages: InboundMessagesTable;
+  webhooks: WebhooksTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_attempts: WebhookAttemptsTable;
+  account_notices: AccountNoticesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -256,3 +337,7 @@ export type NewDomain = Insertable<DomainsTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type SuppressionRow = Selectable<SuppressionsTable>;
 export type InboundMessageRow = Selectable<InboundMessagesTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type AccountNoticeRow = Selectable<AccountNoticesTable>;

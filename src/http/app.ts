@@ -6,21 +6,25 @@ import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
+import type { NoticesRepo } from '../db/notices-repo.js';
 import type { Domains } from '../domains/domains.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
+import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { apiKeyHook } from './authenticate.js';
 import { handleError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerDomainRoutes } from './routes/domains.js';
+import { registerAccountNoticeRoutes } from './routes/account-notices.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOperationsRoutes } from './routes/operations.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
 import { registerSuppressionRoutes } from './routes/suppressions.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -41,6 +45,8 @@ export interface HttpDeps {
   rateLimits: RateLimits;
   rateLimitStore: RateLimitStore;
   suppressions: Suppressions;
+  webhooks: WebhookEndpoints;
+  notices: NoticesRepo;
   databaseReachable: () => Promise<boolean>;
   metrics: Metrics;
   accountOverviews: AccountOverviews;
@@ -112,6 +118,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);
     registerSuppressionRoutes(api, deps.suppressions);
+    registerWebhookRoutes(api, deps.webhooks);
+    registerAccountNoticeRoutes(api, deps.notices);
   });
   return app;
 }

@@ -5,6 +5,7 @@ import * as m002 from './002-delivery.js';
 import * as m003 from './003-source-ips.js';
 import * as m004 from './004-domains.js';
 import * as m005 from './005-suppressions.js';
+import * as m006 from './006-webhooks.js';
 import * as m007 from './007-rate-limits.js';
 
 export const migrations: Record<string, Migration> = {
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003-source-ips': m003,
   '004-domains': m004,
   '005-suppressions': m005,
+  '006-webhooks': m006,
   '007-rate-limits': m007,
 };

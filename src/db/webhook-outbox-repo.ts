@@ -1,0 +1,234 @@
+// The webhook outbox: claiming due pushes under a lease (like the message queue, db/queue-repo.ts),
+// reading what a push needs, and recording each attempt with its consequences in one transaction.
+// The rows themselves are written by webhook-enqueue.ts, inside the transaction that records events.
+import type { Kysely } from 'kysely';
+import type { Dialect } from './database.js';
+import type {
+  AccountNoticeRow,
+  Database,
+  EventType,
+  WebhookAttemptRow,
+  WebhookOutboxRow,
+  WebhookOutboxStatus,
+  WebhookRow,
+} from './schema.js';
+
+/** Everything one push needs: the outbox row, its endpoint, the event and the message it is about. */
+export interface WebhookJob {
+  outbox: WebhookOutboxRow;
+  webhook: WebhookRow;
+  event: { id: string; type: EventType; created_at: number; data: string };
+  message: {
+    id: string;
+    from_name: string;
+    from_email: string;
+    to_name: string;
+    to_email: string;
+    subject: string;
+    created_at: number;
+  };
+}
+
+export interface WebhookAttemptRecord {
+  outboxId: string;
+  owner: string;
+  /** The row's new state: `pending` with the next time, or final. */
+  status: WebhookOutboxStatus;
+  nextAttemptAt: number | null;
+  /** Counted attempts so far, this one included. */
+  attempts: number;
+  attempt: WebhookAttemptRow | undefined;
+  /** Set when this attempt disables the endpoint (410 Gone, or the last retry failed). */
+  disable?: { webhookId: string; reason: string; notice: AccountNoticeRow };
+}
+
+export class WebhookOutboxRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Leases up to `limit` due pushes; an expired lease (a dead dispatcher) makes a push due again. */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxRow[]> {
+    let due = this.db
+      .selectFrom('webhook_outbox')
+      .select('id')
+      .where('next_attempt_at', 'is not', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    return this.db
+      .updateTable('webhook_outbox')
+      .set({ lease_owner: owner, lease_expires_at: leaseUntil })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+  }
+
+  /** The endpoint, event and message of each claimed row (rows whose event is gone are left out). */
+  async jobs(rows: WebhookOutboxRow[]): Promise<WebhookJob[]> {
+    if (rows.length === 0) return [];
+    const found = await this.db
+      .selectFrom('webhook_outbox as o')
+      .innerJoin('webhooks as w', 'w.id', 'o.webhook_id')
+      .innerJoin('events as e', 'e.id', 'o.event_id')
+      .innerJoin('messages as m', 'm.id', 'e.message_id')
+      .selectAll('w')
+      .select([
+        'o.id as o_id',
+        'e.id as e_id',
+        'e.type as e_type',
+        'e.created_at as e_created_at',
+        'e.data as e_data',
+        'm.id as m_id',
+        'm.from_name',
+        'm.from_email',
+        'm.to_name',
+        'm.to_email',
+        'm.subject',
+        'm.created_at as m_created_at',
+      ])
+      .where(
+        'o.id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return found.map((f) => ({
+      outbox: byId.get(f.o_id)!,
+      webhook: {
+        id: f.id,
+        account_id: f.account_id,
+        url: f.url,
+        description: f.description,
+        event_types: f.event_types,
+        enabled: f.enabled,
+        disabled_reason: f.disabled_reason,
+        secret: f.secret,
+        previous_secret: f.previous_secret,
+        previous_secret_until: f.previous_secret_until,
+        created_at: f.created_at,
+        updated_at: f.updated_at,
+      },
+      event: { id: f.e_id, type: f.e_type, created_at: f.e_created_at, data: f.e_data },
+      message: {
+        id: f.m_id,
+        from_name: f.from_name,
+        from_email: f.from_email,
+        to_name: f.to_name,
+        to_email: f.to_email,
+        subject: f.subject,
+        created_at: f.m_created_at,
+      },
+    }));
+  }
+
+  /**
+   * Records one attempt: the attempt row, the outbox row's new state and, when the endpoint is being
+   * disabled, the endpoint and a notice for the account, in one transaction. (Its other pending pushes
+   * are skipped when their turn comes: the dispatcher sends nothing to a disabled endpoint.)
+   * Applies only while `owner` still holds the lease; false when it was lost.
+   */
+  async record(r: WebhookAttemptRecord): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('webhook_outbox')
+        .set({
+          status: r.status,
+          next_attempt_at: r.nextAttemptAt,
+          attempts: r.attempts,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('id', '=', r.outboxId)
+        .where('lease_owner', '=', r.owner)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      if (r.attempt) await trx.insertInto('webhook_attempts').values(r.attempt).execute();
+      if (r.disable) {
+        await trx
+          .updateTable('webhooks')
+          .set({ enabled: 0, disabled_reason: r.disable.reason, updated_at: r.disable.notice.created_at })
+          .where('id', '=', r.disable.webhookId)
+          .execute();
+        await trx.insertInto('account_notices').values(r.disable.notice).execute();
+      }
+      return true;
+    });
+  }
+
+  /** Queues an event again for one endpoint now (replay), whatever became of earlier pushes. */
+  async replay(webhookId: string, accountId: string, eventId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('webhook_outbox')
+      .values({
+        id: `${eventId}:${webhookId}`,
+        webhook_id: webhookId,
+        event_id: eventId,
+        account_id: accountId,
+        status: 'pending',
+        attempts: 0,
+        created_at: now,
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ status: 'pending', attempts: 0, next_attempt_at: now }),
+      )
+      .execute();
+  }
+
+  /** Records the attempt of a push made outside the outbox (the test route). */
+  async insertAttempt(attempt: WebhookAttemptRow): Promise<void> {
+    await this.db.insertInto('webhook_attempts').values(attempt).execute();
+  }
+
+  /** An endpoint's attempts, newest first, older than `beforeId` when given. */
+  async attempts(
+    accountId: string,
+    webhookId: string,
+    beforeId: string | undefined,
+    limit: number,
+  ): Promise<WebhookAttemptRow[]> {
+    let q = this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('webhook_id', '=', webhookId);
+    if (beforeId) q = q.where('id', '<', beforeId);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Gives back every lease `owner` holds (graceful shutdown). */
+  async releaseAll(owner: string): Promise<void> {
+    await this.db
+      .updateTable('webhook_outbox')
+      .set({ lease_owner: null, lease_expires_at: null })
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** The earliest due time in the outbox, or undefined when nothing waits. */
+  async nextDue(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_outbox')
+      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+      .where('next_attempt_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+  }
+
+  /** The event of this account, for replay. */
+  async findEvent(accountId: string, eventId: string): Promise<{ id: string; type: EventType } | undefined> {
+    return this.db
+      .selectFrom('events')
+      .select(['id', 'type'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', eventId)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,234 @@
+// /api/webhooks: endpoints that receive signed events (DESIGN.md §8), their secrets, test pushes,
+// replays and the log of every attempt.
+import type { FastifyInstance } from 'fastify';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookAttemptRow,
+  type WebhookEventType,
+  type WebhookRow,
+} from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { decodeTypes, type WebhookEndpoints, type WebhookInput } from '../../webhooks/webhook-endpoints.js';
+import { authOf } from '../authenticate.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const fields = {
+  url: { type: 'string', description: 'https:// URL that receives the events (POST, JSON).' },
+  events: {
+    type: 'array',
+    items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
+    minItems: 1,
+    uniqueItems: true,
+    description: 'Event types sent; default email.delivered, email.bounced, email.complained.',
+  },
+  enabled: { type: 'boolean', description: 'false: nothing is sent (events meanwhile are not kept for it).' },
+  description: { type: 'string', maxLength: 256 },
+} as const;
+
+export const createWebhookSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: fields,
+} as const;
+
+export const updateWebhookSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: fields,
+} as const;
+
+const replaySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['event_id'],
+  properties: { event_id: { type: 'string', description: 'Id of an event of this account.' } },
+} as const;
+
+const pageQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
+  },
+} as const;
+
+export interface WebhookBody {
+  url: string;
+  events?: WebhookEventType[];
+  enabled?: boolean;
+  description?: string;
+}
+
+type Id = { Params: { id: string } };
+
+export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEndpoints): void {
+  const find = (id: string) => {
+    if (!UUID.test(id)) throw new AppError('not_found', `no webhook with id "${id}" in this account`);
+    return id;
+  };
+
+  app.get('/api/webhooks', { schema: { summary: "The account's webhook endpoints" } }, async (request) => {
+    const rows = await webhooks.list(authOf(request).account);
+    return { data: rows.map((w) => webhookJson(w)) };
+  });
+
+  app.post<{ Body: WebhookBody }>(
+    '/api/webhooks',
+    { schema: { summary: 'Add a webhook endpoint (Pro: 3, Scale: 10)', body: createWebhookSchema } },
+    async (request, reply) => {
+      const created = await webhooks.create(
+        authOf(request).account,
+        input(request.body) as WebhookInput & { url: string },
+      );
+      return reply.code(201).send({ ...webhookJson(created.webhook), secret: created.secret });
+    },
+  );
+
+  app.get<Id>('/api/webhooks/:id', { schema: { summary: 'One webhook endpoint' } }, async (request) => {
+    const { account } = authOf(request);
+    const w = await webhooks.get(account, find(request.params.id));
+    return { ...webhookJson(w), previous_secret_expires_at: iso(webhooks.previousUntil(w)) };
+  });
+
+  app.patch<Id & { Body: Partial<WebhookBody> }>(
+    '/api/webhooks/:id',
+    { schema: { summary: 'Change a webhook endpoint', body: updateWebhookSchema } },
+    async (request) =>
+      webhookJson(
+        await webhooks.update(authOf(request).account, find(request.params.id), input(request.body)),
+      ),
+  );
+
+  app.delete<Id>(
+    '/api/webhooks/:id',
+    { schema: { summary: 'Delete a webhook endpoint' } },
+    async (request, reply) => {
+      await webhooks.delete(authOf(request).account, find(request.params.id));
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<Id>(
+    '/api/webhooks/:id/secret',
+    { schema: { summary: 'Reveal the signing secret' } },
+    async (request) => {
+      const s = await webhooks.secret(authOf(request).account, find(request.params.id));
+      return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
+    },
+  );
+
+  app.post<Id>(
+    '/api/webhooks/:id/rotate-secret',
+    { schema: { summary: 'New signing secret; the old one keeps signing for 24 hours' } },
+    async (request) => {
+      const s = await webhooks.rotateSecret(authOf(request).account, find(request.params.id));
+      return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
+    },
+  );
+
+  app.post<Id>(
+    '/api/webhooks/:id/test',
+    { schema: { summary: 'Send a signed webhook.test event now; the attempt is the answer' } },
+    async (request) => attemptJson(await webhooks.test(authOf(request).account, find(request.params.id))),
+  );
+
+  app.post<Id & { Body: { event_id: string } }>(
+    '/api/webhooks/:id/replay',
+    { schema: { summary: 'Send an event of this account to this endpoint again', body: replaySchema } },
+    async (request, reply) => {
+      const id = find(request.params.id);
+      const eventId = request.body.event_id;
+      if (!UUID.test(eventId))
+        throw new AppError('not_found', `no event with id "${eventId}" in this account`);
+      await webhooks.replay(authOf(request).account, id, eventId);
+      return reply.code(202).send({ webhook_id: id, event_id: eventId, status: 'queued' });
+    },
+  );
+
+  app.post<Id>(
+    '/api/events/:id/replay',
+    { schema: { summary: 'Send an event again to every enabled endpoint subscribed to its type' } },
+    async (request, reply) => {
+      const eventId = request.params.id;
+      if (!UUID.test(eventId))
+        throw new AppError('not_found', `no event with id "${eventId}" in this account`);
+      const ids = await webhooks.replayEvent(authOf(request).account, eventId);
+      return reply.code(202).send({ event_id: eventId, webhook_ids: ids, status: 'queued' });
+    },
+  );
+
+  app.get<Id & { Querystring: { cursor?: string; limit?: string } }>(
+    '/api/webhooks/:id/deliveries',
+    {
+      schema: {
+        summary: 'Every attempt to push to this endpoint, newest first',
+        querystring: pageQuerySchema,
+      },
+    },
+    async (request) => {
+      const { account } = authOf(request);
+      const id = find(request.params.id);
+      await webhooks.get(account, id);
+      const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
+      if (limit < 1 || limit > 100)
+        throw new AppError('validation_error', '"limit" must be between 1 and 100');
+      const cursor = request.query.cursor;
+      const beforeId = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
+      if (beforeId !== undefined && !UUID.test(beforeId)) {
+        throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+      }
+      const rows = await webhooks.deliveries(account, id, beforeId, limit + 1);
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map(attemptJson),
+        next_cursor:
+          rows.length > limit ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
+      };
+    },
+  );
+}
+
+function input(body: Partial<WebhookBody>): WebhookInput {
+  const out: WebhookInput = {};
+  if (body.url !== undefined) out.url = body.url.trim();
+  if (body.events !== undefined) out.events = body.events;
+  if (body.enabled !== undefined) out.enabled = body.enabled;
+  if (body.description !== undefined) out.description = body.description;
+  return out;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+export function webhookJson(w: WebhookRow) {
+  return {
+    id: w.id,
+    url: w.url,
+    description: w.description,
+    events: decodeTypes(w.event_types),
+    enabled: w.enabled === 1,
+    disabled_reason: w.disabled_reason,
+    created_at: iso(w.created_at),
+    updated_at: iso(w.updated_at),
+  };
+}
+
+function attemptJson(a: WebhookAttemptRow) {
+  return {
+    id: a.id,
+    event_id: a.event_id,
+    event_type: a.event_type,
+    attempt: a.attempt,
+    success: a.success === 1,
+    status_code: a.status_code,
+    duration_ms: a.duration_ms,
+    response: a.response,
+    error: a.error,
+    created_at: iso(a.started_at),
+  };
+}

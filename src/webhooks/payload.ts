@@ -1,0 +1,45 @@
+// The JSON body of a push, shaped like Resend's: `{"type", "created_at", "data": {"email_id", "from",
+// "to", "subject", …the event's details}}`. The details are the event's own record (SMTP reply, codes,
+// bounce type…), so the webhook says exactly what the delivery log says.
+import type { WebhookJob } from '../db/webhook-outbox-repo.js';
+
+export interface WebhookPayload {
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export function eventPayload(job: Pick<WebhookJob, 'event' | 'message'>): WebhookPayload {
+  const { event, message } = job;
+  let details: Record<string, unknown> = {};
+  try {
+    details = JSON.parse(event.data) as Record<string, unknown>;
+  } catch {
+    /* a malformed record still yields the message's fields */
+  }
+  return {
+    type: event.type,
+    created_at: new Date(event.created_at).toISOString(),
+    data: {
+      ...details,
+      email_id: message.id,
+      from: address(message.from_name, message.from_email),
+      to: address(message.to_name, message.to_email),
+      subject: message.subject,
+      email_created_at: new Date(message.created_at).toISOString(),
+    },
+  };
+}
+
+/** The body of `POST /api/webhooks/:id/test`. */
+export function testPayload(webhookId: string, now: number): WebhookPayload {
+  return {
+    type: 'webhook.test',
+    created_at: new Date(now).toISOString(),
+    data: { webhook_id: webhookId, message: 'This is a test event from txmail.' },
+  };
+}
+
+function address(name: string, email: string): string {
+  return name === '' ? email : `${name} <${email}>`;
+}
