@@ -208,18 +208,45 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
       attempts: 1,
       attempt: undefined,
     };
-    expect(await outbox.record({ ...base, owner: 'not-me' })).toBe(false);
+    expect(await outbox.recordMany([{ ...base, owner: 'not-me' }])).toEqual([false]);
     // The lease expires: another dispatcher gets it.
     const again = (await outbox.claimDue('d4', 3000, 4000, 100)).filter(
       (r) => r.account_id === tenant.accountId,
     );
     expect(again.map((r) => r.lease_owner)).toEqual(['d4']);
-    expect(await outbox.record({ ...base, owner: winner })).toBe(false);
-    expect(await outbox.record({ ...base, owner: 'd4' })).toBe(true);
+    expect(await outbox.recordMany([{ ...base, owner: winner }])).toEqual([false]);
+    expect(await outbox.recordMany([{ ...base, owner: 'd4' }])).toEqual([true]);
     expect((await outboxOf(tenant.accountId))[0]).toMatchObject({
       status: 'delivered',
       next_attempt_at: null,
       attempts: 1,
     });
+  });
+  it('keeps a replay queued while the first push of the same event is still in flight', async () => {
+    const tenant = await createTenant(env.services);
+    const w = await endpoint(tenant.accountId, ',email.delivered,');
+    const messageId = await leasedMessage(tenant.accountId, 'w1');
+    const r = record(messageId, tenant.accountId, 'w1', ['email.delivered']);
+    await env.services.repos.queue.recordMany([r]);
+    const outbox = new WebhookOutboxRepo(db(), env.services.db.dialect);
+    const [first] = (await outbox.claimDue('d1', 2000, 60_000, 100)).filter(
+      (row) => row.account_id === tenant.accountId,
+    );
+    await outbox.replay(w.id, tenant.accountId, r.events[0]!.id, newId(), 2100);
+    // The first push finishes after the replay was asked for.
+    const done = {
+      outboxId: first!.id,
+      owner: 'd1',
+      status: 'delivered' as const,
+      nextAttemptAt: null,
+      attempts: 1,
+      attempt: undefined,
+    };
+    expect(await outbox.recordMany([done])).toEqual([true]);
+    const due = (await outbox.claimDue('d2', 2200, 60_000, 100)).filter(
+      (row) => row.account_id === tenant.accountId,
+    );
+    expect(due.map((row) => row.event_id)).toEqual([r.events[0]!.id]);
+    expect(due[0]!.id).not.toBe(first!.id);
   });
 });

@@ -260,7 +260,7 @@ export interface WebhooksTable {
 export type WebhookOutboxStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 export interface WebhookOutboxTable {
-  /** `<event id>:<webhook id>`. */
+  /** `<event id>:<webhook id>`, and `<event id>:<webhook id>:<replay id>` for a replay. */
   id: string;
   webhook_id: string;
   event_id: string;

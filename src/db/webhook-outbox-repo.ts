@@ -1,7 +1,7 @@
 // The webhook outbox: claiming due pushes under a lease (like the message queue, db/queue-repo.ts),
 // reading what a push needs, and recording each attempt with its consequences in one transaction.
 // The rows themselves are written by webhook-enqueue.ts, inside the transaction that records events.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type {
   AccountNoticeRow,
@@ -127,45 +127,61 @@ export class WebhookOutboxRepo {
   }
 
   /**
-   * Records one attempt: the attempt row, the outbox row's new state and, when the endpoint is being
-   * disabled, the endpoint and a notice for the account, in one transaction. (Its other pending pushes
-   * are skipped when their turn comes: the dispatcher sends nothing to a disabled endpoint.)
-   * Applies only while `owner` still holds the lease; false when it was lost.
+   * Records attempts, each with its consequences: the attempt row, the outbox row's new state and, when
+   * the endpoint is being disabled, the endpoint and a notice for the account; all in one transaction
+   * (group commit, as for delivery attempts). A record applies only while its owner still holds the
+   * lease; its outcome is false when the lease was lost. (An endpoint's other pending pushes are skipped
+   * when their turn comes: the dispatcher sends nothing to a disabled endpoint.)
    */
-  async record(r: WebhookAttemptRecord): Promise<boolean> {
+  async recordMany(records: WebhookAttemptRecord[]): Promise<boolean[]> {
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_outbox')
-        .set({
-          status: r.status,
-          next_attempt_at: r.nextAttemptAt,
-          attempts: r.attempts,
-          lease_owner: null,
-          lease_expires_at: null,
-        })
-        .where('id', '=', r.outboxId)
-        .where('lease_owner', '=', r.owner)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) return false;
-      if (r.attempt) await trx.insertInto('webhook_attempts').values(r.attempt).execute();
-      if (r.disable) {
-        await trx
-          .updateTable('webhooks')
-          .set({ enabled: 0, disabled_reason: r.disable.reason, updated_at: r.disable.notice.created_at })
-          .where('id', '=', r.disable.webhookId)
-          .execute();
-        await trx.insertInto('account_notices').values(r.disable.notice).execute();
-      }
-      return true;
+      const applied: boolean[] = [];
+      for (const r of records) applied.push(await this.recordOne(trx, r));
+      return applied;
     });
   }
 
-  /** Queues an event again for one endpoint now (replay), whatever became of earlier pushes. */
-  async replay(webhookId: string, accountId: string, eventId: string, now: number): Promise<void> {
+  private async recordOne(trx: Transaction<Database>, r: WebhookAttemptRecord): Promise<boolean> {
+    const updated = await trx
+      .updateTable('webhook_outbox')
+      .set({
+        status: r.status,
+        next_attempt_at: r.nextAttemptAt,
+        attempts: r.attempts,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .where('id', '=', r.outboxId)
+      .where('lease_owner', '=', r.owner)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return false;
+    if (r.attempt) await trx.insertInto('webhook_attempts').values(r.attempt).execute();
+    if (r.disable) {
+      await trx
+        .updateTable('webhooks')
+        .set({ enabled: 0, disabled_reason: r.disable.reason, updated_at: r.disable.notice.created_at })
+        .where('id', '=', r.disable.webhookId)
+        .execute();
+      await trx.insertInto('account_notices').values(r.disable.notice).execute();
+    }
+    return true;
+  }
+
+  /**
+   * Queues an event again for one endpoint now (replay), as a push of its own (`<event>:<webhook>:<replay
+   * id>`): an earlier push of the same event, perhaps still in flight, keeps its own state.
+   */
+  async replay(
+    webhookId: string,
+    accountId: string,
+    eventId: string,
+    replayId: string,
+    now: number,
+  ): Promise<void> {
     await this.db
       .insertInto('webhook_outbox')
       .values({
-        id: `${eventId}:${webhookId}`,
+        id: `${eventId}:${webhookId}:${replayId}`,
         webhook_id: webhookId,
         event_id: eventId,
         account_id: accountId,
@@ -176,9 +192,6 @@ export class WebhookOutboxRepo {
         lease_owner: null,
         lease_expires_at: null,
       })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ status: 'pending', attempts: 0, next_attempt_at: now }),
-      )
       .execute();
   }
 

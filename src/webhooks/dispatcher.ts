@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { WebhookAttemptRecord, WebhookJob, WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
 import type { AccountNoticeRow, WebhookOutboxRow } from '../db/schema.js';
+import { GroupCommit } from '../group-commit.js';
 import { newId } from '../ids.js';
 import { eventPayload } from './payload.js';
 import { decidePush } from './decide-push.js';
@@ -40,6 +41,8 @@ export class WebhookDispatcher {
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private loop: Promise<void> | undefined;
+  /** Pushes finishing together are recorded in one transaction (one fsync on SQLite, not one each). */
+  private readonly recorder: GroupCommit<WebhookAttemptRecord, boolean>;
 
   constructor(
     private readonly outbox: WebhookOutboxRepo,
@@ -48,7 +51,9 @@ export class WebhookDispatcher {
     private readonly logger: Logger,
     private readonly onDisabled: OnEndpointDisabled,
     private readonly options: DispatcherOptions = DEFAULT_DISPATCHER_OPTIONS,
-  ) {}
+  ) {
+    this.recorder = new GroupCommit((records) => outbox.recordMany(records), { lingerMs: 5 });
+  }
 
   start(): void {
     if (this.running) return;
@@ -127,7 +132,7 @@ export class WebhookDispatcher {
   private async process(job: WebhookJob): Promise<void> {
     try {
       const record = await this.attempt(job);
-      const recorded = await this.outbox.record(record);
+      const recorded = await this.recorder.submit(record);
       if (!recorded) {
         this.logger.warn({ outboxId: job.outbox.id }, 'webhook lease lost before the attempt was recorded');
         return;

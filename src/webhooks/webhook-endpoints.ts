@@ -160,7 +160,7 @@ export class WebhookEndpoints {
     }
     const event = await this.deps.outbox.findEvent(account.id, eventId);
     if (!event) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
-    await this.deps.outbox.replay(w.id, account.id, event.id, this.deps.clock.now());
+    await this.deps.outbox.replay(w.id, account.id, event.id, newId(), this.deps.clock.now());
   }
 
   /** Queues an event again for every enabled endpoint subscribed to its type; their ids. */
@@ -171,7 +171,7 @@ export class WebhookEndpoints {
     const targets = (await this.deps.repo.list(account.id)).filter(
       (w) => w.enabled === 1 && decodeTypes(w.event_types).includes(event.type as WebhookEventType),
     );
-    for (const w of targets) await this.deps.outbox.replay(w.id, account.id, event.id, now);
+    for (const w of targets) await this.deps.outbox.replay(w.id, account.id, event.id, newId(), now);
     return targets.map((w) => w.id);
   }
 
