@@ -39,7 +39,7 @@ import { createMessageBuilder, type MessageBuilder } from './delivery/message-bu
 import { Verp } from './delivery/verp.js';
 import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
-import { noQueueSignal, PostgresQueueSignal } from './db/queue-signal.js';
+import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
 import { Metrics } from './metrics.js';
 import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
@@ -96,6 +96,8 @@ export interface Services {
   domains: Domains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   metrics: Metrics;
+  /** Tells worker processes that mail was queued (PostgreSQL NOTIFY/LISTEN). */
+  queueSignal: QueueSignal;
   /** Deletes logs past their plan's retention; started with the worker. */
   retention: RetentionSweeper;
   accept: AcceptService;
@@ -240,7 +242,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const suppressions = new Suppressions(repos.suppressions, clock);
   const webhookSender = new WebhookSender(
     { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
-    { dns, secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')), clock },
+    {
+      dns,
+      secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')),
+      clock,
+      sent: (r) =>
+        metrics.webhookAttempts.inc({
+          outcome: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300 ? 'success' : 'failure',
+        }),
+    },
   );
   const webhooks = new WebhookEndpoints(
     { allowPrivateNetworks: config.allowPrivateNetworks },
@@ -266,6 +276,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     secretKey,
     repos,
     metrics,
+    queueSignal: signal,
     retention,
     dns,
     dkim,
@@ -296,7 +307,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
         metrics,
         accountOverviews: new AccountOverviews(
           repos.accounts,
-          { domains: (id) => repos.domains.count(id) },
+          {
+            domains: (id) => repos.domains.count(id),
+            webhooks: async (id) => (await repos.webhooks.list(id)).length,
+          },
           clock,
         ),
         publicUrl: config.publicUrl,
@@ -360,6 +374,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       // Pushes queued by this process's delivery results go out now, not at the next poll.
       const pushing = dispatcher;
       repos.queue.onWebhookPushesQueued = () => pushing.wake();
+      repos.inbound.onWebhookPushesQueued = () => pushing.wake();
       worker = new DeliveryWorker(
         repos.queue,
         deliverer,

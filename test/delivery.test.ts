@@ -417,11 +417,10 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
         };
         await sendOne('first@wake.example');
 
-        // Cut every queue listener's connection: the worker reconnects and hears the next one.
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity
-                  where query = 'LISTEN txmail_queue' and pid <> pg_backend_pid()`.execute(
-          api.services.db.kysely,
-        );
+        // Cut the worker's listening connection (only its own: other tests share the server).
+        const pid = workerServices.queueSignal.listenerPid();
+        expect(pid).toBeDefined();
+        await sql`select pg_terminate_backend(${pid!})`.execute(api.services.db.kysely);
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await sendOne('second@wake.example');
       } finally {

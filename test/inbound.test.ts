@@ -13,6 +13,8 @@ import { freePort, startServer, type RunningServer } from './helpers/process.js'
 import { smtpSend } from './helpers/smtp-client.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
+import { WebhookReceiver } from './helpers/webhook-receiver.js';
+import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface Detail {
@@ -260,6 +262,36 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     });
     expect(await suppressed(m.to)).toEqual([expect.objectContaining({ origin: 'complaint' })]);
     expect((await api(tenant, 'POST', '/api/email/send', { ...validSend, to: m.to })).statusCode).toBe(422);
+  });
+
+  it('pushes the bounce and the complaint to the account’s webhook, signed', async () => {
+    const hooks = await new WebhookReceiver().start();
+    const account = (await env.services.repos.accounts.findById(tenant.accountId))!;
+    const { webhook, secret } = await env.services.webhooks.create(account, {
+      url: hooks.url('/inbound'),
+      events: ['email.bounced', 'email.complained'],
+    });
+    try {
+      const bounced = await delivered();
+      await deliverReport('postfix-user-unknown.eml', bounced);
+      const complained = await delivered();
+      await deliverReport('rfc5965-abuse.eml', complained, `fbl@${RETURN_PATH}`);
+      const pushes = await until('both pushes', async () =>
+        hooks.at('/inbound').length >= 2 ? hooks.at('/inbound') : undefined,
+      );
+      const payloads = pushes.map(
+        (p) => new Webhook(secret).verify(p.body, p.headers) as { type: string; data: { email_id: string } },
+      );
+      expect(payloads.map((p) => [p.type, p.data.email_id]).sort()).toEqual(
+        [
+          ['email.bounced', bounced.id],
+          ['email.complained', complained.id],
+        ].sort(),
+      );
+    } finally {
+      await env.services.webhooks.delete(account, webhook.id).catch(() => undefined);
+      await hooks.stop();
+    }
   });
 
   it('matches a redacted complaint by its Message-ID', async () => {

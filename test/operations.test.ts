@@ -66,7 +66,7 @@ describe.each(databaseKinds)('operations on $name', (kind) => {
         resets_at: '2026-12-01T00:00:00.000Z',
       },
       limits: { emails_per_month: 1000, domains: 1, webhooks: 0, log_retention_hours: 48 },
-      counts: { domains: 1 },
+      counts: { domains: 1, webhooks: 0 },
     });
 
     // A new month starts from zero; a plan change shows at once.

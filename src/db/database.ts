@@ -110,9 +110,6 @@ export async function migrate(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
-    // Migrations are developed on parallel branches (e.g. 006 may land before 004): a database that has
-    // a later one already applied still takes an earlier one that arrives afterwards.
-    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -3,6 +3,7 @@
 // that records what a bounce or complaint means.
 import type { Kysely } from 'kysely';
 import type { Dialect } from './database.js';
+import { enqueueWebhookEvents } from './webhook-enqueue.js';
 import type {
   Database,
   EventType,
@@ -27,6 +28,9 @@ export interface InboundEffect {
 }
 
 export class InboundRepo {
+  /** Called after a commit that queued webhook pushes (services.ts wakes the dispatcher). */
+  onWebhookPushesQueued: () => void = () => undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
@@ -103,7 +107,8 @@ export class InboundRepo {
     effects: InboundEffect[],
     now: number,
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    let pushes = 0;
+    const completed = await this.db.transaction().execute(async (trx) => {
       const done = await trx
         .updateTable('inbound_messages')
         .set({
@@ -157,8 +162,20 @@ export class InboundRepo {
             .execute();
         }
       }
+      // Webhook pushes for the new events, in the same transaction (db/webhook-enqueue.ts).
+      pushes = await enqueueWebhookEvents(
+        trx,
+        effects.map((e) => ({
+          id: e.event.id,
+          account_id: e.accountId,
+          type: e.event.type,
+          created_at: now,
+        })),
+      );
       return true;
     });
+    if (pushes > 0) this.onWebhookPushesQueued();
+    return completed;
   }
 
   /** Processing failed (a bug, the database): try again after `retryAt`, or give up as `failed`. */

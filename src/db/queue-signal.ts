@@ -14,16 +14,24 @@ export interface QueueSignal {
   queued(): void;
   /** Calls onQueued whenever any process queued mail, until the returned stop function is called. */
   listen(onQueued: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
+  /** The server process id of the listening connection, when there is one (operations, tests). */
+  listenerPid(): number | undefined;
 }
 
 export const noQueueSignal: QueueSignal = {
   queued: () => undefined,
   listen: async () => async () => undefined,
+  listenerPid: () => undefined,
 };
 
 export class PostgresQueueSignal implements QueueSignal {
   private sending = false;
   private again = false;
+  private pid: number | undefined;
+
+  listenerPid(): number | undefined {
+    return this.pid;
+  }
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -55,7 +63,7 @@ export class PostgresQueueSignal implements QueueSignal {
     let client: pg.Client | undefined;
     let retry: NodeJS.Timeout | undefined;
     const connect = async (): Promise<void> => {
-      const c = new pg.Client({ connectionString: this.url });
+      const c = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
       const lost = (err?: Error) => {
         if (client !== c) return;
         client = undefined;
@@ -73,6 +81,7 @@ export class PostgresQueueSignal implements QueueSignal {
       try {
         await c.connect();
         await c.query(`LISTEN ${CHANNEL}`);
+        this.pid = (c as unknown as { processID: number | undefined }).processID;
       } catch (err) {
         // Start anyway: the poll covers until the reconnect succeeds.
         lost(err as Error);
@@ -87,7 +96,11 @@ export class PostgresQueueSignal implements QueueSignal {
       clearTimeout(retry);
       const c = client;
       client = undefined;
-      await c?.end().catch(() => undefined);
+      // end() can wait forever on a connection the server already dropped: give it a second.
+      await Promise.race([
+        c?.end().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
     };
   }
 }

@@ -26,7 +26,13 @@ export interface SendResult {
 export class WebhookSender {
   constructor(
     private readonly settings: SendSettings,
-    private readonly deps: { dns: DnsResolver; secrets: SecretBox; clock: Clock },
+    private readonly deps: {
+      dns: DnsResolver;
+      secrets: SecretBox;
+      clock: Clock;
+      /** Told about every push's result (metrics). */
+      sent?: (result: SendResult) => void;
+    },
   ) {}
 
   /** The secrets that sign a push now, newest first. */
@@ -40,6 +46,12 @@ export class WebhookSender {
   }
 
   async send(webhook: WebhookRow, messageId: string, body: string): Promise<SendResult> {
+    const result = await this.push(webhook, messageId, body);
+    this.deps.sent?.(result);
+    return result;
+  }
+
+  private async push(webhook: WebhookRow, messageId: string, body: string): Promise<SendResult> {
     const { clock, dns } = this.deps;
     const startedAt = clock.now();
     const t0 = performance.now();
