@@ -39,6 +39,11 @@ import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
+import { QueuedAccountMail } from './accounts/account-mail.js';
+import { DashboardAuth } from './accounts/dashboard-auth.js';
+import { Sessions } from './accounts/sessions.js';
+import { SessionsRepo } from './db/sessions-repo.js';
+import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface Services {
@@ -56,12 +61,15 @@ export interface Services {
     dkimKeys: DkimKeysRepo;
     sourceIpUsage: SourceIpUsageRepo;
     retention: RetentionRepo;
+    sessions: SessionsRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
   accounts: Accounts;
   auth: ApiKeyAuth;
+  sessions: Sessions;
+  dashboardAuth: DashboardAuth;
   verifiedDomains: VerifiedDomains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   metrics: Metrics;
@@ -102,6 +110,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),
+    sessions: new SessionsRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
@@ -145,6 +154,20 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
   });
   const accept = new AcceptService(batcher, repos.accept, verifiedDomains, clock);
+  const accounts = new Accounts(repos.accounts, clock);
+  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
+  const accountMail = new QueuedAccountMail(config.testDomain, batcher, clock);
+  const dashboardAuth = new DashboardAuth(
+    { signup: config.signup, publicUrl: config.publicUrl },
+    {
+      accounts,
+      accountsRepo: repos.accounts,
+      sessionsRepo: repos.sessions,
+      sessions,
+      mail: accountMail,
+      clock,
+    },
+  );
 
   return {
     config,
@@ -158,8 +181,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dns,
     dkim,
     verp,
-    accounts: new Accounts(repos.accounts, clock),
+    accounts,
     auth,
+    sessions,
+    dashboardAuth,
     verifiedDomains,
     batcher,
     accept,
@@ -180,6 +205,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
           clock,
         ),
         publicUrl: config.publicUrl,
+        accounts,
+        accountsRepo: repos.accounts,
+        sessions,
+        dashboardAuth,
+        accountMail,
+        webRoot: defaultWebRoot(),
       }),
     async startWorker(options = {}) {
       if (worker) return worker;

@@ -4,6 +4,7 @@ import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery.js';
 import * as m003 from './003-source-ips.js';
 import * as m007 from './007-rate-limits.js';
+import * as m008 from './008-sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '003-source-ips': m003,
   // 004–006 are reserved for domains, suppressions and webhooks, landing from their branches.
   '007-rate-limits': m007,
+  '008-sessions': m008,
 };
