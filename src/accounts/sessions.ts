@@ -43,6 +43,8 @@ export class Sessions {
       last_seen_at: now,
       expires_at: now + SESSION_TTL_MS,
     };
+    // Sessions start rarely (log-in, sign-up): a good moment to drop the expired ones.
+    await this.repo.deleteExpired(now);
     await this.repo.create(row);
     return { id, idHash: row.id_hash, account, expiresAt: row.expires_at, extended: true };
   }
