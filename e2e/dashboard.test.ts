@@ -2,7 +2,8 @@
 // with a real SMTP sink found through a real DNS server: sign up → open the emailed verification link →
 // create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
 // and webhook steps run when this txmail has those APIs. Every page is saved to docs/screenshots/.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { until } from '../test/helpers/wait.js';
 import { chromiumAvailable, launchChromium, screenshot } from './browser.js';
 
 const EMAIL = 'newcomer@inbox.example';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough password';
 
 describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
@@ -196,7 +198,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Your receipt #1042' }).waitFor();
     await page.getByLabel('Recipient').fill('jane@dest.example');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('1 emails').waitFor();
+    await page.getByText('1 email', { exact: true }).waitFor();
     await screenshot(page, 'logs');
     await page.getByRole('link', { name: 'Your receipt #1042' }).click();
     await heading('Email').waitFor();
@@ -276,5 +278,74 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await fresh.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     await fresh.close();
     expect(errors).toEqual([]);
+  });
+
+  it('has no serious or critical accessibility problems (axe-core) on any page', async () => {
+    // axe is injected as a script: this context lets it past the CSP, which the pages keep otherwise.
+    const signedIn = await browser.newContext({ bypassCSP: true });
+    const signedOut = await browser.newContext({ bypassCSP: true });
+    await signedIn.addCookies(await page.context().cookies());
+    const problems: string[] = [];
+    const pages: [typeof signedIn, string][] = [
+      ...[
+        '/',
+        '/guided-test',
+        '/api-keys',
+        '/domains',
+        '/logs',
+        '/webhooks',
+        '/suppressions',
+        '/settings',
+      ].map((p) => [signedIn, p] as [typeof signedIn, string]),
+      ...['/login', '/signup', '/forgot-password', '/reset-password?token=x'].map(
+        (p) => [signedOut, p] as [typeof signedIn, string],
+      ),
+    ];
+    for (const [context, path] of pages) {
+      const p = await context.newPage();
+      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      await p.getByRole('heading', { level: 1 }).first().waitFor();
+      await p.evaluate(AXE);
+      const violations = await p.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+            };
+          }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      for (const v of violations) {
+        if (v.impact === 'serious' || v.impact === 'critical')
+          problems.push(`${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+      await p.close();
+    }
+    await signedIn.close();
+    await signedOut.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('works by keyboard alone: skip link first, then the form, submitted with Enter', async () => {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    try {
+      await p.goto(`${server.url}/login`);
+      await p.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('email');
+      // The focus is visible: an outline is drawn around the focused field.
+      expect(await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+      await p.keyboard.type(EMAIL);
+      await p.keyboard.press('Tab');
+      await p.keyboard.type(PASSWORD);
+      await p.keyboard.press('Enter');
+      await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 });

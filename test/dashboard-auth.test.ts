@@ -204,6 +204,57 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(detail.events.map((e) => e.type)).toEqual(['email.queued']);
   });
 
+  it('runs the guided test at most 10 times an hour, counting the mail sent at sign-up', async () => {
+    const clock = new ManualClock(Date.now());
+    await start({ clock });
+    const alice = await signup('alice@example.org');
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      payload: { token: await mailedToken(alice.accountId, '/verify-email') },
+    });
+    for (let i = 0; i < 9; i++) expect((await as(alice, 'POST', '/api/guided-test')).statusCode).toBe(200);
+    const limited = await as(alice, 'POST', '/api/guided-test');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toMatch(/^rate_limit_exceeded: /);
+    clock.advance(3600_001);
+    expect((await as(alice, 'POST', '/api/guided-test')).statusCode).toBe(200);
+  });
+
+  it('limits the mail a stranger can make txmail send: sign-ups per IP, links per address', async () => {
+    await start();
+    const signupFrom = (i: number, ip: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        payload: { email: `user${i}@example.org`, password: PASSWORD },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 20; i++) expect((await signupFrom(i, '198.51.100.1')).statusCode).toBe(201);
+    const limited = await signupFrom(20, '198.51.100.1');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toMatch(/^rate_limit_exceeded: too many sign-ups/);
+    expect((await signupFrom(21, '198.51.100.2')).statusCode).toBe(201);
+    // Reset links: the answer never changes, but a sixth mail within the hour is not sent.
+    const account = await env.services.repos.accounts.findByEmail('user21@example.org');
+    for (let i = 0; i < 7; i++) {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: 'user21@example.org' },
+        remoteAddress: `203.0.113.${i}`,
+      });
+      expect(res.statusCode).toBe(202);
+    }
+    const resets = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', account!.id)
+      .where('subject', '=', 'Reset your txmail password')
+      .execute();
+    expect(resets).toHaveLength(5);
+  });
+
   it('limits failed log-ins per address and per IP with one generic error, even for the right password after', async () => {
     await start();
     await signup('alice@example.org');

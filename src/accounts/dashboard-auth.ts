@@ -26,8 +26,13 @@ export interface DashboardAuthSettings {
 
 export class DashboardAuth {
   private readonly failures = new AttemptLimiter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS);
-  /** Reset mails per address: enough for a person, useless for flooding someone's inbox. */
-  private readonly resetRequests = new AttemptLimiter(5, 3600_000);
+  /**
+   * Mail a stranger can make txmail send to an address (sign-up, new verification link, reset link):
+   * enough for a person, useless for flooding someone's inbox or spending the test domain's reputation.
+   */
+  private readonly mailRequests = new AttemptLimiter(5, 3600_000);
+  /** Sign-ups and reset requests per IP address and hour. */
+  private readonly perIp = new AttemptLimiter(20, 3600_000);
   private dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -46,7 +51,7 @@ export class DashboardAuth {
     return this.settings.signup === 'open';
   }
 
-  async signup(email: string, password: string): Promise<ActiveSession> {
+  async signup(email: string, password: string, ip: string): Promise<ActiveSession> {
     if (!this.signupOpen) {
       throw new AppError(
         'signup_closed',
@@ -54,6 +59,7 @@ export class DashboardAuth {
       );
     }
     checkPassword(password);
+    this.take(this.perIp, `ip:${ip}`, 'too many sign-ups from your address');
     const account = await this.deps.accounts.create({ email, password, plan: 'free', emailVerified: false });
     await this.sendVerification(account);
     return this.deps.sessions.create(account);
@@ -61,6 +67,7 @@ export class DashboardAuth {
 
   async sendVerification(account: Account): Promise<void> {
     if (account.email_verified_at !== null) return;
+    this.take(this.mailRequests, `verify:${account.id}`, 'too many verification links asked for');
     const token = await this.issueToken(account.id, 'verify_email', VERIFY_TTL_MS);
     await this.deps.mail.send(account, verificationMail(this.link('/verify-email', token)));
   }
@@ -100,11 +107,13 @@ export class DashboardAuth {
   }
 
   /** Always succeeds from the caller's view: whether the address has an account is not revealed. */
-  async requestPasswordReset(email: string): Promise<void> {
+  async requestPasswordReset(email: string, ip: string): Promise<void> {
     const now = this.deps.clock.now();
     const key = email.trim().toLowerCase();
-    if (!this.resetRequests.check(key, now).allowed) return;
-    this.resetRequests.record(key, now);
+    this.take(this.perIp, `ip:${ip}`, 'too many requests from your address');
+    // Per address the answer stays the same (202) so it reveals nothing; the mail is just not sent.
+    if (!this.mailRequests.check(`reset:${key}`, now).allowed) return;
+    this.mailRequests.record(`reset:${key}`, now);
     const account = await this.deps.accountsRepo.findByEmail(key);
     if (!account) return;
     const token = await this.issueToken(account.id, 'reset_password', RESET_TTL_MS);
@@ -131,6 +140,20 @@ export class DashboardAuth {
     }
     await this.deps.accountsRepo.setPassword(session.account.id, await hashPassword(next));
     await this.deps.sessions.revokeAll(session.account.id, session.idHash);
+  }
+
+  /** Counts one attempt against `key`, or refuses with 429 when its window is full. */
+  private take(limiter: AttemptLimiter, key: string, what: string): void {
+    const now = this.deps.clock.now();
+    const d = limiter.check(key, now);
+    if (!d.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `${what}; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes`,
+        { 'Retry-After': String(d.retryAfterSeconds) },
+      );
+    }
+    limiter.record(key, now);
   }
 
   private async issueToken(accountId: string, purpose: AccountTokenPurpose, ttlMs: number): Promise<string> {

@@ -73,7 +73,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       },
     },
     async (request, reply) =>
-      started(reply, await deps.auth.signup(request.body.email, request.body.password), 201),
+      started(reply, await deps.auth.signup(request.body.email, request.body.password, request.ip), 201),
   );
 
   app.post<{ Body: { email: string; password: string } }>(
@@ -112,7 +112,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       },
     },
     async (request, reply) => {
-      await deps.auth.requestPasswordReset(request.body.email);
+      await deps.auth.requestPasswordReset(request.body.email, request.ip);
       return reply.code(202).send({ status: 'sent_if_account_exists' });
     },
   );

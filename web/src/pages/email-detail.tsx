@@ -136,7 +136,11 @@ export function EmailDetailPage({ id }: { id: string }) {
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
           {data.delivery_attempts.length === 0 ? (
-            <p>No delivery attempt yet.</p>
+            <p>
+              {data.status === 'test'
+                ? 'Test sends are recorded, never delivered.'
+                : 'No delivery attempt yet.'}
+            </p>
           ) : (
             <div className="table-wrap">
               <table>

@@ -128,7 +128,9 @@ export function LogsPage() {
         <ErrorNotice error={error} />
         {!loading && !error && (
           <p className="muted">
-            {rows.length === 0 ? 'No emails match.' : `${rows.length}${cursor ? '+' : ''} emails`}
+            {rows.length === 0
+              ? 'No emails match.'
+              : `${rows.length}${cursor ? '+' : ''} email${rows.length === 1 && !cursor ? '' : 's'}`}
           </p>
         )}
       </LiveRegion>
