@@ -157,6 +157,20 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(dead.body).toMatch(/^session_expired: /);
   });
 
+  it('judges a request with an API key by the key alone, whatever cookie comes with it', async () => {
+    await start();
+    const alice = await signup('alice@example.org');
+    const bob = await createTenant(env.services);
+    const withBoth = (headers: Record<string, string>) =>
+      env.app.inject({ method: 'GET', url: '/api/account', headers: { cookie: alice.cookie, ...headers } });
+    const asBob = await withBoth({ 'x-api-key': bob.apiKey });
+    expect(asBob.json().email).toBe(bob.email);
+    const fromBrowser = await withBoth({ 'x-api-key': bob.apiKey, origin: 'https://app.example' });
+    expect(fromBrowser.statusCode).toBe(403);
+    expect(fromBrowser.body).toMatch(/^browser_request_refused: /);
+    expect((await withBoth({ 'x-api-key': 'txm_wrong' })).body).toMatch(/^invalid_api_key: /);
+  });
+
   it("never lets one account reach another account's data", async () => {
     await start();
     const alice = await signup('alice@example.org');

@@ -16,9 +16,19 @@ export interface AccountOverview {
   counts: Record<string, number>;
 }
 
+interface AccountNotice {
+  id: string;
+  kind: string;
+  message: string;
+  data: { webhook_id?: string };
+  created_at: string;
+}
+
 export function OverviewPage() {
   const { session } = useSession();
   const { data, error } = useApi<AccountOverview>('/api/account');
+  // What txmail has to tell the account (a webhook endpoint disabled…); servers without it answer 404.
+  const notices = useApi<{ data: AccountNotice[] }>('/api/account/notices');
   const verified = session.account?.email_verified ?? false;
   return (
     <Page title="Overview">
@@ -31,6 +41,17 @@ export function OverviewPage() {
             </Notice>
           )}
           <Warnings overview={data} />
+          {notices.data?.data.slice(0, 5).map((n) => (
+            <Notice key={n.id} kind="warning">
+              {n.message} <span className="muted">({formatTime(n.created_at)})</span>
+              {n.data.webhook_id && (
+                <>
+                  {' '}
+                  <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
+                </>
+              )}
+            </Notice>
+          ))}
           <div className="cards">
             <div className="card">
               <h2>Account</h2>
