@@ -239,7 +239,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByText(/Test event delivered/).waitFor({ timeout: 30_000 });
     await page.getByRole('cell', { name: /webhook\.test/ }).waitFor();
     expect(hookRequests.length).toBeGreaterThan(0);
-    await screenshot(page, 'webhooks');
+    await screenshot(page, 'webhook-endpoint');
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByText(/^whsec_/).waitFor();
   });
 
   it('shows suppressions (when this txmail has them)', async () => {
