@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // e2e/ drives headless Chromium against the built program (npm test builds first).
+    include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
     // Run alone afterwards (vitest.faults.config.ts): they restart shared services.
     exclude: ['test/faults/**', 'node_modules/**'],
     testTimeout: 60_000,

@@ -10,7 +10,16 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'The Idempotency-Key header is empty, too long or not printable.',
   },
-  missing_api_key: { status: 401, meaning: 'No x-api-key header was sent.' },
+  invalid_token: {
+    status: 400,
+    meaning: 'The email verification or password reset link is unknown, used already or expired.',
+  },
+  missing_api_key: { status: 401, meaning: 'No x-api-key header (nor a dashboard session) was sent.' },
+  invalid_credentials: { status: 401, meaning: 'Dashboard log-in: the email or the password is wrong.' },
+  session_expired: {
+    status: 401,
+    meaning: 'The dashboard session is unknown, expired or logged out; log in again.',
+  },
   invalid_api_key: { status: 401, meaning: 'The API key is unknown or revoked.' },
   account_sandboxed: {
     status: 403,
@@ -25,6 +34,22 @@ export const ERROR_CODES = {
   browser_request_refused: {
     status: 403,
     meaning: 'An API key was sent from a web page (Origin header); keys must stay on servers.',
+  },
+  signup_closed: {
+    status: 403,
+    meaning: 'Sign-up is closed on this server (TXMAIL_SIGNUP=closed); the operator creates accounts.',
+  },
+  csrf_token_invalid: {
+    status: 403,
+    meaning: 'A state-changing dashboard request lacks the x-csrf-token header of its session.',
+  },
+  session_required: {
+    status: 403,
+    meaning: 'This route is for the dashboard (session cookie), not for API keys.',
+  },
+  email_not_verified: {
+    status: 403,
+    meaning: 'The signup address is not verified yet; open the link emailed at sign-up.',
   },
   not_found: { status: 404, meaning: 'No such route or resource (or it belongs to another account).' },
   domain_exists: { status: 409, meaning: 'The account already has a domain with this name.' },
@@ -42,7 +67,10 @@ export const ERROR_CODES = {
     status: 422,
     meaning: 'The Idempotency-Key was used in the last 24 hours with a different request.',
   },
-  rate_limit_exceeded: { status: 429, meaning: 'Too many requests for this API key; see Retry-After.' },
+  rate_limit_exceeded: {
+    status: 429,
+    meaning: 'Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.',
+  },
   monthly_quota_exceeded: {
     status: 429,
     meaning: "The plan's emails per month are used up; see Retry-After.",

@@ -46,6 +46,11 @@ import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
+import { QueuedAccountMail } from './accounts/account-mail.js';
+import { DashboardAuth } from './accounts/dashboard-auth.js';
+import { Sessions } from './accounts/sessions.js';
+import { SessionsRepo } from './db/sessions-repo.js';
+import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { InboundRepo } from './db/inbound-repo.js';
 import { SuppressionsRepo, type SuppressionLookup } from './db/suppressions-repo.js';
@@ -86,12 +91,15 @@ export interface Services {
     webhooks: WebhooksRepo;
     webhookOutbox: WebhookOutboxRepo;
     notices: NoticesRepo;
+    sessions: SessionsRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
   accounts: Accounts;
   auth: ApiKeyAuth;
+  sessions: Sessions;
+  dashboardAuth: DashboardAuth;
   verifiedDomains: VerifiedDomains;
   domains: Domains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
@@ -160,6 +168,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     webhooks: new WebhooksRepo(db.kysely, db.dialect),
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),
+    sessions: new SessionsRepo(db.kysely),
   };
   const suppressionLookup: SuppressionLookup = db.sqlite
     ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
@@ -267,6 +276,20 @@ export async function createServices(config: Config, options: ServiceOptions = {
     { testDomain: config.testDomain, senderName: 'txmail' },
     { accounts: repos.accounts, batcher, clock },
   );
+  const accounts = new Accounts(repos.accounts, clock);
+  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
+  const accountMail = new QueuedAccountMail(config.testDomain, batcher, clock);
+  const dashboardAuth = new DashboardAuth(
+    { signup: config.signup, publicUrl: config.publicUrl },
+    {
+      accounts,
+      accountsRepo: repos.accounts,
+      sessionsRepo: repos.sessions,
+      sessions,
+      mail: accountMail,
+      clock,
+    },
+  );
 
   return {
     config,
@@ -281,8 +304,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dns,
     dkim,
     verp,
-    accounts: new Accounts(repos.accounts, clock),
+    accounts,
     auth,
+    sessions,
+    dashboardAuth,
     verifiedDomains,
     domains,
     batcher,
@@ -314,6 +339,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
           clock,
         ),
         publicUrl: config.publicUrl,
+        accounts,
+        accountsRepo: repos.accounts,
+        sessions,
+        dashboardAuth,
+        accountMail,
+        webRoot: defaultWebRoot(),
       }),
     dispatcher: () => dispatcher,
     async startWorker(options = {}, webhookOptions = {}) {

@@ -135,7 +135,8 @@ describe.each(databaseKinds)('operations on $name', (kind) => {
       required: sendRequestSchema.required,
       additionalProperties: false,
     });
-    expect(send.security).toEqual([{ apiKey: [] }]);
+    // Either an API key (servers) or the dashboard's session cookie (+ CSRF header).
+    expect(send.security).toEqual([{ apiKey: [] }, { session: [] }]);
     expect(doc.components.securitySchemes.apiKey).toEqual({
       type: 'apiKey',
       in: 'header',
@@ -147,9 +148,14 @@ describe.each(databaseKinds)('operations on $name', (kind) => {
         '/api/emails',
         '/api/emails/{id}',
         '/api/account',
+        '/api/auth/session',
+        '/api/api-keys',
+        '/api/guided-test',
         '/healthz',
       ]),
     );
     expect(doc.paths['/metrics']).toBeUndefined();
+    // The dashboard's catch-all page route is not part of the API.
+    expect(doc.paths['/*']).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-// Creating accounts and API keys (operator CLI now, the dashboard's sign-up later).
+// Creating accounts and API keys (operator CLI and the dashboard's sign-up).
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { Account, ApiKeyRow, Plan } from '../db/schema.js';
@@ -20,7 +20,13 @@ export class Accounts {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { email: string; password?: string; plan?: Plan }): Promise<Account> {
+  /** `emailVerified: false` for self-service sign-up; operator-created accounts are vouched for. */
+  async create(input: {
+    email: string;
+    password?: string;
+    plan?: Plan;
+    emailVerified?: boolean;
+  }): Promise<Account> {
     const parsed = parseAddress(input.email);
     if (!parsed.ok || parsed.address.name !== '') {
       throw new AppError(
@@ -43,6 +49,7 @@ export class Accounts {
       state: 'sandbox',
       suspended_at: null,
       created_at: this.clock.now(),
+      email_verified_at: input.emailVerified === false ? null : this.clock.now(),
     };
     await this.repo.create(account);
     return account;

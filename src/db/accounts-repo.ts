@@ -49,6 +49,20 @@ export class AccountsRepo {
     await this.db.updateTable('accounts').set({ suspended_at: suspendedAt }).where('id', '=', id).execute();
   }
 
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
+  /** Records that the signup address is proven (first time only). */
+  async markEmailVerified(id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ email_verified_at: at })
+      .where('id', '=', id)
+      .where('email_verified_at', 'is', null)
+      .execute();
+  }
+
   async createApiKey(key: ApiKeyRow): Promise<void> {
     await this.db.insertInto('api_keys').values(key).execute();
   }

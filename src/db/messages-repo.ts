@@ -71,4 +71,16 @@ export class MessagesRepo {
       .orderBy('id', 'desc')
       .execute();
   }
+
+  /** Messages from `fromEmail` in the account's log since `since` (the guided test's throttle). */
+  async countFrom(accountId: string, fromEmail: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('from_email', '=', fromEmail)
+      .where('created_at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
 }

@@ -29,6 +29,31 @@ export interface AccountsTable {
   state: AccountState;
   suspended_at: number | null;
   created_at: number;
+  /** When the signup address was proven (verification link, password reset); operator accounts: creation. */
+  email_verified_at: number | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session id (hex); the id itself lives only in the browser's cookie. */
+  id_hash: string;
+  account_id: string;
+  created_at: number;
+  last_seen_at: number;
+  /** Sliding: pushed forward while the session is used. */
+  expires_at: number;
+}
+
+export type AccountTokenPurpose = 'verify_email' | 'reset_password';
+
+export interface AccountTokensTable {
+  /** SHA-256 of the token (hex); the token itself is only in the email sent. */
+  token_hash: string;
+  account_id: string;
+  purpose: AccountTokenPurpose;
+  created_at: number;
+  expires_at: number;
+  /** Set when the token is used: a token works once. */
+  used_at: number | null;
 }
 
 export interface ApiKeysTable {
@@ -323,10 +348,14 @@ export interface Database {
   webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
   account_notices: AccountNoticesTable;
+  sessions: SessionsTable;
+  account_tokens: AccountTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type AccountTokenRow = Selectable<AccountTokensTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;

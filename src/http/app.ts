@@ -12,8 +12,8 @@ import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
-import { apiKeyHook } from './authenticate.js';
-import { handleError } from './errors.js';
+import { authHook } from './authenticate.js';
+import { handleError, sendError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountRoutes } from './routes/account.js';
@@ -25,6 +25,15 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerSendRoutes } from './routes/send.js';
 import { registerSuppressionRoutes } from './routes/suppressions.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
+import type { AccountMail } from '../accounts/account-mail.js';
+import type { Accounts } from '../accounts/accounts.js';
+import type { DashboardAuth } from '../accounts/dashboard-auth.js';
+import type { Sessions } from '../accounts/sessions.js';
+import type { AccountsRepo } from '../db/accounts-repo.js';
+import { registerApiKeyRoutes } from './routes/api-keys.js';
+import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
+import { registerGuidedTestRoutes } from './routes/guided-test.js';
+import { registerWebAssets } from './web-assets.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -51,6 +60,13 @@ export interface HttpDeps {
   metrics: Metrics;
   accountOverviews: AccountOverviews;
   publicUrl: string;
+  accounts: Accounts;
+  accountsRepo: AccountsRepo;
+  sessions: Sessions;
+  dashboardAuth: DashboardAuth;
+  accountMail: AccountMail;
+  /** Folder of the built dashboard (index.html + assets); undefined: not built. */
+  webRoot: string | undefined;
 }
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
@@ -60,6 +76,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
+    // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
+    frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
     ajv: {
       // Validate exactly what the client sent: no coercion, no silently dropped fields.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false },
@@ -86,7 +104,16 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       },
       servers: [{ url: deps.publicUrl }],
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'txmail_session',
+            description:
+              'The dashboard: session cookie, plus the x-csrf-token header on state-changing requests',
+          },
+        },
       },
     },
   });
@@ -106,12 +133,21 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     registerOperationsRoutes(ops, deps.metrics, () => app.swagger());
   });
 
-  // Routes authenticated by API key. No CORS headers are ever sent on them (keys stay server-side).
+  // Cookies are marked Secure when the dashboard's public address is https.
+  const secureCookies = deps.publicUrl.startsWith('https:');
+  const authDeps = { auth: deps.dashboardAuth, sessions: deps.sessions, secureCookies };
+  app.register(async (pub) => registerPublicAuthRoutes(pub, authDeps));
+
+  // Routes authenticated by API key or by the dashboard's session cookie + CSRF token. No CORS headers
+  // are ever sent on them (keys stay server-side; the dashboard is same-origin).
   const limiter = new RateLimiter(deps.rateLimits, deps.rateLimitStore);
   app.register(async (api) => {
-    api.addHook('onRequest', apiKeyHook(deps.auth, limiter, deps.clock));
+    api.addHook(
+      'onRequest',
+      authHook({ auth: deps.auth, sessions: deps.sessions, limiter, clock: deps.clock, secureCookies }),
+    );
     api.addHook('onRoute', (route) => {
-      route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+      route.schema = { ...route.schema, security: [{ apiKey: [] }, { session: [] }] };
     });
     registerSendRoutes(api, deps.accept);
     registerEmailRoutes(api, deps.messages);
@@ -120,6 +156,17 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     registerSuppressionRoutes(api, deps.suppressions);
     registerWebhookRoutes(api, deps.webhooks);
     registerAccountNoticeRoutes(api, deps.notices);
+    registerSessionAuthRoutes(api, authDeps);
+    registerApiKeyRoutes(api, {
+      accounts: deps.accounts,
+      repo: deps.accountsRepo,
+      auth: deps.auth,
+      clock: deps.clock,
+    });
+    registerGuidedTestRoutes(api, { mail: deps.accountMail, messages: deps.messages, clock: deps.clock });
   });
+
+  // The dashboard: everything else that is a GET.
+  app.register(async (web) => registerWebAssets(web, deps.webRoot));
   return app;
 }

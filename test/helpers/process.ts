@@ -38,9 +38,13 @@ export interface RunningServer {
   exited: Promise<number | string>;
 }
 
-/** Starts `txmail <role>` and waits until its HTTP port answers. */
-export async function startServer(role: string, env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
+/** Starts `txmail <role>` and waits until its HTTP port answers (on `port` when given). */
+export async function startServer(
+  role: string,
+  env: Record<string, string>,
+  port?: number,
+): Promise<RunningServer> {
+  port ??= await freePort();
   let output = '';
   const child = spawn(BIN, [role], {
     env: {

@@ -7,6 +7,7 @@ import * as m004 from './004-domains.js';
 import * as m005 from './005-suppressions.js';
 import * as m006 from './006-webhooks.js';
 import * as m007 from './007-rate-limits.js';
+import * as m008 from './008-sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-suppressions': m005,
   '006-webhooks': m006,
   '007-rate-limits': m007,
+  '008-sessions': m008,
 };

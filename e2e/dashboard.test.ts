@@ -1,0 +1,336 @@
+// The newcomer's path through the dashboard in real headless Chromium, against the real `txmail serve`
+// with a real SMTP sink found through a real DNS server: sign up → open the emailed verification link →
+// create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
+// and webhook steps run when this txmail has those APIs. Every page is saved to docs/screenshots/.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from '../test/helpers/dns-server.js';
+import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
+import { SmtpSink } from '../test/helpers/smtp-sink.js';
+import { until } from '../test/helpers/wait.js';
+import { chromiumAvailable, launchChromium, screenshot } from './browser.js';
+
+const EMAIL = 'newcomer@inbox.example';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'a long enough password';
+
+describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
+  const dns = new TestDnsServer();
+  const sink = new SmtpSink();
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-'));
+  let env: Record<string, string>;
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let apiKey = '';
+  let hooks: Server | undefined;
+  const hookRequests: string[] = [];
+
+  beforeAll(async () => {
+    await dns.start();
+    await sink.start();
+    dns.add('inbox.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
+    dns.add('mx.inbox.example', 'A', '127.0.0.1');
+    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
+    const port = await freePort();
+    env = {
+      TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`,
+      TXMAIL_HOSTNAME: 'mta.txmail.test',
+      TXMAIL_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      TXMAIL_SECRET_KEY: 'e'.repeat(64),
+      TXMAIL_DNS_SERVERS: dns.address,
+      TXMAIL_MX_PORT: String(sink.port),
+      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+      TXMAIL_INBOUND_PORT: String(await freePort()),
+      TXMAIL_LOG_LEVEL: 'warn',
+    };
+    server = await startServer('serve', env, port);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    await sink.stop();
+    await dns.stop();
+    hooks?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
+  const nav = async (name: string) => {
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name, exact: true })
+      .click();
+    await heading(name).waitFor();
+  };
+  const mailTo = async (to: string, subject: RegExp) =>
+    until(`a message "${subject.source}" to ${to}`, async () => {
+      for (const m of sink.for(to)) {
+        const parsed = await simpleParser(m.raw);
+        if (subject.test(parsed.subject ?? '')) return parsed;
+      }
+      return undefined;
+    });
+
+  it('signs up and lands on the overview, in the sandbox', async () => {
+    await page.goto(`${server.url}/signup`);
+    await heading('Create your account').waitFor();
+    await screenshot(page, 'signup');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await heading('Overview').waitFor();
+    await page.getByText('Leave the sandbox').waitFor();
+    await expect(page.getByText(`we sent a link to ${EMAIL}`)).toBeTruthy();
+    await screenshot(page, 'overview');
+  });
+
+  it('verifies the address with the link emailed through txmail itself', async () => {
+    const mail = await mailTo(EMAIL, /Verify your email/);
+    expect(mail.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
+    const link = /href="([^"]+\/verify-email\?token=[^"]+)"/.exec(String(mail.html))![1]!;
+    expect(link.startsWith(env.TXMAIL_PUBLIC_URL!)).toBe(true);
+    await page.goto(link);
+    await page.getByText('Your email address is verified.').waitFor();
+    await screenshot(page, 'verify-email');
+  });
+
+  it('logs out and back in', async () => {
+    await page.goto(`${server.url}/`);
+    await heading('Overview').waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await heading('Log in').waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('invalid_credentials: the email or the password is wrong').waitFor();
+    await screenshot(page, 'login');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading('Overview').waitFor();
+    // Verified now: no banner any more.
+    expect(await page.getByText('we sent a link to').count()).toBe(0);
+  });
+
+  it('creates an API key, shown once', async () => {
+    await nav('API keys');
+    await page.getByLabel('Name of the new key').fill('production server');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    apiKey = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    expect(apiKey).toMatch(/^txm_[A-Za-z0-9_-]{43}$/);
+    await page.getByRole('cell', { name: 'production server', exact: true }).waitFor();
+    await screenshot(page, 'api-keys');
+  });
+
+  it('runs the guided test and shows it delivered', async () => {
+    await nav('Guided test');
+    await page.getByRole('button', { name: 'Send a test email' }).click();
+    await page.getByTestId('guided-status').getByText('delivered').waitFor({ timeout: 30_000 });
+    await page.getByText('It arrived.').waitFor();
+    await screenshot(page, 'guided-test');
+    const mail = await mailTo(EMAIL, /Your first email from txmail/);
+    expect(mail.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
+  });
+
+  it('adds a domain and verifies it against the DNS server', async () => {
+    await nav('Domains');
+    await page.getByLabel('Domain').fill('acme.example');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await heading('acme.example').waitFor();
+    await screenshot(page, 'domain-records');
+    const id = page.url().split('/').pop()!;
+    const detail = await page.evaluate(async (i) => (await fetch(`/api/domains/${i}`)).json(), id);
+    for (const r of (
+      detail as { records: { type: string; name: string; value: string; priority?: number }[] }
+    ).records) {
+      if (r.type === 'TXT') dns.add(r.name, 'TXT', r.value);
+      if (r.type === 'MX') dns.add(r.name, 'MX', { preference: r.priority ?? 10, exchange: r.value });
+      // The service's own SPF domain, which customers' SPF records include.
+      const include = /include:(\S+)/.exec(r.value);
+      if (include) dns.add(include[1]!, 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
+    }
+    await page.getByRole('button', { name: 'Verify now' }).click();
+    await page.getByText('acme.example is verified.').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'domain-verified');
+  });
+
+  it('sends through the API with the key, from a server, and finds the email in the logs', async () => {
+    const account = await (
+      await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })
+    ).json();
+    // Before a domain is verified only the test route takes mail; after, a real send.
+    const production = (account as { state: string }).state === 'production';
+    const res = await fetch(`${server.url}/api/email/send${production ? '' : '/test'}`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: 'Acme <hello@acme.example>',
+        to: 'jane@dest.example',
+        subject: 'Your receipt #1042',
+        message: '<p>Thanks for your order.</p>',
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await nav('Logs');
+    await page.getByRole('link', { name: 'Your receipt #1042' }).waitFor();
+    await page.getByLabel('Recipient').fill('jane@dest.example');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1 email', { exact: true }).waitFor();
+    await screenshot(page, 'logs');
+    await page.getByRole('link', { name: 'Your receipt #1042' }).click();
+    await heading('Email').waitFor();
+    await page.getByText(id).waitFor();
+    await page.getByRole('list', { name: 'Event timeline' }).waitFor();
+    if (production) await page.getByText('Delivered').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'email-detail');
+  });
+
+  it('opens the guided test email with its SMTP reply', async () => {
+    await nav('Logs');
+    await page.getByRole('link', { name: 'Your first email from txmail' }).first().click();
+    await heading('Email').waitFor();
+    await page.getByRole('heading', { name: 'Delivery attempts' }).waitFor();
+    await page.getByRole('cell', { name: /250/ }).first().waitFor();
+  });
+
+  it('creates a webhook on a Pro account and sees a delivery attempt', async () => {
+    await nav('Webhooks');
+    const plan = await runCli(['plan', 'set', '--account', EMAIL, '--plan', 'pro'], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    const hookPort = await freePort();
+    hooks = createServer((req, res) => {
+      hookRequests.push(String(req.headers['webhook-id']));
+      req.resume();
+      res.writeHead(204).end();
+    }).listen(hookPort, '127.0.0.1');
+    await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${hookPort}/events`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByText('Endpoint added.').waitFor();
+    await page.getByRole('link', { name: 'Send it a test event' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText(/Test event delivered/).waitFor({ timeout: 30_000 });
+    await page.getByRole('cell', { name: /webhook\.test/ }).waitFor();
+    expect(hookRequests.length).toBeGreaterThan(0);
+    await screenshot(page, 'webhook-endpoint');
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByText(/^whsec_/).waitFor();
+  });
+
+  it('shows suppressions', async () => {
+    await nav('Suppressions');
+    await page.getByText('No suppressed addresses.').waitFor();
+    await screenshot(page, 'suppressions');
+  });
+
+  it('works on a 375 px wide phone screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
+    try {
+      await phone.context().addCookies(await page.context().cookies());
+      await phone.goto(`${server.url}/`);
+      await phone.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      // No sideways scrolling: the page fits the screen.
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await phone.getByRole('button', { name: 'Menu' }).click();
+      await phone.getByRole('link', { name: 'Logs', exact: true }).click();
+      await phone.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
+      await screenshot(phone, 'mobile-logs');
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('serves the pages under a strict CSP with nothing blocked', async () => {
+    const errors: string[] = [];
+    const fresh = await browser.newPage();
+    fresh.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    fresh.on('pageerror', (e) => errors.push(e.message));
+    const res = await fresh.goto(`${server.url}/login`);
+    expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await fresh.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('has no serious or critical accessibility problems (axe-core) on any page', async () => {
+    // axe is injected as a script: this context lets it past the CSP, which the pages keep otherwise.
+    const signedIn = await browser.newContext({ bypassCSP: true });
+    const signedOut = await browser.newContext({ bypassCSP: true });
+    await signedIn.addCookies(await page.context().cookies());
+    const problems: string[] = [];
+    const pages: [typeof signedIn, string][] = [
+      ...[
+        '/',
+        '/guided-test',
+        '/api-keys',
+        '/domains',
+        '/logs',
+        '/webhooks',
+        '/suppressions',
+        '/settings',
+      ].map((p) => [signedIn, p] as [typeof signedIn, string]),
+      ...['/login', '/signup', '/forgot-password', '/reset-password?token=x'].map(
+        (p) => [signedOut, p] as [typeof signedIn, string],
+      ),
+    ];
+    for (const [context, path] of pages) {
+      const p = await context.newPage();
+      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      await p.getByRole('heading', { level: 1 }).first().waitFor();
+      await p.evaluate(AXE);
+      const violations = await p.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+            };
+          }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      for (const v of violations) {
+        if (v.impact === 'serious' || v.impact === 'critical')
+          problems.push(`${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+      await p.close();
+    }
+    await signedIn.close();
+    await signedOut.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('works by keyboard alone: skip link first, then the form, submitted with Enter', async () => {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    try {
+      await p.goto(`${server.url}/login`);
+      await p.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('email');
+      // The focus is visible: an outline is drawn around the focused field.
+      expect(await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+      await p.keyboard.type(EMAIL);
+      await p.keyboard.press('Tab');
+      await p.keyboard.type(PASSWORD);
+      await p.keyboard.press('Enter');
+      await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+// Dashboard sessions and one-time account tokens, both looked up by the SHA-256 of a secret.
+import type { Kysely } from 'kysely';
+import type { AccountTokenPurpose, AccountTokenRow, Database, SessionRow } from './schema.js';
+
+export class SessionsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(session: SessionRow): Promise<void> {
+    await this.db.insertInto('sessions').values(session).execute();
+  }
+
+  /** The unexpired session with this id hash. */
+  async find(idHash: string, now: number): Promise<SessionRow | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id_hash', '=', idHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async extend(idHash: string, lastSeenAt: number, expiresAt: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: lastSeenAt, expires_at: expiresAt })
+      .where('id_hash', '=', idHash)
+      .execute();
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  /** Every session of the account (password change or reset), optionally but one. */
+  async deleteAll(accountId: string, except?: string): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('account_id', '=', accountId);
+    if (except !== undefined) q = q.where('id_hash', '!=', except);
+    await q.execute();
+  }
+
+  async deleteExpired(now: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+
+  async createToken(token: AccountTokenRow): Promise<void> {
+    await this.db.insertInto('account_tokens').values(token).execute();
+  }
+
+  /**
+   * Marks the live token used and answers its row; undefined when unknown, expired, already used or of
+   * another purpose. One conditional UPDATE, so two concurrent uses cannot both succeed.
+   */
+  async useToken(
+    tokenHash: string,
+    purpose: AccountTokenPurpose,
+    now: number,
+  ): Promise<AccountTokenRow | undefined> {
+    return this.db
+      .updateTable('account_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Invalidates the account's unused tokens of one purpose (a new one replaces them). */
+  async expireTokens(accountId: string, purpose: AccountTokenPurpose, now: number): Promise<void> {
+    await this.db
+      .updateTable('account_tokens')
+      .set({ used_at: now })
+      .where('account_id', '=', accountId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+}

@@ -1,0 +1,80 @@
+// GET|POST /api/api-keys, DELETE /api/api-keys/:id: the dashboard's key management. Session only: a
+// leaked API key must not be able to mint more keys (outliving its own revocation) or revoke its owner's.
+import type { FastifyInstance } from 'fastify';
+import type { ApiKeyAuth } from '../../accounts/api-key-auth.js';
+import type { Accounts } from '../../accounts/accounts.js';
+import type { Clock } from '../../clock.js';
+import type { AccountsRepo } from '../../db/accounts-repo.js';
+import type { ApiKeyRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { sessionOf } from '../authenticate.js';
+
+const createBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, maxLength: 100, description: 'Default "default"' } },
+} as const;
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function keyJson(k: ApiKeyRow) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    created_at: iso(k.created_at),
+    last_used_at: iso(k.last_used_at),
+  };
+}
+
+export function registerApiKeyRoutes(
+  app: FastifyInstance,
+  deps: { accounts: Accounts; repo: AccountsRepo; auth: ApiKeyAuth; clock: Clock },
+): void {
+  app.get(
+    '/api/api-keys',
+    { schema: { summary: "Dashboard: the account's live API keys" } },
+    async (request) => {
+      const { account } = sessionOf(request);
+      const keys = await deps.repo.listApiKeys(account.id);
+      return { data: keys.filter((k) => k.revoked_at === null).map(keyJson) };
+    },
+  );
+
+  app.post<{ Body: { name?: string } }>(
+    '/api/api-keys',
+    {
+      schema: {
+        summary: 'Dashboard: create an API key; the key is in this answer only',
+        body: createBodySchema,
+      },
+    },
+    async (request, reply) => {
+      const { account } = sessionOf(request);
+      const name = (request.body?.name ?? 'default').trim();
+      if (name === '' || /[\r\n\0]/.test(name)) {
+        throw new AppError('validation_error', '"name" must be 1–100 characters on one line');
+      }
+      const created = await deps.accounts.createApiKey(account.id, name);
+      return reply
+        .code(201)
+        .header('Cache-Control', 'no-store')
+        .send({ ...keyJson(created.record), key: created.key });
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/api-keys/:id',
+    { schema: { summary: 'Dashboard: revoke an API key (at once in this process)' } },
+    async (request, reply) => {
+      const { account } = sessionOf(request);
+      const revoked = await deps.repo.revokeApiKey(account.id, request.params.id, deps.clock.now());
+      if (!revoked)
+        throw new AppError('not_found', `no live API key with id "${request.params.id}" in this account`);
+      deps.auth.invalidate();
+      return reply.code(204).send();
+    },
+  );
+}

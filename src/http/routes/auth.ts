@@ -1,0 +1,177 @@
+// The dashboard's sign-in routes (/api/auth/*). Sign-up, log-in, verification and reset need no
+// session; they take JSON only (the app has no form parser), so a cross-site HTML form cannot post
+// to them. Log-out, password change and a new verification link are behind the session hook.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardAuth } from '../../accounts/dashboard-auth.js';
+import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
+import type { Account } from '../../db/schema.js';
+import { sessionOf } from '../authenticate.js';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../session-cookie.js';
+
+const email = { type: 'string', minLength: 3, maxLength: 320 } as const;
+const password = { type: 'string', minLength: 1, maxLength: 1024 } as const;
+const token = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+const object = (required: string[], properties: Record<string, unknown>) =>
+  ({ type: 'object', additionalProperties: false, required, properties }) as const;
+
+export interface AuthRouteDeps {
+  auth: DashboardAuth;
+  sessions: Sessions;
+  secureCookies: boolean;
+}
+
+function accountJson(a: Account) {
+  return {
+    id: a.id,
+    email: a.email,
+    email_verified: a.email_verified_at !== null,
+    plan: a.plan,
+    state: a.state,
+  };
+}
+
+/** Routes that work without a session (registered outside the authentication hook). */
+export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  const started = (reply: FastifyReply, session: ActiveSession, status: number) =>
+    reply
+      .code(status)
+      .header('Set-Cookie', sessionCookie(session.id, deps.secureCookies))
+      .header('Cache-Control', 'no-store')
+      .send({ account: accountJson(session.account), csrf_token: deps.sessions.csrfToken(session.id) });
+
+  app.get(
+    '/api/auth/session',
+    {
+      schema: { summary: 'Dashboard: who is logged in (account: null when nobody), the CSRF token, sign-up' },
+    },
+    async (request: FastifyRequest, reply) => {
+      const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
+      const session = cookie ? await deps.sessions.authenticate(cookie) : undefined;
+      reply.header('Cache-Control', 'no-store');
+      if (cookie && !session) reply.header('Set-Cookie', clearedSessionCookie(deps.secureCookies));
+      if (session?.extended) {
+        reply.header(
+          'Set-Cookie',
+          sessionCookie(session.id, deps.secureCookies, session.expiresAt - Date.now()),
+        );
+      }
+      return {
+        account: session ? accountJson(session.account) : null,
+        csrf_token: session ? deps.sessions.csrfToken(session.id) : null,
+        signup: deps.auth.signupOpen ? 'open' : 'closed',
+      };
+    },
+  );
+
+  app.post<{ Body: { email: string; password: string } }>(
+    '/api/auth/signup',
+    {
+      schema: {
+        summary: 'Dashboard: create an account (emails a verification link) and log in',
+        body: object(['email', 'password'], { email, password }),
+      },
+    },
+    async (request, reply) =>
+      started(reply, await deps.auth.signup(request.body.email, request.body.password, request.ip), 201),
+  );
+
+  app.post<{ Body: { email: string; password: string } }>(
+    '/api/auth/login',
+    {
+      schema: {
+        summary: 'Dashboard: log in (10 failures per 15 minutes per address and per IP)',
+        body: object(['email', 'password'], { email, password }),
+      },
+    },
+    async (request, reply) =>
+      started(reply, await deps.auth.login(request.body.email, request.body.password, request.ip), 200),
+  );
+
+  app.post<{ Body: { token: string } }>(
+    '/api/auth/verify',
+    {
+      schema: {
+        summary: 'Dashboard: confirm the signup address with the token of the emailed link',
+        body: object(['token'], { token }),
+      },
+    },
+    async (request) => {
+      await deps.auth.verifyEmail(request.body.token);
+      return { email_verified: true };
+    },
+  );
+
+  app.post<{ Body: { email: string } }>(
+    '/api/auth/password-reset',
+    {
+      schema: {
+        summary:
+          'Dashboard: email a password reset link (answers the same whether the account exists or not)',
+        body: object(['email'], { email }),
+      },
+    },
+    async (request, reply) => {
+      await deps.auth.requestPasswordReset(request.body.email, request.ip);
+      return reply.code(202).send({ status: 'sent_if_account_exists' });
+    },
+  );
+
+  app.post<{ Body: { token: string; password: string } }>(
+    '/api/auth/password-reset/confirm',
+    {
+      schema: {
+        summary: 'Dashboard: set a new password with the token of the emailed link; logs out every session',
+        body: object(['token', 'password'], { token, password }),
+      },
+    },
+    async (request, reply) => {
+      await deps.auth.resetPassword(request.body.token, request.body.password);
+      return reply
+        .header('Set-Cookie', clearedSessionCookie(deps.secureCookies))
+        .send({ password_reset: true });
+    },
+  );
+}
+
+/** Routes of a logged-in dashboard user (registered behind the authentication hook: cookie + CSRF). */
+export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  app.post(
+    '/api/auth/logout',
+    { schema: { summary: 'Dashboard: log out (ends this session)' } },
+    async (request, reply) => {
+      await deps.sessions.revoke(sessionOf(request).idHash);
+      return reply.code(204).header('Set-Cookie', clearedSessionCookie(deps.secureCookies)).send();
+    },
+  );
+
+  app.post<{ Body: { current_password: string; new_password: string } }>(
+    '/api/auth/password',
+    {
+      schema: {
+        summary: 'Dashboard: change the password; every other session is logged out',
+        body: object(['current_password', 'new_password'], {
+          current_password: password,
+          new_password: password,
+        }),
+      },
+    },
+    async (request) => {
+      await deps.auth.changePassword(
+        sessionOf(request),
+        request.body.current_password,
+        request.body.new_password,
+      );
+      return { password_changed: true };
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-verification',
+    { schema: { summary: 'Dashboard: email a new verification link' } },
+    async (request, reply) => {
+      await deps.auth.sendVerification(sessionOf(request).account);
+      return reply.code(202).send({ status: 'sent' });
+    },
+  );
+}

@@ -1,0 +1,45 @@
+// POST /api/guided-test: the spec's guided test. One real message from onboarding@<test domain> to the
+// account's (verified) signup address; it works in the sandbox. The dashboard then polls
+// GET /api/emails/:id to show its timeline.
+import type { FastifyInstance } from 'fastify';
+import type { AccountMail } from '../../accounts/account-mail.js';
+import { guidedTestMail } from '../../accounts/account-mail-content.js';
+import type { Clock } from '../../clock.js';
+import type { MessagesRepo } from '../../db/messages-repo.js';
+import { AppError } from '../../errors.js';
+import { sessionOf } from '../authenticate.js';
+
+/** Mail from onboarding@ per account and hour (tests, verification and reset links together). */
+const MAX_PER_HOUR = 10;
+
+export function registerGuidedTestRoutes(
+  app: FastifyInstance,
+  deps: { mail: AccountMail; messages: MessagesRepo; clock: Clock },
+): void {
+  app.post(
+    '/api/guided-test',
+    { schema: { summary: 'Dashboard: send one real message from the test domain to the signup address' } },
+    async (request) => {
+      const { account } = sessionOf(request);
+      if (account.email_verified_at === null) {
+        throw new AppError(
+          'email_not_verified',
+          `verify ${account.email} first: open the link emailed at sign-up (the guided test sends real mail there)`,
+        );
+      }
+      const now = deps.clock.now();
+      // It sends real mail from the service's own domain: a cap keeps that domain's reputation safe.
+      if ((await deps.messages.countFrom(account.id, deps.mail.from, now - 3600_000)) >= MAX_PER_HOUR) {
+        throw new AppError(
+          'rate_limit_exceeded',
+          `the guided test runs at most ${MAX_PER_HOUR} times an hour`,
+          {
+            'Retry-After': '3600',
+          },
+        );
+      }
+      const id = await deps.mail.send(account, guidedTestMail(new Date(now)));
+      return { id, status: 'queued', from: deps.mail.from, to: account.email };
+    },
+  );
+}

@@ -1,0 +1,76 @@
+// The dashboard's only way to the server: same-origin fetch with the session cookie, the CSRF header on
+// state-changing requests, and txmail's one-line `code: message` errors turned into ApiError.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The server has no such route: the feature is not in this txmail version yet. */
+  get routeMissing(): boolean {
+    return this.status === 404 && this.message.startsWith('no route ');
+  }
+
+  /** What a person reads: the server's own `code: message` line. */
+  override toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+let csrfToken: string | null = null;
+const expiredListeners = new Set<() => void>();
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is gone (logged out elsewhere, expired). */
+export function onSessionExpired(listener: () => void): () => void {
+  expiredListeners.add(listener);
+  return () => expiredListeners.delete(listener);
+}
+
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'the server could not be reached; check your connection');
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  if (!res.ok) {
+    const m = /^([a-z_]+): (.*)$/s.exec(text.trim());
+    const error = m
+      ? new ApiError(res.status, m[1]!, m[2]!)
+      : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
+    if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
+    throw error;
+  }
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/** Builds a query string from the set values only. */
+export function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, v);
+  const s = q.toString();
+  return s === '' ? '' : `?${s}`;
+}

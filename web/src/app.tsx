@@ -1,0 +1,176 @@
+// The dashboard shell: loads the session, picks the page for the URL, and draws the navigation.
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, onSessionExpired, setCsrfToken } from './api.js';
+import { Notice } from './components/notice.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { DomainPage, DomainsPage } from './pages/domains.js';
+import { EmailDetailPage } from './pages/email-detail.js';
+import { ForgotPasswordPage } from './pages/forgot-password.js';
+import { GuidedTestPage } from './pages/guided-test.js';
+import { LoginPage } from './pages/login.js';
+import { LogsPage } from './pages/logs.js';
+import { OverviewPage } from './pages/overview.js';
+import { ResetPasswordPage } from './pages/reset-password.js';
+import { SettingsPage } from './pages/settings.js';
+import { SignupPage } from './pages/signup.js';
+import { SuppressionsPage } from './pages/suppressions.js';
+import { VerifyEmailPage } from './pages/verify-email.js';
+import { WebhookPage, WebhooksPage } from './pages/webhooks.js';
+import { Link, navigate, useLocation } from './router.js';
+import { SessionContext, useSession, type SessionInfo } from './session.js';
+
+const NAV = [
+  ['/', 'Overview'],
+  ['/guided-test', 'Guided test'],
+  ['/api-keys', 'API keys'],
+  ['/domains', 'Domains'],
+  ['/logs', 'Logs'],
+  ['/webhooks', 'Webhooks'],
+  ['/suppressions', 'Suppressions'],
+  ['/settings', 'Settings'],
+] as const;
+
+/** Pages that work without a session. */
+const PUBLIC: Record<string, () => ReactNode> = {
+  '/login': () => <LoginPage />,
+  '/signup': () => <SignupPage />,
+  '/forgot-password': () => <ForgotPasswordPage />,
+  '/reset-password': () => <ResetPasswordPage />,
+  '/verify-email': () => <VerifyEmailPage />,
+};
+
+function page(path: string): ReactNode {
+  const [, first, second] = path.split('/');
+  switch (first) {
+    case '':
+      return <OverviewPage />;
+    case 'guided-test':
+      return <GuidedTestPage />;
+    case 'api-keys':
+      return <ApiKeysPage />;
+    case 'domains':
+      return second ? <DomainPage id={second} /> : <DomainsPage />;
+    case 'logs':
+      return second ? <EmailDetailPage id={second} /> : <LogsPage />;
+    case 'webhooks':
+      return second ? <WebhookPage id={second} /> : <WebhooksPage />;
+    case 'suppressions':
+      return <SuppressionsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    default:
+      return (
+        <Notice kind="error">
+          No such page. <Link href="/">Go to the overview</Link>.
+        </Notice>
+      );
+  }
+}
+
+export function App() {
+  const location = useLocation();
+  const [session, setSessionState] = useState<SessionInfo>();
+  const [loadError, setLoadError] = useState<string>();
+
+  const setSession = useCallback((info: SessionInfo) => {
+    setCsrfToken(info.csrf_token);
+    setSessionState(info);
+  }, []);
+  const refresh = useCallback(async () => {
+    try {
+      setSession(await api<SessionInfo>('GET', '/api/auth/session'));
+    } catch (err) {
+      setLoadError(String(err));
+    }
+  }, [setSession]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  useEffect(() => onSessionExpired(() => void refresh()), [refresh]);
+
+  const value = useMemo(
+    () => (session ? { session, setSession, refresh } : null),
+    [session, setSession, refresh],
+  );
+  if (loadError) return <Notice kind="error">{loadError}</Notice>;
+  if (!session || !value) return <p className="loading">Loading…</p>;
+
+  const signedIn = session.account !== null;
+  const publicPage =
+    signedIn && ['/login', '/signup'].includes(location.path) ? undefined : PUBLIC[location.path];
+  let content: ReactNode;
+  if (publicPage) content = publicPage();
+  else if (!session.account) {
+    content = <LoginPage />;
+  } else {
+    content = <Shell path={location.path}>{page(location.path)}</Shell>;
+  }
+  return (
+    <SessionContext.Provider value={value}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {content}
+    </SessionContext.Provider>
+  );
+}
+
+function Shell({ path, children }: { path: string; children: ReactNode }) {
+  const { session } = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
+  const logout = async () => {
+    try {
+      await api('POST', '/api/auth/logout');
+    } finally {
+      setCsrfToken(null);
+      navigate('/login', true);
+      window.location.reload();
+    }
+  };
+  const active = (href: string) =>
+    href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link href="/" className="brand">
+          txmail
+        </Link>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav id="nav" aria-label="Dashboard" className={menuOpen ? 'open' : ''}>
+          <ul>
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} aria-current={active(href) ? 'page' : undefined}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+            <li>
+              <button type="button" className="link-button" onClick={() => void logout()}>
+                Log out
+              </button>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="content">
+        {session.account && !session.account.email_verified && (
+          <Notice kind="warning">
+            Verify your email address: we sent a link to {session.account.email}.{' '}
+            <Link href="/settings">Send a new link</Link>
+          </Notice>
+        )}
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Field } from '../components/field.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { useApi } from '../components/use-api.js';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export function ApiKeysPage() {
+  const keys = useApi<{ data: ApiKey[] }>('/api/api-keys');
+  const [created, setCreated] = useState<ApiKey & { key: string }>();
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<unknown>();
+
+  const create = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const name = String(new FormData(form).get('name') ?? '').trim();
+    try {
+      setCreated(await api<ApiKey & { key: string }>('POST', '/api/api-keys', name ? { name } : {}));
+      setMessage(undefined);
+      setError(undefined);
+      form.reset();
+      await keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    if (
+      !window.confirm(`Revoke the key “${key.name}” (${key.prefix}…)? Servers using it stop working at once.`)
+    )
+      return;
+    try {
+      await api('DELETE', `/api/api-keys/${key.id}`);
+      setMessage(`The key “${key.name}” is revoked.`);
+      if (created?.id === key.id) setCreated(undefined);
+      await keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <Page
+      title="API keys"
+      intro="Your servers send with a key in the x-api-key header. Keep keys on servers: never in browser or mobile code."
+    >
+      <form onSubmit={(e) => void create(e)} className="inline-form">
+        <Field label="Name of the new key" name="name" placeholder="production" maxLength={100} />
+        <button className="button">Create key</button>
+      </form>
+      <LiveRegion>
+        {created && (
+          <div className="notice success key-reveal" role="status">
+            <p>
+              <strong>Your new key “{created.name}”.</strong> Copy it now: it is shown only once.
+            </p>
+            <p className="secret">
+              <code data-testid="new-api-key">{created.key}</code>{' '}
+              <CopyButton value={created.key} what="the new API key" />
+            </p>
+          </div>
+        )}
+        {message && <Notice kind="success">{message}</Notice>}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+      <ErrorNotice error={keys.error} />
+      {keys.data && keys.data.data.length === 0 && <p>No keys yet.</p>}
+      {keys.data && keys.data.data.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Your API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.data.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{formatTime(k.created_at)}</td>
+                  <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
+                  <td>
+                    <button type="button" className="button small danger" onClick={() => void revoke(k)}>
+                      Revoke<span className="visually-hidden"> the key {k.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Send with your key</h2>
+      <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send \\
+  -H "x-api-key: $TXMAIL_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"from":"you@your-domain","to":"someone@example.org","subject":"Hello","message":"<p>Hi</p>"}'`}</pre>
+    </Page>
+  );
+}

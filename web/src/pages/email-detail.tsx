@@ -1,0 +1,188 @@
+import { useApi } from '../components/use-api.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { Link } from '../router.js';
+
+export interface EmailEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export interface DeliveryAttempt {
+  id: string;
+  started_at: string;
+  duration_ms: number;
+  outcome: string;
+  remote_host: string | null;
+  remote_ip: string | null;
+  tls: boolean;
+  smtp_code: number | null;
+  enhanced_code: string | null;
+  reply: string;
+  source_ip: string | null;
+}
+
+export interface EmailDetail {
+  id: string;
+  status: string;
+  from: string;
+  to: string;
+  subject: string;
+  created_at: string;
+  updated_at: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  message: string;
+  events: EmailEvent[];
+  delivery_attempts: DeliveryAttempt[];
+}
+
+const EVENT_WORDS: Record<string, string> = {
+  'email.queued': 'Queued',
+  'email.test': 'Recorded by the test route (not delivered)',
+  'email.delivered': 'Delivered',
+  'email.delivery_delayed': 'Delayed: will retry',
+  'email.bounced': 'Bounced',
+  'email.complained': 'Marked as spam by the recipient',
+  'email.failed': 'Failed: gave up',
+};
+
+/** The message's history, oldest first, each event with what the receiving server said. */
+export function Timeline({ detail }: { detail: EmailDetail }) {
+  const events = [...detail.events].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return (
+    <ol className="timeline" aria-label="Event timeline">
+      {events.map((e) => (
+        <li key={e.id} className={`event ${e.type.replace('email.', '')}`}>
+          <p>
+            <strong>{EVENT_WORDS[e.type] ?? e.type}</strong>{' '}
+            <time dateTime={e.created_at}>{formatTime(e.created_at)}</time>
+          </p>
+          <EventData data={e.data} />
+        </li>
+      ))}
+      {detail.next_attempt_at && (
+        <li className="event pending">Next attempt {formatTime(detail.next_attempt_at)}</li>
+      )}
+    </ol>
+  );
+}
+
+function EventData({ data }: { data: Record<string, unknown> }) {
+  const reply = typeof data.reply === 'string' ? data.reply : undefined;
+  const reason = typeof data.reason === 'string' ? data.reason : undefined;
+  const warnings = Array.isArray(data.warnings) ? (data.warnings as string[]) : [];
+  const host = typeof data.remote_host === 'string' ? data.remote_host : undefined;
+  return (
+    <>
+      {host && (
+        <p className="muted">
+          {host}
+          {typeof data.remote_ip === 'string' ? ` (${data.remote_ip})` : ''}
+          {data.tls === true ? ', encrypted (TLS)' : data.tls === false ? ', not encrypted' : ''}
+        </p>
+      )}
+      {reply && (
+        <p>
+          Reply: <code className="reply">{reply}</code>
+        </p>
+      )}
+      {reason && <p>Reason: {reason}</p>}
+      {typeof data.bounce_type === 'string' && <p>Bounce type: {data.bounce_type}</p>}
+      {warnings.length > 0 && (
+        <ul>
+          {warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export function EmailDetailPage({ id }: { id: string }) {
+  const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
+  return (
+    <Page title="Email">
+      <p>
+        <Link href="/logs">← Back to the logs</Link>
+      </p>
+      <ErrorNotice error={error} />
+      {data && (
+        <>
+          <dl className="facts">
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={data.status} />
+            </dd>
+            <dt>Subject</dt>
+            <dd>{data.subject}</dd>
+            <dt>From</dt>
+            <dd>{data.from}</dd>
+            <dt>To</dt>
+            <dd>{data.to}</dd>
+            <dt>Sent</dt>
+            <dd>{formatTime(data.created_at)}</dd>
+            <dt>Id</dt>
+            <dd>
+              <code>{data.id}</code>
+            </dd>
+          </dl>
+          <h2>Timeline</h2>
+          <Timeline detail={data} />
+          <h2>Delivery attempts</h2>
+          {data.delivery_attempts.length === 0 ? (
+            <p>
+              {data.status === 'test'
+                ? 'Test sends are recorded, never delivered.'
+                : 'No delivery attempt yet.'}
+            </p>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Started</th>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">Server</th>
+                    <th scope="col">SMTP reply</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...data.delivery_attempts].reverse().map((a) => (
+                    <tr key={a.id}>
+                      <td>{formatTime(a.started_at)}</td>
+                      <td>
+                        <StatusBadge status={a.outcome} />
+                      </td>
+                      <td>
+                        {a.remote_host ?? '—'}
+                        {a.remote_ip ? ` (${a.remote_ip})` : ''}
+                        {a.tls ? ', TLS' : ''}
+                        <br />
+                        <span className="muted">{a.duration_ms} ms</span>
+                      </td>
+                      <td>
+                        <code className="reply">
+                          {a.smtp_code ?? ''} {a.enhanced_code ?? ''} {a.reply}
+                        </code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <details>
+            <summary>HTML body as sent</summary>
+            <pre className="code">{data.message}</pre>
+          </details>
+        </>
+      )}
+    </Page>
+  );
+}

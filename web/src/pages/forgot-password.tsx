@@ -1,0 +1,41 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { Field } from '../components/field.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { Link } from '../router.js';
+import { AuthCard } from './auth-card.js';
+
+export function ForgotPasswordPage() {
+  const [sentTo, setSentTo] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget).get('email'));
+    try {
+      await api('POST', '/api/auth/password-reset', { email });
+      setSentTo(email);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <AuthCard title="Reset your password">
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <button className="button">Email me a reset link</button>
+      </form>
+      <LiveRegion>
+        {sentTo && (
+          <Notice kind="success">
+            If {sentTo} has an account, a link is on its way. It works once, for one hour.
+          </Notice>
+        )}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+      <p>
+        <Link href="/login">Back to log in</Link>
+      </p>
+    </AuthCard>
+  );
+}

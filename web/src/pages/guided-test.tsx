@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { Link } from '../router.js';
+import { useSession } from '../session.js';
+import { Timeline, type EmailDetail } from './email-detail.js';
+
+const FINAL = new Set(['delivered', 'bounced', 'failed', 'complained']);
+
+export function GuidedTestPage() {
+  const { session } = useSession();
+  const [sent, setSent] = useState<{ id: string; to: string; from: string }>();
+  const [detail, setDetail] = useState<EmailDetail>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  // Follow the message until it is final: the timeline fills in as the worker records each step.
+  useEffect(() => {
+    if (!sent) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = async () => {
+      try {
+        const d = await api<EmailDetail>('GET', `/api/emails/${sent.id}`);
+        if (stopped) return;
+        setDetail(d);
+        if (FINAL.has(d.status)) return;
+      } catch (err) {
+        if (!stopped) setError(err);
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), 1000);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [sent]);
+
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    setDetail(undefined);
+    try {
+      setSent(await api<{ id: string; to: string; from: string }>('POST', '/api/guided-test'));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const email = session.account?.email ?? '';
+  return (
+    <Page
+      title="Guided test"
+      intro={
+        <>
+          One button sends a real email from our test domain to your signup address, {email}. It works in the
+          sandbox, before you verify a domain.
+        </>
+      }
+    >
+      {!session.account?.email_verified && (
+        <Notice kind="warning">Verify your email address first: open the link we emailed to {email}.</Notice>
+      )}
+      <button type="button" className="button" onClick={() => void run()} disabled={busy}>
+        {busy ? 'Sending…' : sent ? 'Send another test email' : 'Send a test email'}
+      </button>
+      <LiveRegion>
+        <ErrorNotice error={error} />
+        {sent && !detail && <p>Queued from {sent.from}…</p>}
+        {detail && (
+          <p data-testid="guided-status">
+            Status: <strong>{detail.status}</strong>
+            {detail.status === 'delivered' && <> — check the inbox of {detail.to}.</>}
+          </p>
+        )}
+      </LiveRegion>
+      {detail && (
+        <>
+          <Timeline detail={detail} />
+          <p>
+            <Link href={`/logs/${detail.id}`}>Open this email in the logs</Link>
+          </p>
+        </>
+      )}
+      {detail?.status === 'delivered' && (
+        <Notice kind="success">
+          It arrived. Next: <Link href="/domains">add your domain</Link> and{' '}
+          <Link href="/api-keys">create an API key</Link>.
+        </Notice>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { Field } from '../components/field.js';
+import { ErrorNotice } from '../components/notice.js';
+import { Link, navigate } from '../router.js';
+import { useSession, type SessionInfo } from '../session.js';
+import { AuthCard } from './auth-card.js';
+
+export function LoginPage() {
+  const { session, setSession } = useSession();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    try {
+      const res = await api<Omit<SessionInfo, 'signup'>>('POST', '/api/auth/login', {
+        email: form.get('email'),
+        password: form.get('password'),
+      });
+      setSession({ ...res, signup: session.signup });
+      // Stay on the page that asked for a log-in; the log-in and sign-up pages lead to the overview.
+      if (['/login', '/signup'].includes(window.location.pathname)) navigate('/', true);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AuthCard title="Log in">
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <Field label="Email" name="email" type="email" autoComplete="email" required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        <ErrorNotice error={error} />
+        <button className="button" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
+      {session.signup === 'open' && (
+        <p>
+          New here? <Link href="/signup">Create an account</Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

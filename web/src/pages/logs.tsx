@@ -1,0 +1,180 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, query } from '../api.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { Link, navigate, useLocation } from '../router.js';
+
+interface Summary {
+  id: string;
+  status: string;
+  from: string;
+  to: string;
+  subject: string;
+  created_at: string;
+  attempts: number;
+}
+
+const STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'complained', 'test'];
+
+/** datetime-local (the person's time zone) → ISO for the API, and back. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+const toLocal = (iso: string | null) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+export function LogsPage() {
+  const { search } = useLocation();
+  const filters = {
+    status: search.get('status') ?? undefined,
+    to: search.get('to') ?? undefined,
+    from: search.get('from') ?? undefined,
+    since: search.get('since') ?? undefined,
+    until: search.get('until') ?? undefined,
+  };
+  const key = query(filters);
+  const [rows, setRows] = useState<Summary[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(true);
+
+  const load = async (after: string | null) => {
+    setLoading(true);
+    try {
+      const page = await api<{ data: Summary[]; next_cursor: string | null }>(
+        'GET',
+        `/api/emails${query({ ...filters, cursor: after ?? undefined, limit: '50' })}`,
+      );
+      setRows((prev) => (after ? [...prev, ...page.data] : page.data));
+      setCursor(page.next_cursor);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setLoading(false);
+    }
+  };
+  useEffect(() => {
+    void load(null);
+    // The filters are the query string; `key` changes exactly when they do.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  const apply = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
+    navigate(
+      `/logs${query({ status: get('status'), to: get('to'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
+    );
+  };
+
+  return (
+    <Page
+      title="Logs"
+      intro="Every email of your account, newest first: sends, test sends and the mail we sent you."
+    >
+      <form className="filters" onSubmit={apply} key={key} aria-label="Filter the logs">
+        <div className="field">
+          <label htmlFor="f-status">Status</label>
+          <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-to">Recipient</label>
+          <input id="f-to" name="to" type="email" defaultValue={filters.to} placeholder="jane@example.org" />
+        </div>
+        <div className="field">
+          <label htmlFor="f-from">Sender</label>
+          <input id="f-from" name="from" type="email" defaultValue={filters.from} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-since">From time</label>
+          <input
+            id="f-since"
+            name="since"
+            type="datetime-local"
+            defaultValue={toLocal(filters.since ?? null)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="f-until">Until</label>
+          <input
+            id="f-until"
+            name="until"
+            type="datetime-local"
+            defaultValue={toLocal(filters.until ?? null)}
+          />
+        </div>
+        <div className="filter-actions">
+          <button className="button">Search</button>
+          {key !== '' && (
+            <button type="button" className="button secondary" onClick={() => navigate('/logs')}>
+              Clear
+            </button>
+          )}
+        </div>
+      </form>
+      <LiveRegion>
+        <ErrorNotice error={error} />
+        {!loading && !error && (
+          <p className="muted">
+            {rows.length === 0
+              ? 'No emails match.'
+              : `${rows.length}${cursor ? '+' : ''} email${rows.length === 1 && !cursor ? '' : 's'}`}
+          </p>
+        )}
+      </LiveRegion>
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="logs">
+            <caption className="visually-hidden">Emails</caption>
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Subject</th>
+                <th scope="col">To</th>
+                <th scope="col">From</th>
+                <th scope="col">Sent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((m) => (
+                <tr key={m.id}>
+                  <td data-label="Status">
+                    <StatusBadge status={m.status} />
+                  </td>
+                  <td data-label="Subject">
+                    <Link href={`/logs/${m.id}`}>{m.subject}</Link>
+                  </td>
+                  <td data-label="To">{m.to}</td>
+                  <td data-label="From">{m.from}</td>
+                  <td data-label="Sent">{formatTime(m.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor && (
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => void load(cursor)}
+          disabled={loading}
+        >
+          Load more
+        </button>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,164 @@
+import { Page } from '../components/page.js';
+import { ErrorNotice, Notice } from '../components/notice.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { useApi } from '../components/use-api.js';
+import { formatNumber, formatTime } from '../components/format.js';
+import { Link } from '../router.js';
+import { useSession } from '../session.js';
+
+export interface AccountOverview {
+  email: string;
+  plan: string;
+  state: 'sandbox' | 'production';
+  suspended: boolean;
+  usage: { month: string; sent: number; limit: number; remaining: number; resets_at: string };
+  limits: { emails_per_month: number; domains: number; webhooks: number; log_retention_hours: number | null };
+  counts: Record<string, number>;
+}
+
+interface AccountNotice {
+  id: string;
+  kind: string;
+  message: string;
+  data: { webhook_id?: string };
+  created_at: string;
+}
+
+export function OverviewPage() {
+  const { session } = useSession();
+  const { data, error } = useApi<AccountOverview>('/api/account');
+  // What txmail has to tell the account (a webhook endpoint disabled…); servers without it answer 404.
+  const notices = useApi<{ data: AccountNotice[] }>('/api/account/notices');
+  const verified = session.account?.email_verified ?? false;
+  return (
+    <Page title="Overview">
+      <ErrorNotice error={error} />
+      {data && (
+        <>
+          {data.suspended && (
+            <Notice kind="error">
+              This account is suspended by the operator: nothing is sent. Contact them.
+            </Notice>
+          )}
+          <Warnings overview={data} />
+          {notices.data?.data.slice(0, 5).map((n) => (
+            <Notice key={n.id} kind="warning">
+              {n.message} <span className="muted">({formatTime(n.created_at)})</span>
+              {n.data.webhook_id && (
+                <>
+                  {' '}
+                  <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
+                </>
+              )}
+            </Notice>
+          ))}
+          <div className="cards">
+            <div className="card">
+              <h2>Account</h2>
+              <p>
+                State: <StatusBadge status={data.state} />
+              </p>
+              <p>
+                Plan: <strong>{data.plan}</strong>
+              </p>
+              <p className="muted">{data.email}</p>
+            </div>
+            <div className="card">
+              <h2>This month</h2>
+              <Usage overview={data} />
+            </div>
+            <div className="card">
+              <h2>Limits</h2>
+              <ul className="plain">
+                <li>
+                  Domains: {data.counts.domains ?? 0} of {data.limits.domains}
+                </li>
+                <li>
+                  Webhooks:{' '}
+                  {data.limits.webhooks === 0 ? 'not on this plan' : `up to ${data.limits.webhooks}`}
+                </li>
+                <li>
+                  Logs kept:{' '}
+                  {data.limits.log_retention_hours === null
+                    ? 'permanently'
+                    : `${data.limits.log_retention_hours} hours`}
+                </li>
+              </ul>
+            </div>
+          </div>
+          {data.state === 'sandbox' ? (
+            <div className="card">
+              <h2>Leave the sandbox</h2>
+              <p>
+                In the sandbox, only test sends and the guided test work. Verify one domain to send for real.
+              </p>
+              <ol className="steps">
+                <li className={verified ? 'done' : ''}>
+                  {verified
+                    ? 'Your email address is verified.'
+                    : 'Verify your email address: open the link we emailed you.'}
+                </li>
+                <li>
+                  <Link href="/guided-test">Run the guided test</Link>: see a real email arrive in your inbox.
+                </li>
+                <li>
+                  <Link href="/domains">Add your domain</Link> and publish its DNS records (DKIM, return path,
+                  SPF).
+                </li>
+                <li>Press “Verify now” once the records are published: the account moves to production.</li>
+                <li>
+                  <Link href="/api-keys">Create an API key</Link> and send from your server.
+                </li>
+              </ol>
+            </div>
+          ) : (
+            <Notice kind="success">
+              Production: you can send from your verified domains. <Link href="/logs">See the logs</Link>.
+            </Notice>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+function Usage({ overview }: { overview: AccountOverview }) {
+  const { sent, limit, resets_at } = overview.usage;
+  const percent = limit === 0 ? 100 : Math.min(100, Math.round((sent / limit) * 100));
+  return (
+    <>
+      <p>
+        <strong>{formatNumber(sent)}</strong> of {formatNumber(limit)} emails sent
+      </p>
+      <div
+        className="meter"
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={sent}
+        aria-label="Emails sent this month"
+      >
+        <div
+          className={`meter-fill ${percent >= 100 ? 'bad' : percent >= 80 ? 'warn' : ''}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <p className="muted">Resets {formatTime(resets_at)}</p>
+    </>
+  );
+}
+
+function Warnings({ overview }: { overview: AccountOverview }) {
+  const { sent, limit } = overview.usage;
+  if (sent >= limit)
+    return (
+      <Notice kind="error">
+        The monthly quota is used up: sends are refused until it resets. Upgrade the plan to send more.
+      </Notice>
+    );
+  if (sent >= 0.8 * limit)
+    return (
+      <Notice kind="warning">{Math.round((sent / limit) * 100)}% of this month’s emails are used.</Notice>
+    );
+  return null;
+}

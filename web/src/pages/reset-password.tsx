@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { Field } from '../components/field.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { Link, useLocation } from '../router.js';
+import { useSession } from '../session.js';
+import { AuthCard } from './auth-card.js';
+
+export function ResetPasswordPage() {
+  const token = useLocation().search.get('token') ?? '';
+  const { refresh } = useSession();
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    try {
+      await api('POST', '/api/auth/password-reset/confirm', {
+        token,
+        password: new FormData(e.currentTarget).get('password'),
+      });
+      setDone(true);
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <AuthCard title="Choose a new password">
+      {!done && (
+        <form onSubmit={(e) => void submit(e)} className="stack">
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+            hint="At least 10 characters. Every session of your account is logged out."
+          />
+          <button className="button">Set password</button>
+        </form>
+      )}
+      <LiveRegion>
+        {done && (
+          <Notice kind="success">
+            Your password is changed. <Link href="/login">Log in</Link> with it.
+          </Notice>
+        )}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState, type FormEvent } from 'react';
+import { api, query } from '../api.js';
+import { Field } from '../components/field.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { useApi } from '../components/use-api.js';
+
+interface Suppression {
+  id: string;
+  address: string;
+  origin: 'bounce' | 'complaint' | 'manual';
+  reason: string;
+  enhanced_code: string | null;
+  created_at: string;
+}
+
+export function SuppressionsPage() {
+  const [address, setAddress] = useState('');
+  const list = useApi<{ data: Suppression[]; next_cursor: string | null }>(
+    `/api/suppressions${query({ address })}`,
+  );
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const search = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setAddress(String(new FormData(e.currentTarget).get('address') ?? '').trim());
+  };
+  const remove = async (s: Suppression) => {
+    if (!window.confirm(`Remove ${s.address} from the suppression list? Mail to it will be sent again.`))
+      return;
+    try {
+      await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
+      setMessage(`${s.address} is no longer suppressed.`);
+      await list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Page
+      title="Suppressions"
+      intro="Addresses that hard-bounced or complained. Sends to them are refused to protect your reputation."
+    >
+      {list.unavailable ? (
+        <NotAvailable what="Suppressions" />
+      ) : (
+        <>
+          <form onSubmit={search} className="inline-form" role="search">
+            <Field label="Find an address" name="address" type="email" defaultValue={address} />
+            <button className="button">Search</button>
+            {address && (
+              <button type="button" className="button secondary" onClick={() => setAddress('')}>
+                Show all
+              </button>
+            )}
+          </form>
+          <LiveRegion>
+            {message && <Notice kind="success">{message}</Notice>}
+            <ErrorNotice error={error ?? list.error} />
+          </LiveRegion>
+          {list.data && list.data.data.length === 0 && (
+            <p>{address ? `${address} is not suppressed.` : 'No suppressed addresses.'}</p>
+          )}
+          {list.data && list.data.data.length > 0 && (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Address</th>
+                    <th scope="col">Why</th>
+                    <th scope="col">Since</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.data.map((s) => (
+                    <tr key={s.id}>
+                      <td>{s.address}</td>
+                      <td>
+                        {s.origin}: {s.reason} {s.enhanced_code && <code>{s.enhanced_code}</code>}
+                      </td>
+                      <td>{formatTime(s.created_at)}</td>
+                      <td>
+                        <button type="button" className="button small danger" onClick={() => void remove(s)}>
+                          Remove<span className="visually-hidden"> {s.address}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,313 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Field } from '../components/field.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { useApi } from '../components/use-api.js';
+import { Link, navigate } from '../router.js';
+
+interface Webhook {
+  id: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+interface Attempt {
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  success: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  response: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+const EVENT_TYPES = [
+  ['email.delivered', 'Delivered'],
+  ['email.bounced', 'Bounced'],
+  ['email.complained', 'Complained (marked as spam)'],
+  ['email.delivery_delayed', 'Delivery delayed'],
+  ['email.failed', 'Failed (gave up)'],
+] as const;
+const DEFAULT_EVENTS = new Set(['email.delivered', 'email.bounced', 'email.complained']);
+
+export function WebhooksPage() {
+  const hooks = useApi<{ data: Webhook[] }>('/api/webhooks');
+  const [error, setError] = useState<unknown>();
+  const [created, setCreated] = useState<Webhook & { secret: string }>();
+  const create = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const description = String(f.get('description') ?? '').trim();
+    try {
+      const res = await api<Webhook & { secret: string }>('POST', '/api/webhooks', {
+        url: String(f.get('url') ?? '').trim(),
+        events: f.getAll('events').map(String),
+        ...(description ? { description } : {}),
+      });
+      setCreated(res);
+      setError(undefined);
+      await hooks.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <Page
+      title="Webhooks"
+      intro="We POST delivery, bounce and complaint events to your endpoint, signed with Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)."
+    >
+      {hooks.unavailable ? (
+        <NotAvailable what="Webhooks" />
+      ) : (
+        <>
+          <form onSubmit={(e) => void create(e)} className="stack card">
+            <h2>Add an endpoint</h2>
+            <Field
+              label="Endpoint URL"
+              name="url"
+              type="url"
+              placeholder="https://api.acme.example/txmail-events"
+              required
+            />
+            <Field label="Description (optional)" name="description" maxLength={256} />
+            <fieldset>
+              <legend>Events to send</legend>
+              {EVENT_TYPES.map(([value, label]) => (
+                <label key={value} className="check">
+                  <input
+                    type="checkbox"
+                    name="events"
+                    value={value}
+                    defaultChecked={DEFAULT_EVENTS.has(value)}
+                  />{' '}
+                  {label} <code>{value}</code>
+                </label>
+              ))}
+            </fieldset>
+            <button className="button">Add endpoint</button>
+          </form>
+          <LiveRegion>
+            <ErrorNotice error={error ?? hooks.error} />
+            {created && (
+              <div className="notice success" role="status">
+                <p>
+                  Endpoint added. Its signing secret: <code>{created.secret}</code>{' '}
+                  <CopyButton value={created.secret} what="the signing secret" />
+                </p>
+                <p>
+                  <Link href={`/webhooks/${created.id}`}>Send it a test event</Link>
+                </p>
+              </div>
+            )}
+          </LiveRegion>
+          {hooks.data && hooks.data.data.length === 0 && <p>No endpoints yet.</p>}
+          {hooks.data && hooks.data.data.length > 0 && (
+            <ul className="list">
+              {hooks.data.data.map((w) => (
+                <li key={w.id}>
+                  <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
+                  {!w.enabled && <span className="badge bad">disabled</span>}
+                  <span className="muted"> {w.events.join(', ')}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+export function WebhookPage({ id }: { id: string }) {
+  const hook = useApi<Webhook>(`/api/webhooks/${encodeURIComponent(id)}`);
+  const attempts = useApi<{ data: Attempt[]; next_cursor: string | null }>(
+    `/api/webhooks/${encodeURIComponent(id)}/deliveries`,
+  );
+  const [secret, setSecret] = useState<string>();
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const act = async (what: () => Promise<string | undefined>) => {
+    setError(undefined);
+    try {
+      setMessage(await what());
+      await attempts.reload();
+      await hook.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const w = hook.data;
+  return (
+    <Page title="Webhook endpoint">
+      <p>
+        <Link href="/webhooks">← All endpoints</Link>
+      </p>
+      {hook.unavailable && <NotAvailable what="Webhooks" />}
+      <ErrorNotice error={hook.error} />
+      {w && (
+        <>
+          <dl className="facts">
+            <dt>URL</dt>
+            <dd>
+              <code>{w.url}</code>
+            </dd>
+            <dt>Events</dt>
+            <dd>{w.events.join(', ')}</dd>
+            <dt>State</dt>
+            <dd>{w.enabled ? 'enabled' : `disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`}</dd>
+            <dt>Signing secret</dt>
+            <dd>
+              {secret ? (
+                <>
+                  <code>{secret}</code> <CopyButton value={secret} what="the signing secret" />
+                </>
+              ) : (
+                <button
+                  type="button"
+                  className="button small secondary"
+                  onClick={() =>
+                    void act(
+                      async () => (
+                        setSecret(
+                          (await api<{ secret: string }>('GET', `/api/webhooks/${id}/secret`)).secret,
+                        ),
+                        undefined
+                      ),
+                    )
+                  }
+                >
+                  Reveal
+                </button>
+              )}
+            </dd>
+          </dl>
+          <div className="actions">
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void act(async () => {
+                  const a = await api<Attempt>('POST', `/api/webhooks/${id}/test`);
+                  return a.success
+                    ? `Test event delivered: your endpoint answered ${a.status_code}.`
+                    : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
+                })
+              }
+            >
+              Send test event
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() =>
+                void act(async () => {
+                  if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.'))
+                    return undefined;
+                  const s = await api<{ secret: string }>('POST', `/api/webhooks/${id}/rotate-secret`);
+                  setSecret(s.secret);
+                  return 'New secret created; the old one also signs for 24 hours.';
+                })
+              }
+            >
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() =>
+                void act(async () => {
+                  await api('PATCH', `/api/webhooks/${id}`, { enabled: !w.enabled });
+                  return w.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.';
+                })
+              }
+            >
+              {w.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() =>
+                void act(async () => {
+                  if (!window.confirm('Delete this endpoint?')) return undefined;
+                  await api('DELETE', `/api/webhooks/${id}`);
+                  navigate('/webhooks');
+                  return undefined;
+                })
+              }
+            >
+              Delete
+            </button>
+          </div>
+          <LiveRegion>
+            {message && <Notice kind="success">{message}</Notice>}
+            <ErrorNotice error={error} />
+          </LiveRegion>
+          <h2>Delivery attempts</h2>
+          {attempts.data && attempts.data.data.length === 0 && <p>No attempts yet.</p>}
+          {attempts.data && attempts.data.data.length > 0 && (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Result</th>
+                    <th scope="col">Response</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attempts.data.data.map((a) => (
+                    <tr key={a.id}>
+                      <td>{formatTime(a.created_at)}</td>
+                      <td>
+                        <code>{a.event_type}</code> #{a.attempt}
+                      </td>
+                      <td>
+                        <span className={`badge ${a.success ? 'good' : 'bad'}`}>
+                          {a.success ? 'success' : 'failed'}
+                        </span>{' '}
+                        {a.status_code ?? ''} <span className="muted">{a.duration_ms} ms</span>
+                      </td>
+                      <td>
+                        <code className="reply">{a.error ?? a.response ?? ''}</code>
+                      </td>
+                      <td>
+                        {a.event_type !== 'webhook.test' && (
+                          <button
+                            type="button"
+                            className="button small secondary"
+                            onClick={() =>
+                              void act(async () => {
+                                await api('POST', `/api/webhooks/${id}/replay`, { event_id: a.event_id });
+                                return 'Event queued to be sent again.';
+                              })
+                            }
+                          >
+                            Replay<span className="visually-hidden"> {a.event_type}</span>
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
