@@ -46,6 +46,7 @@ import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
+import { quotaWarningMail } from './accounts/quota-warning.js';
 import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
@@ -230,8 +231,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
       let queued = false;
       items.forEach((item, i) => {
         if (outcomes[i]!.kind !== 'accepted') return;
+        const outcome = outcomes[i]!;
         const test = item.message.status === 'test';
         metrics.accepted.inc({ route: test ? 'test' : 'send' });
+        if (outcome.kind === 'accepted' && outcome.warned) {
+          const mail = quotaWarningMail(outcome.warned, config.publicUrl);
+          // After the commit that stored the notice: a crash in between loses the email, not the notice.
+          void systemMail
+            .send(item.message.account_id, mail.subject, mail.html)
+            .catch((err: unknown) => logger.warn({ err }, 'could not queue the quota warning email'));
+        }
         queued ||= !test;
       });
       if (!queued) return;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
+import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 describe.each(databaseKinds)('monthly quota on $name', (kind) => {
@@ -65,6 +66,64 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
       .where('account_id', '=', tenant.accountId)
       .execute();
     expect(stored).toHaveLength(100);
+  });
+
+  it('warns at 80 % and at 100 % once each per month, with a notice and an email to the signup address', async () => {
+    clock.set(Date.UTC(2026, 10, 20));
+    const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    await useUp(tenant, 798);
+    const notices = async () =>
+      env.services.db.kysely
+        .selectFrom('account_notices')
+        .select(['kind', 'data'])
+        .where('account_id', '=', tenant.accountId)
+        .orderBy('kind')
+        .execute();
+    const mails = async () =>
+      env.services.db.kysely
+        .selectFrom('messages')
+        .select(['subject', 'from_email', 'to_email'])
+        .where('account_id', '=', tenant.accountId)
+        .where('subject', 'like', 'txmail:%')
+        .orderBy('subject')
+        .execute();
+    expect((await send(tenant)).statusCode).toBe(200); // 799
+    expect(await notices()).toEqual([]);
+    expect((await send(tenant)).statusCode).toBe(200); // 800 = 80 %
+    expect((await send(tenant)).statusCode).toBe(200); // 801
+    expect((await notices()).map((n) => n.kind)).toEqual(['quota_80']);
+    await env.services.db.kysely
+      .updateTable('usage')
+      .set({ sent: 999 })
+      .where('account_id', '=', tenant.accountId)
+      .execute();
+    expect((await send(tenant)).statusCode).toBe(200); // 1000 = 100 %
+    expect((await send(tenant)).statusCode).toBe(429);
+    expect((await notices()).map((n) => n.kind)).toEqual(['quota_100', 'quota_80']);
+    const sent = await until('both emails queued', async () => {
+      const m = await mails();
+      return m.length === 2 ? m : undefined;
+    });
+    expect(sent).toEqual([
+      {
+        subject: "txmail: you have used 80 % of this month's emails (2026-11)",
+        from_email: expect.stringMatching(/@/),
+        to_email: tenant.email,
+      },
+      {
+        subject: "txmail: you have used all of this month's emails (2026-11)",
+        from_email: expect.stringMatching(/@/),
+        to_email: tenant.email,
+      },
+    ]);
+    // Next month counts again from zero, and warns again.
+    clock.set(Date.UTC(2026, 11, 3));
+    await env.services.db.kysely
+      .insertInto('usage')
+      .values({ account_id: tenant.accountId, month: '2026-12', sent: 799 })
+      .execute();
+    expect((await send(tenant)).statusCode).toBe(200);
+    expect((await notices()).map((n) => n.kind)).toEqual(['quota_100', 'quota_80', 'quota_80']);
   });
 
   it.runIf(kind.name === 'postgres')('counts exactly across two API processes racing', async () => {

@@ -3,6 +3,7 @@
 // more than the writes themselves on the send path; see bench/accept.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from './accept-repo.js';
 import { MESSAGE_COLUMNS, type Database } from './schema.js';
 
@@ -31,6 +32,10 @@ export class SqliteAcceptWriter {
       `insert into usage (account_id, month, sent) values (?, ?, 1)
        on conflict (account_id, month) do update set sent = usage.sent + 1 where usage.sent < ? returning sent`,
     );
+    const insertNotice = sqlite.prepare(
+      `${insertSql('account_notices', ['id', 'account_id', 'kind', 'message', 'data', 'created_at'])}
+       on conflict (id) do nothing`,
+    );
     const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
     const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
 
@@ -38,6 +43,7 @@ export class SqliteAcceptWriter {
       items.map((item): AcceptOutcome => {
         const m = item.message;
         const idem = item.idempotency;
+        let warned: QuotaNotice | undefined;
         if (
           idem &&
           !takeKey.get(
@@ -57,10 +63,21 @@ export class SqliteAcceptWriter {
             if (idem) dropKey.run(m.account_id, idem.key);
             return { kind: 'quota_exceeded' };
           }
+          const threshold = quotaThresholdReached(counted.sent, item.quota.cap);
+          if (threshold) {
+            const notice = quotaNotice(
+              m.account_id,
+              item.quota.month,
+              threshold,
+              item.quota.cap,
+              m.created_at,
+            );
+            if (insertNotice.run(notice).changes > 0) warned = notice;
+          }
         }
         insertMessage.run(m);
         insertEvent.run(item.event);
-        return { kind: 'accepted' };
+        return warned ? { kind: 'accepted', warned } : { kind: 'accepted' };
       }),
     );
   }

@@ -1,6 +1,7 @@
 // The one transaction that accepts messages: idempotency record, monthly usage, message row and its
 // first event, for a whole batch of requests at once (group commit: one durable commit per batch).
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
 import type { Database, NewEvent, NewMessage } from './schema.js';
 
 export interface AcceptItem {
@@ -12,7 +13,8 @@ export interface AcceptItem {
 }
 
 export type AcceptOutcome =
-  | { kind: 'accepted' }
+  /** `warned`: this send reached a quota threshold and its notice was stored (accounts/quota-warning.ts). */
+  | { kind: 'accepted'; warned?: QuotaNotice }
   /** The key exists (unexpired) for this account: the caller looks up what it holds. */
   | { kind: 'idempotency_conflict' }
   | { kind: 'quota_exceeded' };
@@ -99,6 +101,23 @@ export class AcceptRepo implements AcceptWriter {
             .execute();
         }
         return { kind: 'quota_exceeded' };
+      }
+      const threshold = quotaThresholdReached(Number(counted.sent), item.quota.cap);
+      if (threshold) {
+        const notice = quotaNotice(
+          accountId,
+          item.quota.month,
+          threshold,
+          item.quota.cap,
+          item.message.created_at,
+        );
+        const stored = await trx
+          .insertInto('account_notices')
+          .values(notice)
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (stored) return { kind: 'accepted', warned: notice };
       }
     }
     return { kind: 'accepted' };
