@@ -287,7 +287,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const accounts = new Accounts(repos.accounts, clock);
   const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
-  const accountMail = new QueuedAccountMail(config.testDomain, batcher, clock);
+  const accountMail = new QueuedAccountMail(systemMail);
   const dashboardAuth = new DashboardAuth(
     { signup: config.signup, publicUrl: config.publicUrl },
     {

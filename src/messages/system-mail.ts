@@ -1,11 +1,13 @@
-// Mail txmail sends to its own customers (e.g. "your webhook endpoint was disabled"): queued under the
-// customer's account to its signup address, from notifications@<TXMAIL_TEST_DOMAIN>, signed with the
-// service's test-domain key. It bypasses the send policy (sandbox, verified domain, monthly quota: the
-// customer did not ask for it) but otherwise is an ordinary message: a row, an email.queued event, in
-// the log, delivered and retried by the worker, which the accept commit wakes.
+// Mail txmail itself sends to its customers: sign-up verification, password resets and the guided test
+// (from onboarding@<TXMAIL_TEST_DOMAIN>), and notices such as "your webhook endpoint was disabled" or
+// "80 % of this month's emails are used" (from notifications@…). Each is queued under the customer's
+// account, signed with the service's test-domain key. It bypasses the send policy (sandbox, verified
+// domain, monthly quota: the customer did not send it) but otherwise is an ordinary message: a row, an
+// email.queued event, in the log, delivered and retried by the worker, which the accept commit wakes.
 import type { Clock } from '../clock.js';
 import type { AcceptItem, AcceptOutcome } from '../db/accept-repo.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { Account } from '../db/schema.js';
 import type { GroupCommit } from '../group-commit.js';
 import { newId } from '../ids.js';
 import { parseAddress } from './address.js';
@@ -14,6 +16,15 @@ export interface SystemMailSettings {
   testDomain: string;
   /** Display name of the sender. */
   senderName: string;
+}
+
+export interface SystemMessage {
+  /** Local part of the sender on the test domain: `onboarding` or `notifications`. */
+  sender: 'onboarding' | 'notifications';
+  /** Default: the account's signup address. */
+  to?: string;
+  subject: string;
+  html: string;
 }
 
 export class SystemMail {
@@ -26,11 +37,15 @@ export class SystemMail {
     },
   ) {}
 
-  /** Queues a message to the account's signup address; resolves to its id once committed. */
-  async send(accountId: string, subject: string, html: string): Promise<string | undefined> {
-    const account = await this.deps.accounts.findById(accountId);
-    const to = account && parseAddress(account.email);
-    if (!account || !to?.ok) return undefined;
+  /** The sender address of a kind of system mail. */
+  address(sender: SystemMessage['sender']): string {
+    return `${sender}@${this.settings.testDomain}`;
+  }
+
+  /** Queues a message for the account; resolves to its id once committed. */
+  async queue(account: Account, m: SystemMessage): Promise<string> {
+    const to = parseAddress(m.to ?? account.email);
+    if (!to.ok) throw new Error(`system mail to an invalid address: ${to.reason}`);
     const now = this.deps.clock.now();
     const id = newId();
     const outcome = await this.deps.batcher.submit({
@@ -39,13 +54,14 @@ export class SystemMail {
         account_id: account.id,
         status: 'queued',
         from_name: this.settings.senderName,
-        from_email: `notifications@${this.settings.testDomain}`,
+        from_email: this.address(m.sender),
         from_domain: this.settings.testDomain,
         to_name: '',
         to_email: to.address.email,
         to_domain: to.address.domain,
-        subject: subject.replace(/[\r\n\0]+/g, ' '),
-        html,
+        // Never a header break: the subject is ours, but the guard costs nothing.
+        subject: m.subject.replace(/[\r\n\0]+/g, ' '),
+        html: m.html,
         created_at: now,
         updated_at: now,
         attempts: 0,
@@ -62,6 +78,14 @@ export class SystemMail {
         data: JSON.stringify({ system: true }),
       },
     });
-    return outcome.kind === 'accepted' ? id : undefined;
+    if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);
+    return id;
+  }
+
+  /** A notice to the account's signup address; undefined when the account is gone. */
+  async send(accountId: string, subject: string, html: string): Promise<string | undefined> {
+    const account = await this.deps.accounts.findById(accountId);
+    if (!account) return undefined;
+    return this.queue(account, { sender: 'notifications', subject, html });
   }
 }
