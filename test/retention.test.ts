@@ -69,6 +69,48 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(await sweeper().sweep()).toBe(0);
   });
 
+  it('deletes the free plan’s webhook attempts past 48 hours', async () => {
+    const free = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const attempt = (id: string, ageHours: number) => ({
+      id,
+      webhook_id: 'hook',
+      account_id: free.accountId,
+      event_id: `event-${id}`,
+      event_type: 'email.delivered',
+      attempt: 1,
+      started_at: clock.now() - ageHours * HOUR,
+      duration_ms: 10,
+      success: 1,
+      status_code: 200,
+      response: 'ok',
+      error: null,
+    });
+    await env.services.db.kysely
+      .insertInto('webhooks')
+      .values({
+        id: 'hook',
+        account_id: free.accountId,
+        url: 'https://hooks.example/x',
+        description: '',
+        event_types: ',email.delivered,',
+        enabled: 1,
+        disabled_reason: null,
+        secret: 'sealed',
+        previous_secret: null,
+        previous_secret_until: null,
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      })
+      .execute();
+    await env.services.db.kysely
+      .insertInto('webhook_attempts')
+      .values([attempt('old', 49), attempt('young', 47)])
+      .execute();
+    expect(await sweeper().sweep()).toBe(1);
+    const left = await env.services.db.kysely.selectFrom('webhook_attempts').select('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['young']);
+  });
+
   it('applies the shorter retention after a downgrade', async () => {
     const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
     const month = await send(tenant, 24 * 30);

@@ -1,4 +1,5 @@
-// Deleting what is past its retention: messages with their events and attempts (cascading foreign keys).
+// Deleting what is past its retention: messages with their events, delivery attempts and webhook
+// pushes (cascading foreign keys), and the webhook attempt log.
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
@@ -32,6 +33,18 @@ export class RetentionRepo {
       .where('next_attempt_at', 'is', null)
       .limit(limit);
     const r = await this.db.deleteFrom('messages').where('id', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` of the account's webhook attempts that started before `before`. */
+  async deleteWebhookAttempts(accountId: string, before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('started_at', '<', before)
+      .limit(limit);
+    const r = await this.db.deleteFrom('webhook_attempts').where('id', 'in', batch).executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }

@@ -1,6 +1,6 @@
-// Log retention (DESIGN.md §9): messages, their events and attempts older than the plan keeps them are
-// deleted, in small batches with a pause between them, so the single SQLite writer is never held long
-// enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
+// Log retention (DESIGN.md §9): messages, their events and attempts, and webhook attempts older than the
+// plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
+// is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
 import type { Logger } from 'pino';
 import { PLANS } from '../accounts/plans.js';
@@ -47,7 +47,7 @@ export class RetentionSweeper {
     await this.running?.catch(() => undefined);
   }
 
-  /** One pass over every account whose plan limits retention; answers how many messages went. */
+  /** One pass over every account whose plan limits retention; answers how many rows went. */
   sweep(): Promise<number> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
@@ -64,12 +64,17 @@ export class RetentionSweeper {
         const accounts = await this.repo.accountsOnPlans([plan], after, 100);
         if (accounts.length === 0) break;
         for (const accountId of accounts) {
-          for (;;) {
-            if (this.stopped) return deleted;
-            const n = await this.repo.deleteMessages(accountId, before, this.options.batchSize);
-            deleted += n;
-            if (n < this.options.batchSize) break;
-            await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
+          for (const remove of [
+            (limit: number) => this.repo.deleteMessages(accountId, before, limit),
+            (limit: number) => this.repo.deleteWebhookAttempts(accountId, before, limit),
+          ]) {
+            for (;;) {
+              if (this.stopped) return deleted;
+              const n = await remove(this.options.batchSize);
+              deleted += n;
+              if (n < this.options.batchSize) break;
+              await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
+            }
           }
         }
         after = accounts.at(-1)!;
