@@ -179,6 +179,18 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
       expect(attempts[1]).toMatchObject({ response: 'nope', event_type: 'email.delivered', error: null });
       expect(attempts[0]!.event_id).toBe(got[0]!.headers['webhook-id']);
       expect((await webhook(tenant, webhookId)).enabled).toBe(true);
+      // The message's own detail lists its pushes, oldest first.
+      const email = JSON.parse(got[0]!.body) as { data: { email_id: string } };
+      const detail = (await call(tenant, 'GET', `/api/emails/${email.data.email_id}`)).json() as {
+        webhook_deliveries: { attempt: number; success: boolean; status_code: number; url: string }[];
+      };
+      expect(detail.webhook_deliveries.map((d) => [d.attempt, d.success, d.status_code])).toEqual([
+        [1, false, 500],
+        [2, false, 500],
+        [3, false, 500],
+        [4, true, 200],
+      ]);
+      expect(detail.webhook_deliveries[0]!.url).toBe(receiver.url('/flaky'));
     } finally {
       receiver.respond = before;
     }

@@ -4,6 +4,7 @@ import {
   MESSAGE_COLUMNS,
   type Database,
   type DeliveryAttemptRow,
+  type WebhookAttemptRow,
   type EventRow,
   type MessageRow,
   type MessageStatus,
@@ -82,5 +83,27 @@ export class MessagesRepo {
       .where('created_at', '>=', since)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  /** Every webhook push of the message's events, oldest first, with the endpoint's URL. */
+  async webhookAttempts(
+    accountId: string,
+    messageId: string,
+  ): Promise<(WebhookAttemptRow & { url: string })[]> {
+    return this.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhooks as w', 'w.id', 'a.webhook_id')
+      .selectAll('a')
+      .select('w.url')
+      .where('a.account_id', '=', accountId)
+      .where('a.event_id', 'in', (eb) =>
+        eb
+          .selectFrom('events')
+          .select('id')
+          .where('message_id', '=', messageId)
+          .where('account_id', '=', accountId),
+      )
+      .orderBy('a.id')
+      .execute();
   }
 }

@@ -81,14 +81,28 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const id = request.params.id;
       const message = UUID.test(id) ? await messages.get(account.id, id) : undefined;
       if (!message) throw new AppError('not_found', `no email with id "${id}" in this account`);
-      const [events, attempts] = await Promise.all([
+      const [events, attempts, pushes] = await Promise.all([
         messages.events(account.id, id),
         messages.attempts(account.id, id),
+        messages.webhookAttempts(account.id, id),
       ]);
       return {
         ...detailJson(message),
         events: events.map(eventJson),
         delivery_attempts: attempts.map(attemptJson),
+        webhook_deliveries: pushes.map((p) => ({
+          id: p.id,
+          webhook_id: p.webhook_id,
+          url: p.url,
+          event_id: p.event_id,
+          event_type: p.event_type,
+          attempt: p.attempt,
+          started_at: iso(p.started_at),
+          duration_ms: p.duration_ms,
+          success: p.success === 1,
+          status_code: p.status_code,
+          error: p.error,
+        })),
       };
     },
   );

@@ -26,6 +26,18 @@ export interface DeliveryAttempt {
   source_ip: string | null;
 }
 
+export interface WebhookDelivery {
+  id: string;
+  url: string;
+  event_type: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  success: boolean;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface EmailDetail {
   id: string;
   status: string;
@@ -39,6 +51,7 @@ export interface EmailDetail {
   message: string;
   events: EmailEvent[];
   delivery_attempts: DeliveryAttempt[];
+  webhook_deliveries: WebhookDelivery[];
 }
 
 const EVENT_WORDS: Record<string, string> = {
@@ -170,6 +183,45 @@ export function EmailDetailPage({ id }: { id: string }) {
                         <code className="reply">
                           {a.smtp_code ?? ''} {a.enhanced_code ?? ''} {a.reply}
                         </code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <h2>Webhook deliveries</h2>
+          {data.webhook_deliveries.length === 0 ? (
+            <p>No webhook push for this email.</p>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Started</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col">Result</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.webhook_deliveries.map((w) => (
+                    <tr key={w.id}>
+                      <td>{formatTime(w.started_at)}</td>
+                      <td>
+                        {w.event_type}
+                        <br />
+                        <span className="muted">attempt {w.attempt}</span>
+                      </td>
+                      <td>
+                        <code>{w.url}</code>
+                      </td>
+                      <td>
+                        {w.success ? 'delivered' : 'failed'}
+                        {w.status_code !== null ? ` (HTTP ${w.status_code})` : ''}
+                        {w.error ? `: ${w.error}` : ''}
+                        <br />
+                        <span className="muted">{w.duration_ms} ms</span>
                       </td>
                     </tr>
                   ))}
