@@ -1,5 +1,5 @@
-// Secrets never stored or logged in plain text: API keys (hashed), passwords (scrypt), DKIM private
-// keys (sealed), the master key. The whole database and every log line are searched for them.
+// Secrets never stored or logged in plain text: API keys, session ids (hashed), passwords (scrypt),
+// DKIM private keys and webhook secrets (sealed), CSRF tokens (derived, never stored), the master key. The whole database and every log line are searched for them.
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -49,6 +49,7 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
         TXMAIL_HOSTNAME: 'mta.txmail.test',
         TXMAIL_SECRET_KEY: MASTER_KEY,
         TXMAIL_BUILD_THREADS: '0',
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
       }),
       // The most talkative level: access logs included.
       { logger: pino({ level: 'trace' }, sink) },
@@ -59,7 +60,7 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
     await database.drop();
   });
 
-  it('keeps no API key, password, DKIM private key or master key readable in the database or the logs', async () => {
+  it('keeps no API key, session, password, DKIM key, webhook secret or master key readable in the database or the logs', async () => {
     const account = await services.accounts.create({
       email: 'owner@acme.example',
       password: PASSWORD,
@@ -81,6 +82,24 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
       });
     }
     await app.inject({ method: 'GET', url: '/api/emails', headers: { 'x-api-key': key + 'x' } });
+    // A webhook signing secret, and a dashboard session (its id is the cookie's value).
+    const { secret: webhookSecret } = await services.webhooks.create(account, {
+      url: 'http://127.0.0.1:9/hook',
+    });
+    const signup = await app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: 'dashboard@acme.example', password: PASSWORD },
+    });
+    expect(signup.statusCode, signup.body).toBe(201);
+    const setCookie = String(signup.headers['set-cookie']);
+    const sessionId = /txmail_session=([^;]+)/.exec(setCookie)![1]!;
+    const csrf = (signup.json() as { csrf_token: string }).csrf_token;
+    await app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { cookie: `txmail_session=${sessionId}` },
+    });
     await app.close();
 
     const dump = await dumpDatabase(services);
@@ -94,6 +113,10 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
       ['password', PASSWORD],
       ['DKIM private key', pemBody.slice(0, 64)],
       ['master key', MASTER_KEY],
+      ['webhook secret', webhookSecret],
+      ['webhook secret key', webhookSecret.slice('whsec_'.length)],
+      ['session id', sessionId],
+      ['CSRF token', csrf],
     ] as const) {
       expect(dump.includes(secret), `${what} in the database`).toBe(false);
       expect(logs.includes(secret), `${what} in the logs`).toBe(false);
