@@ -3,6 +3,8 @@
 // is incremented one by one, so exactly one send sees each threshold); the email to the signup address
 // follows the commit, through txmail itself.
 
+import type { AccountNoticeRow } from '../db/schema.js';
+
 export type QuotaThreshold = 80 | 100;
 
 /** The threshold this month's count has just reached, if any. */
@@ -12,14 +14,8 @@ export function quotaThresholdReached(sent: number, cap: number): QuotaThreshold
   return undefined;
 }
 
-export interface QuotaNotice {
-  id: string;
-  account_id: string;
-  kind: string;
-  message: string;
-  data: string;
-  created_at: number;
-}
+/** An account notice row (account_notices). */
+export type QuotaNotice = AccountNoticeRow;
 
 /** The notice for a threshold: one id per account, month and threshold, so it is stored once. */
 export function quotaNotice(
