@@ -161,143 +161,113 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
     }
   });
 
-  it('loses nothing when a worker process is killed with SIGKILL mid-delivery', async () => {
+  /** A fresh database with `n` queued messages, and `txmail worker` processes to start on it. */
+  const queuedRun = async (hostname: string, n: number, workerEnv: Record<string, string> = {}) => {
     const database: TestDatabase = await kind.create();
-    const env = {
-      TXMAIL_DATABASE_URL: database.url,
-      TXMAIL_HOSTNAME: 'kill.txmail.test',
-      ...deliveryEnv(dns, sink),
-    };
+    const env = { TXMAIL_DATABASE_URL: database.url, TXMAIL_HOSTNAME: hostname, ...deliveryEnv(dns, sink) };
     const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
+    const tenant = await createTenant(services, { domain: 'acme.example' });
+    const account = (await services.repos.accounts.findById(tenant.accountId))!;
+    const ids = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        services.accept.accept({
+          account,
+          route: 'send',
+          body: { ...validSend, to: `${hostname.split('.')[0]}${i}@dest.example` },
+          idempotencyKey: undefined,
+        }),
+      ),
+    );
     const startWorker = () =>
       spawn(BIN, ['worker'], {
-        // Long enough that the surviving worker's own leases never expire on a loaded machine (which
-        // would make it deliver its own messages twice), short enough to take over the dead one's.
-        env: { ...process.env, ...env, TXMAIL_WORKER_LEASE_SECONDS: '6', TXMAIL_LOG_LEVEL: 'warn' },
+        env: { ...process.env, ...env, TXMAIL_LOG_LEVEL: 'warn', ...workerEnv },
         stdio: 'ignore',
       });
+    /** Starts a worker and waits until it has delivered all `n` (then stops it). */
+    const finish = async () => {
+      const worker = startWorker();
+      try {
+        await until(
+          `all ${n} delivered`,
+          async () => ((await countByStatus(services, 'delivered')) === n ? true : undefined),
+          60_000,
+        );
+      } finally {
+        worker.kill('SIGTERM');
+        await new Promise((r) => worker.once('exit', r));
+      }
+    };
+    const leased = () =>
+      services.db.kysely.selectFrom('messages').select('id').where('lease_owner', 'is not', null).execute();
+    const close = async () => {
+      await services.close();
+      await database.drop();
+    };
+    return { services, ids, startWorker, finish, leased, close };
+  };
+
+  it('loses nothing when a worker process is killed with SIGKILL mid-delivery', async () => {
+    const before = sink.received.length;
+    // A lease long enough that the surviving worker's own never expire on a loaded machine (it would
+    // deliver its own messages twice), short enough to take over the dead one's.
+    const run = await queuedRun('kill.txmail.test', 600, { TXMAIL_WORKER_LEASE_SECONDS: '6' });
     try {
-      const tenant = await createTenant(services, { domain: 'acme.example' });
-      const account = (await services.repos.accounts.findById(tenant.accountId))!;
-      const before = sink.received.length;
-      const ids = await Promise.all(
-        Array.from({ length: 600 }, (_, i) =>
-          services.accept.accept({
-            account,
-            route: 'send',
-            body: { ...validSend, to: `kill${i}@dest.example` },
-            idempotencyKey: undefined,
-          }),
-        ),
-      );
-      const first = startWorker();
+      const first = run.startWorker();
       await until('the first worker to be mid-run', async () =>
         sink.received.length - before >= 100 ? true : undefined,
       );
       first.kill('SIGKILL');
       await new Promise((r) => first.once('exit', r));
-      const deliveredAtKill = await countByStatus(services, 'delivered');
+      const deliveredAtKill = await countByStatus(run.services, 'delivered');
       expect(deliveredAtKill).toBeLessThan(600); // it really was killed mid-run
 
-      const second = startWorker();
-      try {
-        await until(
-          'all 600 delivered',
-          async () => ((await countByStatus(services, 'delivered')) === 600 ? true : undefined),
-          60_000,
-        );
-      } finally {
-        second.kill('SIGTERM');
-        await new Promise((r) => second.once('exit', r));
-      }
+      await run.finish();
       const counts = receivedCounts(sink);
-      const missing = ids.filter((r) => !counts.has(r.id));
+      const missing = run.ids.filter((r) => !counts.has(r.id));
       expect(missing).toEqual([]);
       // Duplicates only for messages whose reply to "." was not recorded before the kill: at most the
       // worker's concurrency.
-      const duplicated = ids.filter((r) => (counts.get(r.id) ?? 0) > 1);
+      const duplicated = run.ids.filter((r) => (counts.get(r.id) ?? 0) > 1);
       expect(duplicated.length).toBeLessThanOrEqual(50);
-      const leased = await services.db.kysely
-        .selectFrom('messages')
-        .select('id')
-        .where('lease_owner', 'is not', null)
-        .execute();
-      expect(leased).toEqual([]);
+      expect(await run.leased()).toEqual([]);
     } finally {
-      await services.close();
-      await database.drop();
+      await run.close();
     }
   });
 
   it('stops a worker on SIGTERM after finishing its SMTP transactions, leaving nothing leased', async () => {
-    const database: TestDatabase = await kind.create();
-    const env = {
-      TXMAIL_DATABASE_URL: database.url,
-      TXMAIL_HOSTNAME: 'term.txmail.test',
-      ...deliveryEnv(dns, sink),
-    };
-    const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
-    const startWorker = () =>
-      spawn(BIN, ['worker'], { env: { ...process.env, ...env, TXMAIL_LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+    const before = sink.received.length;
+    const run = await queuedRun('term.txmail.test', 400);
     try {
-      const tenant = await createTenant(services, { domain: 'acme.example' });
-      const account = (await services.repos.accounts.findById(tenant.accountId))!;
-      const before = sink.received.length;
-      const ids = await Promise.all(
-        Array.from({ length: 400 }, (_, i) =>
-          services.accept.accept({
-            account,
-            route: 'send',
-            body: { ...validSend, to: `term${i}@dest.example` },
-            idempotencyKey: undefined,
-          }),
-        ),
-      );
-      const first = startWorker();
+      const first = run.startWorker();
       await until('the worker to be mid-run', async () =>
         sink.received.length - before >= 50 ? true : undefined,
       );
       first.kill('SIGTERM');
       const code = await new Promise((r) => first.once('exit', r));
       expect(code).toBe(0);
-      const leased = await services.db.kysely
-        .selectFrom('messages')
-        .select('id')
-        .where('lease_owner', 'is not', null)
-        .execute();
-      expect(leased).toEqual([]);
+      expect(await run.leased()).toEqual([]);
       // Everything the sink accepted was recorded as delivered before the process exited.
       const delivered = new Set(
         (
-          await services.db.kysely
+          await run.services.db.kysely
             .selectFrom('messages')
             .select('id')
             .where('status', '=', 'delivered')
             .execute()
         ).map((r) => r.id),
       );
-      const ours = new Set(ids.map((r) => r.id));
+      const ours = new Set(run.ids.map((r) => r.id));
       const arrived = [...receivedCounts(sink).keys()].filter((id) => ours.has(id));
       expect(arrived.filter((id) => !delivered.has(id))).toEqual([]);
       expect(delivered.size).toBeLessThan(400); // it really stopped mid-run
 
-      const second = startWorker();
-      try {
-        await until(
-          'all 400 delivered',
-          async () => ((await countByStatus(services, 'delivered')) === 400 ? true : undefined),
-          60_000,
-        );
-      } finally {
-        second.kill('SIGTERM');
-        await new Promise((r) => second.once('exit', r));
-      }
+      await run.finish();
       // A graceful stop leaves no duplicates at all.
       const counts = receivedCounts(sink);
-      expect(ids.filter((r) => counts.get(r.id) !== 1)).toEqual([]);
+      expect(run.ids.filter((r) => counts.get(r.id) !== 1)).toEqual([]);
     } finally {
-      await services.close();
-      await database.drop();
+      await run.close();
     }
   });
 });
