@@ -258,11 +258,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
   );
   const suppressions = new Suppressions(repos.suppressions, clock);
+  // Webhook signing secrets, sealed at rest: one key for the endpoints that store them and the sender.
+  const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption'));
   const webhookSender = new WebhookSender(
     { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
     {
       dns,
-      secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')),
+      secrets: webhookSecrets,
       clock,
       sent: (r) =>
         metrics.webhookAttempts.inc({
@@ -275,7 +277,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     {
       repo: repos.webhooks,
       outbox: repos.webhookOutbox,
-      secrets: new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption')),
+      secrets: webhookSecrets,
       sender: webhookSender,
       dns,
       clock,
