@@ -5,23 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { databaseKinds } from './helpers/databases.js';
+import { rng } from './helpers/fuzz.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { SmtpSink, type ChaosMove } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type TestEnv } from './helpers/services.js';
 
-/** A seeded generator (mulberry32): the same chaos on every run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
-  const random = seeded(20261123);
+  const random = rng(20261123);
   const moves: [ChaosMove, number][] = [
     ['defer', 0.2],
     ['throttle', 0.05],

@@ -10,6 +10,7 @@ import {
   type DomainsTable,
   type NewDomain,
 } from './schema.js';
+import { claimLeased } from './lease-claim.js';
 
 export type { DomainRow };
 
@@ -125,21 +126,15 @@ export class DomainsRepo {
    * statement atomic). An expired lease makes the domain due again.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<DomainRow[]> {
-    let due = this.db
-      .selectFrom('domains')
-      .select('id')
-      .where('next_check_at', 'is not', null)
-      .where('next_check_at', '<=', now)
-      .where((eb) => eb.or([eb('check_lease_until', 'is', null), eb('check_lease_until', '<=', now)]))
-      .orderBy('next_check_at')
-      .limit(limit);
-    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    return this.db
-      .updateTable('domains')
-      .set({ check_lease_owner: owner, check_lease_until: leaseUntil })
-      .where('id', 'in', due)
-      .returningAll()
-      .execute();
+    return claimLeased<DomainRow>(
+      this.db,
+      this.dialect,
+      { table: 'domains', due: 'next_check_at', owner: 'check_lease_owner', until: 'check_lease_until' },
+      owner,
+      now,
+      leaseUntil,
+      limit,
+    );
   }
 
   /**

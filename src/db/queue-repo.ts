@@ -10,6 +10,7 @@ import type {
   MessageStatus,
   SuppressionRow,
 } from './schema.js';
+import { claimLeased } from './lease-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
@@ -45,21 +46,15 @@ export class QueueRepo {
    * waiting on each other; SQLite has one writer at a time, so the statement alone is atomic.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
-    let due = this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('next_attempt_at', 'is not', null)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    return this.db
-      .updateTable('messages')
-      .set({ lease_owner: owner, lease_expires_at: leaseUntil })
-      .where('id', 'in', due)
-      .returningAll()
-      .execute();
+    return claimLeased<MessageRow>(
+      this.db,
+      this.dialect,
+      { table: 'messages', due: 'next_attempt_at', owner: 'lease_owner', until: 'lease_expires_at' },
+      owner,
+      now,
+      leaseUntil,
+      limit,
+    );
   }
 
   /**

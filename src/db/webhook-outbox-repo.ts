@@ -12,6 +12,7 @@ import type {
   WebhookOutboxStatus,
   WebhookRow,
 } from './schema.js';
+import { claimLeased } from './lease-claim.js';
 
 /** Everything one push needs: the outbox row, its endpoint, the event and the message it is about. */
 export interface WebhookJob {
@@ -50,21 +51,15 @@ export class WebhookOutboxRepo {
 
   /** Leases up to `limit` due pushes; an expired lease (a dead dispatcher) makes a push due again. */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxRow[]> {
-    let due = this.db
-      .selectFrom('webhook_outbox')
-      .select('id')
-      .where('next_attempt_at', 'is not', null)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    return this.db
-      .updateTable('webhook_outbox')
-      .set({ lease_owner: owner, lease_expires_at: leaseUntil })
-      .where('id', 'in', due)
-      .returningAll()
-      .execute();
+    return claimLeased<WebhookOutboxRow>(
+      this.db,
+      this.dialect,
+      { table: 'webhook_outbox', due: 'next_attempt_at', owner: 'lease_owner', until: 'lease_expires_at' },
+      owner,
+      now,
+      leaseUntil,
+      limit,
+    );
   }
 
   /** The endpoint, event and message of each claimed row (rows whose event is gone are left out). */
