@@ -41,9 +41,8 @@ export interface WorkerObserver {
 export class DeliveryWorker {
   readonly id = `worker-${newId()}`;
   private running = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Ids of the messages in `inFlight`: leases this worker knows it holds. */
-  private readonly inFlightIds = new Set<string>();
+  /** Deliveries in progress by message id: the leases this worker knows it holds. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** A claim failed: the database may have leased messages to us without our hearing of it. */
   private reconcile = false;
   private wakeUp: (() => void) | undefined;
@@ -82,7 +81,7 @@ export class DeliveryWorker {
     this.running = false;
     this.wake();
     await this.loop;
-    await Promise.all(this.inFlight);
+    await Promise.all(this.inFlight.values());
     await this.queue.releaseAll(this.id);
   }
 
@@ -96,7 +95,7 @@ export class DeliveryWorker {
           if (this.reconcile) {
             // A claim that committed while its answer was lost would hold those messages until the
             // lease expires; give back every lease but those in hand.
-            await this.queue.releaseAll(this.id, [...this.inFlightIds]);
+            await this.queue.releaseAll(this.id, [...this.inFlight.keys()]);
             this.reconcile = false;
           }
           const now = this.clock.now();
@@ -109,7 +108,7 @@ export class DeliveryWorker {
       for (const m of claimed) {
         // Our own lease ran out while the delivery is still going (a slow peer): the claim renewed it,
         // and delivering it a second time would send it twice.
-        if (this.inFlightIds.has(m.id)) continue;
+        if (this.inFlight.has(m.id)) continue;
         this.track(m.id, this.process(m));
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
@@ -143,11 +142,9 @@ export class DeliveryWorker {
   }
 
   private track(id: string, p: Promise<void>): void {
-    this.inFlight.add(p);
-    this.inFlightIds.add(id);
+    this.inFlight.set(id, p);
     void p.finally(() => {
-      this.inFlight.delete(p);
-      this.inFlightIds.delete(id);
+      this.inFlight.delete(id);
       // Claim again once a quarter of the slots are free: one claim per message would cost a query
       // per message; waiting for all slots would leave the connections idle.
       const free = this.options.concurrency - this.inFlight.size;
