@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // bench/accept: requests per second and latency of POST /api/email/send at 50 connections, against a
 // bare Node.js JSON server measured in the same run; then checks every 2xx is stored in the database.
-//   node bench/accept.mjs [--seconds 10] [--connections 50] [--database sqlite|postgres]
+//   node bench/accept.mjs [--seconds 10] [--connections 50] [--database sqlite|postgres] [--profile DIR]
+// --profile writes a V8 CPU profile of the txmail process into DIR (open it in Chrome DevTools).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     database: { type: 'string', default: 'sqlite' },
+    profile: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -67,7 +69,9 @@ await bare.exited;
 
 // txmail, as `txmail api`.
 const port = await freePort();
-const api = start(new URL('../bin/txmail', import.meta.url).pathname, ['api'], {
+const txmailBin = new URL('../bin/txmail', import.meta.url).pathname;
+const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+const api = start(process.execPath, [...profileArgs, txmailBin, 'api'], {
   TXMAIL_DATABASE_URL: databaseUrl,
   TXMAIL_HOSTNAME: 'mta.bench.example',
   TXMAIL_HTTP_PORT: String(port),

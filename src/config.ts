@@ -54,6 +54,8 @@ export interface Config {
   workerLeaseSeconds: number;
   /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
   buildThreads: number;
+  /** SQLite: commit accepted messages on a thread of their own instead of the event loop. */
+  sqliteWriterThread: boolean;
   /** Per-destination limits (TXMAIL_DESTINATION_LIMITS) over the defaults. */
   destinationRules: Record<string, Partial<DestinationRule>>;
 }
@@ -122,6 +124,7 @@ export function parseConfig(env: Env): Config {
       // Every core but the one the event loop needs, at most 4 (signing scales no further per process).
       Math.min(4, availableParallelism() - 1),
     ),
+    sqliteWriterThread: bool(get, 'TXMAIL_SQLITE_WRITER_THREAD', true),
     destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
     logLevel: oneOf(
       get,

@@ -6,8 +6,9 @@ import { ApiKeyAuth } from './accounts/api-key-auth.js';
 import { Accounts } from './accounts/accounts.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { AcceptRepo, type AcceptItem, type AcceptOutcome } from './db/accept-repo.js';
+import { AcceptRepo, type AcceptItem, type AcceptOutcome, type AcceptWriter } from './db/accept-repo.js';
 import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
+import { ThreadedSqliteAcceptWriter } from './db/accept-writer-thread.js';
 import { AccountsRepo } from './db/accounts-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { DomainsRepo } from './db/domains-repo.js';
@@ -54,8 +55,7 @@ import { SessionsRepo } from './db/sessions-repo.js';
 import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { InboundRepo } from './db/inbound-repo.js';
-import { SuppressionsRepo, type SuppressionLookup } from './db/suppressions-repo.js';
-import { SqliteSuppressionLookup } from './db/suppression-lookup-sqlite.js';
+import { SuppressionsRepo } from './db/suppressions-repo.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
@@ -171,9 +171,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
   };
-  const suppressionLookup: SuppressionLookup = db.sqlite
-    ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
-    : repos.suppressions;
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
@@ -214,7 +211,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
   );
   let domainChecker: DomainChecker | undefined;
-  const writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : repos.accept;
+  const writer: AcceptWriter = !db.sqlite
+    ? repos.accept
+    : config.sqliteWriterThread && db.sqlitePath !== ':memory:'
+      ? new ThreadedSqliteAcceptWriter(db.sqlitePath!)
+      : new SqliteAcceptWriter(db.kysely, db.sqlite);
   const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
   const rateLimitStore =
@@ -253,7 +254,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     repos.accept,
     {
       verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-      suppression: (accountId, address) => suppressionLookup.find(accountId, address),
+      suppression: (accountId, address) => repos.suppressions.find(accountId, address),
     },
     clock,
   );
@@ -492,6 +493,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await transport?.close();
       await builder?.close();
       await batcher.drain();
+      await writer.close();
       await db.close();
     },
   };

@@ -50,6 +50,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
       transactions++;
       return writer.persist(items);
     },
+    close: async () => undefined,
   };
 
   beforeAll(async () => {

@@ -68,6 +68,32 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     expect(stored).toHaveLength(100);
   });
 
+  it('stores each threshold notice once when parallel sends cross it together', async () => {
+    clock.set(Date.UTC(2026, 10, 16));
+    const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const notices = async () =>
+      (
+        await env.services.db.kysely
+          .selectFrom('account_notices')
+          .select('kind')
+          .where('account_id', '=', tenant.accountId)
+          .orderBy('kind')
+          .execute()
+      ).map((n) => n.kind);
+    await useUp(tenant, 780);
+    const first = await Promise.all(Array.from({ length: 40 }, () => send(tenant))); // 781…820
+    expect(first.every((r) => r.statusCode === 200)).toBe(true);
+    expect(await notices()).toEqual(['quota_80']);
+    await env.services.db.kysely
+      .updateTable('usage')
+      .set({ sent: 980 })
+      .where('account_id', '=', tenant.accountId)
+      .execute();
+    const second = await Promise.all(Array.from({ length: 40 }, () => send(tenant))); // 981…1000, then 20 refused
+    expect(second.filter((r) => r.statusCode === 200)).toHaveLength(20);
+    expect(await notices()).toEqual(['quota_100', 'quota_80']);
+  });
+
   it('warns at 80 % and at 100 % once each per month, with a notice and an email to the signup address', async () => {
     clock.set(Date.UTC(2026, 10, 20));
     const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });

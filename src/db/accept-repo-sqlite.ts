@@ -1,88 +1,95 @@
 // The accept transaction on SQLite: the same steps as AcceptRepo.persist, as cached prepared statements
 // in one synchronous transaction. Preparing statements per query (as Kysely's SQLite driver does) cost
-// more than the writes themselves on the send path; see bench/accept.
+// more than the writes themselves on the send path; see bench/accept. It runs on the event loop
+// (SqliteAcceptWriter) or, for a database file, on a thread of its own (accept-writer-thread.ts).
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
-import type { AcceptItem, AcceptOutcome } from './accept-repo.js';
+import type { AcceptItem, AcceptOutcome, AcceptWriter } from './accept-repo.js';
 import { MESSAGE_COLUMNS, type Database } from './schema.js';
+import type { SuppressionFacts } from './suppressions-repo.js';
 
 const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
 
 const insertSql = (table: string, columns: readonly string[]) =>
   `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => '@' + c).join(', ')})`;
 
-export class SqliteAcceptWriter {
+/** Prepares the accept statements on this connection; the returned function writes one batch. */
+export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: AcceptItem[]) => AcceptOutcome[] {
+  const findSuppression = sqlite.prepare<[string, string], SuppressionFacts>(
+    'select reason, created_at from suppressions where account_id = ? and address = ?',
+  );
+  const takeKey = sqlite.prepare<[string, string, string, string, number, number], { key: string }>(
+    `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, ?, ?)
+     on conflict (account_id, key) do update set request_hash = excluded.request_hash,
+       response = excluded.response, created_at = excluded.created_at
+     where idempotency_keys.created_at < ? returning key`,
+  );
+  const dropKey = sqlite.prepare<[string, string]>(
+    'delete from idempotency_keys where account_id = ? and key = ?',
+  );
+  const count = sqlite.prepare<[string, string, number], { sent: number }>(
+    `insert into usage (account_id, month, sent) values (?, ?, 1)
+     on conflict (account_id, month) do update set sent = usage.sent + 1 where usage.sent < ? returning sent`,
+  );
+  const insertNotice = sqlite.prepare(
+    `${insertSql('account_notices', ['id', 'account_id', 'kind', 'message', 'data', 'created_at'])}
+     on conflict (id) do nothing`,
+  );
+  const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
+  const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
+
+  const acceptOne = (item: AcceptItem): AcceptOutcome => {
+    const m = item.message;
+    const idem = item.idempotency;
+    let warned: QuotaNotice | undefined;
+    if (item.refuseSuppressed !== undefined) {
+      const suppression = findSuppression.get(m.account_id, item.refuseSuppressed);
+      if (suppression) return { kind: 'suppressed', suppression };
+    }
+    if (
+      idem &&
+      !takeKey.get(m.account_id, idem.key, idem.requestHash, idem.response, m.created_at, idem.expiredBefore)
+    ) {
+      return { kind: 'idempotency_conflict' };
+    }
+    if (item.quota) {
+      const counted = count.get(m.account_id, item.quota.month, item.quota.cap);
+      if (!counted || counted.sent > item.quota.cap) {
+        if (idem) dropKey.run(m.account_id, idem.key);
+        return { kind: 'quota_exceeded' };
+      }
+      const threshold = quotaThresholdReached(counted.sent, item.quota.cap);
+      if (threshold) {
+        const notice = quotaNotice(m.account_id, item.quota.month, threshold, item.quota.cap, m.created_at);
+        if (insertNotice.run(notice).changes > 0) warned = notice;
+      }
+    }
+    insertMessage.run(m);
+    insertEvent.run(item.event);
+    return warned ? { kind: 'accepted', warned } : { kind: 'accepted' };
+  };
+  const transaction = sqlite.transaction((items: AcceptItem[]) => items.map(acceptOne));
+  // IMMEDIATE: the write lock is taken (waiting out another process's writer) before the first read.
+  // A deferred transaction that reads, then writes after another connection committed, fails at once
+  // with SQLITE_BUSY_SNAPSHOT instead of waiting.
+  return (items) => transaction.immediate(items);
+}
+
+/** The accept transaction on the event loop, under Kysely's lock on the single connection. */
+export class SqliteAcceptWriter implements AcceptWriter {
   private readonly run: (items: AcceptItem[]) => AcceptOutcome[];
 
   constructor(
     private readonly kysely: Kysely<Database>,
     sqlite: SQLite.Database,
   ) {
-    const takeKey = sqlite.prepare<[string, string, string, string, number, number], { key: string }>(
-      `insert into idempotency_keys (account_id, key, request_hash, response, created_at) values (?, ?, ?, ?, ?)
-       on conflict (account_id, key) do update set request_hash = excluded.request_hash,
-         response = excluded.response, created_at = excluded.created_at
-       where idempotency_keys.created_at < ? returning key`,
-    );
-    const dropKey = sqlite.prepare<[string, string]>(
-      'delete from idempotency_keys where account_id = ? and key = ?',
-    );
-    const count = sqlite.prepare<[string, string, number], { sent: number }>(
-      `insert into usage (account_id, month, sent) values (?, ?, 1)
-       on conflict (account_id, month) do update set sent = usage.sent + 1 where usage.sent < ? returning sent`,
-    );
-    const insertNotice = sqlite.prepare(
-      `${insertSql('account_notices', ['id', 'account_id', 'kind', 'message', 'data', 'created_at'])}
-       on conflict (id) do nothing`,
-    );
-    const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
-    const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
-
-    this.run = sqlite.transaction((items: AcceptItem[]) =>
-      items.map((item): AcceptOutcome => {
-        const m = item.message;
-        const idem = item.idempotency;
-        let warned: QuotaNotice | undefined;
-        if (
-          idem &&
-          !takeKey.get(
-            m.account_id,
-            idem.key,
-            idem.requestHash,
-            idem.response,
-            m.created_at,
-            idem.expiredBefore,
-          )
-        ) {
-          return { kind: 'idempotency_conflict' };
-        }
-        if (item.quota) {
-          const counted = count.get(m.account_id, item.quota.month, item.quota.cap);
-          if (!counted || counted.sent > item.quota.cap) {
-            if (idem) dropKey.run(m.account_id, idem.key);
-            return { kind: 'quota_exceeded' };
-          }
-          const threshold = quotaThresholdReached(counted.sent, item.quota.cap);
-          if (threshold) {
-            const notice = quotaNotice(
-              m.account_id,
-              item.quota.month,
-              threshold,
-              item.quota.cap,
-              m.created_at,
-            );
-            if (insertNotice.run(notice).changes > 0) warned = notice;
-          }
-        }
-        insertMessage.run(m);
-        insertEvent.run(item.event);
-        return warned ? { kind: 'accepted', warned } : { kind: 'accepted' };
-      }),
-    );
+    this.run = sqliteAcceptTransaction(sqlite);
   }
 
   persist(items: AcceptItem[]): Promise<AcceptOutcome[]> {
     return this.kysely.connection().execute(async () => this.run(items));
   }
+
+  async close(): Promise<void> {}
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { configureSqlite } from './sqlite-pragmas.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -39,14 +40,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
-  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable
-  // (fsync of the WAL), which the API promises before answering 2xx. Group commit (messages/
-  // accept-batcher.ts) keeps that to one fsync per batch of requests, not one per request.
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  // Another txmail process (e.g. `txmail worker` beside `txmail api`) may hold the write lock briefly.
-  database.pragma('busy_timeout = 5000');
+  configureSqlite(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   if (path === ':memory:') {
     return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };

@@ -4,20 +4,16 @@ import type { Database, SuppressionRow } from './schema.js';
 
 export type SuppressionFacts = Pick<SuppressionRow, 'reason' | 'created_at'>;
 
-/** The send path's question: is this address suppressed for this account? One indexed look-up. */
-export interface SuppressionLookup {
-  find(accountId: string, address: string): Promise<SuppressionFacts | undefined>;
-}
-
 export interface SuppressionFilter {
   address?: string;
   /** Only entries older than this id (the cursor: ids are time-ordered). */
   beforeId?: string;
 }
 
-export class SuppressionsRepo implements SuppressionLookup {
+export class SuppressionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Is this address suppressed for this account? One indexed look-up. */
   async find(accountId: string, address: string): Promise<SuppressionFacts | undefined> {
     return this.db
       .selectFrom('suppressions')

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AcceptItem, AcceptOutcome, AcceptRepo } from '../db/accept-repo.js';
 import type { Account } from '../db/schema.js';
+import type { SuppressionFacts } from '../db/suppressions-repo.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { PLANS, nextMonthStart, usageMonth } from '../accounts/plans.js';
@@ -24,10 +25,7 @@ export interface AcceptRequest {
 export interface SendPolicySource {
   verifiedDomains(accountId: string): Promise<string[]>;
   /** The suppression of this address (lower case) for this account, if any: one indexed look-up. */
-  suppression(
-    accountId: string,
-    address: string,
-  ): Promise<{ reason: string; created_at: number } | undefined>;
+  suppression(accountId: string, address: string): Promise<SuppressionFacts | undefined>;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -53,7 +51,7 @@ export class AcceptService {
     }
     const send = validateSend(req.body);
     const checked = async () => {
-      const warnings = await this.policyRefusals(account, send);
+      const warnings = await this.policyRefusals(account, send, route);
       if (route === 'send' && warnings.length > 0) throw warnings[0]!;
       return warnings;
     };
@@ -78,13 +76,16 @@ export class AcceptService {
     }
   }
 
-  /** Why a real send would be refused, most fundamental first (sandbox, domain, then recipient). */
-  private async policyRefusals(account: Account, send: ValidSend): Promise<AppError[]> {
+  /**
+   * Why a real send would be refused, most fundamental first (sandbox, domain, then recipient). A real
+   * send leaves the recipient to the accept transaction (AcceptItem.refuseSuppressed), which sees every
+   * suppression committed before it; a test send looks it up here to report it as a warning.
+   */
+  private async policyRefusals(account: Account, send: ValidSend, route: SendRoute): Promise<AppError[]> {
     const refusals: AppError[] = [];
     const [verified, suppressed] = await Promise.all([
       this.policy.verifiedDomains(account.id),
-      // Not cached: an address suppressed a moment ago must be refused on the next send.
-      this.policy.suppression(account.id, send.to.email.toLowerCase()),
+      route === 'test' ? this.policy.suppression(account.id, send.to.email.toLowerCase()) : undefined,
     ]);
     if (account.state === 'sandbox') {
       refusals.push(
@@ -102,14 +103,7 @@ export class AcceptService {
         ),
       );
     }
-    if (suppressed) {
-      refusals.push(
-        new AppError(
-          'recipient_suppressed',
-          `${send.to.email} is suppressed since ${new Date(suppressed.created_at).toISOString()}: ${suppressed.reason}`,
-        ),
-      );
-    }
+    if (suppressed) refusals.push(suppressedError(send.to.email, suppressed));
     return refusals;
   }
 
@@ -170,7 +164,9 @@ export class AcceptService {
         created_at: now,
         data: JSON.stringify(isTest ? { warnings: response.warnings } : {}),
       },
-      ...(isTest ? {} : { quota: { month: usageMonth(now), cap } }),
+      ...(isTest
+        ? {}
+        : { quota: { month: usageMonth(now), cap }, refuseSuppressed: send.to.email.toLowerCase() }),
       ...(requestHash && req.idempotencyKey !== undefined
         ? {
             idempotency: {
@@ -195,6 +191,8 @@ export class AcceptService {
           { 'Retry-After': String(retryAfter) },
         );
       }
+      case 'suppressed':
+        throw suppressedError(send.to.email, outcome.suppression);
       case 'idempotency_conflict': {
         // Another process stored the key between our look-up and our write.
         const replay = await this.replay(req.account.id, req.idempotencyKey!, requestHash!);
@@ -206,6 +204,13 @@ export class AcceptService {
       }
     }
   }
+}
+
+function suppressedError(address: string, suppression: SuppressionFacts): AppError {
+  return new AppError(
+    'recipient_suppressed',
+    `${address} is suppressed since ${new Date(suppression.created_at).toISOString()}: ${suppression.reason}`,
+  );
 }
 
 /** Identifies "the same request" for idempotency: the route and the exact fields sent. */

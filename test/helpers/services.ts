@@ -19,7 +19,12 @@ export interface TestEnv {
 
 export async function startTestEnv(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    /** SQLite: accept on the compiled accept thread, as `txmail api` does (needs a current build). */
+    acceptThread?: boolean;
+  } = {},
 ): Promise<TestEnv> {
   const database = await kind.create();
   const config: Config = parseConfig({
@@ -30,6 +35,8 @@ export async function startTestEnv(
     // Tests run from source, and worker threads need the compiled build: build on the event loop.
     // The threaded builder has its own test, and every test of a started process uses it.
     TXMAIL_BUILD_THREADS: '0',
+    // Likewise the SQLite accept thread: accept on the event loop unless a test asks for the thread.
+    TXMAIL_SQLITE_WRITER_THREAD: options.acceptThread ? '1' : '0',
     ...options.env,
   });
   const clock = options.clock ?? { now: () => Date.now() };
