@@ -21,6 +21,12 @@ export interface GroupCommitOptions<I, O> {
    * same for one row or fifty.
    */
   lingerMs?: number;
+  /**
+   * How many batches may be committing at once (default 1). More keeps a writer that queues batches
+   * (the SQLite accept thread) or commits them side by side (a PostgreSQL pool) always busy: the next
+   * batch is handed over while the previous one is still being flushed to disk.
+   */
+  maxInFlight?: number;
   /** Called after each commit with its items and their outcomes (e.g. to wake the delivery worker). */
   onCommitted?: (items: I[], outcomes: O[]) => void;
 }
@@ -28,9 +34,10 @@ export interface GroupCommitOptions<I, O> {
 export class GroupCommit<I, O> {
   private queue: Pending<I, O>[] = [];
   private scheduled = false;
-  private flushing: Promise<void> | undefined;
+  private readonly flushing = new Set<Promise<void>>();
   private readonly maxBatch: number;
   private readonly lingerMs: number;
+  private readonly maxInFlight: number;
 
   constructor(
     private readonly writeBatch: BatchWriter<I, O>,
@@ -38,6 +45,7 @@ export class GroupCommit<I, O> {
   ) {
     this.maxBatch = options.maxBatch ?? 256;
     this.lingerMs = options.lingerMs ?? 0;
+    this.maxInFlight = options.maxInFlight ?? 1;
   }
 
   /** Resolves once the item is durably committed (or refused); rejects when the database fails. */
@@ -50,18 +58,18 @@ export class GroupCommit<I, O> {
 
   /** Waits until everything submitted so far is written (graceful shutdown). */
   async drain(): Promise<void> {
-    while (this.flushing || this.queue.length > 0) {
-      if (!this.flushing) this.startFlush();
-      await this.flushing;
+    while (this.flushing.size > 0 || this.queue.length > 0) {
+      if (this.flushing.size < this.maxInFlight) this.startFlush();
+      await Promise.race(this.flushing);
     }
   }
 
   private schedule(): void {
-    if (this.scheduled || this.flushing) return;
+    if (this.scheduled || this.flushing.size >= this.maxInFlight) return;
     this.scheduled = true;
     const flush = () => {
       this.scheduled = false;
-      if (!this.flushing) this.startFlush();
+      if (this.flushing.size < this.maxInFlight) this.startFlush();
     };
     // setImmediate, not a timer, by default: collect whatever arrived in this turn, add no delay.
     if (this.lingerMs > 0 && this.queue.length < this.maxBatch) setTimeout(flush, this.lingerMs);
@@ -71,10 +79,11 @@ export class GroupCommit<I, O> {
   private startFlush(): void {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
-    this.flushing = this.write(batch).finally(() => {
-      this.flushing = undefined;
+    const flush: Promise<void> = this.write(batch).finally(() => {
+      this.flushing.delete(flush);
       if (this.queue.length > 0) this.schedule();
     });
+    this.flushing.add(flush);
   }
 
   private async write(batch: Pending<I, O>[]): Promise<void> {

@@ -228,6 +228,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   let stopListening: (() => Promise<void>) | undefined;
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
+    // The SQLite thread merges the batches that queue up behind the one it is committing; PostgreSQL
+    // commits a few side by side. On the event loop, a batch's write blocks anyway.
+    maxInFlight: writer instanceof SqliteAcceptWriter ? 1 : db.dialect === 'postgres' ? 4 : 8,
     onCommitted: (items, outcomes) => {
       let queued = false;
       items.forEach((item, i) => {

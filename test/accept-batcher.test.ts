@@ -115,3 +115,45 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
     expect(settled).not.toBe('late');
   });
 });
+
+describe('group commit with several batches in flight', () => {
+  it('hands over at most maxInFlight batches at once, batches what waits meanwhile, and drains', async () => {
+    const releases: (() => void)[] = [];
+    const batches: number[][] = [];
+    let inFlight = 0;
+    let most = 0;
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        most = Math.max(most, ++inFlight);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        inFlight--;
+        return items.map((i) => i * 2);
+      },
+      { maxInFlight: 2 },
+    );
+    const first = [1, 2, 3].map((i) => batcher.submit(i));
+    await new Promise((r) => setImmediate(r));
+    const second = [4, 5].map((i) => batcher.submit(i));
+    await new Promise((r) => setImmediate(r));
+    const third = [6, 7, 8].map((i) => batcher.submit(i)); // waits: two batches are out
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    const drained = batcher.drain();
+    while (batches.length < 3 || releases.length > 0) {
+      releases.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await drained;
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+      [6, 7, 8],
+    ]);
+    expect(most).toBe(2);
+    expect(await Promise.all([...first, ...second, ...third])).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
+  });
+});

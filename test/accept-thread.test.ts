@@ -4,6 +4,10 @@
 // thread (npm test builds first).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcceptItem } from '../src/db/accept-repo.js';
+import { commitRequests, type AcceptThreadRequest } from '../src/db/accept-thread-protocol.js';
+import { ThreadedSqliteAcceptWriter } from '../src/db/accept-writer-thread.js';
+import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -103,5 +107,112 @@ describe('accepting on the SQLite accept thread', () => {
     }
     expect((await send(tenant)).statusCode).toBe(200);
     expect(await storedFor(tenant)).toHaveLength(1);
+  });
+});
+
+describe('the accept thread merging batches', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite);
+  });
+  afterAll(() => env.close());
+
+  it('fails only the batch that cannot be written when batches are posted together', async () => {
+    const tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const writer = new ThreadedSqliteAcceptWriter(env.database.url.slice('sqlite:'.length));
+    try {
+      const existing = acceptItem(tenant.accountId);
+      expect(await writer.persist([existing])).toEqual([{ kind: 'accepted' }]);
+      const good = Array.from({ length: 6 }, () => [acceptItem(tenant.accountId)]);
+      const bad = [acceptItem(tenant.accountId), acceptItem(tenant.accountId, existing.message.id)];
+      // Posted together, so the thread may take several in one transaction (see the test below).
+      const results = await Promise.allSettled([...good, bad].map((batch) => writer.persist(batch)));
+      expect(results.map((r) => r.status)).toEqual([...good.map(() => 'fulfilled'), 'rejected']);
+      const stored = await env.services.db.kysely
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', tenant.accountId)
+        .execute();
+      expect(stored).toHaveLength(1 + good.length); // the bad batch's valid first item was rolled back
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
+function acceptItem(accountId: string, id = newId()): AcceptItem {
+  const now = Date.now();
+  return {
+    message: {
+      id,
+      account_id: accountId,
+      status: 'queued',
+      from_name: '',
+      from_email: 'a@acme.example',
+      from_domain: 'acme.example',
+      to_name: '',
+      to_email: 'b@dest.example',
+      to_domain: 'dest.example',
+      subject: 's',
+      html: '<p>x</p>',
+      created_at: now,
+      updated_at: now,
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+    },
+    event: {
+      id: newId(),
+      message_id: id,
+      account_id: accountId,
+      type: 'email.queued',
+      created_at: now,
+      data: '{}',
+    },
+  };
+}
+
+describe('committing the batches the thread finds waiting', () => {
+  const req = (id: number, n: number): AcceptThreadRequest => ({
+    id,
+    items: Array.from({ length: n }, () => acceptItem('acct')),
+  });
+
+  it('writes them in one transaction and answers each with its own outcomes', () => {
+    const calls: number[] = [];
+    const replies = commitRequests(
+      (items) => {
+        calls.push(items.length);
+        return items.map((i) => (i.message.to_domain ? { kind: 'accepted' } : { kind: 'quota_exceeded' }));
+      },
+      [req(1, 2), req(2, 1), req(3, 3)],
+    );
+    expect(calls).toEqual([6]);
+    expect(replies.map((r) => [r.id, 'outcomes' in r ? r.outcomes.length : -1])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 3],
+    ]);
+  });
+
+  it('retries each on its own when the merged transaction fails, failing only the culprit', () => {
+    const bad = req(2, 1);
+    const calls: number[] = [];
+    const replies = commitRequests(
+      (items) => {
+        calls.push(items.length);
+        if (items.includes(bad.items[0]!))
+          throw Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT' });
+        return items.map(() => ({ kind: 'accepted' }));
+      },
+      [req(1, 2), bad, req(3, 1)],
+    );
+    expect(calls).toEqual([4, 2, 1, 1]);
+    expect(replies).toEqual([
+      { id: 1, outcomes: [{ kind: 'accepted' }, { kind: 'accepted' }] },
+      { id: 2, error: { message: 'UNIQUE constraint failed', code: 'SQLITE_CONSTRAINT' } },
+      { id: 3, outcomes: [{ kind: 'accepted' }] },
+    ]);
   });
 });

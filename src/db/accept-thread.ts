@@ -1,22 +1,11 @@
 // Entry point of the SQLite accept thread (accept-writer-thread.ts): its own connection to the database
-// file, running the accept transaction for each batch the event loop posts, and answering with the
-// outcomes once the batch is committed.
-import { parentPort, workerData } from 'node:worker_threads';
+// file, running the accept transaction for the batches the event loop posts, and answering each with
+// its outcomes once they are committed.
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import type { AcceptItem, AcceptOutcome } from './accept-repo.js';
 import { sqliteAcceptTransaction } from './accept-repo-sqlite.js';
+import { commitRequests, type AcceptThreadData, type AcceptThreadRequest } from './accept-thread-protocol.js';
 import { configureSqlite } from './sqlite-pragmas.js';
-
-export interface AcceptThreadData {
-  path: string;
-}
-export interface AcceptThreadRequest {
-  id: number;
-  items: AcceptItem[];
-}
-export type AcceptThreadReply =
-  | { id: number; outcomes: AcceptOutcome[] }
-  | { id: number; error: { message: string; code: string | undefined } };
 
 const port = parentPort!;
 const database = new SQLite((workerData as AcceptThreadData).path);
@@ -25,21 +14,22 @@ configureSqlite(database);
 database.pragma('wal_autocheckpoint = 0');
 const run = sqliteAcceptTransaction(database);
 
-port.on('message', (request: AcceptThreadRequest | 'close') => {
-  if (request === 'close') {
-    database.close();
-    port.close();
-    return;
+// Requests and replies travel as JSON text: for these plain objects, JSON.stringify and a string copy
+// cost a fraction of postMessage's structured clone, which took a tenth of the event loop's time.
+port.on('message', (first: string) => {
+  if (first === 'close') return close();
+  // Every batch that queued up while the last commit ran goes into one transaction: one fsync.
+  const requests = [JSON.parse(first) as AcceptThreadRequest];
+  let closing = false;
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) {
+    if (next.message === 'close') closing = true;
+    else requests.push(JSON.parse(next.message as string) as AcceptThreadRequest);
   }
-  let reply: AcceptThreadReply;
-  try {
-    reply = { id: request.id, outcomes: run(request.items) };
-  } catch (err) {
-    const e = err as { message?: unknown; code?: unknown };
-    reply = {
-      id: request.id,
-      error: { message: String(e.message ?? err), code: typeof e.code === 'string' ? e.code : undefined },
-    };
-  }
-  port.postMessage(reply);
+  for (const reply of commitRequests(run, requests)) port.postMessage(JSON.stringify(reply));
+  if (closing) close();
 });
+
+function close(): void {
+  database.close();
+  port.close();
+}

@@ -4,7 +4,7 @@
 // comes only after the commit.
 import { Worker } from 'node:worker_threads';
 import type { AcceptItem, AcceptOutcome, AcceptWriter } from './accept-repo.js';
-import type { AcceptThreadData, AcceptThreadReply, AcceptThreadRequest } from './accept-thread.js';
+import type { AcceptThreadData, AcceptThreadReply, AcceptThreadRequest } from './accept-thread-protocol.js';
 
 interface Pending {
   resolve(outcomes: AcceptOutcome[]): void;
@@ -34,7 +34,7 @@ export class ThreadedSqliteAcceptWriter implements AcceptWriter {
       // Keeps the process alive while a batch is out; an idle thread does not.
       thread.worker.ref();
       const request: AcceptThreadRequest = { id, items };
-      thread.worker.postMessage(request);
+      thread.worker.postMessage(JSON.stringify(request)); // JSON: see accept-thread.ts
     });
   }
 
@@ -53,7 +53,8 @@ export class ThreadedSqliteAcceptWriter implements AcceptWriter {
     // The parent's heap flags and signal handling are not wanted in the thread.
     const worker = new Worker(this.filename, { workerData: data, execArgv: [] });
     const thread: AcceptThread = { worker, pending: new Map() };
-    worker.on('message', (reply: AcceptThreadReply) => {
+    worker.on('message', (raw: string) => {
+      const reply = JSON.parse(raw) as AcceptThreadReply;
       const pending = thread.pending.get(reply.id);
       if (!pending) return;
       thread.pending.delete(reply.id);
