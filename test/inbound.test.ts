@@ -48,8 +48,6 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
     other = await createTenant(env.services, { domain: 'other.example' });
-    await env.services.dkim.create('acme.example', tenant.accountId);
-    await env.services.dkim.create('other.example', other.accountId);
     await env.services.startWorker({ pollMs: 200 });
     receiver = await env.services.startInbound({ port: 0 });
   });
