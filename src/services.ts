@@ -393,6 +393,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
           limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
           sources,
           verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+          domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
           clock,
         },
       );

@@ -217,7 +217,7 @@ export class DeliveryWorker {
           events: [],
         });
       case 'unsendable':
-        return this.stateRecord(m, failedPermanently(outcome.reason), undefined);
+        return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
         return this.attemptRecord(m, started, outcome.result, outcome.sourceIp);
     }
