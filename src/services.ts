@@ -397,6 +397,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
           limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
           sources,
           verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+          domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
           clock,
         },
       );
@@ -433,8 +434,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
           ...options,
         },
         {
-          recorded: (m, record) => {
+          recorded: (m, record, outcome) => {
             if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
+            if (outcome === 'superseded') return; // its status and events were not stored
             for (const e of record.events) metrics.events.inc({ type: e.type });
             if (record.status === 'delivered')
               metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);

@@ -6,6 +6,7 @@ import { DEFAULT_RETRY, nextAttemptAt } from '../src/delivery/retry-schedule.js'
 import { Verp } from '../src/delivery/verp.js';
 import type { AttemptResult } from '../src/delivery/transport.js';
 import { isPublic } from '../src/delivery/mx-route.js';
+import { senderDomainRefusal } from '../src/delivery/sender-domain-refusal.js';
 
 const MIN = 60_000;
 
@@ -144,4 +145,19 @@ describe('isPublic', () => {
     ['::ffff:127.0.0.1', false],
     ['0.0.0.0', false],
   ])('%s → %s', (ip, expected) => expect(isPublic(ip)).toBe(expected));
+});
+
+describe('senderDomainRefusal', () => {
+  it.each([
+    [undefined, 'sender domain acme.example was removed from this account; mail from it is no longer sent'],
+    [
+      'failed',
+      'sender domain acme.example is no longer verified (its DNS records failed verification); verify it again to send from it',
+    ],
+    ['pending', 'sender domain acme.example is not verified; verify it to send from it'],
+    ['verified', 'sender domain acme.example has no DKIM key to sign with; verify it to get one'],
+    ['temporary_failure', 'sender domain acme.example has no DKIM key to sign with; verify it to get one'],
+  ] as const)('explains a domain in status %s', (status, reason) => {
+    expect(senderDomainRefusal('acme.example', status)).toBe(reason);
+  });
 });

@@ -47,7 +47,7 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
       },
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
-    const key = await env.services.dkim.create('acme.example', tenant.accountId);
+    const key = (await env.services.repos.dkimKeys.current('acme.example', tenant.accountId))!;
     dnsServer.add(dkimRecordName(key.selector, 'acme.example'), 'TXT', dkimRecordValue(key.public_key));
     dnsServer.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
     dnsServer.add('mx.dest.example', 'A', '127.0.0.1');

@@ -19,7 +19,9 @@ import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from
 
 interface Detail {
   status: string;
+  next_attempt_at: string | null;
   events: { type: string; data: Record<string, unknown> }[];
+  delivery_attempts: { outcome: string; smtp_code: number | null }[];
 }
 
 const RETURN_PATH = 'send.acme.example';
@@ -46,8 +48,6 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
     other = await createTenant(env.services, { domain: 'other.example' });
-    await env.services.dkim.create('acme.example', tenant.accountId);
-    await env.services.dkim.create('other.example', other.accountId);
     await env.services.startWorker({ pollMs: 200 });
     receiver = await env.services.startInbound({ port: 0 });
   });
@@ -163,6 +163,32 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       to: m.to,
     });
     expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it("keeps a bounce that arrives before the worker has recorded the relay's 250", async () => {
+    // The relay holds its reply to "." while its bounce comes back: the receiver records the bounce
+    // while the worker still holds the message's lease, then the worker records "delivered".
+    const to = `hold-${++n}@recipient.example`;
+    const res = await api(tenant, 'POST', '/api/email/send', { ...validSend, to });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = (res.json() as { id: string }).id;
+    const held = await until('the relay to hold its reply', async () => sink.held(to));
+    const m = { verp: held.from, to, messageId: `${id}@mta.txmail.test` };
+    expect((await deliverReport('postfix-user-unknown.eml', m)).code).toBe(250);
+    expect((await eventually(id, 'email.bounced')).status).toBe('bounced');
+    const leased = await env.services.repos.messages.get(tenant.accountId, id);
+    expect(leased!.lease_owner).not.toBeNull();
+
+    sink.release(to);
+    const d = await until('the attempt recorded', async () => {
+      const r = await detail(id);
+      return r.delivery_attempts.length > 0 ? r : undefined;
+    });
+    expect(d.status).toBe('bounced');
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.events.map((e) => e.type)).toEqual(['email.bounced', 'email.queued']);
+    expect(d.delivery_attempts).toEqual([expect.objectContaining({ outcome: 'delivered', smtp_code: 250 })]);
+    expect((await env.services.repos.messages.get(tenant.accountId, id))!.lease_owner).toBeNull();
   });
 
   it.each([

@@ -92,7 +92,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     await endpoint(other.accountId, ',email.delivered,'); // another account's
     const messageId = await leasedMessage(tenant.accountId, 'w1');
     const r = record(messageId, tenant.accountId, 'w1', ['email.delivered', 'email.queued']);
-    expect(await env.services.repos.queue.recordMany([r])).toEqual([true]);
+    expect(await env.services.repos.queue.recordMany([r])).toEqual(['applied']);
     const rows = await outboxOf(tenant.accountId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -144,7 +144,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
       await env.services.repos.queue.recordMany([
         record(messageId, tenant.accountId, 'w1', ['email.delivered']),
       ]),
-    ).toEqual([false]);
+    ).toEqual(['lease_lost']);
     expect(await outboxOf(tenant.accountId)).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import {
   type Database,
   type DkimKeyRow,
   type DomainRow,
+  type DomainStatus,
   type DomainsTable,
   type NewDomain,
 } from './schema.js';
@@ -85,6 +86,17 @@ export class DomainsRepo {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
+  }
+
+  /** The status of the account's domain `name` (ASCII), read now; undefined when it has none. */
+  async statusOf(accountId: string, name: string): Promise<DomainStatus | undefined> {
+    const row = await this.db
+      .selectFrom('domains')
+      .select('status')
+      .where('account_id', '=', accountId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row?.status;
   }
 
   /** Whether a DKIM selector is already used for this domain name (by any account). */

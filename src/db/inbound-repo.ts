@@ -123,13 +123,11 @@ export class InboundRepo {
       if (done.numUpdatedRows === 0n) return false;
       for (const e of effects) {
         if (e.status !== undefined) {
+          // A bounced or complained message is never sent again: out of the queue, even while a worker
+          // holds it (its record then keeps this status: queue-repo.ts).
           await trx
             .updateTable('messages')
-            .set({
-              status: e.status,
-              updated_at: now,
-              ...(e.status === 'bounced' ? { next_attempt_at: null } : {}),
-            })
+            .set({ status: e.status, updated_at: now, next_attempt_at: null })
             .where('id', '=', e.messageId)
             .where('account_id', '=', e.accountId)
             .execute();

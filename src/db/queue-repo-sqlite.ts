@@ -8,9 +8,9 @@
 // belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { AttemptRecord } from './queue-repo.js';
+import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
 import { QueueRepo } from './queue-repo.js';
-import type { Database, MessageRow } from './schema.js';
+import { QUEUED_MESSAGE_STATUSES, type Database, type MessageRow } from './schema.js';
 import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
 const ATTEMPT_COLUMNS = [
@@ -32,7 +32,7 @@ const ATTEMPT_COLUMNS = [
 export class SqliteQueueRepo extends QueueRepo {
   private readonly claim: (owner: string, now: number, leaseUntil: number, limit: number) => MessageRow[];
   /** Applies the records; also says how many webhook pushes they queued. */
-  private readonly record: (records: AttemptRecord[]) => { applied: boolean[]; pushes: number };
+  private readonly record: (records: AttemptRecord[]) => { outcomes: RecordOutcome[]; pushes: number };
   private readonly next: SQLite.Statement<[], { next: number | null }>;
 
   constructor(
@@ -57,8 +57,16 @@ export class SqliteQueueRepo extends QueueRepo {
       }
     };
 
+    // As QueueRepo.recordOne: the status moves only out of a queued one; else, while the lease is
+    // ours, the message keeps its status and leaves the queue.
+    const queued = QUEUED_MESSAGE_STATUSES.map((s) => `'${s}'`).join(', ');
     const update = sqlite.prepare<[string, number | null, number, number, string, string]>(
       `update messages set status = ?, next_attempt_at = ?, updated_at = ?, attempts = attempts + ?,
+         lease_owner = null, lease_expires_at = null
+       where id = ? and lease_owner = ? and status in (${queued})`,
+    );
+    const release = sqlite.prepare<[number, number, string, string]>(
+      `update messages set next_attempt_at = null, updated_at = ?, attempts = attempts + ?,
          lease_owner = null, lease_expires_at = null
        where id = ? and lease_owner = ?`,
     );
@@ -78,19 +86,18 @@ export class SqliteQueueRepo extends QueueRepo {
     const enqueueWebhooks = prepareWebhookEnqueue(sqlite);
     this.record = sqlite.transaction((records: AttemptRecord[]) => {
       let pushes = 0;
-      const applied = records.map((r) => {
-        const changed = update.run(
-          r.status,
-          r.nextAttemptAt,
-          r.now,
-          r.counted ? 1 : 0,
-          r.messageId,
-          r.owner,
-        ).changes;
-        if (changed === 0) return false;
+      const outcomes = records.map((r): RecordOutcome => {
+        const counted = r.counted ? 1 : 0;
+        let outcome: RecordOutcome = 'applied';
+        if (update.run(r.status, r.nextAttemptAt, r.now, counted, r.messageId, r.owner).changes === 0) {
+          if (release.run(r.now, counted, r.messageId, r.owner).changes === 0) return 'lease_lost';
+          outcome = 'superseded';
+        }
         if (r.attempt) insertAttempt.run(r.attempt);
-        for (const e of r.events) {
-          insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
+        if (outcome === 'applied') {
+          for (const e of r.events) {
+            insertEvent.run(e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data));
+          }
         }
         const s = r.suppression;
         if (s) {
@@ -105,14 +112,14 @@ export class SqliteQueueRepo extends QueueRepo {
             r.now,
           );
         }
-        if (r.events.length > 0) {
+        if (outcome === 'applied' && r.events.length > 0) {
           pushes += enqueueWebhooks(
             r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now })),
           );
         }
-        return true;
+        return outcome;
       });
-      return { applied, pushes };
+      return { outcomes, pushes };
     });
     this.next = sqlite.prepare(
       'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
@@ -123,10 +130,10 @@ export class SqliteQueueRepo extends QueueRepo {
     return this.locked(() => this.claim(owner, now, leaseUntil, limit));
   }
 
-  override async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    const { applied, pushes } = await this.locked(() => this.record(records));
+  override async recordMany(records: AttemptRecord[]): Promise<RecordOutcome[]> {
+    const { outcomes, pushes } = await this.locked(() => this.record(records));
     if (pushes > 0) this.onWebhookPushesQueued();
-    return applied;
+    return outcomes;
   }
 
   override nextDue(): Promise<number | undefined> {

@@ -1,5 +1,10 @@
 // The delivery queue, in the messages table: claiming due messages under a lease, and recording each
 // attempt's outcome with its events in one transaction.
+//
+// A record moves the message only out of a queued status (QUEUED_MESSAGE_STATUSES), checked in the
+// UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
+// worker still holds the lease (a relay that accepted the message and bounced it before the worker's
+// record committed), and a "delivered" or "deferred" written after it would lose it.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type {
@@ -10,6 +15,7 @@ import type {
   MessageStatus,
   SuppressionRow,
 } from './schema.js';
+import { QUEUED_MESSAGE_STATUSES } from './schema.js';
 import { claimLeased } from './lease-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
@@ -27,6 +33,15 @@ export interface AttemptRecord {
   suppression?: Omit<SuppressionRow, 'account_id' | 'source_message_id' | 'created_at'>;
   now: number;
 }
+
+/**
+ * What became of a record. `applied`: the message's new state, the attempt and the events are stored.
+ * `superseded`: the message had reached a final status meanwhile (a bounce or complaint recorded by the
+ * receiver); it keeps that status and leaves the queue, the attempt row (and a suppression it found) is
+ * stored, its events are not (an event is a status change, and this one did not happen). `lease_lost`:
+ * nothing is stored.
+ */
+export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
 
 export class QueueRepo {
   /**
@@ -60,74 +75,92 @@ export class QueueRepo {
   /**
    * Records attempts: each message's new state, its attempt row, its events and their webhook outbox
    * rows, in one transaction (group commit: see group-commit.ts). A record applies only while `owner`
-   * still holds the lease; its outcome is false when the lease was lost.
+   * still holds the lease, and changes the status only of a message still queued (see RecordOutcome).
    */
-  async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
+  async recordMany(records: AttemptRecord[]): Promise<RecordOutcome[]> {
     let pushes = 0;
-    const applied = await this.db.transaction().execute(async (trx) => {
-      const applied: boolean[] = [];
-      for (const r of records) applied.push(await this.recordOne(trx, r));
+    const outcomes = await this.db.transaction().execute(async (trx) => {
+      const outcomes: RecordOutcome[] = [];
+      for (const r of records) outcomes.push(await this.recordOne(trx, r));
       // The batch's events in one statement (webhook-enqueue.ts).
       pushes = await enqueueWebhookEvents(
         trx,
         records.flatMap((r, i) =>
-          applied[i]
+          outcomes[i] === 'applied'
             ? r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now }))
             : [],
         ),
       );
-      return applied;
+      return outcomes;
     });
     if (pushes > 0) this.onWebhookPushesQueued();
-    return applied;
+    return outcomes;
   }
 
-  private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<boolean> {
-    {
-      const updated = await trx
+  private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<RecordOutcome> {
+    const attempts = r.counted ? { attempts: sql<number>`attempts + 1` } : {};
+    const updated = await trx
+      .updateTable('messages')
+      .set({
+        status: r.status,
+        next_attempt_at: r.nextAttemptAt,
+        updated_at: r.now,
+        lease_owner: null,
+        lease_expires_at: null,
+        ...attempts,
+      })
+      .where('id', '=', r.messageId)
+      .where('lease_owner', '=', r.owner)
+      .where('status', 'in', QUEUED_MESSAGE_STATUSES)
+      .executeTakeFirst();
+    let outcome: RecordOutcome = 'applied';
+    if (updated.numUpdatedRows === 0n) {
+      // Not queued any more (or not ours): if the lease is still ours, give it back and take the
+      // message out of the queue, keeping the status the receiver recorded.
+      const released = await trx
         .updateTable('messages')
         .set({
-          status: r.status,
-          next_attempt_at: r.nextAttemptAt,
+          next_attempt_at: null,
           updated_at: r.now,
           lease_owner: null,
           lease_expires_at: null,
-          ...(r.counted ? { attempts: sql<number>`attempts + 1` } : {}),
+          ...attempts,
         })
         .where('id', '=', r.messageId)
         .where('lease_owner', '=', r.owner)
         .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) return false;
-      if (r.attempt) await trx.insertInto('delivery_attempts').values(r.attempt).execute();
-      if (r.events.length > 0) {
-        await trx
-          .insertInto('events')
-          .values(
-            r.events.map((e) => ({
-              id: e.id,
-              message_id: r.messageId,
-              account_id: r.accountId,
-              type: e.type,
-              created_at: r.now,
-              data: JSON.stringify(e.data),
-            })),
-          )
-          .execute();
-      }
-      if (r.suppression) {
-        await trx
-          .insertInto('suppressions')
-          .values({
-            ...r.suppression,
-            account_id: r.accountId,
-            source_message_id: r.messageId,
-            created_at: r.now,
-          })
-          .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
-          .execute();
-      }
-      return true;
+      if (released.numUpdatedRows === 0n) return 'lease_lost';
+      outcome = 'superseded';
     }
+    if (r.attempt) await trx.insertInto('delivery_attempts').values(r.attempt).execute();
+    if (outcome === 'applied' && r.events.length > 0) {
+      await trx
+        .insertInto('events')
+        .values(
+          r.events.map((e) => ({
+            id: e.id,
+            message_id: r.messageId,
+            account_id: r.accountId,
+            type: e.type,
+            created_at: r.now,
+            data: JSON.stringify(e.data),
+          })),
+        )
+        .execute();
+    }
+    if (r.suppression) {
+      await trx
+        .insertInto('suppressions')
+        .values({
+          ...r.suppression,
+          account_id: r.accountId,
+          source_message_id: r.messageId,
+          created_at: r.now,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
+        .execute();
+    }
+    return outcome;
   }
 
   /**

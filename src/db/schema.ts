@@ -6,6 +6,12 @@ export type Plan = 'free' | 'pro' | 'scale';
 export type AccountState = 'sandbox' | 'production';
 export type MessageStatus =
   'queued' | 'deferred' | 'delivered' | 'bounced' | 'failed' | 'complained' | 'test';
+/**
+ * The statuses a delivery worker moves a message out of. A worker's record changes the status only
+ * from these: once the receiver has recorded a bounce or complaint (while the worker still held the
+ * lease), the message keeps it.
+ */
+export const QUEUED_MESSAGE_STATUSES: readonly MessageStatus[] = ['queued', 'deferred'];
 export type EventType =
   | 'email.queued'
   | 'email.delivered'

@@ -1,13 +1,15 @@
-// One delivery attempt of one message: compose, sign, choose the envelope sender, route, hand to the
-// transport. Knows nothing about the queue; the worker records what this returns.
+// One delivery attempt of one message: choose the signing key and the envelope sender (or refuse a
+// sender domain that may no longer send), route, compose, sign, hand to the transport. Knows nothing
+// about the queue; the worker records what this returns.
 import type { Clock } from '../clock.js';
-import type { MessageRow } from '../db/schema.js';
-import type { DkimKeys } from '../dkim/dkim-keys.js';
+import { SENDABLE_DOMAIN_STATUSES, type DomainStatus, type MessageRow } from '../db/schema.js';
+import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import type { DestinationLimits } from './destination-limits.js';
 import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { resolveMxRoute } from './mx-route.js';
+import { senderDomainRefusal } from './sender-domain-refusal.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
 
@@ -25,7 +27,11 @@ export type DeliveryOutcome =
   | { kind: 'attempted'; result: AttemptResult; sourceIp?: string }
   /** The destination is paused or saturated: try again then, without counting an attempt. */
   | { kind: 'paused'; until: number }
-  | { kind: 'unsendable'; reason: string };
+  /** Failed without an attempt; `details` go into the email.failed event beside the reason. */
+  | { kind: 'unsendable'; reason: string; details?: Record<string, unknown> };
+
+type Sender =
+  { key: SigningKey; envelopeDomain: string } | { refused: string; details?: Record<string, unknown> };
 
 export class Deliverer {
   constructor(
@@ -38,27 +44,24 @@ export class Deliverer {
       builder: MessageBuilder;
       limits: DestinationLimits;
       sources: SourceIpPool;
+      /** The account's sendable domains (cached briefly: domains/verified-domains.ts). */
       verifiedDomains: (accountId: string) => Promise<string[]>;
+      /** The status of one of the account's domains as stored now (undefined: no such domain). */
+      domainStatus: (accountId: string, name: string) => Promise<DomainStatus | undefined>;
       clock: Clock;
     },
   ) {}
 
   async deliver(m: MessageRow): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
+    const sender = await this.sender(m);
+    if ('refused' in sender) return { kind: 'unsendable', reason: sender.refused, details: sender.details };
+    const { key, envelopeDomain } = sender;
     const route = await this.targets(m.to_domain);
     if ('result' in route) return { kind: 'attempted', result: route.result };
     const now = deps.clock.now();
     const paused = deps.limits.pausedUntil(route.destination, now);
     if (paused !== undefined) return { kind: 'paused', until: paused };
-
-    const verified = (await deps.verifiedDomains(m.account_id)).includes(m.from_domain);
-    const key =
-      (verified ? await deps.dkim.signingKey(m.from_domain, m.account_id) : undefined) ??
-      (await deps.dkim.signingKey(settings.testDomain, null));
-    if (!key) return { kind: 'unsendable', reason: 'no DKIM key to sign with' };
-    // Bounces come back to a domain the service receives for: send.<customer domain> once verified
-    // (SPF and return-path alignment), the service's test domain otherwise.
-    const envelopeDomain = verified ? `${settings.returnPathLabel}.${m.from_domain}` : settings.testDomain;
 
     const signed = await deps.builder.build({
       message: {
@@ -92,6 +95,41 @@ export class Deliverer {
     } finally {
       admission.release();
     }
+  }
+
+  /**
+   * The key that signs the message and the domain its bounces come back to (one the service receives
+   * for). The service's own mail (From the test domain: the guided test, account and system mail) is
+   * signed with the test domain's key, bounces to the test domain. Customer mail only with its own
+   * domain's key, bounces to send.<domain> (SPF and return-path alignment), while the domain may send;
+   * else the message fails with the reason (sender-domain-refusal.ts).
+   */
+  private async sender(m: MessageRow): Promise<Sender> {
+    const { deps, settings } = this;
+    const domain = m.from_domain;
+    if (domain === settings.testDomain) {
+      const key = await deps.dkim.signingKey(domain, null);
+      return key ? { key, envelopeDomain: domain } : { refused: `no DKIM key for ${domain}` };
+    }
+    const signed = (key: SigningKey): Sender => ({
+      key,
+      envelopeDomain: `${settings.returnPathLabel}.${domain}`,
+    });
+    const sendable = (await deps.verifiedDomains(m.account_id)).includes(domain);
+    const key = sendable ? await deps.dkim.signingKey(domain, m.account_id) : undefined;
+    if (key) return signed(key);
+    // Before failing the message, look again past the caches (a second for the domains, a minute for
+    // keys): the domain may have been verified, or given its key, a moment ago.
+    const status = await deps.domainStatus(m.account_id, domain);
+    if (status !== undefined && SENDABLE_DOMAIN_STATUSES.includes(status)) {
+      deps.dkim.forget(domain, m.account_id);
+      const fresh = await deps.dkim.signingKey(domain, m.account_id);
+      if (fresh) return signed(fresh);
+    }
+    return {
+      refused: senderDomainRefusal(domain, status),
+      details: { sender_domain: domain, domain_status: status ?? null },
+    };
   }
 
   /** Where mail for this domain goes now: the relay, or its MX hosts; or why nowhere. */

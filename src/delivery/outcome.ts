@@ -94,12 +94,15 @@ export function decideNext(
   };
 }
 
-/** A message that cannot be sent at all (e.g. no signing key, malformed stored data). */
-export function failedPermanently(reason: string): NextState {
+/**
+ * A message that cannot be sent at all (e.g. its sender domain was removed, malformed stored data);
+ * `details` go into the event beside the reason.
+ */
+export function failedPermanently(reason: string, details: Record<string, unknown> = {}): NextState {
   return {
     status: 'failed',
     nextAttemptAt: null,
     attemptOutcome: 'failed',
-    events: [{ type: 'email.failed', data: { reason } }],
+    events: [{ type: 'email.failed', data: { reason, ...details } }],
   };
 }

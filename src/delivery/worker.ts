@@ -3,7 +3,7 @@
 // one worker at a time, and a worker that dies leaves leases that expire and return the message.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { AttemptRecord, QueueRepo } from '../db/queue-repo.js';
+import type { AttemptRecord, QueueRepo, RecordOutcome } from '../db/queue-repo.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -35,7 +35,8 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
 
 /** Told about every recorded outcome (metrics). */
 export interface WorkerObserver {
-  recorded(message: MessageRow, record: AttemptRecord): void;
+  /** `superseded`: only the attempt was stored, the message had reached a final status (queue-repo.ts). */
+  recorded(message: MessageRow, record: AttemptRecord, outcome: Exclude<RecordOutcome, 'lease_lost'>): void;
 }
 
 export class DeliveryWorker {
@@ -49,7 +50,7 @@ export class DeliveryWorker {
   private woken = false;
   private loop: Promise<void> | undefined;
   /** Attempts finishing together are recorded in one transaction. */
-  private readonly recorder: GroupCommit<AttemptRecord, boolean>;
+  private readonly recorder: GroupCommit<AttemptRecord, RecordOutcome>;
 
   constructor(
     private readonly queue: QueueRepo,
@@ -176,9 +177,18 @@ export class DeliveryWorker {
     // expires and the message is tried again (at worst a duplicate, never a loss).
     for (let tries = 1; ; tries++) {
       try {
-        const recorded = await this.recorder.submit(record);
-        if (!recorded) this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
-        else this.observer?.recorded(m, record);
+        const outcome = await this.recorder.submit(record);
+        if (outcome === 'lease_lost') {
+          this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
+          return;
+        }
+        if (outcome === 'superseded') {
+          this.logger.info(
+            { messageId: m.id, status: record.status },
+            'the message bounced or drew a complaint during the attempt: it keeps that status',
+          );
+        }
+        this.observer?.recorded(m, record, outcome);
         return;
       } catch (err) {
         // Stopping: a few more tries, then leave it to the lease rather than hold up the shutdown.
@@ -207,7 +217,7 @@ export class DeliveryWorker {
           events: [],
         });
       case 'unsendable':
-        return this.stateRecord(m, failedPermanently(outcome.reason), undefined);
+        return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
         return this.attemptRecord(m, started, outcome.result, outcome.sourceIp);
     }

@@ -78,10 +78,14 @@ export interface Tenant {
   apiKeyId: string;
 }
 
-/** An account with an API key; `domain` adds a verified domain and makes the account production. */
+/**
+ * An account with an API key; `domain` adds a verified domain with its DKIM key (as adding and
+ * verifying one does) and makes the account production. `dkim: false` leaves the domain without a key,
+ * like one set verified by hand before verification existed.
+ */
 export async function createTenant(
   services: Services,
-  options: { plan?: Plan; domain?: string; email?: string } = {},
+  options: { plan?: Plan; domain?: string; email?: string; dkim?: boolean } = {},
 ): Promise<Tenant> {
   const email = options.email ?? `owner-${newId().slice(-12)}@customer.example`;
   const account = await services.accounts.create({ email, plan: options.plan ?? 'pro' });
@@ -95,6 +99,13 @@ export async function createTenant(
       verified_at: Date.now(),
     });
     await services.repos.accounts.setState(account.id, 'production');
+    if (options.dkim !== false) {
+      // A selector of its own: several test accounts may add the same name.
+      const selector = `t${newId().replaceAll('-', '').slice(-12)}`;
+      await services.repos.dkimKeys.insert(
+        await services.dkim.generate(options.domain, account.id, selector),
+      );
+    }
   }
   const key = await services.accounts.createApiKey(account.id, 'test');
   return { accountId: account.id, email, apiKey: key.key, apiKeyId: key.record.id };

@@ -3,6 +3,7 @@
 //   throttle… → 421 4.7.0 at RCPT          reject… → 554 5.6.0 after DATA
 //   drop…     → connection dropped during DATA
 //   flaky<N>… → 451 for the first N attempts, then accepted
+//   hold…     → the reply to "." waits until release(address) (a test acts while the client waits)
 // Everything else is accepted. Received messages are kept with their envelope.
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
@@ -25,6 +26,8 @@ export class SmtpSink {
   readonly received: Received[] = [];
   private server: SMTPServer | undefined;
   private readonly tries = new Map<string, number>();
+  /** Messages whose reply to "." is held, by recipient, with the reply that accepts them. */
+  private readonly holding = new Map<string, { message: Received; accept: () => void }>();
   port = 0;
   connections = 0;
 
@@ -96,7 +99,7 @@ export class SmtpSink {
           if (rcpts.some((r) => r.toLowerCase().startsWith('reject'))) {
             return cb(Object.assign(new Error('5.6.0 message content rejected'), { responseCode: 554 }));
           }
-          this.received.push({
+          const message: Received = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: rcpts,
             raw: Buffer.concat(chunks),
@@ -105,8 +108,14 @@ export class SmtpSink {
             at: Date.now(),
             session: session.id,
             clientAddress: session.remoteAddress.replace(/^::ffff:/, ''),
-          });
-          cb(null, '2.0.0 queued as ' + this.received.length);
+          };
+          const accept = () => {
+            this.received.push(message);
+            cb(null, '2.0.0 queued as ' + this.received.length);
+          };
+          const held = rcpts.find((r) => r.toLowerCase().startsWith('hold'));
+          if (held) this.holding.set(held, { message, accept });
+          else accept();
         });
       },
     };
@@ -128,6 +137,19 @@ export class SmtpSink {
 
   stop(): Promise<void> {
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The message for `address` whose reply to "." is being held, once its data has arrived. */
+  held(address: string): Received | undefined {
+    return this.holding.get(address)?.message;
+  }
+
+  /** Sends the held reply (250) for `address`. */
+  release(address: string): void {
+    const h = this.holding.get(address);
+    if (!h) throw new Error(`no reply held for ${address}`);
+    this.holding.delete(address);
+    h.accept();
   }
 
   /** Messages received for a recipient. */
