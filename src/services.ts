@@ -158,7 +158,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const repos = {
     accounts: new AccountsRepo(db.kysely),
     domains: new DomainsRepo(db.kysely, db.dialect),
-    messages: new MessagesRepo(db.kysely),
+    messages: new MessagesRepo(db.kysely, db.dialect),
     accept: new AcceptRepo(db.kysely),
     queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
     dkimKeys: new DkimKeysRepo(db.kysely),

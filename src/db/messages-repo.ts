@@ -1,5 +1,6 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import type { Kysely } from 'kysely';
+import type { Dialect } from './database.js';
 import {
   MESSAGE_COLUMNS,
   type Database,
@@ -27,8 +28,18 @@ const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
   (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
 );
 
+export interface MessageDetail {
+  message: MessageRow;
+  events: EventRow[];
+  attempts: DeliveryAttemptRow[];
+  webhookAttempts: (WebhookAttemptRow & { url: string })[];
+}
+
 export class MessagesRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** Newest first, at most `limit`. */
   async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageSummary[]> {
@@ -40,6 +51,26 @@ export class MessagesRepo {
     if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
     return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /**
+   * The message with its events, attempts and webhook pushes, read from one snapshot: a reader never
+   * sees a new event beside the message's old status. (On PostgreSQL a plain transaction gives each
+   * statement its own snapshot, hence REPEATABLE READ; a SQLite transaction reads one snapshot.)
+   */
+  async detail(accountId: string, id: string): Promise<MessageDetail | undefined> {
+    let tx = this.db.transaction();
+    if (this.dialect === 'postgres') tx = tx.setIsolationLevel('repeatable read');
+    return tx.execute(async (trx) => {
+      const reader = new MessagesRepo(trx, this.dialect);
+      const message = await reader.get(accountId, id);
+      if (!message) return undefined;
+      // One after another: a transaction is one connection, which runs one statement at a time.
+      const events = await reader.events(accountId, id);
+      const attempts = await reader.attempts(accountId, id);
+      const webhookAttempts = await reader.webhookAttempts(accountId, id);
+      return { message, events, attempts, webhookAttempts };
+    });
   }
 
   async get(accountId: string, id: string): Promise<MessageRow | undefined> {

@@ -79,13 +79,9 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
-      const message = UUID.test(id) ? await messages.get(account.id, id) : undefined;
-      if (!message) throw new AppError('not_found', `no email with id "${id}" in this account`);
-      const [events, attempts, pushes] = await Promise.all([
-        messages.events(account.id, id),
-        messages.attempts(account.id, id),
-        messages.webhookAttempts(account.id, id),
-      ]);
+      const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
+      if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      const { message, events, attempts, webhookAttempts: pushes } = detail;
       return {
         ...detailJson(message),
         events: events.map(eventJson),
