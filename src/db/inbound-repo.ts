@@ -121,17 +121,23 @@ export class InboundRepo {
         .where('status', '=', 'pending')
         .executeTakeFirst();
       if (done.numUpdatedRows === 0n) return false;
+      const recorded: InboundEffect[] = [];
       for (const e of effects) {
         if (e.status !== undefined) {
           // A bounced or complained message is never sent again: out of the queue, even while a worker
-          // holds it (its record then keeps this status: queue-repo.ts).
-          await trx
+          // holds it (its record then keeps this status: queue-repo.ts). The condition settles a race
+          // that decide-effects.ts, reading first, cannot: two copies of one report processed at once
+          // by two processes. The first records it; the second records nothing.
+          const moved = await trx
             .updateTable('messages')
             .set({ status: e.status, updated_at: now, next_attempt_at: null })
             .where('id', '=', e.messageId)
             .where('account_id', '=', e.accountId)
-            .execute();
+            .where('status', 'not in', ['test', e.status])
+            .executeTakeFirst();
+          if (moved.numUpdatedRows === 0n) continue;
         }
+        recorded.push(e);
         await trx
           .insertInto('events')
           .values({
@@ -163,7 +169,7 @@ export class InboundRepo {
       // Webhook pushes for the new events, in the same transaction (db/webhook-enqueue.ts).
       pushes = await enqueueWebhookEvents(
         trx,
-        effects.map((e) => ({
+        recorded.map((e) => ({
           id: e.event.id,
           account_id: e.accountId,
           type: e.event.type,
