@@ -51,6 +51,7 @@ import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
 import { SessionsRepo } from './db/sessions-repo.js';
+import { AttemptCountsRepo } from './db/attempt-counts-repo.js';
 import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { InboundRepo } from './db/inbound-repo.js';
@@ -93,6 +94,7 @@ export interface Services {
     webhookOutbox: WebhookOutboxRepo;
     notices: NoticesRepo;
     sessions: SessionsRepo;
+    attemptCounts: AttemptCountsRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -170,6 +172,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
+    attemptCounts: new AttemptCountsRepo(db.kysely),
   };
   const suppressionLookup: SuppressionLookup = db.sqlite
     ? new SqliteSuppressionLookup(db.kysely, db.sqlite)
@@ -298,6 +301,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       sessionsRepo: repos.sessions,
       sessions,
       mail: accountMail,
+      attempts: repos.attemptCounts,
       clock,
     },
   );

@@ -19,9 +19,14 @@ export interface TestEnv {
 
 export async function startTestEnv(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    /** Another instance's database, shared (left in place on close): several processes on one database. */
+    database?: TestDatabase;
+  } = {},
 ): Promise<TestEnv> {
-  const database = await kind.create();
+  const database = options.database ?? (await kind.create());
   const config: Config = parseConfig({
     TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.txmail.test',
@@ -48,7 +53,7 @@ export async function startTestEnv(
     async close() {
       await app.close();
       await services.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }
