@@ -360,6 +360,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         dashboardAuth,
         accountMail,
         webRoot: defaultWebRoot(),
+        trustProxy: config.trustProxy,
       }),
     dispatcher: () => dispatcher,
     async startWorker(options = {}, webhookOptions = {}) {
