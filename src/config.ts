@@ -36,6 +36,11 @@ export interface Config {
   inboundMaxSize: number;
   /** Connections per minute one client IP may open to the bounce receiver; 0 = unlimited. */
   inboundConnectionsPerMinute: number;
+  /**
+   * Port of the `txmail inbound` role's own HTTP listener (/healthz, /readyz, /metrics) on
+   * TXMAIL_HTTP_HOST; undefined: none (the default; the other roles have the API's listener).
+   */
+  inboundHealthPort: number | undefined;
   returnPathLabel: string;
   testDomain: string;
   /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
@@ -113,6 +118,10 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     inboundMaxSize: size(get, 'TXMAIL_INBOUND_MAX_SIZE', 10 * 1024 * 1024),
     inboundConnectionsPerMinute: nonNegativeInt(get, 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 60),
+    inboundHealthPort:
+      get('TXMAIL_INBOUND_HEALTH_PORT') === undefined
+        ? undefined
+        : port(get, 'TXMAIL_INBOUND_HEALTH_PORT', 0),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),

@@ -20,6 +20,7 @@ import {
   type DomainCheckerOptions,
 } from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
+import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
 import { GroupCommit } from './group-commit.js';
 import { AcceptService } from './messages/accept.js';
@@ -117,6 +118,8 @@ export interface Services {
   systemMail: SystemMail;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
+  /** Builds the health listener of the inbound role (/healthz, /readyz, /metrics); not listening yet. */
+  healthHttp(): FastifyInstance;
   /**
    * Starts the worker role of this process: the delivery worker (woken at once by mail accepted here)
    * and the webhook dispatcher (woken by events the worker records).
@@ -362,6 +365,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         webRoot: defaultWebRoot(),
         trustProxy: config.trustProxy,
       }),
+    healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
     dispatcher: () => dispatcher,
     async startWorker(options = {}, webhookOptions = {}) {
       if (worker) return worker;
@@ -469,6 +473,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
         clock,
         logger: log,
         hostname: config.hostname,
+        processed: (kind, effects) => {
+          metrics.inboundMessages.inc({ kind });
+          for (const e of effects) metrics.events.inc({ type: e.event.type });
+        },
       });
       receiver = await new InboundReceiver(
         {

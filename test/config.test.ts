@@ -18,6 +18,8 @@ describe('configuration', () => {
       allowPrivateNetworks: false,
       signup: 'open',
       rateLimit: 100,
+      trustProxy: false,
+      inboundHealthPort: undefined,
     });
   });
 
@@ -46,6 +48,7 @@ describe('configuration', () => {
     ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
     ['TXMAIL_INBOUND_MAX_SIZE', '100'],
     ['TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 'many'],
+    ['TXMAIL_INBOUND_HEALTH_PORT', 'yes'],
     ['TXMAIL_TRUST_PROXY', 'proxy.example.com'],
     ['TXMAIL_TRUST_PROXY', '10.0.0.0/33'],
     ['TXMAIL_TRUST_PROXY', '10.0.0'],
@@ -68,6 +71,7 @@ describe('configuration', () => {
       inboundMaxSize: 10 * 1024 * 1024,
       inboundConnectionsPerMinute: 60,
     });
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_HEALTH_PORT: '9102' }).inboundHealthPort).toBe(9102);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '65536' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '64K' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '25MiB' }).inboundMaxSize).toBe(25 * 1024 * 1024);
