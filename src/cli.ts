@@ -14,7 +14,8 @@ Service roles:
   serve                      the API, the delivery worker, domain checks and the bounce receiver in one process (npm start)
   api                        the HTTP API and dashboard only
   worker                     the delivery worker, domain checks and the retention sweeper
-  inbound                    the bounce and complaint receiver (SMTP) only
+  inbound                    the bounce and complaint receiver (SMTP) only; with TXMAIL_INBOUND_HEALTH_PORT
+                             also /healthz, /readyz and /metrics on that port
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -238,13 +239,19 @@ async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound
     s.startDomainChecker();
   }
   const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
+  // The inbound role has no API listener: its own small one for probes and scrapes, when asked for.
+  const health = role === 'inbound' && s.config.inboundHealthPort !== undefined ? s.healthHttp() : undefined;
   // The HTTP port last: once /healthz answers, every part of this process is running.
   if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
+  const healthUrl = health
+    ? await health.listen({ host: s.config.httpHost, port: s.config.inboundHealthPort })
+    : undefined;
   s.logger.info(
     {
       role,
       url: app ? s.config.publicUrl : undefined,
       inbound: inbound ? `${s.config.inboundHost}:${inbound.port}` : undefined,
+      health: healthUrl,
       database: s.db.dialect,
     },
     'txmail is running',
@@ -263,6 +270,7 @@ async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await app?.close(); // finishes requests in flight
+  await health?.close();
   await s.close(); // stops the worker: lets deliveries in flight finish, gives back leases
   s.logger.info('stopped');
   return 0;

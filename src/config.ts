@@ -3,11 +3,19 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Plan } from './db/schema.js';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
 
 export type Signup = 'open' | 'closed';
+
+/**
+ * Which peers may tell the HTTP listener the client's address (X-Forwarded-For): none (false), all
+ * (true), the nearest N hops, or the peers at these addresses, CIDR ranges and named ranges
+ * (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxy = boolean | number | string[];
 
 export interface Config {
   /** PostgreSQL connections per process. */
@@ -15,6 +23,8 @@ export interface Config {
   databaseUrl: string;
   httpHost: string;
   httpPort: number;
+  /** TXMAIL_TRUST_PROXY: whose X-Forwarded-For gives the client address (per-IP limits, logs). */
+  trustProxy: TrustProxy;
   publicUrl: string;
   hostname: string;
   relayUrl: string | undefined;
@@ -26,6 +36,11 @@ export interface Config {
   inboundMaxSize: number;
   /** Connections per minute one client IP may open to the bounce receiver; 0 = unlimited. */
   inboundConnectionsPerMinute: number;
+  /**
+   * Port of the `txmail inbound` role's own HTTP listener (/healthz, /readyz, /metrics) on
+   * TXMAIL_HTTP_HOST; undefined: none (the default; the other roles have the API's listener).
+   */
+  inboundHealthPort: number | undefined;
   returnPathLabel: string;
   testDomain: string;
   /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
@@ -92,6 +107,7 @@ export function parseConfig(env: Env): Config {
     databasePool: positive(get, 'TXMAIL_DATABASE_POOL', 10),
     httpHost: get('TXMAIL_HTTP_HOST') ?? '127.0.0.1',
     httpPort,
+    trustProxy: trustProxy(get('TXMAIL_TRUST_PROXY')),
     publicUrl: url(get, 'TXMAIL_PUBLIC_URL', `http://localhost:${httpPort}`, ['http:', 'https:']),
     hostname,
     relayUrl: get('TXMAIL_RELAY_URL') && url(get, 'TXMAIL_RELAY_URL', '', ['smtp:', 'smtps:']),
@@ -104,6 +120,10 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     inboundMaxSize: size(get, 'TXMAIL_INBOUND_MAX_SIZE', 10 * 1024 * 1024),
     inboundConnectionsPerMinute: nonNegativeInt(get, 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 60),
+    inboundHealthPort:
+      get('TXMAIL_INBOUND_HEALTH_PORT') === undefined
+        ? undefined
+        : port(get, 'TXMAIL_INBOUND_HEALTH_PORT', 0),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
@@ -195,6 +215,35 @@ function accountRateLimits(value: string | undefined): Record<Plan, number> {
     limits[m[1] as Plan] = Number(m[2]);
   }
   return limits;
+}
+
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (['false', 'no', 'off'].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) return true;
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+  return list(v).map((entry) => {
+    if (NAMED_RANGES.includes(entry) || isIP(entry) !== 0 || isCidr(entry)) return entry;
+    throw new ConfigError(
+      'TXMAIL_TRUST_PROXY',
+      `"${entry}" is not an address, a CIDR range or one of ${NAMED_RANGES.join(', ')} ` +
+        '(or use true, false, or a number of hops)',
+    );
+  });
+}
+
+function isCidr(v: string): boolean {
+  const slash = v.indexOf('/');
+  if (slash < 0 || isIP(v.slice(0, slash)) === 0) return false;
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function databaseUrl(value: string): string {

@@ -15,6 +15,7 @@ export class Metrics {
   readonly deliveryLatency: Histogram;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly webhookAttempts: Counter<'outcome'>;
+  readonly inboundMessages: Counter<'kind'>;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -54,6 +55,12 @@ export class Metrics {
       name: 'txmail_webhook_attempts_total',
       help: 'Webhook delivery attempts by outcome (success, failure)',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.inboundMessages = new Counter({
+      name: 'txmail_inbound_messages_total',
+      help: 'Messages the bounce receiver processed, by what they were (bounce, complaint, auto_reply, ignored); error: processing failed, retried later',
+      labelNames: ['kind'],
       registers,
     });
     // Both queue gauges come from one query per scrape.

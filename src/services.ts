@@ -21,6 +21,7 @@ import {
   type DomainCheckerOptions,
 } from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
+import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
 import { GroupCommit } from './group-commit.js';
 import { AcceptService } from './messages/accept.js';
@@ -52,6 +53,7 @@ import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
 import { SessionsRepo } from './db/sessions-repo.js';
+import { AttemptCountsRepo } from './db/attempt-counts-repo.js';
 import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { InboundRepo } from './db/inbound-repo.js';
@@ -93,6 +95,7 @@ export interface Services {
     webhookOutbox: WebhookOutboxRepo;
     notices: NoticesRepo;
     sessions: SessionsRepo;
+    attemptCounts: AttemptCountsRepo;
   };
   dns: DnsResolver;
   dkim: DkimKeys;
@@ -115,6 +118,8 @@ export interface Services {
   systemMail: SystemMail;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
+  /** Builds the health listener of the inbound role (/healthz, /readyz, /metrics); not listening yet. */
+  healthHttp(): FastifyInstance;
   /**
    * Starts the worker role of this process: the delivery worker (woken at once by mail accepted here)
    * and the webhook dispatcher (woken by events the worker records).
@@ -170,6 +175,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
+    attemptCounts: new AttemptCountsRepo(db.kysely),
   };
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
@@ -302,6 +308,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       sessionsRepo: repos.sessions,
       sessions,
       mail: accountMail,
+      attempts: repos.attemptCounts,
       clock,
     },
   );
@@ -360,7 +367,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
         dashboardAuth,
         accountMail,
         webRoot: defaultWebRoot(),
+        trustProxy: config.trustProxy,
       }),
+    healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
     dispatcher: () => dispatcher,
     async startWorker(options = {}, webhookOptions = {}) {
       if (worker) return worker;
@@ -470,6 +479,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
         clock,
         logger: log,
         hostname: config.hostname,
+        processed: (kind, effects) => {
+          metrics.inboundMessages.inc({ kind });
+          for (const e of effects) metrics.events.inc({ type: e.event.type });
+        },
       });
       receiver = await new InboundReceiver(
         {

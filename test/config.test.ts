@@ -18,6 +18,8 @@ describe('configuration', () => {
       allowPrivateNetworks: false,
       signup: 'open',
       rateLimit: 100,
+      trustProxy: false,
+      inboundHealthPort: undefined,
     });
   });
 
@@ -46,6 +48,11 @@ describe('configuration', () => {
     ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
     ['TXMAIL_INBOUND_MAX_SIZE', '100'],
     ['TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 'many'],
+    ['TXMAIL_INBOUND_HEALTH_PORT', 'yes'],
+    ['TXMAIL_TRUST_PROXY', 'proxy.example.com'],
+    ['TXMAIL_TRUST_PROXY', '10.0.0.0/33'],
+    ['TXMAIL_TRUST_PROXY', '10.0.0'],
+    ['TXMAIL_TRUST_PROXY', '-1'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
     try {
@@ -64,12 +71,33 @@ describe('configuration', () => {
       inboundMaxSize: 10 * 1024 * 1024,
       inboundConnectionsPerMinute: 60,
     });
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_HEALTH_PORT: '9102' }).inboundHealthPort).toBe(9102);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '65536' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '64K' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '25MiB' }).inboundMaxSize).toBe(25 * 1024 * 1024);
     expect(
       parseConfig({ ...base, TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0' }).inboundConnectionsPerMinute,
     ).toBe(0);
+  });
+
+  it('reads TXMAIL_TRUST_PROXY as off, on, a number of hops or a list of addresses and ranges', () => {
+    const trust = (v?: string) =>
+      parseConfig({
+        TXMAIL_HOSTNAME: 'mail.example.com',
+        ...(v === undefined ? {} : { TXMAIL_TRUST_PROXY: v }),
+      }).trustProxy;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 10.1.0.0/16,fd00::/8, ::1,loopback')).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
   });
 
   it('parses lists and masks secrets when printed', () => {

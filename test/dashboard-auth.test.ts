@@ -301,6 +301,36 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await login('bob@example.org', PASSWORD, '203.0.113.50')).statusCode).toBe(429);
   });
 
+  it('shares the log-in limit between two servers on one database, even for guesses sent at once', async () => {
+    await start();
+    const other = await startTestEnv(kind, { database: env.database });
+    try {
+      await signup('alice@example.org');
+      const urls: string[] = [];
+      for (const app of [env.app, other.app]) urls.push(await app.listen({ host: '127.0.0.1', port: 0 }));
+      const login = (url: string, password: string) =>
+        fetch(`${url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'alice@example.org', password }),
+        });
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => login(urls[i % 2]!, `wrong guess ${i}`)),
+      );
+      const statuses = guesses.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+      // The right password is refused now on both servers, and the answer says for how long.
+      for (const url of urls) {
+        const res = await login(url, PASSWORD);
+        expect(res.status).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('resets the password with a single-use one-hour link and logs out every session', async () => {
     const clock = new ManualClock(Date.now());
     await start({ clock });

@@ -550,3 +550,77 @@ describe('txmail serve as a bounce receiver', () => {
     }
   });
 });
+
+describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on $name', (kind) => {
+  it('answers /healthz, /readyz and /metrics (counting the bounces it processed) beside the SMTP port', async () => {
+    const database = await kind.create();
+    const inboundPort = await freePort();
+    const healthPort = await freePort();
+    const vars = {
+      TXMAIL_DATABASE_URL: database.url,
+      TXMAIL_HOSTNAME: 'mta.txmail.test',
+      TXMAIL_SECRET_KEY: 's'.repeat(64),
+      TXMAIL_INBOUND_PORT: String(inboundPort),
+      TXMAIL_INBOUND_HEALTH_PORT: String(healthPort),
+      TXMAIL_LOG_LEVEL: 'warn',
+    };
+    const services = await createServices(parseConfig(vars), { logger: pino({ level: 'silent' }) });
+    let server: RunningServer | undefined;
+    try {
+      const t = await createTenant(services, { domain: 'acme.example' });
+      const id = newId();
+      await services.db.kysely
+        .insertInto('messages')
+        .values({
+          id,
+          account_id: t.accountId,
+          status: 'delivered',
+          from_name: '',
+          from_email: 'noreply@acme.example',
+          from_domain: 'acme.example',
+          to_name: '',
+          to_email: 'gone@recipient.example',
+          to_domain: 'recipient.example',
+          subject: 's',
+          html: '<p>x</p>',
+          created_at: Date.now(),
+          updated_at: Date.now(),
+          attempts: 1,
+          next_attempt_at: null,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .execute();
+      // startServer waits for /healthz on the health port: the role has no other HTTP listener.
+      server = await startServer('inbound', vars, healthPort);
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      const api = await fetch(`${server.url}/api/account`);
+      expect(api.status).toBe(404);
+      expect(await api.text()).toMatch(/^not_found: /);
+
+      const verp = services.verp.address(id, RETURN_PATH);
+      const raw = fixture('postfix-user-unknown.eml', {
+        verp,
+        to: 'gone@recipient.example',
+        messageId: `${id}@mta.txmail.test`,
+        returnPathDomain: RETURN_PATH,
+      });
+      expect((await smtpSend(inboundPort, { from: '', to: [verp] }, raw)).code).toBe(250);
+      const metrics = await until('the bounce in /metrics', async () => {
+        const text = await (await fetch(`${server!.url}/metrics`)).text();
+        return text.includes('txmail_inbound_messages_total{kind="bounce"} 1') ? text : undefined;
+      });
+      expect(metrics).toContain('txmail_email_events_total{type="email.bounced"} 1');
+      expect(metrics).toContain('txmail_process_process_cpu_seconds_total');
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    } finally {
+      server?.child.kill('SIGKILL');
+      await services.close();
+      await database.drop();
+    }
+  });
+});

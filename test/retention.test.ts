@@ -122,3 +122,99 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(month).not.toBe(day);
   });
 });
+
+describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name', (kind) => {
+  let env: TestEnv;
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 0));
+  const DAY = 24 * HOUR;
+  const PASSWORD = 'correct horse battery';
+
+  beforeEach(async () => {
+    clock.set(Date.UTC(2026, 10, 20, 12, 0, 0));
+    env = await startTestEnv(kind, { clock });
+  });
+  afterEach(async () => env.close());
+
+  /** Runs `fn` as if it were `ago` milliseconds earlier. */
+  const at = async <T>(ago: number, fn: () => Promise<T>): Promise<T> => {
+    const now = clock.now();
+    clock.set(now - ago);
+    try {
+      return await fn();
+    } finally {
+      clock.set(now);
+    }
+  };
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+    env.app.inject({ method: 'POST', url, payload, headers });
+  const signup = async (email: string) => {
+    const res = await post('/api/auth/signup', { email, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { account: { id: string } }).account.id;
+  };
+  const rows = async () => {
+    const db = env.services.db.kysely;
+    return {
+      sessions: (await db.selectFrom('sessions').select('account_id').execute()).map((r) => r.account_id),
+      tokens: (await db.selectFrom('account_tokens').select(['account_id', 'purpose']).execute()).map(
+        (r) => `${r.account_id} ${r.purpose}`,
+      ),
+      idempotency: (await db.selectFrom('idempotency_keys').select('key').execute()).map((r) => r.key).sort(),
+      attempts: (await db.selectFrom('attempt_counts').select('expires_at').execute()).length,
+    };
+  };
+
+  it('deletes expired sessions, used and expired tokens, idempotency keys past 24 hours and ended attempt counts', async () => {
+    // A month ago: Alice signed up (a session that has expired since, and a verification link that
+    // was never used) and somebody failed to log in as her.
+    const alice = await at(31 * DAY, () => signup('alice@example.org'));
+    await at(31 * DAY, () => post('/api/auth/login', { email: 'alice@example.org', password: 'nope' }));
+    // Today: Bob signs up, uses his verification link, and asks for a password reset he has not used.
+    const bob = await signup('bob@example.org');
+    const link = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('html')
+      .where('account_id', '=', bob)
+      .executeTakeFirstOrThrow();
+    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(link.html)![1]!;
+    expect((await post('/api/auth/verify', { token })).statusCode).toBe(200);
+    expect((await post('/api/auth/password-reset', { email: 'bob@example.org' })).statusCode).toBe(202);
+    // Idempotency keys of 25 and of 23 hours ago.
+    const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
+    const send = (key: string) =>
+      post('/api/email/send', validSend, { 'x-api-key': tenant.apiKey, 'idempotency-key': key });
+    await at(25 * HOUR, () => send('old'));
+    const young = await at(23 * HOUR, () => send('young'));
+
+    const before = await rows();
+    expect(before.sessions.sort()).toEqual([alice, bob].sort());
+    expect(before.tokens).toHaveLength(3);
+    expect(before.idempotency).toEqual(['old', 'young']);
+    expect(before.attempts).toBeGreaterThan(0);
+    const liveAttempts = (
+      await env.services.db.kysely
+        .selectFrom('attempt_counts')
+        .select('key')
+        .where('expires_at', '>', clock.now())
+        .execute()
+    ).length;
+
+    const sweeper = new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      batchSize: 1,
+      pauseMs: 0,
+    });
+    const deleted = await sweeper.sweep();
+    const after = await rows();
+    expect(after).toEqual({
+      sessions: [bob],
+      tokens: [`${bob} reset_password`],
+      idempotency: ['young'],
+      attempts: liveAttempts,
+    });
+    expect(deleted).toBe(1 + 2 + 1 + (before.attempts - liveAttempts));
+    expect(await sweeper.sweep()).toBe(0);
+    // The key still in its 24 hours replays the first response.
+    expect((await send('young')).json()).toEqual(young.json());
+  });
+});

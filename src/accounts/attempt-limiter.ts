@@ -1,44 +1,49 @@
-// Counts failed attempts per key (an IP address, an email address) in a fixed window, in memory.
-// Used for dashboard log-ins and reset requests: a guesser is stopped after `max` failures per window.
-// Per process: with several API processes the effective limit is `max` × processes, still far below
-// what a password guess needs; the scrypt cost bounds the rate further.
+// Counts attempts per key (an IP address, an email address) in a fixed window, in the database, so every
+// API process sharing it sees the same counts. Used for dashboard log-ins, sign-ups and mail requests:
+// a guesser is stopped after `max` attempts per window, however many processes it spreads them over.
+// Keys are stored as SHA-256 hashes: the table holds no addresses.
+import { createHash } from 'node:crypto';
+import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 
 export interface AttemptDecision {
   allowed: boolean;
-  /** Seconds until the key may try again (when not allowed). */
+  /** Seconds until the refused key may try again (when not allowed). */
   retryAfterSeconds: number;
 }
 
 export class AttemptLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
   constructor(
+    private readonly repo: AttemptCountsRepo,
+    /** Names this limit, so two limits never share a count. */
+    private readonly scope: string,
     private readonly max: number,
     private readonly windowMs: number,
   ) {}
 
-  /** Whether `key` may try now (does not count the attempt). */
-  check(key: string, now: number): AttemptDecision {
-    const w = this.windows.get(key);
-    if (!w || now - w.start >= this.windowMs || w.count < this.max)
-      return { allowed: true, retryAfterSeconds: 0 };
-    return { allowed: false, retryAfterSeconds: Math.ceil((w.start + this.windowMs - now) / 1000) };
+  /**
+   * Counts one attempt against every key, or against none: when one key's window is full the attempt
+   * is refused and the others' counts are given back. Count first, decide after: an attempt that turns
+   * out not to count (a successful log-in) is refunded, so concurrent attempts can never overshoot.
+   */
+  async take(keys: string[], now: number): Promise<AttemptDecision> {
+    const taken = await this.repo.take(keys.map(this.hash), this.max, this.windowMs, now);
+    const refused = taken.filter((t) => !t.allowed);
+    if (refused.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+    for (const t of taken) if (t.allowed) await this.repo.refund(t.key, now);
+    const until = Math.max(...refused.map((t) => t.expiresAt));
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
   }
 
-  /** Counts one attempt against `key`. */
-  record(key: string, now: number): void {
-    const w = this.windows.get(key);
-    if (!w || now - w.start >= this.windowMs) this.windows.set(key, { start: now, count: 1 });
-    else w.count++;
-    if (this.windows.size > 100_000) this.prune(now);
+  /** Gives back the attempt `take` counted against `key` in this window. */
+  async refund(key: string, now: number): Promise<void> {
+    await this.repo.refund(this.hash(key), now);
   }
 
   /** Forgets `key` (a successful log-in clears its address's failures). */
-  reset(key: string): void {
-    this.windows.delete(key);
+  async reset(key: string): Promise<void> {
+    await this.repo.clear(this.hash(key));
   }
 
-  private prune(now: number): void {
-    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
-  }
+  private readonly hash = (key: string): string =>
+    createHash('sha256').update(`${this.scope}\n${key}`).digest('hex');
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { Account, AccountTokenPurpose } from '../db/schema.js';
 import { AppError } from '../errors.js';
@@ -25,14 +26,14 @@ export interface DashboardAuthSettings {
 }
 
 export class DashboardAuth {
-  private readonly failures = new AttemptLimiter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS);
+  private readonly failures: AttemptLimiter;
   /**
    * Mail a stranger can make txmail send to an address (sign-up, new verification link, reset link):
    * enough for a person, useless for flooding someone's inbox or spending the test domain's reputation.
    */
-  private readonly mailRequests = new AttemptLimiter(5, 3600_000);
+  private readonly mailRequests: AttemptLimiter;
   /** Sign-ups and reset requests per IP address and hour. */
-  private readonly perIp = new AttemptLimiter(20, 3600_000);
+  private readonly perIp: AttemptLimiter;
   private dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -43,9 +44,15 @@ export class DashboardAuth {
       sessionsRepo: SessionsRepo;
       sessions: Sessions;
       mail: AccountMail;
+      /** Where attempts are counted: the database, shared by every API process. */
+      attempts: AttemptCountsRepo;
       clock: Clock;
     },
-  ) {}
+  ) {
+    this.failures = new AttemptLimiter(deps.attempts, 'login', LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS);
+    this.mailRequests = new AttemptLimiter(deps.attempts, 'mail', 5, 3600_000);
+    this.perIp = new AttemptLimiter(deps.attempts, 'ip', 20, 3600_000);
+  }
 
   get signupOpen(): boolean {
     return this.settings.signup === 'open';
@@ -59,7 +66,7 @@ export class DashboardAuth {
       );
     }
     checkPassword(password);
-    this.take(this.perIp, `ip:${ip}`, 'too many sign-ups from your address');
+    await this.take(this.perIp, `ip:${ip}`, 'too many sign-ups from your address');
     const account = await this.deps.accounts.create({ email, password, plan: 'free', emailVerified: false });
     await this.sendVerification(account);
     return this.deps.sessions.create(account);
@@ -67,7 +74,7 @@ export class DashboardAuth {
 
   async sendVerification(account: Account): Promise<void> {
     if (account.email_verified_at !== null) return;
-    this.take(this.mailRequests, `verify:${account.id}`, 'too many verification links asked for');
+    await this.take(this.mailRequests, `verify:${account.id}`, 'too many verification links asked for');
     const token = await this.issueToken(account.id, 'verify_email', VERIFY_TTL_MS);
     await this.deps.mail.send(account, verificationMail(this.link('/verify-email', token)));
   }
@@ -82,27 +89,24 @@ export class DashboardAuth {
     const now = this.deps.clock.now();
     const emailKey = `email:${email.trim().toLowerCase()}`;
     const ipKey = `ip:${ip}`;
-    for (const key of [ipKey, emailKey]) {
-      const d = this.failures.check(key, now);
-      if (!d.allowed) {
-        throw new AppError(
-          'rate_limit_exceeded',
-          `too many failed log-in attempts; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes or reset your password`,
-          { 'Retry-After': String(d.retryAfterSeconds) },
-        );
-      }
+    // Counted as a failure before the password is checked, given back if it was right: concurrent
+    // guesses, in this process or others, never get more than the limit between them.
+    const d = await this.failures.take([ipKey, emailKey], now);
+    if (!d.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `too many failed log-in attempts; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes or reset your password`,
+        { 'Retry-After': String(d.retryAfterSeconds) },
+      );
     }
     const account = await this.deps.accountsRepo.findByEmail(email.trim());
     // Hash even when there is no such account, so the answer takes as long either way.
     const ok = account?.password_hash
       ? await verifyPassword(password, account.password_hash)
       : (await verifyPassword(password, await this.dummy()), false);
-    if (!account || !ok) {
-      this.failures.record(ipKey, now);
-      this.failures.record(emailKey, now);
-      throw new AppError('invalid_credentials', 'the email or the password is wrong');
-    }
-    this.failures.reset(emailKey);
+    if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
+    await this.failures.reset(emailKey);
+    await this.failures.refund(ipKey, now);
     return this.deps.sessions.create(account);
   }
 
@@ -110,10 +114,9 @@ export class DashboardAuth {
   async requestPasswordReset(email: string, ip: string): Promise<void> {
     const now = this.deps.clock.now();
     const key = email.trim().toLowerCase();
-    this.take(this.perIp, `ip:${ip}`, 'too many requests from your address');
+    await this.take(this.perIp, `ip:${ip}`, 'too many requests from your address');
     // Per address the answer stays the same (202) so it reveals nothing; the mail is just not sent.
-    if (!this.mailRequests.check(`reset:${key}`, now).allowed) return;
-    this.mailRequests.record(`reset:${key}`, now);
+    if (!(await this.mailRequests.take([`reset:${key}`], now)).allowed) return;
     const account = await this.deps.accountsRepo.findByEmail(key);
     if (!account) return;
     const token = await this.issueToken(account.id, 'reset_password', RESET_TTL_MS);
@@ -143,9 +146,8 @@ export class DashboardAuth {
   }
 
   /** Counts one attempt against `key`, or refuses with 429 when its window is full. */
-  private take(limiter: AttemptLimiter, key: string, what: string): void {
-    const now = this.deps.clock.now();
-    const d = limiter.check(key, now);
+  private async take(limiter: AttemptLimiter, key: string, what: string): Promise<void> {
+    const d = await limiter.take([key], this.deps.clock.now());
     if (!d.allowed) {
       throw new AppError(
         'rate_limit_exceeded',
@@ -153,7 +155,6 @@ export class DashboardAuth {
         { 'Retry-After': String(d.retryAfterSeconds) },
       );
     }
-    limiter.record(key, now);
   }
 
   private async issueToken(accountId: string, purpose: AccountTokenPurpose, ttlMs: number): Promise<string> {

@@ -1,6 +1,6 @@
 // Dashboard sessions: a random 256-bit id in an HttpOnly cookie, stored only as its SHA-256, with a
 // 30-day sliding expiry. The CSRF token is an HMAC of the session id, so it needs no storage and
-// changes with every session.
+// changes with every session. Expired sessions are deleted by the retention sweeper.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
@@ -43,8 +43,6 @@ export class Sessions {
       last_seen_at: now,
       expires_at: now + SESSION_TTL_MS,
     };
-    // Sessions start rarely (log-in, sign-up): a good moment to drop the expired ones.
-    await this.repo.deleteExpired(now);
     await this.repo.create(row);
     return { id, idHash: row.id_hash, account, expiresAt: row.expires_at, extended: true };
   }

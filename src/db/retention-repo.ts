@@ -1,5 +1,6 @@
 // Deleting what is past its retention: messages with their events, delivery attempts and webhook
-// pushes (cascading foreign keys), and the webhook attempt log.
+// pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, used or
+// expired one-time tokens, idempotency keys, attempt counts. Every delete takes a bounded batch.
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
@@ -45,6 +46,65 @@ export class RetentionRepo {
       .where('started_at', '<', before)
       .limit(limit);
     const r = await this.db.deleteFrom('webhook_attempts').where('id', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` sessions that expired at or before `now`. */
+  async deleteExpiredSessions(now: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('sessions')
+      .select('id_hash')
+      .where('expires_at', '<=', now)
+      .limit(limit);
+    const r = await this.db.deleteFrom('sessions').where('id_hash', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /**
+   * Deletes up to `limit` one-time tokens that can no longer be used: used (or voided by a newer one)
+   * or expired at or before `now`. Unknown, used and expired tokens get the same answer, so nothing
+   * a holder sees changes.
+   */
+  async deleteSpentTokens(now: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('account_tokens')
+      .select('token_hash')
+      .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
+      .limit(limit);
+    const r = await this.db.deleteFrom('account_tokens').where('token_hash', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` idempotency keys taken before `before` (they no longer replay anything). */
+  async deleteExpiredIdempotencyKeys(before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('idempotency_keys')
+      .select(['account_id', 'key'])
+      .where('created_at', '<', before)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('idempotency_keys')
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('account_id', 'key'), 'in', batch.$asTuple('account_id', 'key')),
+      )
+      .where('created_at', '<', before)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` attempt counts whose window ended at or before `now`. */
+  async deleteExpiredAttemptCounts(now: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('attempt_counts')
+      .select('key')
+      .where('expires_at', '<=', now)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('attempt_counts')
+      .where('key', 'in', batch)
+      // An attempt may have started a new window since the batch was read.
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }

@@ -62,6 +62,15 @@ export interface AccountTokensTable {
   used_at: number | null;
 }
 
+export interface AttemptCountsTable {
+  /** SHA-256 of the limit's scope and what it counts (an address, an IP address), hex. */
+  key: string;
+  /** Attempts counted in the current window. */
+  attempts: number;
+  /** End of the current window. */
+  expires_at: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   account_id: string;
@@ -356,6 +365,7 @@ export interface Database {
   account_notices: AccountNoticesTable;
   sessions: SessionsTable;
   account_tokens: AccountTokensTable;
+  attempt_counts: AttemptCountsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

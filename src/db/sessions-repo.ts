@@ -38,10 +38,6 @@ export class SessionsRepo {
     await q.execute();
   }
 
-  async deleteExpired(now: number): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
-  }
-
   async createToken(token: AccountTokenRow): Promise<void> {
     await this.db.insertInto('account_tokens').values(token).execute();
   }

@@ -5,6 +5,7 @@ import type { AccountOverviews } from '../accounts/account-overview.js';
 import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { Clock } from '../clock.js';
+import type { TrustProxy } from '../config.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
 import type { NoticesRepo } from '../db/notices-repo.js';
 import type { Domains } from '../domains/domains.js';
@@ -67,6 +68,20 @@ export interface HttpDeps {
   accountMail: AccountMail;
   /** Folder of the built dashboard (index.html + assets); undefined: not built. */
   webRoot: string | undefined;
+  /** Whose X-Forwarded-For names the client (TXMAIL_TRUST_PROXY); request.ip follows it. */
+  trustProxy: TrustProxy;
+}
+
+/**
+ * Fastify's `trustProxy` for the setting. Fastify no longer honours a bare hop count (it cannot tell
+ * a proxy from a client connecting directly), so a count becomes a function trusting that many hops:
+ * the operator who sets it states that only the proxies can reach the listener.
+ */
+export function fastifyTrustProxy(
+  setting: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
 }
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
@@ -76,6 +91,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
+    trustProxy: fastifyTrustProxy(deps.trustProxy),
     // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
     frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
     ajv: {

@@ -26,6 +26,11 @@ export interface ProcessorDeps {
   logger: Logger;
   /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
   hostname: string;
+  /**
+   * Told of every message processed: what it was (bounce, complaint, auto_reply, ignored; `error` when
+   * processing failed and will be retried) and the events recorded (metrics).
+   */
+  processed?: (kind: string, effects: InboundEffect[]) => void;
 }
 
 export class InboundProcessor {
@@ -81,9 +86,12 @@ export class InboundProcessor {
   private async processOne(row: InboundMessageRow): Promise<void> {
     try {
       const { outcome, effects } = await this.evaluate(row);
-      await this.deps.repo.complete(row.id, outcome, effects, this.deps.clock.now());
+      if (await this.deps.repo.complete(row.id, outcome, effects, this.deps.clock.now())) {
+        this.deps.processed?.(String(outcome.kind), effects);
+      }
       this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
     } catch (err) {
+      this.deps.processed?.('error', []);
       const attempts = row.attempts + 1;
       this.deps.logger.error({ err, inboundId: row.id, attempts }, 'could not process an inbound message');
       const retryAt = this.deps.clock.now() + 60_000 * 2 ** attempts;

@@ -2,11 +2,14 @@
 // plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
 // is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
+// The same pass deletes what has expired and is never read again: sessions, used or expired one-time
+// tokens (verification, password reset), idempotency keys past 24 hours, and sign-in attempt counts.
 import type { Logger } from 'pino';
 import { PLANS } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import type { RetentionRepo } from '../db/retention-repo.js';
 import type { Plan } from '../db/schema.js';
+import { IDEMPOTENCY_TTL_MS } from '../messages/accept.js';
 
 export interface RetentionOptions {
   intervalMs: number;
@@ -47,15 +50,23 @@ export class RetentionSweeper {
     await this.running?.catch(() => undefined);
   }
 
-  /** One pass over every account whose plan limits retention; answers how many rows went. */
+  /** One pass over every account whose plan limits retention, then what has expired; answers how many rows went. */
   sweep(): Promise<number> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
   }
 
   private async pass(): Promise<number> {
-    let deleted = 0;
     const now = this.clock.now();
+    const logs = await this.sweepLogs(now);
+    if (logs > 0) this.logger.info({ deleted: logs }, 'deleted messages past their retention');
+    const expired = await this.sweepExpired(now);
+    if (expired > 0) this.logger.info({ deleted: expired }, 'deleted expired sessions, tokens and keys');
+    return logs + expired;
+  }
+
+  private async sweepLogs(now: number): Promise<number> {
+    let deleted = 0;
     for (const [plan, limits] of Object.entries(PLANS) as [Plan, (typeof PLANS)[Plan]][]) {
       if (limits.logRetentionMs === null) continue;
       const before = now - limits.logRetentionMs;
@@ -64,23 +75,39 @@ export class RetentionSweeper {
         const accounts = await this.repo.accountsOnPlans([plan], after, 100);
         if (accounts.length === 0) break;
         for (const accountId of accounts) {
-          for (const remove of [
-            (limit: number) => this.repo.deleteMessages(accountId, before, limit),
-            (limit: number) => this.repo.deleteWebhookAttempts(accountId, before, limit),
-          ]) {
-            for (;;) {
-              if (this.stopped) return deleted;
-              const n = await remove(this.options.batchSize);
-              deleted += n;
-              if (n < this.options.batchSize) break;
-              await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
-            }
-          }
+          deleted += await this.inBatches([
+            (limit) => this.repo.deleteMessages(accountId, before, limit),
+            (limit) => this.repo.deleteWebhookAttempts(accountId, before, limit),
+          ]);
+          if (this.stopped) return deleted;
         }
         after = accounts.at(-1)!;
       }
     }
-    if (deleted > 0) this.logger.info({ deleted }, 'deleted messages past their retention');
+    return deleted;
+  }
+
+  private sweepExpired(now: number): Promise<number> {
+    return this.inBatches([
+      (limit) => this.repo.deleteExpiredSessions(now, limit),
+      (limit) => this.repo.deleteSpentTokens(now, limit),
+      (limit) => this.repo.deleteExpiredIdempotencyKeys(now - IDEMPOTENCY_TTL_MS, limit),
+      (limit) => this.repo.deleteExpiredAttemptCounts(now, limit),
+    ]);
+  }
+
+  /** Runs each delete batch after batch until one comes back short; answers how many rows went. */
+  private async inBatches(removers: ((limit: number) => Promise<number>)[]): Promise<number> {
+    let deleted = 0;
+    for (const remove of removers) {
+      for (;;) {
+        if (this.stopped) return deleted;
+        const n = await remove(this.options.batchSize);
+        deleted += n;
+        if (n < this.options.batchSize) break;
+        await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
+      }
+    }
     return deleted;
   }
 }

@@ -1,5 +1,5 @@
 // Builds a txmail instance for a test on a fresh database, with helpers to create tenants.
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, type Clock } from '../../src/clock.js';
 import { parseConfig, type Config } from '../../src/config.js';
@@ -24,9 +24,13 @@ export async function startTestEnv(
     clock?: ManualClock;
     /** SQLite: accept on the compiled accept thread, as `txmail api` does (needs a current build). */
     acceptThread?: boolean;
+    /** Another instance's database, shared (left in place on close): several processes on one database. */
+    database?: TestDatabase;
+    /** Silent unless given. */
+    logger?: Logger;
   } = {},
 ): Promise<TestEnv> {
-  const database = await kind.create();
+  const database = options.database ?? (await kind.create());
   const config: Config = parseConfig({
     TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.txmail.test',
@@ -42,7 +46,7 @@ export async function startTestEnv(
   const clock = options.clock ?? { now: () => Date.now() };
   const services = await createServices(config, {
     clock,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     generateDkimKey: pooledDkimKey,
   });
   const app = services.http();
@@ -55,7 +59,7 @@ export async function startTestEnv(
     async close() {
       await app.close();
       await services.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

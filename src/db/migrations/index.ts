@@ -8,6 +8,7 @@ import * as m005 from './005-suppressions.js';
 import * as m006 from './006-webhooks.js';
 import * as m007 from './007-rate-limits.js';
 import * as m008 from './008-sessions.js';
+import * as m009 from './009-attempt-counts.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-webhooks': m006,
   '007-rate-limits': m007,
   '008-sessions': m008,
+  '009-attempt-counts': m009,
 };

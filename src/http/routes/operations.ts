@@ -7,9 +7,13 @@ export function registerOperationsRoutes(
   metrics: Metrics,
   openapi: () => unknown,
 ): void {
+  registerMetricsRoute(app, metrics);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
+}
+
+export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics): void {
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
 }

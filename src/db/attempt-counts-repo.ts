@@ -1,0 +1,78 @@
+// Attempt counts in fixed windows, shared by every process on the database (accounts/attempt-limiter.ts).
+// Taking an attempt is one upsert that counts it only while the window has room, so concurrent requests
+// in any number of processes never get more than `max` attempts between them.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface TakenAttempt {
+  key: string;
+  /** Counted (the window had room); false: refused, nothing counted. */
+  allowed: boolean;
+  /** When the key's window ends (refused keys only; 0 for allowed ones). */
+  expiresAt: number;
+}
+
+export class AttemptCountsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Counts one attempt against each key whose window has room (fewer than `max` attempts, or the window
+   * is over: a new one starts). Refused keys are not counted. One statement for all the keys.
+   */
+  async take(keys: string[], max: number, windowMs: number, now: number): Promise<TakenAttempt[]> {
+    // Sorted: two statements locking the same rows lock them in the same order (no deadlock).
+    const sorted = [...new Set(keys)].sort();
+    const counted = await this.db
+      .insertInto('attempt_counts')
+      .values(sorted.map((key) => ({ key, attempts: 1, expires_at: now + windowMs })))
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            attempts: sql`case when attempt_counts.expires_at <= ${now} then 1
+                               else attempt_counts.attempts + 1 end`,
+            expires_at: sql`case when attempt_counts.expires_at <= ${now} then excluded.expires_at
+                                 else attempt_counts.expires_at end`,
+          })
+          // Full window: no update, no row returned. A refusal writes nothing.
+          .where((eb) =>
+            eb.or([eb('attempt_counts.expires_at', '<=', now), eb('attempt_counts.attempts', '<', max)]),
+          ),
+      )
+      .returning('key')
+      .execute();
+    const allowed = new Set(counted.map((r) => r.key));
+    const refused = sorted.filter((k) => !allowed.has(k));
+    const windows =
+      refused.length === 0
+        ? []
+        : await this.db
+            .selectFrom('attempt_counts')
+            .select(['key', 'expires_at'])
+            .where('key', 'in', refused)
+            .execute();
+    const ends = new Map(windows.map((w) => [w.key, Number(w.expires_at)]));
+    return keys.map((key) => ({
+      key,
+      allowed: allowed.has(key),
+      // A window that ended between the two statements: the caller may try again at once.
+      expiresAt: allowed.has(key) ? 0 : (ends.get(key) ?? now),
+    }));
+  }
+
+  /** Gives back one attempt taken in the current window (the attempt turned out not to count). */
+  async refund(key: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('attempt_counts')
+      .set({ attempts: sql`attempts - 1` })
+      .where('key', '=', key)
+      .where('attempts', '>', 0)
+      .where('expires_at', '>', now)
+      .execute();
+  }
+
+  /** Forgets the key's attempts. */
+  async clear(key: string): Promise<void> {
+    await this.db.deleteFrom('attempt_counts').where('key', '=', key).execute();
+  }
+}

@@ -1,0 +1,30 @@
+// The small HTTP listener of a role without the API (`txmail inbound`, TXMAIL_INBOUND_HEALTH_PORT):
+// the same /healthz, /readyz and /metrics as the API's listener, and nothing else.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
+import { handleError } from './errors.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerMetricsRoute } from './routes/operations.js';
+
+export interface HealthAppDeps {
+  logger: Logger;
+  databaseReachable: () => Promise<boolean>;
+  metrics: Metrics;
+}
+
+export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
+    return503OnClosing: true,
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request) => {
+    throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+  registerHealthRoutes(app, deps.databaseReachable);
+  registerMetricsRoute(app, deps.metrics);
+  return app;
+}
