@@ -27,6 +27,13 @@ export interface GroupCommitOptions<I, O> {
    * batch is handed over while the previous one is still being flushed to disk.
    */
   maxInFlight?: number;
+  /**
+   * Hand each item to the writer as it comes (still at most maxInFlight at once) instead of collecting
+   * a turn's worth first: for a writer that batches by itself. The SQLite accept thread merges whatever
+   * waits for it, so it can commit the first requests of a burst while the event loop is still parsing
+   * the rest, instead of the two taking turns.
+   */
+  immediate?: boolean;
   /** Called after each commit with its items and their outcomes (e.g. to wake the delivery worker). */
   onCommitted?: (items: I[], outcomes: O[]) => void;
 }
@@ -66,6 +73,7 @@ export class GroupCommit<I, O> {
 
   private schedule(): void {
     if (this.scheduled || this.flushing.size >= this.maxInFlight) return;
+    if (this.options.immediate) return this.startFlush();
     this.scheduled = true;
     const flush = () => {
       this.scheduled = false;

@@ -234,9 +234,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   let stopListening: (() => Promise<void>) | undefined;
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
-    // The SQLite thread merges the batches that queue up behind the one it is committing; PostgreSQL
-    // commits a few side by side. On the event loop, a batch's write blocks anyway.
-    maxInFlight: writer instanceof SqliteAcceptWriter ? 1 : db.dialect === 'postgres' ? 4 : 8,
+    // The SQLite thread merges what waits for it: hand requests over as they come. PostgreSQL commits
+    // a few batches side by side. On the event loop, a batch's write blocks anyway.
+    ...(writer instanceof ThreadedSqliteAcceptWriter
+      ? { immediate: true, maxInFlight: 64 }
+      : { maxInFlight: db.dialect === 'postgres' ? 4 : 1 }),
     onCommitted: (items, outcomes) => {
       let queued = false;
       items.forEach((item, i) => {

@@ -33,6 +33,7 @@ describe('accepting on the SQLite accept thread', () => {
       .innerJoin('events', 'events.message_id', 'messages.id')
       .select(['messages.id', 'events.type'])
       .where('messages.account_id', '=', tenant.accountId)
+      .where('messages.subject', '=', validSend.subject) // not a quota warning email
       .execute();
   const usage = async (tenant: Tenant) =>
     (

@@ -1,6 +1,6 @@
 // API keys: `txm_` + 32 random bytes in base64url. Only their SHA-256 is stored: a key has 256 bits of
 // entropy, so a fast hash is enough (no dictionary to guess from) and lookups stay one index probe.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'txm_';
 
@@ -18,7 +18,8 @@ export function generateApiKey(): NewApiKey {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // One-shot hash: hashing every request's key through a Hash object cost 2 % of the send route.
+  return hash('sha256', key, 'hex');
 }
 
 /** Cheap shape check before touching the database. */

@@ -23,8 +23,14 @@ export function isPlan(value: string): value is Plan {
 
 /** The calendar month (UTC) a moment falls in, `YYYY-MM`: the unit of the monthly quota. */
 export function usageMonth(at: number): string {
-  return new Date(at).toISOString().slice(0, 7);
+  // Every send asks; the answer changes once a month.
+  if (lastMonth && at >= lastMonth.from && at < lastMonth.to) return lastMonth.month;
+  const d = new Date(at);
+  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  lastMonth = { from, to: nextMonthStart(at), month: d.toISOString().slice(0, 7) };
+  return lastMonth.month;
 }
+let lastMonth: { from: number; to: number; month: string } | undefined;
 
 /** The first millisecond of the next calendar month (UTC): when a spent quota refills. */
 export function nextMonthStart(at: number): number {
