@@ -78,7 +78,7 @@ async function run(command: string, args: Args): Promise<number> {
     case 'api':
     case 'worker':
     case 'inbound':
-      return runRoles(await createServices(config), command);
+      return runRoles(await createServices(config, { acceptOnly: command === 'api' }), command);
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
       try {

@@ -69,8 +69,11 @@ export interface Config {
   workerLeaseSeconds: number;
   /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
   buildThreads: number;
-  /** SQLite: commit accepted messages on a thread of their own instead of the event loop. */
-  sqliteWriterThread: boolean;
+  /**
+   * SQLite: commit accepted messages on a thread of their own instead of the event loop. `auto`: in a
+   * process that only accepts (`txmail api`), where nothing else writes on the event loop's connection.
+   */
+  sqliteWriterThread: 'auto' | boolean;
   /** Per-destination limits (TXMAIL_DESTINATION_LIMITS) over the defaults. */
   destinationRules: Record<string, Partial<DestinationRule>>;
 }
@@ -144,7 +147,7 @@ export function parseConfig(env: Env): Config {
       // Every core but the one the event loop needs, at most 4 (signing scales no further per process).
       Math.min(4, availableParallelism() - 1),
     ),
-    sqliteWriterThread: bool(get, 'TXMAIL_SQLITE_WRITER_THREAD', true),
+    sqliteWriterThread: boolOrAuto(get, 'TXMAIL_SQLITE_WRITER_THREAD'),
     destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
     logLevel: oneOf(
       get,
@@ -289,6 +292,14 @@ function bool(get: (n: string) => string | undefined, name: string, fallback: bo
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(name, `"${v}" is not a boolean (true or false)`);
+}
+
+function boolOrAuto(get: (n: string) => string | undefined, name: string): boolean | 'auto' {
+  const v = get(name)?.toLowerCase();
+  if (v === undefined || v === 'auto') return 'auto';
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `"${v}" must be auto, true or false`);
 }
 
 function oneOf<T extends string>(

@@ -20,7 +20,17 @@ describe('configuration', () => {
       rateLimit: 100,
       trustProxy: false,
       inboundHealthPort: undefined,
+      sqliteWriterThread: 'auto',
     });
+  });
+
+  it.each([
+    ['auto', 'auto'],
+    ['true', true],
+    ['off', false],
+  ] as const)('reads TXMAIL_SQLITE_WRITER_THREAD=%s', (value, parsed) => {
+    const c = parseConfig({ TXMAIL_HOSTNAME: 'mail.example.com', TXMAIL_SQLITE_WRITER_THREAD: value });
+    expect(c.sqliteWriterThread).toBe(parsed);
   });
 
   it.each([
@@ -43,6 +53,7 @@ describe('configuration', () => {
     ['TXMAIL_RETURN_PATH_LABEL', 'a.b'],
     ['TXMAIL_DESTINATION_LIMITS', 'google.com:connections=lots'],
     ['TXMAIL_BUILD_THREADS', 'two'],
+    ['TXMAIL_SQLITE_WRITER_THREAD', 'sometimes'],
     ['TXMAIL_SPF_DOMAIN', 'spf_example'],
     ['TXMAIL_INBOUND_MX', '192.0.2.1'],
     ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
