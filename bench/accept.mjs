@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // bench/accept: requests per second and latency of POST /api/email/send at 50 connections, against a
 // bare Node.js JSON server measured in the same run; then checks every 2xx is stored in the database.
-//   node bench/accept.mjs [--seconds 10] [--connections 50] [--database sqlite|postgres] [--profile DIR]
-// --profile writes a V8 CPU profile of the txmail process into DIR (open it in Chrome DevTools).
+//   node bench/accept.mjs [--seconds 10] [--rounds 3] [--connections 50] [--database sqlite|postgres]
+//                         [--profile DIR]
+// The two servers are measured in turn, round after round, and the medians compared: on a shared
+// virtual machine the speed of both drifts by 10-20 % over minutes, and a single pair of runs can land
+// on different sides of a drift. --profile writes a V8 CPU profile of the txmail process into DIR.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +20,7 @@ import { freePort, machine, start, waitForHttp, wrk } from './lib/harness.mjs';
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     database: { type: 'string', default: 'sqlite' },
     profile: { type: 'string' },
@@ -24,6 +28,7 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
 
 const dir = mkdtempSync(join(tmpdir(), 'txmail-bench-'));
 let databaseUrl = `sqlite:${join(dir, 'txmail.db')}`;
@@ -56,18 +61,12 @@ console.log(
   `bench/accept — ${machine()}; ${connections} connections, ${seconds} s per run, database ${values.database}`,
 );
 
-// Reference: the bare server.
+// Reference: the bare server. Beside it, txmail as `txmail api`; each idles while the other is measured.
 const barePort = await freePort();
 const bare = start(process.execPath, [new URL('./lib/bare-server.mjs', import.meta.url).pathname], {
   PORT: String(barePort),
 });
-await waitForHttp(`http://127.0.0.1:${barePort}/`);
-await wrk(`http://127.0.0.1:${barePort}/`, { connections, seconds: 2 });
-const ref = await wrk(`http://127.0.0.1:${barePort}/`, { connections, seconds });
-bare.child.kill('SIGTERM');
-await bare.exited;
-
-// txmail, as `txmail api`.
+const bareUrl = `http://127.0.0.1:${barePort}/`;
 const port = await freePort();
 const txmailBin = new URL('../bin/txmail', import.meta.url).pathname;
 const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
@@ -78,12 +77,27 @@ const api = start(process.execPath, [...profileArgs, txmailBin, 'api'], {
   TXMAIL_RATE_LIMIT: '0',
   TXMAIL_LOG_LEVEL: 'warn',
 });
+await waitForHttp(bareUrl);
 await waitForHttp(`http://127.0.0.1:${port}/healthz`);
 const sendUrl = `http://127.0.0.1:${port}/api/email/send`;
+await wrk(bareUrl, { connections, seconds: 2 });
 const warm = await wrk(sendUrl, { connections, seconds: 2, key: warmKey });
-const tx = await wrk(sendUrl, { connections, seconds, key });
+const refs = [];
+const txs = [];
+for (let round = 1; round <= rounds; round++) {
+  refs.push(await wrk(bareUrl, { connections, seconds }));
+  txs.push(await wrk(sendUrl, { connections, seconds, key }));
+  const [r, t] = [refs.at(-1), txs.at(-1)];
+  console.log(
+    `round ${round}: bare ${r.rps.toFixed(0)} req/s, txmail ${t.rps.toFixed(0)} req/s (p99 ${t.p99_ms.toFixed(2)} ms), ${(t.rps / r.rps).toFixed(2)}×`,
+  );
+}
+bare.child.kill('SIGTERM');
 api.child.kill('SIGTERM');
-await api.exited;
+await Promise.all([bare.exited, api.exited]);
+const median = (runs) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)];
+const ref = median(refs);
+const tx = median(txs);
 
 // Every acknowledged message must be in the database.
 services = await createServices(config, { logger: pino({ level: 'silent' }), migrate: false });
@@ -92,10 +106,11 @@ const { count } = await services.db.kysely
   .select((eb) => eb.fn.countAll().as('count'))
   .executeTakeFirstOrThrow();
 await services.close();
-const acked = warm.ok + tx.ok;
+const acked = warm.ok + txs.reduce((sum, t) => sum + t.ok, 0);
 
 const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50_ms.toFixed(2)} ms   p99 ${r.p99_ms.toFixed(2)} ms   max ${r.max_ms.toFixed(1)} ms   non-2xx ${r.other}   socket errors ${r.errors}`;
+console.log(`median of ${rounds} runs each:`);
 console.log(`bare node server   ${fmt(ref)}`);
 console.log(`txmail send route  ${fmt(tx)}`);
 console.log(

@@ -13,6 +13,9 @@ import { configureSqlite } from './sqlite-pragmas.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The WAL's length (pages) at which the writing connection checkpoints itself: 64 MiB of 4 KiB pages. */
+export const WAL_LIMIT_PAGES = 16_384;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
@@ -46,8 +49,13 @@ function openSqlite(path: string): Db {
     return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };
   }
   // Checkpoints run in a background thread (see sqlite-checkpointer.ts); the WAL is still checkpointed
-  // by this connection when it closes.
-  database.pragma('wal_autocheckpoint = 0');
+  // by this connection when it closes. That thread's PASSIVE checkpoints cannot shorten the WAL under a
+  // steady stream of commits: SQLite starts the WAL over only when a writer finds every frame copied
+  // back, and a busy writer always adds frames during the copy, so the WAL grows without end (600 MB
+  // in one bench/accept run, every read searching a longer WAL index). The writer itself therefore
+  // still checkpoints once the WAL passes WAL_LIMIT_PAGES: by then the thread has copied all but the
+  // last moments' frames, so it is short, and the next commit starts the WAL over.
+  database.pragma(`wal_autocheckpoint = ${WAL_LIMIT_PAGES}`);
   const checkpointer = startCheckpointer(path, (message) =>
     process.emitWarning(`SQLite checkpoint: ${message}`),
   );
