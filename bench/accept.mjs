@@ -98,6 +98,9 @@ await Promise.all([bare.exited, api.exited]);
 const median = (runs) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)];
 const ref = median(refs);
 const tx = median(txs);
+// Each round's pair ran minutes apart at most: their ratio is what drift disturbs least.
+const ratios = txs.map((t, i) => t.rps / refs[i].rps).sort((x, y) => x - y);
+const ratio = ratios[Math.floor(ratios.length / 2)];
 
 // Every acknowledged message must be in the database.
 services = await createServices(config, { logger: pino({ level: 'silent' }), migrate: false });
@@ -114,7 +117,7 @@ console.log(`median of ${rounds} runs each:`);
 console.log(`bare node server   ${fmt(ref)}`);
 console.log(`txmail send route  ${fmt(tx)}`);
 console.log(
-  `ratio              ${(tx.rps / ref.rps).toFixed(2)}× the bare server (target ≥ 0.35×); p99 target ≤ 15 ms`,
+  `ratio              ${ratio.toFixed(2)}× the bare server, median of the rounds (target ≥ 0.35×); p99 target ≤ 15 ms`,
 );
 console.log(
   `durability         ${acked} acknowledged, ${Number(count)} stored${Number(count) >= acked ? ' — none lost' : ' — LOST MESSAGES'}`,
