@@ -3,42 +3,9 @@ import type { AcceptItem, AcceptWriter } from '../src/db/accept-repo.js';
 import { SqliteAcceptWriter } from '../src/db/accept-repo-sqlite.js';
 import { GroupCommit } from '../src/group-commit.js';
 import type { AcceptOutcome } from '../src/db/accept-repo.js';
-import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
+import { acceptItem } from './helpers/accept-item.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
-
-function item(accountId: string, id = newId()): AcceptItem {
-  const now = Date.now();
-  return {
-    message: {
-      id,
-      account_id: accountId,
-      status: 'queued',
-      from_name: '',
-      from_email: 'a@acme.example',
-      from_domain: 'acme.example',
-      to_name: '',
-      to_email: 'b@dest.example',
-      to_domain: 'dest.example',
-      subject: 's',
-      html: '<p>x</p>',
-      created_at: now,
-      updated_at: now,
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_expires_at: null,
-    },
-    event: {
-      id: newId(),
-      message_id: id,
-      account_id: accountId,
-      type: 'email.queued',
-      created_at: now,
-      data: '{}',
-    },
-  };
-}
 
 describe.each(databaseKinds)('group commit on $name', (kind) => {
   let env: TestEnv;
@@ -64,7 +31,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
   it('writes concurrent submissions in far fewer transactions than messages', async () => {
     transactions = 0;
     const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
-    const items = Array.from({ length: 200 }, () => item(accountId));
+    const items = Array.from({ length: 200 }, () => acceptItem(accountId));
     const outcomes = await Promise.all(items.map((i) => batcher.submit(i)));
     expect(outcomes.every((o) => o.kind === 'accepted')).toBe(true);
     expect(transactions).toBeLessThanOrEqual(2);
@@ -82,10 +49,10 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
 
   it('fails only the bad item of a batch, and stores its neighbours', async () => {
     const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
-    const existing = item(accountId);
+    const existing = acceptItem(accountId);
     await batcher.submit(existing);
-    const good = [item(accountId), item(accountId)];
-    const duplicate = item(accountId, existing.message.id); // primary key violation
+    const good = [acceptItem(accountId), acceptItem(accountId)];
+    const duplicate = acceptItem(accountId, existing.message.id); // primary key violation
     const results = await Promise.allSettled([
       batcher.submit(good[0]!),
       batcher.submit(duplicate),
@@ -106,7 +73,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
 
   it('drains everything submitted before shutting down', async () => {
     const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
-    const pending = Array.from({ length: 20 }, () => batcher.submit(item(accountId)));
+    const pending = Array.from({ length: 20 }, () => batcher.submit(acceptItem(accountId)));
     await batcher.drain();
     const settled = await Promise.race([
       Promise.all(pending),

@@ -4,10 +4,9 @@
 // thread (npm test builds first).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptItem } from '../src/db/accept-repo.js';
 import { commitRequests, type AcceptThreadRequest } from '../src/db/accept-thread-protocol.js';
 import { ThreadedSqliteAcceptWriter } from '../src/db/accept-writer-thread.js';
-import { newId } from '../src/ids.js';
+import { acceptItem } from './helpers/accept-item.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -140,39 +139,6 @@ describe('the accept thread merging batches', () => {
     }
   });
 });
-
-function acceptItem(accountId: string, id = newId()): AcceptItem {
-  const now = Date.now();
-  return {
-    message: {
-      id,
-      account_id: accountId,
-      status: 'queued',
-      from_name: '',
-      from_email: 'a@acme.example',
-      from_domain: 'acme.example',
-      to_name: '',
-      to_email: 'b@dest.example',
-      to_domain: 'dest.example',
-      subject: 's',
-      html: '<p>x</p>',
-      created_at: now,
-      updated_at: now,
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_expires_at: null,
-    },
-    event: {
-      id: newId(),
-      message_id: id,
-      account_id: accountId,
-      type: 'email.queued',
-      created_at: now,
-      data: '{}',
-    },
-  };
-}
 
 describe('committing the batches the thread finds waiting', () => {
   const req = (id: number, n: number): AcceptThreadRequest => ({
