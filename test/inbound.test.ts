@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { newId } from '../src/ids.js';
-import { createServices } from '../src/services.js';
+import { createServices, type Services } from '../src/services.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { fixture } from './helpers/inbound-fixtures.js';
@@ -500,29 +500,7 @@ describe('txmail serve as a bounce receiver', () => {
     let server: RunningServer | undefined;
     try {
       const t = await createTenant(services, { domain: 'acme.example' });
-      const id = newId();
-      await services.db.kysely
-        .insertInto('messages')
-        .values({
-          id,
-          account_id: t.accountId,
-          status: 'delivered',
-          from_name: '',
-          from_email: 'noreply@acme.example',
-          from_domain: 'acme.example',
-          to_name: '',
-          to_email: 'gone@recipient.example',
-          to_domain: 'recipient.example',
-          subject: 's',
-          html: '<p>x</p>',
-          created_at: Date.now(),
-          updated_at: Date.now(),
-          attempts: 1,
-          next_attempt_at: null,
-          lease_owner: null,
-          lease_expires_at: null,
-        })
-        .execute();
+      const id = await deliveredMessage(services, t.accountId);
       const verp = services.verp.address(id, RETURN_PATH);
       server = await startServer('serve', vars);
       expect(
@@ -568,29 +546,7 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
     let server: RunningServer | undefined;
     try {
       const t = await createTenant(services, { domain: 'acme.example' });
-      const id = newId();
-      await services.db.kysely
-        .insertInto('messages')
-        .values({
-          id,
-          account_id: t.accountId,
-          status: 'delivered',
-          from_name: '',
-          from_email: 'noreply@acme.example',
-          from_domain: 'acme.example',
-          to_name: '',
-          to_email: 'gone@recipient.example',
-          to_domain: 'recipient.example',
-          subject: 's',
-          html: '<p>x</p>',
-          created_at: Date.now(),
-          updated_at: Date.now(),
-          attempts: 1,
-          next_attempt_at: null,
-          lease_owner: null,
-          lease_expires_at: null,
-        })
-        .execute();
+      const id = await deliveredMessage(services, t.accountId);
       // startServer waits for /healthz on the health port: the role has no other HTTP listener.
       server = await startServer('inbound', vars, healthPort);
       expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
@@ -624,3 +580,31 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
     }
   });
 });
+
+/** A message delivered to gone@recipient.example, as a bounce for it finds it. */
+async function deliveredMessage(services: Services, accountId: string): Promise<string> {
+  const id = newId();
+  await services.db.kysely
+    .insertInto('messages')
+    .values({
+      id,
+      account_id: accountId,
+      status: 'delivered',
+      from_name: '',
+      from_email: 'noreply@acme.example',
+      from_domain: 'acme.example',
+      to_name: '',
+      to_email: 'gone@recipient.example',
+      to_domain: 'recipient.example',
+      subject: 's',
+      html: '<p>x</p>',
+      created_at: Date.now(),
+      updated_at: Date.now(),
+      attempts: 1,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+    })
+    .execute();
+  return id;
+}
