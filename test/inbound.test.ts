@@ -4,7 +4,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
-import { newId } from '../src/ids.js';
 import { createServices, type Services } from '../src/services.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -16,6 +15,7 @@ import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+import { messageRow } from './helpers/message-row.js';
 
 interface Detail {
   status: string;
@@ -583,28 +583,13 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
 
 /** A message delivered to gone@recipient.example, as a bounce for it finds it. */
 async function deliveredMessage(services: Services, accountId: string): Promise<string> {
-  const id = newId();
-  await services.db.kysely
-    .insertInto('messages')
-    .values({
-      id,
-      account_id: accountId,
-      status: 'delivered',
-      from_name: '',
-      from_email: 'noreply@acme.example',
-      from_domain: 'acme.example',
-      to_name: '',
-      to_email: 'gone@recipient.example',
-      to_domain: 'recipient.example',
-      subject: 's',
-      html: '<p>x</p>',
-      created_at: Date.now(),
-      updated_at: Date.now(),
-      attempts: 1,
-      next_attempt_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
-    })
-    .execute();
-  return id;
+  const row = messageRow(accountId, {
+    status: 'delivered',
+    to_email: 'gone@recipient.example',
+    to_domain: 'recipient.example',
+    attempts: 1,
+    next_attempt_at: null,
+  });
+  await services.db.kysely.insertInto('messages').values(row).execute();
+  return row.id;
 }

@@ -8,6 +8,7 @@ import type { DeliveryAttemptRow, MessageStatus } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
+import { messageRow } from './helpers/message-row.js';
 
 describe.each(databaseKinds)("the worker's record on $name", (kind) => {
   let env: TestEnv;
@@ -45,28 +46,18 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
   /** A message claimed by worker `owner`, as it is while that worker delivers it. */
   const claimed = async (status: MessageStatus, owner: string) => {
     const id = newId();
-    await db()
-      .insertInto('messages')
-      .values({
-        id,
-        account_id: tenant.accountId,
-        status,
-        from_name: '',
-        from_email: 'noreply@acme.example',
-        from_domain: 'acme.example',
-        to_name: '',
-        to_email: `${id}@dest.example`,
-        to_domain: 'dest.example',
-        subject: 's',
-        html: '<p>h</p>',
-        created_at: now,
-        updated_at: now,
-        attempts: status === 'queued' ? 0 : 1,
-        next_attempt_at: now,
-        lease_owner: owner,
-        lease_expires_at: now + 600_000,
-      })
-      .execute();
+    const row = messageRow(tenant.accountId, {
+      id,
+      status,
+      to_email: `${id}@dest.example`,
+      created_at: now,
+      updated_at: now,
+      attempts: status === 'queued' ? 0 : 1,
+      next_attempt_at: now,
+      lease_owner: owner,
+      lease_expires_at: now + 600_000,
+    });
+    await db().insertInto('messages').values(row).execute();
     return id;
   };
 

@@ -8,6 +8,7 @@ import { WebhookOutboxRepo } from '../src/db/webhook-outbox-repo.js';
 import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
+import { messageRow } from './helpers/message-row.js';
 
 describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
   let env: TestEnv;
@@ -39,30 +40,9 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
   };
   /** A queued message leased to `owner`, as the worker holds it while delivering. */
   const leasedMessage = async (accountId: string, owner: string) => {
-    const id = newId();
-    await db()
-      .insertInto('messages')
-      .values({
-        id,
-        account_id: accountId,
-        status: 'queued',
-        from_name: '',
-        from_email: 'a@acme.example',
-        from_domain: 'acme.example',
-        to_name: '',
-        to_email: 'b@dest.example',
-        to_domain: 'dest.example',
-        subject: 's',
-        html: '<p>h</p>',
-        created_at: 1,
-        updated_at: 1,
-        attempts: 0,
-        next_attempt_at: 1,
-        lease_owner: owner,
-        lease_expires_at: Date.now() + 60_000,
-      })
-      .execute();
-    return id;
+    const row = messageRow(accountId, { lease_owner: owner, lease_expires_at: Date.now() + 60_000 });
+    await db().insertInto('messages').values(row).execute();
+    return row.id;
   };
   const record = (
     messageId: string,
