@@ -4,6 +4,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
+import { ItemList } from '../components/item-list.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
@@ -111,18 +112,15 @@ export function WebhooksPage() {
               </div>
             )}
           </LiveRegion>
-          {hooks.data && hooks.data.data.length === 0 && <p>No endpoints yet.</p>}
-          {hooks.data && hooks.data.data.length > 0 && (
-            <ul className="list">
-              {hooks.data.data.map((w) => (
-                <li key={w.id}>
-                  <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
-                  {!w.enabled && <span className="badge bad">disabled</span>}
-                  <span className="muted"> {w.events.join(', ')}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList items={hooks.data?.data} empty="No endpoints yet.">
+            {(w) => (
+              <>
+                <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
+                {!w.enabled && <span className="badge bad">disabled</span>}
+                <span className="muted"> {w.events.join(', ')}</span>
+              </>
+            )}
+          </ItemList>
         </>
       )}
     </Page>
