@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
@@ -75,42 +76,26 @@ export function ApiKeysPage() {
         <ErrorNotice error={error} />
       </LiveRegion>
       <ErrorNotice error={keys.error} />
-      {keys.data && keys.data.data.length === 0 && <p>No keys yet.</p>}
-      {keys.data && keys.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{formatTime(k.created_at)}</td>
-                  <td>{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
-                  <td>
-                    <button type="button" className="button small danger" onClick={() => void revoke(k)}>
-                      Revoke<span className="visually-hidden"> the key {k.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Your API keys"
+        rows={keys.data?.data}
+        empty="No keys yet."
+        columns={[
+          { header: 'Name', cell: (k) => k.name },
+          { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
+          { header: 'Created', cell: (k) => formatTime(k.created_at) },
+          { header: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (k) => (
+              <button type="button" className="button small danger" onClick={() => void revoke(k)}>
+                Revoke<span className="visually-hidden"> the key {k.name}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
       <h2>Send with your key</h2>
       <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send \\
   -H "x-api-key: $TXMAIL_API_KEY" \\

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
+import { ItemList } from '../components/item-list.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -86,17 +87,14 @@ export function DomainsPage() {
           <LiveRegion>
             <ErrorNotice error={error ?? domains.error} />
           </LiveRegion>
-          {domains.data && domains.data.data.length === 0 && <p>No domains yet.</p>}
-          {domains.data && domains.data.data.length > 0 && (
-            <ul className="list">
-              {domains.data.data.map((d) => (
-                <li key={d.id}>
-                  <Link href={`/domains/${d.id}`}>{d.unicode_name}</Link> <StatusBadge status={d.status} />
-                  <span className="muted"> added {formatTime(d.created_at)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList items={domains.data?.data} empty="No domains yet.">
+            {(d) => (
+              <>
+                <Link href={`/domains/${d.id}`}>{d.unicode_name}</Link> <StatusBadge status={d.status} />
+                <span className="muted"> added {formatTime(d.created_at)}</span>
+              </>
+            )}
+          </ItemList>
         </>
       )}
     </Page>

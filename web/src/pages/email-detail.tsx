@@ -1,4 +1,5 @@
 import { useApi } from '../components/use-api.js';
+import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Page } from '../components/page.js';
@@ -148,87 +149,69 @@ export function EmailDetailPage({ id }: { id: string }) {
           <h2>Timeline</h2>
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
-          {data.delivery_attempts.length === 0 ? (
-            <p>
-              {data.status === 'test'
+          <DataTable
+            rows={[...data.delivery_attempts].reverse()}
+            empty={
+              data.status === 'test'
                 ? 'Test sends are recorded, never delivered.'
-                : 'No delivery attempt yet.'}
-            </p>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Started</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">Server</th>
-                    <th scope="col">SMTP reply</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...data.delivery_attempts].reverse().map((a) => (
-                    <tr key={a.id}>
-                      <td>{formatTime(a.started_at)}</td>
-                      <td>
-                        <StatusBadge status={a.outcome} />
-                      </td>
-                      <td>
-                        {a.remote_host ?? '—'}
-                        {a.remote_ip ? ` (${a.remote_ip})` : ''}
-                        {a.tls ? ', TLS' : ''}
-                        <br />
-                        <span className="muted">{a.duration_ms} ms</span>
-                      </td>
-                      <td>
-                        <code className="reply">
-                          {a.smtp_code ?? ''} {a.enhanced_code ?? ''} {a.reply}
-                        </code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                : 'No delivery attempt yet.'
+            }
+            columns={[
+              { header: 'Started', cell: (a) => formatTime(a.started_at) },
+              { header: 'Outcome', cell: (a) => <StatusBadge status={a.outcome} /> },
+              {
+                header: 'Server',
+                cell: (a) => (
+                  <>
+                    {a.remote_host ?? '—'}
+                    {a.remote_ip ? ` (${a.remote_ip})` : ''}
+                    {a.tls ? ', TLS' : ''}
+                    <br />
+                    <span className="muted">{a.duration_ms} ms</span>
+                  </>
+                ),
+              },
+              {
+                header: 'SMTP reply',
+                cell: (a) => (
+                  <code className="reply">
+                    {a.smtp_code ?? ''} {a.enhanced_code ?? ''} {a.reply}
+                  </code>
+                ),
+              },
+            ]}
+          />
           <h2>Webhook deliveries</h2>
-          {data.webhook_deliveries.length === 0 ? (
-            <p>No webhook push for this email.</p>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Started</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Endpoint</th>
-                    <th scope="col">Result</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.webhook_deliveries.map((w) => (
-                    <tr key={w.id}>
-                      <td>{formatTime(w.started_at)}</td>
-                      <td>
-                        {w.event_type}
-                        <br />
-                        <span className="muted">attempt {w.attempt}</span>
-                      </td>
-                      <td>
-                        <code>{w.url}</code>
-                      </td>
-                      <td>
-                        {w.success ? 'delivered' : 'failed'}
-                        {w.status_code !== null ? ` (HTTP ${w.status_code})` : ''}
-                        {w.error ? `: ${w.error}` : ''}
-                        <br />
-                        <span className="muted">{w.duration_ms} ms</span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={data.webhook_deliveries}
+            empty="No webhook push for this email."
+            columns={[
+              { header: 'Started', cell: (w) => formatTime(w.started_at) },
+              {
+                header: 'Event',
+                cell: (w) => (
+                  <>
+                    {w.event_type}
+                    <br />
+                    <span className="muted">attempt {w.attempt}</span>
+                  </>
+                ),
+              },
+              { header: 'Endpoint', cell: (w) => <code>{w.url}</code> },
+              {
+                header: 'Result',
+                cell: (w) => (
+                  <>
+                    {w.success ? 'delivered' : 'failed'}
+                    {w.status_code !== null ? ` (HTTP ${w.status_code})` : ''}
+                    {w.error ? `: ${w.error}` : ''}
+                    <br />
+                    <span className="muted">{w.duration_ms} ms</span>
+                  </>
+                ),
+              },
+            ]}
+          />
           <details>
             <summary>HTML body as sent</summary>
             <pre className="code">{data.message}</pre>

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, query } from '../api.js';
+import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
 import { Page } from '../components/page.js';
@@ -134,37 +135,19 @@ export function LogsPage() {
           </p>
         )}
       </LiveRegion>
-      {rows.length > 0 && (
-        <div className="table-wrap">
-          <table className="logs">
-            <caption className="visually-hidden">Emails</caption>
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Subject</th>
-                <th scope="col">To</th>
-                <th scope="col">From</th>
-                <th scope="col">Sent</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id}>
-                  <td data-label="Status">
-                    <StatusBadge status={m.status} />
-                  </td>
-                  <td data-label="Subject">
-                    <Link href={`/logs/${m.id}`}>{m.subject}</Link>
-                  </td>
-                  <td data-label="To">{m.to}</td>
-                  <td data-label="From">{m.from}</td>
-                  <td data-label="Sent">{formatTime(m.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Emails"
+        className="logs"
+        labelledCells
+        rows={rows}
+        columns={[
+          { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
+          { header: 'Subject', cell: (m) => <Link href={`/logs/${m.id}`}>{m.subject}</Link> },
+          { header: 'To', cell: (m) => m.to },
+          { header: 'From', cell: (m) => m.from },
+          { header: 'Sent', cell: (m) => formatTime(m.created_at) },
+        ]}
+      />
       {cursor && (
         <button
           type="button"

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, query } from '../api.js';
+import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
@@ -59,41 +60,31 @@ export function SuppressionsPage() {
             {message && <Notice kind="success">{message}</Notice>}
             <ErrorNotice error={error ?? list.error} />
           </LiveRegion>
-          {list.data && list.data.data.length === 0 && (
-            <p>{address ? `${address} is not suppressed.` : 'No suppressed addresses.'}</p>
-          )}
-          {list.data && list.data.data.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Address</th>
-                    <th scope="col">Why</th>
-                    <th scope="col">Since</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.data.map((s) => (
-                    <tr key={s.id}>
-                      <td>{s.address}</td>
-                      <td>
-                        {s.origin}: {s.reason} {s.enhanced_code && <code>{s.enhanced_code}</code>}
-                      </td>
-                      <td>{formatTime(s.created_at)}</td>
-                      <td>
-                        <button type="button" className="button small danger" onClick={() => void remove(s)}>
-                          Remove<span className="visually-hidden"> {s.address}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={list.data?.data}
+            empty={address ? `${address} is not suppressed.` : 'No suppressed addresses.'}
+            columns={[
+              { header: 'Address', cell: (s) => s.address },
+              {
+                header: 'Why',
+                cell: (s) => (
+                  <>
+                    {s.origin}: {s.reason} {s.enhanced_code && <code>{s.enhanced_code}</code>}
+                  </>
+                ),
+              },
+              { header: 'Since', cell: (s) => formatTime(s.created_at) },
+              {
+                header: 'Actions',
+                hiddenHeader: true,
+                cell: (s) => (
+                  <button type="button" className="button small danger" onClick={() => void remove(s)}>
+                    Remove<span className="visually-hidden"> {s.address}</span>
+                  </button>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </Page>

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
+import { ItemList } from '../components/item-list.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
@@ -110,18 +112,15 @@ export function WebhooksPage() {
               </div>
             )}
           </LiveRegion>
-          {hooks.data && hooks.data.data.length === 0 && <p>No endpoints yet.</p>}
-          {hooks.data && hooks.data.data.length > 0 && (
-            <ul className="list">
-              {hooks.data.data.map((w) => (
-                <li key={w.id}>
-                  <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
-                  {!w.enabled && <span className="badge bad">disabled</span>}
-                  <span className="muted"> {w.events.join(', ')}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList items={hooks.data?.data} empty="No endpoints yet.">
+            {(w) => (
+              <>
+                <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
+                {!w.enabled && <span className="badge bad">disabled</span>}
+                <span className="muted"> {w.events.join(', ')}</span>
+              </>
+            )}
+          </ItemList>
         </>
       )}
     </Page>
@@ -253,59 +252,55 @@ export function WebhookPage({ id }: { id: string }) {
             <ErrorNotice error={error} />
           </LiveRegion>
           <h2>Delivery attempts</h2>
-          {attempts.data && attempts.data.data.length === 0 && <p>No attempts yet.</p>}
-          {attempts.data && attempts.data.data.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">Response</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {attempts.data.data.map((a) => (
-                    <tr key={a.id}>
-                      <td>{formatTime(a.created_at)}</td>
-                      <td>
-                        <code>{a.event_type}</code> #{a.attempt}
-                      </td>
-                      <td>
-                        <span className={`badge ${a.success ? 'good' : 'bad'}`}>
-                          {a.success ? 'success' : 'failed'}
-                        </span>{' '}
-                        {a.status_code ?? ''} <span className="muted">{a.duration_ms} ms</span>
-                      </td>
-                      <td>
-                        <code className="reply">{a.error ?? a.response ?? ''}</code>
-                      </td>
-                      <td>
-                        {a.event_type !== 'webhook.test' && (
-                          <button
-                            type="button"
-                            className="button small secondary"
-                            onClick={() =>
-                              void act(async () => {
-                                await api('POST', `/api/webhooks/${id}/replay`, { event_id: a.event_id });
-                                return 'Event queued to be sent again.';
-                              })
-                            }
-                          >
-                            Replay<span className="visually-hidden"> {a.event_type}</span>
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={attempts.data?.data}
+            empty="No attempts yet."
+            columns={[
+              { header: 'When', cell: (a) => formatTime(a.created_at) },
+              {
+                header: 'Event',
+                cell: (a) => (
+                  <>
+                    <code>{a.event_type}</code> #{a.attempt}
+                  </>
+                ),
+              },
+              {
+                header: 'Result',
+                cell: (a) => (
+                  <>
+                    <span className={`badge ${a.success ? 'good' : 'bad'}`}>
+                      {a.success ? 'success' : 'failed'}
+                    </span>{' '}
+                    {a.status_code ?? ''} <span className="muted">{a.duration_ms} ms</span>
+                  </>
+                ),
+              },
+              {
+                header: 'Response',
+                cell: (a) => <code className="reply">{a.error ?? a.response ?? ''}</code>,
+              },
+              {
+                header: 'Actions',
+                hiddenHeader: true,
+                cell: (a) =>
+                  a.event_type !== 'webhook.test' && (
+                    <button
+                      type="button"
+                      className="button small secondary"
+                      onClick={() =>
+                        void act(async () => {
+                          await api('POST', `/api/webhooks/${id}/replay`, { event_id: a.event_id });
+                          return 'Event queued to be sent again.';
+                        })
+                      }
+                    >
+                      Replay<span className="visually-hidden"> {a.event_type}</span>
+                    </button>
+                  ),
+              },
+            ]}
+          />
         </>
       )}
     </Page>
