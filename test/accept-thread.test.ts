@@ -140,6 +140,18 @@ describe('the accept thread merging batches', () => {
   });
 });
 
+describe('an accept thread that cannot open its database', () => {
+  it('fails the batches handed to it, and tries a new thread for the next', async () => {
+    const writer = new ThreadedSqliteAcceptWriter('/nonexistent-directory/txmail.db');
+    try {
+      await expect(writer.persist([acceptItem('acct')])).rejects.toThrow(/unable to open|directory/i);
+      await expect(writer.persist([acceptItem('acct')])).rejects.toThrow(/unable to open|directory/i);
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
 describe('committing the batches the thread finds waiting', () => {
   const req = (id: number, n: number): AcceptThreadRequest => ({
     id,
