@@ -71,6 +71,35 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
     expect(stored).toHaveLength(2);
   });
 
+  it('stores every character of every column as given', async () => {
+    const awkward = acceptItem(accountId);
+    Object.assign(awkward.message, {
+      subject: 'Quotes " \' braces {a,b} back\\slash NULL, comma; tab\there',
+      html: '<p>Ünïcødé ✓ 🙂</p>\r\n<p>{"json": [1, 2]}</p>',
+      from_name: '',
+      to_name: 'Zoë "Z" O\'Brien',
+      status: 'test',
+      next_attempt_at: null,
+      attempts: 0,
+    });
+    awkward.event.data = '{"warnings":["a \\"b\\""]}';
+    const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
+    await Promise.all([batcher.submit(awkward), batcher.submit(acceptItem(accountId))]);
+    const db = env.services.db.kysely;
+    const message = await db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', '=', awkward.message.id)
+      .executeTakeFirstOrThrow();
+    expect(message).toEqual(awkward.message);
+    const event = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', awkward.event.id)
+      .executeTakeFirst();
+    expect(event).toEqual(awkward.event);
+  });
+
   it('drains everything submitted before shutting down', async () => {
     const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => counting.persist(items));
     const pending = Array.from({ length: 20 }, () => batcher.submit(acceptItem(accountId)));
