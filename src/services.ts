@@ -6,13 +6,10 @@ import { ApiKeyAuth } from './accounts/api-key-auth.js';
 import { Accounts } from './accounts/accounts.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { AcceptRepo, type AcceptItem, type AcceptOutcome, type AcceptWriter } from './db/accept-repo.js';
+import { type AcceptItem, type AcceptOutcome, type AcceptWriter } from './db/accept-repo.js';
 import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
 import { ThreadedSqliteAcceptWriter } from './db/accept-writer-thread.js';
-import { AccountsRepo } from './db/accounts-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
-import { DomainsRepo } from './db/domains-repo.js';
-import { MessagesRepo } from './db/messages-repo.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
 import { Domains } from './domains/domains.js';
 import {
@@ -21,6 +18,7 @@ import {
   type DomainCheckerOptions,
 } from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
+import { createRepos, type Repos } from './wiring/repos.js';
 import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
 import { GroupCommit } from './group-commit.js';
@@ -28,9 +26,6 @@ import { AcceptService } from './messages/accept.js';
 import { loadSecretKey } from './secret-key.js';
 import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { DkimKeysRepo } from './db/dkim-keys-repo.js';
-import { QueueRepo } from './db/queue-repo.js';
-import { SqliteQueueRepo } from './db/queue-repo-sqlite.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import type { DkimKeyPair } from './dkim/keys.js';
 import { DnsResolver } from './dns/resolver.js';
@@ -40,30 +35,21 @@ import { SmtpTransport } from './delivery/smtp-transport.js';
 import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
 import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
-import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
 import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
 import { Metrics } from './metrics.js';
 import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
-import { RetentionRepo } from './db/retention-repo.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
 import { quotaWarningMail } from './accounts/quota-warning.js';
 import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
-import { SessionsRepo } from './db/sessions-repo.js';
-import { AttemptCountsRepo } from './db/attempt-counts-repo.js';
 import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
-import { InboundRepo } from './db/inbound-repo.js';
-import { SuppressionsRepo } from './db/suppressions-repo.js';
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
-import { NoticesRepo } from './db/notices-repo.js';
-import { WebhookOutboxRepo } from './db/webhook-outbox-repo.js';
-import { WebhooksRepo } from './db/webhooks-repo.js';
 import { SystemMail } from './messages/system-mail.js';
 import {
   DEFAULT_DISPATCHER_OPTIONS,
@@ -80,23 +66,7 @@ export interface Services {
   clock: Clock;
   db: Db;
   secretKey: string;
-  repos: {
-    accounts: AccountsRepo;
-    domains: DomainsRepo;
-    messages: MessagesRepo;
-    accept: AcceptRepo;
-    queue: QueueRepo;
-    dkimKeys: DkimKeysRepo;
-    sourceIpUsage: SourceIpUsageRepo;
-    retention: RetentionRepo;
-    suppressions: SuppressionsRepo;
-    inbound: InboundRepo;
-    webhooks: WebhooksRepo;
-    webhookOutbox: WebhookOutboxRepo;
-    notices: NoticesRepo;
-    sessions: SessionsRepo;
-    attemptCounts: AttemptCountsRepo;
-  };
+  repos: Repos;
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
@@ -168,23 +138,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   if (options.migrate !== false) await migrate(db);
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
-  const repos = {
-    accounts: new AccountsRepo(db.kysely),
-    domains: new DomainsRepo(db.kysely, db.dialect),
-    messages: new MessagesRepo(db.kysely, db.dialect),
-    accept: new AcceptRepo(db.kysely),
-    queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
-    dkimKeys: new DkimKeysRepo(db.kysely),
-    sourceIpUsage: new SourceIpUsageRepo(db.kysely),
-    retention: new RetentionRepo(db.kysely),
-    suppressions: new SuppressionsRepo(db.kysely),
-    inbound: new InboundRepo(db.kysely, db.dialect),
-    webhooks: new WebhooksRepo(db.kysely, db.dialect),
-    webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
-    notices: new NoticesRepo(db.kysely),
-    sessions: new SessionsRepo(db.kysely),
-    attemptCounts: new AttemptCountsRepo(db.kysely),
-  };
+  const repos = createRepos(db);
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
