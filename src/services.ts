@@ -6,9 +6,7 @@ import { ApiKeyAuth } from './accounts/api-key-auth.js';
 import { Accounts } from './accounts/accounts.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { type AcceptItem, type AcceptOutcome, type AcceptWriter } from './db/accept-repo.js';
-import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
-import { ThreadedSqliteAcceptWriter } from './db/accept-writer-thread.js';
+import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
 import { Domains } from './domains/domains.js';
@@ -19,10 +17,11 @@ import {
 } from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
 import { createRepos, type Repos } from './wiring/repos.js';
+import { createAcceptPath } from './wiring/accept-path.js';
+import type { AcceptService } from './messages/accept.js';
 import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
-import { GroupCommit } from './group-commit.js';
-import { AcceptService } from './messages/accept.js';
+import type { GroupCommit } from './group-commit.js';
 import { loadSecretKey } from './secret-key.js';
 import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
@@ -41,7 +40,6 @@ import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
-import { quotaWarningMail } from './accounts/quota-warning.js';
 import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
@@ -50,7 +48,7 @@ import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './de
 import { InboundProcessor } from './inbound/inbound-processor.js';
 import { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
-import { SystemMail } from './messages/system-mail.js';
+import type { SystemMail } from './messages/system-mail.js';
 import {
   DEFAULT_DISPATCHER_OPTIONS,
   WebhookDispatcher,
@@ -179,12 +177,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
   );
   let domainChecker: DomainChecker | undefined;
-  const writer: AcceptWriter = !db.sqlite
-    ? repos.accept
-    : db.sqlitePath !== ':memory:' &&
-        (config.sqliteWriterThread === 'auto' ? options.acceptOnly === true : config.sqliteWriterThread)
-      ? new ThreadedSqliteAcceptWriter(db.sqlitePath!)
-      : new SqliteAcceptWriter(db.kysely, db.sqlite);
   const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
   const rateLimitStore =
@@ -196,44 +188,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const signal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   let stopListening: (() => Promise<void>) | undefined;
-  const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
-    // Two batches out at once keep the writer busy: the SQLite thread takes requests as they come while
-    // it has fewer than two, and what arrives meanwhile goes over as one batch; on PostgreSQL the second
-    // transaction does its work while the first commits. More only makes smaller batches queue on the
-    // usage row's lock (bench/accept: 2 beat 1, 3, 4, 8 and 64). On the event loop a write blocks anyway.
-    ...(writer instanceof ThreadedSqliteAcceptWriter
-      ? { immediate: true, maxInFlight: 2 }
-      : { maxInFlight: db.dialect === 'postgres' ? 2 : 1 }),
-    onCommitted: (items, outcomes) => {
-      let queued = false;
-      items.forEach((item, i) => {
-        if (outcomes[i]!.kind !== 'accepted') return;
-        const outcome = outcomes[i]!;
-        const test = item.message.status === 'test';
-        metrics.accepted.inc({ route: test ? 'test' : 'send' });
-        if (outcome.kind === 'accepted' && outcome.warned) {
-          const mail = quotaWarningMail(outcome.warned, config.publicUrl);
-          // After the commit that stored the notice: a crash in between loses the email, not the notice.
-          void systemMail
-            .send(item.message.account_id, mail.subject, mail.html)
-            .catch((err: unknown) => logger.warn({ err }, 'could not queue the quota warning email'));
-        }
-        queued ||= !test;
-      });
-      if (!queued) return;
-      worker?.wake();
-      signal.queued();
-    },
-  });
-  const accept = new AcceptService(
-    batcher,
-    repos.accept,
-    {
-      verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-      suppression: (accountId, address) => repos.suppressions.find(accountId, address),
-    },
+  const accepting = createAcceptPath(config, {
+    db,
+    repos,
+    verifiedDomains,
+    metrics,
+    queueSignal: signal,
     clock,
-  );
+    logger,
+    wakeWorker: () => worker?.wake(),
+    acceptOnly: options.acceptOnly === true,
+  });
+  const { batcher, accept, systemMail } = accepting;
   const suppressions = new Suppressions(repos.suppressions, clock);
   // Webhook signing secrets, sealed at rest: one key for the endpoints that store them and the sender.
   const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption'));
@@ -259,10 +225,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
       dns,
       clock,
     },
-  );
-  const systemMail = new SystemMail(
-    { testDomain: config.testDomain, senderName: 'txmail' },
-    { accounts: repos.accounts, batcher, clock },
   );
   const accounts = new Accounts(repos.accounts, clock);
   const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
@@ -477,8 +439,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await dispatcher?.stop();
       await transport?.close();
       await builder?.close();
-      await batcher.drain();
-      await writer.close();
+      await accepting.close();
       await db.close();
     },
   };
