@@ -18,6 +18,7 @@ import {
 import { buildHttpApp } from './http/app.js';
 import { createRepos, type Repos } from './wiring/repos.js';
 import { createAcceptPath } from './wiring/accept-path.js';
+import { createInboundRole } from './wiring/inbound-role.js';
 import type { AcceptService } from './messages/accept.js';
 import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
@@ -45,8 +46,7 @@ import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
 import { defaultWebRoot } from './http/web-assets.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
-import { InboundProcessor } from './inbound/inbound-processor.js';
-import { InboundReceiver } from './inbound/receiver.js';
+import type { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
 import type { SystemMail } from './messages/system-mail.js';
 import {
@@ -150,8 +150,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
   let sourceSync: NodeJS.Timeout | undefined;
-  let receiver: InboundReceiver | undefined;
-  let processor: InboundProcessor | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -241,6 +239,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       clock,
     },
   );
+  const inbound = createInboundRole(config, { repos, verp, metrics, clock, logger });
 
   return {
     config,
@@ -399,38 +398,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
       domainChecker.start();
       return domainChecker;
     },
-    async startInbound(options = {}) {
-      if (receiver) return receiver;
-      const log = logger.child({ role: 'inbound' });
-      processor = new InboundProcessor({
-        repo: repos.inbound,
-        verp,
-        clock,
-        logger: log,
-        hostname: config.hostname,
-        processed: (kind, effects) => {
-          metrics.inboundMessages.inc({ kind });
-          for (const e of effects) metrics.events.inc({ type: e.event.type });
-        },
-      });
-      receiver = await new InboundReceiver(
-        {
-          host: config.inboundHost,
-          port: options.port ?? config.inboundPort,
-          hostname: config.hostname,
-          returnPathLabel: config.returnPathLabel,
-          testDomain: config.testDomain,
-          maxSize: config.inboundMaxSize,
-          connectionsPerMinute: config.inboundConnectionsPerMinute,
-        },
-        { repo: repos.inbound, processor, verp, clock, logger: log },
-      ).listen();
-      processor.startRecovery();
-      return receiver;
-    },
+    startInbound: (options) => inbound.start(options),
     async close() {
-      await receiver?.close();
-      await processor?.stop();
+      await inbound.close();
       clearInterval(sourceSync);
       await stopListening?.();
       await retention.stop();
