@@ -19,6 +19,7 @@ import { buildHttpApp } from './http/app.js';
 import { createRepos, type Repos } from './wiring/repos.js';
 import { createAcceptPath } from './wiring/accept-path.js';
 import { createInboundRole } from './wiring/inbound-role.js';
+import { createWebhooks } from './wiring/webhooks.js';
 import type { AcceptService } from './messages/accept.js';
 import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
@@ -55,8 +56,7 @@ import {
   type DispatcherOptions,
 } from './webhooks/dispatcher.js';
 import { webhookDisabledMail } from './webhooks/disabled-mail.js';
-import { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
-import { WebhookSender } from './webhooks/webhook-sender.js';
+import type { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
 
 export interface Services {
   config: Config;
@@ -104,9 +104,6 @@ export interface Services {
   startInbound(options?: { port?: number }): Promise<InboundReceiver>;
   close(): Promise<void>;
 }
-
-/** A webhook endpoint has this long to answer (DESIGN.md §8). */
-const WEBHOOK_TIMEOUT_MS = 15_000;
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
 const SOURCE_SYNC_MS = 5000;
@@ -199,31 +196,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
   });
   const { batcher, accept, systemMail } = accepting;
   const suppressions = new Suppressions(repos.suppressions, clock);
-  // Webhook signing secrets, sealed at rest: one key for the endpoints that store them and the sender.
-  const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption'));
-  const webhookSender = new WebhookSender(
-    { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
-    {
-      dns,
-      secrets: webhookSecrets,
-      clock,
-      sent: (r) =>
-        metrics.webhookAttempts.inc({
-          outcome: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300 ? 'success' : 'failure',
-        }),
-    },
-  );
-  const webhooks = new WebhookEndpoints(
-    { allowPrivateNetworks: config.allowPrivateNetworks },
-    {
-      repo: repos.webhooks,
-      outbox: repos.webhookOutbox,
-      secrets: webhookSecrets,
-      sender: webhookSender,
-      dns,
-      clock,
-    },
-  );
+  const { endpoints: webhooks, sender: webhookSender } = createWebhooks(config, {
+    repos,
+    secretKey,
+    dns,
+    metrics,
+    clock,
+  });
   const accounts = new Accounts(repos.accounts, clock);
   const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
   const accountMail = new QueuedAccountMail(systemMail);
