@@ -10,16 +10,13 @@ import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
 import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
 import { Domains } from './domains/domains.js';
-import {
-  DEFAULT_DOMAIN_CHECKER_OPTIONS,
-  DomainChecker,
-  type DomainCheckerOptions,
-} from './domains/domain-checker.js';
+import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
 import { buildHttpApp } from './http/app.js';
 import { createRepos, type Repos } from './wiring/repos.js';
 import { createAcceptPath } from './wiring/accept-path.js';
 import { createInboundRole } from './wiring/inbound-role.js';
 import { createWebhooks } from './wiring/webhooks.js';
+import { createWorkerRole } from './wiring/worker-role.js';
 import type { AcceptService } from './messages/accept.js';
 import { buildHealthApp } from './http/health-app.js';
 import { createLogger } from './log.js';
@@ -30,32 +27,22 @@ import { SecretBox } from './crypto/secret-box.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import type { DkimKeyPair } from './dkim/keys.js';
 import { DnsResolver } from './dns/resolver.js';
-import { Deliverer, relayTarget } from './delivery/deliver-message.js';
-import { DestinationLimits } from './delivery/destination-limits.js';
-import { SmtpTransport } from './delivery/smtp-transport.js';
-import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
 import { Verp } from './delivery/verp.js';
-import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
 import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
 import { Metrics } from './metrics.js';
 import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
-import { RetentionSweeper } from './retention/retention-sweeper.js';
+import type { RetentionSweeper } from './retention/retention-sweeper.js';
 import { AccountOverviews } from './accounts/account-overview.js';
 import { QueuedAccountMail } from './accounts/account-mail.js';
 import { DashboardAuth } from './accounts/dashboard-auth.js';
 import { Sessions } from './accounts/sessions.js';
 import { defaultWebRoot } from './http/web-assets.js';
-import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
+import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
 import type { InboundReceiver } from './inbound/receiver.js';
 import { Suppressions } from './suppressions/suppressions.js';
 import type { SystemMail } from './messages/system-mail.js';
-import {
-  DEFAULT_DISPATCHER_OPTIONS,
-  WebhookDispatcher,
-  type DispatcherOptions,
-} from './webhooks/dispatcher.js';
-import { webhookDisabledMail } from './webhooks/disabled-mail.js';
+import type { DispatcherOptions, WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
 
 export interface Services {
@@ -105,9 +92,6 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** How often a worker shares its source address counts (warm-up caps) with the others. */
-const SOURCE_SYNC_MS = 5000;
-
 export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
@@ -142,11 +126,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
     options.generateDkimKey,
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
-  let worker: DeliveryWorker | undefined;
-  let dispatcher: WebhookDispatcher | undefined;
-  let transport: SmtpTransport | undefined;
-  let builder: MessageBuilder | undefined;
-  let sourceSync: NodeJS.Timeout | undefined;
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -171,8 +150,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (accountStateChanged) auth.invalidate();
     },
   );
-  let domainChecker: DomainChecker | undefined;
-  const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
   const rateLimitStore =
     db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
@@ -182,7 +159,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
   );
   const signal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
-  let stopListening: (() => Promise<void>) | undefined;
   const accepting = createAcceptPath(config, {
     db,
     repos,
@@ -191,7 +167,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queueSignal: signal,
     clock,
     logger,
-    wakeWorker: () => worker?.wake(),
+    wakeWorker: () => workerRole.wake(),
     acceptOnly: options.acceptOnly === true,
   });
   const { batcher, accept, systemMail } = accepting;
@@ -218,6 +194,20 @@ export async function createServices(config: Config, options: ServiceOptions = {
       clock,
     },
   );
+  const workerRole = createWorkerRole(config, {
+    repos,
+    metrics,
+    queueSignal: signal,
+    dns,
+    dkim,
+    verp,
+    verifiedDomains,
+    domains,
+    webhookSender,
+    systemMail,
+    clock,
+    logger,
+  });
   const inbound = createInboundRole(config, { repos, verp, metrics, clock, logger });
 
   return {
@@ -229,7 +219,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     repos,
     metrics,
     queueSignal: signal,
-    retention,
+    retention: workerRole.retention,
     dns,
     dkim,
     verp,
@@ -277,117 +267,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
         trustProxy: config.trustProxy,
       }),
     healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
-    dispatcher: () => dispatcher,
-    async startWorker(options = {}, webhookOptions = {}) {
-      if (worker) return worker;
-      await dkim.ensureServiceKey(config.testDomain);
-      transport = new SmtpTransport({ hostname: config.hostname });
-      builder = createMessageBuilder(config.buildThreads);
-      const sources = new SourceIpPool(
-        config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
-        config.warmupSchedule,
-        () => clock.now(),
-        repos.sourceIpUsage,
-      );
-      await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
-      await sources.sync();
-      sourceSync = setInterval(() => {
-        sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
-      }, SOURCE_SYNC_MS);
-      sourceSync.unref();
-      const deliverer = new Deliverer(
-        {
-          hostname: config.hostname,
-          testDomain: config.testDomain,
-          returnPathLabel: config.returnPathLabel,
-          relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
-          mxPort: config.mxPort,
-          allowPrivateNetworks: config.allowPrivateNetworks,
-        },
-        {
-          dns,
-          dkim,
-          verp,
-          transport,
-          builder,
-          limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
-          sources,
-          verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-          domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
-          clock,
-        },
-      );
-      const webhookLogger = logger.child({ role: 'webhooks' });
-      dispatcher = new WebhookDispatcher(
-        repos.webhookOutbox,
-        webhookSender,
-        clock,
-        webhookLogger,
-        async (job, notice) => {
-          const mail = webhookDisabledMail(job.webhook.url, notice.message, config.publicUrl);
-          await systemMail.send(job.webhook.account_id, mail.subject, mail.html).catch((err: unknown) => {
-            webhookLogger.warn(
-              { err, webhookId: job.webhook.id },
-              'could not queue the webhook-disabled mail',
-            );
-          });
-        },
-        { ...DEFAULT_DISPATCHER_OPTIONS, ...webhookOptions },
-      );
-      // Pushes queued by this process's delivery results go out now, not at the next poll.
-      const pushing = dispatcher;
-      repos.queue.onWebhookPushesQueued = () => pushing.wake();
-      repos.inbound.onWebhookPushesQueued = () => pushing.wake();
-      worker = new DeliveryWorker(
-        repos.queue,
-        deliverer,
-        clock,
-        logger.child({ role: 'worker' }),
-        {
-          ...DEFAULT_WORKER_OPTIONS,
-          concurrency: config.workerConcurrency,
-          leaseMs: config.workerLeaseSeconds * 1000,
-          ...options,
-        },
-        {
-          recorded: (m, record, outcome) => {
-            if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
-            if (outcome === 'superseded') return; // its status and events were not stored
-            for (const e of record.events) metrics.events.inc({ type: e.type });
-            if (record.status === 'delivered')
-              metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
-          },
-        },
-      );
-      worker.start();
-      retention.start();
-      dispatcher.start();
-      const woken = worker;
-      stopListening = await signal.listen(
-        () => woken.wake(),
-        (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
-      );
-      return worker;
-    },
-    startDomainChecker(options = {}) {
-      domainChecker ??= new DomainChecker(domains, repos.domains, clock, logger.child({ role: 'domains' }), {
-        ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
-        ...options,
-      });
-      domainChecker.start();
-      return domainChecker;
-    },
+    startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
+    dispatcher: () => workerRole.dispatcher(),
+    startDomainChecker: (options) => workerRole.startDomainChecker(options),
     startInbound: (options) => inbound.start(options),
     async close() {
       await inbound.close();
-      clearInterval(sourceSync);
-      await stopListening?.();
-      await retention.stop();
-      await domainChecker?.stop();
-      await worker?.stop();
-      await dispatcher?.stop();
-      await transport?.close();
-      await builder?.close();
+      await workerRole.close();
       await accepting.close();
       await db.close();
     },
