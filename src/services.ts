@@ -1,49 +1,46 @@
 // The composition root: builds every service once from the configuration and passes it where needed.
 // Roles (serve, api, worker…) start the parts they run from here; nothing else creates singletons.
+// What each part needs is wired in wiring/, one module per part; this file is their table of contents.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiKeyAuth } from './accounts/api-key-auth.js';
-import { Accounts } from './accounts/accounts.js';
+import type { Accounts } from './accounts/accounts.js';
+import type { ApiKeyAuth } from './accounts/api-key-auth.js';
+import type { DashboardAuth } from './accounts/dashboard-auth.js';
+import type { Sessions } from './accounts/sessions.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
-import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
-import { VerifiedDomains } from './domains/verified-domains.js';
-import { Domains } from './domains/domains.js';
-import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
-import { buildHttpApp } from './http/app.js';
-import { createRepos, type Repos } from './wiring/repos.js';
-import { createAcceptPath } from './wiring/accept-path.js';
-import { createInboundRole } from './wiring/inbound-role.js';
-import { createWebhooks } from './wiring/webhooks.js';
-import { createWorkerRole } from './wiring/worker-role.js';
-import type { AcceptService } from './messages/accept.js';
-import { buildHealthApp } from './http/health-app.js';
-import { createLogger } from './log.js';
-import type { GroupCommit } from './group-commit.js';
-import { loadSecretKey } from './secret-key.js';
 import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
+import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
+import { migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
+import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
+import { Verp } from './delivery/verp.js';
+import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import type { DkimKeyPair } from './dkim/keys.js';
 import { DnsResolver } from './dns/resolver.js';
-import { Verp } from './delivery/verp.js';
-import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
-import { Metrics } from './metrics.js';
-import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
-import { MemoryRateLimitStore } from './http/rate-limit.js';
-import type { RetentionSweeper } from './retention/retention-sweeper.js';
-import { AccountOverviews } from './accounts/account-overview.js';
-import { QueuedAccountMail } from './accounts/account-mail.js';
-import { DashboardAuth } from './accounts/dashboard-auth.js';
-import { Sessions } from './accounts/sessions.js';
-import { defaultWebRoot } from './http/web-assets.js';
-import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
+import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
+import type { Domains } from './domains/domains.js';
+import { VerifiedDomains } from './domains/verified-domains.js';
+import type { GroupCommit } from './group-commit.js';
 import type { InboundReceiver } from './inbound/receiver.js';
-import { Suppressions } from './suppressions/suppressions.js';
+import { createLogger } from './log.js';
+import type { AcceptService } from './messages/accept.js';
 import type { SystemMail } from './messages/system-mail.js';
+import { Metrics } from './metrics.js';
+import type { RetentionSweeper } from './retention/retention-sweeper.js';
+import { loadSecretKey } from './secret-key.js';
+import { Suppressions } from './suppressions/suppressions.js';
 import type { DispatcherOptions, WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
+import { createAcceptPath } from './wiring/accept-path.js';
+import { createAccountServices } from './wiring/accounts.js';
+import { createDomains } from './wiring/domains.js';
+import { createHttpApps } from './wiring/http-apps.js';
+import { createInboundRole } from './wiring/inbound-role.js';
+import { createRepos, type Repos } from './wiring/repos.js';
+import { createWebhooks } from './wiring/webhooks.js';
+import { createWorkerRole } from './wiring/worker-role.js';
 
 export interface Services {
   config: Config;
@@ -118,6 +115,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
   const repos = createRepos(db);
+  const metrics = new Metrics(
+    () => repos.queue.depth(),
+    () => clock.now(),
+  );
+  const queueSignal =
+    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
@@ -126,51 +129,29 @@ export async function createServices(config: Config, options: ServiceOptions = {
     options.generateDkimKey,
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
-  const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
-    logger.warn({ err }, 'could not record key use'),
-  );
   const verifiedDomains = new VerifiedDomains(repos.domains);
-  const domains = new Domains(
-    repos.domains,
-    repos.dkimKeys,
-    dkim,
-    dns,
-    clock,
-    {
-      returnPathLabel: config.returnPathLabel,
-      inboundMx: config.inboundMx,
-      spfDomain: config.spfDomain,
-      reserved: [config.testDomain, config.hostname, config.spfDomain, config.inboundMx],
-      // Read only through config.sourceIps: the variable's syntax may grow (e.g. warm-up dates).
-      sourceIps: config.sourceIps,
-      hostname: config.hostname,
-    },
-    (accountId, accountStateChanged) => {
-      verifiedDomains.invalidate(accountId);
-      if (accountStateChanged) auth.invalidate();
-    },
-  );
-  // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
-  const rateLimitStore =
-    db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
-  const metrics = new Metrics(
-    () => repos.queue.depth(),
-    () => clock.now(),
-  );
-  const signal =
-    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
+
   const accepting = createAcceptPath(config, {
     db,
     repos,
     verifiedDomains,
     metrics,
-    queueSignal: signal,
+    queueSignal,
     clock,
     logger,
+    // Called only after a commit, by which time the worker role (below) is built.
     wakeWorker: () => workerRole.wake(),
     acceptOnly: options.acceptOnly === true,
   });
   const { batcher, accept, systemMail } = accepting;
+  const { auth, accounts, sessions, dashboardAuth, accountMail } = createAccountServices(config, {
+    repos,
+    secretKey,
+    systemMail,
+    clock,
+    logger,
+  });
+  const domains = createDomains(config, { repos, dkim, dns, verifiedDomains, auth, clock });
   const suppressions = new Suppressions(repos.suppressions, clock);
   const { endpoints: webhooks, sender: webhookSender } = createWebhooks(config, {
     repos,
@@ -179,25 +160,27 @@ export async function createServices(config: Config, options: ServiceOptions = {
     metrics,
     clock,
   });
-  const accounts = new Accounts(repos.accounts, clock);
-  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
-  const accountMail = new QueuedAccountMail(systemMail);
-  const dashboardAuth = new DashboardAuth(
-    { signup: config.signup, publicUrl: config.publicUrl },
-    {
-      accounts,
-      accountsRepo: repos.accounts,
-      sessionsRepo: repos.sessions,
-      sessions,
-      mail: accountMail,
-      attempts: repos.attemptCounts,
-      clock,
-    },
-  );
+
+  const httpApps = createHttpApps(config, {
+    db,
+    repos,
+    logger,
+    clock,
+    metrics,
+    auth,
+    accept,
+    domains,
+    suppressions,
+    webhooks,
+    accounts,
+    sessions,
+    dashboardAuth,
+    accountMail,
+  });
   const workerRole = createWorkerRole(config, {
     repos,
     metrics,
-    queueSignal: signal,
+    queueSignal,
     dns,
     dkim,
     verp,
@@ -208,7 +191,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
     logger,
   });
-  const inbound = createInboundRole(config, { repos, verp, metrics, clock, logger });
+  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger });
 
   return {
     config,
@@ -218,7 +201,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     secretKey,
     repos,
     metrics,
-    queueSignal: signal,
+    queueSignal,
     retention: workerRole.retention,
     dns,
     dkim,
@@ -234,45 +217,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
     suppressions,
     webhooks,
     systemMail,
-    http: () =>
-      buildHttpApp({
-        logger,
-        clock,
-        auth,
-        accept,
-        domains,
-        messages: repos.messages,
-        rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
-        rateLimitStore,
-        suppressions,
-        webhooks,
-        notices: repos.notices,
-        databaseReachable: () => isReachable(db),
-        metrics,
-        accountOverviews: new AccountOverviews(
-          repos.accounts,
-          {
-            domains: (id) => repos.domains.count(id),
-            webhooks: async (id) => (await repos.webhooks.list(id)).length,
-          },
-          clock,
-        ),
-        publicUrl: config.publicUrl,
-        accounts,
-        accountsRepo: repos.accounts,
-        sessions,
-        dashboardAuth,
-        accountMail,
-        webRoot: defaultWebRoot(),
-        trustProxy: config.trustProxy,
-      }),
-    healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
-    startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
+    http: () => httpApps.http(),
+    healthHttp: () => httpApps.healthHttp(),
     dispatcher: () => workerRole.dispatcher(),
+    startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
     startDomainChecker: (options) => workerRole.startDomainChecker(options),
-    startInbound: (options) => inbound.start(options),
+    startInbound: (options) => inboundRole.start(options),
     async close() {
-      await inbound.close();
+      // Intake first, then the work in flight; the worker role may still queue mail (a webhook-disabled
+      // notice) through the accept batcher, which commits it before its writer and the database close.
+      await inboundRole.close();
       await workerRole.close();
       await accepting.close();
       await db.close();
