@@ -33,7 +33,7 @@ import type { WebhookSender } from '../webhooks/webhook-sender.js';
 import type { Repos } from './repos.js';
 
 export interface WorkerRole {
-  /** Built at once (the CLI and tests reach it), started with the worker. */
+  /** Built at once (Services.retention), started with the worker. */
   retention: RetentionSweeper;
   /** Starts the delivery worker and the webhook dispatcher once. */
   start(
