@@ -1,78 +1,46 @@
 // The composition root: builds every service once from the configuration and passes it where needed.
 // Roles (serve, api, worker…) start the parts they run from here; nothing else creates singletons.
+// What each part needs is wired in wiring/, one module per part; this file is their table of contents.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiKeyAuth } from './accounts/api-key-auth.js';
-import { Accounts } from './accounts/accounts.js';
+import type { Accounts } from './accounts/accounts.js';
+import type { ApiKeyAuth } from './accounts/api-key-auth.js';
+import type { DashboardAuth } from './accounts/dashboard-auth.js';
+import type { Sessions } from './accounts/sessions.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { AcceptRepo, type AcceptItem, type AcceptOutcome, type AcceptWriter } from './db/accept-repo.js';
-import { SqliteAcceptWriter } from './db/accept-repo-sqlite.js';
-import { ThreadedSqliteAcceptWriter } from './db/accept-writer-thread.js';
-import { AccountsRepo } from './db/accounts-repo.js';
-import { isReachable, migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
-import { DomainsRepo } from './db/domains-repo.js';
-import { MessagesRepo } from './db/messages-repo.js';
-import { VerifiedDomains } from './domains/verified-domains.js';
-import { Domains } from './domains/domains.js';
-import {
-  DEFAULT_DOMAIN_CHECKER_OPTIONS,
-  DomainChecker,
-  type DomainCheckerOptions,
-} from './domains/domain-checker.js';
-import { buildHttpApp } from './http/app.js';
-import { buildHealthApp } from './http/health-app.js';
-import { createLogger } from './log.js';
-import { GroupCommit } from './group-commit.js';
-import { AcceptService } from './messages/accept.js';
-import { loadSecretKey } from './secret-key.js';
 import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { DkimKeysRepo } from './db/dkim-keys-repo.js';
-import { QueueRepo } from './db/queue-repo.js';
-import { SqliteQueueRepo } from './db/queue-repo-sqlite.js';
+import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
+import { migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
+import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
+import { Verp } from './delivery/verp.js';
+import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import type { DkimKeyPair } from './dkim/keys.js';
 import { DnsResolver } from './dns/resolver.js';
-import { Deliverer, relayTarget } from './delivery/deliver-message.js';
-import { DestinationLimits } from './delivery/destination-limits.js';
-import { SmtpTransport } from './delivery/smtp-transport.js';
-import { createMessageBuilder, type MessageBuilder } from './delivery/message-builder.js';
-import { Verp } from './delivery/verp.js';
-import { SourceIpPool, utcDay } from './delivery/source-ip-pool.js';
-import { SourceIpUsageRepo } from './db/source-ip-usage-repo.js';
-import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
+import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
+import type { Domains } from './domains/domains.js';
+import { VerifiedDomains } from './domains/verified-domains.js';
+import type { GroupCommit } from './group-commit.js';
+import type { InboundReceiver } from './inbound/receiver.js';
+import { createLogger } from './log.js';
+import type { AcceptService } from './messages/accept.js';
+import type { SystemMail } from './messages/system-mail.js';
 import { Metrics } from './metrics.js';
-import { PostgresRateLimitStore } from './db/rate-limit-repo.js';
-import { MemoryRateLimitStore } from './http/rate-limit.js';
-import { RetentionRepo } from './db/retention-repo.js';
-import { RetentionSweeper } from './retention/retention-sweeper.js';
-import { AccountOverviews } from './accounts/account-overview.js';
-import { quotaWarningMail } from './accounts/quota-warning.js';
-import { QueuedAccountMail } from './accounts/account-mail.js';
-import { DashboardAuth } from './accounts/dashboard-auth.js';
-import { Sessions } from './accounts/sessions.js';
-import { SessionsRepo } from './db/sessions-repo.js';
-import { AttemptCountsRepo } from './db/attempt-counts-repo.js';
-import { defaultWebRoot } from './http/web-assets.js';
-import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
-import { InboundRepo } from './db/inbound-repo.js';
-import { SuppressionsRepo } from './db/suppressions-repo.js';
-import { InboundProcessor } from './inbound/inbound-processor.js';
-import { InboundReceiver } from './inbound/receiver.js';
+import type { RetentionSweeper } from './retention/retention-sweeper.js';
+import { loadSecretKey } from './secret-key.js';
 import { Suppressions } from './suppressions/suppressions.js';
-import { NoticesRepo } from './db/notices-repo.js';
-import { WebhookOutboxRepo } from './db/webhook-outbox-repo.js';
-import { WebhooksRepo } from './db/webhooks-repo.js';
-import { SystemMail } from './messages/system-mail.js';
-import {
-  DEFAULT_DISPATCHER_OPTIONS,
-  WebhookDispatcher,
-  type DispatcherOptions,
-} from './webhooks/dispatcher.js';
-import { webhookDisabledMail } from './webhooks/disabled-mail.js';
-import { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
-import { WebhookSender } from './webhooks/webhook-sender.js';
+import type { DispatcherOptions, WebhookDispatcher } from './webhooks/dispatcher.js';
+import type { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
+import { createAcceptPath } from './wiring/accept-path.js';
+import { createAccountServices } from './wiring/accounts.js';
+import { createDomains } from './wiring/domains.js';
+import { createHttpApps } from './wiring/http-apps.js';
+import { createInboundRole } from './wiring/inbound-role.js';
+import { createRepos, type Repos } from './wiring/repos.js';
+import { createWebhooks } from './wiring/webhooks.js';
+import { createWorkerRole } from './wiring/worker-role.js';
 
 export interface Services {
   config: Config;
@@ -80,23 +48,7 @@ export interface Services {
   clock: Clock;
   db: Db;
   secretKey: string;
-  repos: {
-    accounts: AccountsRepo;
-    domains: DomainsRepo;
-    messages: MessagesRepo;
-    accept: AcceptRepo;
-    queue: QueueRepo;
-    dkimKeys: DkimKeysRepo;
-    sourceIpUsage: SourceIpUsageRepo;
-    retention: RetentionRepo;
-    suppressions: SuppressionsRepo;
-    inbound: InboundRepo;
-    webhooks: WebhooksRepo;
-    webhookOutbox: WebhookOutboxRepo;
-    notices: NoticesRepo;
-    sessions: SessionsRepo;
-    attemptCounts: AttemptCountsRepo;
-  };
+  repos: Repos;
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
@@ -137,12 +89,6 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** A webhook endpoint has this long to answer (DESIGN.md §8). */
-const WEBHOOK_TIMEOUT_MS = 15_000;
-
-/** How often a worker shares its source address counts (warm-up caps) with the others. */
-const SOURCE_SYNC_MS = 5000;
-
 export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
@@ -168,23 +114,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
   if (options.migrate !== false) await migrate(db);
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
-  const repos = {
-    accounts: new AccountsRepo(db.kysely),
-    domains: new DomainsRepo(db.kysely, db.dialect),
-    messages: new MessagesRepo(db.kysely, db.dialect),
-    accept: new AcceptRepo(db.kysely),
-    queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
-    dkimKeys: new DkimKeysRepo(db.kysely),
-    sourceIpUsage: new SourceIpUsageRepo(db.kysely),
-    retention: new RetentionRepo(db.kysely),
-    suppressions: new SuppressionsRepo(db.kysely),
-    inbound: new InboundRepo(db.kysely, db.dialect),
-    webhooks: new WebhooksRepo(db.kysely, db.dialect),
-    webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
-    notices: new NoticesRepo(db.kysely),
-    sessions: new SessionsRepo(db.kysely),
-    attemptCounts: new AttemptCountsRepo(db.kysely),
-  };
+  const repos = createRepos(db);
+  const metrics = new Metrics(
+    () => repos.queue.depth(),
+    () => clock.now(),
+  );
+  const queueSignal =
+    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
@@ -193,138 +129,69 @@ export async function createServices(config: Config, options: ServiceOptions = {
     options.generateDkimKey,
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
-  let worker: DeliveryWorker | undefined;
-  let dispatcher: WebhookDispatcher | undefined;
-  let transport: SmtpTransport | undefined;
-  let builder: MessageBuilder | undefined;
-  let sourceSync: NodeJS.Timeout | undefined;
-  let receiver: InboundReceiver | undefined;
-  let processor: InboundProcessor | undefined;
-  const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
-    logger.warn({ err }, 'could not record key use'),
-  );
   const verifiedDomains = new VerifiedDomains(repos.domains);
-  const domains = new Domains(
-    repos.domains,
-    repos.dkimKeys,
-    dkim,
-    dns,
+
+  const accepting = createAcceptPath(config, {
+    db,
+    repos,
+    verifiedDomains,
+    metrics,
+    queueSignal,
     clock,
-    {
-      returnPathLabel: config.returnPathLabel,
-      inboundMx: config.inboundMx,
-      spfDomain: config.spfDomain,
-      reserved: [config.testDomain, config.hostname, config.spfDomain, config.inboundMx],
-      // Read only through config.sourceIps: the variable's syntax may grow (e.g. warm-up dates).
-      sourceIps: config.sourceIps,
-      hostname: config.hostname,
-    },
-    (accountId, accountStateChanged) => {
-      verifiedDomains.invalidate(accountId);
-      if (accountStateChanged) auth.invalidate();
-    },
-  );
-  let domainChecker: DomainChecker | undefined;
-  const writer: AcceptWriter = !db.sqlite
-    ? repos.accept
-    : db.sqlitePath !== ':memory:' &&
-        (config.sqliteWriterThread === 'auto' ? options.acceptOnly === true : config.sqliteWriterThread)
-      ? new ThreadedSqliteAcceptWriter(db.sqlitePath!)
-      : new SqliteAcceptWriter(db.kysely, db.sqlite);
-  const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
-  // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
-  const rateLimitStore =
-    db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
-  const metrics = new Metrics(
-    () => repos.queue.depth(),
-    () => clock.now(),
-  );
-  const signal =
-    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
-  let stopListening: (() => Promise<void>) | undefined;
-  const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
-    // Two batches out at once keep the writer busy: the SQLite thread takes requests as they come while
-    // it has fewer than two, and what arrives meanwhile goes over as one batch; on PostgreSQL the second
-    // transaction does its work while the first commits. More only makes smaller batches queue on the
-    // usage row's lock (bench/accept: 2 beat 1, 3, 4, 8 and 64). On the event loop a write blocks anyway.
-    ...(writer instanceof ThreadedSqliteAcceptWriter
-      ? { immediate: true, maxInFlight: 2 }
-      : { maxInFlight: db.dialect === 'postgres' ? 2 : 1 }),
-    onCommitted: (items, outcomes) => {
-      let queued = false;
-      items.forEach((item, i) => {
-        if (outcomes[i]!.kind !== 'accepted') return;
-        const outcome = outcomes[i]!;
-        const test = item.message.status === 'test';
-        metrics.accepted.inc({ route: test ? 'test' : 'send' });
-        if (outcome.kind === 'accepted' && outcome.warned) {
-          const mail = quotaWarningMail(outcome.warned, config.publicUrl);
-          // After the commit that stored the notice: a crash in between loses the email, not the notice.
-          void systemMail
-            .send(item.message.account_id, mail.subject, mail.html)
-            .catch((err: unknown) => logger.warn({ err }, 'could not queue the quota warning email'));
-        }
-        queued ||= !test;
-      });
-      if (!queued) return;
-      worker?.wake();
-      signal.queued();
-    },
+    logger,
+    // Called only after a commit, by which time the worker role (below) is built.
+    wakeWorker: () => workerRole.wake(),
+    acceptOnly: options.acceptOnly === true,
   });
-  const accept = new AcceptService(
-    batcher,
-    repos.accept,
-    {
-      verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-      suppression: (accountId, address) => repos.suppressions.find(accountId, address),
-    },
+  const { batcher, accept, systemMail } = accepting;
+  const { auth, accounts, sessions, dashboardAuth, accountMail } = createAccountServices(config, {
+    repos,
+    secretKey,
+    systemMail,
     clock,
-  );
+    logger,
+  });
+  const domains = createDomains(config, { repos, dkim, dns, verifiedDomains, auth, clock });
   const suppressions = new Suppressions(repos.suppressions, clock);
-  // Webhook signing secrets, sealed at rest: one key for the endpoints that store them and the sender.
-  const webhookSecrets = new SecretBox(deriveKey(secretKey, 'webhook-secret-encryption'));
-  const webhookSender = new WebhookSender(
-    { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: WEBHOOK_TIMEOUT_MS },
-    {
-      dns,
-      secrets: webhookSecrets,
-      clock,
-      sent: (r) =>
-        metrics.webhookAttempts.inc({
-          outcome: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300 ? 'success' : 'failure',
-        }),
-    },
-  );
-  const webhooks = new WebhookEndpoints(
-    { allowPrivateNetworks: config.allowPrivateNetworks },
-    {
-      repo: repos.webhooks,
-      outbox: repos.webhookOutbox,
-      secrets: webhookSecrets,
-      sender: webhookSender,
-      dns,
-      clock,
-    },
-  );
-  const systemMail = new SystemMail(
-    { testDomain: config.testDomain, senderName: 'txmail' },
-    { accounts: repos.accounts, batcher, clock },
-  );
-  const accounts = new Accounts(repos.accounts, clock);
-  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(secretKey, 'session'), clock);
-  const accountMail = new QueuedAccountMail(systemMail);
-  const dashboardAuth = new DashboardAuth(
-    { signup: config.signup, publicUrl: config.publicUrl },
-    {
-      accounts,
-      accountsRepo: repos.accounts,
-      sessionsRepo: repos.sessions,
-      sessions,
-      mail: accountMail,
-      attempts: repos.attemptCounts,
-      clock,
-    },
-  );
+  const { endpoints: webhooks, sender: webhookSender } = createWebhooks(config, {
+    repos,
+    secretKey,
+    dns,
+    metrics,
+    clock,
+  });
+
+  const httpApps = createHttpApps(config, {
+    db,
+    repos,
+    logger,
+    clock,
+    metrics,
+    auth,
+    accept,
+    domains,
+    suppressions,
+    webhooks,
+    accounts,
+    sessions,
+    dashboardAuth,
+    accountMail,
+  });
+  const workerRole = createWorkerRole(config, {
+    repos,
+    metrics,
+    queueSignal,
+    dns,
+    dkim,
+    verp,
+    verifiedDomains,
+    domains,
+    webhookSender,
+    systemMail,
+    clock,
+    logger,
+  });
+  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger });
 
   return {
     config,
@@ -334,8 +201,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     secretKey,
     repos,
     metrics,
-    queueSignal: signal,
-    retention,
+    queueSignal,
+    retention: workerRole.retention,
     dns,
     dkim,
     verp,
@@ -350,181 +217,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
     suppressions,
     webhooks,
     systemMail,
-    http: () =>
-      buildHttpApp({
-        logger,
-        clock,
-        auth,
-        accept,
-        domains,
-        messages: repos.messages,
-        rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
-        rateLimitStore,
-        suppressions,
-        webhooks,
-        notices: repos.notices,
-        databaseReachable: () => isReachable(db),
-        metrics,
-        accountOverviews: new AccountOverviews(
-          repos.accounts,
-          {
-            domains: (id) => repos.domains.count(id),
-            webhooks: async (id) => (await repos.webhooks.list(id)).length,
-          },
-          clock,
-        ),
-        publicUrl: config.publicUrl,
-        accounts,
-        accountsRepo: repos.accounts,
-        sessions,
-        dashboardAuth,
-        accountMail,
-        webRoot: defaultWebRoot(),
-        trustProxy: config.trustProxy,
-      }),
-    healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
-    dispatcher: () => dispatcher,
-    async startWorker(options = {}, webhookOptions = {}) {
-      if (worker) return worker;
-      await dkim.ensureServiceKey(config.testDomain);
-      transport = new SmtpTransport({ hostname: config.hostname });
-      builder = createMessageBuilder(config.buildThreads);
-      const sources = new SourceIpPool(
-        config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
-        config.warmupSchedule,
-        () => clock.now(),
-        repos.sourceIpUsage,
-      );
-      await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
-      await sources.sync();
-      sourceSync = setInterval(() => {
-        sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
-      }, SOURCE_SYNC_MS);
-      sourceSync.unref();
-      const deliverer = new Deliverer(
-        {
-          hostname: config.hostname,
-          testDomain: config.testDomain,
-          returnPathLabel: config.returnPathLabel,
-          relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
-          mxPort: config.mxPort,
-          allowPrivateNetworks: config.allowPrivateNetworks,
-        },
-        {
-          dns,
-          dkim,
-          verp,
-          transport,
-          builder,
-          limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
-          sources,
-          verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-          domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
-          clock,
-        },
-      );
-      const webhookLogger = logger.child({ role: 'webhooks' });
-      dispatcher = new WebhookDispatcher(
-        repos.webhookOutbox,
-        webhookSender,
-        clock,
-        webhookLogger,
-        async (job, notice) => {
-          const mail = webhookDisabledMail(job.webhook.url, notice.message, config.publicUrl);
-          await systemMail.send(job.webhook.account_id, mail.subject, mail.html).catch((err: unknown) => {
-            webhookLogger.warn(
-              { err, webhookId: job.webhook.id },
-              'could not queue the webhook-disabled mail',
-            );
-          });
-        },
-        { ...DEFAULT_DISPATCHER_OPTIONS, ...webhookOptions },
-      );
-      // Pushes queued by this process's delivery results go out now, not at the next poll.
-      const pushing = dispatcher;
-      repos.queue.onWebhookPushesQueued = () => pushing.wake();
-      repos.inbound.onWebhookPushesQueued = () => pushing.wake();
-      worker = new DeliveryWorker(
-        repos.queue,
-        deliverer,
-        clock,
-        logger.child({ role: 'worker' }),
-        {
-          ...DEFAULT_WORKER_OPTIONS,
-          concurrency: config.workerConcurrency,
-          leaseMs: config.workerLeaseSeconds * 1000,
-          ...options,
-        },
-        {
-          recorded: (m, record, outcome) => {
-            if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
-            if (outcome === 'superseded') return; // its status and events were not stored
-            for (const e of record.events) metrics.events.inc({ type: e.type });
-            if (record.status === 'delivered')
-              metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
-          },
-        },
-      );
-      worker.start();
-      retention.start();
-      dispatcher.start();
-      const woken = worker;
-      stopListening = await signal.listen(
-        () => woken.wake(),
-        (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
-      );
-      return worker;
-    },
-    startDomainChecker(options = {}) {
-      domainChecker ??= new DomainChecker(domains, repos.domains, clock, logger.child({ role: 'domains' }), {
-        ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
-        ...options,
-      });
-      domainChecker.start();
-      return domainChecker;
-    },
-    async startInbound(options = {}) {
-      if (receiver) return receiver;
-      const log = logger.child({ role: 'inbound' });
-      processor = new InboundProcessor({
-        repo: repos.inbound,
-        verp,
-        clock,
-        logger: log,
-        hostname: config.hostname,
-        processed: (kind, effects) => {
-          metrics.inboundMessages.inc({ kind });
-          for (const e of effects) metrics.events.inc({ type: e.event.type });
-        },
-      });
-      receiver = await new InboundReceiver(
-        {
-          host: config.inboundHost,
-          port: options.port ?? config.inboundPort,
-          hostname: config.hostname,
-          returnPathLabel: config.returnPathLabel,
-          testDomain: config.testDomain,
-          maxSize: config.inboundMaxSize,
-          connectionsPerMinute: config.inboundConnectionsPerMinute,
-        },
-        { repo: repos.inbound, processor, verp, clock, logger: log },
-      ).listen();
-      processor.startRecovery();
-      return receiver;
-    },
+    http: () => httpApps.http(),
+    healthHttp: () => httpApps.healthHttp(),
+    dispatcher: () => workerRole.dispatcher(),
+    startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
+    startDomainChecker: (options) => workerRole.startDomainChecker(options),
+    startInbound: (options) => inboundRole.start(options),
     async close() {
-      await receiver?.close();
-      await processor?.stop();
-      clearInterval(sourceSync);
-      await stopListening?.();
-      await retention.stop();
-      await domainChecker?.stop();
-      await worker?.stop();
-      await dispatcher?.stop();
-      await transport?.close();
-      await builder?.close();
-      await batcher.drain();
-      await writer.close();
+      // Intake first, then the work in flight; the worker role may still queue mail (a webhook-disabled
+      // notice) through the accept batcher, which commits it before its writer and the database close.
+      await inboundRole.close();
+      await workerRole.close();
+      await accepting.close();
       await db.close();
     },
   };

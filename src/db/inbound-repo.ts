@@ -28,7 +28,7 @@ export interface InboundEffect {
 }
 
 export class InboundRepo {
-  /** Called after a commit that queued webhook pushes (services.ts wakes the dispatcher). */
+  /** Called after a commit that queued webhook pushes (wiring/worker-role.ts wakes the dispatcher). */
   onWebhookPushesQueued: () => void = () => undefined;
 
   constructor(

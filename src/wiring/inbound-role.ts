@@ -1,0 +1,60 @@
+// The inbound role: the bounce and complaint receiver (SMTP) and the processor behind it.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Verp } from '../delivery/verp.js';
+import { InboundProcessor } from '../inbound/inbound-processor.js';
+import { InboundReceiver } from '../inbound/receiver.js';
+import type { Metrics } from '../metrics.js';
+import type { Repos } from './repos.js';
+
+export interface InboundRole {
+  /** Starts the receiver and the recovery pass once; `port` 0 picks one. */
+  start(options?: { port?: number }): Promise<InboundReceiver>;
+  /** Stops taking mail, then processing it. */
+  close(): Promise<void>;
+}
+
+export function createInboundRole(
+  config: Config,
+  deps: { repos: Repos; verp: Verp; metrics: Metrics; clock: Clock; logger: Logger },
+): InboundRole {
+  const { repos, verp, metrics, clock } = deps;
+  let receiver: InboundReceiver | undefined;
+  let processor: InboundProcessor | undefined;
+  return {
+    async start(options = {}) {
+      if (receiver) return receiver;
+      const log = deps.logger.child({ role: 'inbound' });
+      processor = new InboundProcessor({
+        repo: repos.inbound,
+        verp,
+        clock,
+        logger: log,
+        hostname: config.hostname,
+        processed: (kind, effects) => {
+          metrics.inboundMessages.inc({ kind });
+          for (const e of effects) metrics.events.inc({ type: e.event.type });
+        },
+      });
+      receiver = await new InboundReceiver(
+        {
+          host: config.inboundHost,
+          port: options.port ?? config.inboundPort,
+          hostname: config.hostname,
+          returnPathLabel: config.returnPathLabel,
+          testDomain: config.testDomain,
+          maxSize: config.inboundMaxSize,
+          connectionsPerMinute: config.inboundConnectionsPerMinute,
+        },
+        { repo: repos.inbound, processor, verp, clock, logger: log },
+      ).listen();
+      processor.startRecovery();
+      return receiver;
+    },
+    async close() {
+      await receiver?.close();
+      await processor?.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The repositories: every SQL question the services ask, one object per area, over one database.
+import { AcceptRepo } from '../db/accept-repo.js';
+import { AccountsRepo } from '../db/accounts-repo.js';
+import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import type { Db } from '../db/database.js';
+import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
+import { DomainsRepo } from '../db/domains-repo.js';
+import { InboundRepo } from '../db/inbound-repo.js';
+import { MessagesRepo } from '../db/messages-repo.js';
+import { NoticesRepo } from '../db/notices-repo.js';
+import { QueueRepo } from '../db/queue-repo.js';
+import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
+import { RetentionRepo } from '../db/retention-repo.js';
+import { SessionsRepo } from '../db/sessions-repo.js';
+import { SourceIpUsageRepo } from '../db/source-ip-usage-repo.js';
+import { SuppressionsRepo } from '../db/suppressions-repo.js';
+import { WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
+import { WebhooksRepo } from '../db/webhooks-repo.js';
+
+export interface Repos {
+  accounts: AccountsRepo;
+  domains: DomainsRepo;
+  messages: MessagesRepo;
+  accept: AcceptRepo;
+  queue: QueueRepo;
+  dkimKeys: DkimKeysRepo;
+  sourceIpUsage: SourceIpUsageRepo;
+  retention: RetentionRepo;
+  suppressions: SuppressionsRepo;
+  inbound: InboundRepo;
+  webhooks: WebhooksRepo;
+  webhookOutbox: WebhookOutboxRepo;
+  notices: NoticesRepo;
+  sessions: SessionsRepo;
+  attemptCounts: AttemptCountsRepo;
+}
+
+export function createRepos(db: Db): Repos {
+  return {
+    accounts: new AccountsRepo(db.kysely),
+    domains: new DomainsRepo(db.kysely, db.dialect),
+    messages: new MessagesRepo(db.kysely, db.dialect),
+    accept: new AcceptRepo(db.kysely),
+    queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
+    dkimKeys: new DkimKeysRepo(db.kysely),
+    sourceIpUsage: new SourceIpUsageRepo(db.kysely),
+    retention: new RetentionRepo(db.kysely),
+    suppressions: new SuppressionsRepo(db.kysely),
+    inbound: new InboundRepo(db.kysely, db.dialect),
+    webhooks: new WebhooksRepo(db.kysely, db.dialect),
+    webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
+    notices: new NoticesRepo(db.kysely),
+    sessions: new SessionsRepo(db.kysely),
+    attemptCounts: new AttemptCountsRepo(db.kysely),
+  };
+}

@@ -1,0 +1,216 @@
+// The worker role (serve, worker): the delivery worker with its transport, message builder and source
+// addresses, the webhook dispatcher, and the periodic jobs: retention sweeps and domain re-checks.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { QueueSignal } from '../db/queue-signal.js';
+import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
+import { DestinationLimits } from '../delivery/destination-limits.js';
+import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
+import { SmtpTransport } from '../delivery/smtp-transport.js';
+import { SourceIpPool, utcDay } from '../delivery/source-ip-pool.js';
+import type { Verp } from '../delivery/verp.js';
+import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
+import type { DkimKeys } from '../dkim/dkim-keys.js';
+import type { DnsResolver } from '../dns/resolver.js';
+import {
+  DEFAULT_DOMAIN_CHECKER_OPTIONS,
+  DomainChecker,
+  type DomainCheckerOptions,
+} from '../domains/domain-checker.js';
+import type { Domains } from '../domains/domains.js';
+import type { VerifiedDomains } from '../domains/verified-domains.js';
+import type { SystemMail } from '../messages/system-mail.js';
+import type { Metrics } from '../metrics.js';
+import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { webhookDisabledMail } from '../webhooks/disabled-mail.js';
+import {
+  DEFAULT_DISPATCHER_OPTIONS,
+  WebhookDispatcher,
+  type DispatcherOptions,
+} from '../webhooks/dispatcher.js';
+import type { WebhookSender } from '../webhooks/webhook-sender.js';
+import type { Repos } from './repos.js';
+
+export interface WorkerRole {
+  /** Built at once (Services.retention), started with the worker. */
+  retention: RetentionSweeper;
+  /** Starts the delivery worker and the webhook dispatcher once. */
+  start(
+    options?: Partial<WorkerOptions>,
+    webhookOptions?: Partial<DispatcherOptions>,
+  ): Promise<DeliveryWorker>;
+  /** Wakes the delivery worker, if it runs. */
+  wake(): void;
+  dispatcher(): WebhookDispatcher | undefined;
+  startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
+  /** Stops what finds work first, then the work in flight, then what it sends with. */
+  close(): Promise<void>;
+}
+
+export interface WorkerRoleDeps {
+  repos: Repos;
+  metrics: Metrics;
+  queueSignal: QueueSignal;
+  dns: DnsResolver;
+  dkim: DkimKeys;
+  verp: Verp;
+  verifiedDomains: VerifiedDomains;
+  domains: Domains;
+  webhookSender: WebhookSender;
+  systemMail: SystemMail;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** How often a worker shares its source address counts (warm-up caps) with the others. */
+const SOURCE_SYNC_MS = 5000;
+
+export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRole {
+  const { repos, clock, logger } = deps;
+  const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
+  let worker: DeliveryWorker | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
+  let transport: SmtpTransport | undefined;
+  let builder: MessageBuilder | undefined;
+  let sourceSync: NodeJS.Timeout | undefined;
+  let stopListening: (() => Promise<void>) | undefined;
+  let domainChecker: DomainChecker | undefined;
+  return {
+    retention,
+    async start(options = {}, webhookOptions = {}) {
+      if (worker) return worker;
+      await deps.dkim.ensureServiceKey(config.testDomain);
+      transport = new SmtpTransport({ hostname: config.hostname });
+      builder = createMessageBuilder(config.buildThreads);
+      const sources = new SourceIpPool(
+        config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
+        config.warmupSchedule,
+        () => clock.now(),
+        repos.sourceIpUsage,
+      );
+      await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
+      await sources.sync();
+      sourceSync = setInterval(() => {
+        sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
+      }, SOURCE_SYNC_MS);
+      sourceSync.unref();
+      const deliverer = newDeliverer(config, deps, { transport, builder, sources });
+      dispatcher = newDispatcher(config, deps, webhookOptions);
+      // Pushes queued by this process's delivery results go out now, not at the next poll.
+      const pushing = dispatcher;
+      repos.queue.onWebhookPushesQueued = () => pushing.wake();
+      repos.inbound.onWebhookPushesQueued = () => pushing.wake();
+      worker = newDeliveryWorker(config, deps, deliverer, options);
+      worker.start();
+      retention.start();
+      dispatcher.start();
+      const woken = worker;
+      stopListening = await deps.queueSignal.listen(
+        () => woken.wake(),
+        (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
+      );
+      return worker;
+    },
+    wake: () => worker?.wake(),
+    dispatcher: () => dispatcher,
+    startDomainChecker(options = {}) {
+      domainChecker ??= new DomainChecker(
+        deps.domains,
+        repos.domains,
+        clock,
+        logger.child({ role: 'domains' }),
+        { ...DEFAULT_DOMAIN_CHECKER_OPTIONS, ...options },
+      );
+      domainChecker.start();
+      return domainChecker;
+    },
+    async close() {
+      clearInterval(sourceSync);
+      await stopListening?.();
+      await retention.stop();
+      await domainChecker?.stop();
+      await worker?.stop();
+      await dispatcher?.stop();
+      await transport?.close();
+      await builder?.close();
+    },
+  };
+}
+
+function newDeliverer(
+  config: Config,
+  { dns, dkim, verp, verifiedDomains, repos, clock }: WorkerRoleDeps,
+  parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool },
+): Deliverer {
+  return new Deliverer(
+    {
+      hostname: config.hostname,
+      testDomain: config.testDomain,
+      returnPathLabel: config.returnPathLabel,
+      relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
+      mxPort: config.mxPort,
+      allowPrivateNetworks: config.allowPrivateNetworks,
+    },
+    {
+      dns,
+      dkim,
+      verp,
+      ...parts,
+      limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
+      verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+      domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
+      clock,
+    },
+  );
+}
+
+function newDispatcher(
+  config: Config,
+  { repos, webhookSender, systemMail, clock, logger }: WorkerRoleDeps,
+  options: Partial<DispatcherOptions>,
+): WebhookDispatcher {
+  const webhookLogger = logger.child({ role: 'webhooks' });
+  return new WebhookDispatcher(
+    repos.webhookOutbox,
+    webhookSender,
+    clock,
+    webhookLogger,
+    async (job, notice) => {
+      const mail = webhookDisabledMail(job.webhook.url, notice.message, config.publicUrl);
+      await systemMail.send(job.webhook.account_id, mail.subject, mail.html).catch((err: unknown) => {
+        webhookLogger.warn({ err, webhookId: job.webhook.id }, 'could not queue the webhook-disabled mail');
+      });
+    },
+    { ...DEFAULT_DISPATCHER_OPTIONS, ...options },
+  );
+}
+
+function newDeliveryWorker(
+  config: Config,
+  { repos, metrics, clock, logger }: WorkerRoleDeps,
+  deliverer: Deliverer,
+  options: Partial<WorkerOptions>,
+): DeliveryWorker {
+  return new DeliveryWorker(
+    repos.queue,
+    deliverer,
+    clock,
+    logger.child({ role: 'worker' }),
+    {
+      ...DEFAULT_WORKER_OPTIONS,
+      concurrency: config.workerConcurrency,
+      leaseMs: config.workerLeaseSeconds * 1000,
+      ...options,
+    },
+    {
+      recorded: (m, record, outcome) => {
+        if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
+        if (outcome === 'superseded') return; // its status and events were not stored
+        for (const e of record.events) metrics.events.inc({ type: e.type });
+        if (record.status === 'delivered')
+          metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
+      },
+    },
+  );
+}
