@@ -173,11 +173,7 @@ export function EmailDetailPage({ id }: { id: string }) {
               },
               {
                 header: 'SMTP reply',
-                cell: (a) => (
-                  <code className="reply">
-                    {a.smtp_code ?? ''} {a.enhanced_code ?? ''} {a.reply}
-                  </code>
-                ),
+                cell: (a) => <code className="reply">{a.reply}</code>,
               },
             ]}
           />
