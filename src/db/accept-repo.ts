@@ -2,7 +2,7 @@
 // first event, for a whole batch of requests at once (group commit: one durable commit per batch).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
-import { MESSAGE_COLUMNS, type Database, type NewEvent, type NewMessage } from './schema.js';
+import type { Database, NewEvent, NewMessage } from './schema.js';
 import type { SuppressionFacts } from './suppressions-repo.js';
 
 export interface AcceptItem {
@@ -33,9 +33,9 @@ export interface AcceptWriter {
 }
 
 /**
- * The accept transaction on PostgreSQL (SQLite has its own: accept-repo-sqlite.ts). A batch costs a
- * fixed number of round trips whatever its size: one suppression look-up, one usage increment per
- * account and month, one insert each for messages and events (unnest: see insertColumns). Only items with an Idempotency-Key, and a batch that would cross its
+ * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
+ * whatever its size: one suppression look-up, one usage increment per account and month, one insert
+ * each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
  * account's cap, take a statement per item.
  */
 export class AcceptRepo implements AcceptWriter {
@@ -62,18 +62,14 @@ export class AcceptRepo implements AcceptWriter {
         return outcomes[i].kind === 'accepted';
       });
       if (accepted.length > 0) {
-        await insertColumns(
-          trx,
-          'messages',
-          MESSAGE_COLUMNS,
-          accepted.map((i) => i.message),
-        );
-        await insertColumns(
-          trx,
-          'events',
-          EVENT_COLUMNS,
-          accepted.map((i) => i.event),
-        );
+        await trx
+          .insertInto('messages')
+          .values(accepted.map((i) => i.message))
+          .execute();
+        await trx
+          .insertInto('events')
+          .values(accepted.map((i) => i.event))
+          .execute();
       }
       return outcomes as AcceptOutcome[];
     });
@@ -254,31 +250,3 @@ export class AcceptRepo implements AcceptWriter {
 }
 
 const key = (accountId: string, address: string) => `${accountId}\n${address}`;
-
-const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
-/** The columns of messages and events that are not text (millisecond times and counts). */
-const BIGINT_COLUMNS = new Set([
-  'created_at',
-  'updated_at',
-  'attempts',
-  'next_attempt_at',
-  'lease_expires_at',
-]);
-
-/**
- * A batch's rows in one insert with one array parameter per column (PostgreSQL's unnest). Kysely's
- * multi-row insert compiles a parameter per value, which for a batch of messages was the largest cost
- * on the event loop; this statement's text and cost do not grow with the batch.
- */
-async function insertColumns<R extends object>(
-  trx: Transaction<Database>,
-  table: 'messages' | 'events',
-  columns: readonly (keyof R & string)[],
-  rows: R[],
-): Promise<void> {
-  const arrays = columns.map(
-    (c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(BIGINT_COLUMNS.has(c) ? 'bigint' : 'text')}[]`,
-  );
-  await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
-            select * from unnest(${sql.join(arrays)})`.execute(trx);
-}
