@@ -44,8 +44,10 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
   const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
     // Two batches out at once keep the writer busy: the SQLite thread takes requests as they come while
     // it has fewer than two, and what arrives meanwhile goes over as one batch; on PostgreSQL the second
-    // transaction does its work while the first commits. More only makes smaller batches queue on the
-    // usage row's lock (bench/accept: 2 beat 1, 3, 4, 8 and 64). On the event loop a write blocks anyway.
+    // transaction does its work while the first commits. More only makes smaller batches, which on
+    // PostgreSQL queue on the account's usage row lock (bench/accept: 2 did as well as or better than 1,
+    // 3 and 4, and clearly better than 8 on PostgreSQL and 64 on SQLite). On the event loop a write
+    // blocks anyway.
     ...(writer instanceof ThreadedSqliteAcceptWriter
       ? { immediate: true, maxInFlight: 2 }
       : { maxInFlight: deps.db.dialect === 'postgres' ? 2 : 1 }),
