@@ -113,7 +113,11 @@ export class DeliveryWorker {
         this.track(m.id, this.process(m));
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
-      if (!this.woken) await this.sleep(await this.sleepMs());
+      if (this.woken) continue;
+      const ms = await this.sleepMs();
+      // Checked again after the query: a wake (new mail, or stop()) that came during it has nobody to
+      // wake yet, and sleeping now would lose it until the next poll.
+      if (!this.woken) await this.sleep(ms);
     }
   }
 
