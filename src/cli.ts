@@ -16,6 +16,7 @@ Service roles:
   worker                     the delivery worker, domain checks and the retention sweeper
   inbound                    the bounce and complaint receiver (SMTP) only; with TXMAIL_INBOUND_HEALTH_PORT
                              also /healthz, /readyz and /metrics on that port
+                             (worker likewise with TXMAIL_WORKER_HEALTH_PORT)
   migrate                    apply database migrations and exit
 
 Operator commands (add --json for machine-readable output):
@@ -239,13 +240,18 @@ async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound
     s.startDomainChecker();
   }
   const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
-  // The inbound role has no API listener: its own small one for probes and scrapes, when asked for.
-  const health = role === 'inbound' && s.config.inboundHealthPort !== undefined ? s.healthHttp() : undefined;
+  // The inbound and worker roles have no API listener: their own small one for probes and scrapes,
+  // when asked for.
+  const healthPort =
+    role === 'inbound'
+      ? s.config.inboundHealthPort
+      : role === 'worker'
+        ? s.config.workerHealthPort
+        : undefined;
+  const health = healthPort !== undefined ? s.healthHttp() : undefined;
   // The HTTP port last: once /healthz answers, every part of this process is running.
   if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  const healthUrl = health
-    ? await health.listen({ host: s.config.httpHost, port: s.config.inboundHealthPort })
-    : undefined;
+  const healthUrl = health ? await health.listen({ host: s.config.httpHost, port: healthPort }) : undefined;
   s.logger.info(
     {
       role,

@@ -38,9 +38,11 @@ export interface Config {
   inboundConnectionsPerMinute: number;
   /**
    * Port of the `txmail inbound` role's own HTTP listener (/healthz, /readyz, /metrics) on
-   * TXMAIL_HTTP_HOST; undefined: none (the default; the other roles have the API's listener).
+   * TXMAIL_HTTP_HOST; undefined: none (the default).
    */
   inboundHealthPort: number | undefined;
+  /** The same for the `txmail worker` role, which has no API listener either. */
+  workerHealthPort: number | undefined;
   returnPathLabel: string;
   testDomain: string;
   /** The domain customers' SPF records include; its own SPF record lists the sending addresses. */
@@ -123,10 +125,8 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     inboundMaxSize: size(get, 'TXMAIL_INBOUND_MAX_SIZE', 10 * 1024 * 1024),
     inboundConnectionsPerMinute: nonNegativeInt(get, 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 60),
-    inboundHealthPort:
-      get('TXMAIL_INBOUND_HEALTH_PORT') === undefined
-        ? undefined
-        : port(get, 'TXMAIL_INBOUND_HEALTH_PORT', 0),
+    inboundHealthPort: optionalPort(get, 'TXMAIL_INBOUND_HEALTH_PORT'),
+    workerHealthPort: optionalPort(get, 'TXMAIL_WORKER_HEALTH_PORT'),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
     testDomain: domain(get, 'TXMAIL_TEST_DOMAIN', `test.${hostname}`),
     spfDomain: domain(get, 'TXMAIL_SPF_DOMAIN', `spf.${hostname}`),
@@ -292,6 +292,10 @@ function bool(get: (n: string) => string | undefined, name: string, fallback: bo
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(name, `"${v}" is not a boolean (true or false)`);
+}
+
+function optionalPort(get: (n: string) => string | undefined, name: string): number | undefined {
+  return get(name) === undefined ? undefined : port(get, name, 0);
 }
 
 function boolOrAuto(get: (n: string) => string | undefined, name: string): boolean | 'auto' {

@@ -60,6 +60,7 @@ describe('configuration', () => {
     ['TXMAIL_INBOUND_MAX_SIZE', '100'],
     ['TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 'many'],
     ['TXMAIL_INBOUND_HEALTH_PORT', 'yes'],
+    ['TXMAIL_WORKER_HEALTH_PORT', '70000'],
     ['TXMAIL_TRUST_PROXY', 'proxy.example.com'],
     ['TXMAIL_TRUST_PROXY', '10.0.0.0/33'],
     ['TXMAIL_TRUST_PROXY', '10.0.0'],
@@ -83,6 +84,8 @@ describe('configuration', () => {
       inboundConnectionsPerMinute: 60,
     });
     expect(parseConfig({ ...base, TXMAIL_INBOUND_HEALTH_PORT: '9102' }).inboundHealthPort).toBe(9102);
+    expect(parseConfig({ ...base, TXMAIL_WORKER_HEALTH_PORT: '9103' }).workerHealthPort).toBe(9103);
+    expect(parseConfig(base).workerHealthPort).toBeUndefined();
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '65536' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '64K' }).inboundMaxSize).toBe(65536);
     expect(parseConfig({ ...base, TXMAIL_INBOUND_MAX_SIZE: '25MiB' }).inboundMaxSize).toBe(25 * 1024 * 1024);

@@ -1,4 +1,5 @@
-// The small HTTP listener of a role without the API (`txmail inbound`, TXMAIL_INBOUND_HEALTH_PORT):
+// The small HTTP listener of a role without the API (`txmail inbound` with TXMAIL_INBOUND_HEALTH_PORT,
+// `txmail worker` with TXMAIL_WORKER_HEALTH_PORT):
 // the same /healthz, /readyz and /metrics as the API's listener, and nothing else.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
