@@ -80,9 +80,9 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
     retention,
     async start(options = {}, webhookOptions = {}) {
       if (worker) return worker;
+      // Everything that can fail (the database) before anything that must be closed again (sockets,
+      // threads): a failed start leaves nothing open, and a second start builds afresh.
       await deps.dkim.ensureServiceKey(config.testDomain);
-      transport = new SmtpTransport({ hostname: config.hostname });
-      builder = createMessageBuilder(config.buildThreads);
       const sources = new SourceIpPool(
         config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
         config.warmupSchedule,
@@ -91,6 +91,8 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       );
       await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
       await sources.sync();
+      transport = new SmtpTransport({ hostname: config.hostname });
+      builder = createMessageBuilder(config.buildThreads);
       sourceSync = setInterval(() => {
         sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
       }, SOURCE_SYNC_MS);
