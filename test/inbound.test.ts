@@ -16,6 +16,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { messageRow } from './helpers/message-row.js';
+import { expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
 interface Detail {
   status: string;
@@ -547,11 +548,7 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
       const id = await deliveredMessage(services, t.accountId);
       // startServer waits for /healthz on the health port: the role has no other HTTP listener.
       server = await startServer('inbound', vars, healthPort);
-      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
-      expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
-      const api = await fetch(`${server.url}/api/account`);
-      expect(api.status).toBe(404);
-      expect(await api.text()).toMatch(/^not_found: /);
+      await expectHealthOnly(server.url);
 
       const verp = services.verp.address(id, RETURN_PATH);
       const raw = fixture('postfix-user-unknown.eml', {
@@ -561,10 +558,7 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
         returnPathDomain: RETURN_PATH,
       });
       expect((await smtpSend(inboundPort, { from: '', to: [verp] }, raw)).code).toBe(250);
-      const metrics = await until('the bounce in /metrics', async () => {
-        const text = await (await fetch(`${server!.url}/metrics`)).text();
-        return text.includes('txmail_inbound_messages_total{kind="bounce"} 1') ? text : undefined;
-      });
+      const metrics = await metricsWith(server.url, 'txmail_inbound_messages_total{kind="bounce"} 1');
       expect(metrics).toContain('txmail_email_events_total{type="email.bounced"} 1');
       expect(metrics).toContain('txmail_process_process_cpu_seconds_total');
 

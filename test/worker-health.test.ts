@@ -9,6 +9,7 @@ import { freePort, startServer, type RunningServer } from './helpers/process.js'
 import { createTenant, validSend } from './helpers/services.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
+import { expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 
@@ -42,14 +43,9 @@ describe('txmail worker with TXMAIL_WORKER_HEALTH_PORT', () => {
 
       // startServer waits for /healthz on the health port: the role has no other HTTP listener.
       server = await startServer('worker', vars, healthPort);
-      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
-      expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
-      expect((await fetch(`${server.url}/api/account`)).status).toBe(404);
+      await expectHealthOnly(server.url);
       await until('the delivery', async () => sink.for('probe@dest.example')[0]);
-      const metrics = await until('the attempt in /metrics', async () => {
-        const text = await (await fetch(`${server!.url}/metrics`)).text();
-        return text.includes('txmail_delivery_attempts_total{outcome="delivered"} 1') ? text : undefined;
-      });
+      const metrics = await metricsWith(server.url, 'txmail_delivery_attempts_total{outcome="delivered"} 1');
       expect(metrics).toContain('txmail_queue_depth');
 
       server.child.kill('SIGTERM');
