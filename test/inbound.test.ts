@@ -16,7 +16,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { messageRow } from './helpers/message-row.js';
-import { expectHealthOnly, metricsWith } from './helpers/health-listener.js';
+import { expectCleanStop, expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
 interface Detail {
   status: string;
@@ -562,9 +562,7 @@ describe.each(databaseKinds)('txmail inbound with TXMAIL_INBOUND_HEALTH_PORT on 
       expect(metrics).toContain('txmail_email_events_total{type="email.bounced"} 1');
       expect(metrics).toContain('txmail_process_process_cpu_seconds_total');
 
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+      await expectCleanStop(server);
     } finally {
       server?.child.kill('SIGKILL');
       await services.close();

@@ -9,7 +9,7 @@ import { freePort, startServer, type RunningServer } from './helpers/process.js'
 import { createTenant, validSend } from './helpers/services.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
-import { expectHealthOnly, metricsWith } from './helpers/health-listener.js';
+import { expectCleanStop, expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 
@@ -48,9 +48,7 @@ describe('txmail worker with TXMAIL_WORKER_HEALTH_PORT', () => {
       const metrics = await metricsWith(server.url, 'txmail_delivery_attempts_total{outcome="delivered"} 1');
       expect(metrics).toContain('txmail_queue_depth');
 
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+      await expectCleanStop(server);
     } finally {
       server?.child.kill('SIGKILL');
       await services.close();

@@ -1,6 +1,7 @@
 // The small HTTP listener of a role without the API (txmail inbound, txmail worker), as probes and
 // scrapers see it.
 import { expect } from 'vitest';
+import type { RunningServer } from './process.js';
 import { until } from './wait.js';
 
 /** /healthz and /readyz answer, and nothing of the API does. */
@@ -18,4 +19,11 @@ export function metricsWith(url: string, line: string): Promise<string> {
     const text = await (await fetch(`${url}/metrics`)).text();
     return text.includes(line) ? text : undefined;
   });
+}
+
+/** SIGTERM stops the role with exit code 0, and its listener with it. */
+export async function expectCleanStop(server: RunningServer): Promise<void> {
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+  await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 }
