@@ -1,0 +1,166 @@
+// Proof that a parser fed from outside runs in time linear in its input (issue: hostile input).
+//
+// No wall-clock constant is asserted: each check measures the same function on growing inputs of the
+// same shape (×4 each step, up to 1 MiB) and compares its cost per byte with the cheapest cost per byte
+// it showed on the smaller inputs of that run. A linear parser keeps that ratio near 1; a quadratic one
+// multiplies it by 4 at every step, so it fails at a small size, long before it could hang the suite.
+// The shapes come from fast-check: runs of one character, spaces, bare CR and LF, U+2028, nested
+// brackets and quotes, and whatever mix of them the property generator finds.
+import fc from 'fast-check';
+
+/** Pieces that make regular expressions and hand-written scanners backtrack or rescan. */
+export const NASTY_PIECES = [
+  ' ',
+  '\t',
+  '\r',
+  '\n',
+  '\r\n',
+  '\r\r\n',
+  '\n\n',
+  ' \r\n ',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\0',
+  '<',
+  '>',
+  '<<',
+  '<>',
+  '"',
+  '\\"',
+  '\\',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '@',
+  '@@',
+  '.',
+  '..',
+  ',',
+  ';',
+  ':',
+  '=',
+  '-',
+  '--',
+  '+',
+  'a',
+  'A',
+  '5',
+  '550 ',
+  '5.1.1 ',
+  '4.',
+  'x@y',
+  'b+',
+  'é',
+  '💌',
+  'Content-Type: ',
+  'rfc822;',
+  ': ',
+] as const;
+
+/** One piece: a nasty one, a short random string, or a few of either glued together. */
+export const adversarialPiece: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NASTY_PIECES) },
+  { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 6, unit: 'grapheme-ascii' }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.constantFrom(...NASTY_PIECES), { minLength: 2, maxLength: 4 })
+      .map((pieces) => pieces.join('')),
+  },
+  { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 4, unit: 'binary' }) },
+);
+
+/** A shape of adversarial input: something before, one piece repeated, something after. */
+export interface Shape {
+  prefix: string;
+  unit: string;
+  suffix: string;
+}
+
+export const adversarialShape: fc.Arbitrary<Shape> = fc.record({
+  prefix: fc.oneof(fc.constant(''), adversarialPiece),
+  unit: adversarialPiece,
+  suffix: fc.oneof(fc.constant(''), adversarialPiece),
+});
+
+/** The shape filled to about `bytes` UTF-16 code units. */
+export function fill(shape: Shape, bytes: number): string {
+  const times = Math.max(
+    1,
+    Math.ceil((bytes - shape.prefix.length - shape.suffix.length) / shape.unit.length),
+  );
+  return shape.prefix + shape.unit.repeat(times) + shape.suffix;
+}
+
+export interface LinearOptions {
+  /** Input sizes to try, smallest first; default 4 KiB to 1 MiB, ×4 each. */
+  sizes?: readonly number[];
+  /** How much dearer per byte than the best smaller input a size may be; default 5 (quadratic: ×4 per step). */
+  maxGrowth?: number;
+  /** Measurements per size (the fastest counts: noise only ever adds time); default 3. */
+  repeats?: number;
+}
+
+export const DEFAULT_SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20] as const;
+
+export interface Growth {
+  size: number;
+  ms: number;
+  /** Cost per byte over the best cost per byte of the smaller sizes. */
+  ratio: number;
+}
+
+/**
+ * Runs `run` on `build(size)` for each size and returns the measurements; throws (naming the size and
+ * the ratio) as soon as the cost per byte grows more than `maxGrowth` times the best seen before.
+ */
+export async function measureGrowth<T>(
+  run: (input: T) => unknown,
+  build: (size: number) => T,
+  options: LinearOptions = {},
+): Promise<Growth[]> {
+  const sizes = options.sizes ?? DEFAULT_SIZES;
+  const maxGrowth = options.maxGrowth ?? 5;
+  const repeats = options.repeats ?? 3;
+  const growth: Growth[] = [];
+  let best = Infinity;
+  for (const size of sizes) {
+    const input = build(size);
+    let ms = Infinity;
+    for (let i = 0; i < repeats; i++) {
+      const start = performance.now();
+      await run(input);
+      ms = Math.min(ms, performance.now() - start);
+    }
+    // Below a few microseconds the timer's resolution dominates: count at least 20 µs.
+    const perByte = Math.max(ms, 0.02) / size;
+    const ratio = best === Infinity ? 1 : perByte / best;
+    growth.push({ size, ms, ratio });
+    if (ratio > maxGrowth) {
+      const steps = growth.map((g) => `${g.size} B: ${g.ms.toFixed(2)} ms`).join(', ');
+      throw new Error(`cost per byte grew ${ratio.toFixed(1)}× by ${size} B (not linear): ${steps}`);
+    }
+    best = Math.min(best, perByte);
+  }
+  return growth;
+}
+
+/**
+ * The property: for every shape fast-check generates, `run` is linear on the shape filled up to 1 MiB.
+ * `wrap` places the filled text into the format under test (a header, a report field, a JSON body).
+ */
+export async function assertLinearForShapes(
+  run: (input: string) => unknown,
+  wrap: (filled: string) => string = (s) => s,
+  options: LinearOptions & { numRuns?: number; seed?: number } = {},
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(adversarialShape, async (shape) => {
+      await measureGrowth(run, (size) => wrap(fill(shape, size)), options);
+    }),
+    { numRuns: options.numRuns ?? 12, seed: options.seed, endOnFailure: true },
+  );
+}
