@@ -128,10 +128,16 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
       .execute();
     const refused = await testSend(tenant, validSend, env.app, { 'idempotency-key': 'order-43' });
     expect(refused.statusCode).toBe(429);
-    // The refused send gave its key back: tomorrow the same request is a new one.
-    clock.set(Date.UTC(2026, 10, 27, 12, 0, 0));
-    const tomorrow = await testSend(tenant, validSend, env.app, { 'idempotency-key': 'order-43' });
-    expect(tomorrow.statusCode).toBe(200);
+    expect((await account(tenant)).test_sends.sent).toBe(100);
+    // The refused send gave its key back: once there is room, the same request is stored as a new one.
+    await env.services.db.kysely
+      .updateTable('test_usage')
+      .set({ sent: 99 })
+      .where('account_id', '=', tenant.accountId)
+      .execute();
+    const retried = await testSend(tenant, validSend, env.app, { 'idempotency-key': 'order-43' });
+    expect(retried.statusCode).toBe(200);
+    expect(await stored(tenant)).toBe(2);
   });
 
   it('stores at most 64 KiB of a 1 MiB test message, with a note, and says so in the detail', async () => {
