@@ -75,6 +75,10 @@ export const ERROR_CODES = {
     status: 429,
     meaning: "The plan's emails per month are used up; see Retry-After.",
   },
+  test_quota_exceeded: {
+    status: 429,
+    meaning: "The plan's test sends per day (UTC) are used up; see Retry-After.",
+  },
   service_unavailable: {
     status: 503,
     meaning: 'The message could not be stored (database unavailable); nothing was accepted, retry later.',

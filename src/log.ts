@@ -19,3 +19,25 @@ export function createLogger(level: string): Logger {
     },
   });
 }
+
+/**
+ * A request target as logs may write it: the path without its query string. Verification and reset
+ * links carry their token in the query, and any client may put a secret there.
+ */
+export function pathForLog(target: string): string {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+}
+
+/**
+ * A URL as logs may write it: origin and path only. Customers put their webhook endpoint's secret in
+ * its query (or in user:password@), and the fragment is theirs too.
+ */
+export function urlForLog(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.origin + u.pathname;
+  } catch {
+    return '(not a URL)';
+  }
+}

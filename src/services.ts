@@ -159,6 +159,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dns,
     metrics,
     clock,
+    logger,
   });
 
   const httpApps = createHttpApps(config, {

@@ -5,14 +5,31 @@ export interface PlanLimits {
   emailsPerMonth: number;
   domains: number;
   webhooks: number;
+  /**
+   * Test sends (POST /api/email/send/test) per UTC day. They skip the monthly cap, but each one is stored
+   * like a message: without this allowance a free account could fill the disk.
+   */
+  testSendsPerDay: number;
   /** How long messages and their events are kept; null = permanently. */
   logRetentionMs: number | null;
 }
 
 export const PLANS: Record<Plan, PlanLimits> = {
-  free: { emailsPerMonth: 1_000, domains: 1, webhooks: 0, logRetentionMs: 48 * 3600_000 },
-  pro: { emailsPerMonth: 10_000, domains: 3, webhooks: 3, logRetentionMs: null },
-  scale: { emailsPerMonth: 100_000, domains: 10, webhooks: 10, logRetentionMs: null },
+  free: {
+    emailsPerMonth: 1_000,
+    domains: 1,
+    webhooks: 0,
+    testSendsPerDay: 100,
+    logRetentionMs: 48 * 3600_000,
+  },
+  pro: { emailsPerMonth: 10_000, domains: 3, webhooks: 3, testSendsPerDay: 1_000, logRetentionMs: null },
+  scale: {
+    emailsPerMonth: 100_000,
+    domains: 10,
+    webhooks: 10,
+    testSendsPerDay: 10_000,
+    logRetentionMs: null,
+  },
 };
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[];
@@ -37,3 +54,14 @@ export function nextMonthStart(at: number): number {
   const d = new Date(at);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
+
+/** The UTC day a moment falls in, `YYYY-MM-DD`: the unit of the test sends' allowance. */
+export function usageDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** The first millisecond of the next UTC day: when a spent allowance of test sends refills. */
+export function nextDayStart(at: number): number {
+  return (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+}
+const DAY_MS = 24 * 3600_000;

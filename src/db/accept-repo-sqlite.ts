@@ -32,6 +32,11 @@ export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: Accept
     `insert into usage (account_id, month, sent) values (?, ?, 1)
      on conflict (account_id, month) do update set sent = usage.sent + 1 where usage.sent < ? returning sent`,
   );
+  const countTest = sqlite.prepare<[string, string, number], { sent: number }>(
+    `insert into test_usage (account_id, day, sent) values (?, ?, 1)
+     on conflict (account_id, day) do update set sent = test_usage.sent + 1 where test_usage.sent < ?
+     returning sent`,
+  );
   const insertNotice = sqlite.prepare(
     `${insertSql('account_notices', ['id', 'account_id', 'kind', 'message', 'data', 'created_at'])}
      on conflict (id) do nothing`,
@@ -63,6 +68,13 @@ export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: Accept
       if (threshold) {
         const notice = quotaNotice(m.account_id, item.quota.month, threshold, item.quota.cap, m.created_at);
         if (insertNotice.run(notice).changes > 0) warned = notice;
+      }
+    }
+    if (item.testQuota) {
+      const counted = countTest.get(m.account_id, item.testQuota.day, item.testQuota.cap);
+      if (!counted || counted.sent > item.testQuota.cap) {
+        if (idem) dropKey.run(m.account_id, idem.key);
+        return { kind: 'test_quota_exceeded' };
       }
     }
     insertMessage.run(m);

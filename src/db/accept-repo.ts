@@ -10,6 +10,8 @@ export interface AcceptItem {
   event: NewEvent;
   /** Counts toward the monthly cap (real sends); the cap and the month it applies to. */
   quota?: { month: string; cap: number };
+  /** Counts toward the daily allowance of test sends; the allowance and the UTC day (`YYYY-MM-DD`). */
+  testQuota?: { day: string; cap: number };
   idempotency?: { key: string; requestHash: string; response: string; expiredBefore: number };
   /**
    * Refuse the send if this address (lower case) is suppressed for the account. Checked inside the
@@ -24,6 +26,7 @@ export type AcceptOutcome =
   /** The key exists (unexpired) for this account: the caller looks up what it holds. */
   | { kind: 'idempotency_conflict' }
   | { kind: 'quota_exceeded' }
+  | { kind: 'test_quota_exceeded' }
   | { kind: 'suppressed'; suppression: SuppressionFacts };
 
 /** Writes a batch of accepted messages in one transaction; outcomes are in the order of `items`. */
@@ -34,8 +37,8 @@ export interface AcceptWriter {
 
 /**
  * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
- * whatever its size: one suppression look-up, one usage increment per account and month, one insert
- * each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
+ * whatever its size: one suppression look-up, one usage increment per account and month (or day, for
+ * test sends), one insert each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
  * account's cap, take a statement per item.
  */
 export class AcceptRepo implements AcceptWriter {
@@ -127,79 +130,73 @@ export class AcceptRepo implements AcceptWriter {
   }
 
   /**
-   * Counts the batch's sends against their monthly caps. Each account's sends are added in one
-   * conditional increment; if that would pass the cap, they are counted one by one instead, so exactly
-   * the sends that fit are accepted. Accounts are taken in a fixed order, so two batches locking the
-   * same usage rows cannot deadlock.
+   * Counts the batch's sends against their monthly caps, then its test sends against their daily
+   * allowances (countInPeriods). Usage rows are always taken in this order, so two batches cannot
+   * deadlock on them.
    */
   private async countQuota(
     trx: Transaction<Database>,
     items: AcceptItem[],
     outcomes: (AcceptOutcome | undefined)[],
   ): Promise<void> {
-    const groups = new Map<string, number[]>();
-    items.forEach((item, i) => {
-      if (outcomes[i] || !item.quota) return;
-      const k = `${item.message.account_id}\n${item.quota.month}`;
-      groups.set(k, [...(groups.get(k) ?? []), i]);
-    });
-    for (const k of [...groups.keys()].sort()) {
-      const indexes = groups.get(k)!;
-      const first = items[indexes[0]!]!;
-      const accountId = first.message.account_id;
-      const { month, cap } = first.quota!;
-      const n = indexes.length;
-      const counted =
-        n <= cap
-          ? await trx
-              .insertInto('usage')
-              .values({ account_id: accountId, month, sent: n })
-              .onConflict((oc) =>
-                oc
-                  .columns(['account_id', 'month'])
-                  .doUpdateSet({ sent: sql`usage.sent + ${n}` })
-                  .where(sql<boolean>`usage.sent + ${n} <= ${cap}`),
-              )
-              .returning('sent')
-              .executeTakeFirst()
-          : undefined;
-      if (counted) {
-        const end = Number(counted.sent);
-        for (const [j, i] of indexes.entries()) {
-          outcomes[i] = await this.accepted(trx, items[i]!, end - n + 1 + j);
-        }
-        continue;
-      }
-      for (const i of indexes) outcomes[i] = await this.countOne(trx, items[i]!);
-    }
+    await countInPeriods(
+      items,
+      outcomes,
+      (item) => item.quota && { period: item.quota.month, cap: item.quota.cap },
+      async (accountId, month, n, cap) => {
+        const row = await trx
+          .insertInto('usage')
+          .values({ account_id: accountId, month, sent: n })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'month'])
+              .doUpdateSet({ sent: sql`usage.sent + ${n}` })
+              .where(sql<boolean>`usage.sent + ${n} <= ${cap}`),
+          )
+          .returning('sent')
+          .executeTakeFirst();
+        return row && Number(row.sent);
+      },
+      async (item, sent) => {
+        if (sent !== undefined) return this.accepted(trx, item, sent);
+        await this.dropIdempotencyKey(trx, item);
+        return { kind: 'quota_exceeded' };
+      },
+    );
+    await countInPeriods(
+      items,
+      outcomes,
+      (item) => item.testQuota && { period: item.testQuota.day, cap: item.testQuota.cap },
+      async (accountId, day, n, cap) => {
+        const row = await trx
+          .insertInto('test_usage')
+          .values({ account_id: accountId, day, sent: n })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'day'])
+              .doUpdateSet({ sent: sql`test_usage.sent + ${n}` })
+              .where(sql<boolean>`test_usage.sent + ${n} <= ${cap}`),
+          )
+          .returning('sent')
+          .executeTakeFirst();
+        return row && Number(row.sent);
+      },
+      async (item, sent) => {
+        if (sent !== undefined) return { kind: 'accepted' };
+        await this.dropIdempotencyKey(trx, item);
+        return { kind: 'test_quota_exceeded' };
+      },
+    );
   }
 
-  /** One send counted on its own: accepted, or refused when the cap is used up. */
-  private async countOne(trx: Transaction<Database>, item: AcceptItem): Promise<AcceptOutcome> {
-    const accountId = item.message.account_id;
-    const quota = item.quota!;
-    const counted = await trx
-      .insertInto('usage')
-      .values({ account_id: accountId, month: quota.month, sent: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'month'])
-          .doUpdateSet({ sent: sql`usage.sent + 1` })
-          .where('usage.sent', '<', quota.cap),
-      )
-      .returning('sent')
-      .executeTakeFirst();
-    if (!counted || counted.sent > quota.cap) {
-      if (item.idempotency) {
-        await trx
-          .deleteFrom('idempotency_keys')
-          .where('account_id', '=', accountId)
-          .where('key', '=', item.idempotency.key)
-          .execute();
-      }
-      return { kind: 'quota_exceeded' };
-    }
-    return this.accepted(trx, item, Number(counted.sent));
+  /** A refused send gives its Idempotency-Key back: a retry once the cap refills is a new request. */
+  private async dropIdempotencyKey(trx: Transaction<Database>, item: AcceptItem): Promise<void> {
+    if (!item.idempotency) return;
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', item.message.account_id)
+      .where('key', '=', item.idempotency.key)
+      .execute();
   }
 
   /** An accepted send that is the month's `sent`-th: stores the quota notice if it reaches a threshold. */
@@ -250,3 +247,45 @@ export class AcceptRepo implements AcceptWriter {
 }
 
 const key = (accountId: string, address: string) => `${accountId}\n${address}`;
+
+/**
+ * Counts sends against a cap per account and period (a month, a day), exactly under concurrency: each
+ * account's sends in the batch are added by one conditional increment (`add`: the row's count plus n,
+ * only while that stays within the cap; the new count, or undefined when it would not fit). If they do
+ * not all fit, they are counted one by one, so exactly the sends that fit are accepted. `decide` turns
+ * each send's place in its period (its count; undefined: refused) into its outcome. Accounts are taken
+ * in a fixed order, so two batches locking the same counters cannot deadlock.
+ */
+async function countInPeriods(
+  items: AcceptItem[],
+  outcomes: (AcceptOutcome | undefined)[],
+  capOf: (item: AcceptItem) => { period: string; cap: number } | undefined,
+  add: (accountId: string, period: string, n: number, cap: number) => Promise<number | undefined>,
+  decide: (item: AcceptItem, sent: number | undefined) => Promise<AcceptOutcome>,
+): Promise<void> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const counted = outcomes[i] ? undefined : capOf(item);
+    if (!counted) return;
+    const k = `${item.message.account_id}\n${counted.period}`;
+    const group = groups.get(k);
+    if (group) group.push(i);
+    else groups.set(k, [i]);
+  });
+  for (const k of [...groups.keys()].sort()) {
+    const indexes = groups.get(k)!;
+    const first = items[indexes[0]!]!;
+    const { period, cap } = capOf(first)!;
+    const accountId = first.message.account_id;
+    const n = indexes.length;
+    const end = n <= cap ? await add(accountId, period, n, cap) : undefined;
+    if (end !== undefined) {
+      for (const [j, i] of indexes.entries()) outcomes[i] = await decide(items[i]!, end - n + 1 + j);
+      continue;
+    }
+    for (const i of indexes) {
+      const sent = await add(accountId, period, 1, cap);
+      outcomes[i] = await decide(items[i]!, sent !== undefined && sent <= cap ? sent : undefined);
+    }
+  }
+}

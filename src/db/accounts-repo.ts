@@ -37,6 +37,17 @@ export class AccountsRepo {
     return Number(row?.sent ?? 0);
   }
 
+  /** Test sends counted toward the daily allowance on `day` (YYYY-MM-DD, UTC). */
+  async dayTestSends(accountId: string, day: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('test_usage')
+      .select('sent')
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return Number(row?.sent ?? 0);
+  }
+
   async setPlan(id: string, plan: Plan): Promise<void> {
     await this.db.updateTable('accounts').set({ plan }).where('id', '=', id).execute();
   }

@@ -1,6 +1,7 @@
 // Deleting what is past its retention: messages with their events, delivery attempts and webhook
 // pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, used or
-// expired one-time tokens, idempotency keys, attempt counts. Every delete takes a bounded batch.
+// expired one-time tokens, idempotency keys, attempt counts, test-send counters of past days. Every
+// delete takes a bounded batch.
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
@@ -104,6 +105,22 @@ export class RetentionRepo {
       .where('key', 'in', batch)
       // An attempt may have started a new window since the batch was read.
       .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` counters of test sends of days (YYYY-MM-DD) before `beforeDay`. */
+  async deletePastTestUsage(beforeDay: string, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('test_usage')
+      .select(['account_id', 'day'])
+      .where('day', '<', beforeDay)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('test_usage')
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('account_id', 'day'), 'in', batch.$asTuple('account_id', 'day')),
+      )
       .executeTakeFirst();
     return Number(r.numDeletedRows);
   }

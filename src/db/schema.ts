@@ -176,6 +176,14 @@ export interface UsageTable {
   sent: number;
 }
 
+/** Test sends per account and UTC day: the daily allowance's counter. */
+export interface TestUsageTable {
+  account_id: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  sent: number;
+}
+
 export interface DkimKeysTable {
   id: string;
   /** null for the service's own keys (the test domain). */
@@ -353,6 +361,7 @@ export interface Database {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   usage: UsageTable;
+  test_usage: TestUsageTable;
   dkim_keys: DkimKeysTable;
   delivery_attempts: DeliveryAttemptsTable;
   source_ip_usage: SourceIpUsageTable;

@@ -1,6 +1,6 @@
 // The HTTP application: Fastify with txmail's error mapping, authentication and routes.
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AccountOverviews } from '../accounts/account-overview.js';
 import type { Logger } from 'pino';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
@@ -14,6 +14,7 @@ import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
+import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
@@ -86,7 +87,8 @@ export function fastifyTrustProxy(
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Paths without their query strings (request-log.ts): a query may hold a token.
+    loggerInstance: requestLogger(deps.logger),
     // Access logs cost more than the send itself at high rates; they are on at log level debug.
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,

@@ -1,10 +1,11 @@
 // The small HTTP listener of a role without the API (`txmail inbound` with TXMAIL_INBOUND_HEALTH_PORT,
 // `txmail worker` with TXMAIL_WORKER_HEALTH_PORT):
 // the same /healthz, /readyz and /metrics as the API's listener, and nothing else.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
+import { requestLogger } from './request-log.js';
 import { handleError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/operations.js';
@@ -17,7 +18,8 @@ export interface HealthAppDeps {
 
 export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Paths without their query strings (request-log.ts): a query may hold a token.
+    loggerInstance: requestLogger(deps.logger),
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     return503OnClosing: true,
   });

@@ -7,10 +7,11 @@ import type { Account } from '../db/schema.js';
 import type { SuppressionFacts } from '../db/suppressions-repo.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { PLANS, nextMonthStart, usageMonth } from '../accounts/plans.js';
+import { PLANS, nextDayStart, nextMonthStart, usageDay, usageMonth } from '../accounts/plans.js';
 import type { GroupCommit } from '../group-commit.js';
 import type { SendRequestBody, SendResponse, ValidSend } from './send-request.js';
 import { validateSend } from './send-request.js';
+import { storedTestHtml } from './test-html.js';
 
 export type SendRoute = 'send' | 'test';
 
@@ -135,7 +136,19 @@ export class AcceptService {
     const response: SendResponse = isTest
       ? { id, status: 'test', warnings: warnings.map((w) => `${w.code}: ${w.message}`) }
       : { id, status: 'queued' };
-    const cap = PLANS[req.account.plan].emailsPerMonth;
+    const plan = PLANS[req.account.plan];
+    const cap = plan.emailsPerMonth;
+    const testCap = plan.testSendsPerDay;
+    // A test send keeps at most 64 KiB of its HTML; the event says how big it was.
+    const stored = isTest ? storedTestHtml(send.html) : { html: send.html };
+    const eventData = isTest
+      ? {
+          warnings: response.warnings,
+          ...(stored.truncatedFrom !== undefined
+            ? { html_truncated: true, html_bytes: stored.truncatedFrom }
+            : {}),
+        }
+      : {};
     const item: AcceptItem = {
       message: {
         id,
@@ -148,7 +161,7 @@ export class AcceptService {
         to_email: send.to.email,
         to_domain: send.to.domain,
         subject: send.subject,
-        html: send.html,
+        html: stored.html,
         created_at: now,
         updated_at: now,
         attempts: 0,
@@ -162,10 +175,10 @@ export class AcceptService {
         account_id: req.account.id,
         type: isTest ? 'email.test' : 'email.queued',
         created_at: now,
-        data: JSON.stringify(isTest ? { warnings: response.warnings } : {}),
+        data: JSON.stringify(eventData),
       },
       ...(isTest
-        ? {}
+        ? { testQuota: { day: usageDay(now), cap: testCap } }
         : { quota: { month: usageMonth(now), cap }, refuseSuppressed: send.to.email.toLowerCase() }),
       ...(requestHash && req.idempotencyKey !== undefined
         ? {
@@ -189,6 +202,14 @@ export class AcceptService {
           'monthly_quota_exceeded',
           `the ${req.account.plan} plan allows ${cap} emails per month and they are used up; the quota refills at ${new Date(nextMonthStart(now)).toISOString()}`,
           { 'Retry-After': String(retryAfter) },
+        );
+      }
+      case 'test_quota_exceeded': {
+        const refill = nextDayStart(now);
+        throw new AppError(
+          'test_quota_exceeded',
+          `the ${req.account.plan} plan allows ${testCap} test sends per day (UTC) and they are used up; the allowance refills at ${new Date(refill).toISOString()}`,
+          { 'Retry-After': String(Math.ceil((refill - now) / 1000)) },
         );
       }
       case 'suppressed':

@@ -3,9 +3,10 @@
 // is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
 // The same pass deletes what has expired and is never read again: sessions, used or expired one-time
-// tokens (verification, password reset), idempotency keys past 24 hours, and sign-in attempt counts.
+// tokens (verification, password reset), idempotency keys past 24 hours, sign-in attempt counts, and
+// the counters of test sends of past days.
 import type { Logger } from 'pino';
-import { PLANS } from '../accounts/plans.js';
+import { PLANS, usageDay } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import type { RetentionRepo } from '../db/retention-repo.js';
 import type { Plan } from '../db/schema.js';
@@ -93,6 +94,8 @@ export class RetentionSweeper {
       (limit) => this.repo.deleteSpentTokens(now, limit),
       (limit) => this.repo.deleteExpiredIdempotencyKeys(now - IDEMPOTENCY_TTL_MS, limit),
       (limit) => this.repo.deleteExpiredAttemptCounts(now, limit),
+      // Yesterday's counter is kept: another process's clock may still be a little behind ours.
+      (limit) => this.repo.deletePastTestUsage(usageDay(now - 24 * 3600_000), limit),
     ]);
   }
 

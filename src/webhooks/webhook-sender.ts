@@ -1,6 +1,7 @@
 // Sends one signed push to one endpoint: resolve and check the address, sign with the current secret
 // (and the previous one during its grace period after a rotation), POST, time it. Used by the
 // dispatcher and by the test route; knows nothing about the outbox.
+import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { WebhookRow } from '../db/schema.js';
@@ -8,6 +9,7 @@ import type { DnsResolver } from '../dns/resolver.js';
 import { postWebhook } from './post-webhook.js';
 import { webhookHeaders } from './signature.js';
 import { resolveWebhookTarget } from './webhook-url.js';
+import { urlForLog } from '../log.js';
 
 export interface SendSettings {
   allowPrivateNetworks: boolean;
@@ -30,6 +32,8 @@ export class WebhookSender {
       dns: DnsResolver;
       secrets: SecretBox;
       clock: Clock;
+      /** Each push at level debug, its endpoint as origin and path (the query may hold a secret). */
+      log?: Logger;
       /** Told about every push's result (metrics). */
       sent?: (result: SendResult) => void;
     },
@@ -47,6 +51,16 @@ export class WebhookSender {
 
   async send(webhook: WebhookRow, messageId: string, body: string): Promise<SendResult> {
     const result = await this.push(webhook, messageId, body);
+    this.deps.log?.debug(
+      {
+        webhookId: webhook.id,
+        url: urlForLog(webhook.url),
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+      },
+      'webhook push',
+    );
     this.deps.sent?.(result);
     return result;
   }

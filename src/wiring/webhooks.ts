@@ -1,4 +1,5 @@
 // Webhooks as the API and the worker share them: the endpoints customers manage and the signing sender.
+import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { deriveKey } from '../crypto/derive-key.js';
@@ -14,7 +15,7 @@ const WEBHOOK_TIMEOUT_MS = 15_000;
 
 export function createWebhooks(
   config: Config,
-  deps: { repos: Repos; secretKey: string; dns: DnsResolver; metrics: Metrics; clock: Clock },
+  deps: { repos: Repos; secretKey: string; dns: DnsResolver; metrics: Metrics; clock: Clock; logger: Logger },
 ): { endpoints: WebhookEndpoints; sender: WebhookSender } {
   const { repos, dns, metrics, clock } = deps;
   // Webhook signing secrets, sealed at rest: one key for the endpoints that store them and the sender.
@@ -25,6 +26,7 @@ export function createWebhooks(
       dns,
       secrets,
       clock,
+      log: deps.logger.child({ role: 'webhooks' }),
       sent: (r) =>
         metrics.webhookAttempts.inc({
           outcome: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300 ? 'success' : 'failure',

@@ -1,4 +1,5 @@
-// GET /api/account: plan, state, this month's usage, the plan's limits and what counts against them.
+// GET /api/account: plan, state, this month's usage, today's test sends, the plan's limits and what
+// counts against them.
 import type { FastifyInstance } from 'fastify';
 import type { AccountOverviews } from '../../accounts/account-overview.js';
 import { AppError } from '../../errors.js';
@@ -6,7 +7,7 @@ import { authOf } from '../authenticate.js';
 
 const accountSchema = {
   type: 'object',
-  required: ['id', 'email', 'plan', 'state', 'suspended', 'usage', 'limits', 'counts'],
+  required: ['id', 'email', 'plan', 'state', 'suspended', 'usage', 'test_sends', 'limits', 'counts'],
   properties: {
     id: { type: 'string' },
     email: { type: 'string' },
@@ -25,10 +26,22 @@ const accountSchema = {
         resets_at: { type: 'string', format: 'date-time' },
       },
     },
+    test_sends: {
+      type: 'object',
+      description: 'Test sends (POST /api/email/send/test) counted toward the daily allowance this UTC day',
+      properties: {
+        day: { type: 'string', description: 'YYYY-MM-DD' },
+        sent: { type: 'integer' },
+        limit: { type: 'integer' },
+        remaining: { type: 'integer' },
+        resets_at: { type: 'string', format: 'date-time' },
+      },
+    },
     limits: {
       type: 'object',
       properties: {
         emails_per_month: { type: 'integer' },
+        test_sends_per_day: { type: 'integer' },
         domains: { type: 'integer' },
         webhooks: { type: 'integer' },
         log_retention_hours: { type: ['integer', 'null'], description: 'null: kept permanently' },

@@ -83,7 +83,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       return {
-        ...detailJson(message),
+        ...detailJson(message, events),
         events: events.map(eventJson),
         delivery_attempts: attempts.map(attemptJson),
         webhook_deliveries: pushes.map((p) => ({
@@ -144,8 +144,20 @@ function summaryJson(m: MessageSummary) {
   };
 }
 
-function detailJson(m: MessageRow) {
-  return { ...summaryJson(m), message: m.html };
+/**
+ * The message with its HTML as stored. A test send keeps at most 64 KiB of it (messages/test-html.ts);
+ * its email.test event records the size as sent, so the detail can say what was cut.
+ */
+function detailJson(m: MessageRow, events: EventRow[]) {
+  const test = m.status === 'test' ? events.find((e) => e.type === 'email.test') : undefined;
+  const cut = test && (JSON.parse(test.data) as { html_truncated?: boolean; html_bytes?: number });
+  const truncated = cut?.html_truncated === true && typeof cut.html_bytes === 'number';
+  return {
+    ...summaryJson(m),
+    message: m.html,
+    html_bytes: truncated ? cut.html_bytes! : Buffer.byteLength(m.html, 'utf8'),
+    html_truncated: truncated,
+  };
 }
 
 function eventJson(e: EventRow) {

@@ -1,6 +1,6 @@
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
-import { formatTime } from '../components/format.js';
+import { formatNumber, formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -50,6 +50,9 @@ export interface EmailDetail {
   attempts: number;
   next_attempt_at: string | null;
   message: string;
+  /** Size of the HTML as sent (UTF-8 bytes); a test send keeps at most 64 KiB of it. */
+  html_bytes?: number;
+  html_truncated?: boolean;
   events: EmailEvent[];
   delivery_attempts: DeliveryAttempt[];
   webhook_deliveries: WebhookDelivery[];
@@ -209,7 +212,11 @@ export function EmailDetailPage({ id }: { id: string }) {
             ]}
           />
           <details>
-            <summary>HTML body as sent</summary>
+            <summary>
+              {data.html_truncated
+                ? `HTML body: the first 64 KiB of ${formatNumber(data.html_bytes ?? 0)} bytes (test sends keep no more)`
+                : 'HTML body as sent'}
+            </summary>
             <pre className="code">{data.message}</pre>
           </details>
         </>

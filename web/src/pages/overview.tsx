@@ -12,6 +12,8 @@ export interface AccountOverview {
   state: 'sandbox' | 'production';
   suspended: boolean;
   usage: { month: string; sent: number; limit: number; remaining: number; resets_at: string };
+  /** Absent from servers older than the daily allowance of test sends. */
+  test_sends?: { day: string; sent: number; limit: number; remaining: number; resets_at: string };
   limits: { emails_per_month: number; domains: number; webhooks: number; log_retention_hours: number | null };
   counts: Record<string, number>;
 }
@@ -77,6 +79,12 @@ export function OverviewPage() {
                   Webhooks:{' '}
                   {data.limits.webhooks === 0 ? 'not on this plan' : `up to ${data.limits.webhooks}`}
                 </li>
+                {data.test_sends && (
+                  <li>
+                    Test sends today: {formatNumber(data.test_sends.sent)} of{' '}
+                    {formatNumber(data.test_sends.limit)}
+                  </li>
+                )}
                 <li>
                   Logs kept:{' '}
                   {data.limits.log_retention_hours === null
