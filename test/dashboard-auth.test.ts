@@ -300,6 +300,10 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute()).toEqual(
       tokensBefore,
     );
+    // The dashboard tells the owner too, with one notice however many times it happens.
+    expect((await postSignup(env, 'owner@example.org', 'the intruder again')).statusCode).toBe(202);
+    const notices = (await as(owner, 'GET', '/api/account/notices')).json().data as { kind: string }[];
+    expect(notices.map((n) => n.kind)).toEqual(['signup_attempt']);
     // The owner's password still works; the one given at the second sign-up does not.
     const login = (password: string) =>
       env.app.inject({

@@ -1,8 +1,8 @@
 // The dashboard's sign-up, which tells nobody whether an address has an account, and the link that
 // finishes it. A sign-up answers the same (202, "check your inbox") for every address after doing the
-// same work: hash the password, queue one email. A new address gets an account that is unverified and
-// has no password, and a link that carries the password's hash; an address that has an account gets a
-// mail saying someone tried. Only the link sets the password and starts the first session, so nobody
+// same work: hash the password, commit one two-statement transaction, queue one email. A new address
+// gets an account that is unverified and has no password, and a link that carries the password's hash;
+// an address that has an account gets a notice and a mail saying someone tried. Only the link sets the password and starts the first session, so nobody
 // who cannot read the inbox ever holds a way into an account at that address (see ARCHITECTURE.md).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
@@ -92,6 +92,15 @@ export class Signup {
     for (let tries = 0; tries < 2; tries++) {
       const existing = await this.deps.accountsRepo.findByEmail(address);
       if (existing && existing.email_verified_at !== null) {
+        await this.deps.signupsRepo.recordAttempt({
+          id: newId(),
+          account_id: existing.id,
+          kind: 'signup_attempt',
+          message:
+            'Someone tried to sign up with your address; nothing changed. If it was not you, there is nothing to do.',
+          data: '{}',
+          created_at: now,
+        });
         await this.deps.mail.send(
           existing,
           signupAttemptMail(

@@ -1,7 +1,7 @@
 // Sign-up links (accounts/signup.ts): an account at a new address starts unverified and without a
 // password; the password waits on the emailed link and reaches the account only when that link is used.
 import type { Kysely } from 'kysely';
-import type { Account, AccountTokenRow, Database } from './schema.js';
+import type { Account, AccountNoticeRow, AccountTokenRow, Database } from './schema.js';
 
 export class SignupsRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -35,6 +35,22 @@ export class SignupsRepo {
         .where('used_at', 'is', null)
         .execute();
       await trx.insertInto('account_tokens').values(link).execute();
+    });
+  }
+
+  /**
+   * Someone signed up with the address of a verified account: the account's notice of it, replacing the
+   * older one (an attacker's sign-ups never bury the account's other notices). One transaction of two
+   * statements, like the other outcomes of a sign-up, so their answers take as long.
+   */
+  async recordAttempt(notice: AccountNoticeRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('account_notices')
+        .where('account_id', '=', notice.account_id)
+        .where('kind', '=', notice.kind)
+        .execute();
+      await trx.insertInto('account_notices').values(notice).execute();
     });
   }
 
