@@ -353,38 +353,46 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(await mailedTo(env, 'victim@example.org', '/verify-email')).toBe(ownerLink);
   });
 
-  it('lets only the first of two live sign-up links finish the account', async () => {
+  it('finishes a sign-up with a reset link too, which proves the address as well: the sign-up link is refused after, and a key made before is revoked', async () => {
     await start();
+    const reset = async (email: string, password: string) => {
+      const asked = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email },
+      });
+      expect(asked.statusCode).toBe(202);
+      const confirmed = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: await mailedTo(env, email, '/reset-password'), password },
+      });
+      expect(confirmed.statusCode).toBe(200);
+    };
+    const login = (email: string, password: string) =>
+      env.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     await postSignup(env, 'twice@example.org', 'first password!');
     const first = await mailedTo(env, 'twice@example.org', '/verify-email');
-    // A reset link proves the inbox too: it finishes the sign-up, and the sign-up link is refused after.
-    expect(
-      (
-        await env.app.inject({
-          method: 'POST',
-          url: '/api/auth/password-reset',
-          payload: { email: 'twice@example.org' },
-        })
-      ).statusCode,
-    ).toBe(202);
-    const reset = await mailedTo(env, 'twice@example.org', '/reset-password');
-    const confirmed = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset/confirm',
-      payload: { token: reset, password: 'reset password!' },
-    });
-    expect(confirmed.statusCode).toBe(200);
+    await reset('twice@example.org', 'reset password!');
     const late = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token: first } });
     expect(late.statusCode).toBe(400);
     expect(late.body).toMatch(/^invalid_token: /);
-    const login = (password: string) =>
-      env.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: 'twice@example.org', password },
-      });
-    expect((await login('first password!')).statusCode).toBe(401);
-    expect((await login('reset password!')).json().account.email_verified).toBe(true);
+    expect((await login('twice@example.org', 'first password!')).statusCode).toBe(401);
+    expect((await login('twice@example.org', 'reset password!')).json().account.email_verified).toBe(true);
+    // An account signed up before links carried the password, with a key made under that password.
+    const planted = await env.services.accounts.create({
+      email: 'old@example.org',
+      password: 'somebody’s password',
+      emailVerified: false,
+    });
+    const key = await env.services.accounts.createApiKey(planted.id, 'planted');
+    await reset('old@example.org', 'the owner password');
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': key.key },
+    });
+    expect(withKey.body).toMatch(/^invalid_api_key: /);
   });
 
   it('closes what an unproven password opened when a sign-up link proves the address: sessions and API keys', async () => {
