@@ -60,8 +60,8 @@ export class Signup {
 
   /**
    * Resolves the same way whether or not the address has an account: every refusal (closed, malformed,
-   * too many from this network) comes before anything is looked up, and both outcomes hash the password
-   * and queue one email before resolving.
+   * too many from this network) comes before anything is looked up, and every outcome hashes the
+   * password, commits one transaction of two statements and queues one email before resolving.
    */
   async start(email: string, password: string, ip: string): Promise<void> {
     if (!this.open) {
