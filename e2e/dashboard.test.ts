@@ -1,6 +1,6 @@
 // The newcomer's path through the dashboard in real headless Chromium, against the real `txmail serve`
-// with a real SMTP sink found through a real DNS server: sign up → open the emailed verification link →
-// create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
+// with a real SMTP sink found through a real DNS server: sign up → "check your inbox" → open the emailed
+// link, which logs in → the same screen for a second sign-up with that address → create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
 // and webhook steps run when this txmail has those APIs. Every page is saved to docs/screenshots/.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -83,27 +83,59 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       return undefined;
     });
 
-  it('signs up and lands on the overview, in the sandbox', async () => {
+  /** The text of the card a sign-up leaves on screen, with the address it names taken out. */
+  const signUp = async (p: Page, email: string, password: string) => {
+    await p.goto(`${server.url}/signup`);
+    await p.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
+    await p.getByLabel('Email').fill(email);
+    await p.getByLabel('Password').fill(password);
+    await p.getByRole('button', { name: 'Create account' }).click();
+    await p.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor();
+    return (await p.locator('.auth-card').innerText()).replaceAll(email, '<address>');
+  };
+  let firstSignupScreen = '';
+
+  it('signs up and is asked to check the inbox, not logged in yet', async () => {
     await page.goto(`${server.url}/signup`);
     await heading('Create your account').waitFor();
     await screenshot(page, 'signup');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await heading('Overview').waitFor();
-    await page.getByText('Leave the sandbox').waitFor();
-    await expect(page.getByText(`we sent a link to ${EMAIL}`)).toBeTruthy();
-    await screenshot(page, 'overview');
+    firstSignupScreen = await signUp(page, EMAIL, PASSWORD);
+    expect(firstSignupScreen).toContain('We sent a message to <address>.');
+    await screenshot(page, 'signup-check-inbox');
+    const session = await page.evaluate(async () => (await fetch('/api/auth/session')).json());
+    expect((session as { account: unknown }).account).toBeNull();
   });
 
-  it('verifies the address with the link emailed through txmail itself', async () => {
+  it('opens the link emailed through txmail itself and lands on the overview, logged in, in the sandbox', async () => {
     const mail = await mailTo(EMAIL, /Verify your email/);
     expect(mail.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
     const link = /href="([^"]+\/verify-email\?token=[^"]+)"/.exec(String(mail.html))![1]!;
     expect(link.startsWith(env.TXMAIL_PUBLIC_URL!)).toBe(true);
     await page.goto(link);
-    await page.getByText('Your email address is verified.').waitFor();
-    await screenshot(page, 'verify-email');
+    await heading('Overview').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByText('Leave the sandbox').waitFor();
+    // Verified by the link itself: no banner asking for it.
+    expect(await page.getByText('we sent a link to').count()).toBe(0);
+    await screenshot(page, 'overview');
+  });
+
+  it('signs up again with the same address and sees the same screen; the owner is told by email', async () => {
+    const context = await browser.newContext();
+    try {
+      const again = await signUp(await context.newPage(), EMAIL, 'somebody else entirely');
+      expect(again).toBe(firstSignupScreen);
+      const fresh = await signUp(await context.newPage(), 'stranger@inbox.example', PASSWORD);
+      expect(fresh).toBe(firstSignupScreen);
+    } finally {
+      await context.close();
+    }
+    const notice = await mailTo(EMAIL, /Someone tried to sign up/);
+    expect(notice.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
+    expect(String(notice.html)).not.toContain('token=');
+    // Nothing changed for the owner: still logged in here.
+    await page.goto(`${server.url}/`);
+    await heading('Overview').waitFor();
   });
 
   it('logs out and back in', async () => {
@@ -119,7 +151,6 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await heading('Overview').waitFor();
-    // Verified now: no banner any more.
     expect(await page.getByText('we sent a link to').count()).toBe(0);
   });
 

@@ -1,10 +1,37 @@
 // The attempt limiter on every database: windows, refusals with how long to wait, all-or-nothing takes,
-// refunds, and no overshoot when many attempts race over several connections.
+// refunds, and no overshoot when many attempts race over several connections; the log-in limits built
+// on it, and the client networks the per-IP limits count.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptLimiter } from '../src/accounts/attempt-limiter.js';
+import { clientNetwork } from '../src/accounts/client-network.js';
+import { LOGIN_WINDOW_MS, LoginLimits } from '../src/accounts/login-limits.js';
 import { AttemptCountsRepo } from '../src/db/attempt-counts-repo.js';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
+
+describe('client networks', () => {
+  it('counts an IPv4 address alone and an IPv6 address by its /64', () => {
+    expect(
+      [
+        '192.0.2.7',
+        '::ffff:192.0.2.7',
+        '2001:db8:1:2::1',
+        '2001:DB8:1:2:ffff:ffff:ffff:ffff',
+        '2001:db8:1:3::1',
+        'fe80::1',
+        'not an address',
+      ].map(clientNetwork),
+    ).toEqual([
+      '192.0.2.7',
+      '192.0.2.7',
+      '2001:db8:1:2::/64',
+      '2001:db8:1:2::/64',
+      '2001:db8:1:3::/64',
+      'fe80::/64',
+      'not an address',
+    ]);
+  });
+});
 
 describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
   let database: TestDatabase;
@@ -68,5 +95,71 @@ describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
     );
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     for (const r of results.filter((r) => !r.allowed)) expect(r.retryAfterSeconds).toBe(60);
+  });
+
+  describe('log-in limits', () => {
+    const fail = (limits: LoginLimits, n: number, ip: (i: number) => string, email: (i: number) => string) =>
+      Promise.all(Array.from({ length: n }, (_, i) => limits.take(ip(i), email(i), 1000)));
+
+    it('gives one network 10 failures per address, the address 100 across networks, the network 30 across addresses', async () => {
+      const limits = new LoginLimits(await open());
+      const pair = await fail(
+        limits,
+        11,
+        () => '198.51.100.1',
+        () => 'alice@example.org',
+      );
+      expect(pair.filter((d) => d.allowed)).toHaveLength(10);
+      // 9 more networks spend their 10 each: the address is at 100, for every network.
+      const spread = await fail(
+        limits,
+        90,
+        (i) => `198.51.100.${2 + (i % 9)}`,
+        () => 'Alice@Example.org',
+      );
+      expect(spread.every((d) => d.allowed)).toBe(true);
+      expect(await limits.take('203.0.113.1', 'alice@example.org', 2000)).toEqual({
+        allowed: false,
+        retryAfterSeconds: (LOGIN_WINDOW_MS - 1000) / 1000,
+      });
+      // Refused there, the network spent nothing: 30 other addresses are still open to it, not 31.
+      const spray = await fail(
+        limits,
+        31,
+        () => '203.0.113.1',
+        (i) => `user${i}@example.org`,
+      );
+      expect(spray.filter((d) => d.allowed)).toHaveLength(30);
+      // New windows start 15 minutes after the first attempt of the old ones.
+      expect((await limits.take('203.0.113.1', 'alice@example.org', 2000 + LOGIN_WINDOW_MS)).allowed).toBe(
+        true,
+      );
+    });
+
+    it('forgets a network’s failures for the address on success, and gives its attempt back to the ceilings', async () => {
+      const limits = new LoginLimits(await open());
+      await fail(
+        limits,
+        10,
+        () => '198.51.100.1',
+        () => 'alice@example.org',
+      );
+      expect((await limits.take('198.51.100.1', 'alice@example.org', 1000)).allowed).toBe(false);
+      // Another network's right password: it clears its own pair only.
+      expect((await limits.take('198.51.100.2', 'alice@example.org', 1000)).allowed).toBe(true);
+      await limits.succeeded('198.51.100.2', 'alice@example.org', 1000);
+      expect((await limits.take('198.51.100.1', 'alice@example.org', 1000)).allowed).toBe(false);
+      await limits.succeeded('198.51.100.1', 'alice@example.org', 1000);
+      expect(
+        (
+          await fail(
+            limits,
+            10,
+            () => '198.51.100.1',
+            () => 'alice@example.org',
+          )
+        ).every((d) => d.allowed),
+      ).toBe(true);
+    });
   });
 });

@@ -1,25 +1,22 @@
-// Dashboard sign-in through app.inject on every database: cookies, CSRF, verification and reset links,
-// the log-in rate limit, closed sign-up, and one account never reaching another's data.
+// Dashboard sign-in through app.inject on every database: sign-up that tells nothing, the session that
+// starts at the emailed link, cookies, CSRF, reset links, the log-in limits, closed sign-up, and one
+// account never reaching another's data.
 import { createHash } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LoginLimits } from '../src/accounts/login-limits.js';
 import { ManualClock } from '../src/clock.js';
+import {
+  browserOf,
+  mailedToken as mailedTo,
+  postSignup,
+  sessionCookieOf as cookieOf,
+  signUpAndVerify,
+  type DashboardBrowser as Browser,
+} from './helpers/dashboard-signup.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
 
 const PASSWORD = 'correct horse battery';
-
-interface Browser {
-  cookie: string;
-  csrf: string;
-  accountId: string;
-}
-
-function cookieOf(res: LightMyRequestResponse): string {
-  const set = res.headers['set-cookie'];
-  const header = Array.isArray(set) ? set[0]! : set!;
-  return header.split(';')[0]!;
-}
 
 describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
   let env: TestEnv;
@@ -30,16 +27,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     return env;
   };
 
-  const signup = async (email: string): Promise<Browser> => {
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email, password: PASSWORD },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = res.json() as { account: { id: string }; csrf_token: string };
-    return { cookie: cookieOf(res), csrf: body.csrf_token, accountId: body.account.id };
-  };
+  const signup = (email: string): Promise<Browser> => signUpAndVerify(env, email, PASSWORD);
 
   const as = (b: Browser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, csrf = true) =>
     env.app.inject({
@@ -49,56 +37,64 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       ...(payload ? { payload } : {}),
     });
 
-  /** The token of the newest link mailed to the account (the message is in its log like any other). */
+  /** The token of the newest link to `path` mailed to the account's signup address. */
   const mailedToken = async (accountId: string, path: string): Promise<string> => {
-    const rows = await env.services.db.kysely
-      .selectFrom('messages')
-      .select(['html', 'from_email'])
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .execute();
-    const row = rows.find((r) => r.html.includes(path));
-    expect(row?.from_email).toBe('onboarding@test.mta.txmail.test');
-    return new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(row!.html)![1]!;
+    const account = await env.services.repos.accounts.findById(accountId);
+    return mailedTo(env, account!.email, path);
   };
 
-  it('signs up into an HttpOnly SameSite=Lax session whose id is stored only as a hash', async () => {
+  it('starts an HttpOnly SameSite=Lax session at the verification link, its id stored only as a hash', async () => {
     await start();
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email: 'New.User@Example.org', password: PASSWORD },
-    });
-    expect(res.statusCode).toBe(201);
-    const set = String(res.headers['set-cookie']);
+    const res = await postSignup(env, 'New.User@Example.org', PASSWORD);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ status: 'check_inbox' });
+    // No session at sign-up: nothing to log in with until the inbox is proven.
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(await env.services.db.kysely.selectFrom('sessions').selectAll().execute()).toEqual([]);
+    const token = await mailedTo(env, 'new.user@example.org', '/verify-email');
+    const verified = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.headers['cache-control']).toBe('no-store');
+    const set = String(verified.headers['set-cookie']);
     expect(set).toMatch(
       /^txmail_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/,
     );
-    const id = cookieOf(res).split('=')[1]!;
+    const id = cookieOf(verified).split('=')[1]!;
     const rows = await env.services.db.kysely.selectFrom('sessions').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id_hash).toBe(createHash('sha256').update(id).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(id);
     const session = (
-      await env.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: cookieOf(res) } })
+      await env.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { cookie: cookieOf(verified) },
+      })
     ).json();
     expect(session).toMatchObject({
-      account: { email: 'new.user@example.org', email_verified: false, plan: 'free', state: 'sandbox' },
+      account: { email: 'new.user@example.org', email_verified: true, plan: 'free', state: 'sandbox' },
       signup: 'open',
     });
-    expect(session.csrf_token).toBe((res.json() as { csrf_token: string }).csrf_token);
+    expect(session.csrf_token).toBe((verified.json() as { csrf_token: string }).csrf_token);
+    // The link works once; the password chosen at sign-up logs in from now on.
+    const again = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toMatch(/^invalid_token: /);
+    const login = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'new.user@example.org', password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
   });
 
   it('marks the cookie Secure when the public URL is https', async () => {
     await start({ env: { TXMAIL_PUBLIC_URL: 'https://mail.example.org' } });
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email: 'a@example.org', password: PASSWORD },
-    });
-    expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
-    const token = await mailedToken((res.json() as { account: { id: string } }).account.id, '/verify-email');
+    expect((await postSignup(env, 'a@example.org', PASSWORD)).statusCode).toBe(202);
+    const token = await mailedTo(env, 'a@example.org', '/verify-email');
     expect(token).toHaveLength(43);
+    const res = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+    expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
   });
 
   it('serves the API to the session, and refuses state changes without its CSRF token', async () => {
@@ -194,18 +190,34 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await as(alice, 'DELETE', `/api/api-keys/${aliceKey.id}`)).statusCode).toBe(204);
   });
 
-  it('verifies the signup address once, and only then runs the guided test', async () => {
+  it('lets an account made before sign-up links carried the password verify from its session, and only then run the guided test', async () => {
     await start();
-    const alice = await signup('alice@example.org');
+    // As sign-up made accounts before: unverified, with a password, logged in.
+    const made = await env.services.accounts.create({
+      email: 'alice@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    const alice = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'alice@example.org', password: PASSWORD },
+      }),
+    );
     const early = await as(alice, 'POST', '/api/guided-test');
     expect(early.statusCode).toBe(403);
     expect(early.body).toMatch(/^email_not_verified: /);
-    const token = await mailedToken(alice.accountId, '/verify-email');
+    expect((await as(alice, 'POST', '/api/auth/resend-verification')).statusCode).toBe(202);
+    const token = await mailedToken(made.id, '/verify-email');
     const verify = () => env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
-    expect((await verify()).json()).toEqual({ email_verified: true });
+    const verified = await verify();
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().account).toMatchObject({ email: 'alice@example.org', email_verified: true });
     const again = await verify();
     expect(again.statusCode).toBe(400);
     expect(again.body).toMatch(/^invalid_token: /);
+    // A link asked for from the session verifies the account as it stands: its session goes on.
     const test = await as(alice, 'POST', '/api/guided-test');
     expect(test.statusCode).toBe(200);
     const { id, to, from } = test.json() as { id: string; to: string; from: string };
@@ -222,11 +234,6 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const clock = new ManualClock(Date.now());
     await start({ clock });
     const alice = await signup('alice@example.org');
-    await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { token: await mailedToken(alice.accountId, '/verify-email') },
-    });
     for (let i = 0; i < 9; i++) expect((await as(alice, 'POST', '/api/guided-test')).statusCode).toBe(200);
     const limited = await as(alice, 'POST', '/api/guided-test');
     expect(limited.statusCode).toBe(429);
@@ -235,70 +242,352 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await as(alice, 'POST', '/api/guided-test')).statusCode).toBe(200);
   });
 
-  it('limits the mail a stranger can make txmail send: sign-ups per IP, links per address', async () => {
+  it('answers a sign-up byte for byte the same whether the address has an account, a sign-up waiting, or nothing', async () => {
     await start();
-    const signupFrom = (i: number, ip: string) =>
+    await signup('owner@example.org');
+    expect((await postSignup(env, 'waiting@example.org', PASSWORD)).statusCode).toBe(202);
+    const answers = [];
+    for (const [email, ip] of [
+      ['owner@example.org', '198.51.100.1'],
+      ['nobody@example.org', '198.51.100.2'],
+      ['waiting@example.org', '198.51.100.3'],
+      ['OWNER@Example.org', '198.51.100.4'],
+    ] as const) {
+      const res = await postSignup(env, email, 'some other password', ip);
+      // The date changes from one answer to the next; nothing else may.
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toEqual({
+      status: 202,
+      headers: expect.objectContaining({ 'cache-control': 'no-store' }),
+      body: Buffer.from('{"status":"check_inbox"}').toString('base64'),
+    });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    expect(answers[0]!.headers['set-cookie']).toBeUndefined();
+    expect(await env.services.db.kysely.selectFrom('sessions').select('id_hash').execute()).toHaveLength(1);
+  });
+
+  it('mails the owner of an address that has an account that someone tried to sign up, through the queue, and changes nothing', async () => {
+    await start();
+    const owner = await signup('owner@example.org');
+    const tokensBefore = await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute();
+    expect((await postSignup(env, 'Owner@example.org', 'the intruder password')).statusCode).toBe(202);
+    const mails = await env.services.db.kysely
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', owner.accountId)
+      .where('subject', '=', 'Someone tried to sign up for txmail with your address')
+      .execute();
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!;
+    expect(mail).toMatchObject({
+      status: 'queued',
+      from_email: 'onboarding@test.mta.txmail.test',
+      to_email: 'owner@example.org',
+    });
+    expect(mail.next_attempt_at).not.toBeNull();
+    const events = await env.services.db.kysely
+      .selectFrom('events')
+      .select('type')
+      .where('message_id', '=', mail.id)
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['email.queued']);
+    // A hint to log in or reset, and no link that does anything by itself (no token).
+    expect(mail.html).toContain('http://localhost:8080/login');
+    expect(mail.html).toContain('http://localhost:8080/forgot-password');
+    expect(mail.html).not.toMatch(/token=/);
+    expect(await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute()).toEqual(
+      tokensBefore,
+    );
+    // The dashboard tells the owner too, with one notice however many times it happens.
+    expect((await postSignup(env, 'owner@example.org', 'the intruder again')).statusCode).toBe(202);
+    const notices = (await as(owner, 'GET', '/api/account/notices')).json().data as { kind: string }[];
+    expect(notices.map((n) => n.kind)).toEqual(['signup_attempt']);
+    // The owner's password still works; the one given at the second sign-up does not.
+    const login = (password: string) =>
       env.app.inject({
         method: 'POST',
-        url: '/api/auth/signup',
-        payload: { email: `user${i}@example.org`, password: PASSWORD },
-        remoteAddress: ip,
+        url: '/api/auth/login',
+        payload: { email: 'owner@example.org', password },
       });
-    for (let i = 0; i < 20; i++) expect((await signupFrom(i, '198.51.100.1')).statusCode).toBe(201);
-    const limited = await signupFrom(20, '198.51.100.1');
+    expect((await login('the intruder password')).statusCode).toBe(401);
+    expect((await login(PASSWORD)).statusCode).toBe(200);
+    expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
+  });
+
+  it('never lets a sign-up with somebody else’s address own the account the owner later uses', async () => {
+    await start();
+    const login = (password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'victim@example.org', password },
+      });
+    // The attacker signs up first: no session, and the password does not log in (no link used).
+    const early = await postSignup(env, 'victim@example.org', 'the attacker password');
+    expect(early.headers['set-cookie']).toBeUndefined();
+    expect((await login('the attacker password')).body).toBe(
+      'invalid_credentials: the email or the password is wrong',
+    );
+    const attackerLink = await mailedTo(env, 'victim@example.org', '/verify-email');
+    // The owner signs up: the link in the inbox now carries the owner's password; the older one is dead.
+    expect((await postSignup(env, 'victim@example.org', 'the owner password')).statusCode).toBe(202);
+    const ownerLink = await mailedTo(env, 'victim@example.org', '/verify-email');
+    expect(ownerLink).not.toBe(attackerLink);
+    const stale = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      payload: { token: attackerLink },
+    });
+    expect(stale.body).toMatch(/^invalid_token: /);
+    const owner = browserOf(
+      await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token: ownerLink } }),
+    );
+    expect((await login('the attacker password')).statusCode).toBe(401);
+    expect((await login('the owner password')).statusCode).toBe(200);
+    // Signing up again later never replaces the verified password, and its mail carries no link.
+    expect((await postSignup(env, 'victim@example.org', 'the attacker again')).statusCode).toBe(202);
+    expect((await login('the attacker again')).statusCode).toBe(401);
+    expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
+    expect(await mailedTo(env, 'victim@example.org', '/verify-email')).toBe(ownerLink);
+  });
+
+  it('finishes a sign-up with a reset link too, which proves the address as well: the sign-up link is refused after, and a key made before is revoked', async () => {
+    await start();
+    const reset = async (email: string, password: string) => {
+      const asked = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email },
+      });
+      expect(asked.statusCode).toBe(202);
+      const confirmed = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: await mailedTo(env, email, '/reset-password'), password },
+      });
+      expect(confirmed.statusCode).toBe(200);
+    };
+    const login = (email: string, password: string) =>
+      env.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    await postSignup(env, 'twice@example.org', 'first password!');
+    const first = await mailedTo(env, 'twice@example.org', '/verify-email');
+    await reset('twice@example.org', 'reset password!');
+    const late = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token: first } });
+    expect(late.statusCode).toBe(400);
+    expect(late.body).toMatch(/^invalid_token: /);
+    expect((await login('twice@example.org', 'first password!')).statusCode).toBe(401);
+    expect((await login('twice@example.org', 'reset password!')).json().account.email_verified).toBe(true);
+    // An account signed up before links carried the password, with a key made under that password.
+    const planted = await env.services.accounts.create({
+      email: 'old@example.org',
+      password: 'somebody’s password',
+      emailVerified: false,
+    });
+    const key = await env.services.accounts.createApiKey(planted.id, 'planted');
+    await reset('old@example.org', 'the owner password');
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': key.key },
+    });
+    expect(withKey.body).toMatch(/^invalid_api_key: /);
+  });
+
+  it('closes what an unproven password opened when a sign-up link proves the address: sessions and API keys', async () => {
+    await start();
+    // An account sign-up made before links carried the password: someone set a password, logged in
+    // and made a key, without ever proving the inbox.
+    const planted = await env.services.accounts.create({
+      email: 'victim@example.org',
+      password: 'the attacker password',
+      emailVerified: false,
+    });
+    const key = await env.services.accounts.createApiKey(planted.id, 'planted');
+    const attacker = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'victim@example.org', password: 'the attacker password' },
+      }),
+    );
+    expect((await postSignup(env, 'victim@example.org', 'the owner password')).statusCode).toBe(202);
+    const owner = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/verify',
+        payload: { token: await mailedTo(env, 'victim@example.org', '/verify-email') },
+      }),
+    );
+    expect(owner.accountId).toBe(planted.id);
+    expect((await as(attacker, 'GET', '/api/account')).body).toMatch(/^session_expired: /);
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': key.key },
+    });
+    expect(withKey.body).toMatch(/^invalid_api_key: /);
+    expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
+  });
+
+  it('lets the operator create an account whose sign-up nobody finished', async () => {
+    await start();
+    await postSignup(env, 'staff@example.org', 'a stranger password');
+    const link = await mailedTo(env, 'staff@example.org', '/verify-email');
+    const made = await env.services.accounts.create({
+      email: 'staff@example.org',
+      password: PASSWORD,
+      plan: 'pro',
+    });
+    expect(made).toMatchObject({ email: 'staff@example.org', plan: 'pro' });
+    expect(made.email_verified_at).not.toBeNull();
+    expect(
+      (await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token: link } })).body,
+    ).toMatch(/^invalid_token: /);
+    const login = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'staff@example.org', password: PASSWORD },
+    });
+    expect(login.json().account).toMatchObject({ id: made.id, plan: 'pro', email_verified: true });
+    await expect(env.services.accounts.create({ email: 'staff@example.org' })).rejects.toThrow(
+      /already exists/,
+    );
+  });
+
+  it('limits the mail a stranger can make txmail send: sign-ups per IP, links per address', async () => {
+    await start();
+    // 20 per network and hour; an IPv6 machine is one /64, whichever of its addresses it uses.
+    for (let i = 0; i < 20; i++) {
+      const res = await postSignup(env, `user${i}@example.org`, PASSWORD, `2001:db8:5:6::${i + 1}`);
+      expect(res.statusCode).toBe(202);
+    }
+    const limited = await postSignup(env, 'user20@example.org', PASSWORD, '2001:db8:5:6:ffff::1');
     expect(limited.statusCode).toBe(429);
     expect(limited.body).toMatch(/^rate_limit_exceeded: too many sign-ups/);
-    expect((await signupFrom(21, '198.51.100.2')).statusCode).toBe(201);
-    // Reset links: the answer never changes, but a sixth mail within the hour is not sent.
-    const account = await env.services.repos.accounts.findByEmail('user21@example.org');
+    expect((await postSignup(env, 'user21@example.org', PASSWORD, '2001:db8:5:7::1')).statusCode).toBe(202);
+    // Per address the answer never changes, but a sixth mail within the hour is not sent, whether the
+    // address has an account or not.
+    const subjects = async (email: string) =>
+      (
+        await env.services.db.kysely
+          .selectFrom('messages')
+          .select('subject')
+          .where('to_email', '=', email)
+          .execute()
+      ).map((m) => m.subject);
+    await signup('owner@example.org');
+    for (let i = 0; i < 6; i++) {
+      for (const email of ['owner@example.org', 'someone@example.org']) {
+        expect((await postSignup(env, email, PASSWORD, `203.0.113.${i}`)).statusCode).toBe(202);
+      }
+    }
+    // The owner's own sign-up used one of the five.
+    expect(await subjects('owner@example.org')).toHaveLength(5);
+    expect(await subjects('someone@example.org')).toHaveLength(5);
+    // Reset links likewise.
     for (let i = 0; i < 7; i++) {
       const res = await env.app.inject({
         method: 'POST',
         url: '/api/auth/password-reset',
-        payload: { email: 'user21@example.org' },
-        remoteAddress: `203.0.113.${i}`,
+        payload: { email: 'owner@example.org' },
+        remoteAddress: `192.0.2.${i}`,
       });
       expect(res.statusCode).toBe(202);
     }
-    const resets = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', account!.id)
-      .where('subject', '=', 'Reset your txmail password')
-      .execute();
-    expect(resets).toHaveLength(5);
+    expect(
+      (await subjects('owner@example.org')).filter((s) => s === 'Reset your txmail password'),
+    ).toHaveLength(5);
   });
 
-  it('limits failed log-ins per address and per IP with one generic error, even for the right password after', async () => {
-    await start();
-    await signup('alice@example.org');
-    await signup('bob@example.org');
-    const login = (email: string, password: string, ip = '192.0.2.1') =>
+  describe('log-in limits', () => {
+    /** Log-ins through a trusted proxy: X-Forwarded-For names the client, as behind a load balancer. */
+    const login = (email: string, password: string, ip: string) =>
       env.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         payload: { email, password },
-        remoteAddress: ip,
+        headers: { 'x-forwarded-for': ip },
       });
-    const unknown = await login('nobody@example.org', PASSWORD);
-    const wrong = await login('alice@example.org', 'not the password');
-    expect(unknown.statusCode).toBe(401);
-    expect(unknown.body).toBe(wrong.body);
-    expect(wrong.body).toBe('invalid_credentials: the email or the password is wrong');
-    const ok = await login('ALICE@example.org', PASSWORD, '192.0.2.99');
-    expect(ok.statusCode).toBe(200);
-    // Per address: ten failures from ten places lock the address, not the places.
-    for (let i = 0; i < 10; i++)
-      expect((await login('alice@example.org', `wrong ${i}`, `198.51.100.${i}`)).statusCode).toBe(401);
-    const limited = await login('alice@example.org', PASSWORD, '203.0.113.7');
-    expect(limited.statusCode).toBe(429);
-    expect(limited.body).toMatch(/^rate_limit_exceeded: /);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await login('bob@example.org', PASSWORD, '203.0.113.7')).statusCode).toBe(200);
-    // Per IP: one place guessing across many addresses is stopped too.
-    for (let i = 0; i < 10; i++)
-      expect((await login(`guess${i}@example.org`, 'x', '203.0.113.50')).statusCode).toBe(401);
-    expect((await login('bob@example.org', PASSWORD, '203.0.113.50')).statusCode).toBe(429);
+    const startBehindProxy = () => start({ env: { TXMAIL_TRUST_PROXY: 'loopback' } });
+
+    it('answers a wrong address and a wrong password with one generic error', async () => {
+      await startBehindProxy();
+      await signup('alice@example.org');
+      const unknown = await login('nobody@example.org', PASSWORD, '192.0.2.1');
+      const wrong = await login('alice@example.org', 'not the password', '192.0.2.1');
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.body).toBe(wrong.body);
+      expect(wrong.body).toBe('invalid_credentials: the email or the password is wrong');
+      // A sign-up nobody finished has no password: the same answer, whatever password is tried.
+      await postSignup(env, 'pending@example.org', PASSWORD);
+      expect((await login('pending@example.org', PASSWORD, '192.0.2.1')).body).toBe(wrong.body);
+      expect((await login('ALICE@example.org', PASSWORD, '192.0.2.1')).statusCode).toBe(200);
+    });
+
+    it('does not let 50 wrong passwords from other networks stop the owner logging in from theirs', async () => {
+      await startBehindProxy();
+      await signup('alice@example.org');
+      // Five networks, ten guesses each (their whole budget for this address), sent five at a time.
+      const guesses = Array.from({ length: 50 }, (_, i) => [`198.51.100.${i % 5}`, `wrong ${i}`] as const);
+      for (let i = 0; i < guesses.length; i += 5) {
+        const batch = await Promise.all(
+          guesses.slice(i, i + 5).map(([ip, password]) => login('alice@example.org', password, ip)),
+        );
+        for (const res of batch) expect(res.statusCode).toBe(401);
+      }
+      // Each of them is out of guesses now…
+      expect((await login('alice@example.org', PASSWORD, '198.51.100.0')).statusCode).toBe(429);
+      // …while the owner's network is not.
+      expect((await login('alice@example.org', PASSWORD, '203.0.113.7')).statusCode).toBe(200);
+    });
+
+    it('stops one network after its 10 failures for an address, even with the right password, and says for how long', async () => {
+      await startBehindProxy();
+      await signup('alice@example.org');
+      await signup('bob@example.org');
+      for (let i = 0; i < 10; i++)
+        expect((await login('alice@example.org', `wrong ${i}`, '198.51.100.9')).statusCode).toBe(401);
+      const limited = await login('alice@example.org', PASSWORD, '198.51.100.9');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.body).toMatch(/^rate_limit_exceeded: too many failed log-in attempts/);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // Any address of the same IPv6 /64 is the same network.
+      for (let i = 0; i < 10; i++)
+        expect((await login('bob@example.org', `wrong ${i}`, `2001:db8:1:2::${i + 1}`)).statusCode).toBe(401);
+      expect((await login('bob@example.org', PASSWORD, '2001:db8:1:2:abcd::9')).statusCode).toBe(429);
+      // The network can still log in to another address; the owner elsewhere to this one.
+      expect((await login('bob@example.org', PASSWORD, '198.51.100.9')).statusCode).toBe(200);
+      expect((await login('alice@example.org', PASSWORD, '203.0.113.7')).statusCode).toBe(200);
+    });
+
+    it('holds the per-address ceiling of 100 across networks, and the per-network ceiling of 30 across addresses', async () => {
+      const clock = new ManualClock(Date.now());
+      await start({ clock, env: { TXMAIL_TRUST_PROXY: 'loopback' } });
+      await signup('alice@example.org');
+      await signup('bob@example.org');
+      // The failures counted as the log-in route counts them (without 100 password hashes' wait).
+      const limits = new LoginLimits(env.services.repos.attemptCounts);
+      for (let i = 0; i < 100; i++)
+        expect((await limits.take(`198.51.100.${i % 10}`, 'alice@example.org', clock.now())).allowed).toBe(
+          true,
+        );
+      const fresh = await login('alice@example.org', PASSWORD, '203.0.113.1');
+      expect(fresh.statusCode).toBe(429);
+      expect(fresh.body).toMatch(/^rate_limit_exceeded: /);
+      // The refusal spent nothing of that network's own budget: it logs in to another address.
+      expect((await login('bob@example.org', PASSWORD, '203.0.113.1')).statusCode).toBe(200);
+      // Spraying: 30 addresses from one network, then that network is refused for any address.
+      for (let i = 0; i < 30; i++)
+        expect((await limits.take('192.0.2.50', `guess${i}@example.org`, clock.now())).allowed).toBe(true);
+      expect((await login('bob@example.org', PASSWORD, '192.0.2.50')).statusCode).toBe(429);
+      expect((await login('bob@example.org', PASSWORD, '192.0.2.51')).statusCode).toBe(200);
+      // Windows of 15 minutes.
+      clock.advance(15 * 60_000);
+      expect((await login('alice@example.org', PASSWORD, '203.0.113.1')).statusCode).toBe(200);
+      expect((await login('bob@example.org', PASSWORD, '192.0.2.50')).statusCode).toBe(200);
+    });
   });
 
   it('shares the log-in limit between two servers on one database, even for guesses sent at once', async () => {
@@ -425,12 +714,14 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.body).toMatch(/^signup_closed: /);
+    await env.services.accounts.create({ email: 'op@example.org', password: PASSWORD });
+    // The same refusal for an address that has an account.
+    expect((await postSignup(env, 'op@example.org', PASSWORD)).body).toBe(res.body);
     expect((await env.app.inject({ method: 'GET', url: '/api/auth/session' })).json()).toEqual({
       account: null,
       csrf_token: null,
       signup: 'closed',
     });
-    await env.services.accounts.create({ email: 'op@example.org', password: PASSWORD });
     const login = await env.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -441,11 +732,9 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
 
   it('answers bad auth bodies with 400, never 5xx', async () => {
     await start();
-    const tenant = await createTenant(env.services);
     for (const [url, payload] of [
       ['/api/auth/signup', { email: 'not an address', password: PASSWORD }],
       ['/api/auth/signup', { email: 'a@example.org', password: 'short' }],
-      ['/api/auth/signup', { email: tenant.email, password: PASSWORD }],
       ['/api/auth/login', { email: 'a@example.org' }],
       ['/api/auth/verify', { token: 'nope' }],
       ['/api/auth/password-reset/confirm', { token: 'nope', password: PASSWORD }],

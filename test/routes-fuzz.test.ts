@@ -2,6 +2,7 @@
 // parameters and query strings, by an API key and by a dashboard session: never a 5xx, every error one
 // line of text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpAndVerify } from './helpers/dashboard-signup.js';
 import { databaseKinds } from './helpers/databases.js';
 import { randomString, randomValue, rng } from './helpers/fuzz.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -38,15 +39,7 @@ describe.each(databaseKinds)('all routes fuzzed on $name', (kind) => {
         fields: Object.keys(op.requestBody?.content['application/json']?.schema.properties ?? {}),
       })),
     );
-    const signup = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email: 'fuzz@acme.example', password: 'correct horse battery' },
-    });
-    session = {
-      cookie: /txmail_session=[^;]+/.exec(String(signup.headers['set-cookie']))![0],
-      csrf: (signup.json() as { csrf_token: string }).csrf_token,
-    };
+    session = await signUpAndVerify(env, 'fuzz@acme.example', 'correct horse battery');
     const sent = await env.app.inject({
       method: 'POST',
       url: '/api/email/send',

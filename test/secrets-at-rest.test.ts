@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
+import { signUpAndVerify } from './helpers/dashboard-signup.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { validSend } from './helpers/services.js';
 
@@ -86,15 +87,9 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
     const { secret: webhookSecret } = await services.webhooks.create(account, {
       url: 'http://127.0.0.1:9/hook',
     });
-    const signup = await app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email: 'dashboard@acme.example', password: PASSWORD },
-    });
-    expect(signup.statusCode, signup.body).toBe(201);
-    const setCookie = String(signup.headers['set-cookie']);
-    const sessionId = /txmail_session=([^;]+)/.exec(setCookie)![1]!;
-    const csrf = (signup.json() as { csrf_token: string }).csrf_token;
+    const browser = await signUpAndVerify({ app, services }, 'dashboard@acme.example', PASSWORD);
+    const sessionId = browser.cookie.split('=')[1]!;
+    const csrf = browser.csrf;
     await app.inject({
       method: 'GET',
       url: '/api/account',

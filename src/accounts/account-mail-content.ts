@@ -14,13 +14,37 @@ function layout(title: string, body: string): string {
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1a1a;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}<p style="color:#555;font-size:13px">Sent by txmail.</p></body></html>`;
 }
 
-export function verificationMail(link: string): MailContent {
+/**
+ * The sign-up link. Opening it creates the session, and it carries the password chosen at that sign-up:
+ * the time lets the reader tell their own sign-up from one somebody else started with their address.
+ */
+export function verificationMail(link: string, signedUpAt: Date): MailContent {
   const a = escapeHtml(link);
   return {
     subject: 'Verify your email address for txmail',
     html: layout(
       'Verify your email address',
-      `<p>Open this link to confirm that this address is yours:</p><p><a href="${a}">${a}</a></p><p>The link works for 48 hours. If you did not sign up, ignore this message.</p>`,
+      `<p>Someone signed up for txmail with this address at ${signedUpAt.toISOString()}. If that was you, open this link to confirm that the address is yours and log in:</p><p><a href="${a}">${a}</a></p><p>The link works once, for 48 hours. If you did not sign up just now, ignore this message: without the link no account is made.</p>`,
+    ),
+  };
+}
+
+/**
+ * To an address that has an account, when someone signs up with it again: the sign-up page answers the
+ * same either way, so this mail is how the owner learns of it. Its links only open pages (log-in, reset
+ * form); nothing happens unless the owner acts there.
+ */
+export function signupAttemptMail(
+  pages: { login: string; forgotPassword: string },
+  attemptedAt: Date,
+): MailContent {
+  const login = escapeHtml(pages.login);
+  const forgot = escapeHtml(pages.forgotPassword);
+  return {
+    subject: 'Someone tried to sign up for txmail with your address',
+    html: layout(
+      'You already have an account',
+      `<p>Someone tried to sign up for txmail with this address at ${attemptedAt.toISOString()}. This address already has an account, so nothing was changed: your password, keys and settings are as they were.</p><p>If it was you, log in at <a href="${login}">${login}</a>. Forgot your password? Ask for a reset link at <a href="${forgot}">${forgot}</a>.</p><p>If it was not you, ignore this message.</p>`,
     ),
   };
 }

@@ -14,33 +14,45 @@ export interface CreatedApiKey {
   key: string;
 }
 
+/** An account a sign-up started and no link has finished: unverified, and no password yet. */
+export function isUnclaimedSignup(account: Account): boolean {
+  return account.email_verified_at === null && account.password_hash === null;
+}
+
+/** The signup address as accounts store it (lower case), or `validation_error` for anything else. */
+export function accountAddress(input: string): string {
+  const parsed = parseAddress(input);
+  if (!parsed.ok || parsed.address.name !== '') {
+    throw new AppError('validation_error', `"email" ${parsed.ok ? 'must be a bare address' : parsed.reason}`);
+  }
+  return parsed.address.email.toLowerCase();
+}
+
 export class Accounts {
   constructor(
     private readonly repo: AccountsRepo,
     private readonly clock: Clock,
   ) {}
 
-  /** `emailVerified: false` for self-service sign-up; operator-created accounts are vouched for. */
+  /**
+   * An account made by the operator (`txmail account create`), who vouches for the address unless
+   * `emailVerified: false`. The dashboard's sign-up does not come here: see signup.ts.
+   */
   async create(input: {
     email: string;
     password?: string;
     plan?: Plan;
     emailVerified?: boolean;
   }): Promise<Account> {
-    const parsed = parseAddress(input.email);
-    if (!parsed.ok || parsed.address.name !== '') {
-      throw new AppError(
-        'validation_error',
-        `"email" ${parsed.ok ? 'must be a bare address' : parsed.reason}`,
-      );
-    }
-    const email = parsed.address.email.toLowerCase();
-    if (await this.repo.findByEmail(email)) {
-      throw new AppError('validation_error', `an account with the email ${email} already exists`);
-    }
+    const email = accountAddress(input.email);
     if (input.password !== undefined && input.password.length < 10) {
       throw new AppError('validation_error', '"password" must be at least 10 characters');
     }
+    const existing = await this.repo.findByEmail(email);
+    if (existing && !isUnclaimedSignup(existing)) {
+      throw new AppError('validation_error', `an account with the email ${email} already exists`);
+    }
+    if (existing) return this.claim(existing, input);
     const account: Account = {
       id: newId(),
       email,
@@ -53,6 +65,24 @@ export class Accounts {
     };
     await this.repo.create(account);
     return account;
+  }
+
+  /**
+   * A sign-up nobody finished (a stranger may start one for any address) must not keep the operator
+   * from creating that account: the operator's account takes its place, and its links stop working
+   * (they only ever complete an unverified account).
+   */
+  private async claim(
+    pending: Account,
+    input: { password?: string; plan?: Plan; emailVerified?: boolean },
+  ): Promise<Account> {
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const plan = input.plan ?? 'free';
+    if (passwordHash !== null) await this.repo.setPassword(pending.id, passwordHash);
+    await this.repo.setPlan(pending.id, plan);
+    const verifiedAt = input.emailVerified === false ? null : this.clock.now();
+    if (verifiedAt !== null) await this.repo.markEmailVerified(pending.id, verifiedAt);
+    return { ...pending, password_hash: passwordHash, plan, email_verified_at: verifiedAt };
   }
 
   async createApiKey(accountId: string, name = 'default'): Promise<CreatedApiKey> {

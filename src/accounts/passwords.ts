@@ -1,5 +1,6 @@
 // Passwords are stored as scrypt hashes (a deliberately slow, memory-hard KDF) with a random salt.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../errors.js';
 
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -31,4 +32,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Refuses a new password (sign-up, reset, change) that is too short, or long enough to cost real CPU. */
+export function checkNewPassword(password: string): void {
+  if (password.length < 10)
+    throw new AppError('validation_error', '"password" must be at least 10 characters');
+  if (password.length > 1024)
+    throw new AppError('validation_error', '"password" must be at most 1024 characters');
 }

@@ -60,6 +60,11 @@ export interface AccountTokensTable {
   expires_at: number;
   /** Set when the token is used: a token works once. */
   used_at: number | null;
+  /**
+   * Sign-up links only: the scrypt hash of the password chosen at that sign-up, given to the account
+   * when this link is used (never before: the link proves the inbox). Null for every other token.
+   */
+  password_hash: string | null;
 }
 
 export interface AttemptCountsTable {

@@ -34,8 +34,8 @@ export function createAccountServices(
   const dashboardAuth = new DashboardAuth(
     { signup: config.signup, publicUrl: config.publicUrl },
     {
-      accounts,
       accountsRepo: repos.accounts,
+      signupsRepo: repos.signups,
       sessionsRepo: repos.sessions,
       sessions,
       mail: accountMail,

@@ -12,6 +12,7 @@ import { QueueRepo } from '../db/queue-repo.js';
 import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
 import { RetentionRepo } from '../db/retention-repo.js';
 import { SessionsRepo } from '../db/sessions-repo.js';
+import { SignupsRepo } from '../db/signups-repo.js';
 import { SourceIpUsageRepo } from '../db/source-ip-usage-repo.js';
 import { SuppressionsRepo } from '../db/suppressions-repo.js';
 import { WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
@@ -33,6 +34,7 @@ export interface Repos {
   notices: NoticesRepo;
   sessions: SessionsRepo;
   attemptCounts: AttemptCountsRepo;
+  signups: SignupsRepo;
 }
 
 export function createRepos(db: Db): Repos {
@@ -52,5 +54,6 @@ export function createRepos(db: Db): Repos {
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
     attemptCounts: new AttemptCountsRepo(db.kysely),
+    signups: new SignupsRepo(db.kysely),
   };
 }

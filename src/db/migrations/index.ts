@@ -10,6 +10,7 @@ import * as m007 from './007-rate-limits.js';
 import * as m008 from './008-sessions.js';
 import * as m009 from './009-attempt-counts.js';
 import * as m012 from './012-test-usage.js';
+import * as m013 from './013-signup-tokens.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008-sessions': m008,
   '009-attempt-counts': m009,
   '012-test-usage': m012,
+  '013-signup-tokens': m013,
 };

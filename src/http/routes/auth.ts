@@ -64,23 +64,29 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     },
   );
 
+  // The same answer, byte for byte, whether or not the address has an account (accounts/signup.ts);
+  // no session: that starts at the emailed link.
   app.post<{ Body: { email: string; password: string } }>(
     '/api/auth/signup',
     {
       schema: {
-        summary: 'Dashboard: create an account (emails a verification link) and log in',
+        summary:
+          'Dashboard: sign up; emails a verification link that logs in (answers the same whether the address has an account or not)',
         body: object(['email', 'password'], { email, password }),
       },
     },
-    async (request, reply) =>
-      started(reply, await deps.auth.signup(request.body.email, request.body.password, request.ip), 201),
+    async (request, reply) => {
+      await deps.auth.signup(request.body.email, request.body.password, request.ip);
+      return reply.code(202).header('Cache-Control', 'no-store').send({ status: 'check_inbox' });
+    },
   );
 
   app.post<{ Body: { email: string; password: string } }>(
     '/api/auth/login',
     {
       schema: {
-        summary: 'Dashboard: log in (10 failures per 15 minutes per address and per IP)',
+        summary:
+          'Dashboard: log in (failures per 15 minutes: 10 per network and address, 100 per address, 30 per network)',
         body: object(['email', 'password'], { email, password }),
       },
     },
@@ -92,14 +98,11 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     '/api/auth/verify',
     {
       schema: {
-        summary: 'Dashboard: confirm the signup address with the token of the emailed link',
+        summary: 'Dashboard: use the emailed verification link: confirms the signup address and logs in',
         body: object(['token'], { token }),
       },
     },
-    async (request) => {
-      await deps.auth.verifyEmail(request.body.token);
-      return { email_verified: true };
-    },
+    async (request, reply) => started(reply, await deps.auth.verifyEmail(request.body.token), 200),
   );
 
   app.post<{ Body: { email: string } }>(

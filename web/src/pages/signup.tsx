@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
-import { Link, navigate } from '../router.js';
-import { useSession, type SessionInfo } from '../session.js';
+import { Link } from '../router.js';
+import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
 export function SignupPage() {
-  const { session, setSession } = useSession();
+  const { session } = useSession();
+  const [sentTo, setSentTo] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   if (session.signup === 'closed') {
@@ -20,18 +21,37 @@ export function SignupPage() {
       </AuthCard>
     );
   }
+  if (sentTo !== undefined) {
+    // The server answers the same whether or not the address has an account, and so does this page:
+    // the email tells the owner which it was.
+    return (
+      <AuthCard title="Check your inbox">
+        <Notice kind="success">We sent a message to {sentTo}.</Notice>
+        <p>
+          Open the link in it to finish signing up; it logs you in and works once, for 48 hours. If this
+          address already has an account, the message says so: log in, or reset your password.
+        </p>
+        <p>
+          Nothing arrived? Check the spam folder, or{' '}
+          <Link href="/signup" onClick={() => setSentTo(undefined)}>
+            sign up again
+          </Link>{' '}
+          in a few minutes.
+        </p>
+        <p>
+          <Link href="/login">Log in</Link>
+        </p>
+      </AuthCard>
+    );
+  }
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setBusy(true);
     try {
-      const res = await api<Omit<SessionInfo, 'signup'>>('POST', '/api/auth/signup', {
-        email: form.get('email'),
-        password: form.get('password'),
-      });
-      setSession({ ...res, signup: session.signup });
-      // Stay on the page that asked for a log-in; the log-in and sign-up pages lead to the overview.
-      if (['/login', '/signup'].includes(window.location.pathname)) navigate('/', true);
+      await api('POST', '/api/auth/signup', { email: form.get('email'), password: form.get('password') });
+      setError(undefined);
+      setSentTo(String(form.get('email')));
     } catch (err) {
       setError(err);
     } finally {
@@ -48,7 +68,7 @@ export function SignupPage() {
           type="email"
           autoComplete="email"
           required
-          hint="We send a verification link here; the guided test mails this address."
+          hint="We send a link here that finishes the sign-up; the guided test mails this address."
         />
         <Field
           label="Password"

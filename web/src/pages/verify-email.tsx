@@ -1,54 +1,49 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api.js';
-import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
-import { Link, useLocation } from '../router.js';
-import { useSession } from '../session.js';
+import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { Link, navigate, useLocation } from '../router.js';
+import { useSession, type SessionInfo } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
 /** One POST per token, even when React runs the effect twice (development) or the page re-mounts. */
-const verifications = new Map<string, Promise<unknown>>();
+const verifications = new Map<string, Promise<Omit<SessionInfo, 'signup'>>>();
 
-/** The page the verification link opens: it posts the token (a mail scanner's fetch uses nothing up). */
+/**
+ * The page the verification link opens: it posts the token (a mail scanner's fetch uses nothing up),
+ * which finishes the sign-up and logs this browser in, then shows the overview.
+ */
 export function VerifyEmailPage() {
   const token = useLocation().search.get('token') ?? '';
-  const { session, refresh } = useSession();
-  const [state, setState] = useState<'working' | 'done' | 'failed'>('working');
+  const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     let live = true;
     if (!verifications.has(token)) verifications.set(token, api('POST', '/api/auth/verify', { token }));
     verifications
       .get(token)!
-      .then(async () => {
+      .then((res) => {
         if (!live) return;
-        setState('done');
-        await refresh();
+        setSession({ ...res, signup: session.signup });
+        navigate('/', true);
       })
       .catch((err: unknown) => {
-        if (!live) return;
-        setState('failed');
-        setError(err);
+        if (live) setError(err);
       });
     return () => {
       live = false;
     };
-    // Once per token; refresh is stable enough and must not re-post.
+    // Once per token; the session setter is stable and must not re-post.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
   return (
     <AuthCard title="Verify your email">
       <LiveRegion>
-        {state === 'working' && <p>Checking your link…</p>}
-        {state === 'done' && <Notice kind="success">Your email address is verified.</Notice>}
+        {!error && <p>Checking your link…</p>}
         <ErrorNotice error={error} />
       </LiveRegion>
-      {state !== 'working' && (
+      {error !== undefined && (
         <p>
-          {session.account ? (
-            <Link href="/guided-test">Continue to the guided test</Link>
-          ) : (
-            <Link href="/login">Log in</Link>
-          )}
+          {session.account ? <Link href="/">Go to the overview</Link> : <Link href="/login">Log in</Link>}
         </p>
       )}
     </AuthCard>

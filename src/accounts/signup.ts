@@ -1,0 +1,210 @@
+// The dashboard's sign-up, which tells nobody whether an address has an account, and the link that
+// finishes it. A sign-up answers the same (202, "check your inbox") for every address after doing the
+// same work: hash the password, commit one two-statement transaction, queue one email. A new address
+// gets an account that is unverified and has no password, and a link that carries the password's hash;
+// an address that has an account gets a notice and a mail saying someone tried. Only the link sets the password and starts the first session, so nobody
+// who cannot read the inbox ever holds a way into an account at that address (see ARCHITECTURE.md).
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import type { Account, AccountTokenRow } from '../db/schema.js';
+import type { SessionsRepo } from '../db/sessions-repo.js';
+import type { SignupsRepo } from '../db/signups-repo.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AccountMail } from './account-mail.js';
+import { signupAttemptMail, verificationMail } from './account-mail-content.js';
+import { accountAddress } from './accounts.js';
+import { AttemptLimiter } from './attempt-limiter.js';
+import { clientNetwork } from './client-network.js';
+import { checkNewPassword, hashPassword } from './passwords.js';
+import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
+
+export const SIGNUP_LINK_TTL_MS = 48 * 3600_000;
+/** Sign-ups (and password reset requests, which share the count) per client network and hour. */
+export const SIGNUPS_PER_IP_PER_HOUR = 20;
+/** Mails a stranger can make txmail send to one address in an hour (sign-up, verification, reset). */
+export const MAILS_PER_ADDRESS_PER_HOUR = 5;
+
+export interface SignupSettings {
+  signup: 'open' | 'closed';
+  /** Base of the links in mail, TXMAIL_PUBLIC_URL. */
+  publicUrl: string;
+}
+
+export class Signup {
+  private readonly perIp: AttemptLimiter;
+  private readonly perAddress: AttemptLimiter;
+
+  constructor(
+    private readonly settings: SignupSettings,
+    private readonly deps: {
+      accountsRepo: AccountsRepo;
+      signupsRepo: SignupsRepo;
+      sessionsRepo: SessionsRepo;
+      sessions: Sessions;
+      mail: AccountMail;
+      attempts: AttemptCountsRepo;
+      clock: Clock;
+    },
+  ) {
+    // The scopes of DashboardAuth's limits of the same name: one count for sign-ups and reset requests.
+    this.perIp = new AttemptLimiter(deps.attempts, 'ip', SIGNUPS_PER_IP_PER_HOUR, 3600_000);
+    this.perAddress = new AttemptLimiter(deps.attempts, 'mail', MAILS_PER_ADDRESS_PER_HOUR, 3600_000);
+  }
+
+  get open(): boolean {
+    return this.settings.signup === 'open';
+  }
+
+  /**
+   * Resolves the same way whether or not the address has an account: every refusal (closed, malformed,
+   * too many from this network) comes before anything is looked up, and every outcome hashes the
+   * password, commits one transaction of two statements and queues one email before resolving.
+   */
+  async start(email: string, password: string, ip: string): Promise<void> {
+    if (!this.open) {
+      throw new AppError(
+        'signup_closed',
+        'sign-up is closed on this server; ask its operator for an account',
+      );
+    }
+    const address = accountAddress(email);
+    checkNewPassword(password);
+    const now = this.deps.clock.now();
+    const fromIp = await this.perIp.take([`ip:${clientNetwork(ip)}`], now);
+    if (!fromIp.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `too many sign-ups from your address; try again in ${Math.ceil(fromIp.retryAfterSeconds / 60)} minutes`,
+        { 'Retry-After': String(fromIp.retryAfterSeconds) },
+      );
+    }
+    // Per address the answer stays 202 (a refusal would tell that someone signed up with it); past the
+    // limit no mail is sent, whichever mail it would have been.
+    const mailAllowed = (await this.perAddress.take([`signup:${address}`], now)).allowed;
+    // The slow step, taken in every case, so the time of the answer does not tell the cases apart.
+    const passwordHash = await hashPassword(password);
+    if (!mailAllowed) return;
+    const at = new Date(now);
+    // Twice at most: a concurrent sign-up may create the account between the look-up and the insert.
+    for (let tries = 0; tries < 2; tries++) {
+      const existing = await this.deps.accountsRepo.findByEmail(address);
+      if (existing && existing.email_verified_at !== null) {
+        await this.deps.signupsRepo.recordAttempt({
+          id: newId(),
+          account_id: existing.id,
+          kind: 'signup_attempt',
+          message:
+            'Someone tried to sign up with your address; nothing changed. If it was not you, there is nothing to do.',
+          data: '{}',
+          created_at: now,
+        });
+        await this.deps.mail.send(
+          existing,
+          signupAttemptMail(
+            { login: this.page('/login'), forgotPassword: this.page('/forgot-password') },
+            at,
+          ),
+        );
+        return;
+      }
+      const { token, row } = this.link(existing?.id ?? newId(), passwordHash, now);
+      let account = existing;
+      if (account) {
+        // Unverified: nobody has proven the inbox yet, so this sign-up's link is as good as any.
+        await this.deps.signupsRepo.replaceLink(row);
+      } else {
+        account = pendingAccount(row.account_id, address, now);
+        if (!(await this.deps.signupsRepo.createAccountWithLink(account, row))) continue;
+      }
+      await this.deps.mail.send(account, verificationMail(this.page('/verify-email', token), at));
+      return;
+    }
+    throw new Error('sign-up: the address kept changing under the look-up');
+  }
+
+  /**
+   * Uses a verification link and logs its browser in. A sign-up link gives the account that sign-up's
+   * password and verifies the address, unless the address is verified already (another link, a reset or
+   * the operator came first): then the link is refused and nothing changes. A link mailed again to a
+   * logged-in account (no password of its own) verifies the address as the account stands.
+   */
+  async verify(token: string): Promise<ActiveSession> {
+    const now = this.deps.clock.now();
+    const used = await this.deps.sessionsRepo.useToken(hashSecret(token), 'verify_email', now);
+    if (!used) throw invalidLink();
+    if (used.password_hash !== null) {
+      if (!(await this.deps.signupsRepo.complete(used.account_id, used.password_hash, now))) {
+        throw invalidLink();
+      }
+    } else {
+      await this.deps.accountsRepo.markEmailVerified(used.account_id, now);
+    }
+    const account = await this.deps.accountsRepo.findById(used.account_id);
+    if (!account) throw invalidLink();
+    return this.deps.sessions.create(account);
+  }
+
+  /** Mails a logged-in account whose address is not verified a new link; the older ones stop working. */
+  async resend(account: Account): Promise<void> {
+    if (account.email_verified_at !== null) return;
+    const now = this.deps.clock.now();
+    const d = await this.perAddress.take([`verify:${account.id}`], now);
+    if (!d.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `too many verification links asked for; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes`,
+        { 'Retry-After': String(d.retryAfterSeconds) },
+      );
+    }
+    // No password in this link: the account keeps the one it has.
+    const { token, row } = this.link(account.id, null, now);
+    await this.deps.signupsRepo.replaceLink(row);
+    await this.deps.mail.send(
+      account,
+      verificationMail(this.page('/verify-email', token), new Date(account.created_at)),
+    );
+  }
+
+  private link(accountId: string, passwordHash: string | null, now: number) {
+    const token = randomBytes(32).toString('base64url');
+    const row: AccountTokenRow = {
+      token_hash: hashSecret(token),
+      account_id: accountId,
+      purpose: 'verify_email',
+      created_at: now,
+      expires_at: now + SIGNUP_LINK_TTL_MS,
+      used_at: null,
+      password_hash: passwordHash,
+    };
+    return { token, row };
+  }
+
+  private page(path: string, token?: string): string {
+    const base = `${this.settings.publicUrl.replace(/\/+$/, '')}${path}`;
+    return token === undefined ? base : `${base}?token=${token}`;
+  }
+}
+
+/** A new address's account until its link is used: unverified, no password, so no way in. */
+function pendingAccount(id: string, email: string, now: number): Account {
+  return {
+    id,
+    email,
+    password_hash: null,
+    plan: 'free',
+    state: 'sandbox',
+    suspended_at: null,
+    created_at: now,
+    email_verified_at: null,
+  };
+}
+
+function invalidLink(): AppError {
+  return new AppError(
+    'invalid_token',
+    'this verification link is unknown, used already or expired; if you finished signing up, log in with your password, or sign up again for a new link',
+  );
+}

@@ -1,0 +1,69 @@
+// The dashboard's way in for tests: sign up, open the emailed link, and hold the browser's session.
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { TestEnv } from './services.js';
+
+/** What the helpers need of a test instance. */
+type Instance = Pick<TestEnv, 'app' | 'services'>;
+
+export interface DashboardBrowser {
+  cookie: string;
+  csrf: string;
+  accountId: string;
+}
+
+/** `txmail_session=…` from a response that starts a session. */
+export function sessionCookieOf(res: LightMyRequestResponse): string {
+  const set = res.headers['set-cookie'];
+  const header = Array.isArray(set) ? set[0]! : set!;
+  return header.split(';')[0]!;
+}
+
+/** The browser a response that starts a session (verification link, log-in) leaves logged in. */
+export function browserOf(res: LightMyRequestResponse): DashboardBrowser {
+  const body = res.json() as { account: { id: string }; csrf_token: string };
+  return { cookie: sessionCookieOf(res), csrf: body.csrf_token, accountId: body.account.id };
+}
+
+/** The token of the newest link to `path` mailed to `address` (the mail is queued like any other). */
+export async function mailedToken(env: Instance, address: string, path: string): Promise<string> {
+  const rows = await env.services.db.kysely
+    .selectFrom('messages')
+    .select(['html', 'from_email'])
+    .where('to_email', '=', address.toLowerCase())
+    .orderBy('id', 'desc')
+    .execute();
+  const row = rows.find((r) => r.html.includes(path));
+  expect(row, `a mail with a ${path} link to ${address}`).toBeDefined();
+  expect(row!.from_email).toBe('onboarding@test.mta.txmail.test');
+  return new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(row!.html)![1]!;
+}
+
+/** POST /api/auth/signup; answers the response (202 whether or not the address has an account). */
+export function postSignup(
+  env: Instance,
+  email: string,
+  password: string,
+  remoteAddress?: string,
+): Promise<LightMyRequestResponse> {
+  return env.app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { email, password },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
+/** Signs up, opens the emailed verification link, and answers the browser it logged in. */
+export async function signUpAndVerify(
+  env: Instance,
+  email: string,
+  password: string,
+): Promise<DashboardBrowser> {
+  const res = await postSignup(env, email, password);
+  expect(res.statusCode, res.body).toBe(202);
+  const token = await mailedToken(env, email, '/verify-email');
+  const verified = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+  expect(verified.statusCode, verified.body).toBe(200);
+  return browserOf(verified);
+}
