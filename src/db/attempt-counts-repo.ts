@@ -13,6 +13,14 @@ export interface TakenAttempt {
   expiresAt: number;
 }
 
+/** An amount to add to a key's count within `max` (AttemptCountsRepo.add), for a caller's transaction. */
+export interface CountCharge {
+  key: string;
+  amount: number;
+  max: number;
+  windowMs: number;
+}
+
 export class AttemptCountsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -76,7 +84,7 @@ export class AttemptCountsRepo {
    * Adds `amount` to the key's count when the sum stays within `max`, or starts a new window with it
    * when the key's window is over; false, and nothing written, when it would pass `max`. One statement,
    * so concurrent additions in any number of processes never pass `max` between them. (The inbound
-   * receiver's hourly budget: messages, and bytes counted in KiB.)
+   * receiver's hourly budget, in the transaction that stores the message: inbound-repo.ts.)
    */
   async add(key: string, amount: number, max: number, windowMs: number, now: number): Promise<boolean> {
     if (amount > max) return false;

@@ -4,7 +4,7 @@
 // timeout) or fill the disk. Trusted networks meet none of them, as Postfix exempts mynetworks.
 import { clientKey } from './client-key.js';
 import { ConnectionLimiter } from './connection-limiter.js';
-import type { BudgetLimit, InboundBudget } from './inbound-budget.js';
+import type { BudgetCharge, BudgetLimit, InboundBudget } from './inbound-budget.js';
 import { SessionLimiter } from './session-limiter.js';
 import type { TrustedNetworks } from './trusted-networks.js';
 
@@ -143,14 +143,19 @@ export class ClientLimits {
   }
 
   /**
-   * After DATA, before storing: counts the message against the client's budget, or refuses it with 452
-   * (RFC 5321 §4.3.2 lists 452 after DATA) and nothing is stored or counted.
+   * What storing a message of `size` bytes from this session counts against its client's hourly budget
+   * (nothing for a trusted client, or without a budget).
    */
-  async take(id: string, address: string, size: number): Promise<Refusal | undefined> {
+  charges(id: string, size: number): BudgetCharge[] {
     const session = this.sessions.get(id);
-    if (!session || !this.deps.budget) return undefined;
-    const limit = await this.deps.budget.take(session.client, size, this.deps.now());
-    if (limit === undefined) return undefined;
+    return session && this.deps.budget ? this.deps.budget.charges(session.client, size) : [];
+  }
+
+  /**
+   * The refusal of a message that found no room in the budget when stored: 452 (RFC 5321 §4.3.2 lists
+   * 452 after DATA); nothing of it was stored or counted.
+   */
+  noRoom(limit: BudgetLimit, address: string): Refusal {
     return this.refuse(
       limit,
       address,

@@ -1,10 +1,11 @@
 // The hourly budget of messages and bytes each client may hand the receiver. It lives in the database
 // (attempt_counts, shared with the sign-in limits), not in memory: every inbound process on the database
 // (one per MX host) counts against the same budget, and a restart does not reset it. The cost is one read
-// at MAIL FROM and two conditional upserts per message, beside the insert that stores the message.
+// at MAIL FROM and two conditional upserts per message in the transaction that stores it (no commit of
+// their own).
 // Keys are SHA-256 hashes of the limit and the client, so the table holds no addresses.
 import { createHash } from 'node:crypto';
-import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import type { AttemptCountsRepo, CountCharge } from '../db/attempt-counts-repo.js';
 
 export interface InboundBudgetLimits {
   /** Messages per client per hour; 0 = unlimited. */
@@ -15,6 +16,11 @@ export interface InboundBudgetLimits {
 
 /** Which budget refused: the count of messages or the bytes. */
 export type BudgetLimit = 'hourly_messages' | 'hourly_bytes';
+
+/** One count a stored message adds, and the limit it belongs to. */
+export interface BudgetCharge extends CountCharge {
+  limit: BudgetLimit;
+}
 
 export type BudgetRoom =
   | { ok: true }
@@ -34,7 +40,7 @@ export class InboundBudget {
 
   /**
    * At MAIL FROM: whether the client's budget has room for one more message (of `declaredSize` bytes,
-   * when the client declared one with SIZE, RFC 1870). Reads only: the message is counted by `take`.
+   * when the client declared one with SIZE, RFC 1870). Reads only: the message is counted when stored (`charges`).
    */
   async room(client: string, declaredSize: number | undefined, now: number): Promise<BudgetRoom> {
     const { messagesPerHour, bytesPerHour } = this.limits;
@@ -56,25 +62,33 @@ export class InboundBudget {
   }
 
   /**
-   * After DATA, before the message is stored: counts it and its size against the client's budget, or
-   * neither, and says which budget refused. Sessions of one client racing for the last room in any
-   * number of processes never pass the budget between them.
+   * What storing a message of `size` bytes counts against the client's budget: one message and its KiB
+   * (for the limits that are on). The store adds them in its own transaction (InboundRepo.storeCharged),
+   * so sessions of one client racing for the last room in any number of processes never pass the budget,
+   * and a message that does not fit is neither stored nor counted.
    */
-  async take(client: string, size: number, now: number): Promise<BudgetLimit | undefined> {
+  charges(client: string, size: number): BudgetCharge[] {
     const { messagesPerHour, bytesPerHour } = this.limits;
-    const messagesKey = this.key('messages', client);
-    if (messagesPerHour !== 0 && !(await this.repo.add(messagesKey, 1, messagesPerHour, HOUR_MS, now))) {
-      return 'hourly_messages';
+    const charges: BudgetCharge[] = [];
+    if (messagesPerHour !== 0) {
+      charges.push({
+        limit: 'hourly_messages',
+        key: this.key('messages', client),
+        amount: 1,
+        max: messagesPerHour,
+        windowMs: HOUR_MS,
+      });
     }
-    if (
-      bytesPerHour !== 0 &&
-      !(await this.repo.add(this.key('kib', client), kib(size), kibBudget(bytesPerHour), HOUR_MS, now))
-    ) {
-      // Not stored, so not counted.
-      if (messagesPerHour !== 0) await this.repo.refund(messagesKey, now);
-      return 'hourly_bytes';
+    if (bytesPerHour !== 0) {
+      charges.push({
+        limit: 'hourly_bytes',
+        key: this.key('kib', client),
+        amount: kib(size),
+        max: kibBudget(bytesPerHour),
+        windowMs: HOUR_MS,
+      });
     }
-    return undefined;
+    return charges;
   }
 
   private key(what: 'messages' | 'kib', client: string): string {

@@ -7,6 +7,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { InboundRepo } from '../db/inbound-repo.js';
+import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
 import {
@@ -209,8 +210,8 @@ export class InboundReceiver {
         processed_at: null,
         outcome: null,
       };
-      // Counted against the client's hourly budget first: a message past it is never stored.
-      this.withinBudget(session, raw.length, () => this.deps.repo.store(row)).then(
+      // Stored and counted against the client's hourly budget together: a message past it is never stored.
+      this.storeWithinBudget(session, row).then(
         () => {
           cb(null, `2.0.0 received as ${row.id}`);
           void this.deps.processor.process(row);
@@ -225,11 +226,14 @@ export class InboundReceiver {
     });
   }
 
-  /** Counts a message against its client's hourly budget, then stores it; or fails with the refusal. */
-  private async withinBudget(session: SMTPServerSession, size: number, store: () => Promise<void>) {
-    const refusal = await this.limits.take(session.id, session.remoteAddress, size);
-    if (refusal) throw new BudgetRefusal(refusal.code, refusal.message);
-    await store();
+  /** Stores a message counted against its client's hourly budget, or fails with the refusal to answer. */
+  private async storeWithinBudget(session: SMTPServerSession, row: InboundMessageRow): Promise<void> {
+    const charges = this.limits.charges(session.id, row.size);
+    const refused = await this.deps.repo.storeCharged(row, charges, row.received_at);
+    if (refused) {
+      const refusal = this.limits.noRoom(refused.limit, session.remoteAddress);
+      throw new BudgetRefusal(refusal.code, refusal.message);
+    }
   }
 }
 
