@@ -2,7 +2,7 @@
 // sessions at connect, a lifetime from connect, the hourly budget at MAIL FROM and after DATA. Without
 // them one client could hold every slot of the server with slow sessions (a NOOP before each idle
 // timeout) or fill the disk. Trusted networks meet none of them, as Postfix exempts mynetworks.
-import { clientKey } from './client-key.js';
+import { clientNetwork } from '../client-network.js';
 import { ConnectionLimiter } from './connection-limiter.js';
 import type { BudgetCharge, BudgetLimit, InboundBudget } from './inbound-budget.js';
 import { SessionLimiter } from './session-limiter.js';
@@ -67,7 +67,7 @@ export class ClientLimits {
    */
   connect(id: string, address: string, expire: () => void): Refusal | undefined {
     if (this.settings.trusted(address)) return undefined;
-    const client = clientKey(address);
+    const client = clientNetwork(address);
     if (!this.rate.admit(client)) {
       return this.refuse(
         'connection_rate',
