@@ -7,6 +7,11 @@ import ipaddr from 'ipaddr.js';
 import type { Plan } from './db/schema.js';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
+import {
+  DEFAULT_SESSION_LIFETIME_MS,
+  DEFAULT_SESSIONS_PER_CLIENT,
+  DEFAULT_TRUSTED_NETWORKS,
+} from './inbound/client-limits.js';
 
 export type Signup = 'open' | 'closed';
 
@@ -36,6 +41,19 @@ export interface Config {
   inboundMaxSize: number;
   /** Connections per minute one client IP may open to the bounce receiver; 0 = unlimited. */
   inboundConnectionsPerMinute: number;
+  /** Sessions one client IP may hold open at once on the bounce receiver; 0 = unlimited. */
+  inboundSessionsPerIp: number;
+  /** Longest a receiver session may last, in milliseconds, however busy; 0 = no limit. */
+  inboundSessionLifetimeMs: number;
+  /** Messages one client IP may hand the receiver per hour (shared by every inbound process); 0 = unlimited. */
+  inboundHourlyMessages: number;
+  /** Bytes of messages one client IP may hand the receiver per hour; 0 = unlimited. */
+  inboundHourlyBytes: number;
+  /**
+   * Clients exempt from the receiver's per-client limits, as Postfix exempts mynetworks: addresses,
+   * CIDR ranges and named ranges (`loopback`, `linklocal`, `uniquelocal`); empty: nobody.
+   */
+  inboundTrustedNetworks: string[];
   /**
    * Port of the `txmail inbound` role's own HTTP listener (/healthz, /readyz, /metrics) on
    * TXMAIL_HTTP_HOST; undefined: none (the default).
@@ -125,6 +143,30 @@ export function parseConfig(env: Env): Config {
     inboundPort: port(get, 'TXMAIL_INBOUND_PORT', 2525),
     inboundMaxSize: size(get, 'TXMAIL_INBOUND_MAX_SIZE', 10 * 1024 * 1024),
     inboundConnectionsPerMinute: nonNegativeInt(get, 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 60),
+    inboundSessionsPerIp: nonNegativeInt(get, 'TXMAIL_INBOUND_SESSIONS_PER_IP', DEFAULT_SESSIONS_PER_CLIENT),
+    inboundSessionLifetimeMs: atMost(
+      'TXMAIL_INBOUND_SESSION_LIFETIME',
+      duration(get, 'TXMAIL_INBOUND_SESSION_LIFETIME', DEFAULT_SESSION_LIFETIME_MS),
+      24 * 3_600_000,
+      '24h',
+    ),
+    // The hourly budget is counted in the database's 32-bit integers (bytes as KiB): caps far above use.
+    inboundHourlyMessages: atMost(
+      'TXMAIL_INBOUND_HOURLY_MESSAGES',
+      nonNegativeInt(get, 'TXMAIL_INBOUND_HOURLY_MESSAGES', 1000),
+      1_000_000_000,
+      '1000000000',
+    ),
+    inboundHourlyBytes:
+      get('TXMAIL_INBOUND_HOURLY_BYTES') === '0'
+        ? 0
+        : atMost(
+            'TXMAIL_INBOUND_HOURLY_BYTES',
+            size(get, 'TXMAIL_INBOUND_HOURLY_BYTES', 100 * 1024 * 1024),
+            1024 ** 4,
+            '1048576M',
+          ),
+    inboundTrustedNetworks: trustedNetworks(get('TXMAIL_INBOUND_TRUSTED_NETWORKS')),
     inboundHealthPort: optionalPort(get, 'TXMAIL_INBOUND_HEALTH_PORT'),
     workerHealthPort: optionalPort(get, 'TXMAIL_WORKER_HEALTH_PORT'),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),
@@ -238,6 +280,18 @@ function trustProxy(value: string | undefined): TrustProxy {
   });
 }
 
+function trustedNetworks(value: string | undefined): string[] {
+  if (value === undefined) return [...DEFAULT_TRUSTED_NETWORKS];
+  if (value.toLowerCase() === 'none') return [];
+  return list(value.toLowerCase()).map((entry) => {
+    if (NAMED_RANGES.includes(entry) || isIP(entry) !== 0 || isCidr(entry)) return entry;
+    throw new ConfigError(
+      'TXMAIL_INBOUND_TRUSTED_NETWORKS',
+      `"${entry}" is not an address, a CIDR range or one of ${NAMED_RANGES.join(', ')} (or none)`,
+    );
+  });
+}
+
 function isCidr(v: string): boolean {
   const slash = v.indexOf('/');
   if (slash < 0 || isIP(v.slice(0, slash)) === 0) return false;
@@ -278,6 +332,22 @@ function size(get: (n: string) => string | undefined, name: string, fallback: nu
   const n = Number(m[1]) * (m[2] ? (m[2].toLowerCase() === 'k' ? 1024 : 1024 * 1024) : 1);
   if (n < 1024) throw new ConfigError(name, `"${v}" is below the smallest allowed size, 1K`);
   return n;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration in seconds, or a number with s, m or h (`10m`); returned in milliseconds. */
+function duration(get: (n: string) => string | undefined, name: string, fallback: number): number {
+  const v = get(name);
+  if (v === undefined) return fallback;
+  const m = /^(\d+)\s*([smh])?$/i.exec(v);
+  if (!m) throw new ConfigError(name, `"${v}" is not a duration (seconds, or a number with s, m or h)`);
+  return Number(m[1]) * DURATION_UNITS[(m[2] ?? 's').toLowerCase()]!;
+}
+
+function atMost(name: string, value: number, max: number, shown: string): number {
+  if (value > max) throw new ConfigError(name, `must be at most ${shown}`);
+  return value;
 }
 
 function positive(get: (n: string) => string | undefined, name: string, fallback: number): number {

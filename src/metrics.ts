@@ -16,6 +16,7 @@ export class Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly webhookAttempts: Counter<'outcome'>;
   readonly inboundMessages: Counter<'kind'>;
+  readonly inboundLimited: Counter<'limit'>;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -61,6 +62,12 @@ export class Metrics {
       name: 'txmail_inbound_messages_total',
       help: 'Messages the bounce receiver processed, by what they were (bounce, complaint, auto_reply, ignored); error: processing failed, retried later',
       labelNames: ['kind'],
+      registers,
+    });
+    this.inboundLimited = new Counter({
+      name: 'txmail_inbound_limited_total',
+      help: 'Sessions and messages the bounce receiver refused, or sessions it cut, by per-client limit (connection_rate, sessions, lifetime, hourly_messages, hourly_bytes)',
+      labelNames: ['limit'],
       registers,
     });
     // Both queue gauges come from one query per scrape.

@@ -3,7 +3,7 @@
 // on it, and the client networks the per-IP limits count.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptLimiter } from '../src/accounts/attempt-limiter.js';
-import { clientNetwork } from '../src/accounts/client-network.js';
+import { clientNetwork } from '../src/client-network.js';
 import { LOGIN_WINDOW_MS, LoginLimits } from '../src/accounts/login-limits.js';
 import { AttemptCountsRepo } from '../src/db/attempt-counts-repo.js';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';

@@ -59,6 +59,17 @@ describe('configuration', () => {
     ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
     ['TXMAIL_INBOUND_MAX_SIZE', '100'],
     ['TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE', 'many'],
+    ['TXMAIL_INBOUND_SESSIONS_PER_IP', '-1'],
+    ['TXMAIL_INBOUND_SESSION_LIFETIME', '10 minutes'],
+    ['TXMAIL_INBOUND_SESSION_LIFETIME', '2d'],
+    ['TXMAIL_INBOUND_SESSION_LIFETIME', '25h'],
+    ['TXMAIL_INBOUND_HOURLY_MESSAGES', 'lots'],
+    ['TXMAIL_INBOUND_HOURLY_MESSAGES', '5000000000'],
+    ['TXMAIL_INBOUND_HOURLY_BYTES', '100'],
+    ['TXMAIL_INBOUND_HOURLY_BYTES', '2000000M'],
+    ['TXMAIL_INBOUND_TRUSTED_NETWORKS', 'mx.example.com'],
+    ['TXMAIL_INBOUND_TRUSTED_NETWORKS', 'none,loopback'],
+    ['TXMAIL_INBOUND_TRUSTED_NETWORKS', '10.0.0.0/33'],
     ['TXMAIL_INBOUND_HEALTH_PORT', 'yes'],
     ['TXMAIL_WORKER_HEALTH_PORT', '70000'],
     ['TXMAIL_TRUST_PROXY', 'proxy.example.com'],
@@ -92,6 +103,43 @@ describe('configuration', () => {
     expect(
       parseConfig({ ...base, TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0' }).inboundConnectionsPerMinute,
     ).toBe(0);
+  });
+
+  it('reads the per-client limits of the receiver, each with its default', () => {
+    const base = { TXMAIL_HOSTNAME: 'mail.example.com' };
+    expect(parseConfig(base)).toMatchObject({
+      inboundSessionsPerIp: 10,
+      inboundSessionLifetimeMs: 600_000,
+      inboundHourlyMessages: 1000,
+      inboundHourlyBytes: 100 * 1024 * 1024,
+      inboundTrustedNetworks: ['loopback'],
+    });
+    expect(
+      parseConfig({
+        ...base,
+        TXMAIL_INBOUND_SESSIONS_PER_IP: '0',
+        TXMAIL_INBOUND_SESSION_LIFETIME: '90',
+        TXMAIL_INBOUND_HOURLY_MESSAGES: '0',
+        TXMAIL_INBOUND_HOURLY_BYTES: '0',
+        TXMAIL_INBOUND_TRUSTED_NETWORKS: 'none',
+      }),
+    ).toMatchObject({
+      inboundSessionsPerIp: 0,
+      inboundSessionLifetimeMs: 90_000,
+      inboundHourlyMessages: 0,
+      inboundHourlyBytes: 0,
+      inboundTrustedNetworks: [],
+    });
+    const lifetime = (v: string) =>
+      parseConfig({ ...base, TXMAIL_INBOUND_SESSION_LIFETIME: v }).inboundSessionLifetimeMs;
+    expect([lifetime('30s'), lifetime('15m'), lifetime('2h'), lifetime('0')]).toEqual([
+      30_000, 900_000, 7_200_000, 0,
+    ]);
+    expect(parseConfig({ ...base, TXMAIL_INBOUND_HOURLY_BYTES: '512K' }).inboundHourlyBytes).toBe(512 * 1024);
+    expect(
+      parseConfig({ ...base, TXMAIL_INBOUND_TRUSTED_NETWORKS: ' Loopback, 192.0.2.0/24,2001:db8::25 ' })
+        .inboundTrustedNetworks,
+    ).toEqual(['loopback', '192.0.2.0/24', '2001:db8::25']);
   });
 
   it('reads TXMAIL_TRUST_PROXY as off, on, a number of hops or a list of addresses and ranges', () => {

@@ -5,7 +5,6 @@ import { decideNext } from '../src/delivery/outcome.js';
 import { DEFAULT_RETRY, nextAttemptAt } from '../src/delivery/retry-schedule.js';
 import { Verp } from '../src/delivery/verp.js';
 import type { AttemptResult } from '../src/delivery/transport.js';
-import { isPublic } from '../src/delivery/mx-route.js';
 import { senderDomainRefusal } from '../src/delivery/sender-domain-refusal.js';
 
 const MIN = 60_000;
@@ -129,22 +128,6 @@ describe('VERP addresses', () => {
     expect(verp.messageId('postmaster')).toBeUndefined();
     expect(new Verp(Buffer.alloc(32, 8)).messageId(local)).toBeUndefined();
   });
-});
-
-describe('isPublic', () => {
-  it.each([
-    ['8.8.8.8', true],
-    ['2001:4860:4860::8888', true],
-    ['127.0.0.1', false],
-    ['10.0.0.1', false],
-    ['192.168.1.1', false],
-    ['172.16.5.4', false],
-    ['169.254.169.254', false],
-    ['::1', false],
-    ['fc00::1', false],
-    ['::ffff:127.0.0.1', false],
-    ['0.0.0.0', false],
-  ])('%s → %s', (ip, expected) => expect(isPublic(ip)).toBe(expected));
 });
 
 describe('senderDomainRefusal', () => {

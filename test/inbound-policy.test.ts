@@ -7,7 +7,10 @@ import { ConnectionLimiter } from '../src/inbound/connection-limiter.js';
 import { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import { InboundReceiver } from '../src/inbound/receiver.js';
 import { checkRecipient } from '../src/inbound/recipient-policy.js';
+import { SessionLimiter } from '../src/inbound/session-limiter.js';
+import { trustedNetworks } from '../src/inbound/trusted-networks.js';
 import { smtpSend } from './helpers/smtp-client.js';
+import { SmtpSession } from './helpers/smtp-session.js';
 
 const verp = new Verp(Buffer.alloc(32, 7));
 const id = '019ab000-0000-7000-8000-000000000001';
@@ -68,8 +71,57 @@ describe('the connection limit per client IP', () => {
   });
 });
 
+describe('open sessions per client', () => {
+  it('holds the limit per client, gives slots back, and forgets a client with none', () => {
+    const limiter = new SessionLimiter(2);
+    expect([1, 2, 3].map(() => limiter.take('192.0.2.1'))).toEqual([true, true, false]);
+    expect(limiter.take('192.0.2.2')).toBe(true);
+    limiter.release('192.0.2.1');
+    expect(limiter.take('192.0.2.1')).toBe(true);
+    limiter.release('192.0.2.1');
+    limiter.release('192.0.2.1');
+    expect(limiter.held('192.0.2.1')).toBe(0);
+    expect(limiter.take('192.0.2.1')).toBe(true);
+  });
+
+  it('admits any number when the limit is 0', () => {
+    const limiter = new SessionLimiter(0);
+    for (let i = 0; i < 1000; i++) expect(limiter.take('192.0.2.1')).toBe(true);
+  });
+});
+
+describe('trusted networks', () => {
+  it.each([
+    [['loopback'], '127.0.0.1', true],
+    [['loopback'], '127.3.2.1', true],
+    [['loopback'], '::1', true],
+    [['loopback'], '::ffff:127.0.0.1', true],
+    [['loopback'], '192.0.2.1', false],
+    [['loopback'], '::2', false],
+    [[], '127.0.0.1', false],
+    [['uniquelocal'], '10.1.2.3', true],
+    [['uniquelocal'], '172.20.0.1', true],
+    [['uniquelocal'], '192.168.7.7', true],
+    [['uniquelocal'], 'fd00::7', true],
+    [['uniquelocal'], '172.32.0.1', false],
+    [['linklocal'], '169.254.1.1', true],
+    [['linklocal'], 'fe80::1', true],
+    [['192.0.2.0/24', '2001:db8::/32'], '192.0.2.200', true],
+    [['192.0.2.0/24', '2001:db8::/32'], '192.0.3.1', false],
+    [['192.0.2.0/24', '2001:db8::/32'], '2001:db8:5::1', true],
+    [['192.0.2.7'], '192.0.2.7', true],
+    [['192.0.2.7'], '::ffff:192.0.2.7', true],
+    [['::ffff:192.0.2.7'], '192.0.2.7', true],
+    [['192.0.2.7'], '192.0.2.8', false],
+    [['2001:db8::1'], '2001:db8::1', true],
+    [['loopback'], 'not an address', false],
+  ])('%j trusts %s: %s', (entries, address, trusted) => {
+    expect(trustedNetworks(entries)(address)).toBe(trusted);
+  });
+});
+
 describe('the receiver under abuse', () => {
-  it('answers 421 to a client over its connections per minute', async () => {
+  it('answers 421 to a client over its connections per minute, never to a trusted one', async () => {
     const logger = pino({ level: 'silent' });
     // Nothing here reaches the database: every recipient is refused before a look-up is needed.
     const repo = { isCustomerDomain: async () => false } as unknown as InboundRepo;
@@ -83,6 +135,8 @@ describe('the receiver under abuse', () => {
         testDomain: 'test.txmail.example',
         maxSize: 1024 * 1024,
         connectionsPerMinute: 2,
+        // Not the test's own address (127.0.0.1): loopback is trusted by default.
+        trustedNetworks: ['127.0.0.9'],
       },
       {
         repo,
@@ -102,6 +156,11 @@ describe('the receiver under abuse', () => {
       expect((await smtpSend(receiver.port, { from: '', to: ['x@send.nowhere.example'] }, 'x')).code).toBe(
         550,
       );
+      for (let i = 0; i < 4; i++) {
+        const trusted = await SmtpSession.open(receiver.port, '127.0.0.9');
+        expect(trusted.greeting).toMatch(/^220 /);
+        await trusted.quit();
+      }
     } finally {
       await receiver.close();
     }

@@ -25,6 +25,8 @@ describe.each(databaseKinds)('webhooks API on $name', (kind) => {
     dns.add('rebind.example', 'A', '127.0.0.1');
     dns.add('mixed.example', 'A', '93.184.216.34', '10.0.0.7');
     dns.add('v6private.example', 'AAAA', 'fd00::1');
+    dns.add('v4compat.example', 'AAAA', '::127.0.0.1');
+    dns.add('nat64.example', 'AAAA', '64:ff9b::a9fe:a9fe');
     env = await startTestEnv(kind, { env: { TXMAIL_DNS_SERVERS: dns.address } });
   });
   afterAll(async () => {
@@ -118,6 +120,11 @@ describe.each(databaseKinds)('webhooks API on $name', (kind) => {
     ['https://169.254.169.254/latest/meta-data', '169.254.169.254'],
     ['https://[::1]/hook', '::1'],
     ['https://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1'],
+    ['https://[::127.0.0.1]/', '::7f00:1'],
+    ['https://[64:ff9b::10.0.0.1]/hook', '64:ff9b::a00:1'],
+    ['https://[2002:a9fe:a9fe::1]/hook', '2002:a9fe:a9fe::1'],
+    ['https://v4compat.example/hook', 'v4compat.example resolves to ::127.0.0.1'],
+    ['https://nat64.example/hook', 'nat64.example resolves to 64:ff9b::a9fe:a9fe'],
     ['https://rebind.example/hook', 'rebind.example resolves to 127.0.0.1'],
     ['https://mixed.example/hook', 'mixed.example resolves to 10.0.0.7'],
     ['https://v6private.example/hook', 'fd00::1'],

@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import type { AccountMail } from './account-mail.js';
 import { passwordResetMail } from './account-mail-content.js';
 import { AttemptLimiter } from './attempt-limiter.js';
-import { clientNetwork } from './client-network.js';
+import { clientNetwork } from '../client-network.js';
 import { LoginLimits } from './login-limits.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';

@@ -6,7 +6,7 @@
 // password is checked and given back when it was right.
 import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import { AttemptLimiter, type AttemptDecision } from './attempt-limiter.js';
-import { clientNetwork } from './client-network.js';
+import { clientNetwork } from '../client-network.js';
 
 /** A limit and the key it counts. */
 type Count = [AttemptLimiter, string];

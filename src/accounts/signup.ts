@@ -17,7 +17,7 @@ import type { AccountMail } from './account-mail.js';
 import { signupAttemptMail, verificationMail } from './account-mail-content.js';
 import { accountAddress } from './accounts.js';
 import { AttemptLimiter } from './attempt-limiter.js';
-import { clientNetwork } from './client-network.js';
+import { clientNetwork } from '../client-network.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
 

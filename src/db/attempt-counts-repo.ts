@@ -1,4 +1,5 @@
-// Attempt counts in fixed windows, shared by every process on the database (accounts/attempt-limiter.ts).
+// Attempt counts in fixed windows, shared by every process on the database (accounts/attempt-limiter.ts,
+// inbound/inbound-budget.ts).
 // Taking an attempt is one upsert that counts it only while the window has room, so concurrent requests
 // in any number of processes never get more than `max` attempts between them.
 import { sql, type Kysely } from 'kysely';
@@ -10,6 +11,14 @@ export interface TakenAttempt {
   allowed: boolean;
   /** When the key's window ends (refused keys only; 0 for allowed ones). */
   expiresAt: number;
+}
+
+/** An amount to add to a key's count within `max` (AttemptCountsRepo.add), for a caller's transaction. */
+export interface CountCharge {
+  key: string;
+  amount: number;
+  max: number;
+  windowMs: number;
 }
 
 export class AttemptCountsRepo {
@@ -69,6 +78,50 @@ export class AttemptCountsRepo {
       .where('attempts', '>', 0)
       .where('expires_at', '>', now)
       .execute();
+  }
+
+  /**
+   * Adds `amount` to the key's count when the sum stays within `max`, or starts a new window with it
+   * when the key's window is over; false, and nothing written, when it would pass `max`. One statement,
+   * so concurrent additions in any number of processes never pass `max` between them. (The inbound
+   * receiver's hourly budget, in the transaction that stores the message: inbound-repo.ts.)
+   */
+  async add(key: string, amount: number, max: number, windowMs: number, now: number): Promise<boolean> {
+    if (amount > max) return false;
+    const counted = await this.db
+      .insertInto('attempt_counts')
+      .values({ key, attempts: amount, expires_at: now + windowMs })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            attempts: sql`case when attempt_counts.expires_at <= ${now} then excluded.attempts
+                               else attempt_counts.attempts + excluded.attempts end`,
+            expires_at: sql`case when attempt_counts.expires_at <= ${now} then excluded.expires_at
+                                 else attempt_counts.expires_at end`,
+          })
+          .where((eb) =>
+            eb.or([
+              eb('attempt_counts.expires_at', '<=', now),
+              eb(sql`attempt_counts.attempts + excluded.attempts`, '<=', max),
+            ]),
+          ),
+      )
+      .returning('key')
+      .execute();
+    return counted.length > 0;
+  }
+
+  /** The counts of these keys in their current windows (a key without one counts 0). */
+  async counts(keys: string[], now: number): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('attempt_counts')
+      .select(['key', 'attempts'])
+      .where('key', 'in', keys)
+      .where('expires_at', '>', now)
+      .execute();
+    const found = new Map(rows.map((r) => [r.key, Number(r.attempts)]));
+    return new Map(keys.map((k) => [k, found.get(k) ?? 0]));
   }
 
   /** Forgets the key's attempts. */

@@ -2,6 +2,7 @@
 // under a lease while processed), the look-ups that match them to sent mail, and the one transaction
 // that records what a bounce or complaint means.
 import type { Kysely } from 'kysely';
+import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 import type {
@@ -27,6 +28,9 @@ export interface InboundEffect {
     | undefined;
 }
 
+/** Thrown inside storeCharged's transaction to roll back what was counted before. */
+class NoRoom extends Error {}
+
 export class InboundRepo {
   /** Called after a commit that queued webhook pushes (wiring/worker-role.ts wakes the dispatcher). */
   onWebhookPushesQueued: () => void = () => undefined;
@@ -39,6 +43,41 @@ export class InboundRepo {
   /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
   async store(row: InboundMessageRow): Promise<void> {
     await this.db.insertInto('inbound_messages').values(row).execute();
+  }
+
+  /**
+   * Stores a received message and counts it against its sender's budget in one transaction: every
+   * charge is added (AttemptCountsRepo.add) and the row stored, or nothing is written. Returns the first
+   * charge that had no room, or undefined once stored. Durable on return. One commit, so the budget
+   * costs no fsync of its own.
+   */
+  async storeCharged<C extends CountCharge>(
+    row: InboundMessageRow,
+    charges: C[],
+    now: number,
+  ): Promise<C | undefined> {
+    if (charges.length === 0) {
+      await this.store(row);
+      return undefined;
+    }
+    let refused: C | undefined;
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const counts = new AttemptCountsRepo(trx);
+        for (const c of charges) {
+          if (!(await counts.add(c.key, c.amount, c.max, c.windowMs, now))) {
+            refused = c;
+            throw new NoRoom();
+          }
+        }
+        await trx.insertInto('inbound_messages').values(row).execute();
+      })
+      .catch((err: unknown) => {
+        // Thrown to roll back what was counted before the charge without room.
+        if (!(err instanceof NoRoom)) throw err;
+      });
+    return refused;
   }
 
   /** Whether `name` is a customer's sending domain (any account, any status). */

@@ -1,8 +1,8 @@
 // Where mail for a domain goes (RFC 5321 §5.1): MX records in preference order, equal preferences
 // shuffled; no MX records → the domain itself (implicit MX); a null MX (RFC 7505) → the domain accepts
 // no mail. Hosts on private or loopback addresses are refused unless explicitly allowed.
-import ipaddr from 'ipaddr.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
+import { isPublicAddress } from '../public-address.js';
 
 export interface MxHost {
   name: string;
@@ -46,7 +46,7 @@ export async function resolveMxRoute(
   for (const name of names) {
     const found = await addresses(name, dns);
     temporary ||= found.temporary;
-    const usable = found.addresses.filter((a) => options.allowPrivate || isPublic(a));
+    const usable = found.addresses.filter((a) => options.allowPrivate || isPublicAddress(a));
     refusedPrivate += found.addresses.length - usable.length;
     if (usable.length > 0) hosts.push({ name, addresses: usable });
   }
@@ -91,17 +91,4 @@ async function addresses(
     }
   }
   return { addresses: out, temporary };
-}
-
-/** True for addresses on the public internet (not loopback, private, link-local, reserved…). */
-export function isPublic(address: string): boolean {
-  try {
-    let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-    }
-    return parsed.range() === 'unicast';
-  } catch {
-    return false;
-  }
 }

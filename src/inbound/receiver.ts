@@ -1,16 +1,27 @@
 // The bounce and complaint receiver (`txmail inbound`, also inside `serve`): an SMTP server for the
 // return-path domains. It refuses at RCPT whatever is not ours (never an open relay, forged bounces
-// never stored), limits size and connection rate, and answers 250 only once the message is durably
-// stored: processing happens afterwards, and a crash in between is redone by the recovery pass.
+// never stored), limits size and what each client may take (client-limits.ts), and answers 250 only
+// once the message is durably stored: processing happens afterwards, and a crash in between is redone
+// by the recovery pass.
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { InboundRepo } from '../db/inbound-repo.js';
+import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
-import { ConnectionLimiter } from './connection-limiter.js';
+import {
+  ClientLimits,
+  DEFAULT_SESSION_LIFETIME_MS,
+  DEFAULT_SESSIONS_PER_CLIENT,
+  DEFAULT_TRUSTED_NETWORKS,
+  LIFETIME_REPLY,
+  type ClientLimit,
+} from './client-limits.js';
+import type { InboundBudget } from './inbound-budget.js';
 import { InboundProcessor } from './inbound-processor.js';
 import { checkRecipient } from './recipient-policy.js';
+import { trustedNetworks } from './trusted-networks.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -23,6 +34,12 @@ export interface ReceiverOptions {
   maxSize: number;
   /** Connections per minute per client IP; 0 = unlimited. */
   connectionsPerMinute: number;
+  /** Sessions open at once per client IP (IPv6: per /64); 0 = unlimited; default 10. */
+  sessionsPerIp?: number;
+  /** Longest a session may last, in milliseconds; 0 = no limit; default 10 minutes. */
+  sessionLifetimeMs?: number;
+  /** Clients exempt from the per-client limits (addresses, CIDR ranges, named ranges); default loopback. */
+  trustedNetworks?: string[];
 }
 
 export interface ReceiverDeps {
@@ -31,6 +48,10 @@ export interface ReceiverDeps {
   verp: Verp;
   clock: Clock;
   logger: Logger;
+  /** The hourly budget of messages and bytes per client IP; undefined: none. */
+  budget?: InboundBudget;
+  /** Told of every refusal by a per-client limit and of every session cut at its lifetime. */
+  limited?: (limit: ClientLimit) => void;
 }
 
 /** A bounce names one message; a handful of recipients covers batching MTAs without inviting abuse. */
@@ -41,14 +62,31 @@ const smtpError = (code: number, text: string) => Object.assign(new Error(text),
 
 export class InboundReceiver {
   private readonly server: SMTPServer;
-  private readonly limiter: ConnectionLimiter;
+  private readonly limits: ClientLimits;
+  /** Sessions whose message is being stored: a lifetime cut waits for the store's reply. */
+  private readonly storing = new Set<string>();
   port = 0;
 
   constructor(
     private readonly options: ReceiverOptions,
     private readonly deps: ReceiverDeps,
   ) {
-    this.limiter = new ConnectionLimiter(options.connectionsPerMinute, () => deps.clock.now());
+    this.limits = new ClientLimits(
+      {
+        trusted: trustedNetworks(options.trustedNetworks ?? DEFAULT_TRUSTED_NETWORKS),
+        connectionsPerMinute: options.connectionsPerMinute,
+        sessionsPerClient: options.sessionsPerIp ?? DEFAULT_SESSIONS_PER_CLIENT,
+        lifetimeMs: options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS,
+      },
+      {
+        budget: deps.budget,
+        now: () => deps.clock.now(),
+        limited: (limit, address) => {
+          deps.logger.debug({ limit, remoteIp: address }, 'inbound client over a limit');
+          deps.limited?.(limit);
+        },
+      },
+    );
     this.server = new SMTPServer({
       name: options.hostname,
       banner: 'txmail bounce and complaint receiver',
@@ -64,8 +102,23 @@ export class InboundReceiver {
       hideSTARTTLS: true,
       disableReverseLookup: true,
       onConnect: (session, cb) => {
-        if (this.limiter.admit(session.remoteAddress)) return cb();
-        cb(smtpError(421, '4.7.0 too many connections from your address, try again later'));
+        const refusal = this.limits.connect(session.id, session.remoteAddress, () => this.cut(session.id));
+        cb(refusal && smtpError(refusal.code, refusal.message));
+      },
+      // Called once for every connection that closed, however it ended.
+      onClose: (session) => this.limits.end(session.id),
+      onMailFrom: (address, session, cb) => {
+        // RFC 1870 §6: the size the client declared; smtp-server has checked it is digits.
+        const declared = address.args ? Number(address.args['SIZE'] ?? NaN) : NaN;
+        this.limits
+          .mailFrom(session.id, session.remoteAddress, Number.isFinite(declared) ? declared : undefined)
+          .then(
+            (refusal) => cb(refusal && smtpError(refusal.code, refusal.message)),
+            (err: unknown) => {
+              deps.logger.error({ err }, 'could not read the hourly budget of an inbound client');
+              cb(smtpError(451, '4.3.0 temporary failure, try again later'));
+            },
+          );
       },
       onRcptTo: (address, _session, cb) => {
         checkRecipient(address.address, {
@@ -107,11 +160,29 @@ export class InboundReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /**
+   * Ends a session that outlived its lifetime with 421 (smtp-server closes the connection after a 421),
+   * also in the middle of DATA: what it was sending is not stored. A message already being stored is
+   * answered first, then the session is cut.
+   */
+  private cut(id: string): void {
+    if (this.storing.has(id)) return;
+    for (const connection of this.server.connections) {
+      if (connection.id === id) return connection.send(421, LIFETIME_REPLY);
+    }
+  }
+
   private receive(
     stream: SMTPServerDataStream,
     session: SMTPServerSession,
-    cb: (err?: Error | null, message?: string) => void,
+    done: (err?: Error | null, message?: string) => void,
   ): void {
+    // A session that outlived its lifetime while its message was being stored is cut after the reply.
+    const cb = (err?: Error | null, message?: string) => {
+      this.storing.delete(session.id);
+      done(err, message);
+      if (this.limits.expired(session.id)) this.cut(session.id);
+    };
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => {
       // Past the limit, keep reading (the client is still sending) but stop keeping it.
@@ -120,6 +191,8 @@ export class InboundReceiver {
     stream.on('end', () => {
       // smtp-server answers 552 itself for an oversized message (RFC 1870 §6).
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
+      if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
+      this.storing.add(session.id);
       const raw = Buffer.concat(chunks);
       const now = this.deps.clock.now();
       const row = {
@@ -137,17 +210,38 @@ export class InboundReceiver {
         processed_at: null,
         outcome: null,
       };
-      this.deps.repo.store(row).then(
+      // Stored and counted against the client's hourly budget together: a message past it is never stored.
+      this.storeWithinBudget(session, row).then(
         () => {
           cb(null, `2.0.0 received as ${row.id}`);
           void this.deps.processor.process(row);
         },
         (err: unknown) => {
+          if (err instanceof BudgetRefusal) return cb(smtpError(err.code, err.message));
           // Not stored, so not accepted: the sender keeps the message and tries again.
           this.deps.logger.error({ err }, 'could not store an inbound message');
           cb(smtpError(451, '4.3.0 temporary failure, try again later'));
         },
       );
     });
+  }
+
+  /** Stores a message counted against its client's hourly budget, or fails with the refusal to answer. */
+  private async storeWithinBudget(session: SMTPServerSession, row: InboundMessageRow): Promise<void> {
+    const charges = this.limits.charges(session.id, row.size);
+    const refused = await this.deps.repo.storeCharged(row, charges, row.received_at);
+    if (refused) {
+      const refusal = this.limits.noRoom(refused.limit, session.remoteAddress);
+      throw new BudgetRefusal(refusal.code, refusal.message);
+    }
+  }
+}
+
+class BudgetRefusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
   }
 }

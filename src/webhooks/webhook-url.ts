@@ -4,7 +4,7 @@
 // rebinding) cannot reach a private address.
 import { isIP } from 'node:net';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
-import { isPublicAddress } from './address-policy.js';
+import { isPublicAddress } from '../public-address.js';
 
 export const MAX_URL_LENGTH = 2048;
 

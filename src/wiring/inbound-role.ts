@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Verp } from '../delivery/verp.js';
+import { InboundBudget } from '../inbound/inbound-budget.js';
 import { InboundProcessor } from '../inbound/inbound-processor.js';
 import { InboundReceiver } from '../inbound/receiver.js';
 import type { Metrics } from '../metrics.js';
@@ -46,8 +47,23 @@ export function createInboundRole(
           testDomain: config.testDomain,
           maxSize: config.inboundMaxSize,
           connectionsPerMinute: config.inboundConnectionsPerMinute,
+          sessionsPerIp: config.inboundSessionsPerIp,
+          sessionLifetimeMs: config.inboundSessionLifetimeMs,
+          trustedNetworks: config.inboundTrustedNetworks,
         },
-        { repo: repos.inbound, processor, verp, clock, logger: log },
+        {
+          repo: repos.inbound,
+          processor,
+          verp,
+          clock,
+          logger: log,
+          // In the database: every inbound process counts against one budget per client.
+          budget: new InboundBudget(repos.attemptCounts, {
+            messagesPerHour: config.inboundHourlyMessages,
+            bytesPerHour: config.inboundHourlyBytes,
+          }),
+          limited: (limit) => metrics.inboundLimited.inc({ limit }),
+        },
       ).listen();
       processor.startRecovery();
       return receiver;
