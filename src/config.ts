@@ -54,6 +54,8 @@ export interface Config {
    * CIDR ranges and named ranges (`loopback`, `linklocal`, `uniquelocal`); empty: nobody.
    */
   inboundTrustedNetworks: string[];
+  /** How long parsing one received message may take (on its thread) before it fails. */
+  inboundParseTimeoutMs: number;
   /**
    * Port of the `txmail inbound` role's own HTTP listener (/healthz, /readyz, /metrics) on
    * TXMAIL_HTTP_HOST; undefined: none (the default).
@@ -167,6 +169,7 @@ export function parseConfig(env: Env): Config {
             '1048576M',
           ),
     inboundTrustedNetworks: trustedNetworks(get('TXMAIL_INBOUND_TRUSTED_NETWORKS')),
+    inboundParseTimeoutMs: positive(get, 'TXMAIL_INBOUND_PARSE_TIMEOUT_MS', 5000),
     inboundHealthPort: optionalPort(get, 'TXMAIL_INBOUND_HEALTH_PORT'),
     workerHealthPort: optionalPort(get, 'TXMAIL_WORKER_HEALTH_PORT'),
     returnPathLabel: label(get, 'TXMAIL_RETURN_PATH_LABEL', 'send'),

@@ -20,6 +20,7 @@ describe('configuration', () => {
       rateLimit: 100,
       trustProxy: false,
       inboundHealthPort: undefined,
+      inboundParseTimeoutMs: 5000,
       sqliteWriterThread: 'auto',
     });
   });
@@ -71,6 +72,8 @@ describe('configuration', () => {
     ['TXMAIL_INBOUND_TRUSTED_NETWORKS', 'none,loopback'],
     ['TXMAIL_INBOUND_TRUSTED_NETWORKS', '10.0.0.0/33'],
     ['TXMAIL_INBOUND_HEALTH_PORT', 'yes'],
+    ['TXMAIL_INBOUND_PARSE_TIMEOUT_MS', '0'],
+    ['TXMAIL_INBOUND_PARSE_TIMEOUT_MS', '5s'],
     ['TXMAIL_WORKER_HEALTH_PORT', '70000'],
     ['TXMAIL_TRUST_PROXY', 'proxy.example.com'],
     ['TXMAIL_TRUST_PROXY', '10.0.0.0/33'],

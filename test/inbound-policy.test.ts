@@ -6,6 +6,7 @@ import { Verp } from '../src/delivery/verp.js';
 import { ConnectionLimiter } from '../src/inbound/connection-limiter.js';
 import { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import { InboundReceiver } from '../src/inbound/receiver.js';
+import type { ReportParser } from '../src/inbound/report-parser.js';
 import { checkRecipient } from '../src/inbound/recipient-policy.js';
 import { SessionLimiter } from '../src/inbound/session-limiter.js';
 import { trustedNetworks } from '../src/inbound/trusted-networks.js';
@@ -120,6 +121,11 @@ describe('trusted networks', () => {
   });
 });
 
+const unusedParser: ReportParser = {
+  parse: () => Promise.reject(new Error('not used')),
+  close: async () => undefined,
+};
+
 describe('the receiver under abuse', () => {
   it('answers 421 to a client over its connections per minute, never to a trusted one', async () => {
     const logger = pino({ level: 'silent' });
@@ -140,7 +146,15 @@ describe('the receiver under abuse', () => {
       },
       {
         repo,
-        processor: new InboundProcessor({ repo, verp, clock, logger, hostname: 'mx.test' }),
+        // Nothing is stored, so nothing is parsed.
+        processor: new InboundProcessor({
+          repo,
+          parser: unusedParser,
+          verp,
+          clock,
+          logger,
+          hostname: 'mx.test',
+        }),
         verp,
         clock,
         logger,

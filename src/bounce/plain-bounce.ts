@@ -1,7 +1,9 @@
 // Bounces that are not RFC 3464 reports: the human-readable notices of qmail, older Exim, Exchange,
 // Yahoo and others. Best effort: the message is already identified by its VERP address, so all this
 // has to find is whether it failed or is delayed, the recipient, and the server's reply.
+import { firstAddress } from './address-scan.js';
 import type { HeaderLookup } from './auto-reply.js';
+import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
 
 export interface PlainBounce {
   hint: 'failed' | 'delayed';
@@ -19,23 +21,30 @@ const BODY =
   /this is the qmail-send program|mail delivery software|could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed/i;
 const DELAY =
   /delayed|delivery delay|not yet been delivered|still being retried|will (continue|keep) (trying|to try)|still trying|will retry/i;
-// Where the copy of the original message begins in the various MTAs' notices.
+// Where the copy of the original message begins in the various MTAs' notices: the line holding one of
+// these. (Found as words, then the line's start looked up: a `^.*(…).*$` pattern would scan each long
+// line once per position in it.)
 const ORIGINAL =
-  /^.*(this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received).*$/im;
-const ADDRESS = /<?([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)>?/;
+  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received/im;
+// What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
+const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
 const CODE_LINE = /(?:^|[\s#:(])[45]\d\d(?:[\s-]|$)|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/;
 
-/** Recognises a plain-text bounce; undefined when the message does not look like one. */
+/**
+ * Recognises a plain-text bounce; undefined when the message does not look like one. Reads at most the
+ * first MAX_TEXT characters of `text`, and lines of at most 998 (header values come cut to size).
+ */
 export function parsePlainBounce(
   header: HeaderLookup,
   subject: string,
-  text: string,
+  fullText: string,
   envelopeSender: string,
 ): PlainBounce | undefined {
+  const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
   const fromMailer = envelopeSender === '' || SENDER.test(header('from') ?? '');
   const cut = ORIGINAL.exec(text);
-  const human = cut ? text.slice(0, cut.index) : text;
+  const human = cut ? text.slice(0, lineStart(text, cut.index)) : text;
   const looksLike =
     failedHeader !== undefined ||
     /this is the qmail-send program/i.test(human) ||
@@ -44,15 +53,16 @@ export function parsePlainBounce(
 
   const recipients = new Set<string>();
   for (const a of (failedHeader ?? '').split(',')) {
-    const m = ADDRESS.exec(a.trim());
-    if (m) recipients.add(m[1]!.toLowerCase());
+    const address = firstAddress(a);
+    if (address) recipients.add(address.toLowerCase());
   }
-  const lines = human.split(/\r?\n/);
+  const lines = cappedLines(human);
   for (const line of lines) {
     // A recipient on a line of its own (qmail "<jane@x>:", Exim and Exchange "  jane@x").
-    // Postfix-style "<jane@x>: host … said: 550 …" too.
+    // Postfix-style "<jane@x>: host … said: 550 …" too. (Anchored, and the classes on either side of
+    // each quantifier exclude each other: linear in the line.)
     const m = /^\s*<?([^\s<>@]+@[^\s<>]+?)>?:?\s*$/.exec(line) ?? /^\s*<([^\s<>@]+@[^\s<>]+)>:\s/.exec(line);
-    if (m && ADDRESS.test(m[1]!)) recipients.add(m[1]!.toLowerCase());
+    if (m && firstAddress(m[1]!) !== undefined) recipients.add(m[1]!.toLowerCase());
   }
   let diagnostic: string | undefined;
   for (let i = 0; i < lines.length && !diagnostic; i++) {
@@ -64,4 +74,11 @@ export function parsePlainBounce(
   }
   const hint = DELAY.test(subject) || DELAY.test(human) ? 'delayed' : 'failed';
   return { hint, recipients: [...recipients], diagnostic, text: human };
+}
+
+/** Where the line holding `index` starts. */
+function lineStart(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && !LINE_BREAK.test(text[start - 1]!)) start--;
+  return start;
 }

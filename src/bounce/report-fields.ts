@@ -1,33 +1,43 @@
 // RFC 822-style field groups, as in message/delivery-status (RFC 3464 §2.1) and
 // message/feedback-report (RFC 5965 §3.1) bodies: "Name: value" lines, continuation lines start with
 // white space, groups are separated by blank lines.
+import { cap, cappedLines, MAX_LINE } from './text-limits.js';
 
 export type FieldGroup = Map<string, string[]>;
 
-/** Groups of fields, names lower-cased, values unfolded and trimmed. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9-]*$/;
+
+/**
+ * Groups of fields, names lower-cased, values unfolded and trimmed. Lines, and values after unfolding,
+ * are cut to 998 characters (RFC 5322 §2.1.1) before anything looks at them, and a line is split at
+ * its first colon by position, not by a pattern, so the cost stays linear in the text's length.
+ */
 export function parseFieldGroups(text: string): FieldGroup[] {
   const groups: FieldGroup[] = [];
   let group: FieldGroup = new Map();
   let last: { name: string; index: number } | undefined;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of cappedLines(text)) {
     if (line.trim() === '') {
       if (group.size > 0) groups.push(group);
       group = new Map();
       last = undefined;
       continue;
     }
-    if (/^[ \t]/.test(line) && last) {
+    if ((line[0] === ' ' || line[0] === '\t') && last) {
       const values = group.get(last.name)!;
-      values[last.index] = `${values[last.index]} ${line.trim()}`;
+      const value = values[last.index]!;
+      // Unfolded, the value is still one header line's worth (RFC 5322 §2.2.3, §2.1.1).
+      if (value.length < MAX_LINE) values[last.index] = cap(`${value} ${line.trim()}`);
       continue;
     }
-    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*:\s*(.*)$/.exec(line);
-    if (!m) continue; // not a field: tolerated (real reports are often sloppy)
-    const name = m[1]!.toLowerCase();
-    const values = group.get(name) ?? [];
-    values.push(m[2]!.trim());
-    group.set(name, values);
-    last = { name, index: values.length - 1 };
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trimEnd() : '';
+    if (!FIELD_NAME.test(name)) continue; // not a field: tolerated (real reports are often sloppy)
+    const key = name.toLowerCase();
+    const values = group.get(key) ?? [];
+    values.push(line.slice(colon + 1).trim());
+    group.set(key, values);
+    last = { name: key, index: values.length - 1 };
   }
   if (group.size > 0) groups.push(group);
   return groups;

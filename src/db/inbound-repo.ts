@@ -116,7 +116,9 @@ export class InboundRepo {
 
   /**
    * Leases up to `limit` stored messages nobody is processing (never processed, or their processor
-   * died) until `leaseUntil`. On PostgreSQL, SKIP LOCKED lets several inbound processes share the work.
+   * died) until `leaseUntil`, counting the attempt that begins (`attempts` of the rows returned
+   * includes it): a message whose processing stops the process each time still runs out of attempts.
+   * On PostgreSQL, SKIP LOCKED lets several inbound processes share the work.
    */
   async claimPending(now: number, leaseUntil: number, limit: number): Promise<InboundMessageRow[]> {
     let due = this.db
@@ -129,7 +131,7 @@ export class InboundRepo {
     if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
     return this.db
       .updateTable('inbound_messages')
-      .set({ lease_expires_at: leaseUntil })
+      .set((eb) => ({ lease_expires_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
       .where('id', 'in', due)
       .returningAll()
       .execute();
@@ -221,15 +223,30 @@ export class InboundRepo {
     return completed;
   }
 
-  /** Processing failed (a bug, the database): try again after `retryAt`, or give up as `failed`. */
-  async postpone(id: string, retryAt: number, giveUp: boolean, reason: string): Promise<void> {
+  /** Processing failed (a bug, the database) after `attempts` attempts: try again after `retryAt`. */
+  async postpone(id: string, attempts: number, retryAt: number): Promise<void> {
     await this.db
       .updateTable('inbound_messages')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        lease_expires_at: retryAt,
-        ...(giveUp ? { status: 'failed' as const, outcome: JSON.stringify({ error: reason }) } : {}),
-      }))
+      .set({ attempts, lease_expires_at: retryAt })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /**
+   * Gives a message up after `attempts` attempts: status `failed`, outcome `{"kind": "failed",
+   * "reason": …}`, out of the recovery pass for good.
+   */
+  async fail(id: string, attempts: number, reason: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('inbound_messages')
+      .set({
+        status: 'failed',
+        attempts,
+        lease_expires_at: null,
+        processed_at: now,
+        outcome: JSON.stringify({ kind: 'failed', reason }),
+      })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .execute();

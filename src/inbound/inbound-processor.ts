@@ -1,15 +1,21 @@
-// Turns a stored inbound message into events: parse (bounce/), match it to the sent message by its
-// VERP token (tag-checked) or, for complaints, by our Message-ID, decide, record in one transaction.
-// Also the recovery pass: messages stored but never processed (a crash between the 250 and the
-// commit) are leased and processed again.
+// Turns a stored inbound message into events: parse (bounce/, on a thread under a time budget), match
+// it to the sent message by its VERP token (tag-checked) or, for complaints, by our Message-ID,
+// decide, record in one transaction. Also the recovery pass: messages stored but never processed (a
+// crash between the 250 and the commit) are leased and processed again.
+//
+// Attempts are counted when they begin (the recovery pass's claim counts its own), so a message that
+// stops its process every time it is parsed is given up after MAX_ATTEMPTS restarts, not retried
+// forever. A parse over its budget, or one that kills its thread, fails the message at once: the same
+// bytes would do it again.
 import type { Logger } from 'pino';
-import { parseReport, type InboundReport } from '../bounce/parse-report.js';
+import type { InboundReport } from '../bounce/parse-report.js';
 import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
 import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
 import { decideEffects } from './decide-effects.js';
+import { ParserClosed, type ReportParser } from './report-parser.js';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -21,6 +27,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ProcessorDeps {
   repo: InboundRepo;
+  /** Parses off the event loop, under a time budget (report-parser.ts). */
+  parser: ReportParser;
   verp: Verp;
   clock: Clock;
   logger: Logger;
@@ -28,7 +36,8 @@ export interface ProcessorDeps {
   hostname: string;
   /**
    * Told of every message processed: what it was (bounce, complaint, auto_reply, ignored; `error` when
-   * processing failed and will be retried) and the events recorded (metrics).
+   * processing failed and will be retried; `failed` when it is given up: a parse over its budget or
+   * that killed its thread, or too many attempts) and the events recorded (metrics).
    */
   processed?: (kind: string, effects: InboundEffect[]) => void;
 }
@@ -37,6 +46,7 @@ export class InboundProcessor {
   private timer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
   private readonly running = new Set<Promise<void>>();
+  private stopped = false;
 
   constructor(private readonly deps: ProcessorDeps) {}
 
@@ -45,11 +55,12 @@ export class InboundProcessor {
     return now + LEASE_MS;
   }
 
-  /** Processes one stored message; never throws (a failure is recorded and retried later). */
+  /**
+   * Processes a message the receiver has just stored: its first attempt. Never throws (a failure is
+   * recorded, and retried later unless it is final).
+   */
   process(row: InboundMessageRow): Promise<void> {
-    const p = this.processOne(row).finally(() => this.running.delete(p));
-    this.running.add(p);
-    return p;
+    return this.track(row, row.attempts + 1);
   }
 
   /** Starts the recovery pass now and every `intervalMs`. */
@@ -69,44 +80,85 @@ export class InboundProcessor {
       await this.deps.repo.prune(started - KEEP_MS);
     }
     let total = 0;
-    for (;;) {
+    while (!this.stopped) {
       const now = this.deps.clock.now();
+      // The claim counts the attempt it begins (see the top of this file).
       const rows = await this.deps.repo.claimPending(now, now + LEASE_MS, 20);
-      for (const row of rows) await this.process(row);
+      for (const row of rows) await this.track(row, row.attempts);
       total += rows.length;
-      if (rows.length < 20) return total;
+      if (rows.length < 20) break;
     }
+    return total;
   }
 
+  /** Stops the recovery pass and waits for the messages being processed (the parser is closed apart). */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await Promise.all(this.running);
   }
 
-  private async processOne(row: InboundMessageRow): Promise<void> {
+  private track(row: InboundMessageRow, attempt: number): Promise<void> {
+    const p = this.processOne(row, attempt).finally(() => this.running.delete(p));
+    this.running.add(p);
+    return p;
+  }
+
+  /** `attempt`: which attempt this is, counting this one. */
+  private async processOne(row: InboundMessageRow, attempt: number): Promise<void> {
+    if (attempt > MAX_ATTEMPTS) {
+      // Each earlier attempt began and never finished: its process stopped while it ran.
+      return this.fail(row, attempt - 1, `gave up after ${attempt - 1} attempts that did not finish`);
+    }
+    let report: InboundReport;
     try {
-      const { outcome, effects } = await this.evaluate(row);
+      report = await this.deps.parser.parse({ raw: row.raw, mailFrom: row.mail_from });
+    } catch (err) {
+      // Stopping: the message stays leased, and the recovery pass takes it up when the lease ends.
+      if (err instanceof ParserClosed) return;
+      return this.fail(row, attempt, (err as Error).message);
+    }
+    try {
+      const { outcome, effects } = await this.evaluate(row, report);
       if (await this.deps.repo.complete(row.id, outcome, effects, this.deps.clock.now())) {
         this.deps.processed?.(String(outcome.kind), effects);
       }
       this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
     } catch (err) {
+      // The database, or a bug: worth another try later, up to MAX_ATTEMPTS.
+      if (attempt >= MAX_ATTEMPTS) return this.fail(row, attempt, (err as Error).message, err);
       this.deps.processed?.('error', []);
-      const attempts = row.attempts + 1;
-      this.deps.logger.error({ err, inboundId: row.id, attempts }, 'could not process an inbound message');
-      const retryAt = this.deps.clock.now() + 60_000 * 2 ** attempts;
+      this.deps.logger.error(
+        { err, inboundId: row.id, attempts: attempt },
+        'could not process an inbound message',
+      );
+      const retryAt = this.deps.clock.now() + 60_000 * 2 ** attempt;
       await this.deps.repo
-        .postpone(row.id, retryAt, attempts >= MAX_ATTEMPTS, (err as Error).message)
+        .postpone(row.id, attempt, retryAt)
         .catch((e: unknown) =>
           this.deps.logger.error({ err: e, inboundId: row.id }, 'could not postpone it'),
         );
     }
   }
 
+  /** Gives the message up: status failed, with its reason; it is never processed again. */
+  private async fail(row: InboundMessageRow, attempts: number, reason: string, err?: unknown): Promise<void> {
+    this.deps.processed?.('failed', []);
+    this.deps.logger.warn(
+      { err, inboundId: row.id, remoteIp: row.remote_ip, size: row.size, attempts, reason },
+      'inbound message failed',
+    );
+    await this.deps.repo
+      .fail(row.id, attempts, reason, this.deps.clock.now())
+      .catch((e: unknown) =>
+        this.deps.logger.error({ err: e, inboundId: row.id }, 'could not mark it failed'),
+      );
+  }
+
   private async evaluate(
     row: InboundMessageRow,
+    report: InboundReport,
   ): Promise<{ outcome: Record<string, unknown>; effects: InboundEffect[] }> {
-    const report = await parseReport(Buffer.from(row.raw, 'base64'), { mailFrom: row.mail_from });
     const outcome: Record<string, unknown> = { kind: report.kind };
     if (report.kind === 'auto_reply' || report.kind === 'ignored') {
       outcome.reason = report.reason;

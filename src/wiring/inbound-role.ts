@@ -1,4 +1,5 @@
-// The inbound role: the bounce and complaint receiver (SMTP) and the processor behind it.
+// The inbound role: the bounce and complaint receiver (SMTP), the processor behind it, and the thread
+// it parses reports on.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -6,6 +7,7 @@ import type { Verp } from '../delivery/verp.js';
 import { InboundBudget } from '../inbound/inbound-budget.js';
 import { InboundProcessor } from '../inbound/inbound-processor.js';
 import { InboundReceiver } from '../inbound/receiver.js';
+import { ThreadedReportParser } from '../inbound/report-parser.js';
 import type { Metrics } from '../metrics.js';
 import type { Repos } from './repos.js';
 
@@ -23,12 +25,15 @@ export function createInboundRole(
   const { repos, verp, metrics, clock } = deps;
   let receiver: InboundReceiver | undefined;
   let processor: InboundProcessor | undefined;
+  let parser: ThreadedReportParser | undefined;
   return {
     async start(options = {}) {
       if (receiver) return receiver;
       const log = deps.logger.child({ role: 'inbound' });
+      parser = new ThreadedReportParser({ timeoutMs: config.inboundParseTimeoutMs });
       processor = new InboundProcessor({
         repo: repos.inbound,
+        parser,
         verp,
         clock,
         logger: log,
@@ -70,7 +75,9 @@ export function createInboundRole(
     },
     async close() {
       await receiver?.close();
-      await processor?.stop();
+      // Closing the parser drops the parses still waiting (their messages stay leased, and are taken
+      // up again by a recovery pass), so stopping the processor waits at most for the one running.
+      await Promise.all([processor?.stop(), parser?.close()]);
     },
   };
 }

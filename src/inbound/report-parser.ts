@@ -1,0 +1,119 @@
+// Parses received messages on a worker thread, under a time budget. Everything in a report is the
+// sender's to choose; the parsers are linear in the message (bounce/text-limits.ts), and this is the
+// guard for whatever they missed: a parse that runs past its budget has its thread stopped and fails,
+// and so does one that kills its thread. Either way the event loop (the API, the delivery worker and
+// the SMTP receiver share it in `txmail serve`) never waits on a parse.
+import { Piscina } from 'piscina';
+import type { InboundReport } from '../bounce/parse-report.js';
+import type { ParseTask } from './parse-thread.js';
+
+export type { ParseTask } from './parse-thread.js';
+
+export interface ReportParser {
+  /** The report in a stored message. Rejects only with ParseFailure or ParserClosed. */
+  parse(task: ParseTask): Promise<InboundReport>;
+  /** Refuses the parses not started yet (ParserClosed), lets the running one finish, stops the thread. */
+  close(): Promise<void>;
+}
+
+/** The parse ran past its budget or its thread failed: the same bytes would fail again. */
+export class ParseFailure extends Error {}
+
+/** The parser was closed before this parse started (the process is stopping). */
+export class ParserClosed extends Error {}
+
+export interface ReportParserOptions {
+  /** How long one parse may run (TXMAIL_INBOUND_PARSE_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The compiled thread entry; tests point it at the build, or at a thread that misbehaves. */
+  filename?: URL;
+}
+
+interface Waiting {
+  task: ParseTask;
+  resolve(report: InboundReport): void;
+  reject(err: Error): void;
+}
+
+// One thread: bounces trickle in, a parse takes milliseconds, and a flood of hostile mail then costs
+// at most one core, leaving the others to the API and the delivery worker.
+const THREADS = 1;
+// A parse of a pathological 10 MiB message peaks near 250 MB; past this the thread is stopped (a
+// failed parse) rather than growing the process.
+const THREAD_HEAP_MB = 512;
+
+export class ThreadedReportParser implements ReportParser {
+  private readonly pool: Piscina<ParseTask, InboundReport>;
+  private readonly waiting: Waiting[] = [];
+  private running = 0;
+  private closed = false;
+
+  constructor(private readonly options: ReportParserOptions) {
+    this.pool = new Piscina({
+      filename: (options.filename ?? threadEntry()).href,
+      minThreads: THREADS,
+      maxThreads: THREADS,
+      // The parent process's heap flags and signal handling are not wanted in the thread.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
+  }
+
+  parse(task: ParseTask): Promise<InboundReport> {
+    if (this.closed) return Promise.reject(new ParserClosed('the report parser is closed'));
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ task, resolve, reject });
+      this.next();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) w.reject(new ParserClosed('the report parser is closed'));
+    await this.pool.close();
+  }
+
+  /**
+   * Hands the next parse to the thread once it is free. The queue is kept here, not in the pool, so
+   * that a parse's budget starts when it is handed over, not while it waits behind others (it does
+   * include starting a new thread after one was stopped: well under a second).
+   */
+  private next(): void {
+    while (this.running < THREADS && this.waiting.length > 0) {
+      const { task, resolve, reject } = this.waiting.shift()!;
+      this.running++;
+      const budget = new AbortController();
+      const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
+      // Aborting a running task terminates its thread; the pool starts another.
+      this.pool
+        .run(task, { signal: budget.signal })
+        .then(resolve, (err: Error) =>
+          reject(
+            new ParseFailure(
+              budget.signal.aborted
+                ? `parsing took longer than ${duration(this.options.timeoutMs)}`
+                : `the parsing thread failed: ${err.message}`,
+            ),
+          ),
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          this.running--;
+          this.next();
+        });
+    }
+  }
+}
+
+/** `5000` → `5 s`, `250` → `250 ms`. */
+function duration(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** The compiled thread entry. Run from source (as the tests are), that is the build's copy. */
+function threadEntry(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts')
+    ? new URL('../../dist/inbound/parse-thread.js', here)
+    : new URL('./parse-thread.js', here);
+}

@@ -1,0 +1,246 @@
+// Hostile mail at the bounce receiver: the attacks of issue 15 are accepted and parsed on the parsing
+// thread while the event loop keeps serving, and a parse that runs past its budget (or kills its
+// thread) fails its message with the reason, for good: no recovery pass takes it up again.
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundMessageRow } from '../src/db/schema.js';
+import { InboundProcessor } from '../src/inbound/inbound-processor.js';
+import type { InboundReceiver } from '../src/inbound/receiver.js';
+import { ThreadedReportParser } from '../src/inbound/report-parser.js';
+import { newId } from '../src/ids.js';
+import { databaseKinds } from './helpers/databases.js';
+import { dsn, eximBounce } from './helpers/hostile-reports.js';
+import { startTestEnv, type TestEnv } from './helpers/services.js';
+import { smtpSendBytes } from './helpers/smtp-client.js';
+import { until } from './helpers/wait.js';
+
+// fbl@ on the test domain takes mail from anyone.
+const TEST_DOMAIN = 'test.txmail.example';
+const FBL = `fbl@${TEST_DOMAIN}`;
+const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+const threads = (name: string) => new URL(`./fixtures/threads/${name}`, import.meta.url);
+
+/** The event loop's longest stall, in ms, while `fn` runs. */
+async function longestStall<T>(fn: () => Promise<T>): Promise<{ stallMs: number; result: T }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    const result = await fn();
+    return { stallMs: histogram.max / 1e6, result };
+  } finally {
+    histogram.disable();
+  }
+}
+
+describe('the issue 15 attacks over SMTP', () => {
+  let env: TestEnv;
+  let receiver: InboundReceiver;
+
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite, {
+      env: {
+        TXMAIL_TEST_DOMAIN: TEST_DOMAIN,
+        TXMAIL_INBOUND_HOST: '127.0.0.1',
+        TXMAIL_INBOUND_MAX_SIZE: '4M',
+        TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0',
+      },
+    });
+    receiver = await env.services.startInbound({ port: 0 });
+  });
+  afterAll(() => env?.close());
+
+  /**
+   * Sends `raw` to fbl@ and waits until it is processed. Returns the event loop's longest stall
+   * (sending and storing included), and its utilization from the 250 until the message was processed:
+   * the share of that time it spent running code rather than waiting for something to happen.
+   */
+  const deliver = async (raw: string) => {
+    const { stallMs, result } = await longestStall(async () => {
+      const answer = await smtpSendBytes(receiver.port, { from: '', to: [FBL] }, raw);
+      expect(answer.code, answer.response).toBe(250);
+      const id = /received as (\S+)/.exec(answer.response)![1]!;
+      const accepted = performance.eventLoopUtilization();
+
+      // Only the status and outcome: reading the stored message every poll would stall the loop itself.
+      const row = await until(`processing of ${id}`, async () => {
+        const r = await env.services.db.kysely
+          .selectFrom('inbound_messages')
+          .select(['status', 'outcome'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return r?.status === 'pending' ? undefined : r;
+      });
+      return { row, utilization: performance.eventLoopUtilization(accepted).utilization };
+    });
+    return { stallMs, ...result };
+  };
+
+  // Each attack rides in a message padded with 2 MiB of short lines, which its parse reads (about half
+  // a second of work): a parse on the event loop would stall it for at least that long.
+  const padding = 'x\r\n'.repeat((2 << 20) / 3);
+
+  it.each([
+    [
+      'an 80 KB X-Failed-Recipients header',
+      eximBounce({ failedRecipients: 'a'.repeat(80 * 1024), text: padding }),
+      eximBounce({ text: padding }),
+    ],
+    [
+      'a message/rfc822 part of spaces and bare CRs',
+      dsn({ originalPart: `Message-ID:${' '.repeat(80 * 1024)}\rx\r`, text: padding }),
+      dsn({ text: padding }),
+    ],
+  ])(
+    'accepts %s and parses it on the thread while the event loop keeps serving',
+    async (_, attack, benign) => {
+      const baseline = await deliver(benign);
+      const hostile = await deliver(attack);
+      expect(baseline.row.status).toBe('processed');
+      expect(hostile.row.status).toBe('processed');
+      expect(JSON.parse(hostile.row.outcome!)).toMatchObject({ kind: 'bounce' });
+      // Parsed on the thread: while the message was processed the event loop mostly waited (a parse
+      // on it keeps it busy throughout, even where mailparser yields between chunks). And its longest
+      // stall, sending and storing included, is of the order of what a harmless message of the same
+      // size causes (today's parse on the event loop stalled it for seconds).
+      expect(hostile.utilization).toBeLessThan(0.75);
+      expect(hostile.stallMs).toBeLessThan(baseline.stallMs * 10);
+    },
+  );
+});
+
+describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
+  let env: TestEnv;
+  const processed: string[] = [];
+
+  beforeAll(async () => {
+    env = await startTestEnv(kind);
+  });
+  afterAll(() => env?.close());
+
+  /** A message as the receiver stores it, whose receiver died before processing it (the lease is over). */
+  const stored = async (attempts = 0): Promise<InboundMessageRow> => {
+    const now = Date.now();
+    const row: InboundMessageRow = {
+      id: newId(),
+      received_at: now,
+      remote_ip: '192.0.2.1',
+      helo: 'client.test',
+      mail_from: '',
+      rcpt_to: JSON.stringify([FBL]),
+      size: 100,
+      raw: Buffer.from(eximBounce()).toString('base64'),
+      status: 'pending',
+      attempts,
+      lease_expires_at: now - 1,
+      processed_at: null,
+      outcome: null,
+    };
+    await env.services.repos.inbound.store(row);
+    return row;
+  };
+
+  /** A processor on the test's database, as a new process would make one. */
+  const processor = (parser: ThreadedReportParser) =>
+    new InboundProcessor({
+      repo: env.services.repos.inbound,
+      parser,
+      verp: env.services.verp,
+      clock: { now: () => Date.now() },
+      logger: pino({ level: 'silent' }),
+      hostname: 'mta.txmail.test',
+      processed: (k) => processed.push(k),
+    });
+
+  it('stops the thread, fails the message with the reason, and keeps the event loop free meanwhile', async () => {
+    const timeoutMs = 400;
+    const parser = new ThreadedReportParser({ timeoutMs, filename: threads('spinning-parse-thread.mjs') });
+    try {
+      const row = await stored();
+      const { stallMs } = await longestStall(() => processor(parser).process(row));
+      expect(stallMs).toBeLessThan(timeoutMs / 2);
+      const after = await env.services.repos.inbound.get(row.id);
+      expect(after).toMatchObject({ status: 'failed', attempts: 1, lease_expires_at: null });
+      expect(JSON.parse(after!.outcome!)).toEqual({
+        kind: 'failed',
+        reason: 'parsing took longer than 400 ms',
+      });
+      expect(processed.at(-1)).toBe('failed');
+
+      // The stopped thread was replaced: the parser takes the next message (and stops that one too).
+      await processor(parser).process(await stored());
+      expect(processed.at(-1)).toBe('failed');
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('fails the message whose parse kills its thread', async () => {
+    const parser = new ThreadedReportParser({
+      timeoutMs: 5000,
+      filename: threads('crashing-parse-thread.mjs'),
+    });
+    try {
+      const row = await stored();
+      await processor(parser).process(row);
+      const after = await env.services.repos.inbound.get(row.id);
+      expect(after).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(JSON.parse(after!.outcome!)).toMatchObject({
+        kind: 'failed',
+        reason: expect.stringMatching(/^the parsing thread failed: /) as string,
+      });
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('leaves a failed message to itself when a new process runs the recovery pass', async () => {
+    const spinning = new ThreadedReportParser({
+      timeoutMs: 200,
+      filename: threads('spinning-parse-thread.mjs'),
+    });
+    const row = await stored();
+    try {
+      // Left for the recovery pass, as when its receiver died: the pass claims it, and the parse fails.
+      expect(await processor(spinning).recover()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await spinning.close();
+    }
+    expect((await env.services.repos.inbound.get(row.id))?.status).toBe('failed');
+
+    // "Restarted": a new processor with a working parser finds nothing to do.
+    const parser = new ThreadedReportParser({ timeoutMs: 5000 });
+    try {
+      expect(await processor(parser).recover()).toBe(0);
+    } finally {
+      await parser.close();
+    }
+    const after = await env.services.repos.inbound.get(row.id);
+    expect(after).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(JSON.parse(after!.outcome!)).toEqual({
+      kind: 'failed',
+      reason: 'parsing took longer than 200 ms',
+    });
+  });
+
+  it('gives up a message whose attempts never finished, without parsing it again', async () => {
+    // Five attempts began and none ended (each time its process stopped mid-way): the sixth claim
+    // fails it at once; a parse would have spun until the budget.
+    const row = await stored(5);
+    const spinning = new ThreadedReportParser({
+      timeoutMs: 60_000,
+      filename: threads('spinning-parse-thread.mjs'),
+    });
+    try {
+      expect(await processor(spinning).recover()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await spinning.close();
+    }
+    const after = await env.services.repos.inbound.get(row.id);
+    expect(after).toMatchObject({ status: 'failed', attempts: 5 });
+    expect(JSON.parse(after!.outcome!)).toEqual({
+      kind: 'failed',
+      reason: 'gave up after 5 attempts that did not finish',
+    });
+  });
+});
