@@ -96,6 +96,28 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     expect(receiver.mostOpenAt('/a')).toBe(4);
   });
 
+  it('holds as many requests open at one endpoint as TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY allows', async () => {
+    const receiver = await new WebhookReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const env = await startTestEnv(kind, {
+      env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true', TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY: '2' },
+    });
+    cleanups.push(() => env.close());
+    const a = await createTenant(env.services);
+    await endpoint(env.services, a, receiver.url('/a'));
+    const hang = hangingEndpoint(receiver, '/a');
+    cleanups.push(async () => hang.release());
+    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(Date.now() - 1000, 20));
+    await env.services.startWorker(undefined, { pollMs: 50 });
+    await until('2 requests open at A', async () => (receiver.openAt('/a') >= 2 ? true : undefined));
+    hang.release();
+    await until('every push of A delivered', async () =>
+      (await pendingOf(env.services, a.accountId)) === 0 ? true : undefined,
+    );
+    expect(receiver.at('/a')).toHaveLength(20);
+    expect(receiver.mostOpenAt('/a')).toBe(2);
+  });
+
   it('keeps at most 4 requests open at a hanging endpoint with two txmail worker processes on the database', async () => {
     const database = await kind.create();
     cleanups.push(() => database.drop());
