@@ -3,18 +3,22 @@
 // every process. A claim round takes each tenant's oldest claimable row in turn (round robin), then each
 // tenant's second, and so on; within a tenant and within a group rows go oldest first (FIFO).
 //
-// The selection costs O(groups with pending rows × cap) index look-ups, however long one group's backlog:
+// The selection costs O(groups with pending rows × cap) index look-ups, however long one group's backlog
+// and however many finished rows the table keeps:
 //   grp    the groups with pending rows: a loose index scan (one seek per group), since neither dialect
 //          skips through an index by itself (PostgreSQL 15 has no skip scan);
 //   room   each group's free slots: cap − its unexpired leases;
 //   chain  each group's oldest claimable rows, as many as it has room for (at most `limit`): one seek
-//          for the first, then one for the row after the previous one (a row-value range, which both
-//          planners turn into an index range; SQLite allows no outer column in LIMIT or OFFSET);
+//          for the first, then one for the row after the previous one (SQLite allows no outer column in
+//          LIMIT or OFFSET, so "the first `free` rows" is a recursion);
 //   ranked the picks numbered per tenant by due time (ROW_NUMBER, both dialects): the tenant's turn;
 //   pick   the first `limit` by (turn, due time).
-// It needs two indexes on the queue: (group, due, id) where due is not null, and (group, until) where
-// owner is not null.
-//
+// It needs three indexes on the queue: (group, due) where due is not null, for the loose scan;
+// (group, due, id, until), whose due ranges skip finished rows (due null) in both dialects; and
+// (group, until) where owner is not null. The seek for the next row names the group by equality and the
+// previous due time as a bound of its own: with a row value alone, SQLite starts at the group's first
+// entry and reads through its finished rows.
+
 // The cap must hold when several processes claim at once. SQLite has one writer at a time and the claim
 // is one UPDATE, so it sees every lease. On PostgreSQL a statement sees the leases committed before it
 // started, so two claims running together could each fill the same group's room: there the claim is a
@@ -134,8 +138,9 @@ function fairPick(
       from room where free > 0
       union all
       select c.g, c.free, c.k + 1, (select o.id from ${t} as o
-                          where (${o(q.group.column)}, ${o(q.due)}) <= (c.g, ${now})
-                            and (${o(q.group.column)}, ${o(q.due)}, o.id) > (c.g, ${sql.ref(`p.${q.due}`)}, p.id)
+                          where ${o(q.group.column)} = c.g and ${o(q.due)} <= ${now}
+                            and ${o(q.due)} >= ${sql.ref(`p.${q.due}`)}
+                            and (${o(q.due)}, o.id) > (${sql.ref(`p.${q.due}`)}, p.id)
                             and ${claimable}
                           order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1)
       from chain as c join ${t} as p on p.id = c.id
