@@ -1,5 +1,6 @@
-// The webhook outbox: claiming due pushes under a lease (like the message queue, db/queue-repo.ts),
-// reading what a push needs, and recording each attempt with its consequences in one transaction.
+// The webhook outbox: claiming due pushes under a lease, fairly (fair-claim.ts: accounts in turn, a cap
+// of leases per endpoint), reading what a push needs, recording each attempt with its consequences in
+// one transaction, and queuing replays within the endpoint's cap of pending ones.
 // The rows themselves are written by webhook-enqueue.ts, inside the transaction that records events.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
