@@ -115,8 +115,8 @@ function fairPick(
   const o = (c: string) => sql.ref(`o.${c}`);
   // Claimable: due by now, and not leased (or its lease expired).
   const claimable = sql`${o(q.due)} is not null and (${o(q.until)} is null or ${o(q.until)} <= ${now})`;
-  // Ordered by (group, due) so that both planners walk the (group, due, id) index, which holds only
-  // pending rows, rather than one that also holds every finished row.
+  // Ordered by (group, due) so that both planners walk the (group, due) index of pending rows, rather
+  // than one that also holds every finished row.
   const grp =
     groups === undefined
       ? sql`grp(g) as (
