@@ -5,6 +5,7 @@ import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Plan } from './db/schema.js';
+import { PUSHES_PER_ENDPOINT } from './db/webhook-outbox-repo.js';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
 import {
@@ -89,6 +90,10 @@ export interface Config {
   workerConcurrency: number;
   /** How long a worker's claim on a message lasts: after a crash, the message waits this long. */
   workerLeaseSeconds: number;
+  /** Pushes of one webhook endpoint in flight at once, across every dispatcher process. */
+  webhookEndpointConcurrency: number;
+  /** Replays one webhook endpoint may have pending before the next is refused with 429. */
+  webhookMaxPendingReplays: number;
   /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
   buildThreads: number;
   /**
@@ -186,6 +191,8 @@ export function parseConfig(env: Env): Config {
     accountRateLimits: accountRateLimits(get('TXMAIL_ACCOUNT_RATE_LIMITS')),
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
+    webhookEndpointConcurrency: positive(get, 'TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY', PUSHES_PER_ENDPOINT),
+    webhookMaxPendingReplays: positive(get, 'TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS', 1000),
     buildThreads: nonNegativeInt(
       get,
       'TXMAIL_BUILD_THREADS',

@@ -79,6 +79,10 @@ export const ERROR_CODES = {
     status: 429,
     meaning: "The plan's test sends per day (UTC) are used up; see Retry-After.",
   },
+  replay_limit_exceeded: {
+    status: 429,
+    meaning: 'The webhook endpoint already has the most replays waiting to be sent (1,000 by default).',
+  },
   service_unavailable: {
     status: 503,
     meaning: 'The message could not be stored (database unavailable); nothing was accepted, retry later.',

@@ -212,7 +212,11 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     const [first] = (await outbox.claimDue('d1', 2000, 60_000, 100)).filter(
       (row) => row.account_id === tenant.accountId,
     );
-    await outbox.replay(w.id, tenant.accountId, r.events[0]!.id, newId(), 2100);
+    await outbox.replay(
+      [{ webhookId: w.id, accountId: tenant.accountId, eventId: r.events[0]!.id, replayId: newId() }],
+      2100,
+      1000,
+    );
     // The first push finishes after the replay was asked for.
     const done = {
       outboxId: first!.id,

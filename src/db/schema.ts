@@ -1,6 +1,6 @@
 // Row types of every table, declared once. Times are integer milliseconds since the epoch (UTC) in both
 // dialects; booleans are stored as 0/1 integers so SQLite and PostgreSQL rows look alike.
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 export type Plan = 'free' | 'pro' | 'scale';
 export type AccountState = 'sandbox' | 'production';
@@ -325,6 +325,8 @@ export interface WebhookOutboxTable {
   next_attempt_at: number | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
+  /** 1 for a push queued by a replay (counted against the endpoint's cap of pending replays), else 0. */
+  replay: ColumnType<number, number | undefined, number>;
 }
 
 export interface WebhookAttemptsTable {

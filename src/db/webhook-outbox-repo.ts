@@ -1,7 +1,8 @@
-// The webhook outbox: claiming due pushes under a lease (like the message queue, db/queue-repo.ts),
-// reading what a push needs, and recording each attempt with its consequences in one transaction.
+// The webhook outbox: claiming due pushes under a lease, fairly (fair-claim.ts: accounts in turn, a cap
+// of leases per endpoint), reading what a push needs, recording each attempt with its consequences in
+// one transaction, and queuing replays within the endpoint's cap of pending ones.
 // The rows themselves are written by webhook-enqueue.ts, inside the transaction that records events.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type {
   AccountNoticeRow,
@@ -12,7 +13,28 @@ import type {
   WebhookOutboxStatus,
   WebhookRow,
 } from './schema.js';
-import { claimLeased } from './lease-claim.js';
+import { claimFair, type FairQueue } from './fair-claim.js';
+
+/** Pushes of one endpoint in flight at once, across every dispatcher, unless configured otherwise. */
+export const PUSHES_PER_ENDPOINT = 4;
+
+/** The outbox as a fair queue: each account's pushes in turn, at most a few per endpoint at once. */
+const OUTBOX_QUEUE: FairQueue = {
+  table: 'webhook_outbox',
+  due: 'next_attempt_at',
+  owner: 'lease_owner',
+  until: 'lease_expires_at',
+  tenant: 'account_id',
+  group: { column: 'webhook_id', table: 'webhooks' },
+};
+
+/** A replay to queue: the event again for one endpoint, as a push of its own. */
+export interface ReplayPush {
+  webhookId: string;
+  accountId: string;
+  eventId: string;
+  replayId: string;
+}
 
 /** Everything one push needs: the outbox row, its endpoint, the event and the message it is about. */
 export interface WebhookJob {
@@ -49,16 +71,27 @@ export class WebhookOutboxRepo {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Leases up to `limit` due pushes; an expired lease (a dead dispatcher) makes a push due again. */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxRow[]> {
-    return claimLeased<WebhookOutboxRow>(
+  /**
+   * Leases up to `limit` due pushes, each account's oldest in turn (db/fair-claim.ts), never more than
+   * `perEndpoint` unexpired leases on one endpoint; an expired lease (a dead dispatcher) makes a push due
+   * again and no longer counts.
+   */
+  async claimDue(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perEndpoint = PUSHES_PER_ENDPOINT,
+  ): Promise<WebhookOutboxRow[]> {
+    return claimFair<WebhookOutboxRow>(
       this.db,
       this.dialect,
-      { table: 'webhook_outbox', due: 'next_attempt_at', owner: 'lease_owner', until: 'lease_expires_at' },
+      OUTBOX_QUEUE,
       owner,
       now,
       leaseUntil,
       limit,
+      perEndpoint,
     );
   }
 
@@ -163,31 +196,39 @@ export class WebhookOutboxRepo {
   }
 
   /**
-   * Queues an event again for one endpoint now (replay), as a push of its own (`<event>:<webhook>:<replay
-   * id>`): an earlier push of the same event, perhaps still in flight, keeps its own state.
+   * Queues events again now (replays), each as a push of its own (`<event>:<webhook>:<replay id>`): an
+   * earlier push of the same event, perhaps still in flight, keeps its own state. All or nothing: when
+   * one endpoint already has `limit` replays pending (queued and not yet final, in flight or waiting for
+   * a retry), nothing is queued and the answer is that endpoint's id. Exact under concurrency: SQLite has
+   * one writer at a time and each insert counts in the same statement; PostgreSQL locks the endpoints'
+   * rows first (in id order), because under READ COMMITTED two inserts would each count without the other.
    */
-  async replay(
-    webhookId: string,
-    accountId: string,
-    eventId: string,
-    replayId: string,
-    now: number,
-  ): Promise<void> {
-    await this.db
-      .insertInto('webhook_outbox')
-      .values({
-        id: `${eventId}:${webhookId}:${replayId}`,
-        webhook_id: webhookId,
-        event_id: eventId,
-        account_id: accountId,
-        status: 'pending',
-        attempts: 0,
-        created_at: now,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-      })
-      .execute();
+  async replay(pushes: ReplayPush[], now: number, limit: number): Promise<string | undefined> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (this.dialect === 'postgres') {
+          const ids = [...new Set(pushes.map((p) => p.webhookId))].sort();
+          await sql`select id from webhooks where id in (${sql.join(ids)}) order by id for no key update`.execute(
+            trx,
+          );
+        }
+        for (const p of pushes) {
+          const r = await sql`insert into webhook_outbox (id, webhook_id, event_id, account_id, status,
+              attempts, created_at, next_attempt_at, lease_owner, lease_expires_at, replay)
+            select ${`${p.eventId}:${p.webhookId}:${p.replayId}`}, ${p.webhookId}, ${p.eventId},
+              ${p.accountId}, 'pending', 0, ${now}, ${now}, null, null, 1
+            where (select count(*) from webhook_outbox
+                   where webhook_id = ${p.webhookId} and replay = 1 and next_attempt_at is not null) < ${limit}`.execute(
+            trx,
+          );
+          if ((r.numAffectedRows ?? 0n) === 0n) throw new ReplaysFull(p.webhookId);
+        }
+      });
+      return undefined;
+    } catch (err) {
+      if (err instanceof ReplaysFull) return err.webhookId;
+      throw err;
+    }
   }
 
   /** Records the attempt of a push made outside the outbox (the test route). */
@@ -238,5 +279,12 @@ export class WebhookOutboxRepo {
       .where('account_id', '=', accountId)
       .where('id', '=', eventId)
       .executeTakeFirst();
+  }
+}
+
+/** Rolls the replay transaction back when an endpoint has no room left. */
+class ReplaysFull extends Error {
+  constructor(readonly webhookId: string) {
+    super(`webhook ${webhookId} has no room for another pending replay`);
   }
 }

@@ -33,7 +33,11 @@ export interface WebhookInput {
 
 export class WebhookEndpoints {
   constructor(
-    private readonly settings: { allowPrivateNetworks: boolean },
+    private readonly settings: {
+      allowPrivateNetworks: boolean;
+      /** Replays one endpoint may have pending (queued, not yet final) before the next is refused. */
+      maxPendingReplays: number;
+    },
     private readonly deps: {
       repo: WebhooksRepo;
       outbox: WebhookOutboxRepo;
@@ -149,7 +153,10 @@ export class WebhookEndpoints {
     return attempt;
   }
 
-  /** Queues an event of this account again for one endpoint, with a fresh retry schedule. */
+  /**
+   * Queues an event of this account again for one endpoint, with a fresh retry schedule; refused (429)
+   * while the endpoint has its cap of replays pending, so replays cannot grow the outbox without bound.
+   */
   async replay(account: Account, id: string, eventId: string): Promise<void> {
     const w = await this.get(account, id);
     if (w.enabled !== 1) {
@@ -160,19 +167,42 @@ export class WebhookEndpoints {
     }
     const event = await this.deps.outbox.findEvent(account.id, eventId);
     if (!event) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
-    await this.deps.outbox.replay(w.id, account.id, event.id, newId(), this.deps.clock.now());
+    await this.queueReplays([w.id], account.id, event.id);
   }
 
-  /** Queues an event again for every enabled endpoint subscribed to its type; their ids. */
+  /**
+   * Queues an event again for every enabled endpoint subscribed to its type; their ids. All or none: when
+   * one of them has its cap of replays pending, none is queued (429).
+   */
   async replayEvent(account: Account, eventId: string): Promise<string[]> {
     const event = await this.deps.outbox.findEvent(account.id, eventId);
     if (!event) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
-    const now = this.deps.clock.now();
     const targets = (await this.deps.repo.list(account.id)).filter(
       (w) => w.enabled === 1 && decodeTypes(w.event_types).includes(event.type as WebhookEventType),
     );
-    for (const w of targets) await this.deps.outbox.replay(w.id, account.id, event.id, newId(), now);
+    await this.queueReplays(
+      targets.map((w) => w.id),
+      account.id,
+      event.id,
+    );
     return targets.map((w) => w.id);
+  }
+
+  private async queueReplays(webhookIds: string[], accountId: string, eventId: string): Promise<void> {
+    if (webhookIds.length === 0) return;
+    const limit = this.settings.maxPendingReplays;
+    const full = await this.deps.outbox.replay(
+      webhookIds.map((webhookId) => ({ webhookId, accountId, eventId, replayId: newId() })),
+      this.deps.clock.now(),
+      limit,
+    );
+    if (full !== undefined) {
+      throw new AppError(
+        'replay_limit_exceeded',
+        `webhook ${full} already has ${limit.toLocaleString('en-US')} replays waiting to be sent, the most ` +
+          'one endpoint may have; replay more once some of them have been delivered',
+      );
+    }
   }
 
   deliveries(account: Account, id: string, beforeId: string | undefined, limit: number) {

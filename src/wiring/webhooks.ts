@@ -34,7 +34,10 @@ export function createWebhooks(
     },
   );
   const endpoints = new WebhookEndpoints(
-    { allowPrivateNetworks: config.allowPrivateNetworks },
+    {
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      maxPendingReplays: config.webhookMaxPendingReplays,
+    },
     { repo: repos.webhooks, outbox: repos.webhookOutbox, secrets, sender, dns, clock },
   );
   return { endpoints, sender };

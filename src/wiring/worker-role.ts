@@ -184,7 +184,7 @@ function newDispatcher(
         webhookLogger.warn({ err, webhookId: job.webhook.id }, 'could not queue the webhook-disabled mail');
       });
     },
-    { ...DEFAULT_DISPATCHER_OPTIONS, ...options },
+    { ...DEFAULT_DISPATCHER_OPTIONS, perEndpoint: config.webhookEndpointConcurrency, ...options },
   );
 }
 
