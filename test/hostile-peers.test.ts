@@ -22,6 +22,9 @@ import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
+/** A control character other than tab and line feed: what must never be kept. */
+const CONTROL = /(?![\t\n])\p{Cc}/u;
+
 describe('the parsers of what peers write, on hostile input', () => {
   it.each([
     ['alone', 550, (s: string) => s],
@@ -36,16 +39,37 @@ describe('the parsers of what peers write, on hostile input', () => {
     await assertLinearForShapes((s) => {
       const kept = peerText(s, MAX_REPLY_TEXT);
       expect(kept.length).toBeLessThanOrEqual(MAX_REPLY_TEXT + 1);
-      expect(kept).not.toMatch(/[\0\r\x1b]/);
+      expect(kept).not.toMatch(CONTROL);
     });
   });
 
+  // HTML builds a tree, and the step where it outgrows the young generation of the heap costs up to
+  // about 7 times more per byte, once. A quadratic conversion grows 4 times per step and keeps growing
+  // (16 times over two steps), so trees are allowed a growth of 10 instead of 5.
   it.each([
-    ['alone', (s: string) => s],
-    ['inside a table cell', (s: string) => `<table><tr><td>${s}</td></tr></table>`],
-    ['inside a link', (s: string) => `<a href="https://acme.example/">${s}</a>`],
-  ])('make the text alternative of hostile HTML %s in linear time, at any depth', async (_where, wrap) => {
-    await assertLinearForShapes((s) => plainText(s), wrap, { examples: HTML_SHAPES, numRuns: 2 });
+    ['alone', (s: string) => s, HTML_SHAPES],
+    ['inside a table cell', (s: string) => `<table><tr><td>${s}</td></tr></table>`, HTML_SHAPES.slice(0, 3)],
+  ])(
+    'make the text alternative of hostile HTML %s in linear time, at any depth',
+    async (_where, wrap, examples) => {
+      await assertLinearForShapes((s) => plainText(s), wrap, {
+        examples,
+        numRuns: 1,
+        repeats: 2,
+        maxGrowth: 10,
+      });
+    },
+  );
+
+  it('converts HTML to text in linear time even past the cap, however many pieces make one word', async () => {
+    // html-to-text's own folding copied a word again for each piece: 17 s for a megabyte of <li>x.
+    await assertLinearForShapes((s) => plainText(s, Infinity), undefined, {
+      examples: [HTML_SHAPES[8]!, HTML_SHAPES[9]!, HTML_SHAPES[0]!],
+      numRuns: 0,
+      sizes: [16 << 10, 64 << 10, 256 << 10, 1 << 20],
+      repeats: 2,
+      maxGrowth: 10,
+    });
   });
 
   it('makes the text alternative of HTML nested far deeper than any template without overflowing the stack', () => {
@@ -79,14 +103,10 @@ describe('the parsers of what peers write, on hostile input', () => {
         key: { domain: 'acme.example', selector: 'txm202611', privateKey },
       });
     await assertLinearForShapes(build, undefined, {
-      examples: [
-        HTML_SHAPES[0]!,
-        HTML_SHAPES[1]!,
-        HTML_SHAPES[5]!,
-        { prefix: '', unit: '\u2028', suffix: '' },
-      ],
-      numRuns: 1,
+      examples: [HTML_SHAPES[0]!, HTML_SHAPES[8]!, { prefix: '', unit: '\u2028', suffix: '' }],
+      numRuns: 0,
       repeats: 2,
+      maxGrowth: 10,
     });
   });
 });
@@ -136,7 +156,7 @@ describe('an SMTP server that answers with hostile replies', () => {
           // A reply past 64 KiB costs the connection (deferred); one below it is the server's refusal.
           expect(result.outcome === 'bounced' || result.enhanced === '4.4.2', result.reply).toBe(true);
           expect(result.reply.length).toBeLessThanOrEqual(MAX_REPLY_TEXT + 1);
-          expect(result.reply).not.toMatch(/[\0\r]/);
+          expect(result.reply).not.toMatch(CONTROL);
         },
         wrap,
         { numRuns: 1, repeats: 2 },
@@ -175,7 +195,7 @@ describe('a webhook endpoint that answers with hostile responses', () => {
         const result = await push();
         expect(result.statusCode).toBe(500);
         expect(result.response.length).toBeLessThanOrEqual(RESPONSE_EXCERPT_BYTES + 1);
-        expect(result.response).not.toMatch(/[\0\r\x1b]/);
+        expect(result.response).not.toMatch(CONTROL);
       },
       undefined,
       { numRuns: 1, repeats: 2 },
