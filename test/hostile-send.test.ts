@@ -1,8 +1,9 @@
 // Hostile input on the sending side: every parser of the API that takes text from outside (the send
 // request and its addresses, domain names, webhook URLs, the log and suppression filters, ids and
 // cursors, Idempotency-Key) runs in time linear in its input. Each is fed generated adversarial inputs
-// up to 1 MiB, the known-bad shapes first, and its cost per byte is compared with the same run's smaller
-// inputs (test/helpers/linear-time.ts), never with a wall-clock constant.
+// up to 1 MiB, the known-bad shapes first. A parser's cost per byte is compared with the same run's
+// smaller inputs (test/helpers/linear-time.ts); a whole request's with a request of the same size that
+// the schema refuses by a field's name alone (hostile-shapes.ts). Never with a wall-clock constant.
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../src/db/schema.js';
