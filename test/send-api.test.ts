@@ -162,6 +162,24 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
       400,
       'validation_error: "subject" must be at most 998 characters',
     ],
+    [
+      'a from of 60,000 spaces between two letters (once a 2-second freeze)',
+      { ...validSend, from: `a${' '.repeat(60_000)}b` },
+      400,
+      'validation_error: "from" must be at most 1024 characters',
+    ],
+    [
+      'a to over 1024 characters',
+      { ...validSend, to: `${'n'.repeat(1000)} <jane@recipient.example>` },
+      400,
+      'validation_error: "to" must be at most 1024 characters',
+    ],
+    [
+      'a megabyte of subject',
+      { ...validSend, subject: 's'.repeat(1 << 20) },
+      400,
+      'validation_error: "subject" must be at most 2048 characters',
+    ],
     ['an empty message', { ...validSend, message: '' }, 400, 'validation_error: "message" must not be empty'],
     ['a JSON array body', [validSend], 400, 'validation_error: the body must be a JSON object'],
     ['a JSON null body', 'null', 400, 'validation_error: the body must be a JSON object'],
@@ -178,6 +196,12 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
 
   it('accepts a subject of exactly 998 characters', async () => {
     expect((await send({ ...validSend, subject: 'x'.repeat(998) })).statusCode).toBe(200);
+  });
+
+  it('accepts the longest address fields: a 256-character name, a 64-octet local part, spaces around', async () => {
+    const to = `  "${'n'.repeat(256)}" <${'l'.repeat(64)}@${'d'.repeat(63)}.${'e'.repeat(63)}.recipient.example>  `;
+    const res = await send({ ...validSend, to, subject: ` ${'x'.repeat(998)}${' '.repeat(1000)}` });
+    expect(res.statusCode, res.body).toBe(200);
   });
 
   it('refuses a body that is not sent as JSON with 415', async () => {

@@ -3,6 +3,7 @@
 // encoding and line lengths are nodemailer's MailComposer's job.
 import { compile } from 'html-to-text';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { wrapText } from './wrap-text.js';
 
 export interface OutgoingMessage {
   id: string;
@@ -38,16 +39,39 @@ export function messageIdHeader(id: string, hostname: string): string {
   return `<${id}@${hostname}>`;
 }
 
+/**
+ * The text alternative is made from at most this much of the HTML. Converting costs up to about half a
+ * microsecond per character (far more than composing), and the HTML may be 10 MiB: this bounds the
+ * cost per message to well under a second; mail clients show far less of a long message anyway.
+ */
+export const MAX_TEXT_SOURCE_LENGTH = 256 * 1024;
+/**
+ * Elements nested deeper than this are left out of the text alternative. html-to-text walks the tree
+ * by recursion: without a limit, HTML nested a few thousand deep overflows the stack, so the message
+ * could never be built; real templates nest a few dozen deep.
+ */
+export const MAX_TEXT_DEPTH = 100;
+const TEXT_WIDTH = 78; // RFC 5322 §2.1.1
+const CUT_NOTE = '\n\n[…the rest of this message is in its HTML version]';
+
 // Compiled once: compiling the selectors costs more than converting a typical message.
 const toText = compile({
-  wordwrap: 78,
+  // Folded by wrapText, in one pass: html-to-text's own folding is quadratic in a word's pieces.
+  wordwrap: false,
+  limits: { maxDepth: MAX_TEXT_DEPTH, ellipsis: '…' },
   selectors: [
     { selector: 'img', format: 'skip' },
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
   ],
 });
 
-/** The text/plain alternative: what the HTML says, readable in a terminal mail client. */
-export function plainText(html: string): string {
-  return toText(html);
+/**
+ * The text/plain alternative: what the HTML says, readable in a terminal mail client. Linear in the
+ * HTML; `maxSource` (tests lift it) bounds how much of the HTML it reads.
+ */
+export function plainText(html: string, maxSource = MAX_TEXT_SOURCE_LENGTH): string {
+  if (html.length <= maxSource) return wrapText(toText(html), TEXT_WIDTH);
+  let end = maxSource;
+  if (/[\ud800-\udbff]/.test(html[end - 1]!)) end--; // never half of a surrogate pair
+  return wrapText(toText(html.slice(0, end)), TEXT_WIDTH) + CUT_NOTE;
 }

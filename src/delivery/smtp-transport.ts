@@ -1,8 +1,18 @@
 // SMTP delivery over reused connections, pooled per (source IP, destination address, port). This is the
 // only file that talks to nodemailer's SMTP client.
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { peerText } from '../peer-text.js';
 import { classifyReply } from './classify-reply.js';
 import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
+
+/**
+ * The largest reply read from a server, all lines of a multi-line reply together. RFC 5321 §4.5.3.1.5
+ * allows 512 octets per line and real replies (EHLO's is the longest) stay far below this; a server that
+ * keeps a reply going past it loses the connection (the attempt is deferred) instead of filling memory.
+ */
+export const MAX_REPLY_BYTES = 64 * 1024;
+/** The part of a reply that is classified and kept with the attempt (the log, events, webhooks). */
+export const MAX_REPLY_TEXT = 2048;
 
 export interface SmtpTransportOptions {
   /** EHLO name. */
@@ -100,9 +110,9 @@ export class SmtpTransport implements Transport {
       if (outcome.ok) {
         pooled.sent++;
         this.release(pooled);
-        const code = Number(/^(\d{3})/.exec(outcome.response)?.[1] ?? 250);
-        const cls = classifyReply(code, outcome.response);
-        return { result: this.result(cls, code, outcome.response, target, pooled.conn), tryNext: false };
+        const reply = peerText(outcome.response.trim(), MAX_REPLY_TEXT);
+        const code = Number(/^(\d{3})/.exec(reply)?.[1] ?? 250);
+        return { result: this.result(code, reply, target, pooled.conn), tryNext: false };
       }
       const err = outcome.err;
       if (reused && !fresh && err.responseCode === undefined) {
@@ -133,6 +143,7 @@ export class SmtpTransport implements Transport {
       greetingTimeout: this.options.connectTimeoutMs ?? 30_000,
       socketTimeout: this.options.socketTimeoutMs ?? 120_000,
       socketCloseTimeout: 0,
+      maxResponseSize: MAX_REPLY_BYTES,
       // Opportunistic STARTTLS (RFC 3207) without certificate checks: most MX certificates do not
       // match their names, and refusing them would send the mail in clear text instead.
       opportunisticTLS: true,
@@ -193,18 +204,19 @@ export class SmtpTransport implements Transport {
     });
   }
 
+  /** `reply`: already through peerText, so classifying it costs at most MAX_REPLY_TEXT characters. */
   private result(
-    cls: ReturnType<typeof classifyReply>,
-    code: number | null,
+    code: number,
     reply: string,
     target: DeliveryTarget,
     conn: SMTPConnection | undefined,
   ): AttemptResult {
+    const cls = classifyReply(code, reply);
     return {
       outcome: cls.outcome,
       smtpCode: code,
       enhanced: cls.enhanced,
-      reply: reply.trim(),
+      reply,
       remoteHost: target.host,
       remoteIp: target.address,
       tls: conn ? conn.secure : false,
@@ -218,8 +230,8 @@ export class SmtpTransport implements Transport {
     conn: SMTPConnection | undefined,
   ): AttemptResult {
     if (typeof err.responseCode === 'number' && err.responseCode >= 200) {
-      const reply = err.response ?? err.message;
-      return this.result(classifyReply(err.responseCode, reply), err.responseCode, reply, target, conn);
+      const reply = peerText((err.response ?? err.message).trim(), MAX_REPLY_TEXT);
+      return this.result(err.responseCode, reply, target, conn);
     }
     // No reply at all: refused, timed out, or dropped. Always worth another try later.
     const connecting = conn === undefined;
@@ -227,7 +239,11 @@ export class SmtpTransport implements Transport {
       outcome: 'deferred',
       smtpCode: null,
       enhanced: connecting ? '4.4.1' : '4.4.2',
-      reply: `${connecting ? 'could not connect' : 'connection lost'}: ${err.message}`,
+      // The message may quote the server (a malformed greeting, say): kept like a reply.
+      reply: peerText(
+        `${connecting ? 'could not connect' : 'connection lost'}: ${err.message}`,
+        MAX_REPLY_TEXT,
+      ),
       remoteHost: target.host,
       remoteIp: target.address,
       tls: conn ? conn.secure : false,

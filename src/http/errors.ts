@@ -66,6 +66,11 @@ export function describeSchemaError(errors: SchemaError[], context = 'body'): st
       if (field === '') return `${where} must be a JSON object`;
       if (field === 'to') return '"to" must be a string with one recipient (one email per call)';
       return `"${field}" must be a ${String(e.params.type)}`;
+    case 'maxLength':
+      // Worded as the parsers word their own length limits (e.g. address.ts).
+      return `"${field}" must be at most ${String(e.params.limit)} characters`;
+    case 'maxItems':
+      return `"${field}" must have at most ${String(e.params.limit)} items`;
     default:
       return field === ''
         ? `${where} ${e.message ?? 'is invalid'}`

@@ -1,16 +1,36 @@
 // The send request: its JSON schema (checked by the HTTP layer, also the OpenAPI source) and the
 // checks a schema cannot express (address syntax, header safety, lengths).
 import { AppError } from '../errors.js';
-import { parseAddress, type Address } from './address.js';
+import { MAX_ADDRESS_FIELD_LENGTH, parseAddress, type Address } from './address.js';
+
+export const MAX_SUBJECT_LENGTH = 998; // RFC 5322 §2.1.1 line length limit
+/**
+ * The subject as sent may carry spaces around it (they are trimmed), but not megabytes of them: the
+ * schema refuses a longer field before anything is parsed.
+ */
+export const MAX_SUBJECT_FIELD_LENGTH = 2048;
 
 export const sendRequestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['from', 'to', 'subject', 'message'],
   properties: {
-    from: { type: 'string', description: 'Sender: addr@domain or Name <addr@domain>, on a verified domain.' },
-    to: { type: 'string', description: 'One recipient: addr@domain or Name <addr@domain>.' },
-    subject: { type: 'string', description: '1–998 characters, one line.' },
+    // maxLength: a huge field is refused by the schema, in one pass, before any parsing.
+    from: {
+      type: 'string',
+      maxLength: MAX_ADDRESS_FIELD_LENGTH,
+      description: 'Sender: addr@domain or Name <addr@domain>, on a verified domain.',
+    },
+    to: {
+      type: 'string',
+      maxLength: MAX_ADDRESS_FIELD_LENGTH,
+      description: 'One recipient: addr@domain or Name <addr@domain>.',
+    },
+    subject: {
+      type: 'string',
+      maxLength: MAX_SUBJECT_FIELD_LENGTH,
+      description: '1–998 characters after trimming, one line.',
+    },
     message: { type: 'string', description: 'HTML body, sent as given.' },
   },
 } as const;
@@ -51,8 +71,6 @@ export interface ValidSend {
   html: string;
 }
 
-export const MAX_SUBJECT_LENGTH = 998; // RFC 5322 §2.1.1 line length limit
-
 /** Checks what the schema cannot; throws `validation_error` naming the field. */
 export function validateSend(body: SendRequestBody): ValidSend {
   const from = parseAddress(body.from);
@@ -64,7 +82,12 @@ export function validateSend(body: SendRequestBody): ValidSend {
     throw invalid('"subject" must not contain line breaks or NUL characters');
   const subject = body.subject.trim();
   if (subject === '') throw invalid('"subject" must not be empty');
-  if ([...subject].length > MAX_SUBJECT_LENGTH) {
+  // Counted in code points, spelled out only when the UTF-16 length leaves the question open (a code
+  // point is one or two units): a huge subject is refused without making an array of its characters.
+  if (
+    subject.length > MAX_SUBJECT_LENGTH &&
+    (subject.length > 2 * MAX_SUBJECT_LENGTH || [...subject].length > MAX_SUBJECT_LENGTH)
+  ) {
     throw invalid(`"subject" must be at most ${MAX_SUBJECT_LENGTH} characters`);
   }
 

@@ -1,12 +1,16 @@
 // One HTTP POST to an endpoint, connected to the address resolved beforehand (webhook-url.ts) while the
 // Host header and TLS server name stay the URL's host, so certificates are checked against the name.
 // No redirects are followed (a 3xx is a failure like any other non-2xx), one overall timeout, and only
-// the first KiB of the answer is read.
+// the first KiB of the answer is read. The endpoint writes everything we read: the status line and
+// headers are bounded by Node's HTTP parser (16 KiB of headers), the body by the excerpt, and what is
+// kept goes through peerText (no NUL reaches the database, where it would make the attempt unrecordable).
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { peerText } from '../peer-text.js';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
+const ERROR_TEXT_LENGTH = 1024;
 
 export interface PostTarget {
   url: URL;
@@ -16,7 +20,7 @@ export interface PostTarget {
 
 export interface PostResult {
   statusCode: number | null;
-  /** The first KiB of the response body (UTF-8, possibly cut mid-character). */
+  /** The first KiB of the response body (UTF-8, possibly cut mid-character; controls as U+FFFD). */
   response: string;
   retryAfter: string | undefined;
   /** What went wrong when there was no response. */
@@ -64,7 +68,10 @@ export function postWebhook(
         const done = () =>
           finish({
             statusCode: res.statusCode ?? null,
-            response: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
+            response: peerText(
+              Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
+              RESPONSE_EXCERPT_BYTES,
+            ),
             retryAfter: single(res.headers['retry-after']),
             error: undefined,
           });
@@ -82,7 +89,8 @@ export function postWebhook(
       timeoutMs,
     );
     req.on('error', (err: NodeJS.ErrnoException) =>
-      finish(failure(err.code ? `${err.code}: ${err.message}` : err.message)),
+      // A TLS or parse error may quote the peer (a certificate's names, say): kept like its words.
+      finish(failure(peerText(err.code ? `${err.code}: ${err.message}` : err.message, ERROR_TEXT_LENGTH))),
     );
     req.end(body);
   });

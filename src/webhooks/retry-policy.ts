@@ -41,9 +41,12 @@ export function nextWebhookAttemptAt(
   return now + Math.max(scheduled, asked);
 }
 
+/** An HTTP date is 29 characters (RFC 9110 §5.6.7); anything much longer is malformed, unread. */
+const MAX_RETRY_AFTER_LENGTH = 64;
+
 /** Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP date; undefined when absent or malformed. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value.length > MAX_RETRY_AFTER_LENGTH) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);

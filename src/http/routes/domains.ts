@@ -4,6 +4,7 @@ import { domainToUnicode } from 'node:url';
 import type { DomainRow } from '../../db/schema.js';
 import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
 import type { DomainDetail, Domains } from '../../domains/domains.js';
+import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
 import { authOf } from '../authenticate.js';
 
@@ -12,7 +13,11 @@ const createBodySchema = {
   additionalProperties: false,
   required: ['name'],
   properties: {
-    name: { type: 'string', description: 'The domain to send from, e.g. acme.example (IDN allowed)' },
+    name: {
+      type: 'string',
+      maxLength: MAX_DOMAIN_NAME_FIELD_LENGTH,
+      description: 'The domain to send from, e.g. acme.example (IDN allowed)',
+    },
   },
 } as const;
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { parseAddress } from '../../messages/address.js';
+import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { authOf } from '../authenticate.js';
 
 const STATUSES: MessageStatus[] = [
@@ -16,17 +16,25 @@ const STATUSES: MessageStatus[] = [
   'test',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
+const MAX_TIME_LENGTH = 64;
+const MAX_CURSOR_LENGTH = 64;
 
+// Every filter has a length limit: a huge one is refused by the schema before anything parses it.
 const listQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     status: { type: 'string', enum: STATUSES },
-    to: { type: 'string', description: 'Exact recipient address' },
-    from: { type: 'string', description: 'Exact sender address' },
-    since: { type: 'string', description: 'ISO 8601 time, inclusive' },
-    until: { type: 'string', description: 'ISO 8601 time, exclusive' },
-    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    to: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact recipient address' },
+    from: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact sender address' },
+    since: { type: 'string', maxLength: MAX_TIME_LENGTH, description: 'ISO 8601 time, inclusive' },
+    until: { type: 'string', maxLength: MAX_TIME_LENGTH, description: 'ISO 8601 time, exclusive' },
+    cursor: {
+      type: 'string',
+      maxLength: MAX_CURSOR_LENGTH,
+      description: 'next_cursor of the previous page',
+    },
     limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
   },
 } as const;

@@ -5,6 +5,9 @@ import { AppError } from '../../errors.js';
 import type { Suppressions } from '../../suppressions/suppressions.js';
 import { authOf } from '../authenticate.js';
 
+/** RFC 5321 §4.5.3.1: a local part of 64 octets, "@", a domain of 255. */
+const MAX_SUPPRESSION_ADDRESS_LENGTH = 320;
+
 const suppressionSchema = {
   type: 'object',
   properties: {
@@ -22,8 +25,9 @@ const listQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    address: { type: 'string', description: 'Exact address' },
-    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    // Length limits: a huge filter is refused by the schema before the address parser sees it.
+    address: { type: 'string', maxLength: MAX_SUPPRESSION_ADDRESS_LENGTH, description: 'Exact address' },
+    cursor: { type: 'string', maxLength: 64, description: 'next_cursor of the previous page' },
     limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
   },
 } as const;
@@ -33,7 +37,7 @@ const addBodySchema = {
   additionalProperties: false,
   required: ['address'],
   properties: {
-    address: { type: 'string', maxLength: 320 },
+    address: { type: 'string', maxLength: MAX_SUPPRESSION_ADDRESS_LENGTH },
     reason: { type: 'string', maxLength: 500 },
   },
 } as const;

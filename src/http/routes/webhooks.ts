@@ -9,16 +9,26 @@ import {
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { decodeTypes, type WebhookEndpoints, type WebhookInput } from '../../webhooks/webhook-endpoints.js';
+import { MAX_URL_LENGTH } from '../../webhooks/webhook-url.js';
 import { authOf } from '../authenticate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Ids and cursors are far shorter (a UUID, its base64url); a longer one is refused unread. */
+const MAX_ID_FIELD_LENGTH = 64;
 
+// Every string has a length limit and the list a size limit, so the schema refuses a huge field in
+// one pass before anything parses it.
 const fields = {
-  url: { type: 'string', description: 'https:// URL that receives the events (POST, JSON).' },
+  url: {
+    type: 'string',
+    maxLength: MAX_URL_LENGTH,
+    description: 'https:// URL that receives the events (POST, JSON).',
+  },
   events: {
     type: 'array',
     items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
     minItems: 1,
+    maxItems: WEBHOOK_EVENT_TYPES.length,
     uniqueItems: true,
     description: 'Event types sent; default email.delivered, email.bounced, email.complained.',
   },
@@ -44,14 +54,24 @@ const replaySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['event_id'],
-  properties: { event_id: { type: 'string', description: 'Id of an event of this account.' } },
+  properties: {
+    event_id: {
+      type: 'string',
+      maxLength: MAX_ID_FIELD_LENGTH,
+      description: 'Id of an event of this account.',
+    },
+  },
 } as const;
 
 const pageQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    cursor: { type: 'string', description: 'next_cursor of the previous page' },
+    cursor: {
+      type: 'string',
+      maxLength: MAX_ID_FIELD_LENGTH,
+      description: 'next_cursor of the previous page',
+    },
     limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
   },
 } as const;

@@ -1,0 +1,74 @@
+// A hand-written SMTP server on loopback whose replies are exact bytes chosen by the test: what a hostile
+// or broken receiving server could send (NUL bytes, bare CR, replies of a megabyte, endless multi-line
+// replies). It speaks just enough SMTP for a client to reach RCPT and the end of DATA; everything else
+// is answered 250. `reply` decides the answer to RCPT and to the final "." (default: 250), given the
+// recipient of the transaction.
+import net from 'node:net';
+
+export type ScriptedStep = 'rcpt' | 'data-end';
+
+export class ScriptedSmtpServer {
+  /** The raw bytes to answer at a step, CRLF included; undefined: the ordinary 250. */
+  reply: (step: ScriptedStep, recipient: string) => Buffer | string | undefined = () => undefined;
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  async start(): Promise<this> {
+    this.server = net.createServer((socket) => this.session(socket));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private session(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined); // the client may hang up mid-reply: that is its right
+    let recipient = '';
+    const answer = (step: ScriptedStep | undefined, ordinary: string) => {
+      const custom = step ? this.reply(step, recipient) : undefined;
+      if (!socket.destroyed) socket.write(custom ?? `${ordinary}\r\n`);
+    };
+    let buffered = '';
+    let inData = false;
+    socket.write('220 scripted.test ESMTP\r\n');
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      for (;;) {
+        if (inData) {
+          const end = buffered.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          buffered = buffered.slice(end + 5);
+          inData = false;
+          answer('data-end', '250 2.0.0 queued');
+          continue;
+        }
+        const eol = buffered.indexOf('\r\n');
+        if (eol < 0) return;
+        const line = buffered.slice(0, eol);
+        buffered = buffered.slice(eol + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') answer(undefined, '250-scripted.test\r\n250 8BITMIME');
+        else if (verb === 'RCPT') {
+          recipient = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          answer('rcpt', '250 2.1.5 ok');
+        } else if (verb === 'DATA') {
+          inData = true;
+          // The data may follow at once: "\r\n.\r\n" is searched from the start of what follows.
+          buffered = `\r\n${buffered}`;
+          answer(undefined, '354 go ahead');
+        } else if (verb === 'QUIT') {
+          answer(undefined, '221 bye');
+          socket.end();
+          return;
+        } else answer(undefined, '250 ok');
+      }
+    });
+  }
+}
