@@ -332,6 +332,36 @@ export const ATTACKS = {
     return { held: only4xx(statuses), detail: `statuses ${JSON.stringify(statuses)}` };
   },
 
+  /** The largest body the send route takes (10 MiB), all of it in `from`. */
+  async 'send: from of 10 MiB'(t, { ms = 3000 } = {}) {
+    const from = `a${' '.repeat(10 * (1 << 20) - 1024)}b`;
+    const statuses = await forAWhile(ms, 2, async () => {
+      const r = await request(t.url, 'POST', '/api/email/send/test', {
+        key: t.tenants.free.key,
+        body: sendBody(from),
+      });
+      return r.status;
+    });
+    return { held: only4xx(statuses), detail: `statuses ${JSON.stringify(statuses)}` };
+  },
+
+  /** A valid 10 MiB message of characters JSON must unescape, from a paying account. */
+  async 'send: 10 MiB message of escapes'(t, { ms = 3000 } = {}) {
+    // 10 bytes of JSON per unit (é, \", \\\\, <, U+2028): just under the 10 MiB body limit.
+    const html = `<p>${'\u00e9"\\<\u2028'.repeat(Math.floor((10 * (1 << 20) - 4096) / 10))}</p>`;
+    const statuses = await forAWhile(ms, 2, async () => {
+      const r = await request(t.url, 'POST', '/api/email/send/test', {
+        key: t.tenants.quiet.key,
+        body: sendBody('Acme <noreply@acme.example>', html),
+      });
+      return r.status;
+    });
+    return {
+      held: !Object.keys(statuses).some((s) => Number(s) >= 500 || !Number(s)),
+      detail: `statuses ${JSON.stringify(statuses)}`,
+    };
+  },
+
   /** To fbl@ (open to anyone): an 80 KB X-Failed-Recipients header (8.7 s in the report parser). */
   async 'inbound: 80 KB X-Failed-Recipients'(t, { copies = 3 } = {}) {
     const data =
