@@ -46,23 +46,33 @@ export async function startTarget({ env = {}, logLevel = 'debug' } = {}) {
   const port = await freePort();
   const inboundPort = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: {
-      ...process.env,
-      ...base,
-      TXMAIL_HTTP_HOST: '127.0.0.1',
-      TXMAIL_HTTP_PORT: String(port),
-      TXMAIL_INBOUND_HOST: '127.0.0.1',
-      TXMAIL_INBOUND_PORT: String(inboundPort),
-      TXMAIL_LOG_LEVEL: logLevel,
-      // Webhook receivers and attack clients live on loopback here; in production both are remote.
-      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      TXMAIL_TRUST_PROXY: 'loopback',
-      TXMAIL_INBOUND_TRUSTED_NETWORKS: 'none',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.TXMAIL_BENCH_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TXMAIL_BENCH_PROFILE}`]
+        : []),
+      BIN,
+      'serve',
+    ],
+    {
+      env: {
+        ...process.env,
+        ...base,
+        TXMAIL_HTTP_HOST: '127.0.0.1',
+        TXMAIL_HTTP_PORT: String(port),
+        TXMAIL_INBOUND_HOST: '127.0.0.1',
+        TXMAIL_INBOUND_PORT: String(inboundPort),
+        TXMAIL_LOG_LEVEL: logLevel,
+        // Webhook receivers and attack clients live on loopback here; in production both are remote.
+        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        TXMAIL_TRUST_PROXY: 'loopback',
+        TXMAIL_INBOUND_TRUSTED_NETWORKS: 'none',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout.on('data', (d) => (output += d.toString()));
   child.stderr.on('data', (d) => (output += d.toString()));
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));

@@ -14,6 +14,7 @@ import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
+import { registerJsonBody } from './json-body.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
@@ -103,6 +104,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
 
   app.decorateRequest('auth', null);
   app.setErrorHandler(handleError);
