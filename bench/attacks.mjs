@@ -20,7 +20,7 @@ const guarded = names.some((n) => n.startsWith('guards'))
   ? await startTarget({ env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'false' }, logLevel: 'warn' })
   : undefined;
 const fmt = (h) =>
-  `p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n} probes)`;
+  `p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n} probes, ${h.over50} over 50 ms)`;
 let failures = 0;
 try {
   const idle = await withHealthProbe(target.url, new Promise((r) => setTimeout(r, 2000)));
