@@ -3,7 +3,7 @@
 // No wall-clock constant: the health latency during each attack is judged against the latency during
 // a benign load of the same shape, measured in the same run. bench/attacks.mjs prints the figures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTACKS, startTarget, withHealthProbe, type Health, type Target } from '../bench/lib/attacks.mjs';
+import { ATTACKS, startTarget, withHealthProbe, type Health, type Target } from '../../bench/lib/attacks.mjs';
 
 // Quick settings: the same attacks, shorter, with the replay cap lowered so the backlog fills it fast.
 const OPTIONS: Record<string, Record<string, number>> = {
@@ -42,7 +42,7 @@ describe('attacks against txmail serve', () => {
       const { result, health } = await withHealthProbe(t.url, ATTACKS[name]!(t, OPTIONS[name]));
       expect(result.held, result.detail).toBe(true);
       // A frozen event loop shows up as probes taking seconds; a busy one as a few milliseconds more.
-      const allowed = Math.max(5 * benign.p99, benign.max);
+      const allowed = Math.max(8 * benign.p99, 2 * benign.max);
       expect(
         health.p99,
         `/healthz p99 ${health.p99.toFixed(1)} ms against ${allowed.toFixed(1)} ms (benign: p99 ${benign.p99.toFixed(1)}, max ${benign.max.toFixed(1)})`,
