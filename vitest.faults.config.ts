@@ -1,4 +1,5 @@
-// Fault tests that disturb shared services (restarting PostgreSQL): run alone, after the main suite.
+// Run alone, after the main suite: fault tests that disturb shared services (restarting PostgreSQL),
+// and the attacks against a real server, whose /healthz latency other tests' load would disturb.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

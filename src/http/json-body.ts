@@ -1,0 +1,31 @@
+// How the API reads JSON bodies: small ones on the event loop with Fastify's own parser, large ones on
+// the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import { JsonParserThread, TextForTheLoop } from './json-thread.js';
+
+/** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
+export const OFFLOAD_ABOVE_BYTES = 64 * 1024;
+
+export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_ABOVE_BYTES): void {
+  const thread = new JsonParserThread();
+  // Refuse what Fastify's default parser refuses: __proto__ keys and constructor.prototype.
+  const onLoop = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) {
+      done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);
+      return;
+    }
+    if (bytes.length <= offloadAbove) {
+      onLoop(request, bytes.toString('utf8'), done);
+      return;
+    }
+    thread.parse(bytes).then(
+      (value) => (value instanceof TextForTheLoop ? onLoop(request, value.text, done) : done(null, value)),
+      (err: Error) => done(err, undefined),
+    );
+  });
+  app.addHook('onClose', async () => thread.close());
+}

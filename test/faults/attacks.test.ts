@@ -1,0 +1,53 @@
+// The hostile-input issue's attacks, run as an attacker would against a real `txmail serve` process
+// (HTTP and SMTP from outside, SQLite): every defence holds, and /healthz keeps answering meanwhile.
+// No wall-clock constant: the health latency during each attack is judged against the latency during
+// a benign load of the same shape, measured in the same run. bench/attacks.mjs prints the figures.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTACKS, startTarget, withHealthProbe, type Health, type Target } from '../../bench/lib/attacks.mjs';
+
+// Quick settings: the same attacks, shorter, with the replay cap lowered so the backlog fills it fast.
+const OPTIONS: Record<string, Record<string, number>> = {
+  'send: from of 60,000 spaces': { ms: 1500 },
+  'send: from of 1 MiB': { ms: 1500 },
+  'send: from of 10 MiB': { ms: 1500 },
+  'send: 10 MiB message of escapes': { ms: 1500 },
+  'inbound: 80 KB X-Failed-Recipients': { copies: 2 },
+  'inbound: rfc822 part of spaces and bare CRs': { copies: 2 },
+  'webhooks: slow endpoint with replays': { backlog: 60, holdMs: 20_000 },
+  'test route: 1 MiB messages': { ms: 3000 },
+  'inbound: 200 slow sessions from one address': { sessions: 60, holdMs: 1000 },
+  'log-in: lock the owner out': { tries: 20 },
+};
+
+describe('attacks against txmail serve', () => {
+  let target: Target;
+  let guarded: Target;
+  let benign: Health;
+  beforeAll(async () => {
+    target = await startTarget({ env: { TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS: '50' } });
+    // Private networks refused, as in production, for the address guards.
+    guarded = await startTarget({ env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'false' }, logLevel: 'warn' });
+    benign = (await withHealthProbe(target.url, ATTACKS['benign test sends']!(target, { ms: 1500 }))).health;
+  }, 120_000);
+  afterAll(async () => {
+    await target?.stop();
+    await guarded?.stop();
+  });
+
+  const names = Object.keys(ATTACKS).filter((n) => n !== 'benign test sends');
+  it.each(names)(
+    'holds against "%s" while /healthz keeps answering',
+    async (name) => {
+      const t = name.startsWith('guards') ? guarded : target;
+      const { result, health } = await withHealthProbe(t.url, ATTACKS[name]!(t, OPTIONS[name]));
+      expect(result.held, result.detail).toBe(true);
+      // A frozen event loop shows up as probes taking seconds; a busy one as a few milliseconds more.
+      const allowed = Math.max(8 * benign.p99, 2 * benign.max);
+      expect(
+        health.p99,
+        `/healthz p99 ${health.p99.toFixed(1)} ms against ${allowed.toFixed(1)} ms (benign: p99 ${benign.p99.toFixed(1)}, max ${benign.max.toFixed(1)})`,
+      ).toBeLessThanOrEqual(allowed);
+    },
+    120_000,
+  );
+});
