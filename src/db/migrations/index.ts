@@ -9,9 +9,9 @@ import * as m006 from './006-webhooks.js';
 import * as m007 from './007-rate-limits.js';
 import * as m008 from './008-sessions.js';
 import * as m009 from './009-attempt-counts.js';
-import * as m011 from './011-fair-webhooks.js';
-import * as m012 from './012-test-usage.js';
-import * as m013 from './013-signup-tokens.js';
+import * as m010 from './010-fair-webhooks.js';
+import * as m011 from './011-test-usage.js';
+import * as m012 from './012-signup-tokens.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -23,7 +23,7 @@ export const migrations: Record<string, Migration> = {
   '007-rate-limits': m007,
   '008-sessions': m008,
   '009-attempt-counts': m009,
-  '011-fair-webhooks': m011,
-  '012-test-usage': m012,
-  '013-signup-tokens': m013,
+  '010-fair-webhooks': m010,
+  '011-test-usage': m011,
+  '012-signup-tokens': m012,
 };

@@ -1,6 +1,5 @@
 // Fair webhook dispatch (db/fair-claim.ts): the indexes that keep the claim cheap with a long backlog on
 // one endpoint, and the mark of a replay, so an endpoint's pending replays can be counted (and capped).
-// Numbered 011: 010 belongs to other work landing in parallel.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
