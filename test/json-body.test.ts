@@ -63,16 +63,17 @@ describe('JSON bodies', () => {
     await Promise.all([onLoop.close(), offloaded.close()]);
   });
 
-  it('parses 16,000 levels of nesting (too deep to copy back from the thread) on the loop instead', async () => {
+  it('refuses a large body nested deeper than 512 levels (it could not be copied back) with 400 invalid_json', async () => {
     const app = await echoApp(0);
-    const payload = Buffer.from(`${'['.repeat(16_000)}${']'.repeat(16_000)}`);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/depth',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
-    expect(res.json()).toEqual({ depth: 16_000 });
+    const headers = { 'content-type': 'application/json' };
+    const deep = (levels: number) => Buffer.from(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+    const tooDeep = await app.inject({ method: 'POST', url: '/depth', headers, payload: deep(16_000) });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.body).toBe(
+      'invalid_json: the body is not valid JSON (the JSON is nested more than 512 levels deep)',
+    );
+    const deepEnough = await app.inject({ method: 'POST', url: '/depth', headers, payload: deep(511) });
+    expect(deepEnough.json()).toEqual({ depth: 511 });
     await app.close();
   });
 

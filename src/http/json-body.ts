@@ -2,7 +2,7 @@
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { JsonParserThread, TextForTheLoop } from './json-thread.js';
+import { JsonParserThread } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 export const OFFLOAD_ABOVE_BYTES = 64 * 1024;
@@ -23,7 +23,7 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
       return;
     }
     thread.parse(bytes).then(
-      (value) => (value instanceof TextForTheLoop ? onLoop(request, value.text, done) : done(null, value)),
+      (value) => done(null, value),
       (err: Error) => done(err, undefined),
     );
   });

@@ -9,26 +9,40 @@
 // self-contained: `threadMain` below is that code.
 import { Worker } from 'node:worker_threads';
 
-/** What the thread answers: the value, why the text is not acceptable JSON, or the text to parse here. */
-type Answer = { id: number; value: unknown } | { id: number; error: string } | { id: number; text: string };
+/** What the thread answers: the value, or why the text is not acceptable JSON. */
+type Answer = { id: number; value: unknown } | { id: number; error: string };
+
+/**
+ * The deepest nesting a large body may have. Copying a value back from the thread is recursive, so a
+ * value nested thousands of levels deep cannot cross (JSON.parse itself is not recursive); no request
+ * of the API nests more than a few levels.
+ */
+export const MAX_DEPTH = 512;
 
 /**
  * Runs inside the thread: UTF-8 bytes in, the parsed value out. Refuses what Fastify refuses by
  * default (onProtoPoisoning and onConstructorPoisoning "error"): an own `__proto__` key anywhere, or a
- * `constructor` key holding an object with a `prototype` key. The walk is iterative (a deeply nested
- * body cannot overflow the stack) and linear in the parsed value.
+ * `constructor` key holding an object with a `prototype` key; and a value nested deeper than
+ * `maxDepth`. The walk is iterative (a deeply nested body cannot overflow the stack) and linear in the
+ * parsed value.
  */
-function threadMain(): void {
+function threadMain(maxDepth: number): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
   const decoder = new TextDecoder('utf-8');
-  const forbidden = (value: unknown): string | undefined => {
-    const stack: unknown[] = [value];
-    while (stack.length > 0) {
-      const node = stack.pop();
+  const refusal = (value: unknown): string | undefined => {
+    const nodes: unknown[] = [value];
+    const depths: number[] = [0];
+    while (nodes.length > 0) {
+      const node = nodes.pop();
+      const depth = depths.pop()!;
       if (node === null || typeof node !== 'object') continue;
+      if (depth >= maxDepth) return `the JSON is nested more than ${maxDepth} levels deep`;
       if (Array.isArray(node)) {
-        for (const item of node) stack.push(item);
+        for (const item of node) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(node, '__proto__')) {
@@ -43,30 +57,23 @@ function threadMain(): void {
       ) {
         return 'Object contains forbidden prototype property';
       }
-      for (const key in node) stack.push((node as Record<string, unknown>)[key]);
+      for (const key in node) {
+        nodes.push((node as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+      }
     }
     return undefined;
   };
   parentPort!.on('message', ({ id, bytes }: { id: number; bytes: Uint8Array }) => {
-    let text: string | undefined;
     try {
-      text = decoder.decode(bytes);
-      const value: unknown = JSON.parse(text);
-      const refused = forbidden(value);
+      const value: unknown = JSON.parse(decoder.decode(bytes));
+      const refused = refusal(value);
       if (refused) parentPort!.postMessage({ id, error: refused });
       else parentPort!.postMessage({ id, value });
     } catch (err) {
-      // Copying a value back is recursive: thousands of nested levels overflow it where JSON.parse,
-      // which is not recursive, did not. Such a body is small for its depth: the loop parses it.
-      if (err instanceof RangeError && text !== undefined) parentPort!.postMessage({ id, text });
-      else parentPort!.postMessage({ id, error: (err as Error).message });
+      parentPort!.postMessage({ id, error: (err as Error).message });
     }
   });
-}
-
-/** A body the thread decoded but could not hand back parsed (too deeply nested): parse it on the loop. */
-export class TextForTheLoop {
-  constructor(readonly text: string) {}
 }
 
 /** One parsing thread, started on first use and again if it ever dies. */
@@ -96,7 +103,7 @@ export class JsonParserThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(`(${threadMain.toString()})()`, { eval: true });
+    const worker = new Worker(`(${threadMain.toString()})(${MAX_DEPTH})`, { eval: true });
     // An idle thread must not keep the process alive.
     worker.unref();
     worker.on('message', (answer: Answer) => {
@@ -104,7 +111,6 @@ export class JsonParserThread {
       if (!waiting) return;
       this.pending.delete(answer.id);
       if ('error' in answer) waiting.reject(new SyntaxError(answer.error));
-      else if ('text' in answer) waiting.resolve(new TextForTheLoop(answer.text));
       else waiting.resolve(answer.value);
     });
     const fail = (err: Error) => {
