@@ -15,6 +15,7 @@ import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
 import { registerJsonBody } from './json-body.js';
+import { registerLengthPrecheck } from './length-precheck.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
@@ -98,21 +99,14 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
     frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
     ajv: {
-      // Validate exactly what the client sent: no coercion, no silently dropped fields. `unicode: false`:
-      // maxLength counts UTF-16 code units (string.length, free) rather than code points, which Ajv counts
-      // by walking the whole string on the event loop: 30 ms for a 10 MiB field sent to be refused.
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: false,
-        useDefaults: false,
-        allErrors: false,
-        unicode: false,
-      },
+      // Validate exactly what the client sent: no coercion, no silently dropped fields.
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false },
     },
   });
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
+  registerLengthPrecheck(app);
 
   app.decorateRequest('auth', null);
   app.setErrorHandler(handleError);
