@@ -19,7 +19,8 @@ export interface StoredTestHtml {
  * Linear in the HTML's length, and only the kept prefix is encoded.
  */
 export function storedTestHtml(html: string, maxBytes = TEST_HTML_MAX_BYTES): StoredTestHtml {
-  // Each UTF-16 code unit is at least one UTF-8 byte: a string this short always fits.
+  // A UTF-16 code unit takes at most three UTF-8 bytes (a surrogate pair, two units, takes four): a
+  // string this short always fits.
   if (html.length <= maxBytes / 3) return { html };
   const bytes = Buffer.byteLength(html, 'utf8');
   if (bytes <= maxBytes) return { html };
