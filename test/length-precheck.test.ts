@@ -1,6 +1,6 @@
 // A field far over its length limit is refused from its UTF-16 length, before Ajv walks it; the answer
 // is the one Ajv gives, and Ajv still counts characters (code points) for everything else.
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { handleError } from '../src/http/errors.js';
 import { registerLengthPrecheck } from '../src/http/length-precheck.js';
@@ -55,7 +55,7 @@ describe('the length pre-check', () => {
     bare.post('/limited', async () => ({ ok: true }));
     await bare.ready();
     const payload = Buffer.from(JSON.stringify({ name: 'x'.repeat(10 << 20) }));
-    const cpu = async (target: typeof bare) => {
+    const cpu = async (target: FastifyInstance) => {
       let best = Infinity;
       for (let i = 0; i < 4; i++) {
         const start = process.cpuUsage();

@@ -3,11 +3,10 @@
 // query (customers put their endpoint's secret there) reach no log line. Real HTTP on loopback, with
 // every line the process writes captured.
 import net from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
+import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { createTenant, validSend } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -17,19 +16,13 @@ const TOKEN = 'tok3n5ecretVALUE';
 describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
   let database: TestDatabase;
   let services: Services;
-  let logs = '';
+  const log = capturedLog();
   let base = '';
   let healthBase = '';
   const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
     database = await kind.create();
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        logs += chunk.toString();
-        done();
-      },
-    });
     services = await createServices(
       parseConfig({
         TXMAIL_DATABASE_URL: database.url,
@@ -39,7 +32,7 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
         TXMAIL_SQLITE_WRITER_THREAD: '0',
         TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
       }),
-      { logger: pino({ level: 'trace' }, sink) },
+      { logger: log.logger },
     );
     await receiver.start();
   });
@@ -51,7 +44,8 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
 
   /** The lines since `from` that mention the token in any form a reader could decode. */
   const leaks = (from: number) =>
-    logs
+    log
+      .text()
       .slice(from)
       .split('\n')
       .filter(
@@ -60,7 +54,7 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
       );
 
   it('writes request paths without their query string, at trace level, on every kind of request', async () => {
-    const from = logs.length;
+    const from = log.text().length;
     const app = services.http();
     const health = services.healthHttp();
     base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -99,14 +93,14 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
       await health.close();
     }
     // The access log was written, with the paths.
-    expect(logs).toContain('"url":"/reset-password"');
-    expect(logs).toContain('"url":"/api/emails"');
-    expect(logs).toContain('"url":"/healthz"');
+    expect(log.text()).toContain('"url":"/reset-password"');
+    expect(log.text()).toContain('"url":"/api/emails"');
+    expect(log.text()).toContain('"url":"/healthz"');
     expect(leaks(from)).toEqual([]);
   });
 
   it('logs a webhook push with its endpoint origin and path, never the query that holds its secret', async () => {
-    const from = logs.length;
+    const from = log.text().length;
     const app = services.http();
     await app.ready();
     try {
@@ -135,7 +129,7 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
     } finally {
       await app.close();
     }
-    expect(logs).toContain(`"url":"http://127.0.0.1:${receiver.port}/hooks/txmail"`);
+    expect(log.text()).toContain(`"url":"http://127.0.0.1:${receiver.port}/hooks/txmail"`);
     expect(leaks(from)).toEqual([]);
   });
 });
