@@ -1,0 +1,75 @@
+// The categories of everything that can come back for a message: every SMTP reply that is not a
+// success, every bounce, delay warning, complaint and automatic reply is given exactly one. They are
+// part of the API (events, webhooks, the log's filter, metrics), so they are stable: add, never rename.
+// Close to what users of Amazon SES and Postmark know (SES bounce sub-types, Postmark bounce types).
+
+export const BOUNCE_CATEGORIES = [
+  'unknown_recipient',
+  'unknown_domain',
+  'mailbox_full',
+  'mailbox_disabled',
+  'message_too_large',
+  'content_rejected',
+  'policy_rejected',
+  'rate_limited',
+  'expired',
+  'network_error',
+  'system_error',
+  'auto_reply',
+  'complaint',
+  'unsubscribe',
+  'undetermined',
+] as const;
+
+export type BounceCategory = (typeof BOUNCE_CATEGORIES)[number];
+
+export function isBounceCategory(value: string): value is BounceCategory {
+  return (BOUNCE_CATEGORIES as readonly string[]).includes(value);
+}
+
+/** What each category means, in the words docs/API.md uses. */
+export const CATEGORY_MEANING: Record<BounceCategory, string> = {
+  unknown_recipient: 'the mailbox does not exist, or has moved and left no forwarding address (5.1.1, 5.1.6)',
+  unknown_domain: "the recipient's domain does not exist or accepts no mail (5.1.2, null MX 5.1.10)",
+  mailbox_full: 'the mailbox is over its quota (x.2.2)',
+  mailbox_disabled: 'the mailbox exists but is disabled or does not accept mail (x.2.1)',
+  message_too_large: 'the message is larger than the recipient accepts (x.2.3, x.3.4)',
+  content_rejected: 'the content was refused: spam, a virus, a filter (x.7.1 with such words, x.6.x)',
+  policy_rejected:
+    'the sender was refused: a blocklist, reputation, missing reverse DNS, SPF/DKIM/DMARC, relaying denied, greylisting (x.7.x)',
+  rate_limited: 'the receiving server asks to slow down: too many messages or connections (4.7.28, 421)',
+  expired: 'a server on the way gave up after retrying (x.4.7), or txmail did',
+  network_error: 'the receiving server could not be reached or routed to (x.4.x)',
+  system_error:
+    "the receiving server's own trouble: out of disk, misconfigured, a protocol error (x.3.x, x.5.x)",
+  auto_reply: 'an out-of-office or other automatic reply (RFC 3834): the message was delivered',
+  complaint: 'the recipient reported the message as spam (an ARF abuse, fraud, virus or other report)',
+  unsubscribe: 'the recipient asked not to get such mail any more (an ARF opt-out report)',
+  undetermined: 'something came back that txmail cannot read a reason from; it is kept in the log as it came',
+};
+
+/**
+ * Whether a category puts the recipient on the account's suppression list (DESIGN.md §7): only what
+ * says the address itself is dead or unwanted. A policy or content refusal, a full mailbox, a rate
+ * limit, an expiry or a system error says nothing about the address, and suppressing it would lose mail
+ * the recipient wants. A disabled mailbox is often temporary at large providers: it counts only when
+ * it happens again (`repeated`).
+ */
+export function suppresses(
+  category: BounceCategory,
+  type: 'permanent' | 'transient' | 'undetermined',
+  repeated: boolean,
+): boolean {
+  switch (category) {
+    case 'complaint':
+    case 'unsubscribe':
+      return true;
+    case 'unknown_recipient':
+    case 'unknown_domain':
+      return type === 'permanent';
+    case 'mailbox_disabled':
+      return type === 'permanent' && repeated;
+    default:
+      return false;
+  }
+}
