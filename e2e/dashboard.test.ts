@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORY_MEANING } from '../src/bounce/categories.js';
+import { openDatabase } from '../src/db/database.js';
+import { InboundRepo } from '../src/db/inbound-repo.js';
+import { newId } from '../src/ids.js';
 import { TestDnsServer } from '../test/helpers/dns-server.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { SmtpSink } from '../test/helpers/smtp-sink.js';
@@ -29,6 +33,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   let browser: Browser;
   let page: Page;
   let apiKey = '';
+  let bouncedId = '';
   let hooks: Server | undefined;
   const hookRequests: string[] = [];
 
@@ -228,6 +233,88 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await screenshot(page, 'email-detail');
   });
 
+  it('finds a bounced email by its category in the logs, and not under another category', async () => {
+    const res = await fetch(`${server.url}/api/email/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: 'Acme <hello@acme.example>',
+        to: 'gone@dest.example',
+        subject: 'Your invoice #77',
+        message: '<p>Attached.</p>',
+      }),
+    });
+    // A real send: the domain was verified above.
+    expect(res.status).toBe(200);
+    bouncedId = ((await res.json()) as { id: string }).id;
+    await until('the invoice delivered', async () => {
+      const m = await fetch(`${server.url}/api/emails/${bouncedId}`, { headers: { 'x-api-key': apiKey } });
+      return ((await m.json()) as { status: string }).status === 'delivered' ? true : undefined;
+    });
+    // Later the recipient's server reports the mailbox unknown. Recorded here as the receiver records
+    // a report (db/inbound-repo.ts complete(): the event with its category, the status), on the
+    // server's own database.
+    const db = openDatabase(env.TXMAIL_DATABASE_URL!);
+    try {
+      const inbound = new InboundRepo(db.kysely, db.dialect);
+      const now = Date.now();
+      const reportId = newId();
+      await inbound.store({
+        id: reportId,
+        received_at: now,
+        remote_ip: '127.0.0.1',
+        helo: 'mx.dest.example',
+        mail_from: '',
+        rcpt_to: '[]',
+        size: 1,
+        raw: '',
+        status: 'pending',
+        attempts: 1,
+        lease_expires_at: now + 60_000,
+        processed_at: null,
+        outcome: null,
+      });
+      const account = (await (
+        await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })
+      ).json()) as { id: string };
+      const event = {
+        id: newId(),
+        type: 'email.bounced' as const,
+        data: {
+          bounce_type: 'permanent',
+          enhanced_code: '5.1.1',
+          reason: 'the mailbox does not exist (5.1.1)',
+          diagnostic_code: 'smtp; 550 5.1.1 <gone@dest.example>: Recipient address rejected: User unknown',
+          category: 'unknown_recipient',
+        },
+      };
+      const effect = { messageId: bouncedId, accountId: account.id, event, status: 'bounced' as const };
+      expect(await inbound.complete(reportId, {}, [{ ...effect, suppression: undefined }], now)).toBe(true);
+    } finally {
+      await db.close();
+    }
+
+    await nav('Logs');
+    await page.getByLabel('Category').selectOption('unknown_recipient');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1 email', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Your invoice #77' }).waitFor();
+    await page.getByRole('cell', { name: /bounced\s+unknown recipient/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('category')).toBe('unknown_recipient');
+    await screenshot(page, 'logs-category');
+
+    await page.getByLabel('Category').selectOption('mailbox_full');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No emails match.').waitFor();
+    expect(await page.getByRole('link', { name: 'Your invoice #77' }).count()).toBe(0);
+
+    // The detail says what the category means.
+    await page.goto(`${server.url}/logs/${bouncedId}`);
+    await heading('Email').waitFor();
+    await page.getByText(CATEGORY_MEANING.unknown_recipient).first().waitFor();
+    await screenshot(page, 'email-detail-bounced');
+  });
+
   it('opens the guided test email with its SMTP reply', async () => {
     await nav('Logs');
     await page.getByRole('link', { name: 'Your first email from txmail' }).first().click();
@@ -315,6 +402,8 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
         '/webhooks',
         '/suppressions',
         '/settings',
+        '/logs?category=unknown_recipient',
+        `/logs/${bouncedId}`,
       ].map((p) => [signedIn, p] as [typeof signedIn, string]),
       ...['/login', '/signup', '/forgot-password', '/reset-password?token=x'].map(
         (p) => [signedOut, p] as [typeof signedIn, string],

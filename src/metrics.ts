@@ -1,6 +1,7 @@
 // Prometheus metrics (GET /metrics). One registry per service instance (no global state): counters move
 // where the thing happens, gauges of the queue are read from the database when scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { isBounceCategory } from './bounce/categories.js';
 
 export interface QueueDepth {
   waiting: number;
@@ -11,7 +12,7 @@ export class Metrics {
   readonly registry = new Registry();
   readonly accepted: Counter<'route'>;
   readonly attempts: Counter<'outcome'>;
-  readonly events: Counter<'type'>;
+  readonly events: Counter<'type' | 'category'>;
   readonly deliveryLatency: Histogram;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly webhookAttempts: Counter<'outcome'>;
@@ -35,8 +36,8 @@ export class Metrics {
     });
     this.events = new Counter({
       name: 'txmail_email_events_total',
-      help: 'Email events recorded, by type (email.delivered, email.bounced, email.complained, …)',
-      labelNames: ['type'],
+      help: 'Email events recorded, by type (email.delivered, email.bounced, email.complained, …) and, for the events that carry one (bounces, delays, complaints, failures), category (unknown_recipient, mailbox_full, …)',
+      labelNames: ['type', 'category'],
       registers,
     });
     this.deliveryLatency = new Histogram({
@@ -90,5 +91,19 @@ export class Metrics {
         this.set(oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000));
       },
     });
+  }
+
+  /**
+   * Counts a recorded event: by type, and by the category it carries in `data.category`. Only the
+   * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
+   * an event without one has no category label.
+   */
+  countEvent(event: { type: string; data: Record<string, unknown> }): void {
+    const category = event.data.category;
+    this.events.inc(
+      typeof category === 'string' && isBounceCategory(category)
+        ? { type: event.type, category }
+        : { type: event.type },
+    );
   }
 }

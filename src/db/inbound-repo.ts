@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
+import { eventCategory, FINAL_FAILURE_STATUSES } from './event-category.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 import type {
   Database,
@@ -164,6 +165,8 @@ export class InboundRepo {
       if (done.numUpdatedRows === 0n) return false;
       const recorded: InboundEffect[] = [];
       for (const e of effects) {
+        // The category of what the event records (event-category.ts); the message keeps its own without.
+        const category = eventCategory([e.event]);
         if (e.status !== undefined) {
           // A bounced or complained message is never sent again: out of the queue, even while a worker
           // holds it (its record then keeps this status: queue-repo.ts). The condition settles a race
@@ -171,12 +174,27 @@ export class InboundRepo {
           // by two processes. The first records it; the second records nothing.
           const moved = await trx
             .updateTable('messages')
-            .set({ status: e.status, updated_at: now, next_attempt_at: null })
+            .set({
+              status: e.status,
+              updated_at: now,
+              next_attempt_at: null,
+              ...(category === null ? {} : { category }),
+            })
             .where('id', '=', e.messageId)
             .where('account_id', '=', e.accountId)
             .where('status', 'not in', ['test', e.status])
             .executeTakeFirst();
           if (moved.numUpdatedRows === 0n) continue;
+        } else if (category !== null) {
+          // A delay warning keeps the status; its category replaces that of an earlier delay, never
+          // the one a bounce, failure or complaint gave (that says why the message ended).
+          await trx
+            .updateTable('messages')
+            .set({ category })
+            .where('id', '=', e.messageId)
+            .where('account_id', '=', e.accountId)
+            .where('status', 'not in', ['test', ...FINAL_FAILURE_STATUSES])
+            .execute();
         }
         recorded.push(e);
         await trx

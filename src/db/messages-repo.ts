@@ -13,6 +13,8 @@ import {
 
 export interface MessageFilter {
   status?: MessageStatus;
+  /** The category of the message's latest failure, delay or complaint (messages.category). */
+  category?: string;
   toEmail?: string;
   fromEmail?: string;
   since?: number;
@@ -45,6 +47,7 @@ export class MessagesRepo {
   async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageSummary[]> {
     let q = this.db.selectFrom('messages').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.category) q = q.where('category', '=', filter.category);
     if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
     if (filter.fromEmail) q = q.where('from_email', '=', filter.fromEmail);
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);

@@ -9,6 +9,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
+import { eventCategory } from './event-category.js';
 import { QueueRepo } from './queue-repo.js';
 import { QUEUED_MESSAGE_STATUSES, type Database, type MessageRow } from './schema.js';
 import { prepareWebhookEnqueue } from './webhook-enqueue.js';
@@ -60,9 +61,9 @@ export class SqliteQueueRepo extends QueueRepo {
     // As QueueRepo.recordOne: the status moves only out of a queued one; else, while the lease is
     // ours, the message keeps its status and leaves the queue.
     const queued = QUEUED_MESSAGE_STATUSES.map((s) => `'${s}'`).join(', ');
-    const update = sqlite.prepare<[string, number | null, number, number, string, string]>(
+    const update = sqlite.prepare<[string, number | null, number, number, string | null, string, string]>(
       `update messages set status = ?, next_attempt_at = ?, updated_at = ?, attempts = attempts + ?,
-         lease_owner = null, lease_expires_at = null
+         category = coalesce(?, category), lease_owner = null, lease_expires_at = null
        where id = ? and lease_owner = ? and status in (${queued})`,
     );
     const release = sqlite.prepare<[number, number, string, string]>(
@@ -89,7 +90,10 @@ export class SqliteQueueRepo extends QueueRepo {
       const outcomes = records.map((r): RecordOutcome => {
         const counted = r.counted ? 1 : 0;
         let outcome: RecordOutcome = 'applied';
-        if (update.run(r.status, r.nextAttemptAt, r.now, counted, r.messageId, r.owner).changes === 0) {
+        const category = eventCategory(r.events);
+        if (
+          update.run(r.status, r.nextAttemptAt, r.now, counted, category, r.messageId, r.owner).changes === 0
+        ) {
           if (release.run(r.now, counted, r.messageId, r.owner).changes === 0) return 'lease_lost';
           outcome = 'superseded';
         }

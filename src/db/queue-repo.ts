@@ -16,6 +16,7 @@ import type {
   SuppressionRow,
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
+import { eventCategory } from './event-category.js';
 import { claimLeased } from './lease-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
@@ -99,6 +100,8 @@ export class QueueRepo {
 
   private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<RecordOutcome> {
     const attempts = r.counted ? { attempts: sql<number>`attempts + 1` } : {};
+    // The category of the failure these events record, if any (event-category.ts); kept otherwise.
+    const category = eventCategory(r.events);
     const updated = await trx
       .updateTable('messages')
       .set({
@@ -108,6 +111,7 @@ export class QueueRepo {
         lease_owner: null,
         lease_expires_at: null,
         ...attempts,
+        ...(category === null ? {} : { category }),
       })
       .where('id', '=', r.messageId)
       .where('lease_owner', '=', r.owner)

@@ -131,6 +131,13 @@ export interface MessagesTable {
   next_attempt_at: number | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
+  /**
+   * The category (one of BOUNCE_CATEGORIES, bounce/categories.ts) of the latest event about a failure,
+   * a delay or a complaint that carried one in `data.category`, written by the repository that records
+   * that event, in its transaction; null until then. A delay never replaces the category of a message
+   * that already bounced, failed or complained.
+   */
+  category: string | null;
 }
 
 /** Every column of `messages`, in one place for the statements that name them all. */
@@ -152,6 +159,7 @@ export const MESSAGE_COLUMNS = [
   'next_attempt_at',
   'lease_owner',
   'lease_expires_at',
+  'category',
 ] as const satisfies readonly (keyof MessagesTable)[];
 
 export interface EventsTable {

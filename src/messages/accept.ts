@@ -168,6 +168,7 @@ export class AcceptService {
         next_attempt_at: isTest ? null : now,
         lease_owner: null,
         lease_expires_at: null,
+        category: null,
       },
       event: {
         id: newId(),

@@ -68,6 +68,7 @@ export class SystemMail {
         next_attempt_at: now,
         lease_owner: null,
         lease_expires_at: null,
+        category: null,
       },
       event: {
         id: newId(),

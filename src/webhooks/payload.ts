@@ -1,7 +1,20 @@
 // The JSON body of a push, shaped like Resend's: `{"type", "created_at", "data": {"email_id", "from",
 // "to", "subject", …the event's details}}`. The details are the event's own record (SMTP reply, codes,
 // bounce type…), so the webhook says exactly what the delivery log says.
+import { isBounceCategory } from '../bounce/categories.js';
 import type { WebhookJob } from '../db/webhook-outbox-repo.js';
+
+/**
+ * The events whose payload always has `data.category` (docs/API.md): the category the event was
+ * recorded with (one of BOUNCE_CATEGORIES), or null when it carries none (e.g. recorded before
+ * categories existed), so a consumer can rely on the field being there.
+ */
+const CATEGORIZED_EVENTS = new Set([
+  'email.bounced',
+  'email.delivery_delayed',
+  'email.complained',
+  'email.failed',
+]);
 
 export interface WebhookPayload {
   type: string;
@@ -22,6 +35,7 @@ export function eventPayload(job: Pick<WebhookJob, 'event' | 'message'>): Webhoo
     created_at: new Date(event.created_at).toISOString(),
     data: {
       ...details,
+      ...(CATEGORIZED_EVENTS.has(event.type) ? { category: categoryOf(details) } : {}),
       email_id: message.id,
       from: address(message.from_name, message.from_email),
       to: address(message.to_name, message.to_email),
@@ -38,6 +52,11 @@ export function testPayload(webhookId: string, now: number): WebhookPayload {
     created_at: new Date(now).toISOString(),
     data: { webhook_id: webhookId, message: 'This is a test event from txmail.' },
   };
+}
+
+function categoryOf(details: Record<string, unknown> | null): string | null {
+  const category = details?.category;
+  return typeof category === 'string' && isBounceCategory(category) ? category : null;
 }
 
 function address(name: string, email: string): string {

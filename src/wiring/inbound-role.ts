@@ -40,7 +40,7 @@ export function createInboundRole(
         hostname: config.hostname,
         processed: (kind, effects) => {
           metrics.inboundMessages.inc({ kind });
-          for (const e of effects) metrics.events.inc({ type: e.event.type });
+          for (const e of effects) metrics.countEvent(e.event);
         },
       });
       receiver = await new InboundReceiver(

@@ -209,7 +209,7 @@ function newDeliveryWorker(
       recorded: (m, record, outcome) => {
         if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
         if (outcome === 'superseded') return; // its status and events were not stored
-        for (const e of record.events) metrics.events.inc({ type: e.type });
+        for (const e of record.events) metrics.countEvent(e);
         if (record.status === 'delivered')
           metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
       },

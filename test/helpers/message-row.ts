@@ -23,6 +23,7 @@ export function messageRow(accountId: string, changes: Partial<MessageRow> = {})
     next_attempt_at: now,
     lease_owner: null,
     lease_expires_at: null,
+    category: null,
     ...changes,
   };
 }

@@ -1,5 +1,6 @@
 // GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
 import type { FastifyInstance } from 'fastify';
+import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
 import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -26,6 +27,11 @@ const listQuerySchema = {
   additionalProperties: false,
   properties: {
     status: { type: 'string', enum: STATUSES },
+    category: {
+      type: 'string',
+      enum: BOUNCE_CATEGORIES,
+      description: "The category of the message's latest failure, delay or complaint",
+    },
     to: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact recipient address' },
     from: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact sender address' },
     since: { type: 'string', maxLength: MAX_TIME_LENGTH, description: 'ISO 8601 time, inclusive' },
@@ -41,6 +47,7 @@ const listQuerySchema = {
 
 interface ListQuery {
   status?: MessageStatus;
+  category?: BounceCategory;
   to?: string;
   from?: string;
   since?: string;
@@ -64,6 +71,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
         account.id,
         {
           status: q.status,
+          category: q.category,
           toEmail: q.to === undefined ? undefined : addressFilter('to', q.to),
           fromEmail: q.from === undefined ? undefined : addressFilter('from', q.from),
           since: q.since === undefined ? undefined : time('since', q.since),
@@ -142,6 +150,8 @@ function summaryJson(m: MessageSummary) {
   return {
     id: m.id,
     status: m.status,
+    // Stored from the event that carried it; anything else than a known category is shown as none.
+    category: m.category !== null && isBounceCategory(m.category) ? m.category : null,
     from: formatAddress(m.from_name, m.from_email),
     to: formatAddress(m.to_name, m.to_email),
     subject: m.subject,

@@ -1,3 +1,4 @@
+import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
@@ -42,6 +43,8 @@ export interface WebhookDelivery {
 export interface EmailDetail {
   id: string;
   status: string;
+  /** The category of its latest failure, delay or complaint; null when none. */
+  category: string | null;
   from: string;
   to: string;
   subject: string;
@@ -109,6 +112,11 @@ function EventData({ data }: { data: Record<string, unknown> }) {
         </p>
       )}
       {reason && <p>Reason: {reason}</p>}
+      {typeof data.category === 'string' && (
+        <p>
+          Category: <Category category={data.category} />
+        </p>
+      )}
       {typeof data.bounce_type === 'string' && <p>Bounce type: {data.bounce_type}</p>}
       {warnings.length > 0 && (
         <ul>
@@ -136,6 +144,14 @@ export function EmailDetailPage({ id }: { id: string }) {
             <dd>
               <StatusBadge status={data.status} />
             </dd>
+            {data.category && (
+              <>
+                <dt>Category</dt>
+                <dd>
+                  <Category category={data.category} meaning />
+                </dd>
+              </>
+            )}
             <dt>Subject</dt>
             <dd>{data.subject}</dd>
             <dt>From</dt>

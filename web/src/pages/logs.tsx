@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, query } from '../api.js';
+import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
@@ -10,6 +11,8 @@ import { Link, navigate, useLocation } from '../router.js';
 interface Summary {
   id: string;
   status: string;
+  /** The category of its latest failure, delay or complaint; null when none. */
+  category: string | null;
   from: string;
   to: string;
   subject: string;
@@ -31,6 +34,7 @@ export function LogsPage() {
   const { search } = useLocation();
   const filters = {
     status: search.get('status') ?? undefined,
+    category: search.get('category') ?? undefined,
     to: search.get('to') ?? undefined,
     from: search.get('from') ?? undefined,
     since: search.get('since') ?? undefined,
@@ -69,7 +73,7 @@ export function LogsPage() {
     const f = new FormData(e.currentTarget);
     const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
     navigate(
-      `/logs${query({ status: get('status'), to: get('to'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
+      `/logs${query({ status: get('status'), category: get('category'), to: get('to'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
     );
   };
 
@@ -86,6 +90,17 @@ export function LogsPage() {
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-category">Category</label>
+          <select id="f-category" name="category" defaultValue={filters.category ?? ''}>
+            <option value="">Any</option>
+            {BOUNCE_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {categoryWords(c)}
               </option>
             ))}
           </select>
@@ -141,7 +156,15 @@ export function LogsPage() {
         labelledCells
         rows={rows}
         columns={[
-          { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
+          {
+            header: 'Status',
+            // One element: on phones the cell is a grid of its label and its content.
+            cell: (m) => (
+              <div>
+                <StatusBadge status={m.status} /> <Category category={m.category} />
+              </div>
+            ),
+          },
           { header: 'Subject', cell: (m) => <Link href={`/logs/${m.id}`}>{m.subject}</Link> },
           { header: 'To', cell: (m) => m.to },
           { header: 'From', cell: (m) => m.from },
