@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // bench/webhook-claim: how long the webhook dispatcher's fair claim (db/fair-claim.ts) takes when one
 // account's endpoint has a long backlog and 100 other accounts have a few pushes each, on SQLite and
-// PostgreSQL; beside it the plain first-due claim (db/lease-claim.ts) the outbox used before, on the same
+// PostgreSQL: a claim of 20 (a dispatcher with every slot free) and of 1 (a busy dispatcher, as each push
+// ends); beside them the plain first-due claim (db/lease-claim.ts) the outbox used before, on the same
 // rows. Needs a current build (npm run build).
 //   node bench/webhook-claim.mjs [--backlog 100000] [--accounts 100] [--history 200] [--claims 50]
 //                                [--database sqlite|postgres|both]
@@ -15,6 +16,7 @@ import pg from 'pg';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { claimLeased } from '../dist/db/lease-claim.js';
 import { WebhookOutboxRepo } from '../dist/db/webhook-outbox-repo.js';
+import { PUSHES_PER_ACCOUNT, PUSHES_PER_ENDPOINT } from '../dist/webhooks/dispatch-limits.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +33,7 @@ const claims = Number(values.claims);
 const history = Number(values.history);
 const POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const NOW = 10_000_000;
+const CAPS = { perEndpoint: PUSHES_PER_ENDPOINT, perAccount: PUSHES_PER_ACCOUNT };
 
 for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values.database]) {
   const { url, drop } = await createDatabase(kind);
@@ -68,7 +71,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
       times.sort((a, b) => a - b);
       const backlogTaken = taken.filter((r) => r.account_id === 'acct-backlog').length;
       console.log(
-        `  ${label.padEnd(44)} median ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p90 ${times[Math.floor(times.length * 0.9)].toFixed(2)} ms; took ${taken.length} (${backlogTaken} of the backlog account)`,
+        `  ${label.padEnd(46)} median ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p90 ${times[Math.floor(times.length * 0.9)].toFixed(2)} ms; took ${taken.length} (${backlogTaken} of the backlog account)`,
       );
     };
     // The backlog endpoint at its cap: 4 of its oldest pushes leased to a dispatcher still sending them.
@@ -93,12 +96,22 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
     };
     await measure(
       'fair claim of 20, backlog endpoint cold',
-      () => outbox.claimDue('d', NOW, NOW + 60_000, 20),
+      () => outbox.claimDue('d', NOW, NOW + 60_000, 20, CAPS),
       release,
     );
     await measure(
       'fair claim of 20, backlog endpoint at its cap',
-      () => outbox.claimDue('d', NOW, NOW + 60_000, 20),
+      () => outbox.claimDue('d', NOW, NOW + 60_000, 20, CAPS),
+      atCap,
+    );
+    await measure(
+      'fair claim of 1, backlog endpoint cold',
+      () => outbox.claimDue('d', NOW, NOW + 60_000, 1, CAPS),
+      release,
+    );
+    await measure(
+      'fair claim of 1, backlog endpoint at its cap',
+      () => outbox.claimDue('d', NOW, NOW + 60_000, 1, CAPS),
       atCap,
     );
     await measure(

@@ -5,7 +5,6 @@ import { availableParallelism, hostname as osHostname } from 'node:os';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Plan } from './db/schema.js';
-import { PUSHES_PER_ENDPOINT } from './db/webhook-outbox-repo.js';
 import { parseDestinationRules, type DestinationRule } from './delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE, parseSourceIp, type SourceIp } from './delivery/source-ip-pool.js';
 import {
@@ -13,6 +12,11 @@ import {
   DEFAULT_SESSIONS_PER_CLIENT,
   DEFAULT_TRUSTED_NETWORKS,
 } from './inbound/client-limits.js';
+import {
+  PENDING_REPLAYS_PER_ENDPOINT,
+  PUSHES_PER_ACCOUNT,
+  PUSHES_PER_ENDPOINT,
+} from './webhooks/dispatch-limits.js';
 
 export type Signup = 'open' | 'closed';
 
@@ -92,6 +96,11 @@ export interface Config {
   workerLeaseSeconds: number;
   /** Pushes of one webhook endpoint in flight at once, across every dispatcher process. */
   webhookEndpointConcurrency: number;
+  /**
+   * Pushes of one account's webhook endpoints in flight at once, across every dispatcher process; below a
+   * dispatcher's 20 slots, one account never holds all of them.
+   */
+  webhookAccountConcurrency: number;
   /** Replays one webhook endpoint may have pending before the next is refused with 429. */
   webhookMaxPendingReplays: number;
   /** Worker threads that compose and DKIM-sign outgoing mail; 0 builds on the event loop. */
@@ -192,7 +201,12 @@ export function parseConfig(env: Env): Config {
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
     webhookEndpointConcurrency: positive(get, 'TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY', PUSHES_PER_ENDPOINT),
-    webhookMaxPendingReplays: positive(get, 'TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS', 1000),
+    webhookAccountConcurrency: positive(get, 'TXMAIL_WEBHOOK_ACCOUNT_CONCURRENCY', PUSHES_PER_ACCOUNT),
+    webhookMaxPendingReplays: positive(
+      get,
+      'TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS',
+      PENDING_REPLAYS_PER_ENDPOINT,
+    ),
     buildThreads: nonNegativeInt(
       get,
       'TXMAIL_BUILD_THREADS',

@@ -80,6 +80,7 @@ describe('configuration', () => {
     ['TXMAIL_TRUST_PROXY', '10.0.0'],
     ['TXMAIL_TRUST_PROXY', '-1'],
     ['TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY', '0'],
+    ['TXMAIL_WEBHOOK_ACCOUNT_CONCURRENCY', '-3'],
     ['TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS', 'lots'],
   ])('stops on a bad %s naming the variable', (variable, value) => {
     let error: unknown;
@@ -93,19 +94,25 @@ describe('configuration', () => {
     expect((error as Error).message.startsWith(`${variable}: `)).toBe(true);
   });
 
-  it('reads the webhook dispatch limits: pushes in flight per endpoint and pending replays per endpoint', () => {
+  it('reads the webhook dispatch limits: pushes in flight per endpoint and per account, pending replays per endpoint', () => {
     const base = { TXMAIL_HOSTNAME: 'mail.example.com' };
     expect(parseConfig(base)).toMatchObject({
       webhookEndpointConcurrency: 4,
+      webhookAccountConcurrency: 10,
       webhookMaxPendingReplays: 1000,
     });
     expect(
       parseConfig({
         ...base,
         TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY: '8',
+        TXMAIL_WEBHOOK_ACCOUNT_CONCURRENCY: '12',
         TXMAIL_WEBHOOK_MAX_PENDING_REPLAYS: '50',
       }),
-    ).toMatchObject({ webhookEndpointConcurrency: 8, webhookMaxPendingReplays: 50 });
+    ).toMatchObject({
+      webhookEndpointConcurrency: 8,
+      webhookAccountConcurrency: 12,
+      webhookMaxPendingReplays: 50,
+    });
   });
 
   it('reads the inbound receiver limits in bytes or with K and M', () => {

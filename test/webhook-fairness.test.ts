@@ -1,8 +1,9 @@
-// Fair webhook dispatch end to end on SQLite and PostgreSQL: one account's endpoint hangs (a real HTTP
+// Fair webhook dispatch end to end on SQLite and PostgreSQL: one account's endpoints hang (a real HTTP
 // server on loopback that holds every request until the test releases it) with a backlog of pushes; the
-// server counts the requests open at once. Another account's push must get through meanwhile, and the
-// hanging endpoint never holds more than 4 requests, with one dispatcher or with two `txmail worker`
-// processes on the same database.
+// server counts the requests open at once. Another account's push must get through meanwhile: at once
+// while a dispatcher has a free slot (one account holds at most 10, an endpoint at most 4), and in the
+// first slot that frees when two accounts' hanging endpoints hold all 20; with one dispatcher or with two
+// `txmail worker` processes on the same database.
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
@@ -23,6 +24,32 @@ function hangingEndpoint(receiver: WebhookReceiver, path: string) {
     push.path === path ? { status: 200, body: 'late', after: released } : before(push, i);
   return { release };
 }
+
+/**
+ * Every endpoint whose path starts with `prefix` holds each request until it is released: the oldest one
+ * alone, or all of them (and answers at once from then on).
+ */
+function holdingEndpoints(receiver: WebhookReceiver, prefix: string) {
+  const held: (() => void)[] = [];
+  let open = false;
+  const before = receiver.respond;
+  receiver.respond = (push, i) => {
+    if (!push.path.startsWith(prefix)) return before(push, i);
+    if (open) return { status: 200, body: 'ok' };
+    return { status: 200, body: 'late', after: new Promise<void>((resolve) => held.push(resolve)) };
+  };
+  return {
+    releaseOldest: () => held.shift()?.(),
+    releaseAll: () => {
+      open = true;
+      for (const release of held.splice(0)) release();
+    },
+  };
+}
+
+/** Requests received at paths starting with `prefix`. */
+const receivedUnder = (receiver: WebhookReceiver, prefix: string) =>
+  receiver.received.filter((p) => p.path.startsWith(prefix)).length;
 
 /** An endpoint of the tenant at `path` of the receiver, made through the API (its secret sealed). */
 async function endpoint(services: Services, tenant: Tenant, url: string): Promise<string> {
@@ -94,6 +121,85 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     );
     expect(receiver.at('/a')).toHaveLength(200);
     expect(receiver.mostOpenAt('/a')).toBe(4);
+  });
+
+  it("delivers account B's push at once while account A's 5 endpoints hang with 200 pushes, A holding only 10 of the dispatcher's 20 slots", async () => {
+    const receiver = await new WebhookReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const env = await startTestEnv(kind, { env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    cleanups.push(() => env.close());
+    const a = await createTenant(env.services, { plan: 'scale' });
+    const b = await createTenant(env.services);
+    for (let i = 1; i <= 5; i++) await endpoint(env.services, a, receiver.url(`/a${i}`));
+    await endpoint(env.services, b, receiver.url('/b'));
+    const hold = holdingEndpoints(receiver, '/a');
+    cleanups.push(async () => hold.releaseAll());
+    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(Date.now() - 10_000, 40));
+
+    await env.services.startWorker(undefined, { pollMs: 50 });
+    await until('10 requests open at A', async () =>
+      receivedUnder(receiver, '/a') >= 10 ? true : undefined,
+    );
+    // B's push arrives while every request of A hangs (each of A's endpoints could take 4).
+    const [bEvent] = await queuePushes(env.services.db.kysely, b.accountId, [Date.now()]);
+    await until("B's push, or more of A's", async () =>
+      receiver.at('/b').length > 0 || receivedUnder(receiver, '/a') > 10 ? true : undefined,
+    );
+    expect(receiver.at('/b').map((p) => p.headers['webhook-id'])).toEqual([bEvent]);
+    expect(receivedUnder(receiver, '/a')).toBe(10);
+
+    hold.releaseAll();
+    await until('every push of A delivered', async () =>
+      (await pendingOf(env.services, a.accountId)) === 0 ? true : undefined,
+    );
+    expect(receivedUnder(receiver, '/a')).toBe(200);
+    for (let i = 1; i <= 5; i++) expect(receiver.mostOpenAt(`/a${i}`)).toBeLessThanOrEqual(4);
+  });
+
+  it("gives the first slot that frees to account B's push while accounts A and C, 5 hanging endpoints each, hold all 20", async () => {
+    const receiver = await new WebhookReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const env = await startTestEnv(kind, { env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    cleanups.push(() => env.close());
+    const a = await createTenant(env.services, { plan: 'scale' });
+    const c = await createTenant(env.services, { plan: 'scale' });
+    const b = await createTenant(env.services);
+    for (let i = 1; i <= 5; i++) {
+      await endpoint(env.services, a, receiver.url(`/a${i}`));
+      await endpoint(env.services, c, receiver.url(`/c${i}`));
+    }
+    await endpoint(env.services, b, receiver.url('/b'));
+    const holdA = holdingEndpoints(receiver, '/a');
+    const holdC = holdingEndpoints(receiver, '/c');
+    cleanups.push(async () => {
+      holdA.releaseAll();
+      holdC.releaseAll();
+    });
+    // A's and C's backlogs (100 pushes each) are older than B's push.
+    const now = Date.now();
+    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(now - 20_000, 20));
+    await queuePushes(env.services.db.kysely, c.accountId, dueTimes(now - 10_000, 20));
+
+    await env.services.startWorker(undefined, { pollMs: 50 });
+    await until('20 requests open at A and C', async () =>
+      receivedUnder(receiver, '/a') === 10 && receivedUnder(receiver, '/c') === 10 ? true : undefined,
+    );
+    // The dispatcher is full; B's push arrives, then one of A's requests is answered.
+    const [bEvent] = await queuePushes(env.services.db.kysely, b.accountId, [now]);
+    const before = receiver.received.length;
+    holdA.releaseOldest();
+    const next = await until('the next request', async () => receiver.received[before]);
+    expect(next.path).toBe('/b');
+    expect(next.headers['webhook-id']).toBe(bEvent);
+
+    holdA.releaseAll();
+    holdC.releaseAll();
+    await until('every push of A and C delivered', async () =>
+      (await pendingOf(env.services, a.accountId)) + (await pendingOf(env.services, c.accountId)) === 0
+        ? true
+        : undefined,
+    );
+    expect(receivedUnder(receiver, '/a') + receivedUnder(receiver, '/c')).toBe(200);
   });
 
   it('holds as many requests open at one endpoint as TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY allows', async () => {

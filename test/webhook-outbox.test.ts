@@ -6,9 +6,12 @@ import type { EventType, WebhookRow } from '../src/db/schema.js';
 import { enqueueWebhookEvents } from '../src/db/webhook-enqueue.js';
 import { WebhookOutboxRepo } from '../src/db/webhook-outbox-repo.js';
 import { newId } from '../src/ids.js';
+import { PUSHES_PER_ACCOUNT, PUSHES_PER_ENDPOINT } from '../src/webhooks/dispatch-limits.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
 import { messageRow } from './helpers/message-row.js';
+
+const CAPS = { perEndpoint: PUSHES_PER_ENDPOINT, perAccount: PUSHES_PER_ACCOUNT };
 
 describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
   let env: TestEnv;
@@ -171,14 +174,14 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     ]);
     const outbox = new WebhookOutboxRepo(db(), env.services.db.dialect);
     const [a, b] = await Promise.all([
-      outbox.claimDue('d1', 2000, 3000, 100),
-      outbox.claimDue('d2', 2000, 3000, 100),
+      outbox.claimDue('d1', 2000, 3000, 100, CAPS),
+      outbox.claimDue('d2', 2000, 3000, 100, CAPS),
     ]);
     const mine = [...a!, ...b!].filter((r) => r.account_id === tenant.accountId);
     expect(mine).toHaveLength(1);
     const winner = mine[0]!.lease_owner!;
     expect(
-      (await outbox.claimDue('d3', 2500, 3500, 100)).filter((r) => r.account_id === tenant.accountId),
+      (await outbox.claimDue('d3', 2500, 3500, 100, CAPS)).filter((r) => r.account_id === tenant.accountId),
     ).toEqual([]);
     // A record by someone without the lease does not apply.
     const base = {
@@ -190,7 +193,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     };
     expect(await outbox.recordMany([{ ...base, owner: 'not-me' }])).toEqual([false]);
     // The lease expires: another dispatcher gets it.
-    const again = (await outbox.claimDue('d4', 3000, 4000, 100)).filter(
+    const again = (await outbox.claimDue('d4', 3000, 4000, 100, CAPS)).filter(
       (r) => r.account_id === tenant.accountId,
     );
     expect(again.map((r) => r.lease_owner)).toEqual(['d4']);
@@ -209,7 +212,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     const r = record(messageId, tenant.accountId, 'w1', ['email.delivered']);
     await env.services.repos.queue.recordMany([r]);
     const outbox = new WebhookOutboxRepo(db(), env.services.db.dialect);
-    const [first] = (await outbox.claimDue('d1', 2000, 60_000, 100)).filter(
+    const [first] = (await outbox.claimDue('d1', 2000, 60_000, 100, CAPS)).filter(
       (row) => row.account_id === tenant.accountId,
     );
     await outbox.replay(
@@ -227,7 +230,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
       attempt: undefined,
     };
     expect(await outbox.recordMany([done])).toEqual([true]);
-    const due = (await outbox.claimDue('d2', 2200, 60_000, 100)).filter(
+    const due = (await outbox.claimDue('d2', 2200, 60_000, 100, CAPS)).filter(
       (row) => row.account_id === tenant.accountId,
     );
     expect(due.map((row) => row.event_id)).toEqual([r.events[0]!.id]);

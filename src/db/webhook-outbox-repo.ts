@@ -1,6 +1,7 @@
-// The webhook outbox: claiming due pushes under a lease, fairly (fair-claim.ts: accounts in turn, a cap
-// of leases per endpoint), reading what a push needs, recording each attempt with its consequences in
-// one transaction, and queuing replays within the endpoint's cap of pending ones.
+// The webhook outbox: claiming due pushes under a lease, fairly (fair-claim.ts: the account with the
+// fewest pushes in flight first, caps on the leases of an endpoint and of an account), reading what a
+// push needs, recording each attempt with its consequences in one transaction, and queuing replays
+// within the endpoint's cap of pending ones. The caps are the caller's (webhooks/dispatch-limits.ts).
 // The rows themselves are written by webhook-enqueue.ts, inside the transaction that records events.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
@@ -15,18 +16,21 @@ import type {
 } from './schema.js';
 import { claimFair, type FairQueue } from './fair-claim.js';
 
-/** Pushes of one endpoint in flight at once, across every dispatcher, unless configured otherwise. */
-export const PUSHES_PER_ENDPOINT = 4;
-
-/** The outbox as a fair queue: each account's pushes in turn, at most a few per endpoint at once. */
+/** The outbox as a fair queue: accounts in turn, a few pushes in flight per endpoint and per account. */
 const OUTBOX_QUEUE: FairQueue = {
   table: 'webhook_outbox',
   due: 'next_attempt_at',
   owner: 'lease_owner',
   until: 'lease_expires_at',
-  tenant: 'account_id',
+  tenant: { column: 'account_id', table: 'accounts' },
   group: { column: 'webhook_id', table: 'webhooks' },
 };
+
+/** Pushes in flight at once, across every dispatcher: the claim never leases past them. */
+export interface PushCaps {
+  perEndpoint: number;
+  perAccount: number;
+}
 
 /** A replay to queue: the event again for one endpoint, as a push of its own. */
 export interface ReplayPush {
@@ -72,27 +76,22 @@ export class WebhookOutboxRepo {
   ) {}
 
   /**
-   * Leases up to `limit` due pushes, each account's oldest in turn (db/fair-claim.ts), never more than
-   * `perEndpoint` unexpired leases on one endpoint; an expired lease (a dead dispatcher) makes a push due
-   * again and no longer counts.
+   * Leases up to `limit` due pushes (db/fair-claim.ts): the accounts holding the fewest leases first, each
+   * account's oldest push first; never more than `caps.perEndpoint` unexpired leases on one endpoint nor
+   * `caps.perAccount` on one account. An expired lease (a dead dispatcher) makes a push due again and no
+   * longer counts.
    */
   async claimDue(
     owner: string,
     now: number,
     leaseUntil: number,
     limit: number,
-    perEndpoint = PUSHES_PER_ENDPOINT,
+    caps: PushCaps,
   ): Promise<WebhookOutboxRow[]> {
-    return claimFair<WebhookOutboxRow>(
-      this.db,
-      this.dialect,
-      OUTBOX_QUEUE,
-      owner,
-      now,
-      leaseUntil,
-      limit,
-      perEndpoint,
-    );
+    return claimFair<WebhookOutboxRow>(this.db, this.dialect, OUTBOX_QUEUE, owner, now, leaseUntil, limit, {
+      perGroup: caps.perEndpoint,
+      perTenant: caps.perAccount,
+    });
   }
 
   /** The endpoint, event and message of each claimed row (rows whose event is gone are left out). */

@@ -2,32 +2,31 @@
 // each (webhook-sender.ts), and records the attempt with its consequence: delivered, retried on the
 // schedule (retry-policy.ts), or final. Safe with any number of dispatchers in any number of processes,
 // like the delivery worker: a push is leased to one at a time, and a dead one's leases expire.
-// The claim is fair (db/fair-claim.ts): accounts take turns, and one endpoint never has more than
-// `perEndpoint` pushes in flight, so a slow endpoint or a long backlog cannot fill every slot.
+// The claim is fair (db/fair-claim.ts): the account with the fewest pushes in flight goes first, and
+// neither an endpoint nor an account has more than its cap in flight across every dispatcher, so one
+// account's slow endpoints or long backlog cannot fill a dispatcher's slots (dispatch-limits.ts).
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import {
-  PUSHES_PER_ENDPOINT,
-  type WebhookAttemptRecord,
-  type WebhookJob,
-  type WebhookOutboxRepo,
-} from '../db/webhook-outbox-repo.js';
+import type { WebhookAttemptRecord, WebhookJob, WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
 import type { AccountNoticeRow, WebhookOutboxRow } from '../db/schema.js';
 import { GroupCommit } from '../group-commit.js';
 import { newId } from '../ids.js';
 import { eventPayload } from './payload.js';
 import { decidePush } from './decide-push.js';
+import { PUSHES_PER_ACCOUNT, PUSHES_PER_DISPATCHER, PUSHES_PER_ENDPOINT } from './dispatch-limits.js';
 import { WEBHOOK_RETRY_SCHEDULE_MS } from './retry-policy.js';
 import type { WebhookSender } from './webhook-sender.js';
 
 export interface DispatcherOptions {
   /** Pushes in flight at once in this dispatcher. */
   concurrency: number;
-  /**
-   * Pushes of one endpoint in flight at once across every dispatcher (the claim enforces it), so a slow
-   * endpoint holds at most this many slots and another account's push waits at most one push timeout.
-   */
+  /** Pushes of one endpoint in flight at once across every dispatcher (the claim enforces it). */
   perEndpoint: number;
+  /**
+   * Pushes of one account in flight at once across every dispatcher (the claim enforces it). Below
+   * `concurrency`, one account never holds all of this dispatcher's slots.
+   */
+  perAccount: number;
   /** How long a claim lasts: longer than a push can take (15 s timeout + DNS). */
   leaseMs: number;
   /** Longest sleep between looks at the outbox (other processes record events too). */
@@ -37,8 +36,9 @@ export interface DispatcherOptions {
 }
 
 export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
-  concurrency: 20,
+  concurrency: PUSHES_PER_DISPATCHER,
   perEndpoint: PUSHES_PER_ENDPOINT,
+  perAccount: PUSHES_PER_ACCOUNT,
   leaseMs: 60_000,
   pollMs: 1000,
   schedule: WEBHOOK_RETRY_SCHEDULE_MS,
@@ -102,13 +102,10 @@ export class WebhookDispatcher {
         next = await this.outbox.nextDue();
         const now = this.clock.now();
         if (free > 0 && next !== undefined && next <= now) {
-          claimed = await this.outbox.claimDue(
-            this.id,
-            now,
-            now + this.options.leaseMs,
-            free,
-            this.options.perEndpoint,
-          );
+          claimed = await this.outbox.claimDue(this.id, now, now + this.options.leaseMs, free, {
+            perEndpoint: this.options.perEndpoint,
+            perAccount: this.options.perAccount,
+          });
           jobs = await this.outbox.jobs(claimed);
         }
       } catch (err) {

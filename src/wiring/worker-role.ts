@@ -184,7 +184,12 @@ function newDispatcher(
         webhookLogger.warn({ err, webhookId: job.webhook.id }, 'could not queue the webhook-disabled mail');
       });
     },
-    { ...DEFAULT_DISPATCHER_OPTIONS, perEndpoint: config.webhookEndpointConcurrency, ...options },
+    {
+      ...DEFAULT_DISPATCHER_OPTIONS,
+      perEndpoint: config.webhookEndpointConcurrency,
+      perAccount: config.webhookAccountConcurrency,
+      ...options,
+    },
   );
 }
 

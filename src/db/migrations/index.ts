@@ -13,6 +13,7 @@ import * as m010 from './010-fair-webhooks.js';
 import * as m011 from './011-test-usage.js';
 import * as m012 from './012-signup-tokens.js';
 import * as m013 from './013-message-category.js';
+import * as m014 from './014-webhook-account-leases.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011-test-usage': m011,
   '012-signup-tokens': m012,
   '013-message-category': m013,
+  '014-webhook-account-leases': m014,
 };
