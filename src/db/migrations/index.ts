@@ -12,6 +12,7 @@ import * as m009 from './009-attempt-counts.js';
 import * as m010 from './010-fair-webhooks.js';
 import * as m011 from './011-test-usage.js';
 import * as m012 from './012-signup-tokens.js';
+import * as m015 from './015-login-devices.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010-fair-webhooks': m010,
   '011-test-usage': m011,
   '012-signup-tokens': m012,
+  '015-login-devices': m015,
 };
