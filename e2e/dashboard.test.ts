@@ -456,4 +456,45 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       await context.close();
     }
   });
+
+  it('remembers this browser for log-ins: a stranger on the same network who guesses wrong ten times is kept out, the owner is not', async () => {
+    // The device cookie the verification link and the log-ins gave: no script reads it, and only the
+    // log-in route receives it.
+    const device = (await page.context().cookies()).find((c) => c.name === 'txmail_device');
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/auth/login', secure: false });
+    const stranger = await browser.newContext();
+    try {
+      const p = await stranger.newPage();
+      await p.goto(`${server.url}/login`);
+      await p.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+      const statuses = await p.evaluate(async (email) => {
+        const out: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const res = await fetch('/api/auth/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password: `wrong guess ${i}` }),
+          });
+          out.push(res.status);
+        }
+        return out;
+      }, EMAIL);
+      expect(statuses).toEqual(Array.from({ length: 10 }, () => 401));
+      await p.getByLabel('Email').fill(EMAIL);
+      await p.getByLabel('Password').fill(PASSWORD);
+      await p.getByRole('button', { name: 'Log in' }).click();
+      await p.getByText(/^rate_limit_exceeded: too many failed log-in attempts/).waitFor();
+    } finally {
+      await stranger.close();
+    }
+    // The owner's browser, on the same network, logs out and back in as before: nothing to see.
+    await page.goto(`${server.url}/`);
+    await heading('Overview').waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await heading('Log in').waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading('Overview').waitFor();
+  });
 });

@@ -18,6 +18,7 @@ import { Verp } from './delivery/verp.js';
 import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
 import type { DkimKeyPair } from './dkim/keys.js';
+import type { DeferredWork } from './deferred-work.js';
 import { DnsResolver } from './dns/resolver.js';
 import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
 import type { Domains } from './domains/domains.js';
@@ -56,6 +57,8 @@ export interface Services {
   auth: ApiKeyAuth;
   sessions: Sessions;
   dashboardAuth: DashboardAuth;
+  /** What the sign-in pages do after answering (a reset request's mail); tests wait on settled(). */
+  deferredWork: DeferredWork;
   verifiedDomains: VerifiedDomains;
   domains: Domains;
   batcher: GroupCommit<AcceptItem, AcceptOutcome>;
@@ -144,13 +147,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
     acceptOnly: options.acceptOnly === true,
   });
   const { batcher, accept, systemMail } = accepting;
-  const { auth, accounts, sessions, dashboardAuth, accountMail } = createAccountServices(config, {
-    repos,
-    secretKey,
-    systemMail,
-    clock,
-    logger,
-  });
+  const { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork } = createAccountServices(
+    config,
+    {
+      repos,
+      secretKey,
+      systemMail,
+      clock,
+      logger,
+    },
+  );
   const domains = createDomains(config, { repos, dkim, dns, verifiedDomains, auth, clock });
   const suppressions = new Suppressions(repos.suppressions, clock);
   const { endpoints: webhooks, sender: webhookSender } = createWebhooks(config, {
@@ -211,6 +217,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     auth,
     sessions,
     dashboardAuth,
+    deferredWork,
     verifiedDomains,
     domains,
     batcher,
@@ -229,6 +236,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
       // notice) through the accept batcher, which commits it before its writer and the database close.
       await inboundRole.close();
       await workerRole.close();
+      // A reset request answered already may still be queueing its mail through the accept batcher.
+      await deferredWork.settled();
       await accepting.close();
       await db.close();
     },

@@ -98,8 +98,13 @@ describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
   });
 
   describe('log-in limits', () => {
-    const fail = (limits: LoginLimits, n: number, ip: (i: number) => string, email: (i: number) => string) =>
-      Promise.all(Array.from({ length: n }, (_, i) => limits.take(ip(i), email(i), 1000)));
+    const fail = (
+      limits: LoginLimits,
+      n: number,
+      ip: (i: number) => string,
+      email: (i: number) => string,
+      device?: string,
+    ) => Promise.all(Array.from({ length: n }, (_, i) => limits.take(ip(i), email(i), 1000, device)));
 
     it('gives one network 10 failures per address, the address 100 across networks, the network 30 across addresses', async () => {
       const limits = new LoginLimits(await open());
@@ -134,6 +139,43 @@ describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
       expect((await limits.take('203.0.113.1', 'alice@example.org', 2000 + LOGIN_WINDOW_MS)).allowed).toBe(
         true,
       );
+    });
+
+    it('counts a remembered browser per (device, address) alone: outside the ceilings, which it neither spends nor meets', async () => {
+      const limits = new LoginLimits(await open());
+      // The address's ceiling and the network's are full.
+      await fail(
+        limits,
+        100,
+        (i) => `198.51.100.${i % 10}`,
+        () => 'alice@example.org',
+      );
+      await fail(
+        limits,
+        30,
+        () => '203.0.113.1',
+        (i) => `user${i}@example.org`,
+      );
+      expect((await limits.take('203.0.113.1', 'alice@example.org', 1000)).allowed).toBe(false);
+      const device = 'd'.repeat(64);
+      const fromDevice = await fail(
+        limits,
+        11,
+        () => '203.0.113.1',
+        () => 'alice@example.org',
+        device,
+      );
+      expect(fromDevice.filter((d) => d.allowed)).toHaveLength(10);
+      // Another browser of the owner's has its own count; a success clears the device's.
+      expect((await limits.take('203.0.113.1', 'alice@example.org', 1000, 'e'.repeat(64))).allowed).toBe(
+        true,
+      );
+      await limits.succeeded('203.0.113.1', 'alice@example.org', 1000, device);
+      expect((await limits.take('203.0.113.1', 'Alice@Example.org', 1000, device)).allowed).toBe(true);
+      // The browser spent nothing of the network's or the address's counts: a fresh network is still
+      // refused by the address's ceiling, and no more than that.
+      expect((await limits.take('192.0.2.1', 'alice@example.org', 1000)).allowed).toBe(false);
+      expect((await limits.take('192.0.2.1', 'bob@example.org', 1000)).allowed).toBe(true);
     });
 
     it('forgets a network’s failures for the address on success, and gives its attempt back to the ceilings', async () => {

@@ -2,14 +2,17 @@
 // starts at the emailed link, cookies, CSRF, reset links, the log-in limits, closed sign-up, and one
 // account never reaching another's data.
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginLimits } from '../src/accounts/login-limits.js';
+import { hashPassword } from '../src/accounts/passwords.js';
 import { ManualClock } from '../src/clock.js';
 import {
   browserOf,
   mailedToken as mailedTo,
   postSignup,
   sessionCookieOf as cookieOf,
+  deviceCookieOf,
+  setCookieOf,
   signUpAndVerify,
   type DashboardBrowser as Browser,
 } from './helpers/dashboard-signup.js';
@@ -55,8 +58,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const verified = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
     expect(verified.statusCode).toBe(200);
     expect(verified.headers['cache-control']).toBe('no-store');
-    const set = String(verified.headers['set-cookie']);
-    expect(set).toMatch(
+    expect(setCookieOf(verified, 'txmail_session')).toMatch(
       /^txmail_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/,
     );
     const id = cookieOf(verified).split('=')[1]!;
@@ -94,7 +96,8 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const token = await mailedTo(env, 'a@example.org', '/verify-email');
     expect(token).toHaveLength(43);
     const res = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
-    expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    expect(setCookieOf(res, 'txmail_session')).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    expect(setCookieOf(res, 'txmail_device')).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
   });
 
   it('serves the API to the session, and refuses state changes without its CSRF token', async () => {
@@ -190,34 +193,54 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await as(alice, 'DELETE', `/api/api-keys/${aliceKey.id}`)).statusCode).toBe(204);
   });
 
-  it('lets an account made before sign-up links carried the password verify from its session, and only then run the guided test', async () => {
+  it('lets an account made before sign-up links carried the password prove its address from its session, choosing its password, and only then run the guided test', async () => {
     await start();
-    // As sign-up made accounts before: unverified, with a password, logged in.
+    // As sign-up made accounts before: unverified, with a password, logged in, with a key.
     const made = await env.services.accounts.create({
       email: 'alice@example.org',
       password: PASSWORD,
       emailVerified: false,
     });
-    const alice = browserOf(
+    const oldKey = await env.services.accounts.createApiKey(made.id, 'before');
+    const before = browserOf(
       await env.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         payload: { email: 'alice@example.org', password: PASSWORD },
       }),
     );
-    const early = await as(alice, 'POST', '/api/guided-test');
+    const early = await as(before, 'POST', '/api/guided-test');
     expect(early.statusCode).toBe(403);
     expect(early.body).toMatch(/^email_not_verified: /);
-    expect((await as(alice, 'POST', '/api/auth/resend-verification')).statusCode).toBe(202);
-    const token = await mailedToken(made.id, '/verify-email');
-    const verify = () => env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
-    const verified = await verify();
-    expect(verified.statusCode).toBe(200);
-    expect(verified.json().account).toMatchObject({ email: 'alice@example.org', email_verified: true });
-    const again = await verify();
-    expect(again.statusCode).toBe(400);
-    expect(again.body).toMatch(/^invalid_token: /);
-    // A link asked for from the session verifies the account as it stands: its session goes on.
+    expect((await as(before, 'POST', '/api/auth/resend-verification')).statusCode).toBe(202);
+    // The link asks for the password: whoever set the old one may be the one who asked.
+    const token = await mailedToken(made.id, '/reset-password');
+    const confirm = () =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token, password: 'the chosen password' },
+      });
+    expect((await confirm()).statusCode).toBe(200);
+    expect((await confirm()).body).toMatch(/^invalid_token: /);
+    // The first proof of the address ends what came before it: the session, the key, the old password.
+    expect((await as(before, 'GET', '/api/account')).body).toMatch(/^session_expired: /);
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': oldKey.key },
+    });
+    expect(withKey.body).toMatch(/^invalid_api_key: /);
+    const login = (password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'alice@example.org', password },
+      });
+    expect((await login(PASSWORD)).statusCode).toBe(401);
+    const loggedIn = await login('the chosen password');
+    expect(loggedIn.json().account).toMatchObject({ id: made.id, email_verified: true });
+    const alice = browserOf(loggedIn);
     const test = await as(alice, 'POST', '/api/guided-test');
     expect(test.statusCode).toBe(200);
     const { id, to, from } = test.json() as { id: string; to: string; from: string };
@@ -228,6 +251,29 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     };
     expect(detail.status).toBe('queued');
     expect(detail.events.map((e) => e.type)).toEqual(['email.queued']);
+  });
+
+  it('refuses a verification link mailed without a password before, so it proves nothing by itself', async () => {
+    await start();
+    const made = await env.services.accounts.create({
+      email: 'alice@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    const token = 'a'.repeat(43);
+    // Such links were mailed to logged-in, unverified accounts, and verified the account as it stood.
+    await env.services.repos.signups.replaceLink({
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      account_id: made.id,
+      purpose: 'verify_email',
+      created_at: Date.now(),
+      expires_at: Date.now() + 3600_000,
+      used_at: null,
+      password_hash: null,
+    });
+    const res = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+    expect(res.body).toMatch(/^invalid_token: /);
+    expect((await env.services.repos.accounts.findById(made.id))!.email_verified_at).toBeNull();
   });
 
   it('runs the guided test at most 10 times an hour, counting the mail sent at sign-up', async () => {
@@ -316,6 +362,96 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
   });
 
+  it('never offers a link that would replace a password: an unverified account that has one gets the note, and a link mailed for it before is refused', async () => {
+    await start();
+    // An account with a password and an unverified address: signed up before sign-up links carried the
+    // password, or made by the operator unverified. Its owner is logged in and has a key.
+    const made = await env.services.accounts.create({
+      email: 'owner@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    const key = await env.services.accounts.createApiKey(made.id, 'mine');
+    const login = (password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'owner@example.org', password },
+      });
+    const owner = browserOf(await login(PASSWORD));
+    expect((await postSignup(env, 'owner@example.org', 'the stranger password')).statusCode).toBe(202);
+    const mails = await env.services.db.kysely
+      .selectFrom('messages')
+      .select(['subject', 'html'])
+      .where('to_email', '=', 'owner@example.org')
+      .execute();
+    expect(mails.map((m) => m.subject)).toEqual(['Someone tried to sign up for txmail with your address']);
+    expect(mails[0]!.html).toContain('http://localhost:8080/forgot-password');
+    expect(mails[0]!.html).not.toMatch(/token=/);
+    expect(await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute()).toEqual([]);
+    // A link an earlier sign-up mailed for this account, carrying a stranger's password, does nothing.
+    const token = 'b'.repeat(43);
+    await env.services.repos.signups.replaceLink({
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      account_id: made.id,
+      purpose: 'verify_email',
+      created_at: Date.now(),
+      expires_at: Date.now() + 3600_000,
+      used_at: null,
+      password_hash: await hashPassword('the stranger password'),
+    });
+    const used = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
+    expect(used.statusCode).toBe(400);
+    expect(used.body).toMatch(/^invalid_token: /);
+    expect((await login('the stranger password')).statusCode).toBe(401);
+    expect((await login(PASSWORD)).statusCode).toBe(200);
+    expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': key.key },
+    });
+    expect(withKey.statusCode).toBe(200);
+  });
+
+  it('ends a planted account’s sessions, keys and password when its owner proves the address with a link the planter asked for', async () => {
+    await start();
+    // A stranger signed up with the owner's address before sign-up links carried the password, logged
+    // in and made a key; then asks for a verification link, which lands in the owner's inbox.
+    const planted = await env.services.accounts.create({
+      email: 'victim@example.org',
+      password: 'the stranger password',
+      emailVerified: false,
+    });
+    const key = await env.services.accounts.createApiKey(planted.id, 'planted');
+    const login = (password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'victim@example.org', password },
+      });
+    const stranger = browserOf(await login('the stranger password'));
+    expect((await as(stranger, 'POST', '/api/auth/resend-verification')).statusCode).toBe(202);
+    // The owner opens it: the link asks for a password, the owner's.
+    const token = await mailedTo(env, 'victim@example.org', '/reset-password');
+    const confirmed = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'the owner password' },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await as(stranger, 'GET', '/api/account')).body).toMatch(/^session_expired: /);
+    const withKey = await env.app.inject({
+      method: 'GET',
+      url: '/api/account',
+      headers: { 'x-api-key': key.key },
+    });
+    expect(withKey.body).toMatch(/^invalid_api_key: /);
+    expect((await login('the stranger password')).statusCode).toBe(401);
+    const owner = await login('the owner password');
+    expect(owner.json().account).toMatchObject({ id: planted.id, email_verified: true });
+  });
+
   it('never lets a sign-up with somebody else’s address own the account the owner later uses', async () => {
     await start();
     const login = (password: string) =>
@@ -395,7 +531,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(withKey.body).toMatch(/^invalid_api_key: /);
   });
 
-  it('closes what an unproven password opened when a sign-up link proves the address: sessions and API keys', async () => {
+  it('closes what an unproven password opened when the owner, mailed the note by a sign-up, resets the password: sessions, API keys, remembered browsers', async () => {
     await start();
     // An account sign-up made before links carried the password: someone set a password, logged in
     // and made a key, without ever proving the inbox.
@@ -405,22 +541,42 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       emailVerified: false,
     });
     const key = await env.services.accounts.createApiKey(planted.id, 'planted');
-    const attacker = browserOf(
-      await env.app.inject({
+    const login = (password: string) =>
+      env.app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { email: 'victim@example.org', password: 'the attacker password' },
-      }),
-    );
+        payload: { email: 'victim@example.org', password },
+      });
+    const attacker = browserOf(await login('the attacker password'));
+    const devices = () =>
+      env.services.db.kysely
+        .selectFrom('login_devices')
+        .select('account_id')
+        .where('account_id', '=', planted.id)
+        .execute();
+    expect(await devices()).toHaveLength(1);
+    // The owner signs up: the account has a password, so the owner is mailed the note, not a link…
     expect((await postSignup(env, 'victim@example.org', 'the owner password')).statusCode).toBe(202);
-    const owner = browserOf(
-      await env.app.inject({
-        method: 'POST',
-        url: '/api/auth/verify',
-        payload: { token: await mailedTo(env, 'victim@example.org', '/verify-email') },
-      }),
-    );
-    expect(owner.accountId).toBe(planted.id);
+    expect((await login('the owner password')).statusCode).toBe(401);
+    // …and follows it to a reset, which proves the address and ends everything before it.
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/api/auth/password-reset',
+          payload: { email: 'victim@example.org' },
+        })
+      ).statusCode,
+    ).toBe(202);
+    const confirmed = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: {
+        token: await mailedTo(env, 'victim@example.org', '/reset-password'),
+        password: 'the owner password',
+      },
+    });
+    expect(confirmed.statusCode).toBe(200);
     expect((await as(attacker, 'GET', '/api/account')).body).toMatch(/^session_expired: /);
     const withKey = await env.app.inject({
       method: 'GET',
@@ -428,7 +584,12 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       headers: { 'x-api-key': key.key },
     });
     expect(withKey.body).toMatch(/^invalid_api_key: /);
-    expect((await as(owner, 'GET', '/api/account')).statusCode).toBe(200);
+    expect(await devices()).toEqual([]);
+    expect((await login('the attacker password')).statusCode).toBe(401);
+    expect((await login('the owner password')).json().account).toMatchObject({
+      id: planted.id,
+      email_verified: true,
+    });
   });
 
   it('lets the operator create an account whose sign-up nobody finished', async () => {
@@ -486,31 +647,182 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     // The owner's own sign-up used one of the five.
     expect(await subjects('owner@example.org')).toHaveLength(5);
     expect(await subjects('someone@example.org')).toHaveLength(5);
-    // Reset links likewise.
-    for (let i = 0; i < 7; i++) {
+  });
+
+  it('sends one address at most 5 mails an hour whichever kind a stranger asks for: sign-up, reset, verification', async () => {
+    await start();
+    const subjects = async (email: string) =>
+      (
+        await env.services.db.kysely
+          .selectFrom('messages')
+          .select('subject')
+          .where('to_email', '=', email)
+          .execute()
+      ).map((m) => m.subject);
+    const reset = async (email: string, ip: string) => {
       const res = await env.app.inject({
         method: 'POST',
         url: '/api/auth/password-reset',
-        payload: { email: 'owner@example.org' },
-        remoteAddress: `192.0.2.${i}`,
+        payload: { email },
+        remoteAddress: ip,
       });
       expect(res.statusCode).toBe(202);
+      await env.services.deferredWork.settled();
+    };
+    // A verified account: its own sign-up's link, then two sign-ups (notes) and two resets.
+    await signup('owner@example.org');
+    for (let i = 0; i < 2; i++) {
+      expect((await postSignup(env, 'owner@example.org', PASSWORD, `203.0.113.${i}`)).statusCode).toBe(202);
+      await reset('owner@example.org', `192.0.2.${i}`);
     }
-    expect(
-      (await subjects('owner@example.org')).filter((s) => s === 'Reset your txmail password'),
-    ).toHaveLength(5);
+    expect(await subjects('owner@example.org')).toHaveLength(5);
+    // Then nothing more, whichever kind, though every answer stays the same.
+    expect((await postSignup(env, 'owner@example.org', PASSWORD, '203.0.113.9')).statusCode).toBe(202);
+    await reset('OWNER@example.org', '192.0.2.9');
+    expect(await subjects('owner@example.org')).toHaveLength(5);
+    // An unverified account's links asked for from its session share the same count.
+    const made = await env.services.accounts.create({
+      email: 'legacy@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    const legacy = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'legacy@example.org', password: PASSWORD },
+      }),
+    );
+    expect(legacy.accountId).toBe(made.id);
+    for (let i = 0; i < 2; i++) {
+      await reset('legacy@example.org', `198.51.100.${i}`);
+      expect((await postSignup(env, 'legacy@example.org', PASSWORD, `198.51.100.${i}`)).statusCode).toBe(202);
+    }
+    expect((await as(legacy, 'POST', '/api/auth/resend-verification')).statusCode).toBe(202);
+    expect(await subjects('legacy@example.org')).toHaveLength(5);
+    const refused = await as(legacy, 'POST', '/api/auth/resend-verification');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toMatch(/^rate_limit_exceeded: too many links mailed to this address/);
+    expect(await subjects('legacy@example.org')).toHaveLength(5);
   });
 
   describe('log-in limits', () => {
     /** Log-ins through a trusted proxy: X-Forwarded-For names the client, as behind a load balancer. */
-    const login = (email: string, password: string, ip: string) =>
+    const login = (email: string, password: string, ip: string, device?: string) =>
       env.app.inject({
         method: 'POST',
         url: '/api/auth/login',
         payload: { email, password },
-        headers: { 'x-forwarded-for': ip },
+        headers: { 'x-forwarded-for': ip, ...(device ? { cookie: device } : {}) },
       });
     const startBehindProxy = () => start({ env: { TXMAIL_TRUST_PROXY: 'loopback' } });
+    /** Fills alice's per-address ceiling from ten networks and the owner network's ceiling across addresses. */
+    const flood = async (ownerNetwork: string) => {
+      const limits = new LoginLimits(env.services.repos.attemptCounts);
+      const now = env.clock.now();
+      for (let i = 0; i < 100; i++)
+        expect((await limits.take(`198.51.100.${i % 10}`, 'alice@example.org', now)).allowed).toBe(true);
+      for (let i = 0; i < 30; i++)
+        expect((await limits.take(ownerNetwork, `guess${i}@example.org`, now)).allowed).toBe(true);
+    };
+
+    it('remembers the browser after a log-in with a device cookie: HttpOnly, SameSite=Lax, sent only to the log-in route, stored as a hash, kept across log-out', async () => {
+      await startBehindProxy();
+      const alice = await signup('alice@example.org');
+      const first = await login('alice@example.org', PASSWORD, '192.0.2.1');
+      const set = setCookieOf(first, 'txmail_device');
+      expect(set).toMatch(
+        /^txmail_device=[A-Za-z0-9_-]{43}; Path=\/api\/auth\/login; Max-Age=31536000; HttpOnly; SameSite=Lax$/,
+      );
+      const device = deviceCookieOf(first);
+      const id = device.split('=')[1]!;
+      const rows = await env.services.db.kysely
+        .selectFrom('login_devices')
+        .selectAll()
+        .where('account_id', '=', alice.accountId)
+        .execute();
+      expect(rows.map((r) => r.id_hash)).toContain(createHash('sha256').update(id).digest('hex'));
+      expect(JSON.stringify(rows)).not.toContain(id);
+      // Logging out ends the session only; the next log-in from this browser keeps its id.
+      const out = await as(browserOf(first), 'POST', '/api/auth/logout');
+      expect(setCookieOf(out, 'txmail_device')).toBeUndefined();
+      const again = await login('alice@example.org', PASSWORD, '192.0.2.1', device);
+      expect(deviceCookieOf(again)).toBe(device);
+    });
+
+    it('lets the owner’s remembered browser log in while a flood holds the address’s ceiling and the owner network’s, and counts its failures apart', async () => {
+      await startBehindProxy();
+      await signup('alice@example.org');
+      await signup('bob@example.org');
+      const device = deviceCookieOf(await login('alice@example.org', PASSWORD, '203.0.113.7'));
+      const otherBrowser = deviceCookieOf(await login('alice@example.org', PASSWORD, '192.0.2.8'));
+      const bobsBrowser = deviceCookieOf(await login('bob@example.org', PASSWORD, '203.0.113.7'));
+      await flood('203.0.113.7');
+      // Without the cookie, or with one remembered for another address, the ceilings hold…
+      expect((await login('alice@example.org', PASSWORD, '203.0.113.7')).statusCode).toBe(429);
+      expect((await login('alice@example.org', PASSWORD, '192.0.2.99')).statusCode).toBe(429);
+      expect((await login('alice@example.org', PASSWORD, '192.0.2.99', bobsBrowser)).statusCode).toBe(429);
+      expect(
+        (await login('alice@example.org', PASSWORD, '192.0.2.99', 'txmail_device=' + 'x'.repeat(43)))
+          .statusCode,
+      ).toBe(429);
+      // …while the owner's browser logs in, from the flooded network or any other.
+      expect((await login('alice@example.org', PASSWORD, '203.0.113.7', device)).statusCode).toBe(200);
+      expect((await login('alice@example.org', PASSWORD, '192.0.2.99', device)).statusCode).toBe(200);
+      // The browser's own failures: 10 per 15 minutes, then it too waits, even with the right password…
+      for (let i = 0; i < 10; i++)
+        expect((await login('alice@example.org', `wrong ${i}`, '192.0.2.99', device)).statusCode).toBe(401);
+      const limited = await login('alice@example.org', PASSWORD, '192.0.2.99', device);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.body).toMatch(/^rate_limit_exceeded: too many failed log-in attempts/);
+      // …and no other browser of the owner's does.
+      expect((await login('alice@example.org', PASSWORD, '192.0.2.99', otherBrowser)).statusCode).toBe(200);
+    });
+
+    it('forgets remembered browsers when the password is changed or reset, remembering anew the browser that changed it', async () => {
+      await startBehindProxy();
+      const alice = await signup('alice@example.org');
+      const a = await login('alice@example.org', PASSWORD, '192.0.2.1');
+      const b = deviceCookieOf(await login('alice@example.org', PASSWORD, '192.0.2.2'));
+      const changed = await as(browserOf(a), 'POST', '/api/auth/password', {
+        current_password: PASSWORD,
+        new_password: 'the new password',
+      });
+      expect(changed.statusCode).toBe(200);
+      const renewed = deviceCookieOf(changed);
+      expect(setCookieOf(changed, 'txmail_device')).toMatch(/; Path=\/api\/auth\/login; Max-Age=31536000; /);
+      expect(renewed).not.toBe(deviceCookieOf(a));
+      await flood('192.0.2.1');
+      expect((await login('alice@example.org', 'the new password', '192.0.2.2', b)).statusCode).toBe(429);
+      expect(
+        (await login('alice@example.org', 'the new password', '192.0.2.3', deviceCookieOf(a))).statusCode,
+      ).toBe(429);
+      expect((await login('alice@example.org', 'the new password', '192.0.2.1', renewed)).statusCode).toBe(
+        200,
+      );
+      // A reset forgets every browser.
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: 'alice@example.org' },
+      });
+      const token = await mailedToken(alice.accountId, '/reset-password');
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token, password: 'the reset password' },
+      });
+      expect((await login('alice@example.org', 'the reset password', '192.0.2.1', renewed)).statusCode).toBe(
+        429,
+      );
+      expect(
+        await env.services.db.kysely
+          .selectFrom('login_devices')
+          .selectAll()
+          .where('account_id', '=', alice.accountId)
+          .execute(),
+      ).toEqual([]);
+    });
 
     it('answers a wrong address and a wrong password with one generic error', async () => {
       await startBehindProxy();
@@ -653,6 +965,65 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const late = await mailedToken(alice.accountId, '/reset-password');
     clock.advance(3600_000 + 1);
     expect((await confirm(late, 'yet another password')).body).toMatch(/^invalid_token: /);
+  });
+
+  it('answers a reset request for an address with an account exactly as for one without, having done the same work by then', async () => {
+    await start();
+    await signup('alice@example.org');
+    // Every call to a repository or to the accept batcher (which queues mail), in order.
+    const calls: string[] = [];
+    const watch = (name: string, target: object) => {
+      for (const method of Object.getOwnPropertyNames(Object.getPrototypeOf(target))) {
+        const original = (target as Record<string, unknown>)[method];
+        if (method === 'constructor' || typeof original !== 'function') continue;
+        vi.spyOn(target as Record<string, () => unknown>, method).mockImplementation(function (
+          this: unknown,
+          ...args: unknown[]
+        ) {
+          calls.push(`${name}.${method}`);
+          return (original as (...a: unknown[]) => unknown).apply(target, args);
+        });
+      }
+    };
+    for (const [name, repo] of Object.entries(env.services.repos)) watch(name, repo);
+    watch('batcher', env.services.batcher);
+    const request = async (email: string) => {
+      calls.length = 0;
+      await env.services.dashboardAuth.requestPasswordReset(email, '192.0.2.1');
+      // Resolved: this is when the route answers.
+      const beforeAnswer = [...calls];
+      await env.services.deferredWork.settled();
+      return { beforeAnswer, after: calls.slice(beforeAnswer.length) };
+    };
+    const known = await request('alice@example.org');
+    const unknown = await request('nobody@example.org');
+    expect(known.beforeAnswer).toEqual(unknown.beforeAnswer);
+    expect(known.beforeAnswer).toEqual(['attemptCounts.take', 'attemptCounts.take']);
+    // After the answer: the look-up, and for the account only, its link and mail.
+    expect(unknown.after).toEqual(['accounts.findByEmail']);
+    expect(known.after).toEqual(
+      expect.arrayContaining(['accounts.findByEmail', 'sessions.createToken', 'batcher.submit']),
+    );
+    vi.restoreAllMocks();
+    // Through HTTP: the same status, headers and bytes.
+    const answers = [];
+    for (const email of ['alice@example.org', 'nobody@example.org']) {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email },
+      });
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toMatchObject({ status: 202 });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(
+      await mailedToken(
+        (await env.services.repos.accounts.findByEmail('alice@example.org'))!.id,
+        '/reset-password',
+      ),
+    ).toBeTruthy();
   });
 
   it('slides the session expiry while used, and ends it on log-out', async () => {

@@ -158,18 +158,26 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
       ),
       idempotency: (await db.selectFrom('idempotency_keys').select('key').execute()).map((r) => r.key).sort(),
       attempts: (await db.selectFrom('attempt_counts').select('expires_at').execute()).length,
+      devices: (await db.selectFrom('login_devices').select('account_id').execute())
+        .map((r) => r.account_id)
+        .sort(),
     };
   };
 
-  it('deletes expired sessions, used and expired tokens, idempotency keys past 24 hours and ended attempt counts', async () => {
+  it('deletes expired sessions and remembered browsers, used and expired tokens, idempotency keys past 24 hours and ended attempt counts', async () => {
+    // More than a year ago: Carol signed up with her link; her browser is remembered for a year.
+    const carol = await at(366 * DAY, () => signup('carol@example.org'));
     // A month ago: Alice signed up with her link (a session that has expired since, a link used), asked
     // for a password reset she never used, and somebody failed to log in as her.
     const alice = await at(31 * DAY, () => signup('alice@example.org'));
     await at(31 * DAY, () => post('/api/auth/password-reset', { email: 'alice@example.org' }));
+    // The link is made after the answer, as of the request.
+    await env.services.deferredWork.settled();
     await at(31 * DAY, () => post('/api/auth/login', { email: 'alice@example.org', password: 'nope' }));
     // Today: Bob signs up with his link, and asks for a password reset he has not used.
     const bob = await signup('bob@example.org');
     expect((await post('/api/auth/password-reset', { email: 'bob@example.org' })).statusCode).toBe(202);
+    await env.services.deferredWork.settled();
     // Idempotency keys of 25 and of 23 hours ago.
     const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
     const send = (key: string) =>
@@ -178,8 +186,9 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
     const young = await at(23 * HOUR, () => send('young'));
 
     const before = await rows();
-    expect(before.sessions.sort()).toEqual([alice, bob].sort());
-    expect(before.tokens).toHaveLength(4);
+    expect(before.sessions.sort()).toEqual([alice, bob, carol].sort());
+    expect(before.devices).toEqual([alice, bob, carol].sort());
+    expect(before.tokens).toHaveLength(5);
     expect(before.idempotency).toEqual(['old', 'young']);
     expect(before.attempts).toBeGreaterThan(0);
     const liveAttempts = (
@@ -202,8 +211,9 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
       tokens: [`${bob} reset_password`],
       idempotency: ['young'],
       attempts: liveAttempts,
+      devices: [alice, bob].sort(),
     });
-    expect(deleted).toBe(1 + 3 + 1 + (before.attempts - liveAttempts));
+    expect(deleted).toBe(2 + 1 + 4 + 1 + (before.attempts - liveAttempts));
     expect(await sweeper.sweep()).toBe(0);
     // The key still in its 24 hours replays the first response.
     expect((await send('young')).json()).toEqual(young.json());

@@ -1,10 +1,11 @@
-// Secrets never stored or logged in plain text: API keys, session ids (hashed), passwords (scrypt),
-// DKIM private keys and webhook secrets (sealed), CSRF tokens (derived, never stored), the master key. The whole database and every log line are searched for them.
+// Secrets never stored or logged in plain text: API keys, session ids and device cookies (hashed),
+// passwords (scrypt), DKIM private keys and webhook secrets (sealed), CSRF tokens (derived, never
+// stored), the master key. The whole database and every log line are searched for them.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
-import { signUpAndVerify } from './helpers/dashboard-signup.js';
+import { deviceCookieOf, signUpAndVerify } from './helpers/dashboard-signup.js';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { validSend } from './helpers/services.js';
@@ -87,6 +88,21 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
       url: '/api/account',
       headers: { cookie: `txmail_session=${sessionId}` },
     });
+    // The device cookie a log-in gives the browser, presented again at the next log-in.
+    const deviceCookie = deviceCookieOf(
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'dashboard@acme.example', password: PASSWORD },
+      }),
+    );
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'dashboard@acme.example', password: PASSWORD },
+      headers: { cookie: deviceCookie },
+    });
+    const deviceId = deviceCookie.split('=')[1]!;
     await app.close();
 
     const dump = await dumpDatabase(services);
@@ -104,6 +120,7 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
       ['webhook secret key', webhookSecret.slice('whsec_'.length)],
       ['session id', sessionId],
       ['CSRF token', csrf],
+      ['device cookie', deviceId],
     ] as const) {
       expect(dump.includes(secret), `${what} in the database`).toBe(false);
       expect(log.text().includes(secret), `${what} in the logs`).toBe(false);

@@ -69,3 +69,18 @@ export function guidedTestMail(at: Date): MailContent {
     ),
   };
 }
+
+/**
+ * Asked for from a logged-in account whose address is not verified: a reset link, since the account's
+ * password was never proven and whoever set it may be the one asking. It says what the first proof ends.
+ */
+export function addressProofMail(link: string): MailContent {
+  const a = escapeHtml(link);
+  return {
+    subject: 'Verify your email address for txmail',
+    html: layout(
+      'Verify your email address',
+      `<p>Someone (hopefully you) asked to verify this address for its txmail account. Open this link and choose the account's password:</p><p><a href="${a}">${a}</a></p><p>This confirms that the address is yours. Until now anyone could have set the account's password, so confirming logs out every session and revokes every API key made before: log in with the password you choose, and create new keys. The link works once, for one hour. If you did not ask for it, ignore this message.</p>`,
+    ),
+  };
+}

@@ -1,6 +1,6 @@
 // What the dashboard's sign-in pages do: sign up and verify the address (signup.ts), log in
-// (rate-limited per network and address, one generic error), reset and change the password. Sessions
-// themselves are in sessions.ts.
+// (rate-limited per network and address, or per remembered browser; one generic error), reset and
+// change the password. Sessions themselves are in sessions.ts, remembered browsers in login-devices.ts.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
@@ -8,35 +8,33 @@ import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
 import type { Account } from '../db/schema.js';
+import type { DeferredWork } from '../deferred-work.js';
 import { AppError } from '../errors.js';
 import type { AccountMail } from './account-mail.js';
-import { passwordResetMail } from './account-mail-content.js';
-import { AttemptLimiter } from './attempt-limiter.js';
+import { addressProofMail, passwordResetMail } from './account-mail-content.js';
+import { accountAddress } from './accounts.js';
 import { clientNetwork } from '../client-network.js';
+import type { LoginDevices, RememberedDevice } from './login-devices.js';
 import { LoginLimits } from './login-limits.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
-import {
-  MAILS_PER_ADDRESS_PER_HOUR,
-  Signup,
-  SIGNUPS_PER_IP_PER_HOUR,
-  type SignupSettings,
-} from './signup.js';
+import type { MailRequestLimits, Signup } from './signup.js';
 
 const RESET_TTL_MS = 3600_000;
 
-export type DashboardAuthSettings = SignupSettings;
+export interface DashboardAuthSettings {
+  /** Base of the links in mail, TXMAIL_PUBLIC_URL. */
+  publicUrl: string;
+}
+
+/** A browser that just signed in: its session, and the device cookie that remembers it for log-ins. */
+export interface SignedIn {
+  session: ActiveSession;
+  device: RememberedDevice;
+}
 
 export class DashboardAuth {
-  private readonly signups: Signup;
   private readonly logins: LoginLimits;
-  /**
-   * Mail a stranger can make txmail send to an address (sign-up, new verification link, reset link):
-   * enough for a person, useless for flooding someone's inbox or spending the test domain's reputation.
-   */
-  private readonly mailRequests: AttemptLimiter;
-  /** Sign-ups and reset requests per client network and hour. */
-  private readonly perIp: AttemptLimiter;
   private dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -46,43 +44,70 @@ export class DashboardAuth {
       signupsRepo: SignupsRepo;
       sessionsRepo: SessionsRepo;
       sessions: Sessions;
+      signup: Signup;
+      devices: LoginDevices;
       mail: AccountMail;
-      /** Where attempts are counted: the database, shared by every API process. */
+      /** Shared with sign-up: one count per client network and one per address, whichever page. */
+      limits: MailRequestLimits;
+      /** Where failed log-ins are counted: the database, shared by every API process. */
       attempts: AttemptCountsRepo;
+      /** What a reset request does after it is answered. */
+      deferred: DeferredWork;
       clock: Clock;
     },
   ) {
-    this.signups = new Signup(settings, deps);
     this.logins = new LoginLimits(deps.attempts);
-    this.mailRequests = new AttemptLimiter(deps.attempts, 'mail', MAILS_PER_ADDRESS_PER_HOUR, 3600_000);
-    this.perIp = new AttemptLimiter(deps.attempts, 'ip', SIGNUPS_PER_IP_PER_HOUR, 3600_000);
   }
 
   get signupOpen(): boolean {
-    return this.signups.open;
+    return this.deps.signup.open;
   }
 
   /** The same outcome whether or not the address has an account: see signup.ts. */
   signup(email: string, password: string, ip: string): Promise<void> {
-    return this.signups.start(email, password, ip);
+    return this.deps.signup.start(email, password, ip);
   }
 
-  /** Mails a logged-in, unverified account a new link. */
-  sendVerification(account: Account): Promise<void> {
-    return this.signups.resend(account);
+  /** Uses the emailed sign-up link, starts the browser's session and remembers the browser. */
+  async verifyEmail(token: string): Promise<SignedIn> {
+    const session = await this.deps.signup.verify(token);
+    const device = await this.deps.devices.remember(session.account.id, undefined, this.deps.clock.now());
+    return { session, device };
   }
 
-  /** Uses the emailed link and starts the browser's session. */
-  verifyEmail(token: string): Promise<ActiveSession> {
-    return this.signups.verify(token);
+  /**
+   * Mails a logged-in account whose address is not verified a link that proves it. Such an account has
+   * a password nobody proved (it signed up before sign-up links carried the password, or the operator
+   * made it unverified), and whoever set it may be the one asking: so the link is a reset link, whose
+   * owner chooses the password, and whose first use ends everything made before (sessions, API keys,
+   * remembered browsers), like every first proof of an address.
+   */
+  async sendVerification(account: Account): Promise<void> {
+    if (account.email_verified_at !== null) return;
+    const d = await this.deps.limits.perAddress.take([account.email], this.deps.clock.now());
+    if (!d.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `too many links mailed to this address; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes`,
+        { 'Retry-After': String(d.retryAfterSeconds) },
+      );
+    }
+    const token = await this.issueResetToken(account.id, this.deps.clock.now());
+    await this.deps.mail.send(account, addressProofMail(this.link('/reset-password', token)));
   }
 
-  /** A session, or one generic `invalid_credentials` whether the address exists or not. */
-  async login(email: string, password: string, ip: string): Promise<ActiveSession> {
+  /**
+   * A session, or one generic `invalid_credentials` whether the address exists or not. `deviceId` is
+   * the browser's device cookie: when it names a browser that logged in to this address before, the
+   * attempt is counted for that browser alone (login-limits.ts).
+   */
+  async login(email: string, password: string, ip: string, deviceId?: string): Promise<SignedIn> {
     const now = this.deps.clock.now();
+    const address = email.trim().toLowerCase();
+    const device = await this.deps.devices.recognise(deviceId, address, now);
     // Counted as a failure before the password is checked, given back if it was right: concurrent
     // guesses, in this process or others, never get more than the limits between them.
-    const d = await this.logins.take(ip, email, now);
+    const d = await this.logins.take(ip, address, now, device);
     if (!d.allowed) {
       throw new AppError(
         'rate_limit_exceeded',
@@ -90,31 +115,48 @@ export class DashboardAuth {
         { 'Retry-After': String(d.retryAfterSeconds) },
       );
     }
-    const account = await this.deps.accountsRepo.findByEmail(email.trim());
+    const account = await this.deps.accountsRepo.findByEmail(address);
     // Hash even when there is no such account (or a sign-up not finished: no password yet), so the
     // answer takes as long either way.
     const ok = account?.password_hash
       ? await verifyPassword(password, account.password_hash)
       : (await verifyPassword(password, await this.dummy()), false);
     if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
-    await this.logins.succeeded(ip, email, now);
-    return this.deps.sessions.create(account);
+    await this.logins.succeeded(ip, address, now, device);
+    const session = await this.deps.sessions.create(account);
+    const remembered = await this.deps.devices.remember(
+      account.id,
+      device === undefined ? undefined : deviceId,
+      now,
+    );
+    return { session, device: remembered };
   }
 
-  /** Always succeeds from the caller's view: whether the address has an account is not revealed. */
+  /**
+   * Always succeeds from the caller's view: whether the address has an account is not revealed, by the
+   * answer or by its timing. What is taken before the answer is the same for every address (the
+   * client's count, the address's count); the look-up, the link and the mail run after it
+   * (DeferredWork), so an address with an account is not answered later than one without.
+   */
   async requestPasswordReset(email: string, ip: string): Promise<void> {
     const now = this.deps.clock.now();
-    const key = email.trim().toLowerCase();
-    await this.take(this.perIp, `ip:${clientNetwork(ip)}`, 'too many requests from your address');
+    const fromClient = await this.deps.limits.perClient.take([clientNetwork(ip)], now);
+    if (!fromClient.allowed) {
+      throw new AppError(
+        'rate_limit_exceeded',
+        `too many requests from your address; try again in ${Math.ceil(fromClient.retryAfterSeconds / 60)} minutes`,
+        { 'Retry-After': String(fromClient.retryAfterSeconds) },
+      );
+    }
+    // Not an address: no account has it (accounts are stored by accountAddress).
+    const address = addressOrUndefined(email);
+    if (address === undefined) return;
     // Per address the answer stays the same (202) so it reveals nothing; the mail is just not sent.
-    if (!(await this.mailRequests.take([`reset:${key}`], now)).allowed) return;
-    const account = await this.deps.accountsRepo.findByEmail(key);
-    if (!account) return;
-    const token = await this.issueResetToken(account.id);
-    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)));
+    if (!(await this.deps.limits.perAddress.take([address], now)).allowed) return;
+    this.deps.deferred.defer(() => this.mailResetLink(address, now));
   }
 
-  /** Sets the new password and logs the account out everywhere. */
+  /** Sets the new password and logs the account out everywhere; its browsers are forgotten. */
   async resetPassword(token: string, password: string): Promise<void> {
     checkNewPassword(password);
     const used = await this.deps.sessionsRepo.useToken(
@@ -131,39 +173,42 @@ export class DashboardAuth {
     const now = this.deps.clock.now();
     const hash = await hashPassword(password);
     // The reset link came to the signup inbox: it proves the address as a sign-up link does, and, the
-    // first time, closes whatever the unproven password before it could open (sessions, API keys).
-    if (!(await this.deps.signupsRepo.complete(used.account_id, hash, now))) {
+    // first time, ends whatever came before (sessions, API keys, browsers; signups-repo.ts).
+    if (!(await this.deps.signupsRepo.completeByReset(used.account_id, hash, now))) {
       await this.deps.accountsRepo.setPassword(used.account_id, hash);
       await this.deps.sessions.revokeAll(used.account_id);
+      await this.deps.devices.forgetAll(used.account_id);
     }
   }
 
-  /** Changes the password of a logged-in account; every other session is logged out. */
-  async changePassword(session: ActiveSession, current: string, next: string): Promise<void> {
+  /**
+   * Changes the password of a logged-in account; every other session is logged out and every other
+   * browser forgotten (they proved the old password). This browser, which just proved the current one,
+   * is remembered anew.
+   */
+  async changePassword(session: ActiveSession, current: string, next: string): Promise<RememberedDevice> {
     checkNewPassword(next);
     const hash = session.account.password_hash;
     if (!hash || !(await verifyPassword(current, hash))) {
       throw new AppError('invalid_credentials', 'the current password is wrong');
     }
-    await this.deps.accountsRepo.setPassword(session.account.id, await hashPassword(next));
-    await this.deps.sessions.revokeAll(session.account.id, session.idHash);
+    const accountId = session.account.id;
+    await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
+    await this.deps.sessions.revokeAll(accountId, session.idHash);
+    await this.deps.devices.forgetAll(accountId);
+    return this.deps.devices.remember(accountId, undefined, this.deps.clock.now());
   }
 
-  /** Counts one attempt against `key`, or refuses with 429 when its window is full. */
-  private async take(limiter: AttemptLimiter, key: string, what: string): Promise<void> {
-    const d = await limiter.take([key], this.deps.clock.now());
-    if (!d.allowed) {
-      throw new AppError(
-        'rate_limit_exceeded',
-        `${what}; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes`,
-        { 'Retry-After': String(d.retryAfterSeconds) },
-      );
-    }
+  /** After the answer to a reset request made at `now`: the link, if the address has an account. */
+  private async mailResetLink(address: string, now: number): Promise<void> {
+    const account = await this.deps.accountsRepo.findByEmail(address);
+    if (!account) return;
+    const token = await this.issueResetToken(account.id, now);
+    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)));
   }
 
-  /** A new reset link; the older ones stop working. */
-  private async issueResetToken(accountId: string): Promise<string> {
-    const now = this.deps.clock.now();
+  /** A new reset link, valid for an hour from `now`; the older ones stop working. */
+  private async issueResetToken(accountId: string, now: number): Promise<string> {
     await this.deps.sessionsRepo.expireTokens(accountId, 'reset_password', now);
     const token = randomBytes(32).toString('base64url');
     await this.deps.sessionsRepo.createToken({
@@ -185,5 +230,14 @@ export class DashboardAuth {
   private dummy(): Promise<string> {
     this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
     return this.dummyHash;
+  }
+}
+
+/** The address as accounts store it, or undefined when the input is not one. */
+function addressOrUndefined(input: string): string | undefined {
+  try {
+    return accountAddress(input);
+  } catch {
+    return undefined;
   }
 }

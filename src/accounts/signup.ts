@@ -1,13 +1,14 @@
 // The dashboard's sign-up, which tells nobody whether an address has an account, and the link that
 // finishes it. A sign-up answers the same (202, "check your inbox") for every address after doing the
 // same work: hash the password, commit one two-statement transaction, queue one email. A new address
-// gets an account that is unverified and has no password, and a link that carries the password's hash;
-// an address that has an account gets a notice and a mail saying someone tried. Only the link sets the password and starts the first session, so nobody
-// who cannot read the inbox ever holds a way into an account at that address (see ARCHITECTURE.md).
+// (or one whose sign-up nobody finished) gets an account that is unverified and has no password, and a
+// link that carries the password's hash; an address whose account has a password or is verified gets a
+// notice and a mail saying someone tried. Only the link sets the password and starts the first session,
+// so nobody who cannot read the inbox ever holds a way into an account at that address, and a sign-up
+// never replaces a password, whoever set it (see ARCHITECTURE.md).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
-import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import type { Account, AccountTokenRow } from '../db/schema.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
@@ -15,8 +16,8 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AccountMail } from './account-mail.js';
 import { signupAttemptMail, verificationMail } from './account-mail-content.js';
-import { accountAddress } from './accounts.js';
-import { AttemptLimiter } from './attempt-limiter.js';
+import { accountAddress, isUnclaimedSignup } from './accounts.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
 import { clientNetwork } from '../client-network.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
@@ -27,6 +28,21 @@ export const SIGNUPS_PER_IP_PER_HOUR = 20;
 /** Mails a stranger can make txmail send to one address in an hour (sign-up, verification, reset). */
 export const MAILS_PER_ADDRESS_PER_HOUR = 5;
 
+/**
+ * The limits sign-up shares with the reset and verification requests (dashboard-auth.ts), built once
+ * (wiring/accounts.ts) and handed to both, so each is one count whichever page spends it.
+ */
+export interface MailRequestLimits {
+  /** Sign-ups and reset requests per client network: SIGNUPS_PER_IP_PER_HOUR. */
+  perClient: AttemptLimiter;
+  /**
+   * Mail a stranger can make txmail send to an address, every kind under one key (the address):
+   * MAILS_PER_ADDRESS_PER_HOUR, enough for a person, useless for flooding an inbox or spending the
+   * test domain's reputation.
+   */
+  perAddress: AttemptLimiter;
+}
+
 export interface SignupSettings {
   signup: 'open' | 'closed';
   /** Base of the links in mail, TXMAIL_PUBLIC_URL. */
@@ -34,9 +50,6 @@ export interface SignupSettings {
 }
 
 export class Signup {
-  private readonly perIp: AttemptLimiter;
-  private readonly perAddress: AttemptLimiter;
-
   constructor(
     private readonly settings: SignupSettings,
     private readonly deps: {
@@ -45,14 +58,10 @@ export class Signup {
       sessionsRepo: SessionsRepo;
       sessions: Sessions;
       mail: AccountMail;
-      attempts: AttemptCountsRepo;
+      limits: MailRequestLimits;
       clock: Clock;
     },
-  ) {
-    // The scopes of DashboardAuth's limits of the same name: one count for sign-ups and reset requests.
-    this.perIp = new AttemptLimiter(deps.attempts, 'ip', SIGNUPS_PER_IP_PER_HOUR, 3600_000);
-    this.perAddress = new AttemptLimiter(deps.attempts, 'mail', MAILS_PER_ADDRESS_PER_HOUR, 3600_000);
-  }
+  ) {}
 
   get open(): boolean {
     return this.settings.signup === 'open';
@@ -73,7 +82,7 @@ export class Signup {
     const address = accountAddress(email);
     checkNewPassword(password);
     const now = this.deps.clock.now();
-    const fromIp = await this.perIp.take([`ip:${clientNetwork(ip)}`], now);
+    const fromIp = await this.deps.limits.perClient.take([clientNetwork(ip)], now);
     if (!fromIp.allowed) {
       throw new AppError(
         'rate_limit_exceeded',
@@ -83,7 +92,7 @@ export class Signup {
     }
     // Per address the answer stays 202 (a refusal would tell that someone signed up with it); past the
     // limit no mail is sent, whichever mail it would have been.
-    const mailAllowed = (await this.perAddress.take([`signup:${address}`], now)).allowed;
+    const mailAllowed = (await this.deps.limits.perAddress.take([address], now)).allowed;
     // The slow step, taken in every case, so the time of the answer does not tell the cases apart.
     const passwordHash = await hashPassword(password);
     if (!mailAllowed) return;
@@ -91,7 +100,11 @@ export class Signup {
     // Twice at most: a concurrent sign-up may create the account between the look-up and the insert.
     for (let tries = 0; tries < 2; tries++) {
       const existing = await this.deps.accountsRepo.findByEmail(address);
-      if (existing && existing.email_verified_at !== null) {
+      // An account with a password (signed up before sign-up links carried it, or made by the operator
+      // with an unverified address) or a proven address is never offered a link that would replace
+      // its password: its owner gets the note, which points to log-in and reset (a reset proves the
+      // address, sets the owner's password and ends everything else).
+      if (existing && !isUnclaimedSignup(existing)) {
         await this.deps.signupsRepo.recordAttempt({
           id: newId(),
           account_id: existing.id,
@@ -113,7 +126,7 @@ export class Signup {
       const { token, row } = this.link(existing?.id ?? newId(), passwordHash, now);
       let account = existing;
       if (account) {
-        // Unverified: nobody has proven the inbox yet, so this sign-up's link is as good as any.
+        // Unverified and no password: nobody has proven the inbox yet, so this link is as good as any.
         await this.deps.signupsRepo.replaceLink(row);
       } else {
         account = pendingAccount(row.account_id, address, now);
@@ -126,49 +139,25 @@ export class Signup {
   }
 
   /**
-   * Uses a verification link and logs its browser in. A sign-up link gives the account that sign-up's
-   * password and verifies the address, unless the address is verified already (another link, a reset or
-   * the operator came first): then the link is refused and nothing changes. A link mailed again to a
-   * logged-in account (no password of its own) verifies the address as the account stands.
+   * Uses a sign-up link and logs its browser in: the account takes that sign-up's password and its
+   * address is verified, only while it is unverified and has no password (another link, a reset or the
+   * operator came first: then the link is refused and nothing changes).
    */
   async verify(token: string): Promise<ActiveSession> {
     const now = this.deps.clock.now();
     const used = await this.deps.sessionsRepo.useToken(hashSecret(token), 'verify_email', now);
-    if (!used) throw invalidLink();
-    if (used.password_hash !== null) {
-      if (!(await this.deps.signupsRepo.complete(used.account_id, used.password_hash, now))) {
-        throw invalidLink();
-      }
-    } else {
-      await this.deps.accountsRepo.markEmailVerified(used.account_id, now);
+    // A link without a password was mailed to a logged-in account before such requests mailed a link
+    // that asks for the password (dashboard-auth.ts): it is refused, and a new one can be asked for.
+    if (!used || used.password_hash === null) throw invalidLink();
+    if (!(await this.deps.signupsRepo.completeSignup(used.account_id, used.password_hash, now))) {
+      throw invalidLink();
     }
     const account = await this.deps.accountsRepo.findById(used.account_id);
     if (!account) throw invalidLink();
     return this.deps.sessions.create(account);
   }
 
-  /** Mails a logged-in account whose address is not verified a new link; the older ones stop working. */
-  async resend(account: Account): Promise<void> {
-    if (account.email_verified_at !== null) return;
-    const now = this.deps.clock.now();
-    const d = await this.perAddress.take([`verify:${account.id}`], now);
-    if (!d.allowed) {
-      throw new AppError(
-        'rate_limit_exceeded',
-        `too many verification links asked for; try again in ${Math.ceil(d.retryAfterSeconds / 60)} minutes`,
-        { 'Retry-After': String(d.retryAfterSeconds) },
-      );
-    }
-    // No password in this link: the account keeps the one it has.
-    const { token, row } = this.link(account.id, null, now);
-    await this.deps.signupsRepo.replaceLink(row);
-    await this.deps.mail.send(
-      account,
-      verificationMail(this.page('/verify-email', token), new Date(account.created_at)),
-    );
-  }
-
-  private link(accountId: string, passwordHash: string | null, now: number) {
+  private link(accountId: string, passwordHash: string, now: number) {
     const token = randomBytes(32).toString('base64url');
     const row: AccountTokenRow = {
       token_hash: hashSecret(token),

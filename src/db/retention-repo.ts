@@ -1,7 +1,7 @@
 // Deleting what is past its retention: messages with their events, delivery attempts and webhook
-// pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, used or
-// expired one-time tokens, idempotency keys, attempt counts, test-send counters of past days. Every
-// delete takes a bounded batch.
+// pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, login
+// devices, used or expired one-time tokens, idempotency keys, attempt counts, test-send counters of
+// past days. Every delete takes a bounded batch.
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
@@ -58,6 +58,22 @@ export class RetentionRepo {
       .where('expires_at', '<=', now)
       .limit(limit);
     const r = await this.db.deleteFrom('sessions').where('id_hash', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` device cookies' records that expired at or before `now`. */
+  async deleteExpiredLoginDevices(now: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('login_devices')
+      .select('id_hash')
+      .where('expires_at', '<=', now)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('login_devices')
+      .where('id_hash', 'in', batch)
+      // A log-in may have pushed the expiry forward since the batch was read.
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 

@@ -49,6 +49,15 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+export interface LoginDevicesTable {
+  /** SHA-256 of the device id (hex); the id itself lives only in the browser's device cookie. */
+  id_hash: string;
+  account_id: string;
+  created_at: number;
+  /** Pushed forward by each log-in from the browser. */
+  expires_at: number;
+}
+
 export type AccountTokenPurpose = 'verify_email' | 'reset_password';
 
 export interface AccountTokensTable {
@@ -390,12 +399,14 @@ export interface Database {
   sessions: SessionsTable;
   account_tokens: AccountTokensTable;
   attempt_counts: AttemptCountsTable;
+  login_devices: LoginDevicesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountTokenRow = Selectable<AccountTokensTable>;
+export type LoginDeviceRow = Selectable<LoginDevicesTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;

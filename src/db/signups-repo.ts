@@ -55,22 +55,47 @@ export class SignupsRepo {
   }
 
   /**
-   * The address is proven for the first time (its sign-up or reset link was used): the account takes
-   * that link's password and is verified, only if it was not verified yet (false otherwise, nothing
-   * changed: a verified account's password is never replaced by a sign-up). Whatever an unproven
-   * password could have opened before (sessions, API keys of an account made before sign-up links
-   * carried the password) is closed, and the other sign-up links stop working.
+   * A sign-up link is used: the account takes that sign-up's password and is verified, only while the
+   * address is unproven and the account has no password (false otherwise, nothing changed: a sign-up
+   * never replaces a password, whoever set it). Ends what the account had before (`prove`).
    */
-  async complete(accountId: string, passwordHash: string, now: number): Promise<boolean> {
+  async completeSignup(accountId: string, passwordHash: string, now: number): Promise<boolean> {
+    return this.prove(accountId, passwordHash, now, true);
+  }
+
+  /**
+   * A reset link proves an unverified address for the first time: the account takes the password chosen
+   * at the link, whatever it had, and is verified (false, nothing changed, when it was verified already).
+   * Ends what the account had before (`prove`).
+   */
+  async completeByReset(accountId: string, passwordHash: string, now: number): Promise<boolean> {
+    return this.prove(accountId, passwordHash, now, false);
+  }
+
+  /**
+   * The first proof of the address, in one transaction. Whatever was made before it was made by someone
+   * who knew a password nobody had proven (accounts signed up before sign-up links carried the
+   * password, operator accounts made unverified), so it all ends: sessions, API keys, remembered
+   * browsers (device cookies), and the other sign-up links. The caller starts the prover's session
+   * after, if any.
+   */
+  private async prove(
+    accountId: string,
+    passwordHash: string,
+    now: number,
+    onlyWithoutPassword: boolean,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
+      let update = trx
         .updateTable('accounts')
         .set({ password_hash: passwordHash, email_verified_at: now })
         .where('id', '=', accountId)
-        .where('email_verified_at', 'is', null)
-        .executeTakeFirst();
+        .where('email_verified_at', 'is', null);
+      if (onlyWithoutPassword) update = update.where('password_hash', 'is', null);
+      const updated = await update.executeTakeFirst();
       if (updated.numUpdatedRows === 0n) return false;
       await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+      await trx.deleteFrom('login_devices').where('account_id', '=', accountId).execute();
       await trx
         .updateTable('api_keys')
         .set({ revoked_at: now })

@@ -1,8 +1,13 @@
-// The dashboard's session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site
-// subrequests or POSTs), Secure when the dashboard is served over https, valid for the whole site.
+// The dashboard's cookies, both HttpOnly (no script reads them), SameSite=Lax (not sent on cross-site
+// subrequests or POSTs) and Secure when the dashboard is served over https: the session, valid for the
+// whole site, and the device cookie (accounts/login-devices.ts), sent only to the log-in route.
+import { DEVICE_TTL_MS } from '../accounts/login-devices.js';
 import { SESSION_TTL_MS } from '../accounts/sessions.js';
 
 export const SESSION_COOKIE = 'txmail_session';
+export const DEVICE_COOKIE = 'txmail_device';
+/** The only route that reads the device cookie: no other request carries it. */
+const DEVICE_COOKIE_PATH = '/api/auth/login';
 
 /** The value of cookie `name` in a Cookie header (the first one, as browsers send the most specific first). */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -16,9 +21,18 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 export function sessionCookie(id: string, secure: boolean, maxAgeMs = SESSION_TTL_MS): string {
+  return cookie(SESSION_COOKIE, id, '/', maxAgeMs, secure);
+}
+
+/** Remembers the browser for log-ins; it outlives log-out, which ends the session only. */
+export function deviceCookie(id: string, secure: boolean, maxAgeMs = DEVICE_TTL_MS): string {
+  return cookie(DEVICE_COOKIE, id, DEVICE_COOKIE_PATH, maxAgeMs, secure);
+}
+
+function cookie(name: string, value: string, path: string, maxAgeMs: number, secure: boolean): string {
   const attrs = [
-    `${SESSION_COOKIE}=${id}`,
-    'Path=/',
+    `${name}=${value}`,
+    `Path=${path}`,
     `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
     'HttpOnly',
     'SameSite=Lax',

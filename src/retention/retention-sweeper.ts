@@ -2,7 +2,7 @@
 // plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
 // is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
-// The same pass deletes what has expired and is never read again: sessions, used or expired one-time
+// The same pass deletes what has expired and is never read again: sessions, device cookies' records, used or expired one-time
 // tokens (verification, password reset), idempotency keys past 24 hours, sign-in attempt counts, and
 // the counters of test sends of past days.
 import type { Logger } from 'pino';
@@ -91,6 +91,7 @@ export class RetentionSweeper {
   private sweepExpired(now: number): Promise<number> {
     return this.inBatches([
       (limit) => this.repo.deleteExpiredSessions(now, limit),
+      (limit) => this.repo.deleteExpiredLoginDevices(now, limit),
       (limit) => this.repo.deleteSpentTokens(now, limit),
       (limit) => this.repo.deleteExpiredIdempotencyKeys(now - IDEMPOTENCY_TTL_MS, limit),
       (limit) => this.repo.deleteExpiredAttemptCounts(now, limit),

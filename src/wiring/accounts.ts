@@ -1,14 +1,23 @@
 // Accounts and who may act for them: API-key authentication, dashboard sessions, sign-up and log-in,
-// and the mail those send (verification and reset links).
+// remembered browsers, and the mail those send (verification and reset links).
 import type { Logger } from 'pino';
 import { QueuedAccountMail } from '../accounts/account-mail.js';
 import { Accounts } from '../accounts/accounts.js';
 import { ApiKeyAuth } from '../accounts/api-key-auth.js';
+import { AttemptLimiter } from '../accounts/attempt-limiter.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
+import { LoginDevices } from '../accounts/login-devices.js';
 import { Sessions } from '../accounts/sessions.js';
+import {
+  MAILS_PER_ADDRESS_PER_HOUR,
+  Signup,
+  SIGNUPS_PER_IP_PER_HOUR,
+  type MailRequestLimits,
+} from '../accounts/signup.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { deriveKey } from '../crypto/derive-key.js';
+import { DeferredWork } from '../deferred-work.js';
 import type { SystemMail } from '../messages/system-mail.js';
 import type { Repos } from './repos.js';
 
@@ -18,6 +27,8 @@ export interface AccountServices {
   sessions: Sessions;
   dashboardAuth: DashboardAuth;
   accountMail: QueuedAccountMail;
+  /** What the sign-in pages do after answering (reset mail); waited for on close. */
+  deferredWork: DeferredWork;
 }
 
 export function createAccountServices(
@@ -31,7 +42,15 @@ export function createAccountServices(
   const accounts = new Accounts(repos.accounts, clock);
   const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(deps.secretKey, 'session'), clock);
   const accountMail = new QueuedAccountMail(deps.systemMail);
-  const dashboardAuth = new DashboardAuth(
+  const deferredWork = new DeferredWork((err) =>
+    logger.error({ err }, 'sign-in work after the answer failed'),
+  );
+  // Built once and handed to sign-up and to the reset and verification requests: one count each.
+  const limits: MailRequestLimits = {
+    perClient: new AttemptLimiter(repos.attemptCounts, 'ip', SIGNUPS_PER_IP_PER_HOUR, 3600_000),
+    perAddress: new AttemptLimiter(repos.attemptCounts, 'mail', MAILS_PER_ADDRESS_PER_HOUR, 3600_000),
+  };
+  const signup = new Signup(
     { signup: config.signup, publicUrl: config.publicUrl },
     {
       accountsRepo: repos.accounts,
@@ -39,9 +58,25 @@ export function createAccountServices(
       sessionsRepo: repos.sessions,
       sessions,
       mail: accountMail,
-      attempts: repos.attemptCounts,
+      limits,
       clock,
     },
   );
-  return { auth, accounts, sessions, dashboardAuth, accountMail };
+  const dashboardAuth = new DashboardAuth(
+    { publicUrl: config.publicUrl },
+    {
+      accountsRepo: repos.accounts,
+      signupsRepo: repos.signups,
+      sessionsRepo: repos.sessions,
+      sessions,
+      signup,
+      devices: new LoginDevices(repos.loginDevices),
+      mail: accountMail,
+      limits,
+      attempts: repos.attemptCounts,
+      deferred: deferredWork,
+      clock,
+    },
+  );
+  return { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork };
 }

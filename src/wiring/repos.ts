@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import { DomainsRepo } from '../db/domains-repo.js';
 import { InboundRepo } from '../db/inbound-repo.js';
+import { LoginDevicesRepo } from '../db/login-devices-repo.js';
 import { MessagesRepo } from '../db/messages-repo.js';
 import { NoticesRepo } from '../db/notices-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
@@ -35,6 +36,7 @@ export interface Repos {
   sessions: SessionsRepo;
   attemptCounts: AttemptCountsRepo;
   signups: SignupsRepo;
+  loginDevices: LoginDevicesRepo;
 }
 
 export function createRepos(db: Db): Repos {
@@ -55,5 +57,6 @@ export function createRepos(db: Db): Repos {
     sessions: new SessionsRepo(db.kysely),
     attemptCounts: new AttemptCountsRepo(db.kysely),
     signups: new SignupsRepo(db.kysely),
+    loginDevices: new LoginDevicesRepo(db.kysely),
   };
 }

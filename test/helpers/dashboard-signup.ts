@@ -12,11 +12,21 @@ export interface DashboardBrowser {
   accountId: string;
 }
 
+/** The Set-Cookie header of `name` in a response, whole (undefined when it sets no such cookie). */
+export function setCookieOf(res: LightMyRequestResponse, name: string): string | undefined {
+  const set = res.headers['set-cookie'];
+  const headers = set === undefined ? [] : Array.isArray(set) ? set : [set];
+  return headers.find((h) => h.startsWith(`${name}=`));
+}
+
 /** `txmail_session=…` from a response that starts a session. */
 export function sessionCookieOf(res: LightMyRequestResponse): string {
-  const set = res.headers['set-cookie'];
-  const header = Array.isArray(set) ? set[0]! : set!;
-  return header.split(';')[0]!;
+  return setCookieOf(res, 'txmail_session')!.split(';')[0]!;
+}
+
+/** `txmail_device=…` from a response that remembers the browser (log-in, verification link). */
+export function deviceCookieOf(res: LightMyRequestResponse): string {
+  return setCookieOf(res, 'txmail_device')!.split(';')[0]!;
 }
 
 /** The browser a response that starts a session (verification link, log-in) leaves logged in. */
@@ -27,6 +37,8 @@ export function browserOf(res: LightMyRequestResponse): DashboardBrowser {
 
 /** The token of the newest link to `path` mailed to `address` (the mail is queued like any other). */
 export async function mailedToken(env: Instance, address: string, path: string): Promise<string> {
+  // A reset request is answered before its mail is queued.
+  await env.services.deferredWork.settled();
   const rows = await env.services.db.kysely
     .selectFrom('messages')
     .select(['html', 'from_email'])

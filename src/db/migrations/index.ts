@@ -14,6 +14,7 @@ import * as m011 from './011-test-usage.js';
 import * as m012 from './012-signup-tokens.js';
 import * as m013 from './013-message-category.js';
 import * as m014 from './014-webhook-account-leases.js';
+import * as m015 from './015-login-devices.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012-signup-tokens': m012,
   '013-message-category': m013,
   '014-webhook-account-leases': m014,
+  '015-login-devices': m015,
 };

@@ -2,11 +2,18 @@
 // session; they take JSON only (the app has no form parser), so a cross-site HTML form cannot post
 // to them. Log-out, password change and a new verification link are behind the session hook.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardAuth } from '../../accounts/dashboard-auth.js';
-import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
+import type { DashboardAuth, SignedIn } from '../../accounts/dashboard-auth.js';
+import type { Sessions } from '../../accounts/sessions.js';
 import type { Account } from '../../db/schema.js';
 import { sessionOf } from '../authenticate.js';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../session-cookie.js';
+import {
+  clearedSessionCookie,
+  DEVICE_COOKIE,
+  deviceCookie,
+  readCookie,
+  SESSION_COOKIE,
+  sessionCookie,
+} from '../session-cookie.js';
 
 const email = { type: 'string', minLength: 3, maxLength: 320 } as const;
 const password = { type: 'string', minLength: 1, maxLength: 1024 } as const;
@@ -33,10 +40,13 @@ function accountJson(a: Account) {
 
 /** Routes that work without a session (registered outside the authentication hook). */
 export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
-  const started = (reply: FastifyReply, session: ActiveSession, status: number) =>
+  const started = (reply: FastifyReply, { session, device }: SignedIn, status: number) =>
     reply
       .code(status)
-      .header('Set-Cookie', sessionCookie(session.id, deps.secureCookies))
+      .header('Set-Cookie', [
+        sessionCookie(session.id, deps.secureCookies),
+        deviceCookie(device.id, deps.secureCookies),
+      ])
       .header('Cache-Control', 'no-store')
       .send({ account: accountJson(session.account), csrf_token: deps.sessions.csrfToken(session.id) });
 
@@ -86,12 +96,21 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     {
       schema: {
         summary:
-          'Dashboard: log in (failures per 15 minutes: 10 per network and address, 100 per address, 30 per network)',
+          'Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network)',
         body: object(['email', 'password'], { email, password }),
       },
     },
     async (request, reply) =>
-      started(reply, await deps.auth.login(request.body.email, request.body.password, request.ip), 200),
+      started(
+        reply,
+        await deps.auth.login(
+          request.body.email,
+          request.body.password,
+          request.ip,
+          readCookie(request.headers.cookie, DEVICE_COOKIE),
+        ),
+        200,
+      ),
   );
 
   app.post<{ Body: { token: string } }>(
@@ -159,13 +178,16 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
         }),
       },
     },
-    async (request) => {
-      await deps.auth.changePassword(
+    async (request, reply) => {
+      const device = await deps.auth.changePassword(
         sessionOf(request),
         request.body.current_password,
         request.body.new_password,
       );
-      return { password_changed: true };
+      // The other browsers were forgotten with the old password; this one proved the current password.
+      return reply
+        .header('Set-Cookie', deviceCookie(device.id, deps.secureCookies))
+        .send({ password_changed: true });
     },
   );
 
