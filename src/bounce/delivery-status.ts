@@ -117,8 +117,11 @@ function decodeUtf8AddrXtext(text: string): string {
   let out = '';
   let i = 0;
   for (let at = text.indexOf('\\x{'); at >= 0; at = text.indexOf('\\x{', i)) {
-    const close = text.indexOf('}', at + 3);
-    const hex = close > at + 3 && close <= at + 9 ? text.slice(at + 3, close) : '';
+    // At most six hex digits (RFC 6533 §3): look no further for the brace, or a run of `\x{` without
+    // one would be scanned to its end once per `\x{`.
+    const brace = text.slice(at + 3, at + 10).indexOf('}');
+    const close = brace < 0 ? -1 : at + 3 + brace;
+    const hex = brace > 0 ? text.slice(at + 3, close) : '';
     const code = /^[0-9A-Fa-f]+$/.test(hex) ? Number.parseInt(hex, 16) : NaN;
     if (Number.isNaN(code) || code > 0x10ffff) {
       out += text.slice(i, at + 3);
