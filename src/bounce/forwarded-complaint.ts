@@ -13,8 +13,10 @@ import { cap } from './text-limits.js';
 
 // How much of the report's own text says what it is: the first lines, before the forwarded original.
 const INTRO = 2048;
+// A complaint says who complained ("a subscriber reported the attached message as spam"): a rejection
+// notice's "message flagged as spam" is no complaint.
 const REPORT_WORDS =
-  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\b(reported|marked|flagged) (this |the |your |a )?(message |mail |email |e-mail )?as (spam|junk)|\bjunk (mail )?report/i;
+  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\bjunk (mail )?report|\b(user|subscriber|recipient|customer|member)s? (has |have )?(reported|marked|flagged)/i;
 const SOURCE_IP = /\bIP(?: address)?:?\s+\[?(\d{1,3}(?:\.\d{1,3}){3})\b/i;
 
 export interface ForwardedInput {

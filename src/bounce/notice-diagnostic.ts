@@ -19,6 +19,7 @@ const LEADS = [
   'reported error:',
   'remote server returned',
   'delay reason:',
+  'error reason:',
   'diagnostic-code:',
   'rejected for the following',
   'the reason it is being held:',
@@ -44,10 +45,19 @@ export function noticeDiagnostic(lines: string[], remainder: string | undefined)
   }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
-    if (CODE_LINE.test(line) && !NOT_A_REPLY.test(line)) return withContinuation(lines, i);
+    if (!CODE_LINE.test(line) || NOT_A_REPLY.test(line)) continue;
+    const coded = withContinuation(lines, i);
+    // A code with a label and no words ("Error Code: 550"), the words under a lead-in of their own
+    // ("Error Reason: Rejected by … policy"): both.
+    return uncoded !== undefined && wordsIn(coded) < 3 ? cap(`${coded} ${uncoded}`) : coded;
   }
   const rest = remainder?.trim();
   return uncoded ?? (rest ? rest : undefined);
+}
+
+/** How many words of three letters or more `text` has beside its codes. */
+function wordsIn(text: string): number {
+  return text.split(/\s+/).filter((w) => /^[A-Za-z]{3,}[.,;:]?$/.test(w)).length;
 }
 
 /**

@@ -14,6 +14,7 @@ const PHRASES = [
   'deliver your message to ',
   'deliver the following message to ',
   'your message to ',
+  'message to: ',
   'delivery to ',
   'recipient: ',
   'recipient address: ',

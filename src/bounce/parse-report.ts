@@ -18,6 +18,7 @@ import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
 import { originalRefs } from './original-refs.js';
 import { humanPart, parsePlainBounce } from './plain-bounce.js';
+import { field, parseFieldGroups } from './report-fields.js';
 import { readSesNotification } from './ses-notification.js';
 import { cap, headerValue, MAX_NOTICE_TEXT, MAX_TEXT } from './text-limits.js';
 
@@ -86,6 +87,12 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
 
   if (FEEDBACK_FIELDS.test(text)) return readFeedbackReport(text, original, from);
 
+  // RFC 8098: a read receipt (or a notice that the message was deleted unread) says it was delivered.
+  const disposition =
+    part('message/disposition-notification') ?? part('message/global-disposition-notification');
+  if (disposition)
+    return { kind: 'auto_reply', reason: dispositionReason(disposition.content.toString('utf8')) };
+
   const ses = readSesNotification(text, from);
   if (ses) return ses;
 
@@ -133,6 +140,17 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
     };
   }
   return { kind: 'ignored', reason: 'neither a bounce, a complaint nor an automatic reply' };
+}
+
+/** RFC 8098 §3.2.6: `Disposition: manual-action/MDN-sent-manually; displayed` → its disposition type. */
+function dispositionReason(fields: string): string {
+  const group = parseFieldGroups(fields).find((g) => g.has('disposition'));
+  const value = group && field(group, 'disposition');
+  const type = value
+    ?.slice(value.indexOf(';') + 1)
+    .trim()
+    .split(/[\s/]/)[0];
+  return `a message disposition notification (RFC 8098)${type ? `: ${type}` : ''}`;
 }
 
 function headerLookup(mail: ParsedMail): HeaderLookup {

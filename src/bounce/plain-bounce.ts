@@ -26,19 +26,20 @@ const SENDER =
   /mailer-?daemon|postmaster|mail ?delivery|delivery ?subsystem|mdaemon|delivery-status|mail administrator|mail router|listserv|mailman|majordomo|sympa|-owner@|owner-|-bounces?@|-request@|groupwise|lotus notes|domino/i;
 // Subjects of notices: their own words come first, the returned message's subject after them (which
 // may say anything: "Undeliverable: Your flight is delayed"), so these are anchored at the start.
+// Exchange words its notices in the sender's language ("Unzustellbar:", "Non remis :"…).
 const FAILED_SUBJECT =
-  /^\s*(undeliver|undelivered|not delivered|mail delivery failed|delivery (status notification \(failure\)|failure|failed|has failed|notification)|returned mail|failure notice|non.?delivery|delivery failure|message status.{0,3}undeliverable|permanent delivery failure|rejected|your message .{0,80}(rejected|not delivered)|mail system error|could not deliver|returned to sender)/i;
+  /^\s*(undeliver|undelivered|not delivered|mail delivery failed|delivery (status notification \(failure\)|failure|failed|has failed|notification)|returned mail|failure notice|non.?delivery|delivery failure|message status.{0,3}undeliverable|permanent delivery failure|rejected|your message .{0,80}(rejected|not delivered)|mail system error|could not deliver|returned to sender|ndn:|unzustellbar|nicht zustellbar|non remis|non recapitabile|no se puede entregar|onbestelbaar|olevererbart|kan ikke leveres|n\u00e3o (\u00e9 poss\u00edvel )?entreg)/i;
 const DELAYED_SUBJECT =
-  /^\s*(delivery (status notification \(delay\)|delayed|delay)|delayed mail|warning:\s*(message\s+\S+\s+delayed|could not send message|temporary delivery failure|delay|delayed)|temporary delivery failure|your message to .{0,80} awaits moderator approval)/i;
+  /^\s*(delivery (status notification \(delay\)|delayed|delay)|zustellung verz\u00f6gert|remise diff\u00e9r\u00e9e|delayed mail|warning:\s*(message\s+\S+\s+delayed|could not send message|temporary delivery failure|delay|delayed)|temporary delivery failure|your message to .{0,80} awaits moderator approval)/i;
 // What only a mail system's notice says, whoever it claims to be from.
 const NOTICE_WORDS =
   /this is the qmail-send program|wasn't able to deliver|was not able to deliver|delivery has failed to these recipients|permanent fatal errors|transient non-fatal errors|did not reach some or all of the intended recipients|could not be delivered to one or more|couldn't be delivered to|has not yet been delivered to one or more|was undeliverable to the following|created automatically by mail delivery software|this is the mail system at host|delivery to the following recipients? (failed|has been delayed)|this is a delivery status notification|the following recipients? cannot be reached|your message wasn't delivered to|delivery is delayed to these recipients/i;
 // Words of a notice, believed when the sender is a mail system or the null sender.
 const BODY =
-  /could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|wasn't delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed|undeliverable|address not found|not allowed to post|not authorized to send|was rejected for the following|held for moderation|awaits moderator approval|is being held until|delivery (failure|failed|problem)/i;
+  /could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|wasn't delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed|undeliverable|address not found|not allowed to post|not authorized to send|was rejected for the following|held for moderation|awaits moderator approval|is being held until|delivery (failure|failed|problem)|(was|has been|were) (rejected|blocked|refused|quarantined|returned)|konnte nicht zugestellt|nicht zugestellt werden|n'a pas pu \u00eatre (remis|distribu)|no se (pudo|ha podido) entregar|non \u00e8 stato possibile (recapitare|consegnare)|kon niet worden bezorgd/i;
 // A delay warning says it will go on trying; these phrases are never in a notice of failure.
 const DELAY_WORDS =
-  /has not yet been delivered|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation/i;
+  /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation/i;
 // Where the copy of the original message begins in the various MTAs' notices: the line holding one of
 // these. (Found as words, then the line's start looked up: a `^.*(…).*$` pattern would scan each long
 // line once per position in it.)
@@ -70,7 +71,9 @@ export function parsePlainBounce(
       (FAILED_SUBJECT.test(subject) ||
         DELAYED_SUBJECT.test(subject) ||
         BODY.test(subject) ||
-        BODY.test(human)));
+        BODY.test(human) ||
+        DELAY_WORDS.test(subject) ||
+        DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
 
   const recipients = new Set<string>();
