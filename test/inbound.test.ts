@@ -359,6 +359,10 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
         reason: expect.stringContaining('unsubscribe') as string,
       }),
     ]);
+    const listed = (await api(tenant, 'GET', '/api/emails?category=unsubscribe')).json() as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((e) => e.id)).toContain(m.id);
   });
 
   it('records an auth-failure report without a complaint, and pushes it to no webhook', async () => {
@@ -406,6 +410,11 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       text: expect.stringContaining('Your request has been logged as case') as string,
     });
     expect(await suppressed(m.to)).toEqual([]);
+    // Visible in the log's list under its category.
+    const listed = (await api(tenant, 'GET', '/api/emails?category=undetermined')).json() as {
+      data: { id: string; status: string }[];
+    };
+    expect(listed.data).toContainEqual(expect.objectContaining({ id: m.id, status: 'delivered' }));
   });
 
   it('records a forwarded feedback-loop complaint (Microsoft JMRP, no ARF) sent to fbl@', async () => {

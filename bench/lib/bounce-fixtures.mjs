@@ -81,7 +81,7 @@ export async function judge(code, entry) {
   const { event, suppression } = decision.effect;
   let outcome = OUTCOME[event.type] ?? event.type;
   if (outcome === 'complaint' && event.data.category === 'unsubscribe') outcome = 'unsubscribe';
-  const chosen = report.kind === 'bounce' ? chosenClass(report, event.data) : undefined;
+  const chosen = report.kind === 'bounce' ? chosenClass(report, event.data, to) : undefined;
   return {
     ...result,
     outcome,
@@ -100,8 +100,11 @@ function recipientsOf(report) {
   return [];
 }
 
-function chosenClass(report, data) {
-  const r = report.recipients.find((x) => x.diagnostic === (data.diagnostic_code ?? undefined));
+/** The classification of the recipient the event is about (the event names its address and reply). */
+function chosenClass(report, data, to) {
+  const r = report.recipients.find(
+    (x) => (x.recipient ?? to) === data.recipient && (x.diagnostic ?? null) === data.diagnostic_code,
+  );
   return (r ?? report.recipients[0])?.classification;
 }
 
