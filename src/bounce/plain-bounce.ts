@@ -37,7 +37,7 @@ const NOTICE_WORDS =
 // Words of a notice, believed when the sender is a mail system or the null sender.
 const BODY =
   /could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|wasn't delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed|undeliverable|address not found|not allowed to post|not authorized to send|was rejected for the following|held for moderation|awaits moderator approval|is being held until|delivery (failure|failed|problem)|(was|has been|were) (rejected|blocked|refused|quarantined|returned)|konnte nicht zugestellt|nicht zugestellt werden|n'a pas pu \u00eatre (remis|distribu)|no se (pudo|ha podido) entregar|non \u00e8 stato possibile (recapitare|consegnare)|kon niet worden bezorgd/i;
-// A delay warning says it will go on trying; these phrases are never in a notice of failure.
+// A delay warning says it will go on trying: phrases a notice of failure does not use.
 const DELAY_WORDS =
   /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation/i;
 // Where the copy of the original message begins in the various MTAs' notices: the line holding one of
