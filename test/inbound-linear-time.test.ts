@@ -9,16 +9,27 @@ import type { HeaderLookup } from '../src/bounce/auto-reply.js';
 import { parseReport } from '../src/bounce/parse-report.js';
 import { parsePlainBounce } from '../src/bounce/plain-bounce.js';
 import { parseFieldGroups } from '../src/bounce/report-fields.js';
+import { dsnAddress } from '../src/bounce/delivery-status.js';
+import { noticeDiagnostic } from '../src/bounce/notice-diagnostic.js';
+import { noticeRecipients } from '../src/bounce/notice-recipients.js';
+import { jsonObjectIn } from '../src/bounce/ses-notification.js';
+import { readForwardedComplaint } from '../src/bounce/forwarded-complaint.js';
+import { cappedLines } from '../src/bounce/text-limits.js';
 import {
   arf,
+  arfInTextPart,
   autoReply,
+  dominoNotice,
   dsn,
   eximBounce,
   failedRecipientsAttack,
+  forwardedComplaint,
+  globalDsn,
   nestedMultiparts,
   originalPartAttack,
   postfixNotice,
   qmailBounce,
+  sesNotification,
 } from './helpers/hostile-reports.js';
 import { adversarialShape, fill, measureGrowth, processCpuMs, type Growth } from './helpers/linear-time.js';
 
@@ -71,6 +82,14 @@ const places: [string, (x: string) => string][] = [
   ["the complaint original's To", (x) => arf({ originalTo: x })],
   ['the Subject of an automatic reply', (x) => autoReply({ subject: x })],
   ['Auto-Submitted', (x) => autoReply({ autoSubmitted: x })],
+  ['a utf-8 Final-Recipient (RFC 6533)', (x) => globalDsn({ finalRecipient: x })],
+  ['the recipient line of a Domino notice', (x) => dominoNotice({ recipientLine: x })],
+  ['the reason of a Domino notice', (x) => dominoNotice({ reason: x })],
+  ['the Subject of a forwarded complaint', (x) => forwardedComplaint({ subject: x })],
+  ['the words of a forwarded complaint', (x) => forwardedComplaint({ intro: x })],
+  ['feedback fields in a text part', (x) => arfInTextPart({ fields: `Feedback-Type: abuse\r\n${x}` })],
+  ["an SES notification's diagnostic", (x) => sesNotification({ diagnostic: x })],
+  ['the body of an SES notification', (x) => sesNotification({ body: `{"notificationType":"Bounce",${x}` })],
 ];
 
 describe('parsing a received report takes time linear in its size', () => {
@@ -98,6 +117,12 @@ describe('parsing a received report takes time linear in its size', () => {
   it('with spaces then line separators in a delivery-status field', async () => {
     // The shape of the second attack where no CR is left to replace: `.` stops at U+2028 too.
     await linear((size) => dsn({ statusBody: `Diagnostic-Code:${' '.repeat(size)}\u2028x\u2028` }));
+  });
+
+  it('with a JSON object that never closes in an SES notification', async () => {
+    await linear((size) =>
+      sesNotification({ body: `{"a":${'['.repeat(size / 2)}"${'\\"'.repeat(size / 4)}` }),
+    );
   });
 
   it('with every line of a notice cut by bare CRs and U+2028', async () => {
@@ -137,6 +162,19 @@ describe('the report scanners on their own take time linear in their input', () 
     ['the From of a notice', (x) => parsePlainBounce(headers({ from: x }), 'Undeliverable', NOTICE, 'a@b')],
     ['the Subject of a notice', (x) => parsePlainBounce(headers({}), x, NOTICE, '')],
     ['the text of a notice', (x) => parsePlainBounce(headers({}), 'Undeliverable', NOTICE + x, '')],
+    ["a notice's recipient lines", (x) => noticeRecipients(cappedLines(x))],
+    ["a notice's diagnostic", (x) => noticeDiagnostic(cappedLines(x), x.slice(0, 998))],
+    ['a JSON object', (x) => jsonObjectIn(`{${x}`)],
+    [
+      'a forwarded complaint',
+      (x) =>
+        readForwardedComplaint({
+          subject: x.slice(0, 998),
+          text: x,
+          from: undefined,
+          original: { messageId: 'a@b', verpAddresses: [], to: undefined },
+        }),
+    ],
   ])('in %s', async (_, run) => {
     await scanner(run);
   });
@@ -153,6 +191,14 @@ describe('the report scanners on their own take time linear in their input', () 
       (x: string) => parseFieldGroups(x),
       (size) => `Message-ID:${' '.repeat(size)}\rx\r`,
       options,
+    );
+  });
+
+  it('with runs of \\x{ in a utf-8 address (RFC 6533), none closed', async () => {
+    await measureGrowth(
+      (x: string) => dsnAddress(x),
+      (size) => `utf-8; a${'\\x{'.repeat(size / 3)}@b.example`,
+      { clock: processCpuMs },
     );
   });
 });

@@ -132,10 +132,11 @@ describe('parsing what comes back to the return path', () => {
     });
   });
 
-  it('does not take a not-spam report for a complaint', async () => {
+  it('reads a not-spam report as feedback to record, not a complaint', async () => {
     expect(await parse('arf-not-spam.eml', values.to, 'feedback@isp.example')).toMatchObject({
-      kind: 'ignored',
-      reason: expect.stringContaining('not-spam') as string,
+      kind: 'feedback',
+      feedbackType: 'not-spam',
+      original: { messageId: values.messageId },
     });
   });
 

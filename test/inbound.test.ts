@@ -16,6 +16,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { messageRow } from './helpers/message-row.js';
+import { WEBHOOK_EVENT_TYPES } from '../src/db/schema.js';
 import { expectCleanStop, expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
 interface Detail {
@@ -84,10 +85,11 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     name: string,
     m: { verp: string; to: string; messageId: string },
     rcpt = m.verp,
+    from = '',
   ) =>
     smtpSend(
       receiver.port,
-      { from: '', to: [rcpt] },
+      { from, to: [rcpt] },
       fixture(name, { verp: m.verp, to: m.to, messageId: m.messageId, returnPathDomain: RETURN_PATH }),
     );
   // The detail is one snapshot (messages-repo.ts detail()): the read that sees the event sees the
@@ -269,7 +271,9 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     'human-reply.eml',
   ])('accepts %s but records nothing', async (name) => {
     const m = await delivered();
-    expect((await deliverReport(name, m)).code).toBe(250);
+    // From the recipient's own address, as a person's reply or an autoresponder's comes (mail from the
+    // null sender that is none of the known kinds is recorded: see the undetermined notice below).
+    expect((await deliverReport(name, m, m.verp, m.to)).code).toBe(250);
     await quiet();
     const d = await detail(m.id);
     expect(d.status).toBe('delivered');
@@ -282,7 +286,9 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     const d = await eventually(m.id, 'email.complained');
     expect(d.status).toBe('complained');
     expect(d.events.find((e) => e.type === 'email.complained')!.data).toMatchObject({
+      category: 'complaint',
       feedback_type: 'abuse',
+      format: 'arf',
       user_agent: 'SomeGenerator/1.0',
     });
     expect(await suppressed(m.to)).toEqual([expect.objectContaining({ origin: 'complaint' })]);
@@ -325,11 +331,121 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     expect((await eventually(m.id, 'email.complained')).status).toBe('complained');
   });
 
-  it('ignores a not-spam feedback report', async () => {
+  it('records a not-spam feedback report on the message without a complaint', async () => {
     const m = await delivered();
     expect((await deliverReport('arf-not-spam.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
-    await quiet();
-    expect((await detail(m.id)).status).toBe('delivered');
+    const d = await eventually(m.id, 'email.report_received');
+    expect(d.status).toBe('delivered');
+    expect(d.events.find((e) => e.type === 'email.report_received')!.data).toMatchObject({
+      kind: 'feedback',
+      feedback_type: 'not-spam',
+    });
+    expect(await suppressed(m.to)).toEqual([]);
+  });
+
+  it('records an ARF opt-out as an unsubscribe: a complaint event of category unsubscribe, suppressed', async () => {
+    const m = await delivered();
+    expect((await deliverReport('arf/opt-out.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    const d = await eventually(m.id, 'email.complained');
+    expect(d.status).toBe('complained');
+    expect(d.events.find((e) => e.type === 'email.complained')!.data).toMatchObject({
+      category: 'unsubscribe',
+      feedback_type: 'opt-out',
+      reason: 'the recipient asked to unsubscribe (ListHelper-Unsub/2.0)',
+    });
+    expect(await suppressed(m.to)).toEqual([
+      expect.objectContaining({
+        origin: 'complaint',
+        reason: expect.stringContaining('unsubscribe') as string,
+      }),
+    ]);
+    const listed = (await api(tenant, 'GET', '/api/emails?category=unsubscribe')).json() as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((e) => e.id)).toContain(m.id);
+  });
+
+  it('records an auth-failure report without a complaint, and pushes it to no webhook', async () => {
+    const hooks = await new WebhookReceiver().start();
+    const account = (await env.services.repos.accounts.findById(tenant.accountId))!;
+    const { webhook } = await env.services.webhooks.create(account, {
+      url: hooks.url('/every-type'),
+      events: [...WEBHOOK_EVENT_TYPES],
+    });
+    try {
+      const m = await delivered();
+      expect((await deliverReport('arf/auth-failure-dkim.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+      const d = await eventually(m.id, 'email.report_received');
+      expect(d.status).toBe('delivered');
+      const event = d.events.find((e) => e.type === 'email.report_received')!;
+      expect(event.data).toMatchObject({
+        kind: 'feedback',
+        feedback_type: 'auth-failure',
+        auth_failure: 'dkim',
+      });
+      expect(await suppressed(m.to)).toEqual([]);
+      const pushes = await env.services.db.kysely
+        .selectFrom('webhook_outbox')
+        .select('id')
+        .where('webhook_id', '=', webhook.id)
+        .execute();
+      // The delivery of this message was pushed; the report was not.
+      expect(pushes.length).toBe(1);
+    } finally {
+      await env.services.webhooks.delete(account, webhook.id).catch(() => undefined);
+      await hooks.stop();
+    }
+  });
+
+  it('keeps a null-sender notice it cannot read in the log as undetermined, with its text', async () => {
+    const m = await delivered();
+    expect((await deliverReport('undetermined/ticket-acknowledgement.eml', m)).code).toBe(250);
+    const d = await eventually(m.id, 'email.report_received');
+    expect(d.status).toBe('delivered');
+    expect(d.events.find((e) => e.type === 'email.report_received')!.data).toMatchObject({
+      kind: 'undetermined',
+      category: 'undetermined',
+      from: 'support@helpdesk.vendor.example',
+      subject: '[#CASE-448812] We received your request',
+      text: expect.stringContaining('Your request has been logged as case') as string,
+    });
+    expect(await suppressed(m.to)).toEqual([]);
+    // Visible in the log's list under its category.
+    const listed = (await api(tenant, 'GET', '/api/emails?category=undetermined')).json() as {
+      data: { id: string; status: string }[];
+    };
+    expect(listed.data).toContainEqual(expect.objectContaining({ id: m.id, status: 'delivered' }));
+  });
+
+  it('records a forwarded feedback-loop complaint (Microsoft JMRP, no ARF) sent to fbl@', async () => {
+    const m = await delivered();
+    expect((await deliverReport('forwarded/jmrp.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    const d = await eventually(m.id, 'email.complained');
+    expect(d.events.find((e) => e.type === 'email.complained')!.data).toMatchObject({
+      category: 'complaint',
+      format: 'forwarded',
+      reported_by: 'staff@hotmail.example',
+    });
+    expect(await suppressed(m.to)).toEqual([expect.objectContaining({ origin: 'complaint' })]);
+  });
+
+  it('records an Amazon SES bounce notification sent to fbl@ by the VERP address SES kept', async () => {
+    const m = await delivered();
+    const answer = await smtpSend(
+      receiver.port,
+      { from: 'no-reply@sns.amazonaws.example', to: [`fbl@${RETURN_PATH}`] },
+      fixture('ses/bounce-permanent.eml', { ...m, returnPathDomain: RETURN_PATH }),
+    );
+    expect(answer.code).toBe(250);
+    const d = await eventually(m.id, 'email.bounced');
+    expect(d.status).toBe('bounced');
+    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({
+      format: 'ses',
+      enhanced_code: '5.1.1',
+      recipient: m.to,
+      reporting_mta: 'a4-12.smtp-out.eu-west-1.amazonses.example',
+    });
+    expect(await suppressed(m.to)).toHaveLength(1);
   });
 
   it('refuses forged VERP tags, random recipients and other domains at RCPT', async () => {

@@ -15,6 +15,17 @@ export interface BounceEvidence {
   diagnostic?: string | undefined;
   /** What a plain-text bounce says about itself: a failure or a delay warning. */
   hint?: 'failed' | 'delayed' | undefined;
+  /** Where the facts were read: an RFC 3464 report, a human-readable notice, an Amazon SES notification. */
+  source?: 'dsn' | 'plain' | 'ses' | undefined;
+  /** RFC 3464 §2.3.5 Remote-MTA (or the address SES names), when the report gives one. */
+  remoteMta?: string | undefined;
+  /**
+   * The notice's human-readable text (without the returned original, at most MAX_NOTICE_TEXT
+   * characters): a plain notice's, or a DSN's when its recipient has no Diagnostic-Code.
+   */
+  text?: string | undefined;
+  /** The reporting system's own verdict: Amazon SES `bounceType/bounceSubType`, e.g. `Permanent/NoEmail`. */
+  reportedType?: string | undefined;
 }
 
 export interface BounceClass {

@@ -1,34 +1,52 @@
-// Bounces that are not RFC 3464 reports: the human-readable notices of qmail, older Exim, Exchange,
-// Yahoo and others. Best effort: the message is already identified by its VERP address, so all this
-// has to find is whether it failed or is delayed, the recipient, and the server's reply.
+// Bounces that are not RFC 3464 reports: the human-readable notices of qmail, Exim, Postfix and
+// Sendmail without DSNs, Exchange and Office 365, Gmail, Yahoo and AOL, Domino, GroupWise, Courier,
+// MDaemon, and list managers (Mailman, LISTSERV) refusing a post. This module recognises the FORMAT:
+// whether a message is such a notice, whether it reports a failure or a delay, which addresses it
+// names, and which line quotes the remote server. What the quoted words mean is classifyBounce's.
+//
+// Best effort: the message is already identified by its VERP address, so all this has to find is
+// whether it failed or is delayed, the recipient, and the server's reply.
 import { firstAddress } from './address-scan.js';
 import type { HeaderLookup } from './auto-reply.js';
+import { noticeDiagnostic } from './notice-diagnostic.js';
+import { noticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
 
 export interface PlainBounce {
   hint: 'failed' | 'delayed';
   recipients: string[];
-  /** The line quoting the remote server's reply, if one was found. */
+  /** The line quoting the remote server's reply (with its continuation lines), if one was found. */
   diagnostic: string | undefined;
   /** The human-readable part, without the returned original message. */
   text: string;
 }
 
-const SENDER = /mailer-daemon|postmaster|mail delivery (subsystem|system)|mdaemon|delivery-status/i;
-const SUBJECT =
-  /undeliver|undelivered|delivery (status notification|failure|failed|has failed|notification)|returned mail|failure notice|mail delivery failed|non.?delivery|could not be delivered|delivery problem|delayed mail|delivery delayed|warning: message|mail system error/i;
+// Who sends notices: mail systems, and the list managers that refuse or hold a post.
+const SENDER =
+  /mailer-?daemon|postmaster|mail ?delivery|delivery ?subsystem|mdaemon|delivery-status|mail administrator|mail router|listserv|mailman|majordomo|sympa|-owner@|owner-|-bounces?@|-request@|groupwise|lotus notes|domino/i;
+// Subjects of notices: their own words come first, the returned message's subject after them (which
+// may say anything: "Undeliverable: Your flight is delayed"), so these are anchored at the start.
+// Exchange words its notices in the sender's language ("Unzustellbar:", "Non remis :"…).
+const FAILED_SUBJECT =
+  /^\s*(undeliver|undelivered|not delivered|mail delivery failed|delivery (status notification \(failure\)|failure|failed|has failed|notification)|returned mail|failure notice|non.?delivery|delivery failure|message status.{0,3}undeliverable|permanent delivery failure|rejected|your message .{0,80}(rejected|not delivered)|mail system error|could not deliver|returned to sender|ndn:|unzustellbar|nicht zustellbar|non remis|non recapitabile|no se puede entregar|onbestelbaar|olevererbart|kan ikke leveres|n\u00e3o (\u00e9 poss\u00edvel )?entreg)/i;
+const DELAYED_SUBJECT =
+  /^\s*(delivery (status notification \(delay\)|delayed|delay)|zustellung verz\u00f6gert|remise diff\u00e9r\u00e9e|delayed mail|warning:\s*(message\s+\S+\s+delayed|could not send message|temporary delivery failure|delay|delayed)|temporary delivery failure|your message to .{0,80} awaits moderator approval)/i;
+// What only a mail system's notice says, whoever it claims to be from.
+const NOTICE_WORDS =
+  /this is the qmail-send program|wasn't able to deliver|was not able to deliver|delivery has failed to these recipients|permanent fatal errors|transient non-fatal errors|did not reach some or all of the intended recipients|could not be delivered to one or more|couldn't be delivered to|has not yet been delivered to one or more|was undeliverable to the following|created automatically by mail delivery software|this is the mail system at host|delivery to the following recipients? (failed|has been delayed)|this is a delivery status notification|the following recipients? cannot be reached|your message wasn't delivered to|delivery is delayed to these recipients/i;
+// Words of a notice, believed when the sender is a mail system or the null sender.
 const BODY =
-  /this is the qmail-send program|mail delivery software|could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed/i;
-const DELAY =
-  /delayed|delivery delay|not yet been delivered|still being retried|will (continue|keep) (trying|to try)|still trying|will retry/i;
+  /could not be delivered|couldn't be delivered|delivery has failed|unable to deliver|permanent error|was not delivered|wasn't delivered|message not delivered|not yet been delivered|delivery to the following recipient|the following address(es)? failed|undeliverable|address not found|not allowed to post|not authorized to send|was rejected for the following|held for moderation|awaits moderator approval|is being held until|delivery (failure|failed|problem)|(was|has been|were) (rejected|blocked|refused|quarantined|returned)|konnte nicht zugestellt|nicht zugestellt werden|n'a pas pu \u00eatre (remis|distribu)|no se (pudo|ha podido) entregar|non \u00e8 stato possibile (recapitare|consegnare)|kon niet worden bezorgd/i;
+// A delay warning says it will go on trying: phrases a notice of failure does not use.
+const DELAY_WORDS =
+  /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation/i;
 // Where the copy of the original message begins in the various MTAs' notices: the line holding one of
 // these. (Found as words, then the line's start looked up: a `^.*(…).*$` pattern would scan each long
 // line once per position in it.)
 const ORIGINAL =
-  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received/im;
+  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received|unsent message follows|header of the original message|rejected message \(|^-+ ?forwarded message ?-+/im;
 // What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
 const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
-const CODE_LINE = /(?:^|[\s#:(])[45]\d\d(?:[\s-]|$)|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/;
 
 /**
  * Recognises a plain-text bounce; undefined when the message does not look like one. Reads at most the
@@ -43,12 +61,19 @@ export function parsePlainBounce(
   const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
   const fromMailer = envelopeSender === '' || SENDER.test(header('from') ?? '');
-  const cut = ORIGINAL.exec(text);
-  const human = cut ? text.slice(0, lineStart(text, cut.index)) : text;
+  const human = humanPart(text);
   const looksLike =
     failedHeader !== undefined ||
-    /this is the qmail-send program/i.test(human) ||
-    (fromMailer && (SUBJECT.test(subject) || BODY.test(human)));
+    // Exchange and Office 365 mark their non-delivery reports.
+    header('x-ms-exchange-message-is-ndr') !== undefined ||
+    NOTICE_WORDS.test(human) ||
+    (fromMailer &&
+      (FAILED_SUBJECT.test(subject) ||
+        DELAYED_SUBJECT.test(subject) ||
+        BODY.test(subject) ||
+        BODY.test(human) ||
+        DELAY_WORDS.test(subject) ||
+        DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
 
   const recipients = new Set<string>();
@@ -57,23 +82,27 @@ export function parsePlainBounce(
     if (address) recipients.add(address.toLowerCase());
   }
   const lines = cappedLines(human);
-  for (const line of lines) {
-    // A recipient on a line of its own (qmail "<jane@x>:", Exim and Exchange "  jane@x").
-    // Postfix-style "<jane@x>: host … said: 550 …" too. (Anchored, and the classes on either side of
-    // each quantifier exclude each other: linear in the line.)
-    const m = /^\s*<?([^\s<>@]+@[^\s<>]+?)>?:?\s*$/.exec(line) ?? /^\s*<([^\s<>@]+@[^\s<>]+)>:\s/.exec(line);
-    if (m && firstAddress(m[1]!) !== undefined) recipients.add(m[1]!.toLowerCase());
-  }
-  let diagnostic: string | undefined;
-  for (let i = 0; i < lines.length && !diagnostic; i++) {
-    const line = lines[i]!.trim();
-    if (!CODE_LINE.test(line) || /^(received|date|x-[\w-]+|message-id|arrival-date):/i.test(line)) continue;
-    // Exim quotes the reply on the lines after "SMTP error … after RCPT TO:<x>:".
-    const next = lines[i + 1]?.trim();
-    diagnostic = /:$/.test(line) && next ? `${line} ${next}` : line;
-  }
-  const hint = DELAY.test(subject) || DELAY.test(human) ? 'delayed' : 'failed';
-  return { hint, recipients: [...recipients], diagnostic, text: human };
+  const named = noticeRecipients(lines);
+  for (const r of named.recipients) recipients.add(r);
+  return {
+    hint: delayed(subject, human) ? 'delayed' : 'failed',
+    recipients: [...recipients],
+    diagnostic: noticeDiagnostic(lines, named.remainder),
+    text: human,
+  };
+}
+
+/** Whether the notice is a delay warning: its Subject says so first, else its text. */
+function delayed(subject: string, human: string): boolean {
+  if (DELAYED_SUBJECT.test(subject)) return true;
+  if (FAILED_SUBJECT.test(subject)) return false;
+  return DELAY_WORDS.test(human);
+}
+
+/** The notice's own text: up to the line where a copy of the original begins. */
+export function humanPart(text: string): string {
+  const cut = ORIGINAL.exec(text);
+  return cut ? text.slice(0, lineStart(text, cut.index)) : text;
 }
 
 /** Where the line holding `index` starts. */

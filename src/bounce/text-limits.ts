@@ -15,6 +15,13 @@ export const MAX_TEXT = 64 * 1024;
 /** The returned original's header block (a message/rfc822 or text/rfc822-headers part). */
 export const MAX_ORIGINAL_HEADERS = 64 * 1024;
 
+/**
+ * A notice's text as the classifier reads it beside the diagnostic, and as the message's log keeps a
+ * notice txmail cannot read (an `undetermined` report): enough for every notice's own words, which
+ * come before the returned original.
+ */
+export const MAX_NOTICE_TEXT = 4 * 1024;
+
 /** `text` cut to `max` characters. */
 export function cap(text: string, max: number = MAX_LINE): string {
   return text.length > max ? text.slice(0, max) : text;

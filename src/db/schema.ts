@@ -19,7 +19,11 @@ export type EventType =
   | 'email.bounced'
   | 'email.complained'
   | 'email.failed'
-  | 'email.test';
+  | 'email.test'
+  // Something came back that changes nothing: a feedback report that is not a complaint (RFC 6591
+  // auth-failure, RFC 6650 not-spam), or a notice from the null sender txmail cannot read (category
+  // `undetermined`, kept with its text). Not pushed to webhooks (no endpoint can subscribe to it).
+  | 'email.report_received';
 export type DomainStatus = 'pending' | 'verified' | 'temporary_failure' | 'failed';
 /**
  * Domains an account may send from, and that make it `production`: a domain in its grace period

@@ -1,8 +1,10 @@
-// What a parsed bounce or complaint does to the message it names: the event, the status change and
-// the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
+// What a parsed bounce, complaint or other report does to the message it names: the event, the status
+// change and the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
 import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
 import { suppressesAddress } from '../bounce/suppression-rule.js';
+import { MAX_LINE, MAX_NOTICE_TEXT } from '../bounce/text-limits.js';
 import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
+import { peerText } from '../peer-text.js';
 
 export interface DecideInput {
   report: InboundReport;
@@ -20,6 +22,7 @@ export function decideEffects(input: DecideInput): Decision {
   const { report, target } = input;
   if (target.status === 'test') return { skipped: 'test messages are never sent, so cannot bounce' };
   if (report.kind === 'complaint') return complaintEffect(input, report);
+  if (report.kind === 'feedback' || report.kind === 'undetermined') return reportEffect(input, report);
   if (report.kind !== 'bounce') return { skipped: `a ${report.kind.replace('_', ' ')} is not a bounce` };
 
   const r = chooseRecipient(report.recipients, target.to_email);
@@ -78,7 +81,11 @@ function complaintEffect(
 ): Decision {
   const { target } = input;
   if (target.status === 'complained') return { skipped: 'the message already has a complaint' };
-  const reason = `the recipient reported the message as ${report.feedbackType === 'abuse' ? 'spam' : report.feedbackType}${report.userAgent ? ` (${report.userAgent})` : ''}`;
+  const by = report.userAgent ?? report.reportedBy;
+  const reason =
+    report.category === 'unsubscribe'
+      ? `the recipient asked to unsubscribe${by ? ` (${by})` : ''}`
+      : `the recipient reported the message as ${report.feedbackType === 'abuse' ? 'spam' : report.feedbackType}${by ? ` (${by})` : ''}`;
   return {
     effect: {
       messageId: target.id,
@@ -87,14 +94,18 @@ function complaintEffect(
         id: input.newId(),
         type: 'email.complained',
         data: {
+          category: report.category,
           feedback_type: report.feedbackType,
+          format: report.format,
           user_agent: report.userAgent ?? null,
+          reported_by: report.reportedBy ?? null,
           source_ip: report.sourceIp ?? null,
           arrival_date: report.arrivalDate ?? null,
           reason,
           inbound_id: input.inboundId,
         },
       },
+      // An unsubscribe ends the message's story as a complaint does: no more mail to the address.
       status: 'complained',
       suppression: {
         id: input.newId(),
@@ -105,6 +116,63 @@ function complaintEffect(
       },
     },
   };
+}
+
+/**
+ * A report that changes nothing but is kept in the message's log: a feedback report that is not a
+ * complaint (RFC 6591 auth-failure, RFC 6650 not-spam), or a notice from the null sender txmail cannot
+ * read, with its text (as a remote peer wrote it: capped, control characters replaced). Not a
+ * bounce: the status stays, nothing is suppressed.
+ */
+function reportEffect(
+  input: DecideInput,
+  report: Extract<InboundReport, { kind: 'feedback' | 'undetermined' }>,
+): Decision {
+  const data =
+    report.kind === 'feedback'
+      ? {
+          kind: 'feedback',
+          feedback_type: report.feedbackType,
+          auth_failure: report.authFailure ?? null,
+          format: report.format,
+          user_agent: report.userAgent ?? null,
+          reported_by: report.reportedBy ?? null,
+          source_ip: report.sourceIp ?? null,
+          arrival_date: report.arrivalDate ?? null,
+          reason: feedbackReason(report),
+          inbound_id: input.inboundId,
+        }
+      : {
+          kind: 'undetermined',
+          category: 'undetermined',
+          reason: report.reason,
+          from: report.from ?? null,
+          subject: peerText(report.subject, MAX_LINE),
+          text: peerText(report.text, MAX_NOTICE_TEXT),
+          inbound_id: input.inboundId,
+        };
+  return {
+    effect: {
+      messageId: input.target.id,
+      accountId: input.target.account_id,
+      event: { id: input.newId(), type: 'email.report_received', data },
+      status: undefined,
+      suppression: undefined,
+    },
+  };
+}
+
+function feedbackReason(report: Extract<InboundReport, { kind: 'feedback' }>): string {
+  switch (report.feedbackType) {
+    case 'not-spam':
+      return 'the recipient marked the message as not spam (RFC 6650)';
+    case 'auth-failure':
+      return `the receiver reports that the message failed authentication${report.authFailure ? ` (${report.authFailure})` : ''} (RFC 6591)`;
+    case '':
+      return 'a feedback report that names no feedback type';
+    default:
+      return `a feedback report of type "${report.feedbackType}", which is not a complaint`;
+  }
 }
 
 /**

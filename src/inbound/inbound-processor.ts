@@ -35,9 +35,10 @@ export interface ProcessorDeps {
   /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
   hostname: string;
   /**
-   * Told of every message processed: what it was (bounce, complaint, auto_reply, ignored; `error` when
-   * processing failed and will be retried; `failed` when it is given up: a parse over its budget or
-   * that killed its thread, or too many attempts) and the events recorded (metrics).
+   * Told of every message processed: what it was (bounce, complaint, feedback, undetermined,
+   * auto_reply, ignored; `error` when processing failed and will be retried; `failed` when it is given
+   * up: a parse over its budget or that killed its thread, or too many attempts) and the events
+   * recorded (metrics).
    */
   processed?: (kind: string, effects: InboundEffect[]) => void;
 }
@@ -162,8 +163,12 @@ export class InboundProcessor {
     const outcome: Record<string, unknown> = { kind: report.kind };
     if (report.kind === 'auto_reply' || report.kind === 'ignored') {
       outcome.reason = report.reason;
+      // An automatic reply says the message was delivered: nothing to record on it.
+      if (report.kind === 'auto_reply') outcome.category = 'auto_reply';
       return { outcome, effects: [] };
     }
+    if (report.kind === 'complaint') outcome.category = report.category;
+    if (report.kind === 'undetermined') outcome.category = 'undetermined';
     const targets = await this.targets(report, JSON.parse(row.rcpt_to) as string[]);
     const effects: InboundEffect[] = [];
     const results: Record<string, string> = {};
@@ -193,12 +198,14 @@ export class InboundProcessor {
 
   /**
    * The messages a report is about. Only tag-checked VERP addresses name a message for a bounce: the
-   * envelope recipient, else one in the returned original's headers. A complaint may also be matched by
-   * our Message-ID (feedback loops send to fbl@, and the original's Return-Path may be missing), but
-   * only if the original's recipient, when shown, is the message's.
+   * envelope recipient, else one in the returned original's headers. A complaint or other feedback
+   * report may also be matched by our Message-ID (feedback loops send to fbl@, and the original's
+   * Return-Path may be missing), but only if the original's recipient, when shown, is the message's.
+   * An undetermined notice only by the envelope recipient: null-sender mail to a message's own VERP
+   * address is about that message, whatever it quotes.
    */
   private async targets(
-    report: Extract<InboundReport, { kind: 'bounce' | 'complaint' }>,
+    report: Extract<InboundReport, { kind: 'bounce' | 'complaint' | 'feedback' | 'undetermined' }>,
     rcptTo: string[],
   ): Promise<InboundTarget[]> {
     const ids = new Set<string>();
@@ -208,13 +215,14 @@ export class InboundProcessor {
         return id ? [id] : [];
       });
     for (const id of verpIds(rcptTo)) ids.add(id);
-    if (ids.size === 0) for (const id of verpIds(report.original.verpAddresses)) ids.add(id);
+    if (ids.size === 0 && report.kind !== 'undetermined')
+      for (const id of verpIds(report.original.verpAddresses)) ids.add(id);
     const found: InboundTarget[] = [];
     for (const id of ids) {
       const t = await this.deps.repo.findTarget(id);
       if (t) found.push(t);
     }
-    if (found.length > 0 || report.kind !== 'complaint') return found;
+    if (found.length > 0 || (report.kind !== 'complaint' && report.kind !== 'feedback')) return found;
 
     const [id, host] = (report.original.messageId ?? '').toLowerCase().split('@');
     if (!id || !UUID.test(id) || host !== this.deps.hostname.toLowerCase()) return [];

@@ -226,3 +226,103 @@ export function failedRecipientsAttack(size: number): string {
 export function originalPartAttack(size: number): string {
   return dsn({ originalPart: `Message-ID:${' '.repeat(size)}\rx\r` });
 }
+
+/** RFC 6533: a global DSN whose utf-8 Final-Recipient is `x`. */
+export function globalDsn(s: { finalRecipient?: string } = {}): string {
+  return dsn({
+    statusBody: crlf([
+      'Reporting-MTA: dns; mx.relay.example',
+      '',
+      `Final-Recipient: utf-8; ${s.finalRecipient ?? TO}`,
+      'Action: failed',
+      'Status: 5.1.1',
+    ]),
+  }).replace('Content-Type: message/delivery-status', 'Content-Type: message/global-delivery-status');
+}
+
+/** A notice in Domino's style: the reason after "because:", the recipient on a line of its own. */
+export function dominoNotice(s: { recipientLine?: string; reason?: string } = {}): string {
+  return crlf([
+    'From: Postmaster@notes.example',
+    `To: ${VERP}`,
+    'Subject: DELIVERY FAILURE: User not listed in Domino Directory',
+    '',
+    'Your message',
+    '',
+    '  Subject: Reset your password',
+    '',
+    'was not delivered to:',
+    '',
+    `  ${s.recipientLine ?? TO}`,
+    '',
+    'because:',
+    '',
+    `  ${s.reason ?? 'User jane (jane@recipient.example) not listed in Domino Directory'}`,
+    '',
+  ]);
+}
+
+/** A feedback loop's forward without ARF: its own words, then the original attached. */
+export function forwardedComplaint(s: { subject?: string; intro?: string } = {}): string {
+  return crlf([
+    'From: staff@hotmail.example',
+    'To: fbl@send.acme.example',
+    `Subject: ${s.subject ?? 'complaint about message from 198.51.100.7'}`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="F1"',
+    '',
+    '--F1',
+    'Content-Type: text/plain',
+    '',
+    s.intro ?? 'This is an email abuse report for an email message received from IP 198.51.100.7.',
+    '',
+    '--F1',
+    'Content-Type: message/rfc822',
+    'Content-Disposition: inline',
+    '',
+    original(),
+    '--F1--',
+    '',
+  ]);
+}
+
+/** Feedback-report fields written into a text part (a feedback loop labelling its part wrongly). */
+export function arfInTextPart(s: { fields?: string } = {}): string {
+  return arf({ reportBody: s.fields ?? 'Feedback-Type: abuse' }).replace(
+    'Content-Type: message/feedback-report',
+    'Content-Type: text/plain',
+  );
+}
+
+/** An Amazon SES notification as an SNS email subscription mails it: JSON, then SNS's footer. */
+export function sesNotification(s: { diagnostic?: string; body?: string } = {}): string {
+  const json = JSON.stringify({
+    notificationType: 'Bounce',
+    bounce: {
+      bounceType: 'Permanent',
+      bounceSubType: 'General',
+      bouncedRecipients: [
+        {
+          emailAddress: TO,
+          action: 'failed',
+          status: '5.1.1',
+          diagnosticCode: s.diagnostic ?? '550 5.1.1 x',
+        },
+      ],
+      reportingMTA: 'dsn; a1.smtp-out.amazonses.example',
+    },
+    mail: { source: VERP, destination: [TO] },
+  });
+  return crlf([
+    'From: AWS Notifications <no-reply@sns.amazonaws.example>',
+    'To: fbl@send.acme.example',
+    'Subject: AWS Notification Message',
+    'Content-Type: text/plain; charset=UTF-8',
+    '',
+    s.body ?? json,
+    '',
+    '--',
+    'If you wish to stop receiving notifications from this topic, please click or visit the link below.',
+    '',
+  ]);
+}

@@ -1,0 +1,135 @@
+// The machine-readable part of a delivery status notification: RFC 3464 message/delivery-status and
+// RFC 6533 message/global-delivery-status, read as reporting MTAs write them, which is not always as
+// the RFCs say: actions such as `error`, `failure`, `Failed (bad destination mailbox address)` or
+// upper case, a Status with words around the code, Original-Recipient or Sendmail's
+// X-Actual-Recipient in place of Final-Recipient.
+import { classifyBounce } from './classify-bounce.js';
+import { findEnhancedCode } from './enhanced-code.js';
+import type { BouncedRecipient } from './inbound-report.js';
+import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
+import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
+
+// Recipients read from one report. We send each message to one recipient; a relay reporting on a batch
+// reports one transaction's worth, and RFC 5321 §4.5.3.1.8 asks a server to take 100 in one.
+export const MAX_RECIPIENTS = 100;
+
+// What reporting MTAs write in Action beside RFC 3464 §2.3.3's five words, by what it means.
+const ACTIONS: Record<string, string> = {
+  failed: 'failed',
+  failure: 'failed',
+  fail: 'failed',
+  error: 'failed',
+  errors: 'failed',
+  bounced: 'failed',
+  bounce: 'failed',
+  rejected: 'failed',
+  undeliverable: 'failed',
+  'permanent-failure': 'failed',
+  delayed: 'delayed',
+  delay: 'delayed',
+  deferred: 'delayed',
+  retrying: 'delayed',
+  'transient-failure': 'delayed',
+  delivered: 'delivered',
+  relayed: 'relayed',
+  expanded: 'expanded',
+};
+
+/**
+ * An Action field's first word, lower case, as one of RFC 3464's words when it is a known other
+ * spelling (`Failure`, `error`, `failed (bad destination…)` → `failed`; `deferred` → `delayed`).
+ * Any other word is kept as written.
+ */
+export function readAction(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const word = value
+    .trim()
+    .toLowerCase()
+    .split(/[\s(;:,]/)[0];
+  if (!word) return undefined;
+  return ACTIONS[word] ?? word;
+}
+
+/** A Status field's enhanced code wherever it sits in the field (`5.1.1 (user unknown)`, `550 5.1.1`). */
+export function readStatus(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return findEnhancedCode(value) ?? (value.trim() || undefined);
+}
+
+export interface DeliveryStatus {
+  reportingMta: string | undefined;
+  recipients: BouncedRecipient[];
+}
+
+/**
+ * RFC 3464 §2.1: one per-message group, then one group per recipient. Undefined when no group names a
+ * recipient, an action or a status. `notice` is the report's human-readable part, given to the
+ * classifier for a recipient whose group has no Diagnostic-Code.
+ */
+export function readDeliveryStatus(text: string, notice: string): DeliveryStatus | undefined {
+  const groups = parseFieldGroups(text);
+  const perMessage = groups.find((g) => g.has('reporting-mta'));
+  const recipients = groups
+    .filter((g) => g.has('final-recipient') || g.has('action') || g.has('status'))
+    .slice(0, MAX_RECIPIENTS)
+    .map((g) => recipientOf(g, cap(notice, MAX_NOTICE_TEXT)));
+  if (recipients.length === 0) return undefined;
+  return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
+}
+
+function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
+  const action = readAction(field(g, 'action'));
+  const status = readStatus(field(g, 'status'));
+  const diagnostic = typedText(field(g, 'diagnostic-code'));
+  const remoteMta = typedText(field(g, 'remote-mta'));
+  const originalRecipient = dsnAddress(field(g, 'original-recipient'));
+  return {
+    recipient: dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient')) ?? originalRecipient,
+    originalRecipient,
+    action,
+    status,
+    diagnostic,
+    remoteMta,
+    classification: classifyBounce({
+      action,
+      status,
+      diagnostic,
+      remoteMta,
+      source: 'dsn',
+      text: diagnostic === undefined && notice.trim() !== '' ? notice : undefined,
+    }),
+  };
+}
+
+/**
+ * An address-type field in lower case. RFC 6533 §3's `utf-8` type writes what it cannot say in UTF-8
+ * as `\x{HEX}` (utf-8-addr-xtext); those are decoded.
+ */
+export function dsnAddress(value: string | undefined): string | undefined {
+  const address = addressField(value);
+  if (address === undefined) return undefined;
+  const decoded = address.includes('\\x{') ? decodeUtf8AddrXtext(address) : address;
+  return decoded.toLowerCase();
+}
+
+/** `\x{E9}` → `é` (RFC 6533 §3 EmbeddedUnicodeChar); anything malformed is left as written. */
+function decodeUtf8AddrXtext(text: string): string {
+  let out = '';
+  let i = 0;
+  for (let at = text.indexOf('\\x{'); at >= 0; at = text.indexOf('\\x{', i)) {
+    // At most six hex digits (RFC 6533 §3): look no further for the brace, or a run of `\x{` without
+    // one would be scanned to its end once per `\x{`.
+    const brace = text.slice(at + 3, at + 10).indexOf('}');
+    const close = brace < 0 ? -1 : at + 3 + brace;
+    const hex = brace > 0 ? text.slice(at + 3, close) : '';
+    const code = /^[0-9A-Fa-f]+$/.test(hex) ? Number.parseInt(hex, 16) : NaN;
+    if (Number.isNaN(code) || code > 0x10ffff) {
+      out += text.slice(i, at + 3);
+      i = at + 3;
+      continue;
+    }
+    out += text.slice(i, at) + String.fromCodePoint(code);
+    i = close + 1;
+  }
+  return out + text.slice(i);
+}

@@ -1,0 +1,108 @@
+// The addresses a human-readable bounce notice names as failed or delayed. Each mail system lays them
+// out its own way: on a line of their own (Exim "  jane@x", Sendmail "<jane@x>", Domino, Exchange
+// "jane@x (jane@x)", Office 365 "jane@x<mailto:jane@x>", GroupWise "jane@x (user not found)"), at the
+// start of a line the reply follows (qmail "<jane@x>:", Postfix "<jane@x>: host … said: 550 …" or
+// "<jane@x> (expanded from <a@x>): …"), quoted before a date (older Exchange "'jane@x' on 11/23/2026"),
+// or inside a sentence (Gmail "Your message wasn't delivered to jane@x because …", Office 365 "Your
+// message to jane@x couldn't be delivered").
+import { firstAddress } from './address-scan.js';
+
+// The sentences that name a recipient right after these words (lower case).
+const PHRASES = [
+  'delivered to ',
+  'deliver to ',
+  'deliver your message to ',
+  'deliver the following message to ',
+  'your message to ',
+  'message to: ',
+  'delivery to ',
+  'recipient: ',
+  'recipient address: ',
+  'addressed to ',
+  'undeliverable to the following: ',
+  // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
+  'rcpt to:',
+];
+// How far after the words the address may start.
+const PHRASE_WINDOW = 330;
+
+export interface NoticeRecipients {
+  /** Lower case, in the order found. */
+  recipients: string[];
+  /**
+   * What the notice says of the first recipient beside it: the rest of its line (GroupWise's "(user
+   * not found)"), or the indented line under it.
+   */
+  remainder: string | undefined;
+}
+
+/** The recipients named in `lines` (each at most 998 characters): each line is looked at a bounded number of times. */
+export function noticeRecipients(lines: string[]): NoticeRecipients {
+  const found = new Set<string>();
+  let remainder: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const r = lineRecipient(lines[i]!);
+    if (!r) continue;
+    // What the notice says of the first recipient: the rest of its line, or the indented line under it
+    // (Exim's "  jane@x" then "    retry timeout exceeded").
+    if (found.size === 0) remainder = r.rest !== '' ? r.rest : indentedNext(lines, i);
+    found.add(r.address);
+  }
+  if (found.size === 0) {
+    for (const line of lines) {
+      const address = phraseRecipient(line);
+      if (address) found.add(address);
+    }
+  }
+  return { recipients: [...found], remainder };
+}
+
+/** A line that starts with an address (perhaps in `<>` or quotes) followed by nothing, `:`, `(`, `<mailto:`, `...` or `on`. */
+export function lineRecipient(line: string): { address: string; rest: string } | undefined {
+  let t = line.trimStart();
+  const opener = t[0];
+  const closer = opener === '<' ? '>' : opener === "'" || opener === '"' ? opener : undefined;
+  if (closer) t = t.slice(1);
+  const address = firstAddress(t);
+  if (!address || !t.startsWith(address) || notARecipient(address)) return undefined;
+  let rest = t.slice(address.length);
+  if (closer) {
+    if (rest[0] !== closer) return undefined;
+    rest = rest.slice(1);
+  }
+  rest = rest.trim();
+  const follows =
+    rest === '' ||
+    rest[0] === ':' ||
+    rest[0] === '(' ||
+    rest.startsWith('<mailto:') ||
+    rest.startsWith('...') ||
+    /^on\s/i.test(rest);
+  if (!follows) return undefined;
+  return { address: address.toLowerCase(), rest: rest.replace(/^:\s*/, '') };
+}
+
+function indentedNext(lines: string[], i: number): string | undefined {
+  const next = lines[i + 1];
+  if (next === undefined || !/^\s/.test(next) || next.trim() === '' || lineRecipient(next)) return undefined;
+  return next.trim();
+}
+
+function phraseRecipient(line: string): string | undefined {
+  const lower = line.toLowerCase();
+  for (const phrase of PHRASES) {
+    const at = lower.indexOf(phrase);
+    if (at < 0) continue;
+    let t = line.slice(at + phrase.length, at + phrase.length + PHRASE_WINDOW).trimStart();
+    if (t[0] === '<' || t[0] === "'" || t[0] === '"') t = t.slice(1);
+    const address = firstAddress(t);
+    if (address && t.startsWith(address) && !notARecipient(address)) return address.toLowerCase();
+  }
+  return undefined;
+}
+
+/** Our own VERP address, and the mail system's own addresses, which notices name too. */
+function notARecipient(address: string): boolean {
+  const local = address.slice(0, address.indexOf('@')).toLowerCase();
+  return /^b\+[0-9a-f]{48}$/.test(local) || local === 'mailer-daemon' || local === 'postmaster';
+}
