@@ -66,6 +66,9 @@ describe('decideNext', () => {
     remoteIp: '192.0.2.1',
     tls: true,
     throttled: false,
+    greylisted: false,
+    category: outcome === 'delivered' ? null : outcome === 'bounced' ? 'unknown_recipient' : 'system_error',
+    reason: '',
   });
 
   it('records delivery', () => {
