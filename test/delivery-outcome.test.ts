@@ -112,7 +112,7 @@ describe('categories on the events of the session', () => {
         reply: '552 5.2.2 Mailbox full',
         greylisted: false,
         category: 'mailbox_full',
-        reason: 'the mailbox is full',
+        reason: 'the mailbox is full (5.2.2)',
       }),
       NOW,
       0.5,

@@ -58,9 +58,11 @@ export function decideNext(
       events: [{ type: 'email.delivered', data: details }],
     };
   }
-  const reason = result.reason !== '' ? result.reason : describeStatus(result.enhanced);
+  // The verdict's plain words (they name the code); otherwise, as before verdicts had words, the
+  // code's meaning.
+  const reason =
+    result.reason !== '' ? result.reason : `${describeStatus(result.enhanced)} (${result.enhanced})`;
   if (result.outcome === 'bounced') {
-    const bounceReason = `${reason} (${result.enhanced})`;
     // A refusal during the SMTP session is as final as a bounce report, and its category suppresses the
     // same way (bounce/categories.ts suppresses): a dead address does, a policy or content refusal
     // never. A disabled mailbox counts when it is the second within the window.
@@ -77,11 +79,11 @@ export function decideNext(
             ...details,
             bounce_type: 'permanent',
             category: result.category,
-            reason: bounceReason,
+            reason,
           },
         },
       ],
-      ...(suppressed ? { suppress: { reason: bounceReason, enhanced: result.enhanced } } : {}),
+      ...(suppressed ? { suppress: { reason, enhanced: result.enhanced } } : {}),
     };
   }
   // A greylisting reply waits out the greylist; everything else keeps the schedule (retry-schedule.ts).
