@@ -3,7 +3,7 @@
 // the RFCs say: actions such as `error`, `failure`, `Failed (bad destination mailbox address)` or
 // upper case, a Status with words around the code, Original-Recipient or Sendmail's
 // X-Actual-Recipient in place of Final-Recipient.
-import { classifyBounce } from './classify-bounce.js';
+import { classifyReport } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
@@ -90,7 +90,7 @@ function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
     status,
     diagnostic,
     remoteMta,
-    classification: classifyBounce({
+    classification: classifyReport({
       action,
       status,
       diagnostic,
