@@ -1,7 +1,6 @@
 // SMTP delivery over reused connections, pooled per (source IP, destination address, port). This is the
 // only file that talks to nodemailer's SMTP client.
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import type { BounceCategory } from '../bounce/categories.js';
 import { peerText } from '../peer-text.js';
 import { classifyReply } from './classify-reply.js';
 import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
@@ -218,12 +217,7 @@ export class SmtpTransport implements Transport {
     target: DeliveryTarget,
     conn: SMTPConnection | undefined,
   ): AttemptResult {
-    const verdict = {
-      greylisted: false,
-      category: null as BounceCategory | null,
-      reason: '',
-      ...classifyReply(code, reply),
-    };
+    const verdict = classifyReply(code, reply);
     const greylisted = verdict.outcome === 'deferred' && verdict.greylisted;
     return {
       outcome: verdict.outcome,
