@@ -37,8 +37,12 @@ describe.skipIf(!runs).each(databaseKinds)('delivery to a real Postfix on $name'
   const dnsServer = new TestDnsServer();
   const postfix = new PostfixMx({
     domain: DOMAIN,
-    mailboxes: ['jane', 'john', 'greylisted', 'blocked'],
-    access: { greylisted: GREYLIST, blocked: 'REJECT Access denied' },
+    mailboxes: ['jane', 'john', 'greylisted', 'blocked', 'disabled'],
+    access: {
+      greylisted: GREYLIST,
+      blocked: 'REJECT Access denied',
+      disabled: '550 5.2.1 The email account that you tried to reach is disabled',
+    },
   });
 
   beforeAll(async () => {
@@ -67,12 +71,12 @@ describe.skipIf(!runs).each(databaseKinds)('delivery to a real Postfix on $name'
     return { env, tenant };
   }
 
-  async function send(env: TestEnv, tenant: Tenant, to: string): Promise<string> {
+  async function send(env: TestEnv, tenant: Tenant, to: string, from = validSend.from): Promise<string> {
     const res = await env.app.inject({
       method: 'POST',
       url: '/api/email/send',
       headers: { 'x-api-key': tenant.apiKey },
-      payload: { ...validSend, to },
+      payload: { ...validSend, from, to },
     });
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { id: string }).id;
@@ -216,6 +220,30 @@ describe.skipIf(!runs).each(databaseKinds)('delivery to a real Postfix on $name'
       });
       expect(d.category).toBe('policy_rejected');
       expect(await suppressed(env, tenant, `blocked@${DOMAIN}`)).toEqual([]);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('suppresses a disabled mailbox the second time it is refused, not the first', async () => {
+    const { env, tenant } = await txmail();
+    try {
+      const address = `disabled@${DOMAIN}`;
+      const first = await settled(env, tenant, await send(env, tenant, address), 'bounced');
+      expect(first.delivery_attempts[0]).toMatchObject({ smtp_code: 550, enhanced_code: '5.2.1' });
+      expect(first.category).toBe('mailbox_disabled');
+      expect(await suppressed(env, tenant, address)).toEqual([]);
+
+      // Mail of another account to the address says nothing about this account's history.
+      const other = await createTenant(env.services, { domain: 'other.example' });
+      await settled(env, other, await send(env, other, address, 'noreply@other.example'), 'bounced');
+      expect(await suppressed(env, other, address)).toEqual([]);
+
+      const second = await settled(env, tenant, await send(env, tenant, address), 'bounced');
+      expect(second.category).toBe('mailbox_disabled');
+      expect(await suppressed(env, tenant, address)).toEqual([
+        expect.objectContaining({ address, origin: 'bounce', enhanced_code: '5.2.1' }),
+      ]);
     } finally {
       await env.close();
     }
