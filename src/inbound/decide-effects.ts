@@ -13,7 +13,7 @@ export interface DecideInput {
   inboundId: string;
   /**
    * A permanent `mailbox_disabled` bounce (5.2.1 and its wordings) for this address was seen before
-   * (docs/design.md §7: a disabled mailbox suppresses when it is reported again).
+   * (ARCHITECTURE.md, "Reply intelligence": a disabled mailbox suppresses when it is reported again).
    */
   repeatedDisabled: boolean;
   newId: () => string;
