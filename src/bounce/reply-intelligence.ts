@@ -1,6 +1,6 @@
 // Reply intelligence: what a failure means, whoever reports it. One module for the SMTP session's own
 // replies (classifySmtpReply) and for each recipient of a bounce report (classifyReport), so the same
-// failure text gives the same type, category and enhanced code in both (docs/design.md, "Reply
+// failure text gives the same type, category and enhanced code in both (ARCHITECTURE.md, "Reply
 // intelligence"). A leaf of pure functions: both entry points bring their evidence to the same facts
 // (the class, the basic reply code, the enhanced code, the words) and run the same rules
 // (reply-rules.ts, data, first match wins). The suppression of an address follows from the category
@@ -81,7 +81,7 @@ export function classifyReport(e: BounceEvidence): ReplyVerdict {
   return explainReport(e).verdict;
 }
 
-/** Whether the verdict puts the recipient on the suppression list (DESIGN: categories.ts `suppresses`). */
+/** Whether the verdict puts the recipient on the suppression list (categories.ts `suppresses`; ARCHITECTURE.md, "Reply intelligence"). */
 export function suppressesRecipient(v: ReplyVerdict, repeated: boolean): boolean {
   return suppresses(v.category, v.type, repeated);
 }

@@ -168,10 +168,12 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   {
     name: 'Office 365 recipient rejections',
     category: 'unknown_recipient',
-    // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking: the
-    // recipient does not exist in the tenant (Microsoft's NDR documentation).
-    codes: /^5\.(?:1\.351|4\.1)$/,
-    words: /recipient|address rejected|access denied|not found|user unknown|unknown user/i,
+    // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking, 5.1.10
+    // RESOLVER.ADR.RecipientNotFound (not RFC 7505's null MX): the recipient does not exist in the
+    // tenant (Microsoft's NDR documentation).
+    codes: /^5\.(?:1\.351|1\.10|4\.1)$/,
+    words:
+      /recipient address rejected|access denied|recip(?:ient)?notfound|recipient not found|user unknown|unknown user|does not exist/i,
     examples: [
       {
         reply:
@@ -182,6 +184,10 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         reply:
           '550 5.4.1 Recipient address rejected: Access denied. [AM0PR01MB1234.eurprd01.prod.outlook.example]',
         enhanced: '5.4.1',
+      },
+      {
+        reply: '550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found by SMTP address lookup',
+        enhanced: '5.1.10',
       },
     ],
   },

@@ -1,7 +1,7 @@
 // What an SMTP reply means for the message (RFC 5321 §4.2.1 reply classes, RFC 3463 enhanced codes).
 // The meaning of the failure itself (its category, enhanced code, greylisting, rate limits) is reply
 // intelligence's (bounce/reply-intelligence.ts), shared with the bounce reports so that the same words
-// mean the same in the session and in a report (docs/design.md, "Reply intelligence").
+// mean the same in the session and in a report (ARCHITECTURE.md, "Reply intelligence").
 import type { BounceCategory } from '../bounce/categories.js';
 import { impliedEnhancedCode } from '../bounce/enhanced-code.js';
 import { classifySmtpReply, type BounceType } from '../bounce/reply-intelligence.js';
