@@ -168,6 +168,10 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     const id = await send({ to: 'throttle@slow.example' });
     const d = await settled(id, ['deferred']);
     expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: 421, enhanced_code: '4.7.0' });
+    expect(d.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'rate_limited', greylisted: false },
+    });
     // The next message for the same MX host waits for the pause without an attempt being counted.
     const second = await send({ to: 'ok@slow.example' });
     await until('the second message to be rescheduled', async () => {
@@ -187,6 +191,10 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
       outcome: 'deferred',
       smtp_code: null,
       enhanced_code: '4.4.2',
+    });
+    expect(d.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'network_error' },
     });
   });
 
