@@ -233,7 +233,7 @@ describe('reply intelligence takes time linear in its input', () => {
       { numRuns, endOnFailure: true },
     );
   };
-  const patterns = REPLY_RULES.flatMap((r) => (r.words ? [r.words] : []));
+  const patterns = REPLY_RULES.flatMap((r) => [r.words, r.unless].filter((p) => p !== undefined));
 
   it.each<[string, (x: string) => unknown]>([
     ['an SMTP reply (classifySmtpReply)', (x) => classifySmtpReply(550, x)],

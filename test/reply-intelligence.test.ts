@@ -187,6 +187,22 @@ describe('what a verdict does', () => {
     ).toMatchObject({ category: 'unknown_recipient', enhanced: '5.1.1', type: 'permanent' });
   });
 
+  it("reads a DSN's notice only when the report is about one recipient", () => {
+    const group = (to: string) => `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.0.0\r\n`;
+    const notice = '<jane@recipient.example>: user unknown';
+    const one = readDeliveryStatus(
+      `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}`,
+      notice,
+    );
+    expect(one!.recipients[0]!.classification.category).toBe('unknown_recipient');
+    // Two recipients: the notice's words may be about the other one.
+    const two = readDeliveryStatus(
+      `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}\r\n${group('joe@recipient.example')}`,
+      notice,
+    );
+    for (const r of two!.recipients) expect(r.classification.category).toBe('undetermined');
+  });
+
   it('suppresses only a permanent dead address, whatever the words', () => {
     fc.assert(
       fc.property(

@@ -193,7 +193,8 @@ function firstRule(
       (r.codes === undefined || r.codes.test(code)) &&
       (r.replies === undefined || (reply !== undefined && r.replies.includes(reply))) &&
       (!r.transientOnly || type === 'transient') &&
-      (r.words === undefined || r.words.test(text)),
+      (r.words === undefined || r.words.test(text)) &&
+      (r.unless === undefined || !r.unless.test(text)),
   );
 }
 

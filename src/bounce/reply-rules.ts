@@ -28,6 +28,8 @@ export interface ReplyRule {
   codes?: RegExp;
   /** Words the reply must hold. Absent: the code is enough. */
   words?: RegExp;
+  /** Words that keep the rule from matching (they say something more specific, for a later rule). */
+  unless?: RegExp;
   /** Basic reply codes (RFC 5321 §4.2) the rule is about; absent: any. */
   replies?: readonly number[];
   /** Only a transient failure (a 4xx in the session, a delay in a report). */
@@ -44,6 +46,8 @@ export interface ReplyRule {
 
 /** No code, or one that names only its subject (x.y.0, e.g. 5.0.0, 5.1.0, 4.7.0): the words decide. */
 const GENERIC = /^(?:[245]\.\d{1,3}\.0)?$/;
+/** GENERIC or a network code (x.4.y): Exchange says 5.4.14 for a loop, 5.4.300 for an expiry. */
+const GENERIC_OR_NETWORK = /^(?:[245]\.(?:\d{1,3}\.0|4\.\d{1,3}))?$/;
 /** GENERIC or a policy code (x.7.y): words that name the sender, not the recipient. */
 const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|7\.\d{1,3}))?$/;
 
@@ -52,19 +56,23 @@ const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)/i;
 const UNKNOWN_DOMAIN_WORDS =
-  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)/i;
+  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)/i;
 const MAILBOX_FULL_WORDS =
   /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit/i;
 const DISABLED_WORDS =
-  /(?:mailbox|account|user|address) (?:is |has been )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|inactive (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
+  /(?:mailbox|account|user|address) (?:is |has been )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
   /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
 const POLICY_WORDS =
-  /block(?:ed|list|ing)|black ?list|listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibited|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|moderat|forbidden|banned/i;
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|moderat|forbidden|banned/i;
+// Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
+const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
+const BLOCK_WORDS =
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
 const NETWORK_WORDS =
   /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
 const SYSTEM_WORDS =
@@ -94,12 +102,13 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   {
     name: 'too many hops',
     category: 'system_error',
-    words: /too many hops|mail loop|loops back to myself|routing loop/i,
-    codes: GENERIC,
+    words: /too many hops|hop count exceeded|mail loop|loops back to myself|routing loop/i,
+    codes: GENERIC_OR_NETWORK,
     detail: '4.6',
     examples: [
       { reply: '554 Too many hops', enhanced: '5.4.6' },
       { reply: '554 mail for x.example loops back to myself', enhanced: '5.4.6' },
+      { reply: '554 5.4.14 Hop count exceeded - possible mail loop ATTR34', enhanced: '5.4.14' },
     ],
   },
   {
@@ -143,8 +152,11 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     name: 'service closing (421)',
     category: 'rate_limited',
     replies: [421],
-    // A 421 with a code of its own (4.4.1 no answer, 4.3.2 shutting down) is what that code says.
+    // A 421 with a code of its own (4.4.1 no answer, 4.3.2 shutting down) is what that code says;
+    // one that names the sender's authentication or a blocklist is a policy refusal (Gmail's
+    // "421-4.7.0 This message does not have authentication information").
     codes: /^(?:4\.\d{1,3}\.0|4\.7\.\d{1,3})?$/,
+    unless: new RegExp(`${AUTH_WORDS.source}|${BLOCK_WORDS.source}|spam(?!haus|cop)|virus|unsolicited`, 'i'),
     examples: [
       { reply: '421 Service not available', enhanced: '4.4.2' },
       { reply: '421 4.7.0 Try again later, closing connection.', enhanced: '4.7.0' },
@@ -212,7 +224,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     name: 'expired',
     category: 'expired',
     words: EXPIRED_WORDS,
-    codes: GENERIC,
+    codes: GENERIC_OR_NETWORK,
     detail: '4.7',
     examples: [
       { reply: '550 retry timeout exceeded', enhanced: '5.4.7' },
@@ -221,6 +233,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.4.7',
       },
       { reply: '550 retry time not reached for any host after a long failure period', enhanced: '5.4.7' },
+      { reply: '550 5.4.300 Message expired', enhanced: '5.4.300' },
     ],
   },
   {
@@ -243,6 +256,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '550 5.0.0 Domain not found', enhanced: '5.1.2' },
       { reply: '550 Unrouteable address', enhanced: '5.1.2' },
+      { reply: '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain', enhanced: '5.4.4' },
     ],
   },
 
@@ -324,19 +338,20 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     name: 'expired (x.4.7)',
     category: 'expired',
     codes: /^[245]\.4\.7$/,
-    examples: [{ reply: '550 5.4.7 Delivery time expired', enhanced: '5.4.7' }],
+    examples: [{ reply: '550 5.4.7 Delivery attempts have ceased', enhanced: '5.4.7' }],
   },
   {
     name: 'loop (x.4.6)',
     category: 'system_error',
     codes: /^[245]\.4\.6$/,
-    examples: [{ reply: '554 5.4.6 Routing loop detected', enhanced: '5.4.6' }],
+    examples: [{ reply: '554 5.4.6 Hop limit reached', enhanced: '5.4.6' }],
   },
   {
     name: 'content refused (x.7.x with content words)',
     category: 'content_rejected',
     codes: /^[245]\.7\.(?:0|1|\d{3})$/,
     words: CONTENT_WORDS,
+    unless: AUTH_WORDS,
     examples: [
       { reply: '554 5.7.1 Message rejected as spam by content filter', enhanced: '5.7.1' },
       {
@@ -391,6 +406,37 @@ export const REPLY_RULES: readonly ReplyRule[] = [
 
   // --- Words, when the code says no more than its subject (or there is none). ---
   {
+    name: 'content refused (words)',
+    category: 'content_rejected',
+    words: CONTENT_WORDS,
+    unless: AUTH_WORDS,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [{ reply: '550 Message rejected: spam detected', enhanced: '5.7.1' }],
+  },
+  {
+    name: 'blocked (words)',
+    category: 'policy_rejected',
+    // Before the recipient's words: "mailbox unavailable (blocked)" is a refusal of the sender.
+    words: BLOCK_WORDS,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [
+      { reply: '550 Requested action not taken: mailbox unavailable (blocked)', enhanced: '5.7.1' },
+      {
+        reply:
+          "554 Your access to this mail system has been rejected due to the sending MTA's poor reputation",
+        enhanced: '5.7.1',
+      },
+      { reply: '550 Client host [198.51.100.7] is listed at bl.example.org', enhanced: '5.7.1' },
+      {
+        reply:
+          '421-4.7.0 This message does not have authentication information or fails to pass authentication checks. To best protect our users from spam, the message has been blocked.',
+        enhanced: '4.7.0',
+      },
+    ],
+  },
+  {
     name: 'unknown recipient (words)',
     category: 'unknown_recipient',
     words: UNKNOWN_RECIPIENT_WORDS,
@@ -416,6 +462,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 Sorry, no mailbox here by that name.', enhanced: '5.1.1' },
       { reply: '550 unknown or illegal alias', enhanced: '5.1.1' },
       { reply: "550 'arathib@vnet.example' is not a registered gateway user", enhanced: '5.1.1' },
+      { reply: '550 user has moved with no forwarding address', enhanced: '5.1.1' },
+      { reply: '550 Address unknown', enhanced: '5.1.1' },
     ],
   },
   {
@@ -442,6 +490,11 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.2.1',
       },
       { reply: '550 Account suspended', enhanced: '5.2.1' },
+      {
+        reply:
+          '554 delivery error: dd Sorry your message to jane@x.example cannot be delivered. This account has been disabled or discontinued [#102]',
+        enhanced: '5.2.1',
+      },
     ],
   },
   {
@@ -465,14 +518,6 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
-    name: 'content refused (words)',
-    category: 'content_rejected',
-    words: CONTENT_WORDS,
-    codes: GENERIC,
-    detail: '7.1',
-    examples: [{ reply: '550 Message rejected: spam detected', enhanced: '5.7.1' }],
-  },
-  {
     name: 'policy (words)',
     category: 'policy_rejected',
     words: POLICY_WORDS,
@@ -481,11 +526,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     examples: [
       { reply: '550 Rejected by header based Anti-Spoofing policy', enhanced: '5.7.1' },
       { reply: '550 Posting by non-members to hiking@lists.example is not allowed.', enhanced: '5.7.1' },
-      {
-        reply:
-          "554 Your access to this mail system has been rejected due to the sending MTA's poor reputation",
-        enhanced: '5.7.1',
-      },
+      { reply: '550 Administrative prohibition', enhanced: '5.7.1' },
     ],
   },
   {
