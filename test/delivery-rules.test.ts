@@ -14,7 +14,8 @@ describe('classifyReply', () => {
     [250, '250 2.0.0 OK queued', 'delivered', '2.0.0', false],
     [250, '250 OK', 'delivered', '2.0.0', false],
     [550, '550 5.1.1 <x@y>: Recipient address rejected', 'bounced', '5.1.1', false],
-    [550, '550 no such user', 'bounced', '5.0.0', false],
+    // The words name the failure, as they do in a bounce report (bounce/reply-intelligence.ts).
+    [550, '550 no such user', 'bounced', '5.1.1', false],
     [554, '554 5.7.1 Message rejected as spam', 'bounced', '5.7.1', false],
     [552, '552 5.2.2 Mailbox full', 'bounced', '5.2.2', false],
     [451, '451 4.3.0 Temporary failure', 'deferred', '4.3.0', false],
@@ -26,7 +27,7 @@ describe('classifyReply', () => {
     [450, '450 4.2.0 Throttled, slow down', 'deferred', '4.2.0', true],
     [550, '550 4.1.1 confused server', 'bounced', '5.0.0', false],
   ])('%i %j → %s %s', (code, text, outcome, enhanced, throttled) => {
-    expect(classifyReply(code, text)).toEqual({ outcome, enhanced, throttled });
+    expect(classifyReply(code, text)).toMatchObject({ outcome, enhanced, throttled });
   });
 });
 
@@ -66,6 +67,9 @@ describe('decideNext', () => {
     remoteIp: '192.0.2.1',
     tls: true,
     throttled: false,
+    greylisted: false,
+    category: outcome === 'delivered' ? null : outcome === 'bounced' ? 'unknown_recipient' : 'system_error',
+    reason: '',
   });
 
   it('records delivery', () => {

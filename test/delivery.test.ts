@@ -168,6 +168,10 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     const id = await send({ to: 'throttle@slow.example' });
     const d = await settled(id, ['deferred']);
     expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: 421, enhanced_code: '4.7.0' });
+    expect(d.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'rate_limited', greylisted: false },
+    });
     // The next message for the same MX host waits for the pause without an attempt being counted.
     const second = await send({ to: 'ok@slow.example' });
     await until('the second message to be rescheduled', async () => {
@@ -188,6 +192,10 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
       smtp_code: null,
       enhanced_code: '4.4.2',
     });
+    expect(d.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'network_error' },
+    });
   });
 
   it('bounces a message refused after DATA with its enhanced code', async () => {
@@ -207,14 +215,44 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     expect((await settled(implicit, ['delivered'])).delivery_attempts[0]!.remote_host).toBe(
       'implicit.example',
     );
-    expect((await settled(nullMx, ['bounced'])).delivery_attempts[0]).toMatchObject({
-      enhanced_code: '5.1.10',
+    const n = await settled(nullMx, ['bounced']);
+    const m = await settled(missing, ['bounced']);
+    const b = await settled(broken, ['deferred']);
+    expect(n.delivery_attempts[0]).toMatchObject({ enhanced_code: '5.1.10' });
+    expect(m.delivery_attempts[0]).toMatchObject({ enhanced_code: '5.1.2' });
+    expect(b.delivery_attempts[0]).toMatchObject({ enhanced_code: '4.4.3' });
+    // A domain that does not exist or takes no mail is unknown_domain and suppresses the address; a
+    // DNS failure is a network_error and suppresses nothing.
+    expect(n.events[0]).toMatchObject({ type: 'email.bounced', data: { category: 'unknown_domain' } });
+    expect(m.events[0]).toMatchObject({ type: 'email.bounced', data: { category: 'unknown_domain' } });
+    expect(b.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'network_error' },
     });
-    expect((await settled(missing, ['bounced'])).delivery_attempts[0]).toMatchObject({
-      enhanced_code: '5.1.2',
-    });
-    expect((await settled(broken, ['deferred'])).delivery_attempts[0]).toMatchObject({
-      enhanced_code: '4.4.3',
+    const suppressed = async (address: string) =>
+      (
+        (
+          await env.app.inject({
+            method: 'GET',
+            url: `/api/suppressions?address=${address}`,
+            headers: { 'x-api-key': tenant.apiKey },
+          })
+        ).json() as { data: unknown[] }
+      ).data.length;
+    expect(await suppressed('someone@nullmx.example')).toBe(1);
+    expect(await suppressed('someone@missing.example')).toBe(1);
+    expect(await suppressed('someone@broken.example')).toBe(0);
+  });
+
+  it('defers as network_error when no MX host can be reached', async () => {
+    dnsServer.add('unreachable.example', 'MX', { preference: 10, exchange: 'dead.unreachable.example' });
+    dnsServer.add('dead.unreachable.example', 'A', '127.0.0.2'); // nothing listens there
+    const id = await send({ to: 'user@unreachable.example' });
+    const d = await settled(id, ['deferred']);
+    expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: null, enhanced_code: '4.4.1' });
+    expect(d.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'network_error', greylisted: false },
     });
   });
 

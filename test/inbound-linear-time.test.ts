@@ -9,6 +9,8 @@ import type { HeaderLookup } from '../src/bounce/auto-reply.js';
 import { parseReport } from '../src/bounce/parse-report.js';
 import { parsePlainBounce } from '../src/bounce/plain-bounce.js';
 import { parseFieldGroups } from '../src/bounce/report-fields.js';
+import { classifyReport, classifySmtpReply } from '../src/bounce/reply-intelligence.js';
+import { REPLY_RULES } from '../src/bounce/reply-rules.js';
 import { dsnAddress } from '../src/bounce/delivery-status.js';
 import { noticeDiagnostic } from '../src/bounce/notice-diagnostic.js';
 import { noticeRecipients } from '../src/bounce/notice-recipients.js';
@@ -200,5 +202,49 @@ describe('the report scanners on their own take time linear in their input', () 
       (size) => `utf-8; a${'\\x{'.repeat(size / 3)}@b.example`,
       { clock: processCpuMs },
     );
+  });
+});
+
+// Reply intelligence (bounce/reply-intelligence.ts): both entry points with 1 MiB of adversarial text in
+// every field they read, and every rule's patterns on the whole text, without the cut to
+// MAX_NOTICE_TEXT the entry points make first (the patterns themselves must be linear).
+describe('reply intelligence takes time linear in its input', () => {
+  // Pieces of the rules' own wordings: runs of them make a pattern try, and fail, at every position.
+  const ruleWords = REPLY_RULES.flatMap((r) => r.examples.map((e) => e.reply));
+  const rulePiece = fc
+    .tuple(fc.constantFrom(...ruleWords), fc.nat(), fc.integer({ min: 1, max: 24 }))
+    .map(([text, at, length]) => text.slice(at % text.length, (at % text.length) + length) || text);
+  const shapes = fc.oneof(
+    adversarialShape,
+    fc.record({
+      prefix: fc.oneof(fc.constant(''), rulePiece),
+      unit: rulePiece,
+      suffix: fc.oneof(fc.constant(''), rulePiece),
+    }),
+  );
+  const linearFor = async (run: (x: string) => unknown, numRuns = 6) => {
+    await fc.assert(
+      fc.asyncProperty(shapes, async (shape) => {
+        const options = { clock: processCpuMs };
+        await measureGrowth(run, (size) => fill(shape, size), options).catch(() =>
+          measureGrowth(run, (size) => fill(shape, size), options),
+        );
+      }),
+      { numRuns, endOnFailure: true },
+    );
+  };
+  const patterns = REPLY_RULES.flatMap((r) => [r.words, r.unless].filter((p) => p !== undefined));
+
+  it.each<[string, (x: string) => unknown]>([
+    ['an SMTP reply (classifySmtpReply)', (x) => classifySmtpReply(550, x)],
+    ['a 4xx SMTP reply (classifySmtpReply)', (x) => classifySmtpReply(451, `451 ${x}`)],
+    ['a diagnostic (classifyReport)', (x) => classifyReport({ action: 'failed', diagnostic: x })],
+    [
+      'a Status, a notice text and a reported type (classifyReport)',
+      (x) => classifyReport({ action: x, status: x, diagnostic: '', text: x, reportedType: x }),
+    ],
+    ['every rule pattern, uncut', (x) => patterns.map((p) => p.test(x))],
+  ])('in %s', async (_, run) => {
+    await linearFor(run);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyBounce } from '../src/bounce/classify-bounce.js';
 import { parseReport } from '../src/bounce/parse-report.js';
+import { classifyReport, suppressesRecipient } from '../src/bounce/reply-intelligence.js';
 import { suppressesAddress } from '../src/bounce/suppression-rule.js';
 import { chooseRecipient } from '../src/inbound/decide-effects.js';
 import { fixture } from './helpers/inbound-fixtures.js';
@@ -18,9 +18,11 @@ const parse = (name: string, to = values.to, mailFrom = '') =>
 describe('parsing what comes back to the return path', () => {
   it.each([
     // fixture, recipient, format, type, enhanced code, suppresses
-    ['rfc3464-simple.eml', values.to, 'dsn', 'permanent', '4.0.0', false],
+    // "426 connection timed out", then Action: failed: the words give the code, the remote gave up.
+    ['rfc3464-simple.eml', values.to, 'dsn', 'permanent', '4.4.1', false],
     ['rfc3464-multi-recipient.eml', 'wsnell@sdcc13.ucsd.edu', 'dsn', 'permanent', '5.1.1', true],
-    ['rfc3464-multi-recipient.eml', 'arathib@vnet.ibm.com', 'dsn', 'permanent', '5.0.0', false],
+    // "550 'arathib@vnet.IBM.COM' is not a registered gateway user": the mailbox does not exist.
+    ['rfc3464-multi-recipient.eml', 'arathib@vnet.ibm.com', 'dsn', 'permanent', '5.1.1', true],
     ['rfc3464-multi-recipient.eml', 'johnh@hpnjld.njd.hp.com', 'dsn', 'transient', '4.0.0', false],
     ['rfc3464-delayed.eml', values.to, 'dsn', 'transient', '4.0.0', false],
     ['postfix-user-unknown.eml', values.to, 'dsn', 'permanent', '5.1.1', true],
@@ -43,7 +45,7 @@ describe('parsing what comes back to the return path', () => {
     expect(r).toBeDefined();
     expect(r!.classification).toMatchObject({ type, enhanced });
     expect(r!.classification.reason).toContain(enhanced);
-    expect(suppressesAddress(r!.classification.enhanced!, false) && type === 'permanent').toBe(suppresses);
+    expect(suppressesRecipient(r!.classification, false)).toBe(suppresses);
   });
 
   it('reads the per-recipient fields of a DSN', async () => {
@@ -158,25 +160,48 @@ describe('parsing what comes back to the return path', () => {
 
 describe('classifying a bounced recipient', () => {
   it.each([
-    [{ action: 'failed', status: '5.1.1' }, 'permanent', '5.1.1'],
-    [{ action: 'failed', status: '5.1.10' }, 'permanent', '5.1.10'],
-    [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7'],
-    [{ action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' }, 'permanent', '5.2.2'],
+    [{ action: 'failed', status: '5.1.1' }, 'permanent', '5.1.1', 'unknown_recipient'],
+    [{ action: 'failed', status: '5.1.10' }, 'permanent', '5.1.10', 'unknown_domain'],
+    [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7', 'expired'],
+    [
+      { action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' },
+      'permanent',
+      '5.2.2',
+      'mailbox_full',
+    ],
     [
       { action: 'failed', status: '5.0.0', diagnostic: 'smtp; 550 5.2.1 account inactive' },
       'permanent',
       '5.2.1',
+      'mailbox_disabled',
     ],
-    [{ action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 spam' }, 'permanent', '5.1.1'],
-    [{ action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' }, 'permanent', '5.2.2'],
-    [{ hint: 'failed', diagnostic: '550 5.7.1 blocked by policy' }, 'permanent', '5.7.1'],
-    [{ hint: 'failed', diagnostic: '421 try later' }, 'transient', '4.4.2'],
-    [{ hint: 'failed', diagnostic: 'Sorry, no mailbox here by that name' }, 'permanent', '5.1.1'],
-    [{ hint: 'delayed', diagnostic: 'connection timed out' }, 'transient', null],
-    [{ hint: 'failed', diagnostic: 'something odd happened' }, 'undetermined', null],
-    [{ hint: 'failed', diagnostic: 'host 192.0.2.25 said nothing' }, 'undetermined', null],
-  ] as const)('%o is %s %s', (evidence, type, enhanced) => {
-    expect(classifyBounce(evidence)).toMatchObject({ type, enhanced });
+    [
+      { action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 spam' },
+      'permanent',
+      '5.1.1',
+      'unknown_recipient',
+    ],
+    [
+      { action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' },
+      'permanent',
+      '5.2.2',
+      'mailbox_full',
+    ],
+    [{ hint: 'failed', diagnostic: '550 5.7.1 blocked by policy' }, 'permanent', '5.7.1', 'policy_rejected'],
+    // A notice that says delivery failed after a 421: the remote gave up, the address is not dead.
+    [{ hint: 'failed', diagnostic: '421 try later' }, 'permanent', '4.4.2', 'expired'],
+    [
+      { hint: 'failed', diagnostic: 'Sorry, no mailbox here by that name' },
+      'permanent',
+      '5.1.1',
+      'unknown_recipient',
+    ],
+    [{ hint: 'delayed', diagnostic: 'connection timed out' }, 'transient', '4.4.1', 'network_error'],
+    [{ hint: 'failed', diagnostic: 'something odd happened' }, 'permanent', null, 'undetermined'],
+    [{ hint: 'failed', diagnostic: 'host 192.0.2.25 said nothing' }, 'permanent', null, 'undetermined'],
+    [{ diagnostic: 'host 192.0.2.25 said nothing' }, 'undetermined', null, 'undetermined'],
+  ] as const)('%o is %s %s %s', (evidence, type, enhanced, category) => {
+    expect(classifyReport(evidence)).toMatchObject({ type, enhanced, category });
   });
 });
 

@@ -3,6 +3,7 @@
 // suppression list change (or, for what is not ours, nothing does).
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOUNCE_CATEGORIES } from '../src/bounce/categories.js';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
@@ -193,21 +194,25 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
   });
 
   it.each([
-    ['gmail-user-unknown.eml', '5.1.1', true],
-    ['microsoft-recipient-not-found.eml', '5.1.10', true],
-    ['exim-failed.eml', '5.1.1', true],
-    ['qmail-failed.eml', '5.1.1', true],
-    ['exchange-failed.eml', '5.1.1', true],
-    ['yahoo-failed.eml', '5.1.1', true],
-    ['dsn-mailbox-full.eml', '5.2.2', false],
-    ['dsn-policy-block.eml', '5.7.1', false],
-    ['rfc3464-simple.eml', '4.0.0', false],
-  ])('records %s as a bounce with %s (suppressed: %s)', async (name, code, suppress) => {
+    ['gmail-user-unknown.eml', '5.1.1', 'unknown_recipient', true],
+    ['microsoft-recipient-not-found.eml', '5.1.10', 'unknown_recipient', true],
+    ['exim-failed.eml', '5.1.1', 'unknown_recipient', true],
+    ['qmail-failed.eml', '5.1.1', 'unknown_recipient', true],
+    ['exchange-failed.eml', '5.1.1', 'unknown_recipient', true],
+    ['yahoo-failed.eml', '5.1.1', 'unknown_recipient', true],
+    ['dsn-mailbox-full.eml', '5.2.2', 'mailbox_full', false],
+    ['dsn-policy-block.eml', '5.7.1', 'content_rejected', false],
+    // Action: failed after "426 connection timed out": the remote gave up.
+    ['rfc3464-simple.eml', '4.4.1', 'expired', false],
+  ])('records %s as a bounce with %s, %s (suppressed: %s)', async (name, code, category, suppress) => {
     const m = await delivered();
     expect((await deliverReport(name, m)).code).toBe(250);
     const d = await eventually(m.id, 'email.bounced');
     expect(d.status).toBe('bounced');
-    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({ enhanced_code: code });
+    expect(d.events.find((e) => e.type === 'email.bounced')!.data).toMatchObject({
+      enhanced_code: code,
+      category,
+    });
     expect((await suppressed(m.to)).length).toBe(suppress ? 1 : 0);
   });
 
@@ -218,6 +223,9 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       expect((await deliverReport(name, m)).code).toBe(250);
       const d = await eventually(m.id, 'email.delivery_delayed');
       expect(d.status).toBe('delivered');
+      // Every delay carries its category (the log's filter, webhooks).
+      const data = d.events.find((e) => e.type === 'email.delivery_delayed')!.data;
+      expect(BOUNCE_CATEGORIES).toContain(data.category);
       expect(d.events.filter((e) => e.type === 'email.bounced')).toEqual([]);
       expect(await suppressed(m.to)).toEqual([]);
     },
@@ -238,6 +246,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     expect((await disabled(first)).code).toBe(250);
     expect((await eventually(first.id, 'email.bounced')).events[0]!.data).toMatchObject({
       enhanced_code: '5.2.1',
+      category: 'mailbox_disabled',
     });
     expect(await suppressed(to)).toEqual([]);
     const second = await delivered(tenant, validSend.from, to);

@@ -160,6 +160,7 @@ describe('the MX route', () => {
         permanent: true,
         enhanced: '5.4.4',
         reason: `the mail hosts of ${domain} are on private or loopback addresses`,
+        category: 'network_error',
       });
     },
   );

@@ -3,7 +3,7 @@
 // the RFCs say: actions such as `error`, `failure`, `Failed (bad destination mailbox address)` or
 // upper case, a Status with words around the code, Original-Recipient or Sendmail's
 // X-Actual-Recipient in place of Final-Recipient.
-import { classifyBounce } from './classify-bounce.js';
+import { classifyReport } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
@@ -64,15 +64,18 @@ export interface DeliveryStatus {
 /**
  * RFC 3464 §2.1: one per-message group, then one group per recipient. Undefined when no group names a
  * recipient, an action or a status. `notice` is the report's human-readable part, given to the
- * classifier for a recipient whose group has no Diagnostic-Code.
+ * classifier for a recipient whose group has no Diagnostic-Code, when the report is about one recipient.
  */
 export function readDeliveryStatus(text: string, notice: string): DeliveryStatus | undefined {
   const groups = parseFieldGroups(text);
   const perMessage = groups.find((g) => g.has('reporting-mta'));
-  const recipients = groups
+  const recipientGroups = groups
     .filter((g) => g.has('final-recipient') || g.has('action') || g.has('status'))
-    .slice(0, MAX_RECIPIENTS)
-    .map((g) => recipientOf(g, cap(notice, MAX_NOTICE_TEXT)));
+    .slice(0, MAX_RECIPIENTS);
+  // A notice about several recipients may say of one what is true of another ("user unknown"): its
+  // words are read only for a report about one recipient, or they could suppress the wrong address.
+  const words = recipientGroups.length === 1 ? cap(notice, MAX_NOTICE_TEXT) : '';
+  const recipients = recipientGroups.map((g) => recipientOf(g, words));
   if (recipients.length === 0) return undefined;
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
@@ -90,7 +93,7 @@ function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
     status,
     diagnostic,
     remoteMta,
-    classification: classifyBounce({
+    classification: classifyReport({
       action,
       status,
       diagnostic,

@@ -24,7 +24,8 @@ export function impliedEnhancedCode(code: number): string {
     case 421:
       return '4.4.2';
     case 452:
-      return '4.2.2';
+      // RFC 5321 §4.2.2: "insufficient system storage" (RFC 3463 X.3.1, mail system full).
+      return '4.3.1';
     case 552:
       return '5.3.4';
     case 551:

@@ -1,6 +1,6 @@
 // What a message sent to the return path (or to fbl@) turns out to be, once parsed: the facts each
 // format reader hands the inbound processor. Types only.
-import type { BounceClass } from './classify-bounce.js';
+import type { ReplyVerdict } from './reply-intelligence.js';
 
 export interface BouncedRecipient {
   /** RFC 3464 §2.3.2 Final-Recipient (or the address a plain bounce names). */
@@ -12,7 +12,7 @@ export interface BouncedRecipient {
   status: string | undefined;
   diagnostic: string | undefined;
   remoteMta: string | undefined;
-  classification: BounceClass;
+  classification: ReplyVerdict;
 }
 
 /** What the returned original message (or its headers) says about itself. */

@@ -11,7 +11,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { firstAddress } from './address-scan.js';
 import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
 import { replaceBareCrs } from './bare-cr.js';
-import { classifyBounce } from './classify-bounce.js';
+import { classifyReport } from './reply-intelligence.js';
 import { MAX_RECIPIENTS, readDeliveryStatus } from './delivery-status.js';
 import { readFeedbackReport } from './feedback-report.js';
 import { readForwardedComplaint } from './forwarded-complaint.js';
@@ -102,7 +102,7 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
     // `failed`), whatever code the remote server's last reply had (qmail's "This is a permanent error;
     // I've given up" after a 4.4.3).
     const action = plain.hint;
-    const classification = classifyBounce({
+    const classification = classifyReport({
       action,
       hint: plain.hint,
       diagnostic: plain.diagnostic,

@@ -2,7 +2,7 @@
 // Sendmail without DSNs, Exchange and Office 365, Gmail, Yahoo and AOL, Domino, GroupWise, Courier,
 // MDaemon, and list managers (Mailman, LISTSERV) refusing a post. This module recognises the FORMAT:
 // whether a message is such a notice, whether it reports a failure or a delay, which addresses it
-// names, and which line quotes the remote server. What the quoted words mean is classifyBounce's.
+// names, and which line quotes the remote server. What the quoted words mean is classifyReport's.
 //
 // Best effort: the message is already identified by its VERP address, so all this has to find is
 // whether it failed or is delayed, the recipient, and the server's reply.

@@ -5,9 +5,9 @@
 // address, as `mail.source`, and our Message-ID among `mail.headers`: that is how they are matched.
 //
 // What the notification says is read as evidence (the SES bounce type and sub-type, each recipient's
-// action, status and diagnostic); classifyBounce decides what it means, as for any other report.
+// action, status and diagnostic); classifyReport decides what it means, as for any other report.
 import { angleAddress } from './address-scan.js';
-import { classifyBounce } from './classify-bounce.js';
+import { classifyReport } from './reply-intelligence.js';
 import { MAX_RECIPIENTS, readAction, readStatus } from './delivery-status.js';
 import { feedbackReport } from './feedback-report.js';
 import type { BouncedRecipient, InboundReport, OriginalRefs } from './inbound-report.js';
@@ -83,7 +83,7 @@ function sesRecipient(r: Json, action: string, reportedType: string | undefined)
     status,
     diagnostic,
     remoteMta: undefined,
-    classification: classifyBounce({ action, status, diagnostic, source: 'ses', reportedType }),
+    classification: classifyReport({ action, status, diagnostic, source: 'ses', reportedType }),
   };
 }
 

@@ -5,6 +5,8 @@ const EXACT: Record<string, string> = {
   '1.2': "the recipient's domain does not exist or accepts no mail",
   '1.3': 'the recipient address is malformed',
   '1.6': 'the mailbox has moved and has no forwarding address',
+  '1.7': "the sender's address is malformed",
+  '1.8': "the sender's address was refused",
   '1.10': "the recipient's domain accepts no mail (null MX)",
   '2.1': 'the mailbox is disabled',
   '2.2': 'the mailbox is full',

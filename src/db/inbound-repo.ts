@@ -95,13 +95,12 @@ export class InboundRepo {
       .executeTakeFirst();
   }
 
-  /** Whether mail of this account to `toEmail` bounced with `enhancedCode` since `since`. */
-  async bouncedBefore(
-    accountId: string,
-    toEmail: string,
-    enhancedCode: string,
-    since: number,
-  ): Promise<boolean> {
+  /**
+   * Whether mail of this account to `toEmail` bounced since `since` because the mailbox is disabled:
+   * an event whose category is `mailbox_disabled` (bounce/categories.ts), or, recorded before events
+   * carried a category, whose code was 5.2.1. Read from the events' JSON, so no migration is needed.
+   */
+  async disabledBefore(accountId: string, toEmail: string, since: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('events')
       .innerJoin('messages', 'messages.id', 'events.message_id')
@@ -110,7 +109,15 @@ export class InboundRepo {
       .where('messages.to_email', '=', toEmail)
       .where('events.type', '=', 'email.bounced')
       .where('events.created_at', '>=', since)
-      .where('events.data', 'like', `%"enhanced_code":"${enhancedCode}"%`)
+      .where((eb) =>
+        eb.or([
+          eb('events.data', 'like', '%"category":"mailbox_disabled"%'),
+          eb.and([
+            eb('events.data', 'like', '%"enhanced_code":"5.2.1"%'),
+            eb('events.data', 'not like', '%"category":%'),
+          ]),
+        ]),
+      )
       .executeTakeFirst();
     return row !== undefined;
   }

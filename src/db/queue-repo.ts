@@ -74,6 +74,32 @@ export class QueueRepo {
   }
 
   /**
+   * Whether another message of this account to `toEmail` bounced as `mailbox_disabled` (during its
+   * session or by a report) since `since`: what makes a new disabled-mailbox bounce "repeated"
+   * (bounce/categories.ts suppresses). One query on the partial index messages_account_category
+   * (account, category): it reads only the account's messages of that category, a handful.
+   */
+  async bouncedDisabledBefore(
+    accountId: string,
+    toEmail: string,
+    exceptMessageId: string,
+    since: number,
+  ): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('category', '=', 'mailbox_disabled')
+      .where('status', '=', 'bounced')
+      .where(sql<string>`lower(to_email)`, '=', toEmail.toLowerCase())
+      .where('id', '!=', exceptMessageId)
+      .where('updated_at', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
    * Records attempts: each message's new state, its attempt row, its events and their webhook outbox
    * rows, in one transaction (group commit: see group-commit.ts). A record applies only while `owner`
    * still holds the lease, and changes the status only of a message still queued (see RecordOutcome).

@@ -89,7 +89,10 @@ export class Deliverer {
         route.targets.map((t) => ({ ...t, maxMessages })),
         source.address,
       );
-      if (result.throttled) deps.limits.throttled(route.destination, deps.clock.now());
+      // Only a real throttle slows the destination down. A greylisting reply is about this message's
+      // (client, sender, recipient) triplet: the other messages for the destination go on at full
+      // concurrency (ARCHITECTURE.md, "Greylisting is not throttling").
+      if (result.throttled && !result.greylisted) deps.limits.throttled(route.destination, deps.clock.now());
       else if (result.outcome === 'delivered') deps.limits.delivered(route.destination);
       return { kind: 'attempted', result, sourceIp: source.address };
     } finally {
@@ -152,6 +155,9 @@ export class Deliverer {
           remoteIp: null,
           tls: false,
           throttled: false,
+          greylisted: false,
+          category: route.category,
+          reason: route.reason,
         },
       };
     }

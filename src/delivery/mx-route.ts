@@ -1,6 +1,7 @@
 // Where mail for a domain goes (RFC 5321 §5.1): MX records in preference order, equal preferences
 // shuffled; no MX records → the domain itself (implicit MX); a null MX (RFC 7505) → the domain accepts
 // no mail. Hosts on private or loopback addresses are refused unless explicitly allowed.
+import type { BounceCategory } from '../bounce/categories.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { isPublicAddress } from '../public-address.js';
 
@@ -9,8 +10,14 @@ export interface MxHost {
   addresses: string[];
 }
 
+/**
+ * `category` of a failure (bounce/categories.ts): a domain that does not exist or accepts no mail is
+ * `unknown_domain` (permanent: the address is suppressed); a DNS failure, or mail hosts txmail may not
+ * reach, is `network_error` (it says nothing about the address).
+ */
 export type MxRoute =
-  { ok: true; hosts: MxHost[] } | { ok: false; permanent: boolean; enhanced: string; reason: string };
+  | { ok: true; hosts: MxHost[] }
+  | { ok: false; permanent: boolean; enhanced: string; reason: string; category: BounceCategory };
 
 export async function resolveMxRoute(
   domain: string,
@@ -27,16 +34,30 @@ export async function resolveMxRoute(
         permanent: true,
         enhanced: '5.1.10',
         reason: `${domain} accepts no mail (null MX)`,
+        category: 'unknown_domain',
       };
     }
     names = orderByPreference(records, random);
   } catch (err) {
     if (!(err instanceof DnsError)) throw err;
     if (err.failure === 'nxdomain') {
-      return { ok: false, permanent: true, enhanced: '5.1.2', reason: `${domain} does not exist` };
+      return {
+        ok: false,
+        permanent: true,
+        enhanced: '5.1.2',
+        reason: `${domain} does not exist`,
+        category: 'unknown_domain',
+      };
     }
-    if (err.failure === 'temporary')
-      return { ok: false, permanent: false, enhanced: '4.4.3', reason: err.message };
+    if (err.failure === 'temporary') {
+      return {
+        ok: false,
+        permanent: false,
+        enhanced: '4.4.3',
+        reason: err.message,
+        category: 'network_error',
+      };
+    }
     names = [domain]; // no MX records: the implicit MX (RFC 5321 §5.1)
   }
 
@@ -57,6 +78,7 @@ export async function resolveMxRoute(
       permanent: true,
       enhanced: '5.4.4',
       reason: `the mail hosts of ${domain} are on private or loopback addresses`,
+      category: 'network_error',
     };
   }
   return {
@@ -64,6 +86,7 @@ export async function resolveMxRoute(
     permanent: false,
     enhanced: '4.4.3',
     reason: `no address found for the mail hosts of ${domain}`,
+    category: 'network_error',
   };
 }
 

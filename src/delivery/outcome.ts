@@ -1,15 +1,27 @@
 // What an attempt's result does to the message: its next status, when to try again, which events to
-// record (DESIGN.md §4–5). Pure: the clock and the random jitter are parameters.
-import { suppressesAddress } from '../bounce/suppression-rule.js';
+// record and whether the recipient is suppressed (ARCHITECTURE.md, "The path of a message"). Pure: the
+// clock, the random jitter and what the database knows of the address are parameters.
+import { suppresses } from '../bounce/categories.js';
 import { describeStatus } from '../bounce/status-reason.js';
 import type { EventType, MessageStatus } from '../db/schema.js';
-import { nextAttemptAt, type RetryPolicy, DEFAULT_RETRY } from './retry-schedule.js';
+import { greylistRetryAt, nextAttemptAt, type RetryPolicy, DEFAULT_RETRY } from './retry-schedule.js';
 import type { AttemptResult } from './transport.js';
+
+/**
+ * How far back an earlier disabled-mailbox bounce to the same address makes a new one "repeated"
+ * (docs/API.md, Suppressions: a second time within 30 days), as the receiver counts reports.
+ */
+export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
 
 export interface MessageProgress {
   status: MessageStatus;
   attempts: number;
   createdAt: number;
+  /**
+   * Mail of this account to this address already bounced as `mailbox_disabled` within
+   * DISABLED_REPEAT_WINDOW_MS. Looked up by the worker only when this attempt bounced so.
+   */
+  disabledBefore?: boolean;
 }
 
 export interface NextState {
@@ -17,7 +29,7 @@ export interface NextState {
   nextAttemptAt: number | null;
   attemptOutcome: 'delivered' | 'deferred' | 'bounced' | 'failed';
   events: { type: EventType; data: Record<string, unknown> }[];
-  /** The recipient goes on the account's suppression list (a dead address, DESIGN.md §7). */
+  /** The recipient goes on the account's suppression list (a dead address, docs/API.md Suppressions). */
   suppress?: { reason: string; enhanced: string };
 }
 
@@ -46,21 +58,42 @@ export function decideNext(
       events: [{ type: 'email.delivered', data: details }],
     };
   }
+  // The verdict's plain words (they name the code); otherwise, as before verdicts had words, the
+  // code's meaning.
+  const reason =
+    result.reason !== '' ? result.reason : `${describeStatus(result.enhanced)} (${result.enhanced})`;
   if (result.outcome === 'bounced') {
-    const reason = `${describeStatus(result.enhanced)} (${result.enhanced})`;
+    // A refusal during the SMTP session is as final as a bounce report, and its category suppresses the
+    // same way (bounce/categories.ts suppresses): a dead address does, a policy or content refusal
+    // never. A disabled mailbox counts when it is the second within the window.
+    const suppressed =
+      result.category !== null && suppresses(result.category, 'permanent', message.disabledBefore === true);
     return {
       status: 'bounced',
       nextAttemptAt: null,
       attemptOutcome: 'bounced',
-      events: [{ type: 'email.bounced', data: { ...details, bounce_type: 'permanent', reason } }],
-      // A refusal during the SMTP session is as final as a bounce message; 5.2.1 counts as a first
-      // occurrence here (the inbound side sees the repeats).
-      ...(suppressesAddress(result.enhanced, false)
-        ? { suppress: { reason, enhanced: result.enhanced } }
-        : {}),
+      events: [
+        {
+          type: 'email.bounced',
+          data: {
+            ...details,
+            bounce_type: 'permanent',
+            category: result.category,
+            reason,
+          },
+        },
+      ],
+      ...(suppressed ? { suppress: { reason, enhanced: result.enhanced } } : {}),
     };
   }
-  const next = nextAttemptAt(attempts, message.createdAt, now, random, policy);
+  // A greylisting reply waits out the greylist; everything else keeps the schedule (retry-schedule.ts).
+  const next = (result.greylisted ? greylistRetryAt : nextAttemptAt)(
+    attempts,
+    message.createdAt,
+    now,
+    random,
+    policy,
+  );
   if (next === null) {
     return {
       status: 'failed',
@@ -71,13 +104,16 @@ export function decideNext(
           type: 'email.failed',
           data: {
             ...details,
+            // txmail gave up: the category says so; the last deferral's is kept beside it.
+            category: 'expired',
+            last_category: result.category,
             reason: `not delivered within ${Math.round(policy.maxAgeMs / 3600_000)} hours; last reply: ${result.reply}`,
           },
         },
       ],
     };
   }
-  // Only the first deferral is an event (DESIGN.md §4); every attempt is still in delivery_attempts.
+  // Only the first deferral is an event (ARCHITECTURE.md); every attempt is still in delivery_attempts.
   const firstDeferral = message.status === 'queued';
   return {
     status: 'deferred',
@@ -87,7 +123,14 @@ export function decideNext(
       ? [
           {
             type: 'email.delivery_delayed',
-            data: { ...details, next_attempt_at: new Date(next).toISOString() },
+            data: {
+              ...details,
+              bounce_type: 'transient',
+              category: result.category,
+              reason,
+              greylisted: result.greylisted,
+              next_attempt_at: new Date(next).toISOString(),
+            },
           },
         ]
       : [],
@@ -96,7 +139,8 @@ export function decideNext(
 
 /**
  * A message that cannot be sent at all (e.g. its sender domain was removed, malformed stored data);
- * `details` go into the event beside the reason.
+ * `details` go into the event beside the reason. No category: nothing came back from the recipient's
+ * side (the categories name what did, docs/API.md Bounce categories); the reason says why.
  */
 export function failedPermanently(reason: string, details: Record<string, unknown> = {}): NextState {
   return {

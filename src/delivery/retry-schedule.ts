@@ -1,10 +1,18 @@
-// When to try a deferred message again (DESIGN.md §5): 5 min × 2^(n−1), capped at 4 h, ±15 % jitter,
-// until the message is older than the maximum age, when it fails for good.
+// When to try a deferred message again (ARCHITECTURE.md, "The path of a message"): 5 min × 2^(n−1),
+// capped at 4 h, ±15 % jitter, until the message is older than the maximum age, when it fails for good.
+// A greylisting reply is answered on the same schedule with the jitter only upward and never before
+// the greylist's usual delay (see greylistRetryAt).
 export interface RetryPolicy {
   baseMs: number;
   capMs: number;
   jitter: number;
   maxAgeMs: number;
+  /**
+   * The earliest retry after a greylisting reply. Greylisters (Postgrey, Postfix access maps, rspamd)
+   * refuse a new (client, sender, recipient) triplet until about 5 minutes have passed; a retry before
+   * that is refused again and only adds an attempt.
+   */
+  greylistMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -12,7 +20,17 @@ export const DEFAULT_RETRY: RetryPolicy = {
   capMs: 4 * 3600_000,
   jitter: 0.15,
   maxAgeMs: 2 * 24 * 3600_000,
+  greylistMs: 5 * 60_000,
 };
+
+/** The schedule's delay after `attempts` failed attempts, before jitter. */
+function scheduledDelay(attempts: number, policy: RetryPolicy): number {
+  return Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+function withinMaxAge(at: number, createdAt: number, policy: RetryPolicy): number | null {
+  return at - createdAt > policy.maxAgeMs ? null : at;
+}
 
 /**
  * The time of the next attempt after `attempts` failed ones, or null when the message should give up.
@@ -25,8 +43,23 @@ export function nextAttemptAt(
   random: number,
   policy: RetryPolicy = DEFAULT_RETRY,
 ): number | null {
-  const delay = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
-  const jittered = delay * (1 + policy.jitter * (2 * random - 1));
-  const at = Math.round(now + jittered);
-  return at - createdAt > policy.maxAgeMs ? null : at;
+  const jittered = scheduledDelay(attempts, policy) * (1 + policy.jitter * (2 * random - 1));
+  return withinMaxAge(Math.round(now + jittered), createdAt, policy);
+}
+
+/**
+ * The next attempt after a greylisting reply (the attempt's result says `greylisted`): the schedule's
+ * delay, at least `greylistMs`, with the jitter only upward, so the first retry after a greylist comes
+ * 5 to 5¾ minutes later and never inside the greylist's window. The schedule itself is unchanged: a
+ * later attempt that is deferred for another reason waits as long as it would have.
+ */
+export function greylistRetryAt(
+  attempts: number,
+  createdAt: number,
+  now: number,
+  random: number,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): number | null {
+  const delay = Math.max(policy.greylistMs, scheduledDelay(attempts, policy));
+  return withinMaxAge(Math.ceil(now + delay * (1 + policy.jitter * random)), createdAt, policy);
 }

@@ -68,6 +68,9 @@ export class SmtpTransport implements Transport {
         remoteIp: null,
         tls: false,
         throttled: false,
+        greylisted: false,
+        category: 'network_error',
+        reason: 'no mail host to deliver to',
       }
     );
   }
@@ -121,7 +124,10 @@ export class SmtpTransport implements Transport {
       }
       const result = this.errorResult(err, target, pooled.conn);
       if ((err.code === 'EENVELOPE' || err.code === 'EMESSAGE') && !result.throttled) {
-        // The server refused this message; the connection itself is fine: RSET and keep it.
+        // The server refused or deferred this message (a greylisting reply too: it is about this
+        // recipient, not the session); the connection itself is fine: RSET and keep it. Like every
+        // pooled connection it ends with QUIT when it is released (discard, polite).
+
         pooled.sent++;
         pooled.conn.reset((resetErr) => (resetErr ? this.discard(pooled!) : this.release(pooled!)));
       } else {
@@ -211,16 +217,22 @@ export class SmtpTransport implements Transport {
     target: DeliveryTarget,
     conn: SMTPConnection | undefined,
   ): AttemptResult {
-    const cls = classifyReply(code, reply);
+    const verdict = classifyReply(code, reply);
+    const greylisted = verdict.outcome === 'deferred' && verdict.greylisted;
     return {
-      outcome: cls.outcome,
+      outcome: verdict.outcome,
       smtpCode: code,
-      enhanced: cls.enhanced,
+      enhanced: verdict.enhanced,
       reply,
       remoteHost: target.host,
       remoteIp: target.address,
       tls: conn ? conn.secure : false,
-      throttled: cls.throttled,
+      // Greylisting is not throttling (ARCHITECTURE.md): "try again later" in a greylist's reply
+      // asks nothing of the destination's other mail.
+      throttled: verdict.throttled && !greylisted,
+      greylisted,
+      category: verdict.outcome === 'delivered' ? null : verdict.category,
+      reason: verdict.outcome === 'delivered' ? '' : verdict.reason,
     };
   }
 
@@ -248,6 +260,12 @@ export class SmtpTransport implements Transport {
       remoteIp: target.address,
       tls: conn ? conn.secure : false,
       throttled: false,
+      greylisted: false,
+      // Refused, timed out, a failed TLS handshake, dropped: nothing was said about the recipient.
+      category: 'network_error',
+      reason: connecting
+        ? 'the receiving server could not be reached'
+        : 'the connection to the receiving server was lost',
     };
   }
 

@@ -1,6 +1,7 @@
 // The one seam between the queue and the wire: a Transport takes a signed message and the hosts it may
 // go to, and reports what happened. SMTP is the implementation (smtp-transport.ts); the queue never
 // knows about connections.
+import type { BounceCategory } from '../bounce/categories.js';
 export interface DeliveryTarget {
   /** Host name (for logs and TLS SNI). */
   host: string;
@@ -30,8 +31,23 @@ export interface AttemptResult {
   remoteHost: string | null;
   remoteIp: string | null;
   tls: boolean;
-  /** The destination asked us to slow down (421, 4.7.x rate limits). */
+  /**
+   * The destination asked us to slow down (421, 4.7.28, rate-limit words): the destination's
+   * concurrency is lowered and it is paused (destination-limits.ts). Never set with `greylisted`.
+   */
   throttled: boolean;
+  /**
+   * A greylisting deferral ("450 4.7.1 Greylisted, please try again later"): only this message waits,
+   * at least the greylist's delay (retry-schedule.ts greylistRetryAt); the destination is left alone.
+   */
+  greylisted: boolean;
+  /**
+   * Why the message was not delivered (bounce/categories.ts), from the reply's verdict or from how the
+   * connection or the route failed; null for a delivery.
+   */
+  category: BounceCategory | null;
+  /** The reason in plain words, for events and the log; empty for a delivery. */
+  reason: string;
 }
 
 export interface Transport {

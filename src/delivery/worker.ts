@@ -9,7 +9,7 @@ import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
-import { decideNext, failedPermanently, type NextState } from './outcome.js';
+import { decideNext, DISABLED_REPEAT_WINDOW_MS, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { DEFAULT_RETRY } from './retry-schedule.js';
 
@@ -165,7 +165,7 @@ export class DeliveryWorker {
     } catch (err) {
       // A bug or an unexpected failure: keep the message, try again on the normal schedule.
       this.logger.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
-      record = this.attemptRecord(m, started, {
+      record = await this.attemptRecord(m, started, {
         outcome: 'deferred',
         smtpCode: null,
         enhanced: '4.3.0',
@@ -174,6 +174,10 @@ export class DeliveryWorker {
         remoteIp: null,
         tls: false,
         throttled: false,
+        greylisted: false,
+        // txmail's own trouble, not the recipient side's: no category (outcome.ts failedPermanently).
+        category: null,
+        reason: 'an internal error of txmail',
       });
     }
     // The attempt happened: recording it is what keeps it from happening twice. A database that is
@@ -227,10 +231,16 @@ export class DeliveryWorker {
     }
   }
 
-  private attemptRecord(m: MessageRow, started: number, r: AttemptResult, sourceIp?: string): AttemptRecord {
+  private async attemptRecord(
+    m: MessageRow,
+    started: number,
+    r: AttemptResult,
+    sourceIp?: string,
+  ): Promise<AttemptRecord> {
+    const disabledBefore = await this.disabledBefore(m, r);
     const now = this.clock.now();
     const next = decideNext(
-      { status: m.status, attempts: m.attempts, createdAt: m.created_at },
+      { status: m.status, attempts: m.attempts, createdAt: m.created_at, disabledBefore },
       r,
       now,
       Math.random(),
@@ -251,6 +261,26 @@ export class DeliveryWorker {
       reply: r.reply,
       source_ip: sourceIp ?? null,
     });
+  }
+
+  /**
+   * A disabled mailbox suppresses the address the second time (bounce/categories.ts): only then is the
+   * address's history read, one indexed query. When it cannot be read the bounce is still recorded, as
+   * a first one: the attempt happened, and recording it matters more than the suppression.
+   */
+  private async disabledBefore(m: MessageRow, r: AttemptResult): Promise<boolean> {
+    if (r.outcome !== 'bounced' || r.category !== 'mailbox_disabled') return false;
+    try {
+      return await this.queue.bouncedDisabledBefore(
+        m.account_id,
+        m.to_email,
+        m.id,
+        this.clock.now() - DISABLED_REPEAT_WINDOW_MS,
+      );
+    } catch (err) {
+      this.logger.warn({ err, messageId: m.id }, 'could not read earlier bounces; counted as a first');
+      return false;
+    }
   }
 
   private stateRecord(

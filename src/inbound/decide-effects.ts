@@ -1,7 +1,7 @@
 // What a parsed bounce, complaint or other report does to the message it names: the event, the status
 // change and the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
 import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
-import { suppressesAddress } from '../bounce/suppression-rule.js';
+import { suppressesRecipient } from '../bounce/reply-intelligence.js';
 import { MAX_LINE, MAX_NOTICE_TEXT } from '../bounce/text-limits.js';
 import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
 import { peerText } from '../peer-text.js';
@@ -11,7 +11,10 @@ export interface DecideInput {
   target: InboundTarget;
   /** The inbound message's id, kept in the event so the report can be traced. */
   inboundId: string;
-  /** A permanent 5.2.1 for this address was seen before (DESIGN.md §7: "5.2.1 repeated"). */
+  /**
+   * A permanent `mailbox_disabled` bounce (5.2.1 and its wordings) for this address was seen before
+   * (ARCHITECTURE.md, "Reply intelligence": a disabled mailbox suppresses when it is reported again).
+   */
   repeatedDisabled: boolean;
   newId: () => string;
 }
@@ -29,6 +32,8 @@ export function decideEffects(input: DecideInput): Decision {
   if (!r) return { skipped: 'the report names no recipient that failed or was delayed' };
   const c = r.classification;
   const data = {
+    // One of BOUNCE_CATEGORIES: messages.category and the log's filter read it (db/event-category.ts).
+    category: c.category,
     bounce_type: c.type,
     enhanced_code: c.enhanced,
     reason: c.reason,
@@ -54,8 +59,8 @@ export function decideEffects(input: DecideInput): Decision {
     };
   }
   if (target.status === 'bounced') return { skipped: 'the message has already bounced' };
-  const suppress =
-    c.type === 'permanent' && c.enhanced !== null && suppressesAddress(c.enhanced, input.repeatedDisabled);
+  // From the category alone (bounce/categories.ts `suppresses`): a dead address, never a refusal.
+  const suppress = suppressesRecipient(c, input.repeatedDisabled);
   return {
     effect: {
       messageId: target.id,

@@ -173,14 +173,15 @@ export class InboundProcessor {
     const effects: InboundEffect[] = [];
     const results: Record<string, string> = {};
     for (const target of targets) {
-      // The look-up scans the address's history, so only when a 5.2.1 is reported at all.
+      // The look-up scans the address's history, so only when a disabled mailbox is reported at all.
       const repeatedDisabled =
         report.kind === 'bounce' &&
-        report.recipients.some((r) => r.classification.enhanced === '5.2.1') &&
-        (await this.deps.repo.bouncedBefore(
+        report.recipients.some(
+          (r) => r.classification.category === 'mailbox_disabled' && r.classification.type === 'permanent',
+        ) &&
+        (await this.deps.repo.disabledBefore(
           target.account_id,
           target.to_email,
-          '5.2.1',
           this.deps.clock.now() - DISABLED_WINDOW_MS,
         ));
       const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });

@@ -10,6 +10,8 @@ export type ScriptedStep = 'rcpt' | 'data-end';
 export class ScriptedSmtpServer {
   /** The raw bytes to answer at a step, CRLF included; undefined: the ordinary 250. */
   reply: (step: ScriptedStep, recipient: string) => Buffer | string | undefined = () => undefined;
+  /** Each session's commands as the client sent them (verbs upper-cased), in order; `ended` once closed. */
+  readonly sessions: { commands: string[]; ended: boolean }[] = [];
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
@@ -28,7 +30,12 @@ export class ScriptedSmtpServer {
 
   private session(socket: net.Socket): void {
     this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    const record = { commands: [] as string[], ended: false };
+    this.sessions.push(record);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      record.ended = true;
+    });
     socket.on('error', () => undefined); // the client may hang up mid-reply: that is its right
     let recipient = '';
     const answer = (step: ScriptedStep | undefined, ordinary: string) => {
@@ -54,6 +61,7 @@ export class ScriptedSmtpServer {
         const line = buffered.slice(0, eol);
         buffered = buffered.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
+        record.commands.push(verb);
         if (verb === 'EHLO') answer(undefined, '250-scripted.test\r\n250 8BITMIME');
         else if (verb === 'RCPT') {
           recipient = /<([^>]*)>/.exec(line)?.[1] ?? '';

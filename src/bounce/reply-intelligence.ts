@@ -1,0 +1,271 @@
+// Reply intelligence: what a failure means, whoever reports it. One module for the SMTP session's own
+// replies (classifySmtpReply) and for each recipient of a bounce report (classifyReport), so the same
+// failure text gives the same type, category and enhanced code in both (ARCHITECTURE.md, "Reply
+// intelligence"). A leaf of pure functions: both entry points bring their evidence to the same facts
+// (the class, the basic reply code, the enhanced code, the words) and run the same rules
+// (reply-rules.ts, data, first match wins). The suppression of an address follows from the category
+// (categories.ts `suppresses`), never from a rule: a rule can name a category, not suppress.
+import { suppresses, type BounceCategory } from './categories.js';
+import { findEnhancedCode, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
+import { REPLY_RULES, REPORTED_TYPES, SUBJECT_CATEGORY, type ReplyRule } from './reply-rules.js';
+import { describeStatus } from './status-reason.js';
+import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
+
+export type BounceType = 'permanent' | 'transient' | 'undetermined';
+
+export interface ReplyVerdict {
+  type: BounceType;
+  category: BounceCategory;
+  /** RFC 3463 enhanced status code, e.g. `5.1.1`; null when nothing said or implied one. */
+  enhanced: string | null;
+  /** Plain words, e.g. "the mailbox does not exist (5.1.1)". */
+  reason: string;
+  /** A 4xx saying greylisted / try again later (not a rate limit): retry after the greylist's delay. */
+  greylisted: boolean;
+  /** The remote asks to slow down (421, 4.7.28, "too many", a rate limit): category rate_limited. */
+  throttled: boolean;
+}
+
+/** One recipient of a report, as the report's reader found it. */
+export interface BounceEvidence {
+  /** RFC 3464 §2.3.3 Action: failed, delayed, delivered, relayed, expanded (plain bounces: none). */
+  action?: string | undefined;
+  /** RFC 3464 §2.3.4 Status, e.g. 5.1.1. */
+  status?: string | undefined;
+  /** RFC 3464 §2.3.6 Diagnostic-Code text, or the reply a plain-text bounce quotes. */
+  diagnostic?: string | undefined;
+  /** What a plain-text bounce says about itself: a failure or a delay warning. */
+  hint?: 'failed' | 'delayed' | undefined;
+  /** Where the facts were read: an RFC 3464 report, a human-readable notice, an Amazon SES notification. */
+  source?: 'dsn' | 'plain' | 'ses' | undefined;
+  /** RFC 3464 §2.3.5 Remote-MTA (or the address SES names), when the report gives one. */
+  remoteMta?: string | undefined;
+  /**
+   * The notice's human-readable text (without the returned original, at most MAX_NOTICE_TEXT
+   * characters): a plain notice's, or a DSN's when its recipient has no Diagnostic-Code. Read when
+   * the diagnostic says nothing the rules know.
+   */
+  text?: string | undefined;
+  /** The reporting system's own verdict: Amazon SES `bounceType/bounceSubType`, e.g. `Permanent/NoEmail`. */
+  reportedType?: string | undefined;
+}
+
+/** What both entry points bring their evidence to. */
+interface Facts {
+  type: BounceType;
+  /** The basic reply code (RFC 5321 §4.2), when there is one. */
+  reply: number | undefined;
+  /** The enhanced code the server or the report gave (not one implied by `reply`). */
+  code: string | undefined;
+  /** The server's words. */
+  text: string;
+  /** Other words to read when `text` says nothing the rules know (a notice's own text). */
+  notice: string | undefined;
+  /** The reporting system's own verdict, lower case (`permanent/noemail`). */
+  reported: string | undefined;
+}
+
+/** A verdict, and the rule that gave it (none: the code alone, or nothing). */
+export interface Explained {
+  verdict: ReplyVerdict;
+  rule: string | undefined;
+}
+
+/** A reply during the SMTP session: `code` the basic code, `text` the reply as the server sent it. */
+export function classifySmtpReply(code: number, text: string): ReplyVerdict {
+  return explainSmtpReply(code, text).verdict;
+}
+
+/** One recipient of a bounce report (RFC 3464 DSN, a plain notice, an SES notification). */
+export function classifyReport(e: BounceEvidence): ReplyVerdict {
+  return explainReport(e).verdict;
+}
+
+/** Whether the verdict puts the recipient on the suppression list (categories.ts `suppresses`; ARCHITECTURE.md, "Reply intelligence"). */
+export function suppressesRecipient(v: ReplyVerdict, repeated: boolean): boolean {
+  return suppresses(v.category, v.type, repeated);
+}
+
+export function explainSmtpReply(code: number, text: string): Explained {
+  const words = cap(text, MAX_NOTICE_TEXT);
+  const cls = Math.floor(code / 100);
+  const type: BounceType = cls === 5 ? 'permanent' : cls === 4 ? 'transient' : 'undetermined';
+  return decide({
+    type,
+    reply: code,
+    code: quotedCode(words, code),
+    text: words,
+    notice: undefined,
+    reported: undefined,
+  });
+}
+
+export function explainReport(e: BounceEvidence): Explained {
+  const text = cap(e.diagnostic ?? '', MAX_NOTICE_TEXT);
+  const reply = findReplyCode(text);
+  const status = statusField(e.status);
+  const quoted = quotedCode(text, reply);
+  // A generic Status (x.0.0) with a specific code of the same class in the remote server's own reply:
+  // the reply says more (reporting MTAs often summarise as 5.0.0).
+  const code = status && quoted && isGeneric(status) && quoted[0] === status[0] ? quoted : (status ?? quoted);
+  const action = (e.action?.trim().toLowerCase() || undefined) ?? e.hint;
+  let type: BounceType;
+  if (action === 'failed') type = 'permanent';
+  else if (action === 'delayed') type = 'transient';
+  else if (action !== undefined) type = 'undetermined';
+  else type = typeOfClass(code?.[0] ?? (reply === undefined ? undefined : String(reply)[0]));
+  const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
+  return decide({
+    type,
+    reply,
+    code,
+    text,
+    notice: notice === text ? undefined : notice,
+    reported: e.reportedType?.trim().toLowerCase(),
+  });
+}
+
+// Categories a report's failure keeps when the remote gave up after transient failures (`Action:
+// failed` with a 4.x.x status): what the words say of the message. Anything else, the address's
+// included, becomes `expired`: a run of 4xx replies never says the address is dead.
+const KEPT_WHEN_GIVEN_UP = new Set<BounceCategory>([
+  'mailbox_full',
+  'message_too_large',
+  'content_rejected',
+  'policy_rejected',
+  'expired',
+]);
+
+function decide(f: Facts): Explained {
+  const codeForRules = f.code ?? '';
+  let rule = firstRule(codeForRules, f.reply, f.text, f.type);
+  if (!rule && f.notice) rule = firstRule(codeForRules, f.reply, f.notice, f.type);
+
+  const cls = f.code?.[0] ?? (f.reply === undefined ? undefined : String(f.reply)[0]);
+  const implied = f.reply !== undefined && f.reply >= 400 ? impliedEnhancedCode(f.reply) : undefined;
+  // What the code alone says: the server's own when it says more than x.0.0, else the one its basic
+  // reply code implies.
+  const plainCode = f.code && !isGeneric(f.code) ? f.code : (implied ?? f.code);
+
+  let category: BounceCategory;
+  let detail: string | undefined;
+  if (rule) {
+    category = rule.category;
+    detail = rule.detail;
+  } else {
+    category = plainCode ? codeCategory(plainCode) : 'undetermined';
+  }
+  const reported = f.reported === undefined ? undefined : REPORTED_TYPES[f.reported];
+  if (reported) {
+    category = reported.category;
+    detail = reported.detail;
+  }
+  if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
+
+  let enhanced = f.code && !isGeneric(f.code) ? f.code : undefined;
+  const detailClass = cls ?? (f.type === 'permanent' ? '5' : f.type === 'transient' ? '4' : undefined);
+  if (!enhanced && detail && detailClass) enhanced = `${detailClass}.${detail}`;
+  enhanced ??= implied ?? f.code;
+
+  const greylisted = f.type === 'transient' && rule?.greylisted === true;
+  const throttled = f.type === 'transient' && category === 'rate_limited';
+  return {
+    verdict: {
+      type: f.type,
+      category,
+      enhanced: enhanced ?? null,
+      reason: reasonFor(category, f.type, enhanced, greylisted),
+      greylisted,
+      throttled,
+    },
+    rule: rule?.name ?? (reported ? `reported ${f.reported}` : undefined),
+  };
+}
+
+function firstRule(
+  code: string,
+  reply: number | undefined,
+  text: string,
+  type: BounceType,
+): ReplyRule | undefined {
+  return REPLY_RULES.find(
+    (r) =>
+      (r.codes === undefined || r.codes.test(code)) &&
+      (r.replies === undefined || (reply !== undefined && r.replies.includes(reply))) &&
+      (!r.transientOnly || type === 'transient') &&
+      (r.words === undefined || r.words.test(text)) &&
+      (r.unless === undefined || !r.unless.test(text)),
+  );
+}
+
+// The rules that look at the code alone, for a code no rule placed.
+const CODE_RULES = REPLY_RULES.filter((r) => r.words === undefined && r.replies === undefined && r.codes);
+
+/** What a code says alone: the code-only rules, else its subject (RFC 3463 §3). */
+function codeCategory(code: string): BounceCategory {
+  const rule = CODE_RULES.find((r) => r.codes!.test(code));
+  if (rule) return rule.category;
+  return SUBJECT_CATEGORY[code.split('.')[1] ?? ''] ?? 'undetermined';
+}
+
+/** x.0.0 and none say nothing more than the class. */
+function isGeneric(code: string): boolean {
+  return /^\d\.0\.0$/.test(code);
+}
+
+function typeOfClass(cls: string | undefined): BounceType {
+  return cls === '5' ? 'permanent' : cls === '4' ? 'transient' : 'undetermined';
+}
+
+/**
+ * The first enhanced code in `text`, when its class agrees with the basic reply code (RFC 3463 §2:
+ * they must; when a server disagrees with itself, the code every client acts on wins).
+ */
+function quotedCode(text: string, reply: number | undefined): string | undefined {
+  const code = findEnhancedCode(text);
+  if (code === undefined) return undefined;
+  return reply === undefined || code[0] === String(reply)[0] ? code : undefined;
+}
+
+const STATUS = /^\s*([245])\.(\d{1,3})\.(\d{1,3})\s*(?:\(|$)/;
+
+/** A Status field that is an enhanced code (with, at most, a comment after it). */
+function statusField(status: string | undefined): string | undefined {
+  const m = status ? STATUS.exec(status) : null;
+  return m ? `${m[1]}.${Number(m[2])}.${Number(m[3])}` : undefined;
+}
+
+/** Each category in plain words, for a reason the code's own description does not give. */
+const PHRASES: Record<BounceCategory, string> = {
+  unknown_recipient: 'the mailbox does not exist',
+  unknown_domain: "the recipient's domain does not exist or accepts no mail",
+  mailbox_full: 'the mailbox is full',
+  mailbox_disabled: 'the mailbox is disabled',
+  message_too_large: 'the message is larger than the recipient accepts',
+  content_rejected: 'the receiving server refused the content (spam, a virus or a filter)',
+  policy_rejected: "the receiving server's policy refused the message",
+  rate_limited: 'the receiving server asks to slow down',
+  expired: 'a server on the way gave up after retrying',
+  network_error: 'the receiving server could not be reached',
+  system_error: 'the receiving server had trouble of its own',
+  auto_reply: 'an automatic reply',
+  complaint: 'the recipient reported the message as spam',
+  unsubscribe: 'the recipient asked to unsubscribe',
+  undetermined: 'the receiving server gave no reason txmail recognises',
+};
+
+function reasonFor(
+  category: BounceCategory,
+  type: BounceType,
+  enhanced: string | undefined,
+  greylisted: boolean,
+): string {
+  let words: string;
+  if (greylisted) words = 'greylisted: the receiving server asks to try again later';
+  else if (enhanced && codeCategory(enhanced) === category) words = describeStatus(enhanced);
+  else if (category === 'undetermined' && type === 'transient' && !enhanced)
+    words = 'delivery is delayed; the receiving server keeps trying';
+  else if (category === 'undetermined' && !enhanced) words = 'the bounce gives no reason txmail recognises';
+  else words = PHRASES[category];
+  return enhanced ? `${words} (${enhanced})` : words;
+}

@@ -1,0 +1,573 @@
+// The rules of reply intelligence (reply-intelligence.ts), as data: what a failure's enhanced status
+// code (RFC 3463) and words mean. Modelled on KumoMTA's bounce classifier: every pattern is compiled
+// once, the first rule that matches wins, so the most specific come first. Each rule carries the real
+// wordings it was written from (`examples`); test/reply-intelligence.test.ts runs every example through
+// both entry points (an SMTP reply in the session, the same reply quoted by a report) and checks that
+// it comes out with the rule's category and the example's code. The table is the test.
+//
+// Every pattern runs on text cut to MAX_NOTICE_TEXT (text-limits.ts) and has no nested quantifier, so
+// it costs time linear in that text.
+import type { BounceCategory } from './categories.js';
+
+export interface RuleExample {
+  /** An SMTP reply as a server sends it, basic code first: `550 5.1.1 <jane@x>: User unknown`. */
+  reply: string;
+  /** The enhanced code the verdict must carry. */
+  enhanced: string;
+}
+
+export interface ReplyRule {
+  /** A short name, for tests and for the reader of a verdict's trace. */
+  name: string;
+  category: BounceCategory;
+  /**
+   * The enhanced codes the rule is about, tested on the code the server (or the report) gave,
+   * `class.subject.detail`, or on '' when it gave none. Absent: any code. GENERIC below is "none, or
+   * one that says no more than its subject" (x.y.0): the words decide then.
+   */
+  codes?: RegExp;
+  /** Words the reply must hold. Absent: the code is enough. */
+  words?: RegExp;
+  /** Words that keep the rule from matching (they say something more specific, for a later rule). */
+  unless?: RegExp;
+  /** Basic reply codes (RFC 5321 §4.2) the rule is about; absent: any. */
+  replies?: readonly number[];
+  /** Only a transient failure (a 4xx in the session, a delay in a report). */
+  transientOnly?: boolean;
+  /**
+   * The subject.detail the rule stands for (`1.1`), given as the verdict's code with the failure's class
+   * when the server's own code says less (none, or x.0.0).
+   */
+  detail?: string;
+  /** A greylisting deferral (the verdict's `greylisted`): try again after the greylist's delay. */
+  greylisted?: true;
+  examples: readonly RuleExample[];
+}
+
+/** No code, or one that names only its subject (x.y.0, e.g. 5.0.0, 5.1.0, 4.7.0): the words decide. */
+const GENERIC = /^(?:[245]\.\d{1,3}\.0)?$/;
+/** GENERIC or a network code (x.4.y): Exchange says 5.4.14 for a loop, 5.4.300 for an expiry. */
+const GENERIC_OR_NETWORK = /^(?:[245]\.(?:\d{1,3}\.0|4\.\d{1,3}))?$/;
+/** GENERIC or a policy code (x.7.y): words that name the sender, not the recipient. */
+const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|7\.\d{1,3}))?$/;
+
+// Words shared by several rules.
+const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
+const RATE_WORDS =
+  /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
+const UNKNOWN_RECIPIENT_WORDS =
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)/i;
+const UNKNOWN_DOMAIN_WORDS =
+  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)/i;
+const MAILBOX_FULL_WORDS =
+  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit/i;
+const DISABLED_WORDS =
+  /(?:mailbox|account|user|address) (?:is |has been )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
+const TOO_LARGE_WORDS =
+  /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
+const CONTENT_WORDS =
+  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
+const POLICY_WORDS =
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|moderat|forbidden|banned/i;
+// Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
+const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
+const BLOCK_WORDS =
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+const NETWORK_WORDS =
+  /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
+const SYSTEM_WORDS =
+  /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later/i;
+const EXPIRED_WORDS =
+  /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|maximum (?:delivery|retry) (?:time|attempts)/i;
+
+export const REPLY_RULES: readonly ReplyRule[] = [
+  // --- Words that say more than any code: greylisting, rate limits, vendors' overloaded codes. ---
+  {
+    name: 'greylisted',
+    category: 'policy_rejected',
+    words: GREYLIST_WORDS,
+    transientOnly: true,
+    greylisted: true,
+    examples: [
+      { reply: '450 4.7.1 Greylisted, please try again later', enhanced: '4.7.1' },
+      {
+        reply:
+          '450 4.2.0 <jane@x.example>: Recipient address rejected: Greylisted, see http://postgrey.schweikert.ch/help/x.example.html',
+        enhanced: '4.2.0',
+      },
+      { reply: '451 4.7.1 Greylisting in action, please come back later', enhanced: '4.7.1' },
+      { reply: '451 Temporarily rejected: greylist in effect', enhanced: '4.0.0' },
+    ],
+  },
+  {
+    name: 'too many hops',
+    category: 'system_error',
+    words: /too many hops|hop count exceeded|mail loop|loops back to myself|routing loop/i,
+    codes: GENERIC_OR_NETWORK,
+    detail: '4.6',
+    examples: [
+      { reply: '554 Too many hops', enhanced: '5.4.6' },
+      { reply: '554 mail for x.example loops back to myself', enhanced: '5.4.6' },
+      { reply: '554 5.4.14 Hop count exceeded - possible mail loop ATTR34', enhanced: '5.4.14' },
+    ],
+  },
+  {
+    name: 'rate limited',
+    category: 'rate_limited',
+    words: RATE_WORDS,
+    // A rate limit never says anything about the address: never over a code that names the mailbox.
+    codes: /^(?![245]\.(?:1\.[1-9]|2\.2))/,
+    detail: '7.0',
+    examples: [
+      { reply: '451 4.7.28 Rate limited due to IP reputation', enhanced: '4.7.28' },
+      { reply: '452 4.5.3 Too many recipients', enhanced: '4.5.3' },
+      { reply: '450 4.2.0 Throttled, slow down', enhanced: '4.2.0' },
+      {
+        reply:
+          '421 4.7.0 [TSS04] Messages from 198.51.100.7 temporarily deferred due to unexpected volume or user complaints',
+        enhanced: '4.7.0',
+      },
+      { reply: '451 Too many connections from your IP', enhanced: '4.7.0' },
+      {
+        reply:
+          '450 4.2.1 The user you are trying to contact is receiving mail at a rate that prevents additional messages from being delivered.',
+        enhanced: '4.2.1',
+      },
+      { reply: '550 5.4.5 Daily sending quota exceeded', enhanced: '5.4.5' },
+      {
+        reply: '451 4.7.500 Server busy. Please try again later from [198.51.100.7]. (S77719)',
+        enhanced: '4.7.500',
+      },
+    ],
+  },
+  {
+    name: 'rate limited (4.7.28, Office 365 4.7.5xx)',
+    category: 'rate_limited',
+    codes: /^4\.7\.(?:28|5\d\d)$/,
+    examples: [
+      { reply: '421 4.7.28 Our system has detected an unusual volume from your IP', enhanced: '4.7.28' },
+    ],
+  },
+  {
+    name: 'service closing (421)',
+    category: 'rate_limited',
+    replies: [421],
+    // A 421 with a code of its own (4.4.1 no answer, 4.3.2 shutting down) is what that code says;
+    // one that names the sender's authentication or a blocklist is a policy refusal (Gmail's
+    // "421-4.7.0 This message does not have authentication information").
+    codes: /^(?:4\.\d{1,3}\.0|4\.7\.\d{1,3})?$/,
+    unless: new RegExp(`${AUTH_WORDS.source}|${BLOCK_WORDS.source}|spam(?!haus|cop)|virus|unsolicited`, 'i'),
+    examples: [
+      { reply: '421 Service not available', enhanced: '4.4.2' },
+      { reply: '421 4.7.0 Try again later, closing connection.', enhanced: '4.7.0' },
+    ],
+  },
+  {
+    name: 'greylisted (try again later)',
+    category: 'policy_rejected',
+    words:
+      /(?:please )?try again (?:later|in \d{1,5} ?(?:seconds|secs?|minutes|mins?))|come back later|temporarily rejected|not yet authorized to deliver|deferred for \d{1,5} ?(?:seconds|minutes)/i,
+    replies: [450, 451],
+    codes: /^(?:4\.\d{1,3}\.0|4\.7\.1)?$/,
+    transientOnly: true,
+    greylisted: true,
+    examples: [
+      { reply: '451 4.7.1 Please try again later', enhanced: '4.7.1' },
+      { reply: '451 Deferred: try again in 300 seconds', enhanced: '4.0.0' },
+      { reply: '450 4.2.0 Temporarily rejected, come back later', enhanced: '4.2.0' },
+    ],
+  },
+  {
+    name: 'Office 365 recipient rejections',
+    category: 'unknown_recipient',
+    // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking, 5.1.10
+    // RESOLVER.ADR.RecipientNotFound (not RFC 7505's null MX): the recipient does not exist in the
+    // tenant (Microsoft's NDR documentation).
+    codes: /^5\.(?:1\.351|1\.10|4\.1)$/,
+    words:
+      /recipient address rejected|access denied|recip(?:ient)?notfound|recipient not found|user unknown|unknown user|does not exist/i,
+    examples: [
+      {
+        reply:
+          '550 5.1.351 Remote server returned 550 5.1.1 <jane@x.example>: Recipient address rejected: User unknown in virtual mailbox table',
+        enhanced: '5.1.351',
+      },
+      {
+        reply:
+          '550 5.4.1 Recipient address rejected: Access denied. [AM0PR01MB1234.eurprd01.prod.outlook.example]',
+        enhanced: '5.4.1',
+      },
+      {
+        reply: '550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not found by SMTP address lookup',
+        enhanced: '5.1.10',
+      },
+    ],
+  },
+  {
+    name: 'sender rejected',
+    category: 'policy_rejected',
+    // Exim's "Sender verify failed", Postfix's "Sender address rejected: Domain not found": the words
+    // of the unknown-recipient and unknown-domain rules, about our own address.
+    words:
+      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path|from address|verification failed for/i,
+    codes: GENERIC_OR_POLICY,
+    detail: '7.1',
+    examples: [
+      {
+        reply: '553 5.1.0 <b+x@send.acme.example>: Sender address rejected: Domain not found',
+        enhanced: '5.1.0',
+      },
+      { reply: '550 Sender verify failed', enhanced: '5.7.1' },
+    ],
+  },
+  {
+    name: 'expired',
+    category: 'expired',
+    words: EXPIRED_WORDS,
+    codes: GENERIC_OR_NETWORK,
+    detail: '4.7',
+    examples: [
+      { reply: '550 retry timeout exceeded', enhanced: '5.4.7' },
+      {
+        reply: "554 I'm not going to try again; this message has been in the queue too long.",
+        enhanced: '5.4.7',
+      },
+      { reply: '550 retry time not reached for any host after a long failure period', enhanced: '5.4.7' },
+      { reply: '550 5.4.300 Message expired', enhanced: '5.4.300' },
+    ],
+  },
+  {
+    name: 'unknown domain (words)',
+    category: 'unknown_domain',
+    // Postfix returns mail for a domain that does not exist as 5.4.4 "Host or domain name not found".
+    words: UNKNOWN_DOMAIN_WORDS,
+    codes: /^(?:[245]\.(?:\d{1,3}\.0|4\.4))?$/,
+    detail: '1.2',
+    examples: [
+      {
+        reply:
+          '550 5.4.4 Host or domain name not found. Name service error for name=x.example type=AAAA: Host not found',
+        enhanced: '5.4.4',
+      },
+      { reply: "550 Sorry, I couldn't find any host named x.example.", enhanced: '5.1.2' },
+      {
+        reply: '550 Host or domain name not found. Name service error for name=x.example type=MX',
+        enhanced: '5.1.2',
+      },
+      { reply: '550 5.0.0 Domain not found', enhanced: '5.1.2' },
+      { reply: '550 Unrouteable address', enhanced: '5.1.2' },
+      { reply: '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain', enhanced: '5.4.4' },
+    ],
+  },
+
+  // --- What the code says, when it is specific. ---
+  {
+    name: 'bad mailbox (x.1.1, x.1.3, x.1.6)',
+    category: 'unknown_recipient',
+    codes: /^[245]\.1\.[136]$/,
+    examples: [
+      {
+        reply:
+          '550 5.1.1 <jane@x.example>: Recipient address rejected: User unknown in local recipient table',
+        enhanced: '5.1.1',
+      },
+      {
+        reply:
+          "550-5.1.1 The email account that you tried to reach does not exist. Please try double-checking the recipient's email address for typos",
+        enhanced: '5.1.1',
+      },
+      { reply: '550 5.1.1 RESOLVER.ADR.RecipNotFound; not found', enhanced: '5.1.1' },
+      { reply: '550 Sorry, no mailbox here by that name. (#5.1.1)', enhanced: '5.1.1' },
+      { reply: '551 5.1.6 User has moved; please try <jane@y.example>', enhanced: '5.1.6' },
+    ],
+  },
+  {
+    name: 'bad domain (x.1.2, null MX x.1.10)',
+    category: 'unknown_domain',
+    codes: /^[245]\.1\.(?:2|10)$/,
+    examples: [
+      {
+        reply: '550 5.1.2 <jane@x.example>: Recipient address rejected: Domain not found',
+        enhanced: '5.1.2',
+      },
+      { reply: '556 5.1.10 Recipient address has null MX', enhanced: '5.1.10' },
+    ],
+  },
+  {
+    name: 'bad sender address (x.1.7, x.1.8)',
+    category: 'policy_rejected',
+    codes: /^[245]\.1\.[78]$/,
+    examples: [{ reply: '553 5.1.8 <b+x@send.acme.example>: Sender address rejected', enhanced: '5.1.8' }],
+  },
+  {
+    name: 'mailbox disabled (x.2.1)',
+    category: 'mailbox_disabled',
+    codes: /^[245]\.2\.1$/,
+    examples: [
+      {
+        reply:
+          '550-5.2.1 The email account that you tried to reach is disabled. For more information, go to https://support.google.example/mail/?p=DisabledUser',
+        enhanced: '5.2.1',
+      },
+      { reply: '450 4.2.1 Mailbox busy', enhanced: '4.2.1' },
+    ],
+  },
+  {
+    name: 'mailbox full (x.2.2)',
+    category: 'mailbox_full',
+    codes: /^[245]\.2\.2$/,
+    examples: [
+      { reply: '552 5.2.2 Mailbox full: quota exceeded', enhanced: '5.2.2' },
+      {
+        reply:
+          '452-4.2.2 The email account that you tried to reach is over quota. Please direct the recipient to https://support.google.example/mail/?p=OverQuotaTemp',
+        enhanced: '4.2.2',
+      },
+    ],
+  },
+  {
+    name: 'too large (x.2.3, x.3.4)',
+    category: 'message_too_large',
+    codes: /^[245]\.(?:2\.3|3\.4)$/,
+    examples: [
+      { reply: '552 5.3.4 Message size exceeds fixed limit', enhanced: '5.3.4' },
+      { reply: '552 5.2.3 Message exceeds maximum size for this mailbox', enhanced: '5.2.3' },
+    ],
+  },
+  {
+    name: 'expired (x.4.7)',
+    category: 'expired',
+    codes: /^[245]\.4\.7$/,
+    examples: [{ reply: '550 5.4.7 Delivery attempts have ceased', enhanced: '5.4.7' }],
+  },
+  {
+    name: 'loop (x.4.6)',
+    category: 'system_error',
+    codes: /^[245]\.4\.6$/,
+    examples: [{ reply: '554 5.4.6 Hop limit reached', enhanced: '5.4.6' }],
+  },
+  {
+    name: 'content refused (x.7.x with content words)',
+    category: 'content_rejected',
+    codes: /^[245]\.7\.(?:0|1|\d{3})$/,
+    words: CONTENT_WORDS,
+    unless: AUTH_WORDS,
+    examples: [
+      { reply: '554 5.7.1 Message rejected as spam by content filter', enhanced: '5.7.1' },
+      {
+        reply:
+          '550-5.7.1 [198.51.100.7] Our system has detected that this message is likely unsolicited mail.',
+        enhanced: '5.7.1',
+      },
+      { reply: '554 5.7.1 Message content rejected (attachment type not allowed)', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 Virus found in message', enhanced: '5.7.1' },
+    ],
+  },
+  {
+    name: 'content (x.6.x)',
+    category: 'content_rejected',
+    codes: /^[245]\.6\.\d{1,3}$/,
+    examples: [{ reply: '554 5.6.0 Message content rejected', enhanced: '5.6.0' }],
+  },
+  {
+    name: 'policy (x.7.x)',
+    category: 'policy_rejected',
+    // Not x.7.0, whose words decide (a rate limit, a refusal of the content).
+    codes: /^[245]\.7\.(?:[1-9]|\d{2,3})$/,
+    examples: [
+      { reply: '554 5.7.1 <jane@x.example>: Relay access denied', enhanced: '5.7.1' },
+      {
+        reply: '550 5.7.26 This message does not pass authentication checks (SPF and DKIM both do not pass).',
+        enhanced: '5.7.26',
+      },
+      {
+        reply: '550 5.7.25 The IP address sending this message does not have a PTR record setup',
+        enhanced: '5.7.25',
+      },
+      { reply: '550 5.7.606 Access denied, banned sending IP [198.51.100.7].', enhanced: '5.7.606' },
+      {
+        reply: '554 5.7.1 Service unavailable; Client host [198.51.100.7] blocked using zen.spamhaus.org',
+        enhanced: '5.7.1',
+      },
+    ],
+  },
+  {
+    name: 'network (x.4.x)',
+    category: 'network_error',
+    codes: /^[245]\.4\.[1-5]$/,
+    examples: [{ reply: '421 4.4.1 Unable to connect to remote host', enhanced: '4.4.1' }],
+  },
+  {
+    name: 'system (x.3.x, x.5.x)',
+    category: 'system_error',
+    codes: /^[245]\.[35]\.[1-9]\d{0,2}$/,
+    examples: [{ reply: '421 4.3.2 Service not available, closing transmission channel', enhanced: '4.3.2' }],
+  },
+
+  // --- Words, when the code says no more than its subject (or there is none). ---
+  {
+    name: 'content refused (words)',
+    category: 'content_rejected',
+    words: CONTENT_WORDS,
+    unless: AUTH_WORDS,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [{ reply: '550 Message rejected: spam detected', enhanced: '5.7.1' }],
+  },
+  {
+    name: 'blocked (words)',
+    category: 'policy_rejected',
+    // Before the recipient's words: "mailbox unavailable (blocked)" is a refusal of the sender.
+    words: BLOCK_WORDS,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [
+      { reply: '550 Requested action not taken: mailbox unavailable (blocked)', enhanced: '5.7.1' },
+      {
+        reply:
+          "554 Your access to this mail system has been rejected due to the sending MTA's poor reputation",
+        enhanced: '5.7.1',
+      },
+      { reply: '550 Client host [198.51.100.7] is listed at bl.example.org', enhanced: '5.7.1' },
+      {
+        reply:
+          '421-4.7.0 This message does not have authentication information or fails to pass authentication checks. To best protect our users from spam, the message has been blocked.',
+        enhanced: '4.7.0',
+      },
+    ],
+  },
+  {
+    name: 'unknown recipient (words)',
+    category: 'unknown_recipient',
+    words: UNKNOWN_RECIPIENT_WORDS,
+    codes: GENERIC,
+    detail: '1.1',
+    examples: [
+      { reply: '550 No such user', enhanced: '5.1.1' },
+      {
+        reply: '550 5.5.0 Requested action not taken: mailbox unavailable (S2017062302).',
+        enhanced: '5.5.0',
+      },
+      {
+        reply: '554 delivery error: dd Not a valid recipient - atlas108.free.mail.yahoo.example',
+        enhanced: '5.1.1',
+      },
+      {
+        reply: "554 delivery error: dd This user doesn't have a yahoo.com account (jane@x.example) [0]",
+        enhanced: '5.1.1',
+      },
+      { reply: '550 User jpietersen (jane@x.example) not listed in Domino Directory', enhanced: '5.1.1' },
+      { reply: '550 5.1.0 Address rejected.', enhanced: '5.1.0' },
+      { reply: '550 MAILBOX NOT FOUND', enhanced: '5.1.1' },
+      { reply: '550 Sorry, no mailbox here by that name.', enhanced: '5.1.1' },
+      { reply: '550 unknown or illegal alias', enhanced: '5.1.1' },
+      { reply: "550 'arathib@vnet.example' is not a registered gateway user", enhanced: '5.1.1' },
+      { reply: '550 user has moved with no forwarding address', enhanced: '5.1.1' },
+      { reply: '550 Address unknown', enhanced: '5.1.1' },
+    ],
+  },
+  {
+    name: 'mailbox full (words)',
+    category: 'mailbox_full',
+    words: MAILBOX_FULL_WORDS,
+    codes: GENERIC,
+    detail: '2.2',
+    examples: [
+      { reply: '552 Mailbox quota exceeded', enhanced: '5.2.2' },
+      { reply: '452 User is over quota', enhanced: '4.2.2' },
+    ],
+  },
+  {
+    name: 'mailbox disabled (words)',
+    category: 'mailbox_disabled',
+    words: DISABLED_WORDS,
+    codes: GENERIC,
+    detail: '2.1',
+    examples: [
+      {
+        reply:
+          '554 30 Sorry, your message to jane@x.example cannot be delivered. This mailbox is disabled (554.30).',
+        enhanced: '5.2.1',
+      },
+      { reply: '550 Account suspended', enhanced: '5.2.1' },
+      {
+        reply:
+          '554 delivery error: dd Sorry your message to jane@x.example cannot be delivered. This account has been disabled or discontinued [#102]',
+        enhanced: '5.2.1',
+      },
+    ],
+  },
+  {
+    name: 'too large (words)',
+    category: 'message_too_large',
+    words: TOO_LARGE_WORDS,
+    codes: GENERIC,
+    detail: '3.4',
+    examples: [{ reply: '550 Message size exceeds the limit for this recipient', enhanced: '5.3.4' }],
+  },
+  {
+    name: 'network (words)',
+    category: 'network_error',
+    words: NETWORK_WORDS,
+    codes: GENERIC,
+    detail: '4.1',
+    examples: [
+      { reply: '451 connect to mx.x.example[192.0.2.25]:25: Connection timed out', enhanced: '4.4.1' },
+      { reply: '450 Deferred: Connection refused by mx.x.example.', enhanced: '4.4.1' },
+      { reply: '451 4.4.0 [internal] No MXs for x.example could be reached', enhanced: '4.4.0' },
+    ],
+  },
+  {
+    name: 'policy (words)',
+    category: 'policy_rejected',
+    words: POLICY_WORDS,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [
+      { reply: '550 Rejected by header based Anti-Spoofing policy', enhanced: '5.7.1' },
+      { reply: '550 Posting by non-members to hiking@lists.example is not allowed.', enhanced: '5.7.1' },
+      { reply: '550 Administrative prohibition', enhanced: '5.7.1' },
+    ],
+  },
+  {
+    name: 'system (words)',
+    category: 'system_error',
+    words: SYSTEM_WORDS,
+    codes: GENERIC,
+    detail: '3.0',
+    examples: [
+      { reply: '451 4.3.0 Temporary local problem - please try later', enhanced: '4.3.0' },
+      { reply: '554 5.3.0 Local configuration error', enhanced: '5.3.0' },
+    ],
+  },
+];
+
+/**
+ * What a code says alone, by its subject (RFC 3463 §3), for a code no rule above placed: the server's
+ * x.y.0 without words any rule knows, or the code a basic reply code implies.
+ */
+export const SUBJECT_CATEGORY: Readonly<Record<string, BounceCategory>> = {
+  '0': 'undetermined',
+  '1': 'undetermined',
+  '2': 'undetermined',
+  '3': 'system_error',
+  '4': 'network_error',
+  '5': 'system_error',
+  '6': 'content_rejected',
+  '7': 'policy_rejected',
+};
+
+/**
+ * What the reporting system said itself (Amazon SES `bounceType/bounceSubType`), when it says more than
+ * "General": its category and the subject.detail that stands for it.
+ */
+export const REPORTED_TYPES: Readonly<Record<string, { category: BounceCategory; detail: string }>> = {
+  'permanent/noemail': { category: 'unknown_recipient', detail: '1.1' },
+  // SES's suppression lists hold addresses that bounced as invalid before.
+  'permanent/suppressed': { category: 'unknown_recipient', detail: '1.1' },
+  'permanent/onaccountsuppressionlist': { category: 'unknown_recipient', detail: '1.1' },
+  'transient/mailboxfull': { category: 'mailbox_full', detail: '2.2' },
+  'transient/messagetoolarge': { category: 'message_too_large', detail: '3.4' },
+  'transient/contentrejected': { category: 'content_rejected', detail: '6.0' },
+  'transient/attachmentrejected': { category: 'content_rejected', detail: '6.0' },
+};
