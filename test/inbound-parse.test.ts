@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseReport } from '../src/bounce/parse-report.js';
-import { classifyReport, suppressesRecipient } from '../src/bounce/reply-intelligence.js';
-import { suppressesAddress } from '../src/bounce/suppression-rule.js';
+import { classifyReport, classifySmtpReply, suppressesRecipient } from '../src/bounce/reply-intelligence.js';
 import { chooseRecipient } from '../src/inbound/decide-effects.js';
 import { fixture } from './helpers/inbound-fixtures.js';
 
@@ -205,7 +204,7 @@ describe('classifying a bounced recipient', () => {
   });
 });
 
-describe('the suppression rule', () => {
+describe('the suppression rule, read from the code alone', () => {
   it.each([
     ['5.1.1', false, true],
     ['5.1.6', false, true],
@@ -219,6 +218,8 @@ describe('the suppression rule', () => {
     ['5.0.0', true, false],
     ['5.3.0', false, false],
   ] as const)('%s (repeated: %s) suppresses: %s', (code, repeated, expected) => {
-    expect(suppressesAddress(code, repeated)).toBe(expected);
+    // A reply with nothing but its codes: the category comes from the enhanced code.
+    const verdict = classifySmtpReply(code.startsWith('5') ? 550 : 450, `${code} refused`);
+    expect(suppressesRecipient(verdict, repeated)).toBe(expected);
   });
 });
