@@ -61,7 +61,7 @@ export class Metrics {
     });
     this.inboundMessages = new Counter({
       name: 'txmail_inbound_messages_total',
-      help: 'Messages the bounce receiver processed, by what they were (bounce, complaint, auto_reply, ignored); error: processing failed, retried later; failed: given up (its parse ran past TXMAIL_INBOUND_PARSE_TIMEOUT_MS or killed its thread, or its attempts ran out)',
+      help: 'Messages the bounce receiver processed, by what they were (bounce, complaint, feedback: a feedback report that is no complaint, undetermined: an unreadable notice from the null sender kept in the log, auto_reply, ignored); error: processing failed, retried later; failed: given up (its parse ran past TXMAIL_INBOUND_PARSE_TIMEOUT_MS or killed its thread, or its attempts ran out)',
       labelNames: ['kind'],
       registers,
     });

@@ -68,6 +68,7 @@ const EVENT_WORDS: Record<string, string> = {
   'email.delivery_delayed': 'Delayed: will retry',
   'email.bounced': 'Bounced',
   'email.complained': 'Marked as spam by the recipient',
+  'email.report_received': 'Report received (nothing changed)',
   'email.failed': 'Failed: gave up',
 };
 
