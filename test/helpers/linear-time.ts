@@ -139,6 +139,10 @@ export async function measureGrowth<T>(
   const clock = options.clock ?? (() => performance.now());
   const growth: Growth[] = [];
   let best = Infinity;
+  // Warm up first: the first runs of a function are interpreted and then compiled, and a baseline that
+  // slow would let a quadratic cost hide under it at the next sizes.
+  const warm = build(sizes[0]!);
+  for (let i = 0; i < 3; i++) await run(warm);
   for (const size of sizes) {
     const input = build(size);
     let ms = Infinity;
