@@ -66,9 +66,9 @@ const DISABLED_WORDS =
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
-  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
+  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
 const POLICY_WORDS =
-  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|moderat|forbidden|banned/i;
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 const BLOCK_WORDS =
@@ -78,7 +78,7 @@ const NETWORK_WORDS =
 const SYSTEM_WORDS =
   /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later/i;
 const EXPIRED_WORDS =
-  /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|maximum (?:delivery|retry) (?:time|attempts)/i;
+  /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|maximum (?:delivery|retry) (?:time|attempts)|(?:cannot|could not|couldn'?t) (?:send|deliver|be delivered)(?: the)?(?: message)? for (?:the past |more than )?\d{1,3} (?:days?|hours?)|will be deleted from (?:the )?queue/i;
 
 export const REPLY_RULES: readonly ReplyRule[] = [
   // --- Words that say more than any code: greylisting, rate limits, vendors' overloaded codes. ---
@@ -204,6 +204,24 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'unknown recipient (x.7.1 with no-such-user words)',
+    category: 'unknown_recipient',
+    // Some providers (Yandex, several hosting platforms) answer a mailbox that does not exist with
+    // 5.7.1, their catch-all for "refused": the words say what the code does not. Only words that name
+    // the mailbox and none that name the sender, its content or a block.
+    codes: /^5\.7\.1$/,
+    words:
+      /no such (?:user|mailbox|recipient|account)|user (?:unknown|not found|does not exist|doesn'?t exist)|unknown (?:user|recipient|mailbox)|mailbox (?:not found|does not exist|unavailable)|recipient (?:not found|unknown|does not exist)|account does not exist/i,
+    unless: new RegExp(
+      `${POLICY_WORDS.source}|${CONTENT_WORDS.source}|sender|envelope.from|mail from|return.path`,
+      'i',
+    ),
+    examples: [
+      { reply: '550 5.7.1 No such user! 1763899999-abCdEfGhIj-1', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 <jane@x.example>: Recipient not found', enhanced: '5.7.1' },
+    ],
+  },
+  {
     name: 'sender rejected',
     category: 'policy_rejected',
     // Exim's "Sender verify failed", Postfix's "Sender address rejected: Domain not found": the words
@@ -234,6 +252,11 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '550 retry time not reached for any host after a long failure period', enhanced: '5.4.7' },
       { reply: '550 5.4.300 Message expired', enhanced: '5.4.300' },
+      { reply: '550 Cannot send message for 5 days', enhanced: '5.4.7' },
+      {
+        reply: '550 Message could not be delivered for 5 days; will be deleted from queue',
+        enhanced: '5.4.7',
+      },
     ],
   },
   {
@@ -361,6 +384,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '554 5.7.1 Message content rejected (attachment type not allowed)', enhanced: '5.7.1' },
       { reply: '550 5.7.1 Virus found in message', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 Message rejected due to content restrictions', enhanced: '5.7.1' },
     ],
   },
   {
@@ -527,6 +551,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 Rejected by header based Anti-Spoofing policy', enhanced: '5.7.1' },
       { reply: '550 Posting by non-members to hiking@lists.example is not allowed.', enhanced: '5.7.1' },
       { reply: '550 Administrative prohibition', enhanced: '5.7.1' },
+      { reply: "550 You don't have permission to post to this group", enhanced: '5.7.1' },
+      { reply: '550 The message is not from a list member', enhanced: '5.7.1' },
     ],
   },
   {
