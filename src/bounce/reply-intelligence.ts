@@ -212,9 +212,9 @@ function codeCategory(code: string): BounceCategory {
   return SUBJECT_CATEGORY[code.split('.')[1] ?? ''] ?? 'undetermined';
 }
 
-/** x.0.0 and none say nothing more than the class. */
+/** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
 function isGeneric(code: string): boolean {
-  return /^\d\.0\.0$/.test(code);
+  return /^\d\.0\.\d{1,3}$/.test(code);
 }
 
 function typeOfClass(cls: string | undefined): BounceType {
