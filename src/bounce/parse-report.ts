@@ -59,9 +59,14 @@ const htmlToText = compile({
 // Reports forwarded whole (a relay's "the bounce we received is attached"): how many attached messages
 // are looked into, one level deep.
 const MAX_FORWARDED = 3;
-// The header that says a message came from the null sender: a bounce or a report of its own, not a
-// returned original (ours carry a VERP address there).
+// What says an attached message is a mail system's notice: the null sender in its Return-Path, Exim's
+// X-Failed-Recipients, a mail system in its From.
 const NULL_RETURN_PATH = /^return-path:[ \t]*<>/im;
+const FAILED_RECIPIENTS = /^x-failed-recipients:/im;
+const FROM_LINE = /^from:[^\r\n]*/im;
+const MAIL_SYSTEM = /mailer-?daemon|postmaster|mail delivery|delivery subsystem/i;
+// Our own message returned: the VERP address in its Return-Path.
+const OUR_RETURN_PATH = /^return-path:[ \t]*<?b\+[0-9a-f]{48}@/im;
 
 /** Parses one received message. Never throws on malformed input: unparseable mail is `ignored`. */
 export async function parseReport(received: Buffer, envelope: Envelope): Promise<InboundReport> {
@@ -177,8 +182,8 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
 /**
  * A bounce or feedback report forwarded whole as an attachment (a relay or an ESP passing on the
  * bounce it received, a mailbox forwarding a report): the attached message read as if it had come
- * itself, when it came from the null sender or carries a report part. A returned original of ours is
- * neither, so its words (which may say anything) are never read as a report.
+ * itself. A plain-text notice counts only when it shows it came from a mail system; a returned original
+ * of ours never, so its words (which may say anything) are not read as a report.
  */
 async function forwardedReport(
   attachments: ParsedMail['attachments'],
@@ -191,9 +196,14 @@ async function forwardedReport(
     const head = a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1');
     const blank = /\r?\n\r?\n/.exec(head);
     const headers = blank ? head.slice(0, blank.index) : head;
+    if (OUR_RETURN_PATH.test(headers)) continue;
     const fromNull = NULL_RETURN_PATH.test(headers);
+    const fromSystem =
+      fromNull ||
+      FAILED_RECIPIENTS.test(headers) ||
+      MAIL_SYSTEM.test(cap(FROM_LINE.exec(headers)?.[0] ?? ''));
     const inner = await parseAt(a.content, { ...envelope, mailFrom: fromNull ? '' : 'forwarded' }, false);
-    if (inner.kind === 'bounce' && (fromNull || inner.format === 'dsn')) return inner;
+    if (inner.kind === 'bounce' && (fromSystem || inner.format === 'dsn')) return inner;
     if (inner.kind === 'complaint' || inner.kind === 'feedback') return inner;
   }
   return undefined;
