@@ -63,6 +63,42 @@ async function linearForShapes(wrap: (x: string) => string): Promise<void> {
   );
 }
 
+/** A message of one part in a multipart/mixed with a line of words: HTML, JSON, an attached message. */
+function onePart(type: string, body: string): string {
+  return [
+    'From: Mail Delivery System <mailer-daemon@relay.example>',
+    'Subject: FYI',
+    'Content-Type: multipart/mixed; boundary="w"',
+    '',
+    '--w',
+    'Content-Type: text/plain',
+    '',
+    'See the attached message.',
+    '--w',
+    `Content-Type: ${type}`,
+    '',
+    body,
+    '--w--',
+    '',
+  ].join('\r\n');
+}
+
+/** A notice whose only text is HTML inside a multipart/alternative (Outlook.com's). */
+function htmlOnlyNotice(html: string): string {
+  return [
+    'From: postmaster@outlook.example',
+    'Subject: Undeliverable: Your parcel',
+    'Content-Type: multipart/alternative; boundary="a"',
+    '',
+    '--a',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    `<p>Your message couldn't be delivered.</p><div>${html}</div>`,
+    '--a--',
+    '',
+  ].join('\r\n');
+}
+
 const places: [string, (x: string) => string][] = [
   ['X-Failed-Recipients', (x) => eximBounce({ failedRecipients: x })],
   ['the From header of a notice', (x) => eximBounce({ from: x })],
@@ -92,6 +128,13 @@ const places: [string, (x: string) => string][] = [
   ['feedback fields in a text part', (x) => arfInTextPart({ fields: `Feedback-Type: abuse\r\n${x}` })],
   ["an SES notification's diagnostic", (x) => sesNotification({ diagnostic: x })],
   ['the body of an SES notification', (x) => sesNotification({ body: `{"notificationType":"Bounce",${x}` })],
+  [
+    'an SES notification in a JSON part',
+    (x) => onePart('application/json', `{"notificationType":"Bounce",${x}`),
+  ],
+  ['the HTML of a notice with no text part', (x) => htmlOnlyNotice(x)],
+  ['the HTML of a notice, in nested elements', (x) => htmlOnlyNotice(`<div><b>${x}</b></div>`.repeat(3))],
+  ['a bounce forwarded whole as an attachment', (x) => onePart('message/rfc822', eximBounce({ text: x }))],
 ];
 
 describe('parsing a received report takes time linear in its size', () => {

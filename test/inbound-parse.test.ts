@@ -141,6 +141,96 @@ describe('parsing what comes back to the return path', () => {
     });
   });
 
+  // Our own message, as a forward would attach it: its words are the customer's and may say anything.
+  const ours = (body: string) =>
+    [
+      `Return-Path: <${values.verp}>`,
+      `Message-ID: <${values.messageId}>`,
+      'From: Acme <noreply@acme.example>',
+      `To: ${values.to}`,
+      'Subject: Your parcel',
+      '',
+      body,
+    ].join('\r\n');
+  const forward = (attached: string) =>
+    Buffer.from(
+      [
+        'From: Mail Delivery System <mailer-daemon@relay.example>',
+        'Subject: FYI',
+        'Content-Type: multipart/mixed; boundary="f"',
+        '',
+        '--f',
+        'Content-Type: text/plain',
+        '',
+        'See the attached message.',
+        '--f',
+        'Content-Type: message/rfc822',
+        '',
+        attached,
+        '--f--',
+        '',
+      ].join('\r\n'),
+    );
+
+  it('reads a bounce forwarded whole as an attachment', async () => {
+    const bounce = [
+      'Return-Path: <>',
+      'From: MAILER-DAEMON@mx.relay.example',
+      'Subject: Undelivered Mail Returned to Sender',
+      '',
+      'This is the mail system at host mx.relay.example.',
+      '',
+      `<${values.to}>: host mx.recipient.example[192.0.2.9] said: 550 5.1.1 User unknown (in reply to RCPT TO command)`,
+    ].join('\r\n');
+    const report = await parseReport(forward(bounce), { mailFrom: '' });
+    expect(report).toMatchObject({ kind: 'bounce', format: 'plain' });
+    if (report.kind !== 'bounce') return;
+    expect(report.recipients[0]).toMatchObject({
+      recipient: values.to,
+      classification: { category: 'unknown_recipient' },
+    });
+  });
+
+  it('never reads our own attached message as a report, whatever it says', async () => {
+    const text = ours('Your parcel could not be delivered: permanent error, 550 5.1.1 user unknown.');
+    const report = await parseReport(forward(text), { mailFrom: '' });
+    expect(report.kind).toBe('undetermined');
+  });
+
+  it('reads a notice whose only text is HTML inside a multipart', async () => {
+    const raw = [
+      'From: postmaster@outlook.example',
+      'Subject: Undeliverable: Your parcel',
+      'Content-Type: multipart/alternative; boundary="a"',
+      '',
+      '--a',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      `<p>Your message to <b>${values.to}</b> couldn't be delivered.</p><p>Remote Server returned '550 5.1.1 User unknown'</p>`,
+      '--a--',
+      '',
+    ].join('\r\n');
+    const report = await parseReport(Buffer.from(raw), { mailFrom: '' });
+    expect(report).toMatchObject({ kind: 'bounce', format: 'plain' });
+    if (report.kind !== 'bounce') return;
+    expect(report.recipients[0]).toMatchObject({
+      recipient: values.to,
+      classification: { category: 'unknown_recipient' },
+    });
+  });
+
+  it("takes a challenge-response request for no bounce, though it borrows a notice's words", async () => {
+    const raw = [
+      'From: Jane <jane-confirm-123@recipient.example>',
+      'Subject: Please confirm your message',
+      'Auto-Submitted: auto-replied',
+      '',
+      'This message was created automatically by mail delivery software.',
+      `Your message is being held because the address <${values.verp}> has not been verified.`,
+    ].join('\r\n');
+    expect((await parseReport(Buffer.from(raw), { mailFrom: '' })).kind).toBe('auto_reply');
+  });
+
   it('never throws on garbage', async () => {
     const samples = [
       Buffer.alloc(0),

@@ -5,8 +5,10 @@ export interface HeaderLookup {
   (name: string): string | undefined;
 }
 
+// Exchange and the webmail services word the subject in the recipient's language ("Automatische
+// Antwort:", "Réponse automatique :", "Respuesta automática:", "自動応答:").
 const AUTO_SUBJECT =
-  /^\s*(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|abwesenheit|absence|vacation|away from (the )?office|on leave)\b/i;
+  /^\s*(?:auto(?:matic)?[ -]?(?:reply|response|antwort)|automatische antwort|automatisch antwoord|r\u00e9ponse automatique|respuesta autom\u00e1tica|risposta automatica|resposta autom\u00e1tica|automatisk(?:t)? svar|autosvar|automaattinen vastaus|odpowied\u017a automatyczna|automatick\u00e1 odpov\u011b\u010f|\u0430\u0432\u0442\u043e\u043e\u0442\u0432\u0435\u0442|\u0430\u0432\u0442\u043e\u043c\u0430\u0442\u0438\u0447\u0435\u0441\u043a\u0438\u0439 \u043e\u0442\u0432\u0435\u0442|\u81ea\u52d5(?:\u5fdc\u7b54|\u8fd4\u4fe1|\u56de\u590d|\u56de\u8986)|out of (?:the )?office|abwesen\p{L}{0,20}|absence|absent du bureau|fuera de la oficina|fuori (?:sede|ufficio)|afwezig|vacation|away from (?:the )?office|on leave)(?![\p{L}\p{N}])/iu;
 
 /** Why a message is an automatic reply, or undefined when it is not recognisably one. */
 export function autoReplyReason(header: HeaderLookup, subject: string): string | undefined {

@@ -18,6 +18,11 @@ const PHRASES = [
   'delivery to ',
   'recipient: ',
   'recipient address: ',
+  // The same label in the languages of the notices (GMX, WEB.DE, Orange, Telefónica).
+  'empf\u00e4nger: ',
+  'destinataire : ',
+  'destinataire: ',
+  'destinatario: ',
   'addressed to ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
@@ -75,6 +80,8 @@ export function lineRecipient(line: string): { address: string; rest: string } |
     rest === '' ||
     rest[0] === ':' ||
     rest[0] === '(' ||
+    // Zoho's "jane@x, ERROR CODE :550 - …".
+    rest[0] === ',' ||
     rest.startsWith('<mailto:') ||
     rest.startsWith('...') ||
     /^on\s/i.test(rest);
@@ -94,7 +101,9 @@ function phraseRecipient(line: string): string | undefined {
     const at = lower.indexOf(phrase);
     if (at < 0) continue;
     let t = line.slice(at + phrase.length, at + phrase.length + PHRASE_WINDOW).trimStart();
-    if (t[0] === '<' || t[0] === "'" || t[0] === '"') t = t.slice(1);
+    // CommuniGate's "deliver to '<jane@x>'", MailEnable's "Recipient: [SMTP:jane@x]".
+    for (let k = 0; k < 2 && /^[<'"[]/.test(t); k++) t = t.slice(1);
+    if (/^smtp:/i.test(t)) t = t.slice(5);
     const address = firstAddress(t);
     if (address && t.startsWith(address) && !notARecipient(address)) return address.toLowerCase();
   }

@@ -7,6 +7,7 @@
 // Everything in the message is the sender's to choose, and fbl@ takes mail from anyone: every text is
 // cut to size before a pattern runs on it (text-limits.ts), so parsing costs time linear in the
 // message's size. The inbound processor runs this on a thread with a time budget all the same.
+import { compile } from 'html-to-text';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { firstAddress } from './address-scan.js';
 import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
@@ -44,9 +45,35 @@ const MAX_HTML_TO_TEXT = 256 * 1024;
 const DSN_FIELDS = /^final-recipient:/im;
 // Feedback-report fields written into a text part.
 const FEEDBACK_FIELDS = /^feedback-type:/im;
+// html-to-text walks the tree by recursion: a notice nests a few levels deep, a hostile one thousands.
+const MAX_HTML_DEPTH = 64;
+// Compiled once: compiling the selectors costs more than converting a notice.
+const htmlToText = compile({
+  wordwrap: false,
+  limits: { maxDepth: MAX_HTML_DEPTH, maxInputLength: MAX_HTML_TO_TEXT },
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { ignoreHref: true } },
+  ],
+});
+// Reports forwarded whole (a relay's "the bounce we received is attached"): how many attached messages
+// are looked into, one level deep.
+const MAX_FORWARDED = 3;
+// What says an attached message is a mail system's notice: the null sender in its Return-Path, Exim's
+// X-Failed-Recipients, a mail system in its From.
+const NULL_RETURN_PATH = /^return-path:[ \t]*<>/im;
+const FAILED_RECIPIENTS = /^x-failed-recipients:/im;
+const FROM_LINE = /^from:[^\r\n]*/im;
+const MAIL_SYSTEM = /mailer-?daemon|postmaster|mail delivery|delivery subsystem/i;
+// Our own message returned: the VERP address in its Return-Path.
+const OUR_RETURN_PATH = /^return-path:[ \t]*<?b\+[0-9a-f]{48}@/im;
 
 /** Parses one received message. Never throws on malformed input: unparseable mail is `ignored`. */
 export async function parseReport(received: Buffer, envelope: Envelope): Promise<InboundReport> {
+  return parseAt(received, envelope, true);
+}
+
+async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Promise<InboundReport> {
   const raw = replaceBareCrs(received);
   let mail: ParsedMail;
   try {
@@ -72,7 +99,9 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
   const from = fromAddress(header('from'));
   const attachments = mail.attachments ?? [];
   const part = (type: string) => attachments.find((a) => a.contentType?.toLowerCase() === type);
-  const text = cap(mail.text ?? '', MAX_TEXT);
+  // A notice whose only text is HTML inside a multipart (Outlook.com's): mailparser renders HTML to
+  // text only for a message that is nothing else.
+  const text = cap(mail.text || htmlText(mail.html), MAX_TEXT);
   const original = originalRefs(raw, attachments, text);
 
   const feedback = part('message/feedback-report');
@@ -93,7 +122,11 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
   if (disposition)
     return { kind: 'auto_reply', reason: dispositionReason(disposition.content.toString('utf8')) };
 
-  const ses = readSesNotification(text, from);
+  // SNS puts the notification in the body; a relay may attach it as application/json.
+  const json = part('application/json');
+  const ses =
+    readSesNotification(text, from) ??
+    (json ? readSesNotification(cap(json.content.toString('utf8'), MAX_TEXT), from) : undefined);
   if (ses) return ses;
 
   const plain = parsePlainBounce(header, subject, text, envelope.mailFrom);
@@ -128,6 +161,10 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
 
   const auto = autoReplyReason(header, subject);
   if (auto) return { kind: 'auto_reply', reason: auto };
+  if (outer) {
+    const inner = await forwardedReport(attachments, envelope);
+    if (inner) return inner;
+  }
   if (envelope.mailFrom === '') {
     return {
       kind: 'undetermined',
@@ -140,6 +177,46 @@ export async function parseReport(received: Buffer, envelope: Envelope): Promise
     };
   }
   return { kind: 'ignored', reason: 'neither a bounce, a complaint nor an automatic reply' };
+}
+
+/**
+ * A bounce or feedback report forwarded whole as an attachment (a relay or an ESP passing on the
+ * bounce it received, a mailbox forwarding a report): the attached message read as if it had come
+ * itself. A plain-text notice counts only when it shows it came from a mail system; a returned original
+ * of ours never, so its words (which may say anything) are not read as a report.
+ */
+async function forwardedReport(
+  attachments: ParsedMail['attachments'],
+  envelope: Envelope,
+): Promise<InboundReport | undefined> {
+  const attached = attachments
+    .filter((a) => a.contentType?.toLowerCase() === 'message/rfc822')
+    .slice(0, MAX_FORWARDED);
+  for (const a of attached) {
+    const head = a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1');
+    const blank = /\r?\n\r?\n/.exec(head);
+    const headers = blank ? head.slice(0, blank.index) : head;
+    if (OUR_RETURN_PATH.test(headers)) continue;
+    const fromNull = NULL_RETURN_PATH.test(headers);
+    const fromSystem =
+      fromNull ||
+      FAILED_RECIPIENTS.test(headers) ||
+      MAIL_SYSTEM.test(cap(FROM_LINE.exec(headers)?.[0] ?? ''));
+    const inner = await parseAt(a.content, { ...envelope, mailFrom: fromNull ? '' : 'forwarded' }, false);
+    if (inner.kind === 'bounce' && (fromSystem || inner.format === 'dsn')) return inner;
+    if (inner.kind === 'complaint' || inner.kind === 'feedback') return inner;
+  }
+  return undefined;
+}
+
+/** The text of an HTML notice (cut to MAX_HTML_TO_TEXT characters); '' when it cannot be read. */
+function htmlText(html: string | false | undefined): string {
+  if (!html) return '';
+  try {
+    return htmlToText(cap(html, MAX_HTML_TO_TEXT));
+  } catch {
+    return '';
+  }
 }
 
 /** RFC 8098 §3.2.6: `Disposition: manual-action/MDN-sent-manually; displayed` → its disposition type. */

@@ -40,6 +40,11 @@ const BODY =
 // A delay warning says it will go on trying: phrases a notice of failure does not use.
 const DELAY_WORDS =
   /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation/i;
+// A challenge-response system asking the sender to prove itself (TMDA, Spam Arrest and the like): it
+// borrows a notice's words ("created automatically by mail delivery software", "is being held") but
+// the message is waiting, not refused; an automatic reply, or kept as undetermined.
+const CHALLENGE =
+  /confirm (?:your|that you sent (?:the|this|your)) (?:message|e-?mail|address|identity)|please confirm (?:your|that)|(?:address|sender) (?:has not|hasn'?t) (?:yet )?been (?:verified|confirmed)|challenge.?response|verify that you are (?:a )?(?:human|real person|person)|to release your message|sender verification request/i;
 // Where the copy of the original message begins in the various MTAs' notices: the line holding one of
 // these. (Found as words, then the line's start looked up: a `^.*(…).*$` pattern would scan each long
 // line once per position in it.)
@@ -75,6 +80,12 @@ export function parsePlainBounce(
         DELAY_WORDS.test(subject) ||
         DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
+  if (
+    failedHeader === undefined &&
+    header('x-ms-exchange-message-is-ndr') === undefined &&
+    (CHALLENGE.test(subject) || CHALLENGE.test(human))
+  )
+    return undefined;
 
   const recipients = new Set<string>();
   for (const a of (failedHeader ?? '').split(',')) {

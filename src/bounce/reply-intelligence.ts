@@ -161,6 +161,10 @@ function decide(f: Facts): Explained {
     detail = reported.detail;
   }
   if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
+  // A report of failure that quotes no code, only a connection that failed (Sendmail's "Deferred:
+  // Connection refused by …" under "Cannot send message for 5 days"): a connection refused or timed out
+  // is a transient trouble, so a failure after it is the end of the retries.
+  if (f.type === 'permanent' && cls === undefined && category === 'network_error') category = 'expired';
 
   let enhanced = f.code && !isGeneric(f.code) ? f.code : undefined;
   const detailClass = cls ?? (f.type === 'permanent' ? '5' : f.type === 'transient' ? '4' : undefined);
@@ -208,9 +212,9 @@ function codeCategory(code: string): BounceCategory {
   return SUBJECT_CATEGORY[code.split('.')[1] ?? ''] ?? 'undetermined';
 }
 
-/** x.0.0 and none say nothing more than the class. */
+/** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
 function isGeneric(code: string): boolean {
-  return /^\d\.0\.0$/.test(code);
+  return /^\d\.0\.\d{1,3}$/.test(code);
 }
 
 function typeOfClass(cls: string | undefined): BounceType {

@@ -44,31 +44,35 @@ export interface ReplyRule {
   examples: readonly RuleExample[];
 }
 
-/** No code, or one that names only its subject (x.y.0, e.g. 5.0.0, 5.1.0, 4.7.0): the words decide. */
-const GENERIC = /^(?:[245]\.\d{1,3}\.0)?$/;
+/**
+ * No code, one that names only its subject (x.y.0, e.g. 5.0.0, 5.1.0, 4.7.0), or one of subject 0,
+ * "other or undefined" (RFC 3463 §3.1: Exchange's 5.0.350 "remote server returned an error -> 550
+ * 5.1.1 …"): the words decide.
+ */
+const GENERIC = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}))?$/;
 /** GENERIC or a network code (x.4.y): Exchange says 5.4.14 for a loop, 5.4.300 for an expiry. */
-const GENERIC_OR_NETWORK = /^(?:[245]\.(?:\d{1,3}\.0|4\.\d{1,3}))?$/;
+const GENERIC_OR_NETWORK = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|4\.\d{1,3}))?$/;
 /** GENERIC or a policy code (x.7.y): words that name the sender, not the recipient. */
-const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|7\.\d{1,3}))?$/;
+const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 
 // Words shared by several rules.
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
 const UNKNOWN_DOMAIN_WORDS =
-  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)/i;
+  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?/i;
 const MAILBOX_FULL_WORDS =
-  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit/i;
+  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|quota (?:usage |limit )?(?:exceeded|reached)|postfach (?:ist )?voll|bo\u00eete (?:aux lettres )?(?:est )?pleine|buz\u00f3n (?:est\u00e1 )?lleno|casella (?:di posta )?piena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
 const DISABLED_WORDS =
-  /(?:mailbox|account|user|address) (?:is |has been )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
+  /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
-  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
+  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
 const POLICY_WORDS =
-  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|moderat|forbidden|banned/i;
+  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 const BLOCK_WORDS =
@@ -78,7 +82,7 @@ const NETWORK_WORDS =
 const SYSTEM_WORDS =
   /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later/i;
 const EXPIRED_WORDS =
-  /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|maximum (?:delivery|retry) (?:time|attempts)/i;
+  /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|have been failing for a long time|maximum (?:delivery|retry) (?:time|attempts)|(?:cannot|could not|couldn'?t) (?:send|deliver|be delivered)(?: the)?(?: message)? for (?:the past |more than )?\d{1,3} (?:days?|hours?)|will be deleted from (?:the )?queue/i;
 
 export const REPLY_RULES: readonly ReplyRule[] = [
   // --- Words that say more than any code: greylisting, rate limits, vendors' overloaded codes. ---
@@ -204,6 +208,25 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'unknown recipient (x.7.1 with no-such-user words)',
+    category: 'unknown_recipient',
+    // Some providers (Yandex, several hosting platforms) answer a mailbox that does not exist with
+    // 5.7.1, their catch-all for "refused": the words say what the code does not. Only words that name
+    // the mailbox and none that name the sender, its content or a block.
+    codes: /^5\.7\.1$/,
+    words:
+      /no such (?:user|mailbox|recipient|account)|unknown (?:user|recipient|mailbox)|\b(?:user|mailbox|recipient|account)\b[^.;:,]{0,40}\b(?:unknown|not found|does not exist|doesn'?t exist)/i,
+    unless: new RegExp(
+      `${POLICY_WORDS.source}|${CONTENT_WORDS.source}|sender|envelope.from|mail from|return.path`,
+      'i',
+    ),
+    examples: [
+      { reply: '550 5.7.1 No such user! 1763899999-abCdEfGhIj-1', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 <jane@x.example>: Recipient not found', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 Recipient address rejected: user jane does not exist', enhanced: '5.7.1' },
+    ],
+  },
+  {
     name: 'sender rejected',
     category: 'policy_rejected',
     // Exim's "Sender verify failed", Postfix's "Sender address rejected: Domain not found": the words
@@ -234,6 +257,15 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '550 retry time not reached for any host after a long failure period', enhanced: '5.4.7' },
       { reply: '550 5.4.300 Message expired', enhanced: '5.4.300' },
+      {
+        reply: "550 all hosts for 'x.example' have been failing for a long time (and retry time not reached)",
+        enhanced: '5.4.7',
+      },
+      { reply: '550 Cannot send message for 5 days', enhanced: '5.4.7' },
+      {
+        reply: '550 Message could not be delivered for 5 days; will be deleted from queue',
+        enhanced: '5.4.7',
+      },
     ],
   },
   {
@@ -257,6 +289,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 5.0.0 Domain not found', enhanced: '5.1.2' },
       { reply: '550 Unrouteable address', enhanced: '5.1.2' },
       { reply: '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain', enhanced: '5.4.4' },
+      { reply: '550 all relevant MX records point to non-existent hosts', enhanced: '5.1.2' },
     ],
   },
 
@@ -361,6 +394,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '554 5.7.1 Message content rejected (attachment type not allowed)', enhanced: '5.7.1' },
       { reply: '550 5.7.1 Virus found in message', enhanced: '5.7.1' },
+      { reply: '550 5.7.1 Message rejected due to content restrictions', enhanced: '5.7.1' },
     ],
   },
   {
@@ -464,6 +498,19 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: "550 'arathib@vnet.example' is not a registered gateway user", enhanced: '5.1.1' },
       { reply: '550 user has moved with no forwarding address', enhanced: '5.1.1' },
       { reply: '550 Address unknown', enhanced: '5.1.1' },
+      { reply: '550 5.0.0 <jane@x.example>... Addressee unknown, relay=mx.x.example', enhanced: '5.1.1' },
+      {
+        reply: '550 5.0.350 Remote server returned an error -> 550 5.1.1 <jane@x.example>: user unknown',
+        enhanced: '5.1.1',
+      },
+      { reply: '550 Benutzer unbekannt', enhanced: '5.1.1' },
+      { reply: '550 Utilisateur inconnu', enhanced: '5.1.1' },
+      { reply: '550 Usuario desconocido', enhanced: '5.1.1' },
+      {
+        reply:
+          '550 \u041d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f',
+        enhanced: '5.1.1',
+      },
     ],
   },
   {
@@ -475,6 +522,9 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     examples: [
       { reply: '552 Mailbox quota exceeded', enhanced: '5.2.2' },
       { reply: '452 User is over quota', enhanced: '4.2.2' },
+      { reply: '552 Mailbox quota usage exceeded', enhanced: '5.2.2' },
+      { reply: '552 Postfach voll', enhanced: '5.2.2' },
+      { reply: '552 Bo\u00eete aux lettres pleine', enhanced: '5.2.2' },
     ],
   },
   {
@@ -490,6 +540,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.2.1',
       },
       { reply: '550 Account suspended', enhanced: '5.2.1' },
+      { reply: '550 Mailbox temporarily disabled', enhanced: '5.2.1' },
       {
         reply:
           '554 delivery error: dd Sorry your message to jane@x.example cannot be delivered. This account has been disabled or discontinued [#102]',
@@ -527,6 +578,9 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 Rejected by header based Anti-Spoofing policy', enhanced: '5.7.1' },
       { reply: '550 Posting by non-members to hiking@lists.example is not allowed.', enhanced: '5.7.1' },
       { reply: '550 Administrative prohibition', enhanced: '5.7.1' },
+      { reply: "550 You don't have permission to post to this group", enhanced: '5.7.1' },
+      { reply: '550 The message is not from a list member', enhanced: '5.7.1' },
+      { reply: '550 not local host x.example, not a gateway', enhanced: '5.7.1' },
     ],
   },
   {
