@@ -41,8 +41,11 @@ import type { Database } from './schema.js';
 export interface FairQueue extends LeasedTable {
   /** Column of the tenant whose turn it is (an account), and the table whose `id` is its value. */
   tenant: { column: string; table: 'accounts' };
-  /** Column of the capped group (an endpoint), and the table whose `id` is that column's value. */
-  group: { column: string; table: 'webhooks' };
+  /**
+   * Column of the capped group (a webhook endpoint), and the table whose `id` is that column's value.
+   * The group may be the tenant itself (the delivery queue: one group per account).
+   */
+  group: { column: string; table: 'webhooks' | 'accounts' };
 }
 
 /** Unexpired leases allowed at once, across every process. */
@@ -70,7 +73,7 @@ export async function claimFair<Row>(
   if (limit <= 0 || caps.perGroup <= 0 || caps.perTenant <= 0) return [];
   const pick = (groups: string[] | undefined) => fairPick(q, now, limit, caps, groups);
   if (dialect === 'sqlite')
-    return (await lease<Row>(q, pick(undefined), owner, now, leaseUntil).execute(db)).rows;
+    return (await claimFairSqlite<Row>(q, owner, now, leaseUntil, limit, caps).execute(db)).rows;
   return db.transaction().execute(async (trx) => {
     const locked = await sql<{ id: string }>`${pick(undefined)},
       tenant_locked(id) as (select id from ${sql.table(q.tenant.table)} where id in (select tn from pick)
@@ -84,6 +87,23 @@ export async function claimFair<Row>(
       await lease<Row>(q, pick(groups), owner, now, leaseUntil, sql`for update skip locked`).execute(trx)
     ).rows;
   });
+}
+
+/**
+ * The claim on SQLite as one statement, for a caller that runs it itself (a cached prepared statement:
+ * its text is the same for every claim of a queue, only its parameters change). One writer at a time
+ * and one statement: it sees every lease, so the caps hold without locks. `limit` and the caps must be
+ * positive.
+ */
+export function claimFairSqlite<Row>(
+  q: FairQueue,
+  owner: string,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  caps: FairCaps,
+): RawBuilder<Row> {
+  return lease<Row>(q, fairPick(q, now, limit, caps, undefined), owner, now, leaseUntil);
 }
 
 /**
