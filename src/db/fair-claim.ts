@@ -167,18 +167,21 @@ function fairPick(
     room(g, free) as (
       select g, ${caps.perGroup} - (select count(*) from ${t} where ${group} = grp.g and ${leased})
       from grp where g is not null),
-    head(g, free, id) as materialized (
-      select g, free, (select id from ${t} as o
-                       where ${o(q.group.column)} = room.g and ${o(q.due)} <= ${now} and ${claimable}
-                       order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1)
-      from room where free > 0),
+    -- each head's tenant read by its id in a subquery: as a join, SQLite read every row of the tenant
+    -- (finished ones too) through another index to find it
+    head(g, free, id, tn) as materialized (
+      select g, free, id, (select ${r(q.tenant.column)} from ${t} as r where r.id = first.id)
+      from (select g, free, (select id from ${t} as o
+                             where ${o(q.group.column)} = room.g and ${o(q.due)} <= ${now} and ${claimable}
+                             order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1) as id
+            from room where free > 0) as first
+      where id is not null),
     held(tn, n) as materialized (
       select tn, (select count(*) from ${t} where ${tenant} = h.tn and ${leased})
-      from (select distinct ${r(q.tenant.column)} as tn
-            from head join ${t} as r on r.id = head.id) as h),
+      from (select distinct tn from head) as h),
     chain(g, free, k, id) as (
       select head.g, case when head.free < ${tenantRoom} then head.free else ${tenantRoom} end, 1, head.id
-      from head join ${t} as r on r.id = head.id join held on held.tn = ${r(q.tenant.column)}
+      from head join held on held.tn = head.tn
       where held.n < ${caps.perTenant}
       union all
       select c.g, c.free, c.k + 1, (select o.id from ${t} as o
