@@ -73,7 +73,8 @@ describe.each(databaseKinds)('fair delivery claim on $name', (kind) => {
     // Nobody holds a lease: every account's first message has the first turn, the oldest first.
     expect(label(await queue.claimDue('w', 1000, 60_000, 6))).toHaveLength(6);
     await db().updateTable('messages').set({ lease_owner: null, lease_expires_at: null }).execute();
-    expect(sorted(await queue.claimDue('w', 1000, 60_000, 6))).toEqual([
+    // In the order of their turns, which the worker starts them in: every account's first, oldest first.
+    expect(label(await queue.claimDue('w', 1000, 60_000, 6))).toEqual([
       'A1',
       'B100',
       'C101',
@@ -82,7 +83,21 @@ describe.each(databaseKinds)('fair delivery claim on $name', (kind) => {
       'F104',
     ]);
     // The backlog's rest, oldest first.
-    expect(sorted(await queue.claimDue('w', 1000, 60_000, 3))).toEqual(['A2', 'A3', 'A4']);
+    expect(label(await queue.claimDue('w', 1000, 60_000, 3))).toEqual(['A2', 'A3', 'A4']);
+    // With a backlog in the same claim: each account's k-th after every account's (k−1)-th.
+    await account('G', [2, 3]);
+    await db().updateTable('messages').set({ lease_owner: null, lease_expires_at: null }).execute();
+    expect(label(await queue.claimDue('w', 1000, 60_000, 9))).toEqual([
+      'A1',
+      'G2',
+      'B100',
+      'C101',
+      'D102',
+      'E103',
+      'F104',
+      'A2',
+      'G3',
+    ]);
   });
 
   it('takes the messages of an account by due time, then by id, whatever the order they were queued in', async () => {

@@ -202,3 +202,26 @@ function fairPick(
     pick(id, g, tn) as (
       select id, g, tn from ranked where turn <= ${caps.perTenant} order by turn, due, id limit ${limit})`;
 }
+
+/**
+ * The claimed rows in the order of their turns (an UPDATE returns its rows in no set order): each
+ * tenant's k-th row (by due time, then id) after every tenant's (k−1)-th, and among equal k the older
+ * first. A worker that starts its deliveries in this order lets another tenant's message be the first
+ * to wait for a shared resource (a destination's connections), not the last behind a backlog's.
+ */
+export function inTurn<Row extends { id: string }>(
+  rows: Row[],
+  tenant: (row: Row) => string,
+  due: (row: Row) => number,
+): Row[] {
+  const byDue = [...rows].sort((x, y) => due(x) - due(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const seen = new Map<string, number>();
+  const k = new Map<Row, number>();
+  for (const r of byDue) {
+    const n = (seen.get(tenant(r)) ?? 0) + 1;
+    seen.set(tenant(r), n);
+    k.set(r, n);
+  }
+  // A stable sort: equal turns keep the due order.
+  return byDue.sort((x, y) => k.get(x)! - k.get(y)!);
+}

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
 import { eventCategory } from './event-category.js';
 import { claimFairSqlite } from './fair-claim.js';
-import { DELIVERY_CAPS, DELIVERY_QUEUE, QueueRepo } from './queue-repo.js';
+import { DELIVERY_CAPS, DELIVERY_QUEUE, inDeliveryTurn, QueueRepo } from './queue-repo.js';
 import { QUEUED_MESSAGE_STATUSES, type Database, type MessageRow } from './schema.js';
 import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
@@ -59,7 +59,7 @@ export class SqliteQueueRepo extends QueueRepo {
         claim = { text: compiled.sql, statement: sqlite.prepare<unknown[], MessageRow>(compiled.sql) };
       sqlite.pragma('synchronous = NORMAL');
       try {
-        return claim.statement.all(...compiled.parameters);
+        return inDeliveryTurn(claim.statement.all(...compiled.parameters));
       } finally {
         sqlite.pragma('synchronous = FULL');
       }

@@ -26,7 +26,7 @@ import type {
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
 import { eventCategory } from './event-category.js';
-import { claimFair, type FairCaps, type FairQueue } from './fair-claim.js';
+import { claimFair, inTurn, type FairCaps, type FairQueue } from './fair-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
@@ -66,6 +66,15 @@ export const DELIVERY_QUEUE: FairQueue = {
 /** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
 export const DELIVERY_CAPS: FairCaps = { perGroup: 2 ** 31 - 1, perTenant: 2 ** 31 - 1 };
 
+/** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
+export function inDeliveryTurn(rows: MessageRow[]): MessageRow[] {
+  return inTurn(
+    rows,
+    (r) => r.account_id,
+    (r) => Number(r.next_attempt_at),
+  );
+}
+
 export class QueueRepo {
   /**
    * Called after a commit that queued webhook pushes (the composition root wakes the dispatcher of
@@ -80,22 +89,25 @@ export class QueueRepo {
 
   /**
    * Leases up to `limit` due messages to `owner` until `leaseUntil`, in turn by account (fair-claim.ts):
-   * the accounts holding the fewest leases first, each account's messages by due time, then id. A
+   * the accounts holding the fewest leases first, each account's messages by due time, then id. The
+   * answer is in that order too (inDeliveryTurn). A
    * message whose lease expired (its worker died) is due again. On PostgreSQL, SKIP LOCKED lets many
    * workers claim at once without waiting on each other (a claim skips the accounts another claim is
    * taking from, and never leases a row twice); SQLite has one writer at a time, so the statement alone
    * is atomic.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
-    return claimFair<MessageRow>(
-      this.db,
-      this.dialect,
-      DELIVERY_QUEUE,
-      owner,
-      now,
-      leaseUntil,
-      limit,
-      DELIVERY_CAPS,
+    return inDeliveryTurn(
+      await claimFair<MessageRow>(
+        this.db,
+        this.dialect,
+        DELIVERY_QUEUE,
+        owner,
+        now,
+        leaseUntil,
+        limit,
+        DELIVERY_CAPS,
+      ),
     );
   }
 
