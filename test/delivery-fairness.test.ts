@@ -1,4 +1,4 @@
-// Fair delivery end to end (docs/design.md, "Fair delivery claim"): the send route → the worker → a real
+// Fair delivery end to end (ARCHITECTURE.md, "Fair delivery claim"): the send route → the worker → a real
 // SMTP server found through a real DNS server, while one account's burst drains. Another account's
 // single messages, posted during the burst, are each delivered before the burst has drained, and far
 // sooner after their acceptance than the burst's own messages (compared within the test: the claim

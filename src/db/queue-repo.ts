@@ -8,7 +8,7 @@
 // alone, an account gets every free slot of every claim (the full throughput of the workers); with
 // others waiting, the turn gives each of them a slot before the backlog gets another. Slow destinations
 // cannot hold every worker slot either: destination-limits.ts reschedules a delivery that would wait for
-// its destination instead of holding a slot (docs/design.md, "Fair delivery claim").
+// its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
 //
 // A record moves the message only out of a queued status (QUEUED_MESSAGE_STATUSES), checked in the
 // UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
