@@ -100,6 +100,25 @@ describe.each(databaseKinds)('fair delivery claim on $name', (kind) => {
     ]);
   });
 
+  it('shares the slots between busy accounts in proportion to their plans, and still serves an idle account first', async () => {
+    const [scale, free] = await insertAccounts(db(), 2);
+    await db().updateTable('accounts').set({ plan: 'scale' }).where('id', '=', scale!).execute();
+    await db().updateTable('accounts').set({ plan: 'free' }).where('id', '=', free!).execute();
+    names.set(scale!, 'S');
+    names.set(free!, 'F');
+    await queueAt(scale!, range(1, 100));
+    await queueAt(free!, range(1, 100));
+    // Both busy and nothing held: 4 of the scale account's for each of the free account's.
+    const first = await queue.claimDue('w', 1000, 60_000, 10);
+    expect(first.filter((r) => r.account_id === scale)).toHaveLength(8);
+    expect(first.filter((r) => r.account_id === free)).toHaveLength(2);
+    // With 8 and 2 held, the next 5 go the same way (4 to 1), oldest first within each.
+    expect(sorted(await queue.claimDue('w', 1000, 60_000, 5))).toEqual(['F3', 'S10', 'S11', 'S12', 'S9']);
+    // A pro account with nothing in delivery (share 2) goes before both, however new its message.
+    await account('P', [500]);
+    expect(label(await queue.claimDue('w', 1000, 60_000, 1))).toEqual(['P500']);
+  });
+
   it('takes the messages of an account by due time, then by id, whatever the order they were queued in', async () => {
     const a = await account('A', []);
     // Ids in the order of the list: the ties at 3 go by id.

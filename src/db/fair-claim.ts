@@ -1,10 +1,13 @@
-// The fair claim of the webhook outbox: leases due rows of a queue that many tenants (accounts) share, so
-// that no tenant waits behind another's backlog or slow groups (endpoints). Two caps hold across every
-// process: a group holds at most `perGroup` unexpired leases, a tenant at most `perTenant` over all its
-// groups. The turn is stateless: a tenant's k-th pick in a claim ranks at (its leases now + k), so the
-// tenant holding the fewest leases goes first, its oldest due row first; a claim of one slot (a busy
-// dispatcher claims as each push ends) gives that slot to the tenant holding the fewest, not to the one
-// with the oldest backlog. Within a tenant and within a group rows go oldest first (FIFO).
+// The fair claim of the webhook outbox and of the delivery queue: leases due rows of a queue that many
+// tenants (accounts) share, so that no tenant waits behind another's backlog or slow groups (endpoints;
+// the delivery queue's group is the account itself). Two caps hold across every process: a group holds
+// at most `perGroup` unexpired leases, a tenant at most `perTenant` over all its groups. The turn is
+// stateless: a tenant's k-th pick in a claim ranks at (its leases now + k), so the tenant holding the
+// fewest leases goes first, its oldest due row first; a claim of one slot (a busy dispatcher claims as
+// each push ends) gives that slot to the tenant holding the fewest, not to the one with the oldest
+// backlog. A queue may weigh tenants (the delivery queue, by plan): the rank is then divided by the
+// tenant's share, so a tenant with share 4 gets four picks for every one of a tenant with share 1 while
+// both have work. Within a tenant and within a group rows go oldest first (FIFO).
 //
 // The selection costs O(groups with pending rows × their room) index look-ups, however long one group's
 // backlog and however many finished rows the table keeps:
@@ -17,13 +20,16 @@
 //   chain  each group's oldest claimable rows, as many as both the group and its tenant have room for
 //          (and at most `limit`): the head, then one seek for the row after the previous one (SQLite
 //          allows no outer column in LIMIT or OFFSET, so "the first `free` rows" is a recursion);
-//   ranked the picks numbered per tenant by due time (ROW_NUMBER, both dialects) after its leases: the turn;
-//   pick   the first `limit` by (turn, due time), none past the tenant's cap.
+//   ranked the picks numbered per tenant by due time (ROW_NUMBER, both dialects) after its leases: the
+//          rank; divided by the tenant's share: the turn;
+//   pick   the first `limit` by (turn, due time), none ranked past the tenant's cap.
 // It needs four indexes on the queue: (group, due) where due is not null, for the loose scan; (group,
 // due, id, until), whose due ranges skip finished rows (due null) in both dialects; and (group, until)
 // and (tenant, until) where owner is not null, for the counts of leases. The seek for the next row names
 // the group by equality and the previous due time as a bound of its own: with a row value alone, SQLite
-// starts at the group's first entry and reads through its finished rows.
+// starts at the group's first entry and reads through its finished rows. When the group is the tenant
+// (the delivery queue), one index (group, due, id, until) where due is not null serves both of the first
+// two (a bound on the due time implies it is not null), and the two counts of leases are one index.
 
 // The caps must hold when several processes claim at once. SQLite has one writer at a time and the claim
 // is one UPDATE, so it sees every lease. On PostgreSQL a statement sees the leases committed before it
@@ -39,8 +45,12 @@ import type { Database } from './schema.js';
 
 /** A leased queue claimed in turn by tenant, with caps on the leases of a group and of a tenant. */
 export interface FairQueue extends LeasedTable {
-  /** Column of the tenant whose turn it is (an account), and the table whose `id` is its value. */
-  tenant: { column: string; table: 'accounts' };
+  /**
+   * Column of the tenant whose turn it is (an account), and the table whose `id` is its value. `share`:
+   * the tenant's weight, a positive number computed from its row in that table (aliased `tt`); every
+   * tenant's is 1 without it.
+   */
+  tenant: { column: string; table: 'accounts'; share?: RawBuilder<number> };
   /**
    * Column of the capped group (a webhook endpoint), and the table whose `id` is that column's value.
    * The group may be the tenant itself (the delivery queue: one group per account).
@@ -163,6 +173,9 @@ function fairPick(
           from grp where grp.g is not null)`
       : sql`grp(g) as (select id from ${sql.table(q.group.table)} where id in (${sql.join(groups)}))`;
   const tenantRoom = sql`${caps.perTenant} - held.n`;
+  const share = q.tenant.share
+    ? sql`(select ${q.tenant.share} from ${sql.table(q.tenant.table)} as tt where tt.id = h.tn)`
+    : sql`1`;
   return sql`with recursive ${grp},
     room(g, free) as (
       select g, ${caps.perGroup} - (select count(*) from ${t} where ${group} = grp.g and ${leased})
@@ -176,8 +189,8 @@ function fairPick(
                              order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1) as id
             from room where free > 0) as first
       where id is not null),
-    held(tn, n) as materialized (
-      select tn, (select count(*) from ${t} where ${tenant} = h.tn and ${leased})
+    held(tn, n, share) as materialized (
+      select tn, (select count(*) from ${t} where ${tenant} = h.tn and ${leased}), ${share}
       from (select distinct tn from head) as h),
     chain(g, free, k, id) as (
       select head.g, case when head.free < ${tenantRoom} then head.free else ${tenantRoom} end, 1, head.id
@@ -193,14 +206,17 @@ function fairPick(
       from chain as c join ${t} as p on p.id = c.id
       -- no group gives more than the claim takes: a large cap costs no more seeks
       where c.k < c.free and c.k < ${limit}),
-    -- the turn of a tenant's k-th pick: its leases now + k, so the tenant holding the fewest goes first
-    ranked(id, g, tn, turn, due) as (
-      select id, g, tn, n + row_number() over (partition by tn order by due, id), due
-      from (select c.id, c.g, held.tn, held.n, ${r(q.due)} as due
+    -- the rank of a tenant's k-th pick: its leases now + k, so the tenant holding the fewest goes first
+    numbered(id, g, tn, share, rank, due) as (
+      select id, g, tn, share, n + row_number() over (partition by tn order by due, id), due
+      from (select c.id, c.g, held.tn, held.n, held.share, ${r(q.due)} as due
             from chain as c join ${t} as r on r.id = c.id
             join held on held.tn = ${r(q.tenant.column)}) as picked),
+    -- its turn: the rank over the tenant's share (the rank itself when tenants are not weighed)
+    ranked(id, g, tn, rank, turn, due) as (
+      select id, g, tn, rank, ${q.tenant.share ? sql`rank * 1.0 / share` : sql`rank`}, due from numbered),
     pick(id, g, tn) as (
-      select id, g, tn from ranked where turn <= ${caps.perTenant} order by turn, due, id limit ${limit})`;
+      select id, g, tn from ranked where rank <= ${caps.perTenant} order by turn, due, id limit ${limit})`;
 }
 
 /**

@@ -6,7 +6,10 @@
 // backlog, however long, delays another account's message by at most one claim round: the next claim
 // of any worker takes it before the backlog's next message. There is no cap on an account's leases:
 // alone, an account gets every free slot of every claim (the full throughput of the workers); with
-// others waiting, the turn gives each of them a slot before the backlog gets another. Slow destinations
+// others waiting, the turn gives each of them a slot before the backlog gets another. Accounts are
+// weighed by plan (PlanLimits.deliveryShare: an account's rank is divided by its share), so busy accounts
+// share the workers in proportion to their plans; one with nothing in delivery still goes first, or
+// after at most (largest share − 1) picks of a busier one in the same claim. Slow destinations
 // cannot hold every worker slot either: destination-limits.ts reschedules a delivery that would wait for
 // its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
 //
@@ -25,6 +28,7 @@ import type {
   SuppressionRow,
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
+import { PLANS } from '../accounts/plans.js';
 import { eventCategory } from './event-category.js';
 import { claimFair, inTurn, type FairCaps, type FairQueue } from './fair-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
@@ -53,13 +57,25 @@ export interface AttemptRecord {
  */
 export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
 
-/** The delivery queue as a fair queue: accounts in turn, each account one group. */
+/**
+ * The delivery queue as a fair queue: accounts in turn, each account one group, weighed by plan
+ * (PlanLimits.deliveryShare): the shares are constants of the statement, so its text never changes.
+ */
 export const DELIVERY_QUEUE: FairQueue = {
   table: 'messages',
   due: 'next_attempt_at',
   owner: 'lease_owner',
   until: 'lease_expires_at',
-  tenant: { column: 'account_id', table: 'accounts' },
+  tenant: {
+    column: 'account_id',
+    table: 'accounts',
+    share: sql<number>`case ${sql.ref('tt.plan')} ${sql.join(
+      Object.entries(PLANS).map(
+        ([plan, limits]) => sql`when ${sql.lit(plan)} then ${sql.lit(limits.deliveryShare)}`,
+      ),
+      sql` `,
+    )} else 1 end`,
+  },
   group: { column: 'account_id', table: 'accounts' },
 };
 
