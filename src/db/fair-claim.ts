@@ -58,7 +58,10 @@ export interface FairQueue extends LeasedTable {
   group: { column: string; table: 'webhooks' | 'accounts' };
 }
 
-/** Unexpired leases allowed at once, across every process. */
+/** A cap that never binds: a group or tenant with it is not counted against one. */
+export const UNCAPPED = 2 ** 31 - 1;
+
+/** Unexpired leases allowed at once, across every process (UNCAPPED: no cap). */
 export interface FairCaps {
   perGroup: number;
   perTenant: number;
@@ -85,6 +88,11 @@ export async function claimFair<Row>(
   if (dialect === 'sqlite')
     return (await claimFairSqlite<Row>(q, owner, now, leaseUntil, limit, caps).execute(db)).rows;
   return db.transaction().execute(async (trx) => {
+    // The counts of leases read a partial index of leased rows, whose entries of ended leases stay until
+    // vacuum. A bitmap scan, which the planner picks for a few dozen rows, reads every one of them each
+    // time; a plain index scan marks them dead on its first pass and skips them after (during a burst,
+    // thousands of ended leases between two vacuums made each count cost milliseconds).
+    await sql`set local enable_bitmapscan = off`.execute(trx);
     const locked = await sql<{ id: string }>`${pick(undefined)},
       tenant_locked(id) as (select id from ${sql.table(q.tenant.table)} where id in (select tn from pick)
                             for no key update skip locked)
@@ -174,6 +182,11 @@ function fairPick(
           from grp where grp.g is not null)`
       : sql`grp(g) as (select id from ${sql.table(q.group.table)} where id in (${sql.join(groups)}))`;
   const tenantRoom = sql`${caps.perTenant} - held.n`;
+  // An uncapped group (the delivery queue's, which is also its tenant) needs no count of its leases.
+  const groupCapped = caps.perGroup < UNCAPPED;
+  const groupLeases = groupCapped
+    ? sql`(select count(*) from ${t} where ${group} = grp.g and ${leased})`
+    : sql`0`;
   const share = q.tenant.share
     ? sql`(select ${q.tenant.share} from ${sql.table(q.tenant.table)} as tt where tt.id = h.tn)`
     : sql`1`;
@@ -214,17 +227,19 @@ function fairPick(
       from chain as c join held on held.tn = c.tn)`;
   return sql`with recursive ${grp},
     room(g, free) as (
-      select g, ${caps.perGroup} - (select count(*) from ${t} where ${group} = grp.g and ${leased})
+      select g, ${caps.perGroup} - ${groupLeases}
       from grp where g is not null),
-    -- each head's tenant read by its id in a subquery: as a join, SQLite read every row of the tenant
-    -- (finished ones too) through another index to find it
+    -- each group's head, then its tenant read by its id in a subquery (as a join, SQLite read every row
+    -- of the tenant, finished ones too, through another index to find it); apart, so that PostgreSQL
+    -- seeks each head once rather than once for each place the subquery appears
+    first(g, free, id) as materialized (
+      select g, free, (select id from ${t} as o
+                       where ${o(q.group.column)} = room.g and ${o(q.due)} <= ${now} and ${claimable}
+                       order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1)
+      from room where free > 0),
     head(g, free, id, tn) as materialized (
       select g, free, id, (select ${r(q.tenant.column)} from ${t} as r where r.id = first.id)
-      from (select g, free, (select id from ${t} as o
-                             where ${o(q.group.column)} = room.g and ${o(q.due)} <= ${now} and ${claimable}
-                             order by ${o(q.group.column)}, ${o(q.due)}, o.id limit 1) as id
-            from room where free > 0) as first
-      where id is not null),
+      from first where id is not null),
     held(tn, n, share) as materialized (
       select tn, (select count(*) from ${t} where ${tenant} = h.tn and ${leased}), ${share}
       from (select distinct tn from head) as h),

@@ -30,7 +30,7 @@ import type {
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
 import { PLANS } from '../accounts/plans.js';
 import { eventCategory } from './event-category.js';
-import { claimFair, inTurn, type FairCaps, type FairQueue } from './fair-claim.js';
+import { claimFair, inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
@@ -80,7 +80,7 @@ export const DELIVERY_QUEUE: FairQueue = {
 };
 
 /** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
-export const DELIVERY_CAPS: FairCaps = { perGroup: 2 ** 31 - 1, perTenant: 2 ** 31 - 1 };
+export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
 
 /** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
 export function inDeliveryTurn(rows: MessageRow[]): MessageRow[] {
