@@ -18,8 +18,9 @@
 //   held   the unexpired leases of each tenant that has a head (both read twice: MATERIALIZED, or SQLite
 //          would compute them again for each reader);
 //   chain  each group's oldest claimable rows, as many as both the group and its tenant have room for
-//          (and at most `limit`): the head, then one seek for the row after the previous one (SQLite
-//          allows no outer column in LIMIT or OFFSET, so "the first `free` rows" is a recursion);
+//          (and at most `limit`): on SQLite the head, then one seek for the row after the previous one
+//          (SQLite allows no outer column in LIMIT or OFFSET, so "the first `free` rows" is a
+//          recursion); on PostgreSQL one index range per group (LATERAL … LIMIT);
 //   ranked the picks numbered per tenant by due time (ROW_NUMBER, both dialects) after its leases: the
 //          rank; divided by the tenant's share: the turn;
 //   pick   the first `limit` by (turn, due time), none ranked past the tenant's cap.
