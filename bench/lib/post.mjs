@@ -4,10 +4,10 @@ import http from 'node:http';
 export const HTML = `<p>Your sign-in code is <b>483920</b>.</p><p>${'It expires in ten minutes. '.repeat(40)}</p>`;
 
 /** A function that posts one message to one of `ports` (in turn) and resolves on 200. */
-export function poster(ports, key) {
+export function poster(ports, key, { from = 'Acme <noreply@acme.example>' } = {}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   const body = JSON.stringify({
-    from: 'Acme <noreply@acme.example>',
+    from,
     to: 'jane@recipient.example',
     subject: 'Your sign-in code',
     message: HTML,

@@ -12,6 +12,12 @@ export interface PlanLimits {
   testSendsPerDay: number;
   /** How long messages and their events are kept; null = permanently. */
   logRetentionMs: number | null;
+  /**
+   * The account's weight in the delivery queue's turn (db/queue-repo.ts): while accounts compete for the
+   * workers, each gets slots in proportion to it. An account with nothing in delivery still goes before
+   * a busy one of any plan.
+   */
+  deliveryShare: number;
 }
 
 export const PLANS: Record<Plan, PlanLimits> = {
@@ -21,14 +27,23 @@ export const PLANS: Record<Plan, PlanLimits> = {
     webhooks: 0,
     testSendsPerDay: 100,
     logRetentionMs: 48 * 3600_000,
+    deliveryShare: 1,
   },
-  pro: { emailsPerMonth: 10_000, domains: 3, webhooks: 3, testSendsPerDay: 1_000, logRetentionMs: null },
+  pro: {
+    emailsPerMonth: 10_000,
+    domains: 3,
+    webhooks: 3,
+    testSendsPerDay: 1_000,
+    logRetentionMs: null,
+    deliveryShare: 2,
+  },
   scale: {
     emailsPerMonth: 100_000,
     domains: 10,
     webhooks: 10,
     testSendsPerDay: 10_000,
     logRetentionMs: null,
+    deliveryShare: 4,
   },
 };
 

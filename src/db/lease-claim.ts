@@ -1,6 +1,6 @@
-// The first-due claim of the leased queues (messages, domain checks): lease up to `limit` due rows to
-// `owner` until `leaseUntil`, oldest first, in one statement. (The webhook outbox, which many accounts
-// share, is claimed in turn by account instead: fair-claim.ts.) A row whose lease expired (its holder
+// The first-due claim of a leased queue (domain checks): lease up to `limit` due rows to `owner` until
+// `leaseUntil`, oldest first, in one statement. (The delivery queue and the webhook outbox, which many
+// accounts share, are claimed in turn by account instead: fair-claim.ts.) A row whose lease expired (its holder
 // died) is due again. On PostgreSQL, FOR UPDATE SKIP LOCKED lets many processes claim at once without
 // waiting on each other; SQLite has one writer at a time, so the statement alone is atomic.
 import { sql, type Kysely } from 'kysely';

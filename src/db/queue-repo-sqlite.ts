@@ -10,7 +10,8 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
 import { eventCategory } from './event-category.js';
-import { QueueRepo } from './queue-repo.js';
+import { claimFairSqlite } from './fair-claim.js';
+import { DELIVERY_CAPS, DELIVERY_QUEUE, inDeliveryTurn, QueueRepo } from './queue-repo.js';
 import { QUEUED_MESSAGE_STATUSES, type Database, type MessageRow } from './schema.js';
 import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
@@ -41,18 +42,24 @@ export class SqliteQueueRepo extends QueueRepo {
     private readonly sqlite: SQLite.Database,
   ) {
     super(kysely, 'sqlite');
-    const claim = sqlite.prepare<[string, number, number, number, number], MessageRow>(
-      `update messages set lease_owner = ?, lease_expires_at = ?
-       where id in (select id from messages
-                    where next_attempt_at is not null and next_attempt_at <= ?
-                      and (lease_expires_at is null or lease_expires_at <= ?)
-                    order by next_attempt_at limit ?)
-       returning *`,
-    );
+    // The fair claim (fair-claim.ts): its text is the same for every claim, only the parameters change,
+    // so it is prepared once.
+    let claim: { text: string; statement: SQLite.Statement<unknown[], MessageRow> } | undefined;
     this.claim = (owner, now, leaseUntil, limit) => {
+      if (limit <= 0) return [];
+      const compiled = claimFairSqlite<MessageRow>(
+        DELIVERY_QUEUE,
+        owner,
+        now,
+        leaseUntil,
+        limit,
+        DELIVERY_CAPS,
+      ).compile(kysely);
+      if (claim?.text !== compiled.sql)
+        claim = { text: compiled.sql, statement: sqlite.prepare<unknown[], MessageRow>(compiled.sql) };
       sqlite.pragma('synchronous = NORMAL');
       try {
-        return claim.all(owner, leaseUntil, now, now, limit);
+        return inDeliveryTurn(claim.statement.all(...compiled.parameters));
       } finally {
         sqlite.pragma('synchronous = FULL');
       }

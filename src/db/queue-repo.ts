@@ -1,6 +1,18 @@
 // The delivery queue, in the messages table: claiming due messages under a lease, and recording each
 // attempt's outcome with its events in one transaction.
 //
+// The claim serves accounts in turn (fair-claim.ts, with the account as both tenant and group): the
+// account holding the fewest leases first, each account's messages by due time (FIFO). One account's
+// backlog, however long, delays another account's message by at most one claim round: the next claim
+// of any worker takes it before the backlog's next message. There is no cap on an account's leases:
+// alone, an account gets every free slot of every claim (the full throughput of the workers); with
+// others waiting, the turn gives each of them a slot before the backlog gets another. Accounts are
+// weighed by plan (PlanLimits.deliveryShare: an account's rank is divided by its share), so busy accounts
+// share the workers in proportion to their plans; one with nothing in delivery still goes first, or
+// after at most (largest share − 1) picks of a busier one in the same claim. Slow destinations
+// cannot hold every worker slot either: destination-limits.ts reschedules a delivery that would wait for
+// its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
+//
 // A record moves the message only out of a queued status (QUEUED_MESSAGE_STATUSES), checked in the
 // UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
 // worker still holds the lease (a relay that accepted the message and bounced it before the worker's
@@ -16,8 +28,9 @@ import type {
   SuppressionRow,
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
+import { PLANS } from '../accounts/plans.js';
 import { eventCategory } from './event-category.js';
-import { claimLeased } from './lease-claim.js';
+import { claimFair, inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
@@ -44,6 +57,40 @@ export interface AttemptRecord {
  */
 export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
 
+/**
+ * The delivery queue as a fair queue: accounts in turn, each account one group, weighed by plan
+ * (PlanLimits.deliveryShare): the shares are constants of the statement, so its text never changes.
+ */
+export const DELIVERY_QUEUE: FairQueue = {
+  table: 'messages',
+  due: 'next_attempt_at',
+  owner: 'lease_owner',
+  until: 'lease_expires_at',
+  tenant: {
+    column: 'account_id',
+    table: 'accounts',
+    share: sql<number>`case ${sql.ref('tt.plan')} ${sql.join(
+      Object.entries(PLANS).map(
+        ([plan, limits]) => sql`when ${sql.lit(plan)} then ${sql.lit(limits.deliveryShare)}`,
+      ),
+      sql` `,
+    )} else 1 end`,
+  },
+  group: { column: 'account_id', table: 'accounts' },
+};
+
+/** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
+export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
+
+/** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
+export function inDeliveryTurn(rows: MessageRow[]): MessageRow[] {
+  return inTurn(
+    rows,
+    (r) => r.account_id,
+    (r) => Number(r.next_attempt_at),
+  );
+}
+
 export class QueueRepo {
   /**
    * Called after a commit that queued webhook pushes (the composition root wakes the dispatcher of
@@ -57,19 +104,26 @@ export class QueueRepo {
   ) {}
 
   /**
-   * Leases up to `limit` due messages to `owner` until `leaseUntil`. A message whose lease expired (its
-   * worker died) is due again. On PostgreSQL, SKIP LOCKED lets many workers claim at once without
-   * waiting on each other; SQLite has one writer at a time, so the statement alone is atomic.
+   * Leases up to `limit` due messages to `owner` until `leaseUntil`, in turn by account (fair-claim.ts):
+   * the accounts holding the fewest leases first, each account's messages by due time, then id. The
+   * answer is in that order too (inDeliveryTurn). A
+   * message whose lease expired (its worker died) is due again. On PostgreSQL, SKIP LOCKED lets many
+   * workers claim at once without waiting on each other (a claim skips the accounts another claim is
+   * taking from, and never leases a row twice); SQLite has one writer at a time, so the statement alone
+   * is atomic.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
-    return claimLeased<MessageRow>(
-      this.db,
-      this.dialect,
-      { table: 'messages', due: 'next_attempt_at', owner: 'lease_owner', until: 'lease_expires_at' },
-      owner,
-      now,
-      leaseUntil,
-      limit,
+    return inDeliveryTurn(
+      await claimFair<MessageRow>(
+        this.db,
+        this.dialect,
+        DELIVERY_QUEUE,
+        owner,
+        now,
+        leaseUntil,
+        limit,
+        DELIVERY_CAPS,
+      ),
     );
   }
 

@@ -15,6 +15,7 @@ import * as m012 from './012-signup-tokens.js';
 import * as m013 from './013-message-category.js';
 import * as m014 from './014-webhook-account-leases.js';
 import * as m015 from './015-login-devices.js';
+import * as m016 from './016-fair-delivery-claim.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013-message-category': m013,
   '014-webhook-account-leases': m014,
   '015-login-devices': m015,
+  '016-fair-delivery-claim': m016,
 };
