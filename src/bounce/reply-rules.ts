@@ -39,6 +39,11 @@ export interface ReplyRule {
    * when the server's own code says less (none, or x.0.0).
    */
   detail?: string;
+  /**
+   * The code quoted in the words is not the verdict's (another server's answer quoted inside the
+   * reply): the verdict carries `detail` with the failure's class.
+   */
+  ownCode?: true;
   /** A greylisting deferral (the verdict's `greylisted`): try again after the greylist's delay. */
   greylisted?: true;
   examples: readonly RuleExample[];
@@ -75,8 +80,9 @@ const POLICY_WORDS =
   /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
+// T-Online ends a refusal of the sending IP with "(BL)" (its blocklist).
 const BLOCK_WORDS =
-  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+  /\(BL\)|block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
 const NETWORK_WORDS =
   /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
 const SYSTEM_WORDS =
@@ -182,6 +188,25 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'sender verification failed',
+    category: 'policy_rejected',
+    // Exim's sender-verification callout quotes what our return path's server answered ("550-Response:
+    // 550 5.1.1 No such user"): that code is about our address, never the recipient's, so the verdict
+    // carries the policy code (ownCode).
+    words:
+      /sender verif(?:y|ication) (?:failed|callout)|verification failed for|could not complete sender verify/i,
+    detail: '7.1',
+    ownCode: true,
+    examples: [
+      {
+        reply:
+          '550-Verification failed for <b+x@send.acme.example> 550-Called: 198.51.100.30 550-Sent: RCPT TO:<b+x@send.acme.example> 550-Response: 550 5.1.1 No such user 550 Sender verify failed',
+        enhanced: '5.7.1',
+      },
+      { reply: '550 Sender verify failed', enhanced: '5.7.1' },
+    ],
+  },
+  {
     name: 'Office 365 recipient rejections',
     category: 'unknown_recipient',
     // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking, 5.1.10
@@ -229,8 +254,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   {
     name: 'sender rejected',
     category: 'policy_rejected',
-    // Exim's "Sender verify failed", Postfix's "Sender address rejected: Domain not found": the words
-    // of the unknown-recipient and unknown-domain rules, about our own address.
+    // Postfix's "Sender address rejected: Domain not found" (Exim's "Sender verify failed" is the rule
+    // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     words:
       /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path|from address|verification failed for/i,
     codes: GENERIC_OR_POLICY,
@@ -240,13 +265,15 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         reply: '553 5.1.0 <b+x@send.acme.example>: Sender address rejected: Domain not found',
         enhanced: '5.1.0',
       },
-      { reply: '550 Sender verify failed', enhanced: '5.7.1' },
     ],
   },
   {
     name: 'expired',
     category: 'expired',
     words: EXPIRED_WORDS,
+    // Exim names the trouble before it gave up ("mailbox is full: retry timeout exceeded"): a full
+    // mailbox is what the message met (the rule for its words, later).
+    unless: MAILBOX_FULL_WORDS,
     codes: GENERIC_OR_NETWORK,
     detail: '4.7',
     examples: [
