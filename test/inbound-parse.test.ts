@@ -231,6 +231,60 @@ describe('parsing what comes back to the return path', () => {
     expect((await parseReport(Buffer.from(raw), { mailFrom: '' })).kind).toBe('auto_reply');
   });
 
+  it.each([
+    // subject, text: notices in the languages mail systems write them in, and one whose words no rule
+    // knows but which quotes a reply code with an enhanced status code
+    [
+      'Недоставленное сообщение',
+      'Ваше письмо не удалось доставить одному или нескольким получателям:\r\n\r\n<jane@recipient.example>: host mx.recipient.example said: 550 5.1.1 User unknown',
+    ],
+    [
+      'Niedostarczona wiadomość',
+      'Wiadomość nie mogła zostać dostarczona.\r\n\r\n550 5.1.1 Użytkownik nie istnieje',
+    ],
+    [
+      'Nedoručitelné: Reset your password',
+      'Zprávu nelze doručit příjemci.\r\n\r\n550 5.1.1 Uživatel neexistuje',
+    ],
+    ['Mensagem não entregue', 'A sua mensagem não pôde ser entregue.\r\n\r\n550 5.1.1 Usuário desconhecido'],
+    [
+      'Teslim Edilemeyen: Reset your password',
+      'Mesajınız teslim edilemedi.\r\n\r\n550 5.1.1 Kullanıcı bulunamadı',
+    ],
+    [
+      '배달 못함: Reset your password',
+      '다음 수신자에게 메시지를 배달하지 못했습니다.\r\n\r\n550 5.1.1 User unknown',
+    ],
+    ['Mitteilung', 'Ergebnis der Zustellung an jane@recipient.example:\r\n\r\n  550-5.1.1 No such user'],
+  ])('reads a notice from the null sender titled %j', async (subject, text) => {
+    const raw = [
+      'From: mailer-daemon@mx.example',
+      `Subject: ${subject}`,
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      text,
+    ].join('\r\n');
+    const report = await parseReport(Buffer.from(raw), { mailFrom: '' });
+    expect(report.kind).toBe('bounce');
+    if (report.kind !== 'bounce') return;
+    expect(report.recipients[0]!.classification).toMatchObject({
+      type: 'permanent',
+      category: 'unknown_recipient',
+    });
+  });
+
+  it('takes a person quoting a reply code for no bounce', async () => {
+    const raw = [
+      'From: Jane <jane@recipient.example>',
+      'Subject: Re: Reset your password',
+      '',
+      'Your reset link gave me "550 5.1.1 user unknown" when I replied to it.',
+    ].join('\r\n');
+    const report = await parseReport(Buffer.from(raw), { mailFrom: 'jane@recipient.example' });
+    expect(report.kind).not.toBe('bounce');
+  });
+
   it('never throws on garbage', async () => {
     const samples = [
       Buffer.alloc(0),

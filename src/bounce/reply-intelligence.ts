@@ -166,7 +166,7 @@ function decide(f: Facts): Explained {
   // is a transient trouble, so a failure after it is the end of the retries.
   if (f.type === 'permanent' && cls === undefined && category === 'network_error') category = 'expired';
 
-  let enhanced = f.code && !isGeneric(f.code) ? f.code : undefined;
+  let enhanced = f.code && !isGeneric(f.code) && !rule?.ownCode ? f.code : undefined;
   const detailClass = cls ?? (f.type === 'permanent' ? '5' : f.type === 'transient' ? '4' : undefined);
   if (!enhanced && detail && detailClass) enhanced = `${detailClass}.${detail}`;
   enhanced ??= implied ?? f.code;

@@ -39,6 +39,11 @@ export interface ReplyRule {
    * when the server's own code says less (none, or x.0.0).
    */
   detail?: string;
+  /**
+   * The code quoted in the words is not the verdict's (another server's answer quoted inside the
+   * reply): the verdict carries `detail` with the failure's class.
+   */
+  ownCode?: true;
   /** A greylisting deferral (the verdict's `greylisted`): try again after the greylist's delay. */
   greylisted?: true;
   examples: readonly RuleExample[];
@@ -60,23 +65,24 @@ const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
 const UNKNOWN_DOMAIN_WORDS =
   /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?/i;
 const MAILBOX_FULL_WORDS =
-  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|quota (?:usage |limit )?(?:exceeded|reached)|postfach (?:ist )?voll|bo\u00eete (?:aux lettres )?(?:est )?pleine|buz\u00f3n (?:est\u00e1 )?lleno|casella (?:di posta )?piena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
+  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach (?:ist )?voll|bo\u00eete (?:aux lettres )?(?:est )?pleine|buz\u00f3n (?:est\u00e1 )?lleno|casella (?:di posta )?piena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
 const DISABLED_WORDS =
-  /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
+  /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
   /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
 const POLICY_WORDS =
-  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
+  /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|policy|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|relay(?:ing)?|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
+// T-Online ends a refusal of the sending IP with "(BL)" (its blocklist).
 const BLOCK_WORDS =
-  /block(?:ed|list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+  /\(BL\)|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
 const NETWORK_WORDS =
   /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
 const SYSTEM_WORDS =
@@ -182,6 +188,25 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'sender verification failed',
+    category: 'policy_rejected',
+    // Exim's sender-verification callout quotes what our return path's server answered ("550-Response:
+    // 550 5.1.1 No such user"): that code is about our address, never the recipient's, so the verdict
+    // carries the policy code (ownCode).
+    words:
+      /sender verif(?:y|ication) (?:failed|callout)|verification failed for|could not complete sender verify/i,
+    detail: '7.1',
+    ownCode: true,
+    examples: [
+      {
+        reply:
+          '550-Verification failed for <b+x@send.acme.example> 550-Called: 198.51.100.30 550-Sent: RCPT TO:<b+x@send.acme.example> 550-Response: 550 5.1.1 No such user 550 Sender verify failed',
+        enhanced: '5.7.1',
+      },
+      { reply: '550 Sender verify failed', enhanced: '5.7.1' },
+    ],
+  },
+  {
     name: 'Office 365 recipient rejections',
     category: 'unknown_recipient',
     // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking, 5.1.10
@@ -229,8 +254,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   {
     name: 'sender rejected',
     category: 'policy_rejected',
-    // Exim's "Sender verify failed", Postfix's "Sender address rejected: Domain not found": the words
-    // of the unknown-recipient and unknown-domain rules, about our own address.
+    // Postfix's "Sender address rejected: Domain not found" (Exim's "Sender verify failed" is the rule
+    // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     words:
       /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path|from address|verification failed for/i,
     codes: GENERIC_OR_POLICY,
@@ -240,13 +265,15 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         reply: '553 5.1.0 <b+x@send.acme.example>: Sender address rejected: Domain not found',
         enhanced: '5.1.0',
       },
-      { reply: '550 Sender verify failed', enhanced: '5.7.1' },
     ],
   },
   {
     name: 'expired',
     category: 'expired',
     words: EXPIRED_WORDS,
+    // Exim names the trouble before it gave up ("mailbox is full: retry timeout exceeded"): a full
+    // mailbox is what the message met (the rule for its words, later).
+    unless: MAILBOX_FULL_WORDS,
     codes: GENERIC_OR_NETWORK,
     detail: '4.7',
     examples: [
@@ -290,6 +317,22 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 Unrouteable address', enhanced: '5.1.2' },
       { reply: '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain', enhanced: '5.4.4' },
       { reply: '550 all relevant MX records point to non-existent hosts', enhanced: '5.1.2' },
+    ],
+  },
+
+  {
+    name: 'moved (551 user not local)',
+    category: 'unknown_recipient',
+    // RFC 5321 §3.4: 551 "User not local; please try <forward-path>": the address has moved. Words
+    // that name our own address or a relay are the policy rules'.
+    replies: [551],
+    words: /not local|(?:has|have) moved|please try|forward-path/i,
+    unless: /relay|sender|mail from/i,
+    codes: /^(?:5\.(?:\d{1,3}\.0|0\.\d{1,3}))?$/,
+    detail: '1.6',
+    examples: [
+      { reply: '551 User not local; please try <jane@y.example>', enhanced: '5.1.6' },
+      { reply: '551 5.1.0 User has moved; please try <jane@y.example>', enhanced: '5.1.0' },
     ],
   },
 
@@ -465,6 +508,16 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '550 Client host [198.51.100.7] is listed at bl.example.org', enhanced: '5.7.1' },
       {
         reply:
+          "550 SC-001 (BAY004-MC1F23) Unfortunately, messages from 198.51.100.7 weren't sent. Please contact your Internet service provider since part of their network is on our block list.",
+        enhanced: '5.7.1',
+      },
+      {
+        reply:
+          '554 IP=198.51.100.7 - A problem occurred. (Ask your postmaster for help or to contact tosa@rx.t-online.example to clarify.) (BL)',
+        enhanced: '5.7.1',
+      },
+      {
+        reply:
           '421-4.7.0 This message does not have authentication information or fails to pass authentication checks. To best protect our users from spam, the message has been blocked.',
         enhanced: '4.7.0',
       },
@@ -498,6 +551,10 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: "550 'arathib@vnet.example' is not a registered gateway user", enhanced: '5.1.1' },
       { reply: '550 user has moved with no forwarding address', enhanced: '5.1.1' },
       { reply: '550 Address unknown', enhanced: '5.1.1' },
+      { reply: '550 No such person at this address', enhanced: '5.1.1' },
+      { reply: '550 <jane@x.example> Not our Customer', enhanced: '5.1.1' },
+      { reply: '550 [PERMFAIL] jane@x.example: recipient is not exist', enhanced: '5.1.1' },
+      { reply: '550 Address invalid', enhanced: '5.1.1' },
       { reply: '550 5.0.0 <jane@x.example>... Addressee unknown, relay=mx.x.example', enhanced: '5.1.1' },
       {
         reply: '550 5.0.350 Remote server returned an error -> 550 5.1.1 <jane@x.example>: user unknown',
@@ -524,6 +581,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '452 User is over quota', enhanced: '4.2.2' },
       { reply: '552 Mailbox quota usage exceeded', enhanced: '5.2.2' },
       { reply: '552 Postfach voll', enhanced: '5.2.2' },
+      { reply: '552 Mailbox size exceeded', enhanced: '5.2.2' },
       { reply: '552 Bo\u00eete aux lettres pleine', enhanced: '5.2.2' },
     ],
   },
@@ -540,6 +598,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.2.1',
       },
       { reply: '550 Account suspended', enhanced: '5.2.1' },
+      { reply: '550 User account terminated', enhanced: '5.2.1' },
       { reply: '550 Mailbox temporarily disabled', enhanced: '5.2.1' },
       {
         reply:
