@@ -201,6 +201,33 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await screenshot(page, 'domain-verified');
   });
 
+  it('sets how long the domain’s mail is tried, and sees it saved', async () => {
+    const id = page.url().split('/').pop()!;
+    const expiry = page.getByLabel('Give up after');
+    expect(await expiry.inputValue()).toBe(''); // the default: 2 days
+    await expiry.selectOption({ label: '10 minutes' });
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await page
+      .getByText('Saved: mail from acme.example that is not delivered within 10 minutes fails as expired.')
+      .waitFor();
+    const saved = await page.evaluate(async (i) => (await fetch(`/api/domains/${i}`)).json(), id);
+    expect((saved as { expire_after: number | null }).expire_after).toBe(600);
+    // Still there after a reload, and in the list.
+    await page.reload();
+    await heading('acme.example').waitFor();
+    expect(await page.getByLabel('Give up after').inputValue()).toBe('600');
+    await nav('Domains');
+    await page.getByText('gives up after 10 minutes').waitFor();
+    await page.getByRole('link', { name: 'acme.example' }).click();
+    await heading('acme.example').waitFor();
+    // Back to the default, so the rest of the walk-through sends as before.
+    await page.getByLabel('Give up after').selectOption({ label: '2 days (default)' });
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await page.getByText('not delivered within 2 days fails as expired.', { exact: false }).waitFor();
+    const reset = await page.evaluate(async (i) => (await fetch(`/api/domains/${i}`)).json(), id);
+    expect((reset as { expire_after: number | null }).expire_after).toBeNull();
+  });
+
   it('sends through the API with the key, from a server, and finds the email in the logs', async () => {
     const account = await (
       await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })

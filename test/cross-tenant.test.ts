@@ -36,6 +36,7 @@ describe.each(databaseKinds)('cross-account access on $name', (kind) => {
     ['a domain', 'GET', () => `/api/domains/${ids.domain}`],
     ['a domain (verify)', 'POST', () => `/api/domains/${ids.domain}/verify`, {}],
     ['a domain (delete)', 'DELETE', () => `/api/domains/${ids.domain}`],
+    ['a domain (expiry)', 'PATCH', () => `/api/domains/${ids.domain}`, { expire_after: 600 }],
     ['a webhook', 'GET', () => `/api/webhooks/${ids.webhook}`],
     ['a webhook (change)', 'PATCH', () => `/api/webhooks/${ids.webhook}`, { enabled: false }],
     ['a webhook (delete)', 'DELETE', () => `/api/webhooks/${ids.webhook}`],
@@ -63,7 +64,9 @@ describe.each(databaseKinds)('cross-account access on $name', (kind) => {
     const get = (url: string) =>
       env.app.inject({ method: 'GET', url, headers: { 'x-api-key': owner.apiKey } });
     expect((await get(`/api/emails/${ids.email}`)).statusCode).toBe(200);
-    expect((await get(`/api/domains/${ids.domain}`)).statusCode).toBe(200);
+    const domain = await get(`/api/domains/${ids.domain}`);
+    expect(domain.statusCode).toBe(200);
+    expect(domain.json()).toMatchObject({ expire_after: null });
     const hook = await get(`/api/webhooks/${ids.webhook}`);
     expect(hook.statusCode).toBe(200);
     expect(hook.json()).toMatchObject({ enabled: true });

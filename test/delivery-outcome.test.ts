@@ -4,8 +4,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOUNCE_CATEGORIES, type BounceCategory } from '../src/bounce/categories.js';
-import { decideNext, failedPermanently, type MessageProgress } from '../src/delivery/outcome.js';
-import { DEFAULT_RETRY, greylistRetryAt, nextAttemptAt } from '../src/delivery/retry-schedule.js';
+import {
+  decideNext,
+  expiredUnattempted,
+  failedPermanently,
+  type MessageProgress,
+} from '../src/delivery/outcome.js';
+import {
+  DEFAULT_RETRY,
+  greylistRetryAt,
+  lifetimeWords,
+  messageDeadline,
+  nextAttemptAt,
+} from '../src/delivery/retry-schedule.js';
 import type { AttemptResult } from '../src/delivery/transport.js';
 
 const MIN = 60_000;
@@ -188,5 +199,121 @@ describe('suppression from the category of a refusal during the session', () => 
     for (const category of BOUNCE_CATEGORIES) {
       expect(decideNext(fresh, attempt({ greylisted: false, category }), NOW, 0.5).suppress).toBeUndefined();
     }
+  });
+});
+
+describe('expiry (a sending domain’s expire_after, or the default two days)', () => {
+  /** Any attempt result that asks for a retry: a deferral, greylisted or not, of any category. */
+  const deferral = fc.record({
+    greylisted: fc.boolean(),
+    category: fc.constantFrom(...BOUNCE_CATEGORIES, null),
+  });
+
+  it('never schedules a retry at or past the deadline; a retry that would be past it fails the message as expired', () => {
+    fc.assert(
+      fc.property(
+        random01,
+        deferral,
+        fc.integer({ min: 0, max: 20 }),
+        fc.option(fc.integer({ min: 60, max: 172_800 }), { nil: null }),
+        // When the attempt ends, from the message's acceptance: up to past two days.
+        fc.integer({ min: 0, max: 2 * 24 * 3600_000 + 3600_000 }),
+        (random, d, attempts, expireAfter, elapsed) => {
+          const createdAt = NOW;
+          const deadline = messageDeadline(createdAt, expireAfter);
+          const n = decideNext(
+            { status: attempts === 0 ? 'queued' : 'deferred', attempts, createdAt, deadline },
+            attempt({ greylisted: d.greylisted, category: d.category }),
+            createdAt + elapsed,
+            random,
+          );
+          if (n.nextAttemptAt !== null) {
+            expect(n.status).toBe('deferred');
+            expect(n.nextAttemptAt).toBeLessThan(deadline);
+          } else {
+            // The only way a deferral ends: it expired, and says so in one shape.
+            expect(n.status).toBe('failed');
+            expect(n.events).toEqual([
+              {
+                type: 'email.failed',
+                data: expect.objectContaining({
+                  reason: 'expired',
+                  category: 'expired',
+                  last_category: d.category,
+                  expired_at: new Date(deadline).toISOString(),
+                }) as unknown,
+              },
+            ]);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('retries while the retry comes before the deadline, with the schedule unchanged', () => {
+    fc.assert(
+      fc.property(random01, fc.integer({ min: 60, max: 172_800 }), (random, expireAfter) => {
+        const deadline = messageDeadline(NOW, expireAfter);
+        const withDeadline = decideNext(
+          { ...fresh, createdAt: NOW, deadline },
+          attempt({ greylisted: false }),
+          NOW,
+          random,
+        );
+        const scheduled = nextAttemptAt(1, NOW, NOW, random)!;
+        if (scheduled < deadline) expect(withDeadline.nextAttemptAt).toBe(scheduled);
+        else expect(withDeadline.status).toBe('failed');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes the domain’s expire_after, never longer than the default, and two days when it is null', () => {
+    expect(messageDeadline(NOW, null)).toBe(NOW + DEFAULT_RETRY.maxAgeMs);
+    expect(messageDeadline(NOW, 600)).toBe(NOW + 600_000);
+    expect(messageDeadline(NOW, 172_800)).toBe(NOW + 2 * 24 * 3600_000);
+    expect(messageDeadline(NOW, 600, { ...DEFAULT_RETRY, maxAgeMs: 60_000 })).toBe(NOW + 60_000);
+    // Without a deadline given, decideNext applies the default one.
+    const late = decideNext(
+      { status: 'deferred', attempts: 5, createdAt: NOW },
+      attempt({ greylisted: false }),
+      NOW + DEFAULT_RETRY.maxAgeMs - MIN,
+      0.5,
+    );
+    expect(late.events[0]!.data).toMatchObject({
+      reason: 'expired',
+      detail: expect.stringMatching(/^not delivered within 48 hours; last reply: 450 /) as unknown,
+    });
+  });
+
+  it('fails a message claimed past its deadline without an attempt, keeping the last deferral’s category', () => {
+    const n = expiredUnattempted({ createdAt: NOW, attempts: 3 }, NOW + 10 * MIN, 'network_error');
+    expect(n).toEqual({
+      status: 'failed',
+      nextAttemptAt: null,
+      attemptOutcome: 'failed',
+      events: [
+        {
+          type: 'email.failed',
+          data: {
+            attempts: 3,
+            category: 'expired',
+            last_category: 'network_error',
+            reason: 'expired',
+            expired_at: new Date(NOW + 10 * MIN).toISOString(),
+            detail: 'not delivered within 10 minutes; not tried again',
+          },
+        },
+      ],
+    });
+  });
+
+  it('words lifetimes for the detail sentence', () => {
+    expect(lifetimeWords(60_000)).toBe('1 minute');
+    expect(lifetimeWords(90_000)).toBe('90 seconds');
+    expect(lifetimeWords(3600_000)).toBe('1 hour');
+    expect(lifetimeWords(86_400_000)).toBe('24 hours');
+    expect(lifetimeWords(61 * 60_000)).toBe('61 minutes');
   });
 });

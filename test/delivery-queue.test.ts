@@ -107,15 +107,21 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
       expect(attempts.map((a) => a.outcome)).toEqual(['delivered', 'deferred', 'deferred']);
     });
 
-    it('fails a message still undeliverable after two days', async () => {
+    it('fails a message still undeliverable after two days, without trying it past them', async () => {
       const worker = await env.services.startWorker({ pollMs: 50 });
       const id = await send('defer-forever@dest.example');
       await waitFor(id, 1);
       clock.advance(2 * 24 * 3600_000 + 60_000);
       worker.wake();
-      expect(await waitFor(id, 2)).toMatchObject({ status: 'failed', next_attempt_at: null });
+      // Claimed past its two days: it fails as expired, and no attempt is made (ARCHITECTURE.md, Expiry).
+      const failed = await until(`${id} failed`, async () => {
+        const m = await message(id);
+        return m?.status === 'failed' && m.lease_owner === null ? m : undefined;
+      });
+      expect(failed).toMatchObject({ attempts: 1, next_attempt_at: null, category: 'expired' });
       const events = await env.services.repos.messages.events(tenant.accountId, id);
       expect(events[0]).toMatchObject({ type: 'email.failed' });
+      expect(JSON.parse(events[0]!.data)).toMatchObject({ reason: 'expired', category: 'expired' });
     });
   });
 

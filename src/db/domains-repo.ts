@@ -183,15 +183,32 @@ export class DomainsRepo {
       .execute();
   }
 
-  /** Names (ASCII, lower case) of the domains this account may send from. */
-  async verifiedNames(accountId: string): Promise<string[]> {
+  /**
+   * The domains this account may send from: names (ASCII, lower case) with their expiry for mail
+   * (expire_after, seconds or null), in one query (domains/verified-domains.ts caches it).
+   */
+  async sendable(accountId: string): Promise<{ name: string; expire_after: number | null }[]> {
     const rows = await this.db
       .selectFrom('domains')
-      .select('name')
+      .select(['name', 'expire_after'])
       .where('account_id', '=', accountId)
       .where('status', 'in', SENDABLE_DOMAIN_STATUSES)
       .execute();
-    return rows.map((r) => r.name);
+    return rows.map((r) => ({
+      name: r.name,
+      expire_after: r.expire_after === null ? null : Number(r.expire_after),
+    }));
+  }
+
+  /** Sets the domain's expire_after (seconds, or null); false when the account has no such domain. */
+  async setExpireAfter(accountId: string, id: string, expireAfter: number | null): Promise<boolean> {
+    const r = await this.db
+      .updateTable('domains')
+      .set({ expire_after: expireAfter })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   }
 
   /** How many domains the account has, whatever their status (the plan's domain limit counts them all). */

@@ -121,6 +121,11 @@ export interface DomainsTable {
   next_check_at: number | null;
   check_lease_owner: string | null;
   check_lease_until: number | null;
+  /**
+   * Seconds after a message's acceptance when txmail stops trying it (docs/API.md, Domains:
+   * expire_after); null: the default retry period. Optional on insert (the column defaults to null).
+   */
+  expire_after: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MessagesTable {

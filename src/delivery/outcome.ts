@@ -4,7 +4,14 @@
 import { suppresses } from '../bounce/categories.js';
 import { describeStatus } from '../bounce/status-reason.js';
 import type { EventType, MessageStatus } from '../db/schema.js';
-import { greylistRetryAt, nextAttemptAt, type RetryPolicy, DEFAULT_RETRY } from './retry-schedule.js';
+import {
+  greylistRetryAt,
+  lifetimeWords,
+  messageDeadline,
+  nextAttemptAt,
+  type RetryPolicy,
+  DEFAULT_RETRY,
+} from './retry-schedule.js';
 import type { AttemptResult } from './transport.js';
 
 /**
@@ -22,6 +29,11 @@ export interface MessageProgress {
    * DISABLED_REPEAT_WINDOW_MS. Looked up by the worker only when this attempt bounced so.
    */
   disabledBefore?: boolean;
+  /**
+   * When txmail stops trying the message (retry-schedule.ts messageDeadline: its domain's
+   * expire_after); undefined: createdAt + the policy's maximum age.
+   */
+  deadline?: number;
 }
 
 export interface NextState {
@@ -87,13 +99,17 @@ export function decideNext(
     };
   }
   // A greylisting reply waits out the greylist; everything else keeps the schedule (retry-schedule.ts).
-  const next = (result.greylisted ? greylistRetryAt : nextAttemptAt)(
+  const scheduled = (result.greylisted ? greylistRetryAt : nextAttemptAt)(
     attempts,
     message.createdAt,
     now,
     random,
     policy,
   );
+  // No retry at or past the deadline (as SES: none past the message's lifetime): a retry that could
+  // not start would only keep the message waiting for its failure.
+  const deadline = message.deadline ?? messageDeadline(message.createdAt, null, policy);
+  const next = scheduled !== null && scheduled < deadline ? scheduled : null;
   if (next === null) {
     return {
       status: 'failed',
@@ -104,10 +120,8 @@ export function decideNext(
           type: 'email.failed',
           data: {
             ...details,
-            // txmail gave up: the category says so; the last deferral's is kept beside it.
-            category: 'expired',
-            last_category: result.category,
-            reason: `not delivered within ${Math.round(policy.maxAgeMs / 3600_000)} hours; last reply: ${result.reply}`,
+            ...expiredData(deadline, result.category),
+            detail: `${expiredDetail(message.createdAt, deadline)}; last reply: ${result.reply}`,
           },
         },
       ],
@@ -149,4 +163,48 @@ export function failedPermanently(reason: string, details: Record<string, unknow
     attemptOutcome: 'failed',
     events: [{ type: 'email.failed', data: { reason, ...details } }],
   };
+}
+
+/**
+ * A message claimed at or after its deadline (it waited in the queue, or for a paused destination):
+ * it fails without an attempt (ARCHITECTURE.md, "Expiry"). `lastCategory`: the category of its last
+ * deferral, if any (messages.category).
+ */
+export function expiredUnattempted(
+  message: Pick<MessageProgress, 'createdAt' | 'attempts'>,
+  deadline: number,
+  lastCategory: string | null,
+): NextState {
+  return {
+    status: 'failed',
+    nextAttemptAt: null,
+    attemptOutcome: 'failed',
+    events: [
+      {
+        type: 'email.failed',
+        data: {
+          attempts: message.attempts,
+          ...expiredData(deadline, lastCategory),
+          detail: `${expiredDetail(message.createdAt, deadline)}; not tried again`,
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * What every expiry says (docs/API.md, email.failed): txmail gave up (`reason` "expired", category
+ * `expired`), the last deferral's category beside it, and when.
+ */
+function expiredData(deadline: number, lastCategory: string | null) {
+  return {
+    category: 'expired',
+    last_category: lastCategory,
+    reason: 'expired',
+    expired_at: new Date(deadline).toISOString(),
+  };
+}
+
+function expiredDetail(createdAt: number, deadline: number): string {
+  return `not delivered within ${lifetimeWords(deadline - createdAt)}`;
 }

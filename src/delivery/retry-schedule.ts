@@ -63,3 +63,28 @@ export function greylistRetryAt(
   const delay = Math.max(policy.greylistMs, scheduledDelay(attempts, policy));
   return withinMaxAge(Math.ceil(now + delay * (1 + policy.jitter * random)), createdAt, policy);
 }
+
+/**
+ * When txmail stops trying a message (ARCHITECTURE.md, "Expiry"): `expireAfterS` seconds (its sending
+ * domain's expire_after) after its acceptance, or the policy's maximum age when that is null or later.
+ * No attempt starts at or after the deadline, and no retry is scheduled for then (outcome.ts).
+ */
+export function messageDeadline(
+  createdAt: number,
+  expireAfterS: number | null,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): number {
+  const age = expireAfterS === null ? policy.maxAgeMs : Math.min(policy.maxAgeMs, expireAfterS * 1000);
+  return createdAt + age;
+}
+
+/** A lifetime in words for a reason sentence: "10 minutes", "1 hour", "48 hours", "90 seconds". */
+export function lifetimeWords(ms: number): string {
+  const [n, unit] =
+    ms % 3600_000 === 0
+      ? [ms / 3600_000, 'hour']
+      : ms % 60_000 === 0
+        ? [ms / 60_000, 'minute']
+        : [Math.round(ms / 1000), 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}

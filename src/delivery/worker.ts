@@ -9,9 +9,15 @@ import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
-import { decideNext, DISABLED_REPEAT_WINDOW_MS, failedPermanently, type NextState } from './outcome.js';
+import {
+  decideNext,
+  DISABLED_REPEAT_WINDOW_MS,
+  expiredUnattempted,
+  failedPermanently,
+  type NextState,
+} from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
-import { DEFAULT_RETRY } from './retry-schedule.js';
+import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 
 export interface WorkerOptions {
   /** Messages in delivery at once. */
@@ -211,15 +217,29 @@ export class DeliveryWorker {
     }
   }
 
-  /** Delivers once and says what to record. */
+  /**
+   * Delivers once and says what to record. A message past its deadline (its domain's expire_after, or
+   * the default retry period) is not tried: it fails as expired (ARCHITECTURE.md, "Expiry").
+   */
   private async attempt(m: MessageRow, started: number): Promise<AttemptRecord> {
+    const deadline = messageDeadline(m.created_at, await this.deliverer.expireAfter(m), this.options.retry);
+    if (started >= deadline) {
+      const expired = expiredUnattempted(
+        { createdAt: m.created_at, attempts: m.attempts },
+        deadline,
+        m.category,
+      );
+      // No attempt happened: none is counted.
+      return { ...this.stateRecord(m, expired, undefined), counted: false };
+    }
     const outcome = await this.deliverer.deliver(m);
     switch (outcome.kind) {
       case 'paused':
-        // The destination asked for a pause: only the schedule moves, no attempt is counted.
+        // The destination asked for a pause: only the schedule moves, no attempt is counted. A pause
+        // past the deadline ends at it, when the message fails without an attempt.
         return this.record(m, {
           status: m.status,
-          nextAttemptAt: outcome.until,
+          nextAttemptAt: Math.min(outcome.until, deadline),
           counted: false,
           attempt: undefined,
           events: [],
@@ -227,7 +247,7 @@ export class DeliveryWorker {
       case 'unsendable':
         return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
-        return this.attemptRecord(m, started, outcome.result, outcome.sourceIp);
+        return this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline);
     }
   }
 
@@ -236,11 +256,12 @@ export class DeliveryWorker {
     started: number,
     r: AttemptResult,
     sourceIp?: string,
+    deadline?: number,
   ): Promise<AttemptRecord> {
     const disabledBefore = await this.disabledBefore(m, r);
     const now = this.clock.now();
     const next = decideNext(
-      { status: m.status, attempts: m.attempts, createdAt: m.created_at, disabledBefore },
+      { status: m.status, attempts: m.attempts, createdAt: m.created_at, disabledBefore, deadline },
       r,
       now,
       Math.random(),

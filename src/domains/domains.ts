@@ -72,6 +72,7 @@ export class Domains {
       next_check_at: now + FIRST_CHECK_DELAY_MS,
       check_lease_owner: null,
       check_lease_until: null,
+      expire_after: null,
     };
     let result;
     try {
@@ -101,6 +102,20 @@ export class Domains {
     if (!r.deleted) throw notFound(id);
     this.dkim.forget(row.name, accountId);
     this.changed(accountId, r.accountStateChanged);
+  }
+
+  /**
+   * Sets how long txmail tries the domain's mail (docs/API.md, Domains: expire_after): whole seconds
+   * from EXPIRE_AFTER_MIN_S to EXPIRE_AFTER_MAX_S (the default retry period), or null for the default.
+   * Applies to the domain's mail still queued too: the deadline is read when a message is claimed.
+   */
+  async setExpireAfter(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
+    const problem = expireAfterProblem(value);
+    if (problem !== undefined) throw new AppError('validation_error', `"expire_after" ${problem}`);
+    await this.find(accountId, id);
+    if (!(await this.repo.setExpireAfter(accountId, id, value as number | null))) throw notFound(id);
+    this.changed(accountId, undefined);
+    return this.detail(await this.find(accountId, id));
   }
 
   /**
@@ -206,6 +221,23 @@ export class Domains {
   private changed(accountId: string, state: AccountState | undefined): void {
     this.onChange(accountId, state !== undefined);
   }
+}
+
+/** The shortest expiry a domain may set: a minute (a code that must arrive within seconds still needs a retry). */
+export const EXPIRE_AFTER_MIN_S = 60;
+/** The longest: the default retry period, two days (delivery/retry-schedule.ts DEFAULT_RETRY). */
+export const EXPIRE_AFTER_MAX_S = 2 * 24 * 3600;
+
+/** Why `value` is no expire_after, or undefined when it is one (whole seconds in range, or null). */
+export function expireAfterProblem(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return `must be a whole number of seconds (${EXPIRE_AFTER_MIN_S}–${EXPIRE_AFTER_MAX_S}) or null for the default of 2 days`;
+  }
+  if (value < EXPIRE_AFTER_MIN_S || value > EXPIRE_AFTER_MAX_S) {
+    return `must be between ${EXPIRE_AFTER_MIN_S} and ${EXPIRE_AFTER_MAX_S} seconds (2 days), or null for the default`;
+  }
+  return undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -161,6 +161,7 @@ function newDeliverer(
       ...parts,
       limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
       verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
+      expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
       clock,
     },

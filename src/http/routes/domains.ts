@@ -1,4 +1,4 @@
-// GET|POST /api/domains, GET|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
+// GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
 import type { DomainRow } from '../../db/schema.js';
@@ -17,6 +17,20 @@ const createBodySchema = {
       type: 'string',
       maxLength: MAX_DOMAIN_NAME_FIELD_LENGTH,
       description: 'The domain to send from, e.g. acme.example (IDN allowed)',
+    },
+  },
+} as const;
+
+// The value's own checks are Domains.setExpireAfter's: a schema type here would let Fastify coerce
+// "600" into 600, and its message would not say the range.
+const updateBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['expire_after'],
+  properties: {
+    expire_after: {
+      description:
+        "Seconds after acceptance when txmail stops trying the domain's mail (60–172800), or null for 2 days",
     },
   },
 } as const;
@@ -47,6 +61,21 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     '/api/domains/:id',
     { schema: { summary: 'One domain: the records to publish and what the last check found' } },
     async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
+  );
+
+  app.patch<{ Params: { id: string }; Body: { expire_after: unknown } }>(
+    '/api/domains/:id',
+    {
+      schema: { summary: "Change the domain's settings: expire_after", body: updateBodySchema },
+    },
+    async (request) =>
+      detailJson(
+        await domains.setExpireAfter(
+          authOf(request).account.id,
+          request.params.id,
+          request.body.expire_after,
+        ),
+      ),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -97,6 +126,7 @@ function summaryJson(d: DomainRow) {
     last_checked_at: iso(d.last_checked_at),
     next_check_at: iso(d.next_check_at),
     fails_at: iso(deadline(d)),
+    expire_after: d.expire_after,
   };
 }
 

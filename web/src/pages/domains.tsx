@@ -19,6 +19,8 @@ interface DomainSummary {
   verified_at: string | null;
   last_checked_at: string | null;
   fails_at: string | null;
+  /** Seconds after acceptance when txmail stops trying the domain's mail; null: 2 days. */
+  expire_after: number | null;
 }
 
 interface DomainRecord {
@@ -42,6 +44,24 @@ interface DomainDetail extends DomainSummary {
     outcome: string;
     dmarc?: { policy: string | null; guidance?: string } | null;
   } | null;
+}
+
+/** The dashboard's choices for expire_after (the API takes any whole seconds from 60 to 172800). */
+const EXPIRY_PRESETS: { seconds: number | null; words: string }[] = [
+  { seconds: 600, words: '10 minutes' },
+  { seconds: 3600, words: '1 hour' },
+  { seconds: 86_400, words: '1 day' },
+  { seconds: null, words: '2 days' },
+];
+
+/** expire_after in words: a preset's, or the seconds set through the API in the largest whole unit. */
+function expiryWords(seconds: number | null): string {
+  const preset = EXPIRY_PRESETS.find((p) => p.seconds === seconds);
+  if (preset) return preset.words;
+  const s = seconds ?? 0;
+  if (s % 3600 === 0) return `${s / 3600} hours`;
+  if (s % 60 === 0) return `${s / 60} minutes`;
+  return `${s} seconds`;
 }
 
 const RECORD_NAMES: Record<string, string> = {
@@ -92,6 +112,9 @@ export function DomainsPage() {
               <>
                 <Link href={`/domains/${d.id}`}>{d.unicode_name}</Link> <StatusBadge status={d.status} />
                 <span className="muted"> added {formatTime(d.created_at)}</span>
+                {d.expire_after !== null && (
+                  <span className="muted"> · gives up after {expiryWords(d.expire_after)}</span>
+                )}
               </>
             )}
           </ItemList>
@@ -165,6 +188,12 @@ export function DomainPage({ id }: { id: string }) {
             {result && <Notice kind={d.status === 'verified' ? 'success' : 'info'}>{result}</Notice>}
             <ErrorNotice error={error} />
           </LiveRegion>
+          <ExpiryForm
+            id={id}
+            name={d.unicode_name}
+            current={d.expire_after}
+            onSaved={() => void domain.reload()}
+          />
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
           <div className="records">
@@ -230,5 +259,83 @@ export function DomainPage({ id }: { id: string }) {
         </>
       )}
     </Page>
+  );
+}
+
+/**
+ * How long txmail tries the domain's mail (docs/API.md, Domains: expire_after): a one-time code that
+ * arrives an hour late only confuses, so time-sensitive mail gives up sooner and fails as expired.
+ */
+function ExpiryForm({
+  id,
+  name,
+  current,
+  onSaved,
+}: {
+  id: string;
+  name: string;
+  current: number | null;
+  onSaved: () => void;
+}) {
+  const [value, setValue] = useState(current === null ? '' : String(current));
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  // A value set through the API that is no preset stays selectable as it is.
+  const options = EXPIRY_PRESETS.some((p) => p.seconds === current)
+    ? EXPIRY_PRESETS
+    : [{ seconds: current, words: expiryWords(current) }, ...EXPIRY_PRESETS];
+  const save = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaved(undefined);
+    setError(undefined);
+    try {
+      const updated = await api<DomainSummary>('PATCH', `/api/domains/${id}`, {
+        expire_after: value === '' ? null : Number(value),
+      });
+      setSaved(
+        `Saved: mail from ${name} that is not delivered within ${expiryWords(updated.expire_after)} fails as expired.`,
+      );
+      onSaved();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <section aria-labelledby="expiry-heading">
+      <h2 id="expiry-heading">Expiry</h2>
+      <form className="inline-form" onSubmit={(e) => void save(e)}>
+        <div className="field">
+          <label htmlFor="expire-after">Give up after</label>
+          <select
+            id="expire-after"
+            name="expire_after"
+            value={value}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            aria-describedby="expire-after-hint"
+          >
+            {options.map((o) => (
+              <option key={String(o.seconds)} value={o.seconds === null ? '' : String(o.seconds)}>
+                {o.seconds === null ? `${o.words} (default)` : o.words}
+              </option>
+            ))}
+          </select>
+          <p className="hint" id="expire-after-hint">
+            Mail from this domain not delivered by then is no longer tried: it fails with the reason
+            “expired”. Shorter suits one-time codes and sign-in links.
+          </p>
+        </div>
+        <button className="button" disabled={saving}>
+          {saving ? 'Saving…' : 'Save expiry'}
+        </button>
+      </form>
+      <LiveRegion>
+        {saved && <Notice kind="success">{saved}</Notice>}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+    </section>
   );
 }

@@ -96,6 +96,8 @@ export function Timeline({ detail }: { detail: EmailDetail }) {
 function EventData({ data }: { data: Record<string, unknown> }) {
   const reply = typeof data.reply === 'string' ? data.reply : undefined;
   const reason = typeof data.reason === 'string' ? data.reason : undefined;
+  // An expiry's reason is the word "expired"; its sentence (how long, the last reply) is `detail`.
+  const detail = typeof data.detail === 'string' ? data.detail : undefined;
   const warnings = Array.isArray(data.warnings) ? (data.warnings as string[]) : [];
   const host = typeof data.remote_host === 'string' ? data.remote_host : undefined;
   return (
@@ -112,7 +114,12 @@ function EventData({ data }: { data: Record<string, unknown> }) {
           Reply: <code className="reply">{reply}</code>
         </p>
       )}
-      {reason && <p>Reason: {reason}</p>}
+      {reason && (
+        <p>
+          Reason: {reason}
+          {detail && ` (${detail})`}
+        </p>
+      )}
       {typeof data.category === 'string' && (
         <p>
           Category: <Category category={data.category} />
