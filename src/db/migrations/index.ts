@@ -16,6 +16,7 @@ import * as m013 from './013-message-category.js';
 import * as m014 from './014-webhook-account-leases.js';
 import * as m015 from './015-login-devices.js';
 import * as m016 from './016-fair-delivery-claim.js';
+import * as m018 from './018-process-registry.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014-webhook-account-leases': m014,
   '015-login-devices': m015,
   '016-fair-delivery-claim': m016,
+  '018-process-registry': m018,
 };
