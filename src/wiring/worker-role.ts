@@ -128,6 +128,8 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
     wake: () => worker?.wake(),
     dispatcher: () => dispatcher,
     startDomainChecker(options = {}) {
+      // Its claims wait for this process to be registered (the worker role's start registers it too).
+      deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
       domainChecker ??= new DomainChecker(
         deps.domains,
         repos.domains,
