@@ -92,8 +92,16 @@ export interface Config {
   logLevel: string;
   /** Messages one worker process delivers at once. */
   workerConcurrency: number;
-  /** How long a worker's claim on a message lasts: after a crash, the message waits this long. */
+  /**
+   * How long a worker's claim on a message lasts: the backstop after a crash; the registry of live
+   * processes (process-registry.ts) releases a dead process's leases within seconds.
+   */
   workerLeaseSeconds: number;
+  /**
+   * How often a process that holds leases writes its heartbeat and releases the leases of dead processes
+   * (process-registry.ts); one is dead after three missed beats.
+   */
+  processHeartbeatSeconds: number;
   /** Pushes of one webhook endpoint in flight at once, across every dispatcher process. */
   webhookEndpointConcurrency: number;
   /**
@@ -200,6 +208,7 @@ export function parseConfig(env: Env): Config {
     accountRateLimits: accountRateLimits(get('TXMAIL_ACCOUNT_RATE_LIMITS')),
     workerConcurrency: positive(get, 'TXMAIL_WORKER_CONCURRENCY', 50),
     workerLeaseSeconds: positive(get, 'TXMAIL_WORKER_LEASE_SECONDS', 600),
+    processHeartbeatSeconds: positive(get, 'TXMAIL_PROCESS_HEARTBEAT_SECONDS', 5),
     webhookEndpointConcurrency: positive(get, 'TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY', PUSHES_PER_ENDPOINT),
     webhookAccountConcurrency: positive(get, 'TXMAIL_WEBHOOK_ACCOUNT_CONCURRENCY', PUSHES_PER_ACCOUNT),
     webhookMaxPendingReplays: positive(

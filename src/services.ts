@@ -29,6 +29,7 @@ import { createLogger } from './log.js';
 import type { AcceptService } from './messages/accept.js';
 import type { SystemMail } from './messages/system-mail.js';
 import { Metrics } from './metrics.js';
+import { defaultRegistryOptions, ProcessRegistry } from './process-registry.js';
 import type { RetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSecretKey } from './secret-key.js';
 import { Suppressions } from './suppressions/suppressions.js';
@@ -71,6 +72,8 @@ export interface Services {
   suppressions: Suppressions;
   webhooks: WebhookEndpoints;
   systemMail: SystemMail;
+  /** This process in the registry of live processes; started by the worker and inbound roles. */
+  registry: ProcessRegistry;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
   http(): FastifyInstance;
   /** Builds the health listener of the inbound role (/healthz, /readyz, /metrics); not listening yet. */
@@ -184,7 +187,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
     dashboardAuth,
     accountMail,
   });
+  // Liveness is measured in real time whatever clock the services run on: a test's manual clock moves
+  // due times, and must not make this process look dead to itself or to others.
+  const registry = new ProcessRegistry(
+    repos.processes,
+    systemClock,
+    logger.child({ role: 'registry' }),
+    defaultRegistryOptions(config.processHeartbeatSeconds),
+  );
   const workerRole = createWorkerRole(config, {
+    registry,
     repos,
     metrics,
     queueSignal,
@@ -198,7 +210,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
     logger,
   });
-  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger });
+  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger, registry });
 
   return {
     config,
@@ -225,6 +237,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     suppressions,
     webhooks,
     systemMail,
+    registry,
     http: () => httpApps.http(),
     healthHttp: () => httpApps.healthHttp(),
     dispatcher: () => workerRole.dispatcher(),
@@ -236,6 +249,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
       // notice) through the accept batcher, which commits it before its writer and the database close.
       await inboundRole.close();
       await workerRole.close();
+      // Leaves the registry, giving back whatever the roles still held (inbound reports mid-parse).
+      await registry.stop();
       // A reset request answered already may still be queueing its mail through the accept batcher.
       await deferredWork.settled();
       await accepting.close();

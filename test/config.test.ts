@@ -22,6 +22,8 @@ describe('configuration', () => {
       inboundHealthPort: undefined,
       inboundParseTimeoutMs: 5000,
       sqliteWriterThread: 'auto',
+      workerLeaseSeconds: 600,
+      processHeartbeatSeconds: 5,
     });
   });
 
@@ -50,6 +52,8 @@ describe('configuration', () => {
     ['TXMAIL_ALLOW_PRIVATE_NETWORKS', 'maybe'],
     ['TXMAIL_SIGNUP', 'invite'],
     ['TXMAIL_RATE_LIMIT', '-1'],
+    ['TXMAIL_PROCESS_HEARTBEAT_SECONDS', '0'],
+    ['TXMAIL_PROCESS_HEARTBEAT_SECONDS', 'soon'],
     ['TXMAIL_SECRET_KEY', 'short'],
     ['TXMAIL_RETURN_PATH_LABEL', 'a.b'],
     ['TXMAIL_DESTINATION_LIMITS', 'google.com:connections=lots'],

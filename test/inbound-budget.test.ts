@@ -24,6 +24,7 @@ const inboundRow = (client: string, size: number, now: number): InboundMessageRo
   status: 'pending',
   attempts: 0,
   lease_expires_at: now,
+  lease_owner: null,
   processed_at: null,
   outcome: null,
 });

@@ -133,6 +133,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       status: 'pending',
       attempts,
       lease_expires_at: now - 1,
+      lease_owner: null,
       processed_at: null,
       outcome: null,
     };

@@ -1,7 +1,7 @@
 // The inbound side's storage: messages the receiver answered 250 to (stored before that answer, kept
 // under a lease while processed), the look-ups that match them to sent mail, and the one transaction
 // that records what a bounce or complaint means.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
 import { eventCategory, FINAL_FAILURE_STATUSES } from './event-category.js';
@@ -10,6 +10,7 @@ import type {
   Database,
   EventType,
   InboundMessageRow,
+  InboundMessagesTable,
   MessageRow,
   MessageStatus,
   SuppressionOrigin,
@@ -42,7 +43,7 @@ export class InboundRepo {
   ) {}
 
   /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
-  async store(row: InboundMessageRow): Promise<void> {
+  async store(row: Insertable<InboundMessagesTable>): Promise<void> {
     await this.db.insertInto('inbound_messages').values(row).execute();
   }
 
@@ -53,7 +54,7 @@ export class InboundRepo {
    * costs no fsync of its own.
    */
   async storeCharged<C extends CountCharge>(
-    row: InboundMessageRow,
+    row: Insertable<InboundMessagesTable>,
     charges: C[],
     now: number,
   ): Promise<C | undefined> {
@@ -128,7 +129,12 @@ export class InboundRepo {
    * includes it): a message whose processing stops the process each time still runs out of attempts.
    * On PostgreSQL, SKIP LOCKED lets several inbound processes share the work.
    */
-  async claimPending(now: number, leaseUntil: number, limit: number): Promise<InboundMessageRow[]> {
+  async claimPending(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<InboundMessageRow[]> {
     let due = this.db
       .selectFrom('inbound_messages')
       .select('id')
@@ -139,7 +145,7 @@ export class InboundRepo {
     if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
     return this.db
       .updateTable('inbound_messages')
-      .set((eb) => ({ lease_expires_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({ lease_owner: owner, lease_expires_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
       .where('id', 'in', due)
       .returningAll()
       .execute();
@@ -164,6 +170,7 @@ export class InboundRepo {
           status: 'processed',
           processed_at: now,
           lease_expires_at: null,
+          lease_owner: null,
           outcome: JSON.stringify(outcome),
         })
         .where('id', '=', id)
@@ -252,7 +259,8 @@ export class InboundRepo {
   async postpone(id: string, attempts: number, retryAt: number): Promise<void> {
     await this.db
       .updateTable('inbound_messages')
-      .set({ attempts, lease_expires_at: retryAt })
+      // The wait for the retry is no one's lease: a sweep of this process must not cut it short.
+      .set({ attempts, lease_expires_at: retryAt, lease_owner: null })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .execute();
@@ -269,6 +277,7 @@ export class InboundRepo {
         status: 'failed',
         attempts,
         lease_expires_at: null,
+        lease_owner: null,
         processed_at: now,
         outcome: JSON.stringify({ kind: 'failed', reason }),
       })

@@ -302,6 +302,8 @@ export interface InboundMessagesTable {
   attempts: number;
   /** Held by the process handling it until then; a crash lets the recovery pass take it. */
   lease_expires_at: number | null;
+  /** The process (processes.id) holding the lease; null when none does (a retry's wait has none). */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
   processed_at: number | null;
   /** JSON: what processing found and did. */
   outcome: string | null;
@@ -386,6 +388,17 @@ export interface AccountNoticesTable {
   created_at: number;
 }
 
+/** A process that holds leases, kept fresh by its heartbeat (process-registry.ts). */
+export interface ProcessesTable {
+  id: string;
+  host: string;
+  pid: number;
+  /** When the operating system started the process (ms since the epoch). */
+  boot: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -409,6 +422,7 @@ export interface Database {
   account_tokens: AccountTokensTable;
   attempt_counts: AttemptCountsTable;
   login_devices: LoginDevicesTable;
+  processes: ProcessesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

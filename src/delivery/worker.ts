@@ -27,6 +27,10 @@ export interface WorkerOptions {
   /** Longest sleep between looks at the queue (other processes may have queued mail). */
   pollMs: number;
   retry: RetryPolicy;
+  /** The lease owner id: the process's (process-registry.ts) in a service, else one of its own. */
+  owner?: string;
+  /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
+  canClaim?: () => boolean;
 }
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
@@ -46,7 +50,7 @@ export interface WorkerObserver {
 }
 
 export class DeliveryWorker {
-  readonly id = `worker-${newId()}`;
+  readonly id: string;
   private running = false;
   /** Deliveries in progress by message id: the leases this worker knows it holds. */
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -66,6 +70,7 @@ export class DeliveryWorker {
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
     private readonly observer?: WorkerObserver,
   ) {
+    this.id = options.owner ?? `worker-${newId()}`;
     // Results arrive one SMTP reply at a time; 5 ms lets them share commits (see bench/e2e).
     this.recorder = new GroupCommit((records) => queue.recordMany(records), { lingerMs: 5 });
   }
@@ -97,7 +102,8 @@ export class DeliveryWorker {
       this.woken = false;
       let claimed: MessageRow[] = [];
       const free = this.options.concurrency - this.inFlight.size;
-      if (free > 0) {
+      const mayClaim = this.options.canClaim?.() ?? true;
+      if (free > 0 && mayClaim) {
         try {
           if (this.reconcile) {
             // A claim that committed while its answer was lost would hold those messages until the
@@ -119,8 +125,8 @@ export class DeliveryWorker {
         this.track(m.id, this.process(m));
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
-      if (this.woken) continue;
-      const ms = await this.sleepMs();
+      if (this.woken && mayClaim) continue;
+      const ms = mayClaim ? await this.sleepMs() : this.options.pollMs;
       // Checked again after the query: a wake (new mail, or stop()) that came during it has nobody to
       // wake yet, and sleeping now would lose it until the next poll.
       if (!this.woken) await this.sleep(ms);

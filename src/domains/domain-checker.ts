@@ -1,6 +1,7 @@
 // The periodic re-check of domains (in `serve` and `worker`): claims due domains under a lease, so any
 // number of processes share the work and a domain is checked by one at a time; a process that dies
-// leaves leases that expire, and the domains are due again.
+// leaves leases that the live processes release (process-registry.ts), or that expire, and the domains
+// are due again.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { DomainsRepo } from '../db/domains-repo.js';
@@ -14,6 +15,10 @@ export interface DomainCheckerOptions {
   batch: number;
   /** How long a claim lasts: longer than a check with slow DNS can take. */
   leaseMs: number;
+  /** The lease owner id: the process's (process-registry.ts) in a service, else one of its own. */
+  owner?: string;
+  /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
+  canClaim?: () => boolean;
 }
 
 export const DEFAULT_DOMAIN_CHECKER_OPTIONS: DomainCheckerOptions = {
@@ -23,7 +28,7 @@ export const DEFAULT_DOMAIN_CHECKER_OPTIONS: DomainCheckerOptions = {
 };
 
 export class DomainChecker {
-  readonly owner = `domains-${newId()}`;
+  readonly owner: string;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private started = false;
@@ -35,7 +40,9 @@ export class DomainChecker {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: DomainCheckerOptions = DEFAULT_DOMAIN_CHECKER_OPTIONS,
-  ) {}
+  ) {
+    this.owner = options.owner ?? `domains-${newId()}`;
+  }
 
   start(): void {
     if (this.started) return;
@@ -54,6 +61,7 @@ export class DomainChecker {
   async runOnce(): Promise<number> {
     let checked = 0;
     for (;;) {
+      if (!(this.options.canClaim?.() ?? true)) return checked;
       const now = this.clock.now();
       const due = await this.repo.claimDue(this.owner, now, now + this.options.leaseMs, this.options.batch);
       await Promise.all(

@@ -41,6 +41,10 @@ export interface ProcessorDeps {
    * recorded (metrics).
    */
   processed?: (kind: string, effects: InboundEffect[]) => void;
+  /** The lease owner id: the process's (process-registry.ts) in a service, else one of its own. */
+  owner?: string;
+  /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
+  canClaim?: () => boolean;
 }
 
 export class InboundProcessor {
@@ -48,8 +52,12 @@ export class InboundProcessor {
   private lastPrune = 0;
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  /** Whom the leases of the messages this process handles name (the receiver stores them so). */
+  readonly owner: string;
 
-  constructor(private readonly deps: ProcessorDeps) {}
+  constructor(private readonly deps: ProcessorDeps) {
+    this.owner = deps.owner ?? `inbound-${newId()}`;
+  }
 
   /** Lease length for a message the receiver has just stored (it processes it at once). */
   static leaseUntil(now: number): number {
@@ -81,10 +89,10 @@ export class InboundProcessor {
       await this.deps.repo.prune(started - KEEP_MS);
     }
     let total = 0;
-    while (!this.stopped) {
+    while (!this.stopped && (this.deps.canClaim?.() ?? true)) {
       const now = this.deps.clock.now();
       // The claim counts the attempt it begins (see the top of this file).
-      const rows = await this.deps.repo.claimPending(now, now + LEASE_MS, 20);
+      const rows = await this.deps.repo.claimPending(this.owner, now, now + LEASE_MS, 20);
       for (const row of rows) await this.track(row, row.attempts);
       total += rows.length;
       if (rows.length < 20) break;

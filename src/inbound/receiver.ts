@@ -207,6 +207,7 @@ export class InboundReceiver {
         status: 'pending' as const,
         attempts: 0,
         lease_expires_at: InboundProcessor.leaseUntil(now),
+        lease_owner: this.deps.processor.owner,
         processed_at: null,
         outcome: null,
       };

@@ -33,6 +33,10 @@ export interface DispatcherOptions {
   pollMs: number;
   /** Delay before each attempt; the first is normally 0. */
   schedule: readonly number[];
+  /** The lease owner id: the process's (process-registry.ts) in a service, else one of its own. */
+  owner?: string;
+  /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
+  canClaim?: () => boolean;
 }
 
 export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
@@ -48,7 +52,7 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
 export type OnEndpointDisabled = (job: WebhookJob, notice: AccountNoticeRow) => Promise<void>;
 
 export class WebhookDispatcher {
-  readonly id = `webhooks-${newId()}`;
+  readonly id: string;
   private running = false;
   private readonly inFlight = new Set<Promise<void>>();
   private wakeUp: (() => void) | undefined;
@@ -65,6 +69,7 @@ export class WebhookDispatcher {
     private readonly onDisabled: OnEndpointDisabled,
     private readonly options: DispatcherOptions = DEFAULT_DISPATCHER_OPTIONS,
   ) {
+    this.id = options.owner ?? `webhooks-${newId()}`;
     this.recorder = new GroupCommit((records) => outbox.recordMany(records), { lingerMs: 5 });
   }
 
@@ -101,7 +106,9 @@ export class WebhookDispatcher {
         // those have no push waiting. A claim is a write (on SQLite it would queue behind the worker's).
         next = await this.outbox.nextDue();
         const now = this.clock.now();
-        if (free > 0 && next !== undefined && next <= now) {
+        // canClaim: false while this process may be counted dead (process-registry.ts).
+        const mayClaim = this.options.canClaim?.() ?? true;
+        if (free > 0 && mayClaim && next !== undefined && next <= now) {
           claimed = await this.outbox.claimDue(this.id, now, now + this.options.leaseMs, free, {
             perEndpoint: this.options.perEndpoint,
             perAccount: this.options.perAccount,

@@ -9,6 +9,7 @@ import { InboundProcessor } from '../inbound/inbound-processor.js';
 import { InboundReceiver } from '../inbound/receiver.js';
 import { ThreadedReportParser } from '../inbound/report-parser.js';
 import type { Metrics } from '../metrics.js';
+import type { ProcessRegistry } from '../process-registry.js';
 import type { Repos } from './repos.js';
 
 export interface InboundRole {
@@ -20,7 +21,15 @@ export interface InboundRole {
 
 export function createInboundRole(
   config: Config,
-  deps: { repos: Repos; verp: Verp; metrics: Metrics; clock: Clock; logger: Logger },
+  deps: {
+    repos: Repos;
+    verp: Verp;
+    metrics: Metrics;
+    clock: Clock;
+    logger: Logger;
+    /** Whose leases this process takes (process-registry.ts). */
+    registry: ProcessRegistry;
+  },
 ): InboundRole {
   const { repos, verp, metrics, clock } = deps;
   let receiver: InboundReceiver | undefined;
@@ -30,6 +39,7 @@ export function createInboundRole(
     async start(options = {}) {
       if (receiver) return receiver;
       const log = deps.logger.child({ role: 'inbound' });
+      await deps.registry.start();
       parser = new ThreadedReportParser({ timeoutMs: config.inboundParseTimeoutMs });
       processor = new InboundProcessor({
         repo: repos.inbound,
@@ -38,6 +48,8 @@ export function createInboundRole(
         clock,
         logger: log,
         hostname: config.hostname,
+        owner: deps.registry.id,
+        canClaim: () => deps.registry.canClaim(),
         processed: (kind, effects) => {
           metrics.inboundMessages.inc({ kind });
           for (const e of effects) metrics.countEvent(e.event);
@@ -71,6 +83,12 @@ export function createInboundRole(
         },
       ).listen();
       processor.startRecovery();
+      // A dead process's reports were released: process them now, not at the next recovery pass.
+      const recovering = processor;
+      deps.registry.onReleased((released) => {
+        if (released.inboundReports === 0) return;
+        recovering.recover().catch((err: unknown) => log.error({ err }, 'inbound recovery pass failed'));
+      });
       return receiver;
     },
     async close() {

@@ -9,6 +9,7 @@ import { InboundRepo } from '../db/inbound-repo.js';
 import { LoginDevicesRepo } from '../db/login-devices-repo.js';
 import { MessagesRepo } from '../db/messages-repo.js';
 import { NoticesRepo } from '../db/notices-repo.js';
+import { ProcessesRepo } from '../db/processes-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
 import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
 import { RetentionRepo } from '../db/retention-repo.js';
@@ -37,6 +38,7 @@ export interface Repos {
   attemptCounts: AttemptCountsRepo;
   signups: SignupsRepo;
   loginDevices: LoginDevicesRepo;
+  processes: ProcessesRepo;
 }
 
 export function createRepos(db: Db): Repos {
@@ -58,5 +60,6 @@ export function createRepos(db: Db): Repos {
     attemptCounts: new AttemptCountsRepo(db.kysely),
     signups: new SignupsRepo(db.kysely),
     loginDevices: new LoginDevicesRepo(db.kysely),
+    processes: new ProcessesRepo(db.kysely),
   };
 }

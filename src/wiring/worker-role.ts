@@ -22,6 +22,7 @@ import type { Domains } from '../domains/domains.js';
 import type { VerifiedDomains } from '../domains/verified-domains.js';
 import type { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
+import type { ProcessRegistry } from '../process-registry.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
 import { webhookDisabledMail } from '../webhooks/disabled-mail.js';
 import {
@@ -61,6 +62,8 @@ export interface WorkerRoleDeps {
   systemMail: SystemMail;
   clock: Clock;
   logger: Logger;
+  /** Whose leases this process takes, and whether it may take more (process-registry.ts). */
+  registry: ProcessRegistry;
 }
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
@@ -83,6 +86,8 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       // Everything that can fail (the database) before anything that must be closed again (sockets,
       // threads): a failed start leaves nothing open, and a second start builds afresh.
       await deps.dkim.ensureServiceKey(config.testDomain);
+      // Registered (and the dead swept) before the first claim: a restart takes its predecessor's work.
+      await deps.registry.start();
       const sources = new SourceIpPool(
         config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
         config.warmupSchedule,
@@ -98,16 +103,22 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       }, SOURCE_SYNC_MS);
       sourceSync.unref();
       const deliverer = newDeliverer(config, deps, { transport, builder, sources });
-      dispatcher = newDispatcher(config, deps, webhookOptions);
+      const leases = { owner: deps.registry.id, canClaim: () => deps.registry.canClaim() };
+      dispatcher = newDispatcher(config, deps, { ...leases, ...webhookOptions });
       // Pushes queued by this process's delivery results go out now, not at the next poll.
       const pushing = dispatcher;
       repos.queue.onWebhookPushesQueued = () => pushing.wake();
       repos.inbound.onWebhookPushesQueued = () => pushing.wake();
-      worker = newDeliveryWorker(config, deps, deliverer, options);
+      worker = newDeliveryWorker(config, deps, deliverer, { ...leases, ...options });
+      const woken = worker;
+      // A dead process's leases were released: take its work now, not at the next poll.
+      deps.registry.onReleased(() => {
+        woken.wake();
+        pushing.wake();
+      });
       worker.start();
       retention.start();
       dispatcher.start();
-      const woken = worker;
       stopListening = await deps.queueSignal.listen(
         () => woken.wake(),
         (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
@@ -117,12 +128,19 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
     wake: () => worker?.wake(),
     dispatcher: () => dispatcher,
     startDomainChecker(options = {}) {
+      // Its claims wait for this process to be registered (the worker role's start registers it too).
+      deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
       domainChecker ??= new DomainChecker(
         deps.domains,
         repos.domains,
         clock,
         logger.child({ role: 'domains' }),
-        { ...DEFAULT_DOMAIN_CHECKER_OPTIONS, ...options },
+        {
+          ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
+          owner: deps.registry.id,
+          canClaim: () => deps.registry.canClaim(),
+          ...options,
+        },
       );
       domainChecker.start();
       return domainChecker;

@@ -17,6 +17,7 @@ import * as m014 from './014-webhook-account-leases.js';
 import * as m015 from './015-login-devices.js';
 import * as m016 from './016-fair-delivery-claim.js';
 import * as m017 from './017-domain-expire-after.js';
+import * as m018 from './018-process-registry.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '015-login-devices': m015,
   '016-fair-delivery-claim': m016,
   '017-domain-expire-after': m017,
+  '018-process-registry': m018,
 };
