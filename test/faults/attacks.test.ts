@@ -39,13 +39,23 @@ describe('attacks against txmail serve', () => {
     'holds against "%s" while /healthz keeps answering',
     async (name) => {
       const t = name.startsWith('guards') ? guarded : target;
-      const { result, health } = await withHealthProbe(t.url, ATTACKS[name]!(t, OPTIONS[name]));
-      expect(result.held, result.detail).toBe(true);
+      const attack = () => withHealthProbe(t.url, ATTACKS[name]!(t, OPTIONS[name]));
       // A frozen event loop shows up as probes taking seconds; a busy one as a few milliseconds more.
-      const allowed = Math.max(8 * benign.p99, 2 * benign.max);
+      const allowedBeside = (b: Health) => Math.max(8 * b.p99, 2 * b.max);
+      let { result, health } = await attack();
+      expect(result.held, result.detail).toBe(true);
+      let baseline = benign;
+      if (health.p99 > allowedBeside(baseline)) {
+        // The machine's load moves during a run (other test files, other processes): judge again beside
+        // a baseline measured just now. A frozen loop is frozen again; a busy moment passes.
+        baseline = (await withHealthProbe(t.url, ATTACKS['benign test sends']!(t, { ms: 1500 }))).health;
+        ({ result, health } = await attack());
+        expect(result.held, result.detail).toBe(true);
+      }
+      const allowed = allowedBeside(baseline);
       expect(
         health.p99,
-        `/healthz p99 ${health.p99.toFixed(1)} ms against ${allowed.toFixed(1)} ms (benign: p99 ${benign.p99.toFixed(1)}, max ${benign.max.toFixed(1)})`,
+        `/healthz p99 ${health.p99.toFixed(1)} ms against ${allowed.toFixed(1)} ms (benign: p99 ${baseline.p99.toFixed(1)}, max ${baseline.max.toFixed(1)})`,
       ).toBeLessThanOrEqual(allowed);
     },
     120_000,
