@@ -111,21 +111,11 @@ export function decideNext(
   const deadline = message.deadline ?? messageDeadline(message.createdAt, null, policy);
   const next = scheduled !== null && scheduled < deadline ? scheduled : null;
   if (next === null) {
-    return {
-      status: 'failed',
-      nextAttemptAt: null,
-      attemptOutcome: 'failed',
-      events: [
-        {
-          type: 'email.failed',
-          data: {
-            ...details,
-            ...expiredData(deadline, result.category),
-            detail: `${expiredDetail(message.createdAt, deadline)}; last reply: ${result.reply}`,
-          },
-        },
-      ],
-    };
+    return failedWith({
+      ...details,
+      ...expiredData(deadline, result.category),
+      detail: `${expiredDetail(message.createdAt, deadline)}; last reply: ${result.reply}`,
+    });
   }
   // Only the first deferral is an event (ARCHITECTURE.md); every attempt is still in delivery_attempts.
   const firstDeferral = message.status === 'queued';
@@ -157,12 +147,7 @@ export function decideNext(
  * side (the categories name what did, docs/API.md Bounce categories); the reason says why.
  */
 export function failedPermanently(reason: string, details: Record<string, unknown> = {}): NextState {
-  return {
-    status: 'failed',
-    nextAttemptAt: null,
-    attemptOutcome: 'failed',
-    events: [{ type: 'email.failed', data: { reason, ...details } }],
-  };
+  return failedWith({ reason, ...details });
 }
 
 /**
@@ -175,20 +160,20 @@ export function expiredUnattempted(
   deadline: number,
   lastCategory: string | null,
 ): NextState {
+  return failedWith({
+    attempts: message.attempts,
+    ...expiredData(deadline, lastCategory),
+    detail: `${expiredDetail(message.createdAt, deadline)}; not tried again`,
+  });
+}
+
+/** The message ends `failed` with one `email.failed` event carrying `data`. */
+function failedWith(data: Record<string, unknown>): NextState {
   return {
     status: 'failed',
     nextAttemptAt: null,
     attemptOutcome: 'failed',
-    events: [
-      {
-        type: 'email.failed',
-        data: {
-          attempts: message.attempts,
-          ...expiredData(deadline, lastCategory),
-          detail: `${expiredDetail(message.createdAt, deadline)}; not tried again`,
-        },
-      },
-    ],
+    events: [{ type: 'email.failed', data }],
   };
 }
 
