@@ -89,9 +89,7 @@ export function createInboundRole(
       processor.startRecovery();
       // A dead process's reports were released: process them now, not at the next recovery pass.
       const recovering = processor;
-      stopWaking = deps.signals.inboundStored.on(() => {
-        recovering.recover().catch((err: unknown) => log.error({ err }, 'inbound recovery pass failed'));
-      });
+      stopWaking = deps.signals.inboundStored.on(() => recovering.wake());
       return receiver;
     },
     async close() {
