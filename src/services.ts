@@ -33,6 +33,7 @@ import { defaultRegistryOptions, ProcessRegistry } from './process-registry.js';
 import type { RetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSecretKey } from './secret-key.js';
 import { Suppressions } from './suppressions/suppressions.js';
+import { WakeSignals } from './wake-signals.js';
 import type { DispatcherOptions, WebhookDispatcher } from './webhooks/dispatcher.js';
 import type { WebhookEndpoints } from './webhooks/webhook-endpoints.js';
 import { createAcceptPath } from './wiring/accept-path.js';
@@ -66,6 +67,8 @@ export interface Services {
   metrics: Metrics;
   /** Tells worker processes that mail was queued (PostgreSQL NOTIFY/LISTEN). */
   queueSignal: QueueSignal;
+  /** This process's wake-ups: the named signals its claim loops listen to (wake-signals.ts). */
+  signals: WakeSignals;
   /** Deletes logs past their plan's retention; started with the worker. */
   retention: RetentionSweeper;
   accept: AcceptService;
@@ -120,7 +123,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
   if (options.migrate !== false) await migrate(db);
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
-  const repos = createRepos(db);
+  // Every wake-up inside this process goes through one object: whoever makes work emits, the loops
+  // that take it listen (wake-signals.ts, ARCHITECTURE.md "Claim loops").
+  const signals = new WakeSignals();
+  const repos = createRepos(db, signals);
   const metrics = new Metrics(
     () => repos.queue.depth(),
     () => clock.now(),
@@ -145,8 +151,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queueSignal,
     clock,
     logger,
-    // Called only after a commit, by which time the worker role (below) is built.
-    wakeWorker: () => workerRole.wake(),
+    signals,
     acceptOnly: options.acceptOnly === true,
   });
   const { batcher, accept, systemMail } = accepting;
@@ -195,11 +200,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
     logger.child({ role: 'registry' }),
     defaultRegistryOptions(config.processHeartbeatSeconds),
   );
+  // A dead process's leases were released: its work is waiting here now, not at the next poll.
+  registry.onReleased((released) => {
+    if (released.messages > 0) signals.messagesQueued.emit();
+    if (released.webhookPushes > 0) signals.webhookPushesQueued.emit();
+    if (released.inboundReports > 0) signals.inboundStored.emit();
+  });
   const workerRole = createWorkerRole(config, {
     registry,
     repos,
     metrics,
     queueSignal,
+    signals,
     dns,
     dkim,
     verp,
@@ -210,7 +222,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
     logger,
   });
-  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger, registry });
+  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger, registry, signals });
 
   return {
     config,
@@ -221,6 +233,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     repos,
     metrics,
     queueSignal,
+    signals,
     retention: workerRole.retention,
     dns,
     dkim,

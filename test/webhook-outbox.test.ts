@@ -104,8 +104,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     const tenant = await createTenant(env.services);
     const queue = env.services.repos.queue;
     let told = 0;
-    const before = queue.onWebhookPushesQueued;
-    queue.onWebhookPushesQueued = () => told++;
+    const off = queue.webhookPushesQueued.on(() => told++);
     try {
       const m1 = await leasedMessage(tenant.accountId, 'w1');
       await queue.recordMany([record(m1, tenant.accountId, 'w1', ['email.delivered'])]);
@@ -115,7 +114,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
       await queue.recordMany([record(m2, tenant.accountId, 'w1', ['email.delivered'])]);
       expect(told).toBe(1);
     } finally {
-      queue.onWebhookPushesQueued = before;
+      off();
     }
   });
 

@@ -1,6 +1,7 @@
 // The inbound side's storage: messages the receiver answered 250 to (stored before that answer, kept
 // under a lease while processed), the look-ups that match them to sent mail, and the one transaction
 // that records what a bounce or complaint means.
+import { Signal } from '../wake-signals.js';
 import type { Insertable, Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
@@ -34,13 +35,16 @@ export interface InboundEffect {
 class NoRoom extends Error {}
 
 export class InboundRepo {
-  /** Called after a commit that queued webhook pushes (wiring/worker-role.ts wakes the dispatcher). */
-  onWebhookPushesQueued: () => void = () => undefined;
+  /** Emitted after a commit that queued webhook pushes (the dispatcher listens: wake-signals.ts). */
+  readonly webhookPushesQueued: Signal;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-  ) {}
+    webhookPushesQueued: Signal = new Signal(),
+  ) {
+    this.webhookPushesQueued = webhookPushesQueued;
+  }
 
   /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
   async store(row: Insertable<InboundMessagesTable>): Promise<void> {
@@ -251,7 +255,7 @@ export class InboundRepo {
       );
       return true;
     });
-    if (pushes > 0) this.onWebhookPushesQueued();
+    if (pushes > 0) this.webhookPushesQueued.emit();
     return completed;
   }
 

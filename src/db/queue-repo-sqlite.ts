@@ -6,6 +6,7 @@
 // reservation, and the next durable commit (every attempt's record is one) flushes it with everything
 // before it in the WAL. A claim lost to a power cut puts the message back in the queue, where it
 // belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
+import { Signal } from '../wake-signals.js';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
@@ -40,8 +41,9 @@ export class SqliteQueueRepo extends QueueRepo {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly sqlite: SQLite.Database,
+    webhookPushesQueued?: Signal,
   ) {
-    super(kysely, 'sqlite');
+    super(kysely, 'sqlite', webhookPushesQueued);
     // The fair claim (fair-claim.ts): its text is the same for every claim, only the parameters change,
     // so it is prepared once.
     let claim: { text: string; statement: SQLite.Statement<unknown[], MessageRow> } | undefined;
@@ -143,7 +145,7 @@ export class SqliteQueueRepo extends QueueRepo {
 
   override async recordMany(records: AttemptRecord[]): Promise<RecordOutcome[]> {
     const { outcomes, pushes } = await this.locked(() => this.record(records));
-    if (pushes > 0) this.onWebhookPushesQueued();
+    if (pushes > 0) this.webhookPushesQueued.emit();
     return outcomes;
   }
 

@@ -17,6 +17,7 @@
 // UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
 // worker still holds the lease (a relay that accepted the message and bounced it before the worker's
 // record committed), and a "delivered" or "deferred" written after it would lose it.
+import { Signal } from '../wake-signals.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type {
@@ -93,15 +94,18 @@ export function inDeliveryTurn(rows: MessageRow[]): MessageRow[] {
 
 export class QueueRepo {
   /**
-   * Called after a commit that queued webhook pushes (the composition root wakes the dispatcher of
-   * this process with it). Not called for commits that queued none: most, when no endpoint listens.
+   * Emitted after a commit that queued webhook pushes (the dispatcher of this process listens:
+   * wake-signals.ts). Not for commits that queued none: most, when no endpoint listens.
    */
-  onWebhookPushesQueued: () => void = () => undefined;
+  readonly webhookPushesQueued: Signal;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-  ) {}
+    webhookPushesQueued: Signal = new Signal(),
+  ) {
+    this.webhookPushesQueued = webhookPushesQueued;
+  }
 
   /**
    * Leases up to `limit` due messages to `owner` until `leaseUntil`, in turn by account (fair-claim.ts):
@@ -174,7 +178,7 @@ export class QueueRepo {
       );
       return outcomes;
     });
-    if (pushes > 0) this.onWebhookPushesQueued();
+    if (pushes > 0) this.webhookPushesQueued.emit();
     return outcomes;
   }
 

@@ -7,6 +7,7 @@ import type { AttemptRecord, QueueRepo, RecordOutcome } from '../db/queue-repo.j
 import { GroupCommit } from '../group-commit.js';
 import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { LeaseLoop } from '../lease-loop.js';
 import type { Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
 import {
@@ -51,14 +52,10 @@ export interface WorkerObserver {
 
 export class DeliveryWorker {
   readonly id: string;
-  private running = false;
-  /** Deliveries in progress by message id: the leases this worker knows it holds. */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Claims, wakes and leases (lease-loop.ts); the items it runs are the leases this worker holds. */
+  private readonly loop: LeaseLoop<MessageRow>;
   /** A claim failed: the database may have leased messages to us without our hearing of it. */
   private reconcile = false;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
-  private loop: Promise<void> | undefined;
   /** Attempts finishing together are recorded in one transaction. */
   private readonly recorder: GroupCommit<AttemptRecord, RecordOutcome>;
 
@@ -73,100 +70,50 @@ export class DeliveryWorker {
     this.id = options.owner ?? `worker-${newId()}`;
     // Results arrive one SMTP reply at a time; 5 ms lets them share commits (see bench/e2e).
     this.recorder = new GroupCommit((records) => queue.recordMany(records), { lingerMs: 5 });
+    this.loop = new LeaseLoop<MessageRow>({
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      canClaim: options.canClaim,
+      key: (m) => m.id,
+      claim: (slots) => this.claim(slots),
+      run: (m) => this.process(m),
+      nextWaitMs: async () => {
+        const next = await this.queue.nextDue();
+        return next === undefined ? this.options.pollMs : next - this.clock.now();
+      },
+      claimFailed: (err) => {
+        this.reconcile = true;
+        this.logger.error({ err }, 'could not claim messages; retrying');
+      },
+      release: async () => {
+        await this.queue.releaseAll(this.id);
+      },
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** New mail was queued: look at the queue now instead of at the next poll (the fast path). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** Stops claiming, lets deliveries in flight finish, and gives back any lease still held. */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await Promise.all(this.inFlight.values());
-    await this.queue.releaseAll(this.id);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      let claimed: MessageRow[] = [];
-      const free = this.options.concurrency - this.inFlight.size;
-      const mayClaim = this.options.canClaim?.() ?? true;
-      if (free > 0 && mayClaim) {
-        try {
-          if (this.reconcile) {
-            // A claim that committed while its answer was lost would hold those messages until the
-            // lease expires; give back every lease but those in hand.
-            await this.queue.releaseAll(this.id, [...this.inFlight.keys()]);
-            this.reconcile = false;
-          }
-          const now = this.clock.now();
-          claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, free);
-        } catch (err) {
-          this.reconcile = true;
-          this.logger.error({ err }, 'could not claim messages; retrying');
-        }
-      }
-      for (const m of claimed) {
-        // Our own lease ran out while the delivery is still going (a slow peer): the claim renewed it,
-        // and delivering it a second time would send it twice.
-        if (this.inFlight.has(m.id)) continue;
-        this.track(m.id, this.process(m));
-      }
-      if (claimed.length === free && free > 0) continue; // there may be more due right now
-      if (this.woken && mayClaim) continue;
-      const ms = mayClaim ? await this.sleepMs() : this.options.pollMs;
-      // Checked again after the query: a wake (new mail, or stop()) that came during it has nobody to
-      // wake yet, and sleeping now would lose it until the next poll.
-      if (!this.woken) await this.sleep(ms);
+  private async claim(slots: number): Promise<MessageRow[]> {
+    if (this.reconcile) {
+      // A claim that committed while its answer was lost would hold those messages until the lease
+      // expires; give back every lease but those in hand.
+      await this.queue.releaseAll(this.id, this.loop.held());
+      this.reconcile = false;
     }
-  }
-
-  private async sleepMs(): Promise<number> {
-    if (this.inFlight.size >= this.options.concurrency) return this.options.pollMs;
-    try {
-      const next = await this.queue.nextDue();
-      if (next !== undefined) return Math.max(0, Math.min(this.options.pollMs, next - this.clock.now()));
-    } catch {
-      /* the claim will report the database problem */
-    }
-    return this.options.pollMs;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
-  }
-
-  private track(id: string, p: Promise<void>): void {
-    this.inFlight.set(id, p);
-    void p.finally(() => {
-      this.inFlight.delete(id);
-      // Claim again once a quarter of the slots are free: one claim per message would cost a query
-      // per message; waiting for all slots would leave the connections idle.
-      const free = this.options.concurrency - this.inFlight.size;
-      if (free >= Math.max(1, this.options.concurrency >> 2) || this.inFlight.size === 0) this.wake();
-    });
+    const now = this.clock.now();
+    return this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots);
   }
 
   private async process(m: MessageRow): Promise<void> {
@@ -212,7 +159,7 @@ export class DeliveryWorker {
         return;
       } catch (err) {
         // Stopping: a few more tries, then leave it to the lease rather than hold up the shutdown.
-        if (tries >= (this.running ? RECORD_TRIES : Math.min(RECORD_TRIES, 5))) {
+        if (tries >= (this.loop.started ? RECORD_TRIES : Math.min(RECORD_TRIES, 5))) {
           this.logger.error({ err, messageId: m.id }, 'could not record the delivery attempt');
           return;
         }

@@ -14,6 +14,7 @@ import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-re
 import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
+import { LeaseLoop } from '../lease-loop.js';
 import { decideEffects } from './decide-effects.js';
 import { ParserClosed, type ReportParser } from './report-parser.js';
 
@@ -48,7 +49,8 @@ export interface ProcessorDeps {
 }
 
 export class InboundProcessor {
-  private timer: NodeJS.Timeout | undefined;
+  /** The recovery pass: the claim loop shared with the delivery worker and the dispatcher (lease-loop.ts). */
+  private recovery: LeaseLoop<InboundMessageRow> | undefined;
   private lastPrune = 0;
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
@@ -72,27 +74,39 @@ export class InboundProcessor {
     return this.track(row, row.attempts + 1);
   }
 
-  /** Starts the recovery pass now and every `intervalMs`. */
+  /**
+   * Starts the recovery pass now, again every `intervalMs`, and whenever woken (wake()). One message at
+   * a time, as before: a recovered message waits its turn on the parser thread behind fresh ones.
+   */
   startRecovery(intervalMs = 30_000): void {
-    const pass = () =>
-      void this.recover().catch((err) => this.deps.logger.error({ err }, 'inbound recovery pass failed'));
-    pass();
-    this.timer = setInterval(pass, intervalMs);
-    this.timer.unref();
+    if (this.stopped || this.recovery) return;
+    this.recovery = new LeaseLoop<InboundMessageRow>({
+      concurrency: 1,
+      pollMs: intervalMs,
+      canClaim: this.deps.canClaim,
+      key: (row) => row.id,
+      claim: (slots) => this.claim(slots),
+      run: (row) => this.track(row, row.attempts),
+      claimFailed: (err) => this.deps.logger.error({ err }, 'inbound recovery pass failed'),
+      // No release on stop: a message cut short by the closed parser stays leased, and the registry
+      // gives this process's leases back when it leaves (process-registry.ts).
+    });
+    this.recovery.start();
   }
 
-  /** Leases and processes every pending message whose lease has expired. Returns how many. */
+  /** Reports are waiting (a dead process's were released): run the recovery pass now. */
+  wake(): void {
+    this.recovery?.wake();
+  }
+
+  /**
+   * Leases and processes every pending message whose lease has expired, now, and says how many
+   * (operations and tests; the running pass is startRecovery's loop, with the same claim).
+   */
   async recover(): Promise<number> {
-    const started = this.deps.clock.now();
-    if (started - this.lastPrune >= PRUNE_EVERY_MS) {
-      this.lastPrune = started;
-      await this.deps.repo.prune(started - KEEP_MS);
-    }
     let total = 0;
     while (!this.stopped && (this.deps.canClaim?.() ?? true)) {
-      const now = this.deps.clock.now();
-      // The claim counts the attempt it begins (see the top of this file).
-      const rows = await this.deps.repo.claimPending(this.owner, now, now + LEASE_MS, 20);
+      const rows = await this.claim(20);
       for (const row of rows) await this.track(row, row.attempts);
       total += rows.length;
       if (rows.length < 20) break;
@@ -103,8 +117,19 @@ export class InboundProcessor {
   /** Stops the recovery pass and waits for the messages being processed (the parser is closed apart). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    await this.recovery?.stop();
     await Promise.all(this.running);
+  }
+
+  /** Leases up to `slots` pending messages whose lease has expired; prunes old ones once an hour. */
+  private async claim(slots: number): Promise<InboundMessageRow[]> {
+    const now = this.deps.clock.now();
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.deps.repo.prune(now - KEEP_MS);
+    }
+    // The claim counts the attempt it begins (see the top of this file).
+    return this.deps.repo.claimPending(this.owner, now, now + LEASE_MS, slots);
   }
 
   private track(row: InboundMessageRow, attempt: number): Promise<void> {

@@ -8,9 +8,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { WebhookAttemptRecord, WebhookJob, WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
-import type { AccountNoticeRow, WebhookOutboxRow } from '../db/schema.js';
+import type { AccountNoticeRow } from '../db/schema.js';
 import { GroupCommit } from '../group-commit.js';
 import { newId } from '../ids.js';
+import { LeaseLoop } from '../lease-loop.js';
 import { eventPayload } from './payload.js';
 import { decidePush } from './decide-push.js';
 import { PUSHES_PER_ACCOUNT, PUSHES_PER_DISPATCHER, PUSHES_PER_ENDPOINT } from './dispatch-limits.js';
@@ -53,11 +54,10 @@ export type OnEndpointDisabled = (job: WebhookJob, notice: AccountNoticeRow) => 
 
 export class WebhookDispatcher {
   readonly id: string;
-  private running = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
-  private loop: Promise<void> | undefined;
+  /** Claims, wakes and leases (lease-loop.ts), shared with the delivery worker and inbound recovery. */
+  private readonly loop: LeaseLoop<WebhookJob>;
+  /** When the next push is due, as the latest claim read it (undefined: none queued, or unread). */
+  private next: number | undefined;
   /** Pushes finishing together are recorded in one transaction (one fsync on SQLite, not one each). */
   private readonly recorder: GroupCommit<WebhookAttemptRecord, boolean>;
 
@@ -71,85 +71,54 @@ export class WebhookDispatcher {
   ) {
     this.id = options.owner ?? `webhooks-${newId()}`;
     this.recorder = new GroupCommit((records) => outbox.recordMany(records), { lingerMs: 5 });
+    this.loop = new LeaseLoop<WebhookJob>({
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      // Every finished push frees a slot another account's push may be waiting for (the claim is fair).
+      refillAt: 1,
+      // canClaim: false while this process may be counted dead (process-registry.ts).
+      canClaim: options.canClaim,
+      key: (job) => job.outbox.id,
+      claim: (slots) => this.claim(slots),
+      run: (job) => this.process(job),
+      nextWaitMs: async (claimed) => {
+        if (this.next === undefined) return this.options.pollMs;
+        const wait = this.next - this.clock.now();
+        // Due now but leased by another dispatcher (or just claimed here): look again at the next poll.
+        return wait <= 0 && claimed === 0 ? this.options.pollMs : wait;
+      },
+      claimFailed: (err) => this.logger.error({ err }, 'could not claim webhook pushes; retrying'),
+      release: async () => {
+        await this.outbox.releaseAll(this.id).catch(() => undefined);
+      },
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Events were recorded: look at the outbox now instead of at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await Promise.all(this.inFlight);
-    await this.outbox.releaseAll(this.id).catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      const free = this.options.concurrency - this.inFlight.size;
-      let claimed: WebhookOutboxRow[] = [];
-      let jobs: WebhookJob[] = [];
-      let next: number | undefined;
-      try {
-        // A read first: the worker wakes this loop after every commit of delivery results, and most of
-        // those have no push waiting. A claim is a write (on SQLite it would queue behind the worker's).
-        next = await this.outbox.nextDue();
-        const now = this.clock.now();
-        // canClaim: false while this process may be counted dead (process-registry.ts).
-        const mayClaim = this.options.canClaim?.() ?? true;
-        if (free > 0 && mayClaim && next !== undefined && next <= now) {
-          claimed = await this.outbox.claimDue(this.id, now, now + this.options.leaseMs, free, {
-            perEndpoint: this.options.perEndpoint,
-            perAccount: this.options.perAccount,
-          });
-          jobs = await this.outbox.jobs(claimed);
-        }
-      } catch (err) {
-        this.logger.error({ err }, 'could not claim webhook pushes; retrying');
-      }
-      for (const job of jobs) this.track(this.process(job));
-      if (claimed.length === free && free > 0) continue;
-      if (this.woken) continue;
-      const wait =
-        next === undefined || this.inFlight.size >= this.options.concurrency
-          ? this.options.pollMs
-          : Math.max(0, Math.min(this.options.pollMs, next - this.clock.now()));
-      // Due now but leased by another dispatcher (or just claimed here): look again at the next poll.
-      await this.sleep(wait === 0 && claimed.length === 0 ? this.options.pollMs : wait);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
+  private async claim(slots: number): Promise<WebhookJob[]> {
+    this.next = undefined;
+    // A read first: the worker wakes this loop after every commit of delivery results, and most of
+    // those have no push waiting. A claim is a write (on SQLite it would queue behind the worker's).
+    this.next = await this.outbox.nextDue();
+    const now = this.clock.now();
+    if (this.next === undefined || this.next > now) return [];
+    const claimed = await this.outbox.claimDue(this.id, now, now + this.options.leaseMs, slots, {
+      perEndpoint: this.options.perEndpoint,
+      perAccount: this.options.perAccount,
     });
-  }
-
-  private track(p: Promise<void>): void {
-    this.inFlight.add(p);
-    void p.finally(() => {
-      this.inFlight.delete(p);
-      this.wake();
-    });
+    return this.outbox.jobs(claimed);
   }
 
   private async process(job: WebhookJob): Promise<void> {

@@ -14,6 +14,7 @@ import { GroupCommit } from '../group-commit.js';
 import { AcceptService } from '../messages/accept.js';
 import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
+import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
 
 export interface AcceptPath {
@@ -32,8 +33,8 @@ export interface AcceptPathDeps {
   queueSignal: QueueSignal;
   clock: Clock;
   logger: Logger;
-  /** Wakes this process's delivery worker, if it runs one. */
-  wakeWorker: () => void;
+  /** Wake-ups of this process: mail queued here wakes its delivery worker, if it runs one. */
+  signals: WakeSignals;
   /** ServiceOptions.acceptOnly: whether the SQLite accept thread has the write lock to itself. */
   acceptOnly: boolean;
 }
@@ -68,7 +69,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
         queued ||= !test;
       });
       if (!queued) return;
-      deps.wakeWorker();
+      deps.signals.messagesQueued.emit();
       deps.queueSignal.queued();
     },
   });

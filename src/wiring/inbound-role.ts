@@ -10,6 +10,7 @@ import { InboundReceiver } from '../inbound/receiver.js';
 import { ThreadedReportParser } from '../inbound/report-parser.js';
 import type { Metrics } from '../metrics.js';
 import type { ProcessRegistry } from '../process-registry.js';
+import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
 
 export interface InboundRole {
@@ -29,12 +30,15 @@ export function createInboundRole(
     logger: Logger;
     /** Whose leases this process takes (process-registry.ts). */
     registry: ProcessRegistry;
+    /** inboundStored wakes the recovery pass (wake-signals.ts). */
+    signals: WakeSignals;
   },
 ): InboundRole {
   const { repos, verp, metrics, clock } = deps;
   let receiver: InboundReceiver | undefined;
   let processor: InboundProcessor | undefined;
   let parser: ThreadedReportParser | undefined;
+  let stopWaking: (() => void) | undefined;
   return {
     async start(options = {}) {
       if (receiver) return receiver;
@@ -85,13 +89,11 @@ export function createInboundRole(
       processor.startRecovery();
       // A dead process's reports were released: process them now, not at the next recovery pass.
       const recovering = processor;
-      deps.registry.onReleased((released) => {
-        if (released.inboundReports === 0) return;
-        recovering.recover().catch((err: unknown) => log.error({ err }, 'inbound recovery pass failed'));
-      });
+      stopWaking = deps.signals.inboundStored.on(() => recovering.wake());
       return receiver;
     },
     async close() {
+      stopWaking?.();
       await receiver?.close();
       // Closing the parser drops the parses still waiting (their messages stay leased, and are taken
       // up again by a recovery pass), so stopping the processor waits at most for the one running.

@@ -1,4 +1,5 @@
 // The repositories: every SQL question the services ask, one object per area, over one database.
+import { WakeSignals } from '../wake-signals.js';
 import { AcceptRepo } from '../db/accept-repo.js';
 import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
@@ -41,18 +42,20 @@ export interface Repos {
   processes: ProcessesRepo;
 }
 
-export function createRepos(db: Db): Repos {
+export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): Repos {
   return {
     accounts: new AccountsRepo(db.kysely),
     domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely, db.dialect),
     accept: new AcceptRepo(db.kysely),
-    queue: db.sqlite ? new SqliteQueueRepo(db.kysely, db.sqlite) : new QueueRepo(db.kysely, db.dialect),
+    queue: db.sqlite
+      ? new SqliteQueueRepo(db.kysely, db.sqlite, signals.webhookPushesQueued)
+      : new QueueRepo(db.kysely, db.dialect, signals.webhookPushesQueued),
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),
     suppressions: new SuppressionsRepo(db.kysely),
-    inbound: new InboundRepo(db.kysely, db.dialect),
+    inbound: new InboundRepo(db.kysely, db.dialect, signals.webhookPushesQueued),
     webhooks: new WebhooksRepo(db.kysely, db.dialect),
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),

@@ -31,6 +31,7 @@ import {
   type DispatcherOptions,
 } from '../webhooks/dispatcher.js';
 import type { WebhookSender } from '../webhooks/webhook-sender.js';
+import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
 
 export interface WorkerRole {
@@ -41,8 +42,6 @@ export interface WorkerRole {
     options?: Partial<WorkerOptions>,
     webhookOptions?: Partial<DispatcherOptions>,
   ): Promise<DeliveryWorker>;
-  /** Wakes the delivery worker, if it runs. */
-  wake(): void;
   dispatcher(): WebhookDispatcher | undefined;
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
   /** Stops what finds work first, then the work in flight, then what it sends with. */
@@ -53,6 +52,8 @@ export interface WorkerRoleDeps {
   repos: Repos;
   metrics: Metrics;
   queueSignal: QueueSignal;
+  /** What wakes the worker (messagesQueued) and the dispatcher (webhookPushesQueued). */
+  signals: WakeSignals;
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
@@ -79,6 +80,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
   let sourceSync: NodeJS.Timeout | undefined;
   let stopListening: (() => Promise<void>) | undefined;
   let domainChecker: DomainChecker | undefined;
+  const unsubscribe: (() => void)[] = [];
   return {
     retention,
     async start(options = {}, webhookOptions = {}) {
@@ -105,27 +107,25 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       const deliverer = newDeliverer(config, deps, { transport, builder, sources });
       const leases = { owner: deps.registry.id, canClaim: () => deps.registry.canClaim() };
       dispatcher = newDispatcher(config, deps, { ...leases, ...webhookOptions });
-      // Pushes queued by this process's delivery results go out now, not at the next poll.
-      const pushing = dispatcher;
-      repos.queue.onWebhookPushesQueued = () => pushing.wake();
-      repos.inbound.onWebhookPushesQueued = () => pushing.wake();
       worker = newDeliveryWorker(config, deps, deliverer, { ...leases, ...options });
+      // Mail queued here or released from a dead process, and pushes queued by this process's delivery
+      // results or inbound reports, are taken now, not at the next poll (wake-signals.ts).
       const woken = worker;
-      // A dead process's leases were released: take its work now, not at the next poll.
-      deps.registry.onReleased(() => {
-        woken.wake();
-        pushing.wake();
-      });
+      const pushing = dispatcher;
+      unsubscribe.push(
+        deps.signals.messagesQueued.on(() => woken.wake()),
+        deps.signals.webhookPushesQueued.on(() => pushing.wake()),
+      );
       worker.start();
       retention.start();
       dispatcher.start();
+      // Mail queued by other processes (PostgreSQL NOTIFY) is one more source of the same signal.
       stopListening = await deps.queueSignal.listen(
-        () => woken.wake(),
+        () => deps.signals.messagesQueued.emit(),
         (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
       );
       return worker;
     },
-    wake: () => worker?.wake(),
     dispatcher: () => dispatcher,
     startDomainChecker(options = {}) {
       // Its claims wait for this process to be registered (the worker role's start registers it too).
@@ -146,6 +146,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       return domainChecker;
     },
     async close() {
+      for (const off of unsubscribe.splice(0)) off();
       clearInterval(sourceSync);
       await stopListening?.();
       await retention.stop();

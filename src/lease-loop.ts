@@ -1,0 +1,166 @@
+// One claim/lease/wake loop for every queue a process works from a table under leases: the delivery
+// worker's messages, the webhook dispatcher's pushes, the inbound recovery pass's reports
+// (ARCHITECTURE.md, "Claim loops"). It claims as many items as it has free slots, runs each, claims
+// again once a share of the slots is free, sleeps until the next item is due (at most pollMs) or until
+// woken, and on stop waits for the work in flight and gives back the leases still held.
+//
+// A wake never gets lost: wake() marks the loop woken before anything else, and the loop checks the mark
+// after every await between its claim and its sleep, so a wake that arrives during a claim or during
+// the "when is the next item due" query is followed by another claim instead of a sleep until the next
+// poll (a wake-up lost that way once made a graceful stop hang for a poll interval). Claims never
+// overlap: one loop, one claim at a time.
+
+/** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface LeaseLoopOptions<T> {
+  /** Items run at once. */
+  concurrency: number;
+  /** Longest sleep between claims (other processes queue work too; the database is the truth). */
+  pollMs: number;
+  /**
+   * Free slots at which a finished item wakes the loop to claim again (default a quarter of the slots,
+   * at least one): one claim per item would cost a query per item, waiting for all slots would leave
+   * them idle. The loop also claims when the last item finishes.
+   */
+  refillAt?: number;
+  /** Leases up to `slots` items (at least one); what it returns, the loop runs. */
+  claim(slots: number): Promise<T[]>;
+  /** Does the work of one claimed item, records it, and settles; its failures are its own to log. */
+  run(item: T): Promise<void>;
+  /** An item's identity: an item claimed again while it still runs here is not run twice. */
+  key(item: T): string;
+  /**
+   * After a claim that left slots free: how long until the next item is due (capped at pollMs). By
+   * default pollMs. A throw counts as pollMs (the next claim reports the database's trouble).
+   */
+  nextWaitMs?(claimed: number): Promise<number>;
+  /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
+  canClaim?(): boolean;
+  /** A claim threw; the loop sleeps and tries again. */
+  claimFailed?(err: unknown): void;
+  /** After stop() waited for the work in flight: gives back every lease this owner still holds. */
+  release?(): Promise<void>;
+  timers?: Timers;
+}
+
+export class LeaseLoop<T> {
+  private running = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private woken = false;
+  private wakeUp: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private readonly timers: Timers;
+  private readonly refillAt: number;
+
+  constructor(private readonly options: LeaseLoopOptions<T>) {
+    this.timers = options.timers ?? realTimers;
+    this.refillAt = options.refillAt ?? Math.max(1, options.concurrency >> 2);
+  }
+
+  /** The keys of the items running now: the leases this loop knows it holds. */
+  held(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  /** Items running now. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  get started(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.cycle();
+  }
+
+  /** Work may be waiting: claim now instead of at the next poll. Wakes arriving together coalesce. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming, waits for the items in flight, then gives back the leases still held. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.all(this.inFlight.values());
+    await this.options.release?.();
+  }
+
+  private async cycle(): Promise<void> {
+    const { concurrency, pollMs } = this.options;
+    while (this.running) {
+      this.woken = false;
+      let claimed: T[] = [];
+      const free = concurrency - this.inFlight.size;
+      const mayClaim = this.options.canClaim?.() ?? true;
+      if (free > 0 && mayClaim) {
+        try {
+          claimed = await this.options.claim(free);
+        } catch (err) {
+          this.options.claimFailed?.(err);
+        }
+      }
+      for (const item of claimed) {
+        const key = this.options.key(item);
+        // Our own lease ran out while the item still runs (a slow peer): the claim renewed it, and
+        // running it a second time would do the work twice.
+        if (this.inFlight.has(key)) continue;
+        this.track(key, item);
+      }
+      if (claimed.length === free && free > 0) continue; // there may be more due right now
+      if (this.woken && mayClaim) continue;
+      const ms = mayClaim && this.inFlight.size < concurrency ? await this.waitMs(claimed.length) : pollMs;
+      // Checked again after the query: a wake (new work, or stop()) that came during it has nobody to
+      // wake yet, and sleeping now would lose it until the next poll.
+      if (!this.woken) await this.sleep(ms);
+    }
+  }
+
+  private async waitMs(claimed: number): Promise<number> {
+    if (!this.options.nextWaitMs) return this.options.pollMs;
+    try {
+      return Math.max(0, Math.min(this.options.pollMs, await this.options.nextWaitMs(claimed)));
+    } catch {
+      return this.options.pollMs;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timers = this.timers;
+      const done = () => {
+        timers.clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = timers.setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  private track(key: string, item: T): void {
+    const p = this.options.run(item).catch(() => undefined);
+    this.inFlight.set(key, p);
+    void p.finally(() => {
+      this.inFlight.delete(key);
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free >= this.refillAt || this.inFlight.size === 0) this.wake();
+    });
+  }
+}
