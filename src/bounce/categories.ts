@@ -49,6 +49,13 @@ export const CATEGORY_MEANING: Record<BounceCategory, string> = {
 };
 
 /**
+ * How far back an earlier disabled-mailbox bounce to the same address makes a new one "repeated"
+ * (docs/API.md, Suppressions: a second time within 30 days), whether either came during the SMTP
+ * session or in a report.
+ */
+export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
+
+/**
  * Whether a category puts the recipient on the account's suppression list (DESIGN.md §7): only what
  * says the address itself is dead or unwanted. A policy or content refusal, a full mailbox, a rate
  * limit, an expiry or a system error says nothing about the address, and suppressing it would lose mail

@@ -14,19 +14,14 @@ import {
 } from './retry-schedule.js';
 import type { AttemptResult } from './transport.js';
 
-/**
- * How far back an earlier disabled-mailbox bounce to the same address makes a new one "repeated"
- * (docs/API.md, Suppressions: a second time within 30 days), as the receiver counts reports.
- */
-export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
-
 export interface MessageProgress {
   status: MessageStatus;
   attempts: number;
   createdAt: number;
   /**
    * Mail of this account to this address already bounced as `mailbox_disabled` within
-   * DISABLED_REPEAT_WINDOW_MS. Looked up by the worker only when this attempt bounced so.
+   * DISABLED_REPEAT_WINDOW_MS (bounce/categories.ts). Looked up by the worker only when this attempt
+   * bounced so.
    */
   disabledBefore?: boolean;
   /**

@@ -10,13 +10,8 @@ import { newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
-import {
-  decideNext,
-  DISABLED_REPEAT_WINDOW_MS,
-  expiredUnattempted,
-  failedPermanently,
-  type NextState,
-} from './outcome.js';
+import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
+import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 

@@ -8,6 +8,7 @@
 // forever. A parse over its budget, or one that kills its thread, fails the message at once: the same
 // bytes would do it again.
 import type { Logger } from 'pino';
+import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import type { InboundReport } from '../bounce/parse-report.js';
 import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
@@ -20,7 +21,6 @@ import { ParserClosed, type ReportParser } from './report-parser.js';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
-const DISABLED_WINDOW_MS = 30 * 24 * 3600_000;
 /** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
 const KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -215,7 +215,7 @@ export class InboundProcessor {
         (await this.deps.repo.disabledBefore(
           target.account_id,
           target.to_email,
-          this.deps.clock.now() - DISABLED_WINDOW_MS,
+          this.deps.clock.now() - DISABLED_REPEAT_WINDOW_MS,
         ));
       const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });
       if ('effect' in decision) {
