@@ -7,10 +7,8 @@ import ipaddr from 'ipaddr.js';
 /** `192.0.2.7`, or `2001:db8:1:2::/64` for any address in that /64; an IPv4-mapped address counts as IPv4. */
 export function clientNetwork(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
-  let parsed = ipaddr.parse(ip);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
+  // process() reads an IPv4-mapped IPv6 address as the IPv4 address inside.
+  const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
   return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;

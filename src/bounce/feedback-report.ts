@@ -14,7 +14,7 @@ const UNSUBSCRIBE_TYPES = new Set(['opt-out', 'opt-out-list', 'unsubscribe']);
 export type FeedbackReport = Extract<InboundReport, { kind: 'complaint' | 'feedback' }>;
 
 /** What a report of this Feedback-Type is: a complaint, an unsubscribe, or a report recorded as it came. */
-export function feedbackKind(
+function feedbackKind(
   feedbackType: string,
 ): { kind: 'complaint'; category: 'complaint' | 'unsubscribe' } | { kind: 'feedback' } {
   if (COMPLAINT_TYPES.has(feedbackType)) return { kind: 'complaint', category: 'complaint' };

@@ -11,7 +11,7 @@ import { cap, MAX_ORIGINAL_HEADERS } from './text-limits.js';
 export const VERP = /b\+[0-9a-f]{48}@[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?/gi;
 
 /** The MIME types a returned original (or its header block) comes in: RFC 3462 §3, RFC 5965 §2, RFC 6532. */
-export const ORIGINAL_TYPES = new Set([
+const ORIGINAL_TYPES = new Set([
   'message/rfc822',
   'text/rfc822-headers',
   'message/global',
@@ -35,7 +35,7 @@ export function originalRefs(raw: Buffer, attachments: Attachment[], text: strin
 }
 
 /** `headerText` is cut to MAX_ORIGINAL_HEADERS here; its lines and values to 998 by parseFieldGroups. */
-export function refsFromHeaders(fullHeaderText: string): OriginalRefs {
+function refsFromHeaders(fullHeaderText: string): OriginalRefs {
   const headerText = cap(fullHeaderText, MAX_ORIGINAL_HEADERS);
   const headers = parseFieldGroups(headerText).reduce((all, g) => {
     for (const [k, v] of g) if (!all.has(k)) all.set(k, v);
@@ -75,7 +75,7 @@ function rawOriginalHeaders(raw: string): string | undefined {
 }
 
 /** The header block at the start of `text`: up to its first blank line. */
-function headerBlock(text: string): string {
+export function headerBlock(text: string): string {
   const blank = /\r?\n\r?\n/.exec(text);
   return blank ? text.slice(0, blank.index) : text;
 }

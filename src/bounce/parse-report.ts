@@ -17,7 +17,7 @@ import { MAX_RECIPIENTS, readDeliveryStatus } from './delivery-status.js';
 import { readFeedbackReport } from './feedback-report.js';
 import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
-import { originalRefs } from './original-refs.js';
+import { headerBlock, originalRefs } from './original-refs.js';
 import { humanPart, parsePlainBounce } from './plain-bounce.js';
 import { field, parseFieldGroups } from './report-fields.js';
 import { readSesNotification } from './ses-notification.js';
@@ -193,9 +193,7 @@ async function forwardedReport(
     .filter((a) => a.contentType?.toLowerCase() === 'message/rfc822')
     .slice(0, MAX_FORWARDED);
   for (const a of attached) {
-    const head = a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1');
-    const blank = /\r?\n\r?\n/.exec(head);
-    const headers = blank ? head.slice(0, blank.index) : head;
+    const headers = headerBlock(a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1'));
     if (OUR_RETURN_PATH.test(headers)) continue;
     const fromNull = NULL_RETURN_PATH.test(headers);
     const fromSystem =

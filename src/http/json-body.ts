@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { JsonParserThread } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
-export const OFFLOAD_ABOVE_BYTES = 64 * 1024;
+const OFFLOAD_ABOVE_BYTES = 64 * 1024;
 
 export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_ABOVE_BYTES): void {
   const thread = new JsonParserThread();

@@ -17,7 +17,7 @@ type Answer = { id: number; value: unknown } | { id: number; error: string };
  * value nested thousands of levels deep cannot cross (JSON.parse itself is not recursive); no request
  * of the API nests more than a few levels.
  */
-export const MAX_DEPTH = 512;
+const MAX_DEPTH = 512;
 
 /**
  * Runs inside the thread: UTF-8 bytes in, the parsed value out. Refuses what Fastify refuses by
