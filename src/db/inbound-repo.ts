@@ -5,6 +5,7 @@ import { Signal } from '../wake-signals.js';
 import type { Insertable, Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
+import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { eventCategory, FINAL_FAILURE_STATUSES } from './event-category.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 import type {
@@ -100,31 +101,14 @@ export class InboundRepo {
       .executeTakeFirst();
   }
 
-  /**
-   * Whether mail of this account to `toEmail` bounced since `since` because the mailbox is disabled:
-   * an event whose category is `mailbox_disabled` (bounce/categories.ts), or, recorded before events
-   * carried a category, whose code was 5.2.1. Read from the events' JSON, so no migration is needed.
-   */
-  async disabledBefore(accountId: string, toEmail: string, since: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('events')
-      .innerJoin('messages', 'messages.id', 'events.message_id')
-      .select('events.id')
-      .where('messages.account_id', '=', accountId)
-      .where('messages.to_email', '=', toEmail)
-      .where('events.type', '=', 'email.bounced')
-      .where('events.created_at', '>=', since)
-      .where((eb) =>
-        eb.or([
-          eb('events.data', 'like', '%"category":"mailbox_disabled"%'),
-          eb.and([
-            eb('events.data', 'like', '%"enhanced_code":"5.2.1"%'),
-            eb('events.data', 'not like', '%"category":%'),
-          ]),
-        ]),
-      )
-      .executeTakeFirst();
-    return row !== undefined;
+  /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
+  disabledBefore(
+    accountId: string,
+    toEmail: string,
+    exceptMessageId: string,
+    since: number,
+  ): Promise<boolean> {
+    return bouncedDisabledBefore(this.db, accountId, toEmail, exceptMessageId, since);
   }
 
   /**

@@ -30,6 +30,7 @@ import type {
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
 import { PLANS } from '../accounts/plans.js';
+import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { eventCategory } from './event-category.js';
 import { claimFair, inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
@@ -131,30 +132,14 @@ export class QueueRepo {
     );
   }
 
-  /**
-   * Whether another message of this account to `toEmail` bounced as `mailbox_disabled` (during its
-   * session or by a report) since `since`: what makes a new disabled-mailbox bounce "repeated"
-   * (bounce/categories.ts suppresses). One query on the partial index messages_account_category
-   * (account, category): it reads only the account's messages of that category, a handful.
-   */
-  async bouncedDisabledBefore(
+  /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
+  bouncedDisabledBefore(
     accountId: string,
     toEmail: string,
     exceptMessageId: string,
     since: number,
   ): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('category', '=', 'mailbox_disabled')
-      .where('status', '=', 'bounced')
-      .where(sql<string>`lower(to_email)`, '=', toEmail.toLowerCase())
-      .where('id', '!=', exceptMessageId)
-      .where('updated_at', '>=', since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return bouncedDisabledBefore(this.db, accountId, toEmail, exceptMessageId, since);
   }
 
   /**

@@ -215,6 +215,7 @@ export class InboundProcessor {
         (await this.deps.repo.disabledBefore(
           target.account_id,
           target.to_email,
+          target.id,
           this.deps.clock.now() - DISABLED_REPEAT_WINDOW_MS,
         ));
       const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });
