@@ -71,11 +71,6 @@ export class LeaseLoop<T> {
     return [...this.inFlight.keys()];
   }
 
-  /** Items running now. */
-  get busy(): number {
-    return this.inFlight.size;
-  }
-
   get started(): boolean {
     return this.running;
   }

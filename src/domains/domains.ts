@@ -9,6 +9,7 @@ import type { DkimKeys } from '../dkim/dkim-keys.js';
 import { dkimSelector } from '../dkim/keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
+import { DEFAULT_RETRY } from '../delivery/retry-schedule.js';
 import { newId } from '../ids.js';
 import { checkDomain, type DomainCheck, type SpfProbe } from './domain-check.js';
 import { isWithin, parseDomainName } from './domain-name.js';
@@ -225,8 +226,8 @@ export class Domains {
 
 /** The shortest expiry a domain may set: a minute (a code that must arrive within seconds still needs a retry). */
 export const EXPIRE_AFTER_MIN_S = 60;
-/** The longest: the default retry period, two days (delivery/retry-schedule.ts DEFAULT_RETRY). */
-export const EXPIRE_AFTER_MAX_S = 2 * 24 * 3600;
+/** The longest: the default retry period, two days. */
+export const EXPIRE_AFTER_MAX_S = DEFAULT_RETRY.maxAgeMs / 1000;
 
 /** Why `value` is no expire_after, or undefined when it is one (whole seconds in range, or null). */
 export function expireAfterProblem(value: unknown): string | undefined {
