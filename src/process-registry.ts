@@ -15,8 +15,9 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
-import type { ProcessesRepo, ProcessRow, Released } from './db/processes-repo.js';
+import type { ProcessesRepo, ProcessRow } from './db/processes-repo.js';
 import { newId } from './ids.js';
+import { WakeSignals } from './wake-signals.js';
 
 export interface ProcessRegistryOptions {
   heartbeatMs: number;
@@ -60,19 +61,15 @@ export class ProcessRegistry {
   /** When the last heartbeat was written (the registration counts as one). */
   private lastBeat: number | undefined;
   private stopped = false;
-  private readonly listeners: ((released: Released) => void)[] = [];
 
   constructor(
     private readonly repo: ProcessesRepo,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: ProcessRegistryOptions,
+    /** Told what a sweep released: its work waits here now, not at the next poll (wake-signals.ts). */
+    private readonly signals: WakeSignals = new WakeSignals(),
   ) {}
-
-  /** Called after a sweep released leases (wakes the loops that take them). */
-  onReleased(listener: (released: Released) => void): void {
-    this.listeners.push(listener);
-  }
 
   /** Registers this process and sweeps the dead at once; then beats and sweeps every heartbeatMs. */
   start(): Promise<void> {
@@ -134,7 +131,9 @@ export class ProcessRegistry {
         { processId: p.id, host: p.host, pid: p.pid, ...counts },
         'released the leases of a dead process',
       );
-      for (const l of this.listeners) l(counts);
+      if (counts.messages > 0) this.signals.messagesQueued.emit();
+      if (counts.webhookPushes > 0) this.signals.webhookPushesQueued.emit();
+      if (counts.inboundReports > 0) this.signals.inboundStored.emit();
     }
     return released;
   }

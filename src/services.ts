@@ -199,13 +199,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     systemClock,
     logger.child({ role: 'registry' }),
     defaultRegistryOptions(config.processHeartbeatSeconds),
+    signals,
   );
-  // A dead process's leases were released: its work is waiting here now, not at the next poll.
-  registry.onReleased((released) => {
-    if (released.messages > 0) signals.messagesQueued.emit();
-    if (released.webhookPushes > 0) signals.webhookPushesQueued.emit();
-    if (released.inboundReports > 0) signals.inboundStored.emit();
-  });
   const workerRole = createWorkerRole(config, {
     registry,
     repos,
