@@ -7,6 +7,7 @@ import { AppError } from './errors.js';
 import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
+import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -26,6 +27,8 @@ Operator commands (add --json for machine-readable output):
   key revoke --account E --id KEY_ID
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
+  status                     the queue, the live processes and anything that needs the operator's
+                             attention (exits 1 when something does)
   dns                        print the DNS records to publish for the service's own domains
   suppression list --account E [--address A]
   suppression add --account E --address A [--reason R]
@@ -175,6 +178,17 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         `${account.email} is ${suspend ? 'suspended' : 'active'}`,
       );
       return 0;
+    }
+    case 'status': {
+      const sections: StatusSection[] = [
+        ...(await coreSections({
+          queueDepth: () => s.repos.queue.depth(),
+          processes: () => s.repos.processes.all(),
+          now: () => s.clock.now(),
+        })),
+      ];
+      print(args, statusJson(sections), formatStatus(sections));
+      return sections.some((x) => x.alert) ? 1 : 0;
     }
     case 'dns': {
       const c = s.config;

@@ -12,6 +12,7 @@ import {
   DEFAULT_SESSIONS_PER_CLIENT,
   DEFAULT_TRUSTED_NETWORKS,
 } from './inbound/client-limits.js';
+import { parseReputation, type ReputationThresholds } from './reputation/thresholds.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
   PUSHES_PER_ACCOUNT,
@@ -120,6 +121,8 @@ export interface Config {
   sqliteWriterThread: 'auto' | boolean;
   /** Per-destination limits (TXMAIL_DESTINATION_LIMITS) over the defaults. */
   destinationRules: Record<string, Partial<DestinationRule>>;
+  /** When an account's bounce and complaint rates make it warning or paused (TXMAIL_REPUTATION). */
+  reputation: ReputationThresholds;
 }
 
 export class ConfigError extends Error {
@@ -224,6 +227,7 @@ export function parseConfig(env: Env): Config {
     ),
     sqliteWriterThread: boolOrAuto(get, 'TXMAIL_SQLITE_WRITER_THREAD'),
     destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
+    reputation: reputation(get('TXMAIL_REPUTATION') ?? ''),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -248,6 +252,14 @@ function destinationRules(value: string): Record<string, Partial<DestinationRule
     return parseDestinationRules(value);
   } catch (err) {
     throw new ConfigError('TXMAIL_DESTINATION_LIMITS', (err as Error).message);
+  }
+}
+
+function reputation(value: string): ReputationThresholds {
+  try {
+    return parseReputation(value);
+  } catch (err) {
+    throw new ConfigError('TXMAIL_REPUTATION', (err as Error).message);
   }
 }
 

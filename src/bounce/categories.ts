@@ -80,3 +80,13 @@ export function suppresses(
       return false;
   }
 }
+
+/**
+ * Whether a permanent bounce of this category counts in the account's bounce rate (ARCHITECTURE.md,
+ * "Reputation guardrails"): only what says the address itself is bad, the sign of a dirty list that
+ * mailbox providers judge a sender by. A refusal of the sender or the content, a full mailbox or an
+ * expiry says nothing about the list (and a sender block is handled per destination instead).
+ */
+export function countsAgainstReputation(category: string | null): boolean {
+  return category === 'unknown_recipient' || category === 'unknown_domain' || category === 'mailbox_disabled';
+}
