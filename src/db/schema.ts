@@ -431,7 +431,7 @@ export interface ReputationCountsTable {
   delivered: ColumnType<number, number | undefined, number>;
   /** Permanent bounces of any category. */
   bounced: ColumnType<number, number | undefined, number>;
-  /** Complaints and unsubscribes. */
+  /** Spam complaints (an unsubscribe is counted in neither complaint column). */
   complained: ColumnType<number, number | undefined, number>;
   /** Messages that reached a final state (delivered, bounced, failed, complained from the queue). */
   final: ColumnType<number, number | undefined, number>;

@@ -3,7 +3,8 @@
 // the change itself come in. The counts are kept as the changes happen, in the transaction that records
 // each, so reading a rate never scans the events.
 import { countsAgainstReputation } from '../bounce/categories.js';
-import type { MessageStatus } from '../db/schema.js';
+import { eventCategory } from '../db/event-category.js';
+import type { MessageRow, MessageStatus } from '../db/schema.js';
 
 /** The columns of reputation_counts a change adds to. */
 export interface Counts {
@@ -90,6 +91,29 @@ export function deliveryCounts(
 }
 
 /**
+ * The delta of a delivery worker's record (its `reputation` field, queue-repo.ts AttemptRecord), stored
+ * only if the record is applied: on the message's account and from_domain, on the UTC day of the
+ * record. The category is that of the record's events, as the message will keep it.
+ */
+export function deliveryDelta(
+  message: Pick<MessageRow, 'account_id' | 'from_domain' | 'attempts'>,
+  record: {
+    status: MessageStatus;
+    counted: boolean;
+    now: number;
+    events: readonly { data: Record<string, unknown> }[];
+  },
+): ReputationDelta | undefined {
+  const counts = deliveryCounts(message, record, eventCategory(record.events));
+  return counts && delta(message.account_id, message.from_domain, record.now, counts);
+}
+
+/** Counts placed on their row. */
+export function delta(accountId: string, domain: string, now: number, counts: Counts): ReputationDelta {
+  return { accountId, domain, day: utcDay(now), ...counts };
+}
+
+/**
  * What a bounce or complaint the receiver recorded counts as, decided from the report alone
  * (inbound/decide-effects.ts). The counts themselves also depend on the message's status at the moment
  * the change is stored (inboundCounts), which the receiver's transaction reads.
@@ -103,8 +127,10 @@ export type InboundCount =
  * A message still in the queue reaches a final state (and is `sent` if it had never left the queue:
  * a relay that accepted and bounced it before the worker recorded its attempt); a message already
  * final was counted then: a bounce after delivery adds a bounce but no final message, a complaint after
- * delivery a complaint. An unsubscribe is a complaint in the activity, never a spam complaint. Nothing
- * for a test message or one that already has this status (the receiver changes nothing then).
+ * delivery a complaint. An unsubscribe is counted as neither a complaint nor a spam complaint: the
+ * recipient asked to stop receiving mail, which says nothing against the sender's list (it still ends a
+ * message still in the queue). Nothing for a test message or one that already has this status (the
+ * receiver changes nothing then).
  */
 export function inboundCounts(
   count: InboundCount,
@@ -121,11 +147,11 @@ export function inboundCounts(
   if (count.kind === 'bounce') {
     c.bounced = 1;
     if (count.badAddress) c.badBounces = 1;
-  } else {
+  } else if (count.spam) {
     c.complained = 1;
-    if (count.spam) c.spamComplaints = 1;
+    c.spamComplaints = 1;
   }
-  return c;
+  return isEmpty(c) ? undefined : c;
 }
 
 /**
