@@ -399,6 +399,27 @@ export interface ProcessesTable {
   heartbeat_at: number;
 }
 
+/** The last blocklist verdict of one (target, zone) (blocklists/query.ts Listing). */
+export interface BlocklistListingsTable {
+  target: string;
+  zone: string;
+  kind: 'address' | 'name';
+  listed: number;
+  answer: string | null;
+  reason: string | null;
+  error: string | null;
+  checked_at: number;
+  listed_since: number | null;
+}
+
+/** When the next blocklist check is due, and which process holds the current one. */
+export interface BlocklistScheduleTable {
+  id: string;
+  next_run_at: number;
+  owner: string | null;
+  last_run_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -423,6 +444,8 @@ export interface Database {
   attempt_counts: AttemptCountsTable;
   login_devices: LoginDevicesTable;
   processes: ProcessesTable;
+  blocklist_listings: BlocklistListingsTable;
+  blocklist_schedule: BlocklistScheduleTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -3,6 +3,7 @@ import { WakeSignals } from '../wake-signals.js';
 import { AcceptRepo } from '../db/accept-repo.js';
 import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import { BlocklistsRepo } from '../db/blocklists-repo.js';
 import type { Db } from '../db/database.js';
 import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import { DomainsRepo } from '../db/domains-repo.js';
@@ -40,6 +41,7 @@ export interface Repos {
   signups: SignupsRepo;
   loginDevices: LoginDevicesRepo;
   processes: ProcessesRepo;
+  blocklists: BlocklistsRepo;
 }
 
 export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): Repos {
@@ -64,5 +66,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): R
     signups: new SignupsRepo(db.kysely),
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
+    blocklists: new BlocklistsRepo(db.kysely),
   };
 }
