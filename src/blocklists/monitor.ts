@@ -98,8 +98,11 @@ export class BlocklistMonitor {
       return false;
     }
     await this.repo.finishRun(this.owner, end, end + this.options.intervalMs);
-    this.runs++;
-    await this.checked(result);
+    try {
+      await this.checked(result);
+    } finally {
+      this.runs++;
+    }
     return true;
   }
 

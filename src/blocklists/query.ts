@@ -41,7 +41,7 @@ export function lookups(
 }
 
 /** The A look-up's result: its addresses, or how it failed (dns/resolver.ts). */
-export type LookupOutcome = { addresses: string[] } | { failure: DnsFailure; message: string };
+export type LookupOutcome = { addresses: readonly string[] } | { failure: DnsFailure; message: string };
 
 export type Verdict =
   /** Listed: `answer` holds the A records (the list's reason codes). */
