@@ -12,10 +12,11 @@ export function listingMail(
 ): { subject: string; html: string } {
   const listed = changes.filter((c) => c.change === 'listed');
   const first = changes[0]!.listing;
+  const ended = changes.length - listed.length;
   const subject =
     changes.length === 1
       ? `txmail: ${first.target} is ${listed.length ? 'listed on' : 'no longer listed on'} ${first.zone}`
-      : `txmail: ${listed.length} new blocklist listings, ${changes.length - listed.length} gone`;
+      : `txmail: ${[listed.length ? `${listed.length} new blocklist listings` : '', ended ? `${ended} blocklist listings ended` : ''].filter(Boolean).join(', ')}`;
   const line = ({ listing: l, change }: ListingChangeReport) =>
     change === 'listed'
       ? `<li><code>${esc(l.target)}</code> is listed on <code>${esc(l.zone)}</code> (answer ${esc(l.answer ?? '')})` +
