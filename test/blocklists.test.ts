@@ -1,4 +1,4 @@
-import pino from 'pino';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUp, REASON_MAX } from '../src/blocklists/lookup.js';
 import { BlocklistMonitor, DEFAULT_BLOCKLIST_MONITOR_OPTIONS } from '../src/blocklists/monitor.js';
@@ -17,9 +17,11 @@ import { ManualClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import { DnsResolver } from '../src/dns/resolver.js';
+import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
+import { until } from './helpers/wait.js';
 
 const address = (target: string): BlocklistTarget => ({ target, kind: 'address' });
 const name = (target: string): BlocklistTarget => ({ target, kind: 'name' });
@@ -374,13 +376,14 @@ describe.each(databaseKinds)('the blocklist store on $name', (kind) => {
       dns.add('2.0.0.127.bl.test', 'A', '127.0.0.2');
       const clock = new ManualClock(Date.parse('2026-11-24T12:00:00Z'));
       const reports: number[] = [];
+      const log = capturedLog();
       const monitors = [1, 2, 3].map(
         (i) =>
           new BlocklistMonitor(
             env.services.repos.blocklists,
             new DnsResolver([dns.address], 500),
             clock,
-            pino({ level: 'silent' }),
+            log.logger,
             {
               targets: [address('127.0.0.1'), address('127.0.0.2')],
               zones: [{ zone: 'bl.test', kind: 'addresses' }],
@@ -393,6 +396,14 @@ describe.each(databaseKinds)('the blocklist store on $name', (kind) => {
       const ran = await Promise.all(monitors.map((m) => m.tick()));
       expect(ran.filter(Boolean)).toHaveLength(1);
       expect(reports[1]).toBe(1);
+      const lines = log
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { level: number; msg: string; target?: string; zone?: string });
+      expect(lines.filter((l) => l.msg === 'listed on a blocklist')).toEqual([
+        expect.objectContaining({ level: 40, target: '127.0.0.2', zone: 'bl.test' }),
+      ]);
       clock.advance(3_599_000);
       expect((await Promise.all(monitors.map((m) => m.tick()))).filter(Boolean)).toHaveLength(0);
       clock.advance(1000);
@@ -406,6 +417,42 @@ describe.each(databaseKinds)('the blocklist store on $name', (kind) => {
       ]);
     } finally {
       await dns.stop();
+    }
+  });
+
+  it('gives a check back unfinished when stopped mid-way, storing nothing', async () => {
+    // A DNS server that never answers: the look-up is in flight when the monitor stops.
+    const silent = createSocket('udp4');
+    let queries = 0;
+    silent.on('message', () => queries++);
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const repo = env.services.repos.blocklists;
+      await env.services.db.kysely.deleteFrom('blocklist_schedule').execute();
+      await env.services.db.kysely.deleteFrom('blocklist_listings').execute();
+      const checked: unknown[] = [];
+      const monitor = new BlocklistMonitor(
+        repo,
+        new DnsResolver([`127.0.0.1:${silent.address().port}`], 60_000),
+        { now: () => 5_000 },
+        capturedLog().logger,
+        { targets: [address('192.0.2.1')], zones: [{ zone: 'bl.test', kind: 'addresses' }] },
+        async (result) => void checked.push(result),
+        { ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS, intervalMs: 3_600_000, owner: 'stopping' },
+      );
+      monitor.start();
+      await until('the look-up sent', async () => (queries > 0 ? true : undefined));
+      expect(await repo.schedule()).toMatchObject({
+        nextRunAt: 5_000 + DEFAULT_BLOCKLIST_MONITOR_OPTIONS.leaseMs,
+      });
+      await monitor.stop();
+      expect(checked).toEqual([]);
+      expect(monitor.runs).toBe(0);
+      expect(await repo.all()).toEqual([]);
+      // Due again at once, for another process.
+      expect(await repo.schedule()).toEqual({ nextRunAt: 5_000, lastRunAt: null });
+    } finally {
+      silent.close();
     }
   });
 });
