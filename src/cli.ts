@@ -9,13 +9,15 @@ import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 import { accountReport } from './reputation/account-report.js';
+import { blocklistSection } from './blocklists/status-section.js';
+import { blocklistPlan } from './blocklists/targets.js';
 
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
   serve                      the API, the delivery worker, domain checks and the bounce receiver in one process (npm start)
   api                        the HTTP API and dashboard only
-  worker                     the delivery worker, domain checks and the retention sweeper
+  worker                     the delivery worker, domain checks, blocklist checks and the retention sweeper
   inbound                    the bounce and complaint receiver (SMTP) only; with TXMAIL_INBOUND_HEALTH_PORT
                              also /healthz, /readyz and /metrics on that port
                              (worker likewise with TXMAIL_WORKER_HEALTH_PORT)
@@ -199,6 +201,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
           processes: () => s.repos.processes.all(),
           now: () => s.clock.now(),
         })),
+        await blocklistSection(s.repos.blocklists, blocklistPlan(s.config), s.clock.now()),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;
@@ -265,6 +268,7 @@ async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound
   if (role === 'serve' || role === 'worker') {
     await s.startWorker();
     s.startDomainChecker();
+    s.startBlocklistMonitor();
   }
   const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
   // The inbound and worker roles have no API listener: their own small one for probes and scrapes,

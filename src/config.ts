@@ -13,6 +13,8 @@ import {
   DEFAULT_TRUSTED_NETWORKS,
 } from './inbound/client-limits.js';
 import { parseReputation, type ReputationThresholds } from './reputation/thresholds.js';
+import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones, type BlocklistZone } from './blocklists/zones.js';
+import { parseAddress } from './messages/address.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
   PUSHES_PER_ACCOUNT,
@@ -123,6 +125,12 @@ export interface Config {
   destinationRules: Record<string, Partial<DestinationRule>>;
   /** When an account's bounce and complaint rates make it warning or paused (TXMAIL_REPUTATION). */
   reputation: ReputationThresholds;
+  /** DNS blocklists the sending addresses and the service's names are looked up in; empty: none. */
+  blocklistZones: BlocklistZone[];
+  /** Time between two blocklist checks (one process checks per interval). */
+  blocklistIntervalMs: number;
+  /** Where the service's notices to its operator go (blocklist listings); undefined: logs only. */
+  operatorEmail: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -228,6 +236,14 @@ export function parseConfig(env: Env): Config {
     sqliteWriterThread: boolOrAuto(get, 'TXMAIL_SQLITE_WRITER_THREAD'),
     destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
     reputation: reputation(get('TXMAIL_REPUTATION') ?? ''),
+    blocklistZones: blocklistZones(get('TXMAIL_DNSBL_ZONES') ?? DEFAULT_BLOCKLIST_ZONES),
+    blocklistIntervalMs: atLeast(
+      'TXMAIL_DNSBL_INTERVAL',
+      duration(get, 'TXMAIL_DNSBL_INTERVAL', 3_600_000),
+      1000,
+      '1s',
+    ),
+    operatorEmail: operatorEmail(get('TXMAIL_OPERATOR_EMAIL')),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -261,6 +277,23 @@ function reputation(value: string): ReputationThresholds {
   } catch (err) {
     throw new ConfigError('TXMAIL_REPUTATION', (err as Error).message);
   }
+}
+
+function blocklistZones(value: string): BlocklistZone[] {
+  try {
+    return parseBlocklistZones(value);
+  } catch (err) {
+    throw new ConfigError('TXMAIL_DNSBL_ZONES', (err as Error).message);
+  }
+}
+
+function operatorEmail(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseAddress(value);
+  if (!parsed.ok || parsed.address.name !== '') {
+    throw new ConfigError('TXMAIL_OPERATOR_EMAIL', `"${value}" is not a bare email address`);
+  }
+  return parsed.address.email.toLowerCase();
 }
 
 function sourceIps(entries: string[]): Pick<Config, 'sourceIps' | 'warmingSince'> {
@@ -392,6 +425,11 @@ function duration(get: (n: string) => string | undefined, name: string, fallback
 
 function atMost(name: string, value: number, max: number, shown: string): number {
   if (value > max) throw new ConfigError(name, `must be at most ${shown}`);
+  return value;
+}
+
+function atLeast(name: string, value: number, min: number, shown: string): number {
+  if (value < min) throw new ConfigError(name, `must be at least ${shown}`);
   return value;
 }
 

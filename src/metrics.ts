@@ -110,6 +110,25 @@ export class Metrics {
   }
 
   /**
+   * txmail_blocklist_listed{target,zone}: 1 while a list holds the target, else 0, read from the shared
+   * verdicts at each scrape (blocklists/), so every process's /metrics tells the same.
+   */
+  observeBlocklists(read: () => Promise<{ target: string; zone: string; listed: boolean }[]>): void {
+    new Gauge({
+      name: 'txmail_blocklist_listed',
+      help: 'Whether a DNS blocklist (zone) lists a sending address or a name of the service (target): 1 listed, 0 not; from the last check (TXMAIL_DNSBL_ZONES)',
+      labelNames: ['target', 'zone'],
+      registers: [this.registry],
+      async collect() {
+        const listings = await read();
+        // A target or zone no longer configured leaves no stale series behind.
+        this.reset();
+        for (const l of listings) this.set({ target: l.target, zone: l.zone }, l.listed ? 1 : 0);
+      },
+    });
+  }
+
+  /**
    * Counts a recorded event: by type, and by the category it carries in `data.category`. Only the
    * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
    * an event without one has no category label.

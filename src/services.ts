@@ -7,6 +7,8 @@ import type { Accounts } from './accounts/accounts.js';
 import type { ApiKeyAuth } from './accounts/api-key-auth.js';
 import type { DashboardAuth } from './accounts/dashboard-auth.js';
 import type { Sessions } from './accounts/sessions.js';
+import { blocklistPlan, currentListings } from './blocklists/targets.js';
+import type { BlocklistMonitor, BlocklistMonitorOptions } from './blocklists/monitor.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { deriveKey } from './crypto/derive-key.js';
@@ -96,6 +98,8 @@ export interface Services {
   dispatcher(): WebhookDispatcher | undefined;
   /** Starts the periodic re-check of domains in this process (serve and worker roles). */
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
+  /** Starts the periodic blocklist check in this process (serve and worker roles; one process checks). */
+  startBlocklistMonitor(options?: Partial<BlocklistMonitorOptions>): BlocklistMonitor;
   /** Starts the bounce and complaint receiver (SMTP) and its recovery pass; `port` 0 picks one. */
   startInbound(options?: { port?: number }): Promise<InboundReceiver>;
   close(): Promise<void>;
@@ -135,6 +139,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     () => clock.now(),
   );
   metrics.watchReputationStates(() => repos.accountReputation.countByStatus());
+  const blocklists = blocklistPlan(config);
+  if (blocklists.zones.length > 0) {
+    metrics.observeBlocklists(async () => currentListings(await repos.blocklists.all(), blocklists));
+  }
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);
@@ -277,6 +285,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
     startDomainChecker: (options) => workerRole.startDomainChecker(options),
     startInbound: (options) => inboundRole.start(options),
+    startBlocklistMonitor: (options) => workerRole.startBlocklistMonitor(options),
     async close() {
       // Intake first, then the work in flight; the worker role may still queue mail (a webhook-disabled
       // notice) through the accept batcher, which commits it before its writer and the database close.

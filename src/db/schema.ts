@@ -441,6 +441,27 @@ export interface ReputationCountsTable {
   spam_complaints: ColumnType<number, number | undefined, number>;
 }
 
+/** The last blocklist verdict of one (target, zone) (blocklists/query.ts Listing). */
+export interface BlocklistListingsTable {
+  target: string;
+  zone: string;
+  kind: 'address' | 'name';
+  listed: number;
+  answer: string | null;
+  reason: string | null;
+  error: string | null;
+  checked_at: number;
+  listed_since: number | null;
+}
+
+/** When the next blocklist check is due, and which process holds the current one. */
+export interface BlocklistScheduleTable {
+  id: string;
+  next_run_at: number;
+  owner: string | null;
+  last_run_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -466,6 +487,8 @@ export interface Database {
   login_devices: LoginDevicesTable;
   processes: ProcessesTable;
   reputation_counts: ReputationCountsTable;
+  blocklist_listings: BlocklistListingsTable;
+  blocklist_schedule: BlocklistScheduleTable;
 }
 
 export type Account = Selectable<AccountsTable>;

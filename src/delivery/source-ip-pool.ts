@@ -51,14 +51,26 @@ export class SourceIpPool {
   /** Totals for `day` as of the last sync, plus what this process sent since. */
   private readonly sent = new Map<string, number>();
   private unsynced = new Map<string, number>();
+  /** The addresses in use: the configured ones but those set aside (setListed). */
+  private ips: readonly SourceIp[];
 
   constructor(
-    private readonly ips: readonly SourceIp[],
+    private readonly configured: readonly SourceIp[],
     private readonly schedule: readonly number[],
     private readonly now: () => number,
     private readonly store?: SourceIpUsageStore,
   ) {
     this.day = utcDay(now());
+    this.ips = configured;
+  }
+
+  /**
+   * Sets aside the addresses a blocklist holds (blocklists/), while others remain: with every address
+   * listed, all stay in use, since stopping all mail would do more harm than the listing.
+   */
+  setListed(listed: ReadonlySet<string>): void {
+    const usable = this.configured.filter((ip) => !listed.has(ip.address));
+    this.ips = usable.length > 0 ? usable : this.configured;
   }
 
   /**

@@ -3,6 +3,7 @@ import { WakeSignals } from '../wake-signals.js';
 import { AcceptRepo } from '../db/accept-repo.js';
 import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import { BlocklistsRepo } from '../db/blocklists-repo.js';
 import type { Db } from '../db/database.js';
 import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import { DomainsRepo } from '../db/domains-repo.js';
@@ -45,6 +46,7 @@ export interface Repos {
   reputation: ReputationRepo;
   /** The accounts' reputation states (healthy, warning, paused) and their moves. */
   accountReputation: AccountReputationRepo;
+  blocklists: BlocklistsRepo;
 }
 
 /** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
@@ -72,5 +74,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     processes: new ProcessesRepo(db.kysely),
     reputation: new ReputationRepo(db.kysely, testDomain),
     accountReputation: new AccountReputationRepo(db.kysely, signals.webhookPushesQueued),
+    blocklists: new BlocklistsRepo(db.kysely),
   };
 }

@@ -1,6 +1,16 @@
 // The worker role (serve, worker): the delivery worker with its transport, message builder and source
-// addresses, the webhook dispatcher, and the periodic jobs: retention sweeps and domain re-checks.
+// addresses, the webhook dispatcher, and the periodic jobs: retention sweeps, domain re-checks and
+// blocklist checks.
 import type { Logger } from 'pino';
+import { Accounts } from '../accounts/accounts.js';
+import { listingMail } from '../blocklists/listing-mail.js';
+import {
+  BlocklistMonitor,
+  DEFAULT_BLOCKLIST_MONITOR_OPTIONS,
+  type BlocklistMonitorOptions,
+  type CheckResult,
+} from '../blocklists/monitor.js';
+import { blocklistPlan } from '../blocklists/targets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { QueueSignal } from '../db/queue-signal.js';
@@ -12,7 +22,7 @@ import { SourceIpPool, utcDay } from '../delivery/source-ip-pool.js';
 import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
-import type { DnsResolver } from '../dns/resolver.js';
+import { DnsResolver } from '../dns/resolver.js';
 import {
   DEFAULT_DOMAIN_CHECKER_OPTIONS,
   DomainChecker,
@@ -20,6 +30,7 @@ import {
 } from '../domains/domain-checker.js';
 import type { Domains } from '../domains/domains.js';
 import type { VerifiedDomains } from '../domains/verified-domains.js';
+import { OperatorMail } from '../messages/operator-mail.js';
 import type { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { ProcessRegistry } from '../process-registry.js';
@@ -46,6 +57,8 @@ export interface WorkerRole {
   ): Promise<DeliveryWorker>;
   dispatcher(): WebhookDispatcher | undefined;
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
+  /** Starts the periodic blocklist check (when TXMAIL_DNSBL_ZONES names any zone). */
+  startBlocklistMonitor(options?: Partial<BlocklistMonitorOptions>): BlocklistMonitor;
   /** Stops what finds work first, then the work in flight, then what it sends with. */
   close(): Promise<void>;
 }
@@ -73,6 +86,8 @@ export interface WorkerRoleDeps {
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
 const SOURCE_SYNC_MS = 5000;
+/** How often a worker reads which source addresses a blocklist holds (the checking process: at once). */
+const LISTED_REFRESH_MS = 30_000;
 
 export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRole {
   const { repos, clock, logger } = deps;
@@ -84,6 +99,10 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
   let sourceSync: NodeJS.Timeout | undefined;
   let stopListening: (() => Promise<void>) | undefined;
   let domainChecker: DomainChecker | undefined;
+  let blocklistMonitor: BlocklistMonitor | undefined;
+  let listedRefresh: NodeJS.Timeout | undefined;
+  /** Sets this worker's listed source addresses aside (blocklists/); undefined until the worker starts. */
+  let refreshListed: (() => Promise<void>) | undefined;
   const unsubscribe: (() => void)[] = [];
   return {
     retention,
@@ -108,6 +127,17 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
         sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
       }, SOURCE_SYNC_MS);
       sourceSync.unref();
+      const zones = config.blocklistZones.map((z) => z.zone);
+      if (zones.length > 0 && config.sourceIps.length > 1) {
+        refreshListed = async () => sources.setListed(await repos.blocklists.listedAddresses(zones));
+        await refreshListed();
+        listedRefresh = setInterval(() => {
+          refreshListed?.().catch((err: unknown) =>
+            logger.warn({ err }, 'could not read the blocklisted source addresses'),
+          );
+        }, LISTED_REFRESH_MS);
+        listedRefresh.unref();
+      }
       const deliverer = newDeliverer(config, deps, { transport, builder, sources });
       const leases = { owner: deps.registry.id, canClaim: () => deps.registry.canClaim() };
       dispatcher = newDispatcher(config, deps, { ...leases, ...webhookOptions });
@@ -150,9 +180,33 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       domainChecker.start();
       return domainChecker;
     },
+    startBlocklistMonitor(options = {}) {
+      deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
+      const plan = blocklistPlan(config);
+      blocklistMonitor ??= new BlocklistMonitor(
+        repos.blocklists,
+        // Its own resolver (same servers): stopping cancels its look-ups, not delivery's.
+        new DnsResolver(config.dnsServers),
+        clock,
+        logger.child({ role: 'blocklists' }),
+        plan,
+        blocklistsChecked(config, deps, () => refreshListed?.()),
+        {
+          ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS,
+          intervalMs: config.blocklistIntervalMs,
+          owner: deps.registry.id,
+          canClaim: () => deps.registry.canClaim(),
+          ...options,
+        },
+      );
+      if (plan.zones.length > 0 && plan.targets.length > 0) blocklistMonitor.start();
+      return blocklistMonitor;
+    },
     async close() {
       for (const off of unsubscribe.splice(0)) off();
       clearInterval(sourceSync);
+      clearInterval(listedRefresh);
+      await blocklistMonitor?.stop();
       await stopListening?.();
       await retention.stop();
       await domainChecker?.stop();
@@ -161,6 +215,33 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       await transport?.close();
       await builder?.close();
     },
+  };
+}
+
+/**
+ * What follows a blocklist check this process ran: its worker sets listed source addresses aside at
+ * once (other workers within LISTED_REFRESH_MS), and the operator is told of new and ended listings.
+ */
+function blocklistsChecked(
+  config: Config,
+  { repos, systemMail, clock, logger }: WorkerRoleDeps,
+  refreshListed: () => Promise<void> | undefined,
+): (result: CheckResult) => Promise<void> {
+  const operator =
+    config.operatorEmail === undefined
+      ? undefined
+      : new OperatorMail(config.operatorEmail, {
+          accounts: new Accounts(repos.accounts, clock),
+          repo: repos.accounts,
+          systemMail,
+        });
+  return async (result) => {
+    await refreshListed();
+    if (!operator || result.changes.length === 0) return;
+    const mail = listingMail(result.changes, result.listings, config.sourceIps);
+    await operator.send(mail.subject, mail.html).catch((err: unknown) => {
+      logger.warn({ err }, 'could not queue the blocklist mail to the operator');
+    });
   };
 }
 
