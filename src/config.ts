@@ -13,6 +13,7 @@ import {
   DEFAULT_TRUSTED_NETWORKS,
 } from './inbound/client-limits.js';
 import { parseReputation, type ReputationThresholds } from './reputation/thresholds.js';
+import { parseDestinationBlocks, type DestinationBlockSettings } from './delivery/destination-blocks.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
   PUSHES_PER_ACCOUNT,
@@ -123,6 +124,11 @@ export interface Config {
   destinationRules: Record<string, Partial<DestinationRule>>;
   /** When an account's bounce and complaint rates make it warning or paused (TXMAIL_REPUTATION). */
   reputation: ReputationThresholds;
+  /**
+   * When sender blocks of several accounts pause a destination for a source address, and for how long
+   * (TXMAIL_DESTINATION_BLOCKS; ARCHITECTURE.md, "Destination blocks").
+   */
+  destinationBlocks: DestinationBlockSettings;
 }
 
 export class ConfigError extends Error {
@@ -228,6 +234,7 @@ export function parseConfig(env: Env): Config {
     sqliteWriterThread: boolOrAuto(get, 'TXMAIL_SQLITE_WRITER_THREAD'),
     destinationRules: destinationRules(get('TXMAIL_DESTINATION_LIMITS') ?? ''),
     reputation: reputation(get('TXMAIL_REPUTATION') ?? ''),
+    destinationBlocks: destinationBlocks(get('TXMAIL_DESTINATION_BLOCKS') ?? ''),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -260,6 +267,14 @@ function reputation(value: string): ReputationThresholds {
     return parseReputation(value);
   } catch (err) {
     throw new ConfigError('TXMAIL_REPUTATION', (err as Error).message);
+  }
+}
+
+function destinationBlocks(value: string): DestinationBlockSettings {
+  try {
+    return parseDestinationBlocks(value);
+  } catch (err) {
+    throw new ConfigError('TXMAIL_DESTINATION_BLOCKS', (err as Error).message);
   }
 }
 

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyReport, classifySmtpReply, isSenderBlock } from '../src/bounce/reply-intelligence.js';
 import { classifyReply } from '../src/delivery/classify-reply.js';
+import { decideNext } from '../src/delivery/outcome.js';
+import type { AttemptResult } from '../src/delivery/transport.js';
 
 const code = (reply: string) => Number(reply.slice(0, 3));
 
@@ -209,5 +211,63 @@ describe('not a refusal of the sending address', () => {
 
   it('a delivered reply is never a block', () => {
     expect(classifyReply(250, '250 2.0.0 OK blocklist-free').senderBlock).toBe(false);
+  });
+});
+
+describe('what a sender block does to the message (decideNext)', () => {
+  const NOW = Date.UTC(2026, 10, 24, 12);
+  const reply = '550 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org';
+  const verdict = classifyReply(550, reply);
+  const result: AttemptResult = {
+    outcome: verdict.outcome,
+    smtpCode: 550,
+    enhanced: verdict.enhanced,
+    reply,
+    remoteHost: 'mx.dest.example',
+    remoteIp: '127.0.0.1',
+    tls: false,
+    throttled: verdict.throttled,
+    greylisted: verdict.greylisted,
+    category: verdict.category,
+    reason: verdict.reason,
+    senderBlock: verdict.senderBlock,
+  };
+
+  it('defers a 5xx sender block: kept queued, a policy refusal flagged sender_block, no suppression', () => {
+    expect(result.outcome).toBe('bounced');
+    const next = decideNext({ status: 'queued', attempts: 0, createdAt: NOW - 1000 }, result, NOW, 0.5);
+    expect(next.status).toBe('deferred');
+    expect(next.attemptOutcome).toBe('deferred');
+    expect(next.nextAttemptAt).toBeGreaterThan(NOW);
+    expect(next.suppress).toBeUndefined();
+    expect(next.events).toHaveLength(1);
+    expect(next.events[0]).toMatchObject({
+      type: 'email.delivery_delayed',
+      data: { category: 'policy_rejected', sender_block: true, smtp_code: 550, bounce_type: 'transient' },
+    });
+  });
+
+  it('the same reply without the flag bounces, as before', () => {
+    const next = decideNext(
+      { status: 'queued', attempts: 0, createdAt: NOW - 1000 },
+      { ...result, senderBlock: false },
+      NOW,
+      0.5,
+    );
+    expect(next.status).toBe('bounced');
+  });
+
+  it('a later sender block adds no event, and past the deadline the message expires, never bounces', () => {
+    const later = decideNext({ status: 'deferred', attempts: 3, createdAt: NOW - 1000 }, result, NOW, 0.5);
+    expect(later).toMatchObject({ status: 'deferred', events: [] });
+    const expired = decideNext(
+      { status: 'deferred', attempts: 9, createdAt: NOW - 1000, deadline: NOW + 1 },
+      result,
+      NOW,
+      0.5,
+    );
+    expect(expired.status).toBe('failed');
+    expect(expired.events[0]!.data).toMatchObject({ category: 'expired', last_category: 'policy_rejected' });
+    expect(expired.suppress).toBeUndefined();
   });
 });

@@ -399,6 +399,25 @@ export interface ProcessesTable {
   heartbeat_at: number;
 }
 
+/** An account's latest sender block from a destination for a source address (migration 021). */
+export interface SenderBlockHitsTable {
+  destination: string;
+  /** '' for the system's choice of address. */
+  source_ip: string;
+  account_id: string;
+  hit_at: number;
+}
+
+/** A destination paused for a source address after sender blocks of several accounts (migration 021). */
+export interface DestinationBlocksTable {
+  destination: string;
+  source_ip: string;
+  paused_until: number;
+  paused_at: number;
+  accounts: number;
+  reply: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -423,6 +442,8 @@ export interface Database {
   attempt_counts: AttemptCountsTable;
   login_devices: LoginDevicesTable;
   processes: ProcessesTable;
+  sender_block_hits: SenderBlockHitsTable;
+  destination_blocks: DestinationBlocksTable;
 }
 
 export type Account = Selectable<AccountsTable>;

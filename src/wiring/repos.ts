@@ -4,6 +4,7 @@ import { AcceptRepo } from '../db/accept-repo.js';
 import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import type { Db } from '../db/database.js';
+import { DestinationBlocksRepo } from '../db/destination-blocks-repo.js';
 import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import { DomainsRepo } from '../db/domains-repo.js';
 import { InboundRepo } from '../db/inbound-repo.js';
@@ -40,6 +41,7 @@ export interface Repos {
   signups: SignupsRepo;
   loginDevices: LoginDevicesRepo;
   processes: ProcessesRepo;
+  destinationBlocks: DestinationBlocksRepo;
 }
 
 export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): Repos {
@@ -64,5 +66,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): R
     signups: new SignupsRepo(db.kysely),
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
+    destinationBlocks: new DestinationBlocksRepo(db.kysely),
   };
 }
