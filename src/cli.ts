@@ -8,6 +8,7 @@ import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
+import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -186,6 +187,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
           processes: () => s.repos.processes.all(),
           now: () => s.clock.now(),
         })),
+        await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;

@@ -18,6 +18,7 @@ export class Metrics {
   readonly webhookAttempts: Counter<'outcome'>;
   readonly inboundMessages: Counter<'kind'>;
   readonly inboundLimited: Counter<'limit'>;
+  readonly senderBlocks: Counter;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -71,6 +72,11 @@ export class Metrics {
       labelNames: ['limit'],
       registers,
     });
+    this.senderBlocks = new Counter({
+      name: 'txmail_sender_block_replies_total',
+      help: 'Replies that refused the sending address (a blocklist, its reputation, complaints), not the recipient: the message was deferred, never bounced (ARCHITECTURE.md, Destination blocks)',
+      registers,
+    });
     // Both queue gauges come from one query per scrape.
     let depth: Promise<QueueDepth> | undefined;
     const read = () => (depth ??= queueDepth().finally(() => setImmediate(() => (depth = undefined))));
@@ -89,6 +95,26 @@ export class Metrics {
       async collect() {
         const oldest = (await read()).oldestCreatedAt;
         this.set(oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000));
+      },
+    });
+  }
+
+  /**
+   * The gauge of destinations paused for a source address after sender blocks (destination-blocks.ts):
+   * 1 per pair while the pause stands, read from the shared database at each scrape, so every process's
+   * /metrics shows every worker's pauses. `source_ip` "system": the system's choice of address.
+   */
+  watchDestinationBlocks(read: () => Promise<{ destination: string; sourceIp: string }[]>): void {
+    new Gauge({
+      name: 'txmail_destination_blocks',
+      help: 'Destinations paused for a source address because several accounts were refused as sender blocks (1 while paused)',
+      labelNames: ['destination', 'source_ip'],
+      registers: [this.registry],
+      async collect() {
+        const blocks = await read();
+        this.reset();
+        for (const b of blocks)
+          this.set({ destination: b.destination, source_ip: b.sourceIp || 'system' }, 1);
       },
     });
   }

@@ -131,6 +131,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     () => repos.queue.depth(),
     () => clock.now(),
   );
+  metrics.watchDestinationBlocks(() => repos.destinationBlocks.active(clock.now()));
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);
