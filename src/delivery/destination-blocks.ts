@@ -55,8 +55,7 @@ export class DestinationBlocks {
     if (now - this.readAt >= this.cacheMs) await this.refresh(now);
     const sources = this.pauses.get(destination);
     if (!sources) return EMPTY;
-    const standing = new Map([...sources].filter(([, until]) => until > now));
-    return standing;
+    return new Map([...sources].filter(([, until]) => until > now));
   }
 
   /**
@@ -98,11 +97,16 @@ export class DestinationBlocks {
       .active(now)
       .then((blocks) => {
         const pauses = new Map<string, Map<string, number>>();
-        for (const b of blocks) {
-          let sources = pauses.get(b.destination);
-          if (!sources) pauses.set(b.destination, (sources = new Map()));
-          sources.set(b.sourceIp, b.pausedUntil);
-        }
+        const add = (destination: string, sourceIp: string, until: number) => {
+          let sources = pauses.get(destination);
+          if (!sources) pauses.set(destination, (sources = new Map()));
+          sources.set(sourceIp, Math.max(until, sources.get(sourceIp) ?? 0));
+        };
+        for (const b of blocks) add(b.destination, b.sourceIp, b.pausedUntil);
+        // A pause only ends with its time: one this worker set while the read was under way (so
+        // missing from it) is kept.
+        for (const [destination, sources] of this.pauses)
+          for (const [sourceIp, until] of sources) if (until > now) add(destination, sourceIp, until);
         this.pauses = pauses;
         this.readAt = now;
       })
