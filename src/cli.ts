@@ -11,6 +11,7 @@ import { coreSections, formatStatus, statusJson, type StatusSection } from './op
 import { accountReport } from './reputation/account-report.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlan } from './blocklists/targets.js';
+import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -202,6 +203,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
           now: () => s.clock.now(),
         })),
         await blocklistSection(s.repos.blocklists, blocklistPlan(s.config), s.clock.now()),
+        await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;

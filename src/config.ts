@@ -15,6 +15,7 @@ import {
 import { parseReputation, type ReputationThresholds } from './reputation/thresholds.js';
 import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones, type BlocklistZone } from './blocklists/zones.js';
 import { parseAddress } from './messages/address.js';
+import { parseDestinationBlocks, type DestinationBlockSettings } from './delivery/destination-blocks.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
   PUSHES_PER_ACCOUNT,
@@ -131,6 +132,11 @@ export interface Config {
   blocklistIntervalMs: number;
   /** Where the service's notices to its operator go (blocklist listings); undefined: logs only. */
   operatorEmail: string | undefined;
+  /**
+   * When sender blocks of several accounts pause a destination for a source address, and for how long
+   * (TXMAIL_DESTINATION_BLOCKS; ARCHITECTURE.md, "Destination blocks").
+   */
+  destinationBlocks: DestinationBlockSettings;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +250,7 @@ export function parseConfig(env: Env): Config {
       '1s',
     ),
     operatorEmail: operatorEmail(get('TXMAIL_OPERATOR_EMAIL')),
+    destinationBlocks: destinationBlocks(get('TXMAIL_DESTINATION_BLOCKS') ?? ''),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',
@@ -294,6 +301,14 @@ function operatorEmail(value: string | undefined): string | undefined {
     throw new ConfigError('TXMAIL_OPERATOR_EMAIL', `"${value}" is not a bare email address`);
   }
   return parsed.address.email.toLowerCase();
+}
+
+function destinationBlocks(value: string): DestinationBlockSettings {
+  try {
+    return parseDestinationBlocks(value);
+  } catch (err) {
+    throw new ConfigError('TXMAIL_DESTINATION_BLOCKS', (err as Error).message);
+  }
 }
 
 function sourceIps(entries: string[]): Pick<Config, 'sourceIps' | 'warmingSince'> {

@@ -18,6 +18,7 @@ export class Metrics {
   readonly webhookAttempts: Counter<'outcome'>;
   readonly inboundMessages: Counter<'kind'>;
   readonly inboundLimited: Counter<'limit'>;
+  readonly senderBlocks: Counter;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -69,6 +70,11 @@ export class Metrics {
       name: 'txmail_inbound_limited_total',
       help: 'Sessions and messages the bounce receiver refused, or sessions it cut, by per-client limit (connection_rate, sessions, lifetime, hourly_messages, hourly_bytes)',
       labelNames: ['limit'],
+      registers,
+    });
+    this.senderBlocks = new Counter({
+      name: 'txmail_sender_block_replies_total',
+      help: 'Replies that refused the sending address (a blocklist, its reputation, complaints), not the recipient: the message was deferred, never bounced (ARCHITECTURE.md, Destination blocks)',
       registers,
     });
     // Both queue gauges come from one query per scrape.
@@ -124,6 +130,26 @@ export class Metrics {
         // A target or zone no longer configured leaves no stale series behind.
         this.reset();
         for (const l of listings) this.set({ target: l.target, zone: l.zone }, l.listed ? 1 : 0);
+      },
+    });
+  }
+
+  /**
+   * The gauge of destinations paused for a source address after sender blocks (destination-blocks.ts):
+   * 1 per pair while the pause stands, read from the shared database at each scrape, so every process's
+   * /metrics shows every worker's pauses. `source_ip` "system": the system's choice of address.
+   */
+  watchDestinationBlocks(read: () => Promise<{ destination: string; sourceIp: string }[]>): void {
+    new Gauge({
+      name: 'txmail_destination_blocks',
+      help: 'Destinations paused for a source address because several accounts were refused as sender blocks (1 while paused)',
+      labelNames: ['destination', 'source_ip'],
+      registers: [this.registry],
+      async collect() {
+        const blocks = await read();
+        this.reset();
+        for (const b of blocks)
+          this.set({ destination: b.destination, source_ip: b.sourceIp || 'system' }, 1);
       },
     });
   }

@@ -143,6 +143,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   if (blocklists.zones.length > 0) {
     metrics.observeBlocklists(async () => currentListings(await repos.blocklists.all(), blocklists));
   }
+  metrics.watchDestinationBlocks(() => repos.destinationBlocks.active(clock.now()));
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);

@@ -107,6 +107,8 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     expect(parsed.messageId).toBe(`<${id}@mta.txmail.test>`);
     expect(parsed.date).toBeInstanceOf(Date);
     expect(parsed.headers.get('mime-version')).toBe('1.0');
+    // Gmail's feedback loop tells tenants apart by it (deliver-message.ts feedbackId).
+    expect(parsed.headers.get('feedback-id')).toBe(`${tenant.accountId}:acme.example:txmail`);
     expect(parsed.html).toBe(html);
     expect(parsed.text).toContain('Your code is 483 920');
 

@@ -10,7 +10,7 @@ import { parseReport } from '../src/bounce/parse-report.js';
 import { parsePlainBounce } from '../src/bounce/plain-bounce.js';
 import { parseFieldGroups } from '../src/bounce/report-fields.js';
 import { classifyReport, classifySmtpReply } from '../src/bounce/reply-intelligence.js';
-import { REPLY_RULES } from '../src/bounce/reply-rules.js';
+import { NOT_SENDER_BLOCK_WORDS, REPLY_RULES, SENDER_BLOCK_WORDS } from '../src/bounce/reply-rules.js';
 import { dsnAddress } from '../src/bounce/delivery-status.js';
 import { noticeDiagnostic } from '../src/bounce/notice-diagnostic.js';
 import { noticeRecipients } from '../src/bounce/notice-recipients.js';
@@ -276,7 +276,12 @@ describe('reply intelligence takes time linear in its input', () => {
       { numRuns, endOnFailure: true },
     );
   };
-  const patterns = REPLY_RULES.flatMap((r) => [r.words, r.unless].filter((p) => p !== undefined));
+  const patterns = [
+    ...REPLY_RULES.flatMap((r) => [r.words, r.unless].filter((p) => p !== undefined)),
+    // The sender-block predicate's (reply-intelligence.ts isSenderBlock).
+    SENDER_BLOCK_WORDS,
+    NOT_SENDER_BLOCK_WORDS,
+  ];
 
   it.each<[string, (x: string) => unknown]>([
     ['an SMTP reply (classifySmtpReply)', (x) => classifySmtpReply(550, x)],

@@ -7,7 +7,15 @@
 // (categories.ts `suppresses`), never from a rule: a rule can name a category, not suppress.
 import { suppresses, type BounceCategory } from './categories.js';
 import { findEnhancedCode, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
-import { REPLY_RULES, REPORTED_TYPES, SUBJECT_CATEGORY, type ReplyRule } from './reply-rules.js';
+import {
+  NOT_SENDER_BLOCK_WORDS,
+  REPLY_RULES,
+  REPORTED_TYPES,
+  SENDER_BLOCK_CODES,
+  SENDER_BLOCK_WORDS,
+  SUBJECT_CATEGORY,
+  type ReplyRule,
+} from './reply-rules.js';
 import { describeStatus } from './status-reason.js';
 import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
 
@@ -24,6 +32,12 @@ export interface ReplyVerdict {
   greylisted: boolean;
   /** The remote asks to slow down (421, 4.7.28, "too many", a rate limit): category rate_limited. */
   throttled: boolean;
+  /**
+   * The refusal is of the sending address (a blocklist, its reputation, complaints about its mail), not
+   * of the recipient or this message (isSenderBlock): the message is kept and tried again later, and
+   * the destination may be paused for that address (ARCHITECTURE.md, "Destination blocks").
+   */
+  senderBlock: boolean;
 }
 
 /** One recipient of a report, as the report's reader found it. */
@@ -173,17 +187,53 @@ function decide(f: Facts): Explained {
 
   const greylisted = f.type === 'transient' && rule?.greylisted === true;
   const throttled = f.type === 'transient' && category === 'rate_limited';
+  const senderBlock =
+    !greylisted &&
+    (isSenderBlock(category, enhanced, f.text) ||
+      (f.notice !== undefined && isSenderBlock(category, enhanced, f.notice)));
   return {
     verdict: {
       type: f.type,
       category,
       enhanced: enhanced ?? null,
-      reason: reasonFor(category, f.type, enhanced, greylisted),
+      reason: senderBlock
+        ? withCode(SENDER_BLOCK_PHRASE, enhanced)
+        : reasonFor(category, f.type, enhanced, greylisted),
       greylisted,
       throttled,
+      senderBlock,
     },
     rule: rule?.name ?? (reported ? `reported ${f.reported}` : undefined),
   };
+}
+
+// The categories that name the recipient or the message's size: a reply that says so is about the
+// recipient, whatever else its words mention (a 5.1.1 is never a block of the sender).
+const RECIPIENT_CATEGORIES = new Set<BounceCategory>([
+  'unknown_recipient',
+  'unknown_domain',
+  'mailbox_full',
+  'mailbox_disabled',
+  'message_too_large',
+  'auto_reply',
+  'complaint',
+  'unsubscribe',
+]);
+
+const SENDER_BLOCK_PHRASE =
+  'the receiving server refused mail from the sending address (a blocklist or its reputation), not the recipient';
+
+/**
+ * Whether a failure refuses the sending address rather than the recipient or the message: a blocklist
+ * named, the address's or sender's reputation, complaints about its mail, or a provider's code for
+ * such a block (reply-rules.ts SENDER_BLOCK_WORDS, SENDER_BLOCK_CODES); never when the category names
+ * the recipient, nor when the words are about a recipient's own blocked-senders list or the message's
+ * authentication (NOT_SENDER_BLOCK_WORDS). Pure.
+ */
+export function isSenderBlock(category: BounceCategory, enhanced: string | undefined, text: string): boolean {
+  if (RECIPIENT_CATEGORIES.has(category)) return false;
+  if (NOT_SENDER_BLOCK_WORDS.test(text)) return false;
+  return (enhanced !== undefined && SENDER_BLOCK_CODES.test(enhanced)) || SENDER_BLOCK_WORDS.test(text);
 }
 
 function firstRule(
@@ -271,5 +321,9 @@ function reasonFor(
     words = 'delivery is delayed; the receiving server keeps trying';
   else if (category === 'undetermined' && !enhanced) words = 'the bounce gives no reason txmail recognises';
   else words = PHRASES[category];
+  return withCode(words, enhanced);
+}
+
+function withCode(words: string, enhanced: string | undefined): string {
   return enhanced ? `${words} (${enhanced})` : words;
 }

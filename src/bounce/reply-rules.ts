@@ -83,6 +83,23 @@ const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cann
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist).
 const BLOCK_WORDS =
   /\(BL\)|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+// A refusal of the sending address itself (its IP on a blocklist, its reputation, complaints about its
+// mail), not of the recipient or of one message (ARCHITECTURE.md, "Destination blocks"): blocklist
+// operators and their zones, the words receivers put around them, and providers' own codes for such
+// blocks, written from their postmaster pages (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL
+// TSS04/TSS09/TS01, AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
+export const SENDER_BLOCK_WORDS =
+  /spamhaus|spamcop|barracuda|sorbs|uceprotect|\bpsbl\b|abuseat|invaluement|\b[cxsp]bl\b|dnsbl|\brbl\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\(BL\)|reputation|unusual rate of unsolicited|(?:user|too many|high) complaints?|\bTSS?0\d\b|\(S31[45]0\)|\b(?:SC|OU|DY)-00\d\b|RTR:B[LB]|CON:B1|DYN:T1|\bBL0000\d\d\b|banned sending ip|ipcheck\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\b[^.;]{0,60}\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)/i;
+// Words that say the block is about one recipient (a personal blocked-senders list) or about the
+// message's authentication (SPF, DKIM, DMARC, PTR: the sender's configuration, which a pause would
+// not mend), not the sending address's standing.
+export const NOT_SENDER_BLOCK_WORDS = new RegExp(
+  `blocked senders?|recipient'?s? (?:has )?(?:blocked|block ?list|black ?list)|blocked by (?:the )?recipient|personal (?:block|black) ?list|${AUTH_WORDS.source}`,
+  'i',
+);
+// Office 365's "banned sending IP" codes (5.7.606–5.7.649) and its rate limits "due to IP reputation"
+// (4.7.650, 4.7.651): the code alone names the sending address.
+export const SENDER_BLOCK_CODES = /^[45]\.7\.(?:60[6-9]|6[1-4]\d|65[01])$/;
 const NETWORK_WORDS =
   /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
 const SYSTEM_WORDS =

@@ -462,6 +462,25 @@ export interface BlocklistScheduleTable {
   last_run_at: number | null;
 }
 
+/** An account's latest sender block from a destination for a source address (migration 021). */
+export interface SenderBlockHitsTable {
+  destination: string;
+  /** '' for the system's choice of address. */
+  source_ip: string;
+  account_id: string;
+  hit_at: number;
+}
+
+/** A destination paused for a source address after sender blocks of several accounts (migration 021). */
+export interface DestinationBlocksTable {
+  destination: string;
+  source_ip: string;
+  paused_until: number;
+  paused_at: number;
+  accounts: number;
+  reply: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -489,6 +508,8 @@ export interface Database {
   reputation_counts: ReputationCountsTable;
   blocklist_listings: BlocklistListingsTable;
   blocklist_schedule: BlocklistScheduleTable;
+  sender_block_hits: SenderBlockHitsTable;
+  destination_blocks: DestinationBlocksTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -20,6 +20,8 @@ export interface ReplyClass {
   /** Plain words, e.g. "the mailbox does not exist (5.1.1)". */
   reason: string;
   type: BounceType;
+  /** The refusal is of the sending address (a blocklist, its reputation), not the recipient (reply-intelligence.ts). */
+  senderBlock: boolean;
 }
 
 /** Classifies one reply. `code` is the basic three-digit code; `text` the reply text. */
@@ -38,6 +40,7 @@ export function classifyReply(code: number, text: string): ReplyClass {
     category: v.category,
     reason: v.reason,
     type: v.type,
+    senderBlock: outcome !== 'delivered' && v.senderBlock,
   };
 }
 

@@ -14,6 +14,11 @@ export interface OutgoingMessage {
   subject: string;
   html: string;
   createdAt: number;
+  /**
+   * The Feedback-ID header (deliver-message.ts feedbackId), signed with the message (dkim/sign.ts);
+   * absent: none.
+   */
+  feedbackId?: string;
 }
 
 /** The complete RFC 5322 message, CRLF line endings, not yet signed. */
@@ -31,6 +36,7 @@ export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Bu
     disableUrlAccess: true,
     disableFileAccess: true,
     xMailer: false,
+    ...(m.feedbackId === undefined ? {} : { headers: { 'Feedback-ID': m.feedbackId } }),
   });
   return composer.compile().build();
 }

@@ -5,6 +5,8 @@ import type { Clock } from '../clock.js';
 import { SENDABLE_DOMAIN_STATUSES, type DomainStatus, type MessageRow } from '../db/schema.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
+import type { DestinationBlocks } from './destination-blocks.js';
+import { blockDestination } from './destination-key.js';
 import type { DestinationLimits } from './destination-limits.js';
 import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
@@ -44,6 +46,8 @@ export class Deliverer {
       builder: MessageBuilder;
       limits: DestinationLimits;
       sources: SourceIpPool;
+      /** Destinations paused for source addresses after sender blocks (absent: none are kept). */
+      blocks?: DestinationBlocks;
       /** The account's sendable domains (cached briefly: domains/verified-domains.ts). */
       verifiedDomains: (accountId: string) => Promise<string[]>;
       /**
@@ -76,6 +80,17 @@ export class Deliverer {
     const now = deps.clock.now();
     const paused = deps.limits.pausedUntil(route.destination, now);
     if (paused !== undefined) return { kind: 'paused', until: paused };
+    // The source addresses the destination is paused for after sender blocks: the message leaves from
+    // another one, or waits for the first pause to end without counting an attempt (ARCHITECTURE.md,
+    // "Destination blocks").
+    const blockKey = blockDestination(route.destination);
+    const blocked = deps.blocks ? await deps.blocks.paused(blockKey) : undefined;
+    if (blocked && blocked.size > 0) {
+      const configured = deps.sources.addresses();
+      const candidates = configured.length > 0 ? configured : [''];
+      if (candidates.every((a) => blocked.has(a)))
+        return { kind: 'paused', until: Math.min(...candidates.map((a) => blocked.get(a)!)) };
+    }
 
     const signed = await deps.builder.build({
       message: {
@@ -87,6 +102,7 @@ export class Deliverer {
         subject: m.subject,
         html: m.html,
         createdAt: m.created_at,
+        feedbackId: feedbackId(m.account_id, m.from_domain),
       },
       hostname: settings.hostname,
       key,
@@ -96,7 +112,7 @@ export class Deliverer {
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {
-      const source = deps.sources.take();
+      const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
@@ -108,6 +124,14 @@ export class Deliverer {
       // concurrency (ARCHITECTURE.md, "Greylisting is not throttling").
       if (result.throttled && !result.greylisted) deps.limits.throttled(route.destination, deps.clock.now());
       else if (result.outcome === 'delivered') deps.limits.delivered(route.destination);
+      if (result.senderBlock && deps.blocks) {
+        await deps.blocks.senderBlock({
+          destination: blockKey,
+          sourceIp: source.address ?? '',
+          accountId: m.account_id,
+          reply: result.reply,
+        });
+      }
       return { kind: 'attempted', result, sourceIp: source.address };
     } finally {
       admission.release();
@@ -180,6 +204,15 @@ export class Deliverer {
     );
     return { destination: `mx:${route.hosts[0]!.name}`, targets };
   }
+}
+
+/**
+ * The Feedback-ID header's value (`<account id>:<sending domain>:txmail`): Gmail's feedback loop
+ * reports complaint rates per value, so each tenant's, and each of its domains', show apart in
+ * Postmaster Tools. The service's own mail carries the test domain. Signed with the message.
+ */
+export function feedbackId(accountId: string, fromDomain: string): string {
+  return `${accountId}:${fromDomain}:txmail`;
 }
 
 /** The relay as a delivery target, from TXMAIL_RELAY_URL (`smtp://` STARTTLS when offered, `smtps://`). */

@@ -69,7 +69,11 @@ export function decideNext(
   // code's meaning.
   const reason =
     result.reason !== '' ? result.reason : `${describeStatus(result.enhanced)} (${result.enhanced})`;
-  if (result.outcome === 'bounced') {
+  // A refusal of the sending address (a blocklist, its reputation) says nothing about the recipient
+  // or the message: even a 5xx keeps the message queued, never bounces or suppresses it, and is
+  // recorded as a policy refusal flagged `sender_block` (ARCHITECTURE.md, "Destination blocks").
+  const senderBlock = result.senderBlock === true;
+  if (result.outcome === 'bounced' && !senderBlock) {
     // A refusal during the SMTP session is as final as a bounce report, and its category suppresses the
     // same way (bounce/categories.ts suppresses): a dead address does, a policy or content refusal
     // never. A disabled mailbox counts when it is the second within the window.
@@ -108,7 +112,7 @@ export function decideNext(
   if (next === null) {
     return failedWith({
       ...details,
-      ...expiredData(deadline, result.category),
+      ...expiredData(deadline, senderBlock ? 'policy_rejected' : result.category),
       detail: `${expiredDetail(message.createdAt, deadline)}; last reply: ${result.reply}`,
     });
   }
@@ -125,9 +129,10 @@ export function decideNext(
             data: {
               ...details,
               bounce_type: 'transient',
-              category: result.category,
+              category: senderBlock ? 'policy_rejected' : result.category,
               reason,
               greylisted: result.greylisted,
+              ...(senderBlock ? { sender_block: true } : {}),
               next_attempt_at: new Date(next).toISOString(),
             },
           },

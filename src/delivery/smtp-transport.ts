@@ -233,6 +233,7 @@ export class SmtpTransport implements Transport {
       greylisted,
       category: verdict.outcome === 'delivered' ? null : verdict.category,
       reason: verdict.outcome === 'delivered' ? '' : verdict.reason,
+      senderBlock: verdict.senderBlock,
     };
   }
 

@@ -76,26 +76,35 @@ export class SourceIpPool {
   /**
    * Picks the address for one message and counts it: a warming address still under its allowance
    * first (it needs the traffic to build its reputation), else the established ones in turn. When every
-   * address is a warming one at its allowance, the message waits for the next hour's step.
+   * address is a warming one at its allowance, the message waits for the next hour's step. `avoid`:
+   * addresses not to use for this message (its destination is paused for them: destination-blocks.ts);
+   * when every address is avoided the message waits a minute (the caller normally checks first).
    */
-  take(): SourceChoice {
+  take(avoid?: ReadonlySet<string>): SourceChoice {
     if (this.ips.length === 0) return { address: undefined };
     const now = this.now();
     this.rollOver(now);
+    const ips = avoid?.size ? this.ips.filter((ip) => !avoid.has(ip.address)) : this.ips;
+    if (ips.length === 0) return { retryAt: now + 60_000 };
     let best: SourceIp | undefined;
     let bestRoom = 0;
-    for (const ip of this.ips) {
+    for (const ip of ips) {
       if (ip.warmingSince === undefined) continue;
       const room = warmupAllowance(ip.warmingSince, this.schedule, now) - (this.sent.get(ip.address) ?? 0);
       if (room > bestRoom) [best, bestRoom] = [ip, room];
     }
     if (!best) {
-      const established = this.ips.filter((ip) => ip.warmingSince === undefined);
+      const established = ips.filter((ip) => ip.warmingSince === undefined);
       if (established.length === 0) return { retryAt: (Math.floor(now / 3_600_000) + 1) * 3_600_000 };
       best = established[this.next++ % established.length]!;
     }
     this.count(best.address);
     return { address: best.address };
+  }
+
+  /** The addresses in use (TXMAIL_SOURCE_IPS but those set aside by setListed); empty: the system chooses. */
+  addresses(): string[] {
+    return this.ips.map((ip) => ip.address);
   }
 
   /** Sends this process's counts to the store and takes every worker's totals back. */

@@ -48,6 +48,13 @@ export interface AttemptResult {
   category: BounceCategory | null;
   /** The reason in plain words, for events and the log; empty for a delivery. */
   reason: string;
+  /**
+   * The reply refused the sending address (a blocklist, its reputation, complaints), not the recipient
+   * (bounce/reply-intelligence.ts isSenderBlock): the message is deferred even on a 5xx, and the
+   * destination may be paused for the source address (ARCHITECTURE.md, "Destination blocks").
+   * Absent: false.
+   */
+  senderBlock?: boolean;
 }
 
 export interface Transport {

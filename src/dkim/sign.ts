@@ -23,6 +23,9 @@ const SIGNED_HEADERS = [
   'Content-Type',
   'Content-Transfer-Encoding',
   'Reply-To',
+  // Who the message is from as the mailbox provider's feedback loop counts it: a forger must not
+  // be able to charge complaints to another tenant.
+  'Feedback-ID',
 ].join(':');
 
 export async function signMessage(raw: Buffer, key: SigningKey): Promise<Buffer> {

@@ -5,6 +5,7 @@ import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import { BlocklistsRepo } from '../db/blocklists-repo.js';
 import type { Db } from '../db/database.js';
+import { DestinationBlocksRepo } from '../db/destination-blocks-repo.js';
 import { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import { DomainsRepo } from '../db/domains-repo.js';
 import { InboundRepo } from '../db/inbound-repo.js';
@@ -47,6 +48,7 @@ export interface Repos {
   /** The accounts' reputation states (healthy, warning, paused) and their moves. */
   accountReputation: AccountReputationRepo;
   blocklists: BlocklistsRepo;
+  destinationBlocks: DestinationBlocksRepo;
 }
 
 /** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
@@ -75,5 +77,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     reputation: new ReputationRepo(db.kysely, testDomain),
     accountReputation: new AccountReputationRepo(db.kysely, signals.webhookPushesQueued),
     blocklists: new BlocklistsRepo(db.kysely),
+    destinationBlocks: new DestinationBlocksRepo(db.kysely),
   };
 }

@@ -15,6 +15,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { QueueSignal } from '../db/queue-signal.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
+import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
 import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
 import { SmtpTransport } from '../delivery/smtp-transport.js';
@@ -247,7 +248,7 @@ function blocklistsChecked(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, verifiedDomains, repos, clock }: WorkerRoleDeps,
+  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics }: WorkerRoleDeps,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool },
 ): Deliverer {
   return new Deliverer(
@@ -265,6 +266,13 @@ function newDeliverer(
       verp,
       ...parts,
       limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
+      blocks: new DestinationBlocks(
+        repos.destinationBlocks,
+        config.destinationBlocks,
+        () => clock.now(),
+        logger.child({ role: 'worker' }),
+        () => metrics.senderBlocks.inc(),
+      ),
       verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),

@@ -2,16 +2,20 @@
 // or broken receiving server could send (NUL bytes, bare CR, replies of a megabyte, endless multi-line
 // replies). It speaks just enough SMTP for a client to reach RCPT and the end of DATA; everything else
 // is answered 250. `reply` decides the answer to RCPT and to the final "." (default: 250), given the
-// recipient of the transaction.
+// recipient of the transaction and the client's address.
 import net from 'node:net';
 
 export type ScriptedStep = 'rcpt' | 'data-end';
 
 export class ScriptedSmtpServer {
   /** The raw bytes to answer at a step, CRLF included; undefined: the ordinary 250. */
-  reply: (step: ScriptedStep, recipient: string) => Buffer | string | undefined = () => undefined;
-  /** Each session's commands as the client sent them (verbs upper-cased), in order; `ended` once closed. */
-  readonly sessions: { commands: string[]; ended: boolean }[] = [];
+  reply: (step: ScriptedStep, recipient: string, client: string) => Buffer | string | undefined = () =>
+    undefined;
+  /**
+   * Each session's commands as the client sent them (verbs upper-cased), in order; `ended` once closed;
+   * `client` the address the client connected from.
+   */
+  readonly sessions: { commands: string[]; ended: boolean; client: string }[] = [];
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
@@ -30,7 +34,8 @@ export class ScriptedSmtpServer {
 
   private session(socket: net.Socket): void {
     this.sockets.add(socket);
-    const record = { commands: [] as string[], ended: false };
+    const client = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const record = { commands: [] as string[], ended: false, client };
     this.sessions.push(record);
     socket.on('close', () => {
       this.sockets.delete(socket);
@@ -39,7 +44,7 @@ export class ScriptedSmtpServer {
     socket.on('error', () => undefined); // the client may hang up mid-reply: that is its right
     let recipient = '';
     const answer = (step: ScriptedStep | undefined, ordinary: string) => {
-      const custom = step ? this.reply(step, recipient) : undefined;
+      const custom = step ? this.reply(step, recipient, client) : undefined;
       if (!socket.destroyed) socket.write(custom ?? `${ordinary}\r\n`);
     };
     let buffered = '';

@@ -20,6 +20,7 @@ import * as m017 from './017-domain-expire-after.js';
 import * as m018 from './018-process-registry.js';
 import * as m019 from './019-reputation-counts.js';
 import * as m020 from './020-account-reputation.js';
+import * as m021 from './021-destination-blocks.js';
 import * as m022 from './022-blocklists.js';
 
 export const migrations: Record<string, Migration> = {
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '018-process-registry': m018,
   '019-reputation-counts': m019,
   '020-account-reputation': m020,
+  '021-destination-blocks': m021,
   '022-blocklists': m022,
 };

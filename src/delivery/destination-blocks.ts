@@ -1,0 +1,153 @@
+// Destination blocks (ARCHITECTURE.md, "Destination blocks"): when one destination refuses the mail of
+// several accounts as sender blocks (a blocklist, the address's reputation: reply-intelligence.ts
+// isSenderBlock) from one source address, the trouble is the address, not the tenants: the destination
+// is paused for that address, so the mail waits (or leaves from another address) instead of bouncing
+// and deepening the block. The counts and pauses are shared by every worker through the database
+// (destination-blocks-repo.ts); each worker reads the pauses through a short cache.
+import type { Logger } from 'pino';
+import type {
+  BlockRule,
+  DestinationBlock,
+  HitOutcome,
+  SenderBlockHit,
+} from '../db/destination-blocks-repo.js';
+
+export type DestinationBlockSettings = BlockRule;
+
+export const DEFAULT_DESTINATION_BLOCKS: DestinationBlockSettings = {
+  accounts: 2,
+  windowMs: 60 * 60_000,
+  pauseMs: 60 * 60_000,
+};
+
+/** The shared store (DestinationBlocksRepo). */
+export interface DestinationBlockStore {
+  hit(h: SenderBlockHit, rule: BlockRule): Promise<HitOutcome>;
+  active(now: number): Promise<DestinationBlock[]>;
+}
+
+/** How long a worker trusts its copy of the shared pauses. */
+export const BLOCK_CACHE_MS = 5000;
+
+export class DestinationBlocks {
+  /** destination → source address → paused until. */
+  private pauses = new Map<string, Map<string, number>>();
+  private readAt = -Infinity;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: DestinationBlockStore,
+    private readonly settings: DestinationBlockSettings,
+    private readonly now: () => number,
+    private readonly logger: Logger,
+    /** Told of every sender block reply (metrics). */
+    private readonly onSenderBlock: () => void = () => undefined,
+    private readonly cacheMs = BLOCK_CACHE_MS,
+  ) {}
+
+  /**
+   * The source addresses ('' for the system's choice) the destination is paused for now, with when
+   * each pause ends. A store that cannot be read leaves the last copy in use (logged): mail goes on as
+   * it did rather than stopping.
+   */
+  async paused(destination: string): Promise<ReadonlyMap<string, number>> {
+    const now = this.now();
+    if (now - this.readAt >= this.cacheMs) await this.refresh(now);
+    const sources = this.pauses.get(destination);
+    if (!sources) return EMPTY;
+    return new Map([...sources].filter(([, until]) => until > now));
+  }
+
+  /**
+   * A sender block from the destination for the account's mail from the source address: recorded in
+   * the shared store, which pauses the pair once enough accounts were refused. Never throws: the
+   * attempt's own record matters more (a failure is logged).
+   */
+  async senderBlock(hit: Omit<SenderBlockHit, 'now'>): Promise<void> {
+    this.onSenderBlock();
+    const now = this.now();
+    let outcome: HitOutcome;
+    try {
+      outcome = await this.store.hit({ ...hit, now }, this.settings);
+    } catch (err) {
+      this.logger.warn({ err, destination: hit.destination }, 'could not record a sender block');
+      return;
+    }
+    const { pause } = outcome;
+    if (!pause) return;
+    let sources = this.pauses.get(pause.destination);
+    if (!sources) this.pauses.set(pause.destination, (sources = new Map()));
+    sources.set(pause.sourceIp, pause.pausedUntil);
+    if (outcome.newlyPaused) {
+      this.logger.warn(
+        {
+          destination: pause.destination,
+          sourceIp: pause.sourceIp || null,
+          accounts: pause.accounts,
+          pausedUntil: new Date(pause.pausedUntil).toISOString(),
+          reply: pause.reply,
+        },
+        'destination paused for a source address: several accounts were refused as sender blocks',
+      );
+    }
+  }
+
+  private refresh(now: number): Promise<void> {
+    this.reading ??= this.store
+      .active(now)
+      .then((blocks) => {
+        const pauses = new Map<string, Map<string, number>>();
+        const add = (destination: string, sourceIp: string, until: number) => {
+          let sources = pauses.get(destination);
+          if (!sources) pauses.set(destination, (sources = new Map()));
+          sources.set(sourceIp, Math.max(until, sources.get(sourceIp) ?? 0));
+        };
+        for (const b of blocks) add(b.destination, b.sourceIp, b.pausedUntil);
+        // A pause only ends with its time: one this worker set while the read was under way (so
+        // missing from it) is kept.
+        for (const [destination, sources] of this.pauses)
+          for (const [sourceIp, until] of sources) if (until > now) add(destination, sourceIp, until);
+        this.pauses = pauses;
+        this.readAt = now;
+      })
+      .catch((err: unknown) => {
+        this.readAt = now; // try again after the cache time, not on every message
+        this.logger.warn({ err }, 'could not read the destination blocks; using the last copy');
+      })
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
+  }
+}
+
+const EMPTY: ReadonlyMap<string, number> = new Map();
+
+/** The settings of TXMAIL_DESTINATION_BLOCKS and the field each sets (minutes for the times). */
+const SETTINGS = {
+  accounts: 'accounts',
+  window_minutes: 'windowMs',
+  pause_minutes: 'pauseMs',
+} as const satisfies Record<string, keyof DestinationBlockSettings>;
+
+/**
+ * Parses TXMAIL_DESTINATION_BLOCKS: `accounts=2,window_minutes=60,pause_minutes=60`, whole numbers
+ * ≥ 1; any setting left out keeps its default. Throws a message naming what is wrong.
+ */
+export function parseDestinationBlocks(text: string): DestinationBlockSettings {
+  const s: DestinationBlockSettings = { ...DEFAULT_DESTINATION_BLOCKS };
+  for (const part of text.split(',').map((p) => p.trim())) {
+    if (part === '') continue;
+    const m = /^([a-z_]+)\s*=\s*(\d+)$/.exec(part);
+    const field = m ? SETTINGS[m[1] as keyof typeof SETTINGS] : undefined;
+    if (!m || !field) {
+      throw new Error(`"${part}" is not one of ${Object.keys(SETTINGS).join(', ')} with =whole number`);
+    }
+    const value = Number(m[2]);
+    if (value < 1) throw new Error(`${m[1]} must be at least 1`);
+    if (field !== 'accounts' && value > 7 * 24 * 60)
+      throw new Error(`${m[1]} must be at most 10080 (a week)`);
+    s[field] = field === 'accounts' ? value : value * 60_000;
+  }
+  return s;
+}
