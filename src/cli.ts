@@ -12,6 +12,7 @@ import { accountReport } from './reputation/account-report.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlan } from './blocklists/targets.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
+import { reputationSection } from './reputation/status-section.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -204,6 +205,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         })),
         await blocklistSection(s.repos.blocklists, blocklistPlan(s.config), s.clock.now()),
         await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
+        await reputationSection(s.repos.accountReputation),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;

@@ -112,6 +112,30 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(left.map((r) => r.id)).toEqual(['young']);
   });
 
+  it('deletes the free plan’s account events (no message) past 48 hours', async () => {
+    const free = await createTenant(env.services, { plan: 'free' });
+    const pro = await createTenant(env.services, { plan: 'pro' });
+    const event = (id: string, accountId: string, ageHours: number) => ({
+      id,
+      message_id: null,
+      account_id: accountId,
+      type: 'account.warning' as const,
+      created_at: clock.now() - ageHours * HOUR,
+      data: '{}',
+    });
+    await env.services.db.kysely
+      .insertInto('events')
+      .values([
+        event('old', free.accountId, 49),
+        event('young', free.accountId, 47),
+        event('pro', pro.accountId, 24 * 30),
+      ])
+      .execute();
+    expect(await sweeper().sweep()).toBe(1);
+    const left = await env.services.db.kysely.selectFrom('events').select('id').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['pro', 'young']);
+  });
+
   it('applies the shorter retention after a downgrade', async () => {
     const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
     const month = await send(tenant, 24 * 30);

@@ -50,6 +50,22 @@ export class RetentionRepo {
     return Number(r.numDeletedRows);
   }
 
+  /**
+   * Deletes up to `limit` of the account's events about the account itself (no message: they do not go
+   * with a message's deletion) recorded before `before`, with their pushes (cascade).
+   */
+  async deleteAccountEvents(accountId: string, before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('events')
+      .select('id')
+      .where('message_id', 'is', null)
+      .where('account_id', '=', accountId)
+      .where('created_at', '<', before)
+      .limit(limit);
+    const r = await this.db.deleteFrom('events').where('id', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /** Deletes up to `limit` sessions that expired at or before `now`. */
   async deleteExpiredSessions(now: number, limit: number): Promise<number> {
     const batch = this.db

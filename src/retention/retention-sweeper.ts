@@ -79,6 +79,7 @@ export class RetentionSweeper {
           deleted += await this.inBatches([
             (limit) => this.repo.deleteMessages(accountId, before, limit),
             (limit) => this.repo.deleteWebhookAttempts(accountId, before, limit),
+            (limit) => this.repo.deleteAccountEvents(accountId, before, limit),
           ]);
           if (this.stopped) return deleted;
         }
