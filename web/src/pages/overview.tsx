@@ -1,4 +1,7 @@
+import type { Reputation } from '../api.js';
+import { ActivityPanel } from '../components/activity-panel.js';
 import { Page } from '../components/page.js';
+import { ReputationNotice, ReputationPanel } from '../components/reputation-panel.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useApi } from '../components/use-api.js';
@@ -16,6 +19,8 @@ export interface AccountOverview {
   test_sends?: { day: string; sent: number; limit: number; remaining: number; resets_at: string };
   limits: { emails_per_month: number; domains: number; webhooks: number; log_retention_hours: number | null };
   counts: Record<string, number>;
+  /** Absent from servers older than the reputation guardrails. */
+  reputation?: Reputation;
 }
 
 interface AccountNotice {
@@ -42,6 +47,7 @@ export function OverviewPage() {
               This account is suspended by the operator: nothing is sent. Contact them.
             </Notice>
           )}
+          {data.reputation && <ReputationNotice reputation={data.reputation} />}
           <Warnings overview={data} />
           {notices.data?.data.slice(0, 5).map((n) => (
             <Notice key={n.id} kind="warning">
@@ -124,6 +130,8 @@ export function OverviewPage() {
               Production: you can send from your verified domains. <Link href="/logs">See the logs</Link>.
             </Notice>
           )}
+          {data.reputation && <ReputationPanel reputation={data.reputation} />}
+          <ActivityPanel reputation={data.reputation} />
         </>
       )}
     </Page>
