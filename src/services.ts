@@ -126,7 +126,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // Every wake-up inside this process goes through one object: whoever makes work emits, the loops
   // that take it listen (wake-signals.ts, ARCHITECTURE.md "Claim loops").
   const signals = new WakeSignals();
-  const repos = createRepos(db, signals);
+  const repos = createRepos(db, signals, config.testDomain);
   const metrics = new Metrics(
     () => repos.queue.depth(),
     () => clock.now(),

@@ -8,6 +8,8 @@ import type { Dialect } from './database.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { eventCategory, FINAL_FAILURE_STATUSES } from './event-category.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
+import { delta, inboundCounts, type InboundCount, type ReputationDelta } from '../reputation/counts.js';
+import { addReputationCounts } from './reputation-repo.js';
 import type {
   Database,
   EventType,
@@ -30,6 +32,11 @@ export interface InboundEffect {
   suppression:
     | { id: string; address: string; origin: SuppressionOrigin; reason: string; enhancedCode: string | null }
     | undefined;
+  /**
+   * What the status change counts as in the account's reputation counts (reputation/counts.ts); the
+   * counts themselves depend on the message's state when the change is stored, read in its transaction.
+   */
+  reputation?: InboundCount;
 }
 
 /** Thrown inside storeCharged's transaction to roll back what was counted before. */
@@ -166,10 +173,15 @@ export class InboundRepo {
         .executeTakeFirst();
       if (done.numUpdatedRows === 0n) return false;
       const recorded: InboundEffect[] = [];
+      const counted: ReputationDelta[] = [];
       for (const e of effects) {
         // The category of what the event records (event-category.ts); the message keeps its own without.
         const category = eventCategory([e.event]);
         if (e.status !== undefined) {
+          // The message as it is now, locked until the commit: what the change counts depends on it
+          // (still queued: it reaches a final state; delivered: it was counted then), and a worker's
+          // record committed since decide-effects.ts read it must not be counted twice.
+          const before = e.reputation ? await this.lockedState(trx, e) : undefined;
           // A bounced or complained message is never sent again: out of the queue, even while a worker
           // holds it (its record then keeps this status: queue-repo.ts). The condition settles a race
           // that decide-effects.ts, reading first, cannot: two copies of one report processed at once
@@ -187,6 +199,8 @@ export class InboundRepo {
             .where('status', 'not in', ['test', e.status])
             .executeTakeFirst();
           if (moved.numUpdatedRows === 0n) continue;
+          const counts = before && e.reputation && inboundCounts(e.reputation, before);
+          if (before && counts) counted.push(delta(e.accountId, before.from_domain, now, counts));
         } else if (category !== null) {
           // A delay warning keeps the status; its category replaces that of an earlier delay, never
           // the one a bounce, failure or complaint gave (that says why the message ended).
@@ -237,10 +251,30 @@ export class InboundRepo {
           created_at: now,
         })),
       );
+      // Last: a busy account's counts row stays locked only until the commit (reputation-repo.ts).
+      await addReputationCounts(trx, counted);
       return true;
     });
     if (pushes > 0) this.webhookPushesQueued.emit();
     return completed;
+  }
+
+  /**
+   * The state a status change is counted from, in the change's transaction. PostgreSQL: locked, so no
+   * worker's record moves it before this transaction's update. SQLite: this transaction already holds
+   * the write lock (its first statement wrote), so nothing else can.
+   */
+  private async lockedState(
+    trx: Kysely<Database>,
+    e: InboundEffect,
+  ): Promise<Pick<MessageRow, 'status' | 'attempts' | 'from_domain'> | undefined> {
+    let q = trx
+      .selectFrom('messages')
+      .select(['status', 'attempts', 'from_domain'])
+      .where('id', '=', e.messageId)
+      .where('account_id', '=', e.accountId);
+    if (this.dialect === 'postgres') q = q.forUpdate();
+    return q.executeTakeFirst();
   }
 
   /** Processing failed (a bug, the database) after `attempts` attempts: try again after `retryAt`. */

@@ -12,7 +12,8 @@ import type { Kysely } from 'kysely';
 import type { AttemptRecord, RecordOutcome } from './queue-repo.js';
 import { eventCategory } from './event-category.js';
 import { claimFairSqlite } from './fair-claim.js';
-import { DELIVERY_CAPS, DELIVERY_QUEUE, inDeliveryTurn, QueueRepo } from './queue-repo.js';
+import { appliedDeltas, DELIVERY_CAPS, DELIVERY_QUEUE, inDeliveryTurn, QueueRepo } from './queue-repo.js';
+import { prepareReputationCounts } from './reputation-repo.js';
 import { QUEUED_MESSAGE_STATUSES, type Database, type MessageRow } from './schema.js';
 import { prepareWebhookEnqueue } from './webhook-enqueue.js';
 
@@ -94,6 +95,7 @@ export class SqliteQueueRepo extends QueueRepo {
        values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (account_id, address) do nothing`,
     );
     const enqueueWebhooks = prepareWebhookEnqueue(sqlite);
+    const addCounts = prepareReputationCounts(sqlite);
     this.record = sqlite.transaction((records: AttemptRecord[]) => {
       let pushes = 0;
       const outcomes = records.map((r): RecordOutcome => {
@@ -132,6 +134,8 @@ export class SqliteQueueRepo extends QueueRepo {
         }
         return outcome;
       });
+      // The batch's reputation counts: one upsert per account, day and domain (reputation-repo.ts).
+      addCounts(appliedDeltas(records, outcomes));
       return { outcomes, pushes };
     });
     this.next = sqlite.prepare(

@@ -29,6 +29,8 @@ import type {
   SuppressionRow,
 } from './schema.js';
 import { QUEUED_MESSAGE_STATUSES } from './schema.js';
+import type { ReputationDelta } from '../reputation/counts.js';
+import { addReputationCounts } from './reputation-repo.js';
 import { PLANS } from '../accounts/plans.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { eventCategory } from './event-category.js';
@@ -48,6 +50,23 @@ export interface AttemptRecord {
   /** The recipient to put on the account's suppression list (kept if already there). */
   suppression?: Omit<SuppressionRow, 'account_id' | 'source_message_id' | 'created_at'>;
   now: number;
+  /**
+   * What the record adds to the account's reputation counts if it is applied (reputation/counts.ts
+   * deliveryDelta); a superseded record adds nothing (the receiver counted the change it made).
+   */
+  reputation?: ReputationDelta;
+}
+
+/** The reputation deltas of the records that were applied. */
+export function appliedDeltas(
+  records: readonly AttemptRecord[],
+  outcomes: readonly RecordOutcome[],
+): ReputationDelta[] {
+  const deltas: ReputationDelta[] = [];
+  records.forEach((r, i) => {
+    if (outcomes[i] === 'applied' && r.reputation) deltas.push(r.reputation);
+  });
+  return deltas;
 }
 
 /**
@@ -144,8 +163,10 @@ export class QueueRepo {
 
   /**
    * Records attempts: each message's new state, its attempt row, its events and their webhook outbox
-   * rows, in one transaction (group commit: see group-commit.ts). A record applies only while `owner`
-   * still holds the lease, and changes the status only of a message still queued (see RecordOutcome).
+   * rows, in one transaction (group commit: see group-commit.ts), with the batch's reputation counts
+   * (one upsert per account, day and domain, last, so a busy account's row is locked only until the
+   * commit). A record applies only while `owner` still holds the lease, and changes the status only of
+   * a message still queued (see RecordOutcome).
    */
   async recordMany(records: AttemptRecord[]): Promise<RecordOutcome[]> {
     let pushes = 0;
@@ -161,6 +182,7 @@ export class QueueRepo {
             : [],
         ),
       );
+      await addReputationCounts(trx, appliedDeltas(records, outcomes));
       return outcomes;
     });
     if (pushes > 0) this.webhookPushesQueued.emit();

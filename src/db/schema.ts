@@ -399,6 +399,31 @@ export interface ProcessesTable {
   heartbeat_at: number;
 }
 
+/**
+ * What happened to an account's mail from one sending domain on one UTC day (db/reputation-repo.ts,
+ * ARCHITECTURE.md "Reputation counts"). Activity columns are never reset; window columns are zeroed
+ * when an operator resumes the account.
+ */
+export interface ReputationCountsTable {
+  account_id: string;
+  domain: string;
+  /** 'YYYY-MM-DD', UTC. */
+  day: string;
+  /** Messages that left the queue for the first time (first counted attempt or first final decision). */
+  sent: ColumnType<number, number | undefined, number>;
+  delivered: ColumnType<number, number | undefined, number>;
+  /** Permanent bounces of any category. */
+  bounced: ColumnType<number, number | undefined, number>;
+  /** Spam complaints (an unsubscribe is counted in neither complaint column). */
+  complained: ColumnType<number, number | undefined, number>;
+  /** Messages that reached a final state (delivered, bounced, failed, complained from the queue). */
+  final: ColumnType<number, number | undefined, number>;
+  /** Permanent bounces whose category counts against the list (bounce/categories.ts). */
+  bad_bounces: ColumnType<number, number | undefined, number>;
+  /** Complaints of category `complaint` (an unsubscribe is not one). */
+  spam_complaints: ColumnType<number, number | undefined, number>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -423,6 +448,7 @@ export interface Database {
   attempt_counts: AttemptCountsTable;
   login_devices: LoginDevicesTable;
   processes: ProcessesTable;
+  reputation_counts: ReputationCountsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

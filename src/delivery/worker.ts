@@ -13,6 +13,7 @@ import type { AttemptResult } from './transport.js';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
+import { deliveryDelta } from '../reputation/counts.js';
 import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 
 export interface WorkerOptions {
@@ -284,6 +285,14 @@ export class DeliveryWorker {
       'status' | 'nextAttemptAt' | 'counted' | 'attempt' | 'events' | 'suppression'
     >,
   ): AttemptRecord {
-    return { messageId: m.id, accountId: m.account_id, owner: this.id, now: this.clock.now(), ...change };
+    const record = {
+      messageId: m.id,
+      accountId: m.account_id,
+      owner: this.id,
+      now: this.clock.now(),
+      ...change,
+    };
+    // What it adds to the reputation counts if applied (reputation/counts.ts).
+    return { ...record, reputation: deliveryDelta(m, record) };
   }
 }

@@ -20,7 +20,7 @@ import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import { RateLimiter, type RateLimits, type RateLimitStore } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
-import { registerAccountRoutes } from './routes/account.js';
+import { registerAccountActivityRoute, registerAccountRoutes } from './routes/account.js';
 import { registerDomainRoutes } from './routes/domains.js';
 import { registerAccountNoticeRoutes } from './routes/account-notices.js';
 import { registerEmailRoutes } from './routes/emails.js';
@@ -34,6 +34,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { DashboardAuth } from '../accounts/dashboard-auth.js';
 import type { Sessions } from '../accounts/sessions.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { ReputationRepo } from '../db/reputation-repo.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
 import { registerGuidedTestRoutes } from './routes/guided-test.js';
@@ -73,6 +74,8 @@ export interface HttpDeps {
   webRoot: string | undefined;
   /** Whose X-Forwarded-For names the client (TXMAIL_TRUST_PROXY); request.ip follows it. */
   trustProxy: TrustProxy;
+  /** The reputation counts (GET /api/account/activity). */
+  reputation: ReputationRepo;
 }
 
 /**
@@ -188,6 +191,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       clock: deps.clock,
     });
     registerGuidedTestRoutes(api, { mail: deps.accountMail, messages: deps.messages, clock: deps.clock });
+    registerAccountActivityRoute(api, { reputation: deps.reputation, clock: deps.clock });
   });
 
   // The dashboard: everything else that is a GET.

@@ -1,6 +1,7 @@
 // What a parsed bounce, complaint or other report does to the message it names: the event, the status
 // change and the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
 import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
+import { countsAgainstReputation } from '../bounce/categories.js';
 import { suppressesRecipient } from '../bounce/reply-intelligence.js';
 import { MAX_LINE, MAX_NOTICE_TEXT } from '../bounce/text-limits.js';
 import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
@@ -67,6 +68,8 @@ export function decideEffects(input: DecideInput): Decision {
       accountId: target.account_id,
       event: { id: input.newId(), type: 'email.bounced', data },
       status: 'bounced',
+      // A bounce; against the list when its category says the address is bad (reputation/counts.ts).
+      reputation: { kind: 'bounce', badAddress: countsAgainstReputation(c.category) },
       suppression: suppress
         ? {
             id: input.newId(),
@@ -112,6 +115,8 @@ function complaintEffect(
       },
       // An unsubscribe ends the message's story as a complaint does: no more mail to the address.
       status: 'complained',
+      // But only a spam complaint counts against the sender (reputation/counts.ts).
+      reputation: { kind: 'complaint', spam: report.category === 'complaint' },
       suppression: {
         id: input.newId(),
         address: target.to_email.toLowerCase(),

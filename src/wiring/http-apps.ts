@@ -69,6 +69,7 @@ export function createHttpApps(config: Config, deps: HttpAppsDeps): HttpApps {
         accountMail: deps.accountMail,
         webRoot: defaultWebRoot(),
         trustProxy: config.trustProxy,
+        reputation: repos.reputation,
       }),
     healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
   };

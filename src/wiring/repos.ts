@@ -12,6 +12,7 @@ import { MessagesRepo } from '../db/messages-repo.js';
 import { NoticesRepo } from '../db/notices-repo.js';
 import { ProcessesRepo } from '../db/processes-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
+import { ReputationRepo } from '../db/reputation-repo.js';
 import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
 import { RetentionRepo } from '../db/retention-repo.js';
 import { SessionsRepo } from '../db/sessions-repo.js';
@@ -40,9 +41,11 @@ export interface Repos {
   signups: SignupsRepo;
   loginDevices: LoginDevicesRepo;
   processes: ProcessesRepo;
+  reputation: ReputationRepo;
 }
 
-export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): Repos {
+/** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
+export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), testDomain?: string): Repos {
   return {
     accounts: new AccountsRepo(db.kysely),
     domains: new DomainsRepo(db.kysely, db.dialect),
@@ -64,5 +67,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals()): R
     signups: new SignupsRepo(db.kysely),
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
+    reputation: new ReputationRepo(db.kysely, testDomain),
   };
 }

@@ -18,6 +18,7 @@ import * as m015 from './015-login-devices.js';
 import * as m016 from './016-fair-delivery-claim.js';
 import * as m017 from './017-domain-expire-after.js';
 import * as m018 from './018-process-registry.js';
+import * as m019 from './019-reputation-counts.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016-fair-delivery-claim': m016,
   '017-domain-expire-after': m017,
   '018-process-registry': m018,
+  '019-reputation-counts': m019,
 };

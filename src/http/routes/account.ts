@@ -1,7 +1,10 @@
 // GET /api/account: plan, state, this month's usage, today's test sends, the plan's limits and what
-// counts against them.
+// counts against them. GET /api/account/activity: the account's mail per day (the dashboard's chart).
 import type { FastifyInstance } from 'fastify';
 import type { AccountOverviews } from '../../accounts/account-overview.js';
+import type { Clock } from '../../clock.js';
+import type { ReputationRepo } from '../../db/reputation-repo.js';
+import { dayBefore, utcDay } from '../../reputation/counts.js';
 import { AppError } from '../../errors.js';
 import { authOf } from '../authenticate.js';
 
@@ -68,6 +71,79 @@ export function registerAccountRoutes(app: FastifyInstance, overviews: AccountOv
       const overview = await overviews.get(authOf(request).account.id);
       if (!overview) throw new AppError('not_found', 'the account no longer exists');
       return overview;
+    },
+  );
+}
+
+/** Days GET /api/account/activity answers at most, and by default. */
+export const MAX_ACTIVITY_DAYS = 90;
+export const DEFAULT_ACTIVITY_DAYS = 30;
+
+const activityQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    days: {
+      type: 'string',
+      pattern: '^[0-9]{1,3}$',
+      description: `1–${MAX_ACTIVITY_DAYS}, default ${DEFAULT_ACTIVITY_DAYS}`,
+    },
+  },
+} as const;
+
+const activitySchema = {
+  type: 'object',
+  required: ['days'],
+  properties: {
+    days: {
+      type: 'array',
+      description: 'One entry per UTC day, oldest first; the last is today',
+      items: {
+        type: 'object',
+        required: ['date', 'sent', 'delivered', 'bounced', 'complained'],
+        properties: {
+          date: { type: 'string', description: 'YYYY-MM-DD (UTC)' },
+          sent: { type: 'integer', description: 'Messages that left the queue for the first time' },
+          delivered: { type: 'integer' },
+          bounced: { type: 'integer', description: 'Permanent bounces, any category' },
+          complained: { type: 'integer', description: 'Spam complaints (unsubscribes are not counted)' },
+        },
+      },
+    },
+  },
+} as const;
+
+/**
+ * GET /api/account/activity?days=N: the account's mail per UTC day over the last N days, today
+ * included, every day present (docs/API.md). Read from the reputation counts (db/reputation-repo.ts):
+ * a sum over a few rows per day, whatever the volume.
+ */
+export function registerAccountActivityRoute(
+  app: FastifyInstance,
+  deps: { reputation: ReputationRepo; clock: Clock },
+): void {
+  app.get<{ Querystring: { days?: string } }>(
+    '/api/account/activity',
+    {
+      schema: {
+        summary: "The account's mail per day: sent, delivered, bounced, complained",
+        querystring: activityQuerySchema,
+        response: { 200: activitySchema },
+      },
+    },
+    async (request) => {
+      const days = request.query.days === undefined ? DEFAULT_ACTIVITY_DAYS : Number(request.query.days);
+      if (days < 1 || days > MAX_ACTIVITY_DAYS) {
+        throw new AppError('validation_error', `"days" must be between 1 and ${MAX_ACTIVITY_DAYS}`);
+      }
+      const now = deps.clock.now();
+      return {
+        days: await deps.reputation.activity(
+          authOf(request).account.id,
+          dayBefore(now, days - 1),
+          utcDay(now),
+        ),
+      };
     },
   );
 }
