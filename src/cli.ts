@@ -8,6 +8,7 @@ import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
+import { accountReport } from './reputation/account-report.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -27,6 +28,9 @@ Operator commands (add --json for machine-readable output):
   key revoke --account E --id KEY_ID
   plan set --account E --plan free|pro|scale
   account suspend|resume --account E
+                             resume also lifts a reputation pause (a fresh window starts)
+  account show --account E   reputation: status, rates against thresholds, per sending domain, and
+                             activity per day over the last 30 days
   status                     the queue, the live processes and anything that needs the operator's
                              attention (exits 1 when something does)
   dns                        print the DNS records to publish for the service's own domains
@@ -172,11 +176,20 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
       const account = await accountArg(s, args);
       const suspend = command === 'account suspend';
       await s.repos.accounts.setSuspended(account.id, suspend ? s.clock.now() : null);
+      // Only the operator lifts a reputation pause (ARCHITECTURE.md, "Reputation guardrails").
+      const unpaused = !suspend && (await s.reputation.resume(account.id));
       print(
         args,
-        { id: account.id, suspended: suspend },
-        `${account.email} is ${suspend ? 'suspended' : 'active'}`,
+        { id: account.id, suspended: suspend, ...(suspend ? {} : { reputation_resumed: unpaused }) },
+        `${account.email} is ${suspend ? 'suspended' : 'active'}` +
+          (unpaused ? '; its reputation pause is lifted and a fresh window starts' : ''),
       );
+      return 0;
+    }
+    case 'account show': {
+      const account = await accountArg(s, args);
+      const shown = await accountReport(s, account);
+      print(args, shown.json, shown.text);
       return 0;
     }
     case 'status': {

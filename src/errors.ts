@@ -31,6 +31,11 @@ export const ERROR_CODES = {
   },
   plan_limit: { status: 403, meaning: 'The plan does not allow more of this resource.' },
   account_suspended: { status: 403, meaning: 'The account is suspended by the operator.' },
+  account_paused: {
+    status: 403,
+    meaning:
+      'Sending is paused: the bounce or complaint rate reached its pause threshold; the operator resumes the account.',
+  },
   browser_request_refused: {
     status: 403,
     meaning: 'An API key was sent from a web page (Origin header); keys must stay on servers.',

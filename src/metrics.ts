@@ -94,6 +94,22 @@ export class Metrics {
   }
 
   /**
+   * txmail_reputation_accounts{status}: how many accounts are healthy, in warning, paused
+   * (ARCHITECTURE.md, "Reputation guardrails"), from one query per scrape.
+   */
+  watchReputationStates(read: () => Promise<Record<string, number>>): void {
+    new Gauge({
+      name: 'txmail_reputation_accounts',
+      help: 'Accounts by reputation status (healthy, warning, paused: sends refused until the operator resumes them)',
+      labelNames: ['status'],
+      registers: [this.registry],
+      async collect() {
+        for (const [status, n] of Object.entries(await read())) this.set({ status }, n);
+      },
+    });
+  }
+
+  /**
    * Counts a recorded event: by type, and by the category it carries in `data.category`. Only the
    * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
    * an event without one has no category label.

@@ -29,6 +29,7 @@ import { createLogger } from './log.js';
 import type { AcceptService } from './messages/accept.js';
 import type { SystemMail } from './messages/system-mail.js';
 import { Metrics } from './metrics.js';
+import { ReputationGuard } from './reputation/guard.js';
 import { defaultRegistryOptions, ProcessRegistry } from './process-registry.js';
 import type { RetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSecretKey } from './secret-key.js';
@@ -75,6 +76,8 @@ export interface Services {
   suppressions: Suppressions;
   webhooks: WebhookEndpoints;
   systemMail: SystemMail;
+  /** Judges accounts' bounce and complaint rates and moves their reputation state (reputation/guard.ts). */
+  reputation: ReputationGuard;
   /** This process in the registry of live processes; started by the worker and inbound roles. */
   registry: ProcessRegistry;
   /** Builds the HTTP app (API + dashboard); not listening yet. */
@@ -131,6 +134,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     () => repos.queue.depth(),
     () => clock.now(),
   );
+  metrics.watchReputationStates(() => repos.accountReputation.countByStatus());
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);
@@ -176,6 +180,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
     logger,
   });
 
+  const reputation = new ReputationGuard({
+    counts: repos.reputation,
+    states: repos.accountReputation,
+    thresholds: config.reputation,
+    mail: (accountId, subject, html) => systemMail.send(accountId, subject, html),
+    publicUrl: config.publicUrl,
+    clock,
+    logger: logger.child({ role: 'reputation' }),
+  });
+
   const httpApps = createHttpApps(config, {
     db,
     repos,
@@ -214,10 +228,20 @@ export async function createServices(config: Config, options: ServiceOptions = {
     domains,
     webhookSender,
     systemMail,
+    reputation,
     clock,
     logger,
   });
-  const inboundRole = createInboundRole(config, { repos, verp, metrics, clock, logger, registry, signals });
+  const inboundRole = createInboundRole(config, {
+    repos,
+    verp,
+    metrics,
+    clock,
+    logger,
+    registry,
+    signals,
+    reputation,
+  });
 
   return {
     config,
@@ -245,6 +269,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     suppressions,
     webhooks,
     systemMail,
+    reputation,
     registry,
     http: () => httpApps.http(),
     healthHttp: () => httpApps.healthHttp(),
@@ -257,6 +282,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
       // notice) through the accept batcher, which commits it before its writer and the database close.
       await inboundRole.close();
       await workerRole.close();
+      // Its last judgements may queue an email through the accept batcher, closed below.
+      await reputation.stop();
       // Leaves the registry, giving back whatever the roles still held (inbound reports mid-parse).
       await registry.stop();
       // A reset request answered already may still be queueing its mail through the accept batcher.

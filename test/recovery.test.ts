@@ -97,7 +97,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
           .where('message_id', 'in', ids)
           .execute();
         return rows.length === ids.length
-          ? new Map(rows.map((r) => [r.message_id, Number(r.created_at)]))
+          ? new Map(rows.map((r) => [r.message_id!, Number(r.created_at)]))
           : undefined;
       },
       60_000,

@@ -121,6 +121,6 @@ describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
       .execute();
     expect(finals).toHaveLength(60);
     for (const e of finals)
-      expect(e.type).toBe(statuses.get(e.message_id) === 'delivered' ? 'email.delivered' : 'email.bounced');
+      expect(e.type).toBe(statuses.get(e.message_id!) === 'delivered' ? 'email.delivered' : 'email.bounced');
   }, 180_000);
 });

@@ -1,8 +1,12 @@
-// What GET /api/account answers: where the account stands against its plan this month, and its test
-// sends against their daily allowance.
+// What GET /api/account answers: where the account stands against its plan this month, its test
+// sends against their daily allowance, and its reputation (ARCHITECTURE.md, "Reputation guardrails").
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { ReputationRepo } from '../db/reputation-repo.js';
 import type { Account } from '../db/schema.js';
+import { windowStart } from '../reputation/counts.js';
+import { judgeReputation, rate, type ReputationStatus } from '../reputation/judge.js';
+import type { ReputationThresholds } from '../reputation/thresholds.js';
 import { nextDayStart, nextMonthStart, PLANS, usageDay, usageMonth } from './plans.js';
 
 export interface AccountOverview {
@@ -22,6 +26,32 @@ export interface AccountOverview {
     log_retention_hours: number | null;
   };
   counts: Record<string, number>;
+  reputation: ReputationOverview;
+}
+
+/** Rates are fractions (0.052 = 5.2 %) over the window's final messages (docs/API.md, GET /api/account). */
+export interface ReputationOverview {
+  status: ReputationStatus;
+  reason: string | null;
+  bounce_rate: number;
+  complaint_rate: number;
+  messages: number;
+  window_days: number;
+  changed_at: string | null;
+  thresholds: {
+    bounce_warning: number;
+    bounce_pause: number;
+    complaint_warning: number;
+    complaint_pause: number;
+    min_messages: number;
+  };
+  domains: { domain: string; bounce_rate: number; complaint_rate: number; messages: number }[];
+}
+
+/** Where the reputation figures come from. */
+export interface ReputationSource {
+  counts: Pick<ReputationRepo, 'window' | 'windowByDomain'>;
+  thresholds: ReputationThresholds;
 }
 
 /** Counts of the things a plan limits, by name (domains, webhooks, …), for one account. */
@@ -32,6 +62,7 @@ export class AccountOverviews {
     private readonly accounts: AccountsRepo,
     private readonly counters: Record<string, ResourceCounter>,
     private readonly clock: Clock,
+    private readonly reputation: ReputationSource,
   ) {}
 
   async get(accountId: string): Promise<AccountOverview | undefined> {
@@ -74,6 +105,47 @@ export class AccountOverviews {
         log_retention_hours: limits.logRetentionMs === null ? null : limits.logRetentionMs / 3_600_000,
       },
       counts,
+      reputation: await reputationOverview(account, this.reputation, now),
     };
   }
+}
+
+/** The account's reputation as GET /api/account and `txmail account show` give it. */
+export async function reputationOverview(
+  account: Account,
+  source: ReputationSource,
+  now: number,
+): Promise<ReputationOverview> {
+  const t = source.thresholds;
+  const from = windowStart(now, t.windowDays);
+  const [window, domains] = await Promise.all([
+    source.counts.window(account.id, from),
+    source.counts.windowByDomain(account.id, from),
+  ]);
+  // The rates as the guard computes them; the status is the one it last set (a pause holds until the
+  // operator resumes, whatever the window says now).
+  const verdict = judgeReputation(window, t);
+  return {
+    status: account.reputation_status,
+    reason: account.reputation_reason,
+    bounce_rate: verdict.bounceRate,
+    complaint_rate: verdict.complaintRate,
+    messages: window.messages,
+    window_days: t.windowDays,
+    changed_at:
+      account.reputation_changed_at === null ? null : new Date(account.reputation_changed_at).toISOString(),
+    thresholds: {
+      bounce_warning: t.bounceWarn,
+      bounce_pause: t.bouncePause,
+      complaint_warning: t.complaintWarn,
+      complaint_pause: t.complaintPause,
+      min_messages: t.minMessages,
+    },
+    domains: domains.map((d) => ({
+      domain: d.domain,
+      bounce_rate: rate(d.bounced, d.messages),
+      complaint_rate: rate(d.complained, d.messages),
+      messages: d.messages,
+    })),
+  };
 }

@@ -62,6 +62,9 @@ export class Accounts {
       suspended_at: null,
       created_at: this.clock.now(),
       email_verified_at: input.emailVerified === false ? null : this.clock.now(),
+      reputation_status: 'healthy',
+      reputation_reason: null,
+      reputation_changed_at: null,
     };
     await this.repo.create(account);
     return account;

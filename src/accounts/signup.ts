@@ -188,6 +188,9 @@ function pendingAccount(id: string, email: string, now: number): Account {
     suspended_at: null,
     created_at: now,
     email_verified_at: null,
+    reputation_status: 'healthy',
+    reputation_reason: null,
+    reputation_changed_at: null,
   };
 }
 

@@ -1,6 +1,7 @@
 // Row types of every table, declared once. Times are integer milliseconds since the epoch (UTC) in both
 // dialects; booleans are stored as 0/1 integers so SQLite and PostgreSQL rows look alike.
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ReputationStatus } from '../reputation/judge.js';
 
 export type Plan = 'free' | 'pro' | 'scale';
 export type AccountState = 'sandbox' | 'production';
@@ -23,7 +24,11 @@ export type EventType =
   // Something came back that changes nothing: a feedback report that is not a complaint (RFC 6591
   // auth-failure, RFC 6650 not-spam), or a notice from the null sender txmail cannot read (category
   // `undetermined`, kept with its text). Not pushed to webhooks (no endpoint can subscribe to it).
-  | 'email.report_received';
+  | 'email.report_received'
+  // About the account, not a message (message_id null): its reputation state changed
+  // (ARCHITECTURE.md, "Reputation guardrails").
+  | 'account.warning'
+  | 'account.paused';
 export type DomainStatus = 'pending' | 'verified' | 'temporary_failure' | 'failed';
 /**
  * Domains an account may send from, and that make it `production`: a domain in its grace period
@@ -41,6 +46,15 @@ export interface AccountsTable {
   created_at: number;
   /** When the signup address was proven (verification link, password reset); operator accounts: creation. */
   email_verified_at: number | null;
+  /**
+   * The reputation guard's judgement of the account's rolling bounce and complaint rates
+   * (reputation/guard.ts): `paused` refuses its sends until the operator resumes it. Defaults on insert.
+   */
+  reputation_status: ColumnType<ReputationStatus, ReputationStatus | undefined, ReputationStatus>;
+  /** Why it is not healthy, with the rate and the threshold; null when healthy. */
+  reputation_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the status last changed; null: never. */
+  reputation_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
@@ -182,7 +196,8 @@ export const MESSAGE_COLUMNS = [
 
 export interface EventsTable {
   id: string;
-  message_id: string;
+  /** null for an event about the account itself (`account.warning`, `account.paused`). */
+  message_id: string | null;
   account_id: string;
   type: EventType;
   created_at: number;
@@ -316,6 +331,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'email.complained',
   'email.delivery_delayed',
   'email.failed',
+  'account.warning',
+  'account.paused',
 ] as const satisfies readonly EventType[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -452,6 +469,7 @@ export interface Database {
 }
 
 export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountTokenRow = Selectable<AccountTokensTable>;

@@ -40,20 +40,25 @@ export interface ReplayPush {
   replayId: string;
 }
 
-/** Everything one push needs: the outbox row, its endpoint, the event and the message it is about. */
+/**
+ * Everything one push needs: the outbox row, its endpoint, the event and the message it is about (null
+ * for an event about the account itself, `account.warning` / `account.paused`).
+ */
 export interface WebhookJob {
   outbox: WebhookOutboxRow;
   webhook: WebhookRow;
   event: { id: string; type: EventType; created_at: number; data: string };
-  message: {
-    id: string;
-    from_name: string;
-    from_email: string;
-    to_name: string;
-    to_email: string;
-    subject: string;
-    created_at: number;
-  };
+  message: WebhookJobMessage | null;
+}
+
+export interface WebhookJobMessage {
+  id: string;
+  from_name: string;
+  from_email: string;
+  to_name: string;
+  to_email: string;
+  subject: string;
+  created_at: number;
 }
 
 export interface WebhookAttemptRecord {
@@ -94,14 +99,17 @@ export class WebhookOutboxRepo {
     });
   }
 
-  /** The endpoint, event and message of each claimed row (rows whose event is gone are left out). */
+  /**
+   * The endpoint, event and message of each claimed row (rows whose event is gone are left out). An
+   * account event has no message: the left join gives it null.
+   */
   async jobs(rows: WebhookOutboxRow[]): Promise<WebhookJob[]> {
     if (rows.length === 0) return [];
     const found = await this.db
       .selectFrom('webhook_outbox as o')
       .innerJoin('webhooks as w', 'w.id', 'o.webhook_id')
       .innerJoin('events as e', 'e.id', 'o.event_id')
-      .innerJoin('messages as m', 'm.id', 'e.message_id')
+      .leftJoin('messages as m', 'm.id', 'e.message_id')
       .selectAll('w')
       .select([
         'o.id as o_id',
@@ -141,15 +149,18 @@ export class WebhookOutboxRepo {
         updated_at: f.updated_at,
       },
       event: { id: f.e_id, type: f.e_type, created_at: f.e_created_at, data: f.e_data },
-      message: {
-        id: f.m_id,
-        from_name: f.from_name,
-        from_email: f.from_email,
-        to_name: f.to_name,
-        to_email: f.to_email,
-        subject: f.subject,
-        created_at: f.m_created_at,
-      },
+      message:
+        f.m_id === null
+          ? null
+          : {
+              id: f.m_id,
+              from_name: f.from_name!,
+              from_email: f.from_email!,
+              to_name: f.to_name!,
+              to_email: f.to_email!,
+              subject: f.subject!,
+              created_at: f.m_created_at!,
+            },
     }));
   }
 

@@ -28,7 +28,18 @@ export interface WorkerOptions {
   owner?: string;
   /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
   canClaim?: () => boolean;
+  /**
+   * True for a message to hold rather than attempt: a paused account's customer mail (ARCHITECTURE.md,
+   * "Reputation guardrails"). Asked for every message taken, so it answers from a cache.
+   */
+  held?: (m: MessageRow) => Promise<boolean>;
 }
+
+/**
+ * A held message is looked at again this much later (resuming the account makes its mail due at once:
+ * db/account-reputation-repo.ts), so a large paused backlog costs one claim per message per period.
+ */
+export const HOLD_MS = 5 * 60_000;
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
@@ -180,6 +191,17 @@ export class DeliveryWorker {
       );
       // No attempt happened: none is counted.
       return { ...this.stateRecord(m, expired, undefined), counted: false };
+    }
+    if (this.options.held && (await this.options.held(m))) {
+      // Held like a destination's pause: only the schedule moves, no attempt is counted, and the
+      // deadline still ends it.
+      return this.record(m, {
+        status: m.status,
+        nextAttemptAt: Math.min(started + HOLD_MS, deadline),
+        counted: false,
+        attempt: undefined,
+        events: [],
+      });
     }
     const outcome = await this.deliverer.deliver(m);
     switch (outcome.kind) {

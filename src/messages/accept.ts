@@ -50,6 +50,13 @@ export class AcceptService {
         'this account is suspended; contact the operator of this service',
       );
     }
+    // The reputation guard paused it (reputation/guard.ts); the test route and the guided test still work.
+    if (route === 'send' && account.reputation_status === 'paused') {
+      throw new AppError(
+        'account_paused',
+        `sending from this account is paused: ${account.reputation_reason ?? 'its bounce or complaint rate is too high'}; clean the list, then ask the operator of this service to resume the account`,
+      );
+    }
     const send = validateSend(req.body);
     const checked = async () => {
       const warnings = await this.policyRefusals(account, send, route);

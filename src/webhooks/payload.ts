@@ -1,6 +1,7 @@
 // The JSON body of a push, shaped like Resend's: `{"type", "created_at", "data": {"email_id", "from",
 // "to", "subject", …the event's details}}`. The details are the event's own record (SMTP reply, codes,
-// bounce type…), so the webhook says exactly what the delivery log says.
+// bounce type…), so the webhook says exactly what the delivery log says. An event about the account
+// (`account.warning`, `account.paused`) has no message: its data is its record alone.
 import { isBounceCategory } from '../bounce/categories.js';
 import type { WebhookJob } from '../db/webhook-outbox-repo.js';
 
@@ -29,6 +30,9 @@ export function eventPayload(job: Pick<WebhookJob, 'event' | 'message'>): Webhoo
     details = JSON.parse(event.data) as Record<string, unknown>;
   } catch {
     /* a malformed record still yields the message's fields */
+  }
+  if (message === null) {
+    return { type: event.type, created_at: new Date(event.created_at).toISOString(), data: details };
   }
   return {
     type: event.type,

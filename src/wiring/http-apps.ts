@@ -60,6 +60,7 @@ export function createHttpApps(config: Config, deps: HttpAppsDeps): HttpApps {
             webhooks: async (id) => (await repos.webhooks.list(id)).length,
           },
           clock,
+          { counts: repos.reputation, thresholds: config.reputation },
         ),
         publicUrl: config.publicUrl,
         accounts: deps.accounts,

@@ -10,6 +10,7 @@ import { InboundReceiver } from '../inbound/receiver.js';
 import { ThreadedReportParser } from '../inbound/report-parser.js';
 import type { Metrics } from '../metrics.js';
 import type { ProcessRegistry } from '../process-registry.js';
+import type { ReputationGuard } from '../reputation/guard.js';
 import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
 
@@ -32,6 +33,8 @@ export function createInboundRole(
     registry: ProcessRegistry;
     /** inboundStored wakes the recovery pass (wake-signals.ts). */
     signals: WakeSignals;
+    /** Judges an account soon after a bounce or complaint of its mail is recorded. */
+    reputation: ReputationGuard;
   },
 ): InboundRole {
   const { repos, verp, metrics, clock } = deps;
@@ -56,7 +59,11 @@ export function createInboundRole(
         canClaim: () => deps.registry.canClaim(),
         processed: (kind, effects) => {
           metrics.inboundMessages.inc({ kind });
-          for (const e of effects) metrics.countEvent(e.event);
+          for (const e of effects) {
+            metrics.countEvent(e.event);
+            if (e.event.type === 'email.bounced' || e.event.type === 'email.complained')
+              deps.reputation.soon(e.accountId);
+          }
         },
       });
       receiver = await new InboundReceiver(

@@ -13,6 +13,7 @@ import { NoticesRepo } from '../db/notices-repo.js';
 import { ProcessesRepo } from '../db/processes-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
 import { ReputationRepo } from '../db/reputation-repo.js';
+import { AccountReputationRepo } from '../db/account-reputation-repo.js';
 import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
 import { RetentionRepo } from '../db/retention-repo.js';
 import { SessionsRepo } from '../db/sessions-repo.js';
@@ -42,6 +43,8 @@ export interface Repos {
   loginDevices: LoginDevicesRepo;
   processes: ProcessesRepo;
   reputation: ReputationRepo;
+  /** The accounts' reputation states (healthy, warning, paused) and their moves. */
+  accountReputation: AccountReputationRepo;
 }
 
 /** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
@@ -68,5 +71,6 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
     reputation: new ReputationRepo(db.kysely, testDomain),
+    accountReputation: new AccountReputationRepo(db.kysely, signals.webhookPushesQueued),
   };
 }

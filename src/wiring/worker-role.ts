@@ -23,6 +23,8 @@ import type { VerifiedDomains } from '../domains/verified-domains.js';
 import type { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { ProcessRegistry } from '../process-registry.js';
+import type { ReputationGuard } from '../reputation/guard.js';
+import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
 import { webhookDisabledMail } from '../webhooks/disabled-mail.js';
 import {
@@ -61,6 +63,8 @@ export interface WorkerRoleDeps {
   domains: Domains;
   webhookSender: WebhookSender;
   systemMail: SystemMail;
+  /** Judges accounts after their bounces and complaints, and sweeps them all every few minutes. */
+  reputation: ReputationGuard;
   clock: Clock;
   logger: Logger;
   /** Whose leases this process takes, and whether it may take more (process-registry.ts). */
@@ -119,6 +123,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       worker.start();
       retention.start();
       dispatcher.start();
+      deps.reputation.startSweeps();
       // Mail queued by other processes (PostgreSQL NOTIFY) is one more source of the same signal.
       stopListening = await deps.queueSignal.listen(
         () => deps.signals.messagesQueued.emit(),
@@ -215,10 +220,15 @@ function newDispatcher(
 
 function newDeliveryWorker(
   config: Config,
-  { repos, metrics, clock, logger }: WorkerRoleDeps,
+  { repos, metrics, reputation, clock, logger }: WorkerRoleDeps,
   deliverer: Deliverer,
   options: Partial<WorkerOptions>,
 ): DeliveryWorker {
+  const paused = new PausedAccounts(
+    () => repos.accountReputation.paused(),
+    clock,
+    (err) => logger.warn({ err }, 'could not read the paused accounts; the last list read stands'),
+  );
   return new DeliveryWorker(
     repos.queue,
     deliverer,
@@ -228,6 +238,8 @@ function newDeliveryWorker(
       ...DEFAULT_WORKER_OPTIONS,
       concurrency: config.workerConcurrency,
       leaseMs: config.workerLeaseSeconds * 1000,
+      // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
+      held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
       ...options,
     },
     {
@@ -235,6 +247,8 @@ function newDeliveryWorker(
         if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
         if (outcome === 'superseded') return; // its status and events were not stored
         for (const e of record.events) metrics.countEvent(e);
+        if (record.events.some((e) => e.type === 'email.bounced' || e.type === 'email.complained'))
+          reputation.soon(m.account_id);
         if (record.status === 'delivered')
           metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
       },

@@ -19,6 +19,7 @@ import * as m016 from './016-fair-delivery-claim.js';
 import * as m017 from './017-domain-expire-after.js';
 import * as m018 from './018-process-registry.js';
 import * as m019 from './019-reputation-counts.js';
+import * as m020 from './020-account-reputation.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '017-domain-expire-after': m017,
   '018-process-registry': m018,
   '019-reputation-counts': m019,
+  '020-account-reputation': m020,
 };

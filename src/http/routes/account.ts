@@ -10,7 +10,18 @@ import { authOf } from '../authenticate.js';
 
 const accountSchema = {
   type: 'object',
-  required: ['id', 'email', 'plan', 'state', 'suspended', 'usage', 'test_sends', 'limits', 'counts'],
+  required: [
+    'id',
+    'email',
+    'plan',
+    'state',
+    'suspended',
+    'usage',
+    'test_sends',
+    'limits',
+    'counts',
+    'reputation',
+  ],
   properties: {
     id: { type: 'string' },
     email: { type: 'string' },
@@ -54,6 +65,53 @@ const accountSchema = {
       type: 'object',
       description: 'Domains and webhooks the account has',
       additionalProperties: { type: 'integer' },
+    },
+    reputation: {
+      type: 'object',
+      description:
+        'Bounce and complaint rates (fractions) over the rolling window, the state they earned and the thresholds (docs/API.md)',
+      required: [
+        'status',
+        'reason',
+        'bounce_rate',
+        'complaint_rate',
+        'messages',
+        'window_days',
+        'changed_at',
+        'thresholds',
+        'domains',
+      ],
+      properties: {
+        status: { type: 'string', enum: ['healthy', 'warning', 'paused'] },
+        reason: { type: ['string', 'null'] },
+        bounce_rate: { type: 'number' },
+        complaint_rate: { type: 'number' },
+        messages: { type: 'integer' },
+        window_days: { type: 'integer' },
+        changed_at: { type: ['string', 'null'], format: 'date-time' },
+        thresholds: {
+          type: 'object',
+          properties: {
+            bounce_warning: { type: 'number' },
+            bounce_pause: { type: 'number' },
+            complaint_warning: { type: 'number' },
+            complaint_pause: { type: 'number' },
+            min_messages: { type: 'integer' },
+          },
+        },
+        domains: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              domain: { type: 'string' },
+              bounce_rate: { type: 'number' },
+              complaint_rate: { type: 'number' },
+              messages: { type: 'integer' },
+            },
+          },
+        },
+      },
     },
   },
 } as const;

@@ -39,6 +39,8 @@ const EVENT_TYPES = [
   ['email.complained', 'Complained (marked as spam)'],
   ['email.delivery_delayed', 'Delivery delayed'],
   ['email.failed', 'Failed (gave up)'],
+  ['account.warning', 'Account reputation warning'],
+  ['account.paused', 'Account sending paused'],
 ] as const;
 const DEFAULT_EVENTS = new Set(['email.delivered', 'email.bounced', 'email.complained']);
 

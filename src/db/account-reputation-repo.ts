@@ -1,0 +1,131 @@
+// An account's reputation state (ARCHITECTURE.md, "Reputation guardrails"): reading it, and moving it
+// with its consequences. Every move is a conditional UPDATE from the status it was judged in, so when
+// several processes judge the same account at once exactly one of them moves it and writes the notice
+// and the webhook event (in the same transaction); the others see no row updated and do nothing.
+import { sql, type Kysely } from 'kysely';
+import type { ReputationStatus } from '../reputation/judge.js';
+import { Signal } from '../wake-signals.js';
+import type { AccountNoticeRow, Database, NewEvent } from './schema.js';
+import { enqueueWebhookEvents } from './webhook-enqueue.js';
+
+export interface AccountReputationState {
+  status: ReputationStatus;
+  reason: string | null;
+  changedAt: number | null;
+}
+
+export interface ReputationMove {
+  accountId: string;
+  from: ReputationStatus;
+  to: ReputationStatus;
+  reason: string | null;
+  now: number;
+  /** Written only when the move applies. */
+  notice?: AccountNoticeRow;
+  /** An account event (message_id null), fanned out to the subscribed endpoints in the same transaction. */
+  event?: NewEvent;
+}
+
+export class AccountReputationRepo {
+  /** Emitted after a commit that queued webhook pushes (the dispatcher listens: wake-signals.ts). */
+  readonly webhookPushesQueued: Signal;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    webhookPushesQueued: Signal = new Signal(),
+  ) {
+    this.webhookPushesQueued = webhookPushesQueued;
+  }
+
+  async state(accountId: string): Promise<AccountReputationState | undefined> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select(['reputation_status', 'reputation_reason', 'reputation_changed_at'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return (
+      row && {
+        status: row.reputation_status,
+        reason: row.reputation_reason,
+        changedAt: row.reputation_changed_at === null ? null : Number(row.reputation_changed_at),
+      }
+    );
+  }
+
+  /** Moves the account from `from` to `to`, only if it is still in `from`; true when this call moved it. */
+  async move(m: ReputationMove): Promise<boolean> {
+    let pushes = 0;
+    const moved = await this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('accounts')
+        .set({ reputation_status: m.to, reputation_reason: m.reason, reputation_changed_at: m.now })
+        .where('id', '=', m.accountId)
+        .where('reputation_status', '=', m.from)
+        .executeTakeFirst();
+      if (r.numUpdatedRows === 0n) return false;
+      if (m.notice) await trx.insertInto('account_notices').values(m.notice).execute();
+      if (m.event) {
+        await trx.insertInto('events').values(m.event).execute();
+        pushes = await enqueueWebhookEvents(trx, [m.event]);
+      }
+      return true;
+    });
+    if (pushes > 0) this.webhookPushesQueued.emit();
+    return moved;
+  }
+
+  /**
+   * The operator lifts a pause: healthy, with the notice, and the mail the pause held is due now rather
+   * than at the end of its hold. False when the account was not paused.
+   */
+  async resume(accountId: string, now: number, notice: AccountNoticeRow): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('accounts')
+        .set({ reputation_status: 'healthy', reputation_reason: null, reputation_changed_at: now })
+        .where('id', '=', accountId)
+        .where('reputation_status', '=', 'paused')
+        .executeTakeFirst();
+      if (r.numUpdatedRows === 0n) return false;
+      await trx.insertInto('account_notices').values(notice).execute();
+      await trx
+        .updateTable('messages')
+        .set({ next_attempt_at: now })
+        .where('account_id', '=', accountId)
+        .where('next_attempt_at', '>', now)
+        .execute();
+      return true;
+    });
+  }
+
+  /** The accounts whose sends are paused (the partial index holds only accounts that are not healthy). */
+  async paused(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('reputation_status', '=', 'paused')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The accounts that are not healthy, with their status (the sweep; the same partial index). */
+  async notHealthy(): Promise<Map<string, ReputationStatus>> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'reputation_status'])
+      .where('reputation_status', '<>', 'healthy')
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.reputation_status]));
+  }
+
+  /** How many accounts are in each status (/metrics), in one query. */
+  async countByStatus(): Promise<Record<ReputationStatus, number>> {
+    const rows = await sql<{ status: ReputationStatus; n: string | number }>`
+      select reputation_status as status, count(*) as n from accounts group by reputation_status`.execute(
+      this.db,
+    );
+    const counts: Record<ReputationStatus, number> = { healthy: 0, warning: 0, paused: 0 };
+    for (const r of rows.rows) if (r.status in counts) counts[r.status] = Number(r.n);
+    return counts;
+  }
+}

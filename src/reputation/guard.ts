@@ -1,0 +1,186 @@
+// The reputation guard (ARCHITECTURE.md, "Reputation guardrails"): judges an account's rolling window
+// (judge.ts) and moves its state (transition.ts), healthy ↔ warning and → paused, with the consequences
+// of a move to warning or paused: the notice and the webhook event in the move's own transaction (so of
+// several processes judging at once exactly one writes them, db/account-reputation-repo.ts), then the
+// email. Paused is left only through resume(), the operator's `txmail account resume`.
+//
+// When: soon() after a bounce or complaint is recorded for the account (the delivery worker's record,
+// the inbound processor's), at most once a second per account however many arrive; and a sweep every few
+// minutes over every account with something in its window and every account in warning, which is how a
+// warning ends when the bad days leave the window.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { AccountReputationRepo } from '../db/account-reputation-repo.js';
+import type { ReputationRepo } from '../db/reputation-repo.js';
+import { newId } from '../ids.js';
+import { windowStart } from './counts.js';
+import { judgeReputation, type ReputationStatus, type ReputationWindow } from './judge.js';
+import {
+  reputationEvent,
+  reputationMail,
+  reputationNotice,
+  resumedNotice,
+  type ReputationFacts,
+} from './reputation-notice.js';
+import type { ReputationThresholds } from './thresholds.js';
+import { decideTransition, type ReputationTransition } from './transition.js';
+
+/** What the guard reads of the counts (db/reputation-repo.ts). */
+export type ReputationCounts = Pick<ReputationRepo, 'window' | 'windows' | 'resetWindow'>;
+
+export interface ReputationGuardDeps {
+  counts: ReputationCounts;
+  states: AccountReputationRepo;
+  thresholds: ReputationThresholds;
+  /** Queues a notice email to the account's signup address (messages/system-mail.ts). */
+  mail: (accountId: string, subject: string, html: string) => Promise<unknown>;
+  publicUrl: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Bounces and complaints arriving together are judged once per account per this long. */
+export const JUDGE_COALESCE_MS = 1000;
+/** How often the worker role sweeps every account with something in its window. */
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
+
+export class ReputationGuard {
+  /** Accounts with a judgement scheduled by soon(). */
+  private readonly scheduled = new Map<string, NodeJS.Timeout>();
+  /** Judgements and sweeps running: stop() waits for them (their email goes through the accept batcher). */
+  private readonly running = new Set<Promise<unknown>>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: ReputationGuardDeps) {}
+
+  /** Judges the account within a second, once for every call made meanwhile. */
+  soon(accountId: string): void {
+    if (this.stopped || this.scheduled.has(accountId)) return;
+    const timer = setTimeout(() => {
+      this.scheduled.delete(accountId);
+      this.track(this.judge(accountId));
+    }, JUDGE_COALESCE_MS);
+    timer.unref();
+    this.scheduled.set(accountId, timer);
+  }
+
+  /** Judges one account now; the move it made, if it made one. */
+  async judge(accountId: string): Promise<ReputationTransition | undefined> {
+    const state = await this.deps.states.state(accountId);
+    if (!state || state.status === 'paused') return undefined;
+    const now = this.deps.clock.now();
+    const window = await this.deps.counts.window(
+      accountId,
+      windowStart(now, this.deps.thresholds.windowDays),
+    );
+    return this.apply(accountId, state.status, window);
+  }
+
+  /**
+   * Judges every account with something in its window and every account in warning (whose window may
+   * have emptied): two queries, then a move for those whose status changes. Answers how many moved.
+   */
+  async sweep(): Promise<number> {
+    const now = this.deps.clock.now();
+    const [windows, notHealthy] = await Promise.all([
+      this.deps.counts.windows(windowStart(now, this.deps.thresholds.windowDays)),
+      this.deps.states.notHealthy(),
+    ]);
+    const byAccount = new Map<string, ReputationWindow>(windows.map((w) => [w.accountId, w]));
+    for (const [id, status] of notHealthy) {
+      if (status === 'warning' && !byAccount.has(id))
+        byAccount.set(id, { messages: 0, bounced: 0, complained: 0 });
+    }
+    let moved = 0;
+    for (const [id, window] of byAccount) {
+      const status = notHealthy.get(id) ?? 'healthy';
+      if (status === 'paused') continue;
+      if (await this.apply(id, status, window)) moved++;
+    }
+    return moved;
+  }
+
+  /** Sweeps now and then every `intervalMs` (worker role) until stop(). */
+  startSweeps(intervalMs = SWEEP_INTERVAL_MS): void {
+    if (this.sweepTimer || this.stopped) return;
+    const run = () => this.track(this.sweep());
+    run();
+    this.sweepTimer = setInterval(run, intervalMs);
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * The operator lifts a pause: a fresh window first (so that no judgement between the two steps pauses
+   * it again on the old one), then healthy with a notice. False when the account was not paused.
+   */
+  async resume(accountId: string): Promise<boolean> {
+    const state = await this.deps.states.state(accountId);
+    if (state?.status !== 'paused') return false;
+    await this.deps.counts.resetWindow(accountId);
+    const now = this.deps.clock.now();
+    const resumed = await this.deps.states.resume(accountId, now, resumedNotice(accountId, newId(), now));
+    if (resumed) this.deps.logger.info({ accountId }, 'the operator resumed a paused account');
+    return resumed;
+  }
+
+  /** Cancels what is scheduled and waits for what runs. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.sweepTimer);
+    for (const timer of this.scheduled.values()) clearTimeout(timer);
+    this.scheduled.clear();
+    await Promise.all([...this.running]);
+  }
+
+  private async apply(
+    accountId: string,
+    status: ReputationStatus,
+    window: ReputationWindow,
+  ): Promise<ReputationTransition | undefined> {
+    const { thresholds, states, clock, logger } = this.deps;
+    const verdict = judgeReputation(window, thresholds);
+    const move = decideTransition(status, verdict);
+    if (!move) return undefined;
+    const now = clock.now();
+    const facts: ReputationFacts = {
+      accountId,
+      status: move.to,
+      reason: move.reason,
+      bounceRate: verdict.bounceRate,
+      complaintRate: verdict.complaintRate,
+      messages: window.messages,
+      windowDays: thresholds.windowDays,
+    };
+    const moved = await states.move({
+      accountId,
+      from: move.from,
+      to: move.to,
+      reason: move.reason === '' ? null : move.reason,
+      now,
+      ...(move.tellAccount
+        ? { notice: reputationNotice(facts, newId(), now), event: reputationEvent(facts, newId(), now) }
+        : {}),
+    });
+    // Another process moved it first (or the operator did): it told the account.
+    if (!moved) return undefined;
+    logger.warn(
+      { accountId, from: move.from, to: move.to, reason: move.reason },
+      'account reputation changed',
+    );
+    if (move.tellAccount) {
+      const mail = reputationMail(facts, thresholds, this.deps.publicUrl);
+      await this.deps.mail(accountId, mail.subject, mail.html).catch((err: unknown) => {
+        logger.warn({ err, accountId }, 'could not queue the reputation email');
+      });
+    }
+    return move;
+  }
+
+  private track(p: Promise<unknown>): void {
+    const tracked = p
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'could not judge account reputation'))
+      .finally(() => this.running.delete(tracked));
+    this.running.add(tracked);
+  }
+}
