@@ -33,7 +33,8 @@ export function ActivityChart({ days }: { days: ActivityDay[] }) {
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const max = Math.max(0, ...days.map((d) => Math.max(d.sent, d.delivered, d.bounced, d.complained)));
-  const axis = axisFor(max);
+  // At least 0..4: one email on an otherwise empty month is a short bar, not a full-height one.
+  const axis = axisFor(Math.max(max, 4));
   const band = plotW / Math.max(1, days.length);
   const barW = (band * 0.84) / SERIES.length;
   const y = (v: number) => M.top + plotH - (v / axis.top) * plotH;

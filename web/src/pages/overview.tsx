@@ -23,6 +23,12 @@ export interface AccountOverview {
   reputation?: Reputation;
 }
 
+/**
+ * Notices of a move to warning or paused say what the reputation panel and its banner say live (and a
+ * past one would contradict a recovered status): with the panel, they are not listed again.
+ */
+const LIVE_REPUTATION_KINDS = new Set(['reputation_warning', 'reputation_paused']);
+
 interface AccountNotice {
   id: string;
   kind: string;
@@ -49,17 +55,20 @@ export function OverviewPage() {
           )}
           {data.reputation && <ReputationNotice reputation={data.reputation} />}
           <Warnings overview={data} />
-          {notices.data?.data.slice(0, 5).map((n) => (
-            <Notice key={n.id} kind="warning">
-              {n.message} <span className="muted">({formatTime(n.created_at)})</span>
-              {n.data.webhook_id && (
-                <>
-                  {' '}
-                  <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
-                </>
-              )}
-            </Notice>
-          ))}
+          {notices.data?.data
+            .filter((n) => !(data.reputation && LIVE_REPUTATION_KINDS.has(n.kind)))
+            .slice(0, 5)
+            .map((n) => (
+              <Notice key={n.id} kind="warning">
+                {n.message} <span className="muted">({formatTime(n.created_at)})</span>
+                {n.data.webhook_id && (
+                  <>
+                    {' '}
+                    <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
+                  </>
+                )}
+              </Notice>
+            ))}
           <div className="cards">
             <div className="card">
               <h2>Account</h2>
