@@ -242,6 +242,19 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
     expect(await refused.text()).toMatch(/^account_paused: /);
   });
 
+  it('fits a 375 px wide phone screen: the chart and the table scroll inside their boxes, not the page', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
+    try {
+      await phone.context().addCookies(await page.context().cookies());
+      await phone.goto(`${server.url}/`);
+      await phone.locator('svg.activity-chart').waitFor();
+      await phone.getByTestId('reputation-status').waitFor();
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('has no serious or critical accessibility problems (axe-core) on the overview with its charts', async () => {
     const context = await browser.newContext({ bypassCSP: true });
     try {
