@@ -9,6 +9,7 @@ import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 import { accountReport } from './reputation/account-report.js';
+import { reputationSection } from './reputation/status-section.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -199,6 +200,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
           processes: () => s.repos.processes.all(),
           now: () => s.clock.now(),
         })),
+        await reputationSection(s.repos.accountReputation),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;

@@ -118,6 +118,28 @@ export class AccountReputationRepo {
     return new Map(rows.map((r) => [r.id, r.reputation_status]));
   }
 
+  /** The accounts that are not healthy, with what `txmail status` shows of them (paused first). */
+  async unhealthyAccounts(): Promise<
+    { id: string; email: string; status: ReputationStatus; reason: string | null; changedAt: number | null }[]
+  > {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'email', 'reputation_status', 'reputation_reason', 'reputation_changed_at'])
+      .where('reputation_status', '<>', 'healthy')
+      .execute();
+    return rows
+      .map((r) => ({
+        id: r.id,
+        email: r.email,
+        status: r.reputation_status,
+        reason: r.reputation_reason,
+        changedAt: r.reputation_changed_at === null ? null : Number(r.reputation_changed_at),
+      }))
+      .sort((a, b) =>
+        a.status === b.status ? a.email.localeCompare(b.email) : a.status === 'paused' ? -1 : 1,
+      );
+  }
+
   /** How many accounts are in each status (/metrics), in one query. */
   async countByStatus(): Promise<Record<ReputationStatus, number>> {
     const rows = await sql<{ status: ReputationStatus; n: string | number }>`
