@@ -74,3 +74,45 @@ export function query(params: Record<string, string | undefined>): string {
   const s = q.toString();
   return s === '' ? '' : `?${s}`;
 }
+
+// The account's sending reputation and daily activity (docs/API.md, GET /api/account and
+// GET /api/account/activity). Rates are fractions (0.052 = 5.2 %).
+
+export type ReputationStatus = 'healthy' | 'warning' | 'paused';
+
+export interface ReputationRates {
+  bounce_rate: number;
+  complaint_rate: number;
+  /** Messages that reached a final state in the window. */
+  messages: number;
+}
+
+export interface Reputation extends ReputationRates {
+  status: ReputationStatus;
+  /** Why the account is warned or paused, with the rate; null when healthy. */
+  reason: string | null;
+  window_days: number;
+  changed_at: string | null;
+  thresholds: {
+    bounce_warning: number;
+    bounce_pause: number;
+    complaint_warning: number;
+    complaint_pause: number;
+    min_messages: number;
+  };
+  domains: (ReputationRates & { domain: string })[];
+}
+
+export interface ActivityDay {
+  /** The UTC day, YYYY-MM-DD. */
+  date: string;
+  sent: number;
+  delivered: number;
+  bounced: number;
+  complained: number;
+}
+
+/** GET /api/account/activity?days=N: N days, oldest first, the last one today (UTC). */
+export interface Activity {
+  days: ActivityDay[];
+}

@@ -1,4 +1,7 @@
+import type { Reputation } from '../api.js';
+import { ActivityPanel } from '../components/activity-panel.js';
 import { Page } from '../components/page.js';
+import { ReputationNotice, ReputationPanel } from '../components/reputation-panel.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useApi } from '../components/use-api.js';
@@ -16,7 +19,15 @@ export interface AccountOverview {
   test_sends?: { day: string; sent: number; limit: number; remaining: number; resets_at: string };
   limits: { emails_per_month: number; domains: number; webhooks: number; log_retention_hours: number | null };
   counts: Record<string, number>;
+  /** Absent from servers older than the reputation guardrails. */
+  reputation?: Reputation;
 }
+
+/**
+ * Notices of a move to warning or paused say what the reputation panel and its banner say live (and a
+ * past one would contradict a recovered status): with the panel, they are not listed again.
+ */
+const LIVE_REPUTATION_KINDS = new Set(['reputation_warning', 'reputation_paused']);
 
 interface AccountNotice {
   id: string;
@@ -42,18 +53,22 @@ export function OverviewPage() {
               This account is suspended by the operator: nothing is sent. Contact them.
             </Notice>
           )}
+          {data.reputation && <ReputationNotice reputation={data.reputation} />}
           <Warnings overview={data} />
-          {notices.data?.data.slice(0, 5).map((n) => (
-            <Notice key={n.id} kind="warning">
-              {n.message} <span className="muted">({formatTime(n.created_at)})</span>
-              {n.data.webhook_id && (
-                <>
-                  {' '}
-                  <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
-                </>
-              )}
-            </Notice>
-          ))}
+          {notices.data?.data
+            .filter((n) => !(data.reputation && LIVE_REPUTATION_KINDS.has(n.kind)))
+            .slice(0, 5)
+            .map((n) => (
+              <Notice key={n.id} kind="warning">
+                {n.message} <span className="muted">({formatTime(n.created_at)})</span>
+                {n.data.webhook_id && (
+                  <>
+                    {' '}
+                    <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
+                  </>
+                )}
+              </Notice>
+            ))}
           <div className="cards">
             <div className="card">
               <h2>Account</h2>
@@ -124,6 +139,8 @@ export function OverviewPage() {
               Production: you can send from your verified domains. <Link href="/logs">See the logs</Link>.
             </Notice>
           )}
+          {data.reputation && <ReputationPanel reputation={data.reputation} />}
+          <ActivityPanel reputation={data.reputation} />
         </>
       )}
     </Page>

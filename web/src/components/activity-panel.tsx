@@ -1,0 +1,71 @@
+// The overview's last 30 days (GET /api/account/activity?days=30): the emails per day, and the daily
+// bounce and complaint rates against the account's thresholds when the server judges reputation.
+import type { Activity, Reputation } from '../api.js';
+import { ActivityChart, ActivityTable, RateChart } from './activity-chart.js';
+import { formatNumber } from './format.js';
+import { ErrorNotice } from './notice.js';
+import { useApi } from './use-api.js';
+
+export const ACTIVITY_DAYS = 30;
+
+export function ActivityPanel({ reputation }: { reputation: Reputation | undefined }) {
+  const { data, error, unavailable } = useApi<Activity>(`/api/account/activity?days=${ACTIVITY_DAYS}`);
+  // A server without the activity API: nothing to draw, and nothing to apologise for on the overview.
+  if (unavailable) return null;
+  const days = data?.days ?? [];
+  const total = days.reduce((n, d) => n + d.sent + d.delivered + d.bounced + d.complained, 0);
+  const t = reputation?.thresholds;
+  return (
+    <section className="card activity" aria-labelledby="activity-heading">
+      <h2 id="activity-heading">Last {ACTIVITY_DAYS} days</h2>
+      <ErrorNotice error={error} />
+      {data &&
+        (total === 0 ? (
+          <p data-testid="activity-empty">
+            No email in the last {ACTIVITY_DAYS} days yet. Each day’s sent, delivered, bounced and complained
+            emails are drawn here once you send.
+          </p>
+        ) : (
+          <>
+            <p className="muted">
+              {formatNumber(days.reduce((n, d) => n + d.sent, 0))} sent,{' '}
+              {formatNumber(days.reduce((n, d) => n + d.delivered, 0))} delivered,{' '}
+              {formatNumber(days.reduce((n, d) => n + d.bounced, 0))} bounced,{' '}
+              {formatNumber(days.reduce((n, d) => n + d.complained, 0))} complained. Point at a day for its
+              numbers.
+            </p>
+            <ActivityChart days={days} />
+            {t && (
+              <>
+                <h3>Daily rates</h3>
+                <div className="rate-charts">
+                  <RateChart
+                    id="bounce-rate-chart"
+                    label="Bounce rate"
+                    days={days}
+                    part="bounced"
+                    warning={t.bounce_warning}
+                    pause={t.bounce_pause}
+                  />
+                  <RateChart
+                    id="complaint-rate-chart"
+                    label="Complaint rate"
+                    days={days}
+                    part="complained"
+                    warning={t.complaint_warning}
+                    pause={t.complaint_pause}
+                  />
+                </div>
+                <p className="hint">
+                  A day’s rate counts every bounce or complaint over that day’s delivered and bounced emails;
+                  the status above judges the last {reputation?.window_days ?? 7} days together, counting only
+                  the bounces that say an address is bad.
+                </p>
+              </>
+            )}
+            <ActivityTable days={days} />
+          </>
+        ))}
+    </section>
+  );
+}
