@@ -2,6 +2,7 @@
 // where the thing happens, gauges of the queue are read from the database when scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isBounceCategory } from './bounce/categories.js';
+import { rate, type ReputationWindow } from './reputation/judge.js';
 
 export interface QueueDepth {
   waiting: number;
@@ -107,6 +108,53 @@ export class Metrics {
         for (const [status, n] of Object.entries(await read())) this.set({ status }, n);
       },
     });
+  }
+
+  /**
+   * Each account's rolling reputation window, as gauges labelled by account: bounce rate, complaint
+   * rate (fractions) and the messages they divide by, for the accounts with anything in their window.
+   * `windows` is one grouped query (db/reputation-repo.ts windows), run once per scrape for all three.
+   */
+  addReputationGauges(windows: () => Promise<(ReputationWindow & { accountId: string })[]>): void {
+    const registers = [this.registry];
+    // A scrape collects every gauge in one synchronous turn (prom-client's Registry.metrics), so the
+    // query is shared until that turn ends: a later scrape, however soon, reads afresh.
+    let pending: Promise<(ReputationWindow & { accountId: string })[]> | undefined;
+    const read = () => {
+      if (!pending) {
+        pending = windows();
+        queueMicrotask(() => (pending = undefined));
+      }
+      return pending;
+    };
+    const gauge = (name: string, help: string, value: (w: ReputationWindow) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['account_id'],
+        registers,
+        async collect() {
+          const all = await read();
+          // An account whose window emptied (or was reset) disappears instead of keeping its last value.
+          this.reset();
+          for (const w of all) this.set({ account_id: w.accountId }, value(w));
+        },
+      });
+    gauge(
+      'txmail_reputation_bounce_rate',
+      "Per account: bounces that say the address is bad, over the messages that reached a final state in the account's rolling window (TXMAIL_REPUTATION window_days), as a fraction",
+      (w) => rate(w.bounced, w.messages),
+    );
+    gauge(
+      'txmail_reputation_complaint_rate',
+      "Per account: spam complaints over the messages that reached a final state in the account's rolling window, as a fraction",
+      (w) => rate(w.complained, w.messages),
+    );
+    gauge(
+      'txmail_reputation_window_messages',
+      "Per account: messages that reached a final state in the account's rolling window (what the rates divide by)",
+      (w) => w.messages,
+    );
   }
 
   /**

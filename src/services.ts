@@ -43,6 +43,7 @@ import { createDomains } from './wiring/domains.js';
 import { createHttpApps } from './wiring/http-apps.js';
 import { createInboundRole } from './wiring/inbound-role.js';
 import { createRepos, type Repos } from './wiring/repos.js';
+import { windowStart } from './reputation/counts.js';
 import { createWebhooks } from './wiring/webhooks.js';
 import { createWorkerRole } from './wiring/worker-role.js';
 
@@ -135,6 +136,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     () => clock.now(),
   );
   metrics.watchReputationStates(() => repos.accountReputation.countByStatus());
+  metrics.addReputationGauges(() =>
+    repos.reputation.windows(windowStart(clock.now(), config.reputation.windowDays)),
+  );
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);

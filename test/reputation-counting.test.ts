@@ -168,6 +168,25 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     });
   });
 
+  it('shows the rates on /metrics, one series per account with a window, gone once reset', async () => {
+    const scrape = async () => (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const series = (name: string, text: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`));
+    const text = await scrape();
+    const a = `account_id="${tenant.accountId}"`;
+    expect(series('txmail_reputation_bounce_rate', text)).toEqual([
+      `txmail_reputation_bounce_rate{${a}} 0.6`,
+    ]);
+    expect(series('txmail_reputation_complaint_rate', text)).toEqual([
+      `txmail_reputation_complaint_rate{${a}} 0.2`,
+    ]);
+    expect(series('txmail_reputation_window_messages', text)).toEqual([
+      `txmail_reputation_window_messages{${a}} 5`,
+    ]);
+
+    await repo().resetWindow(tenant.accountId);
+    expect(series('txmail_reputation_window_messages', await scrape())).toEqual([]);
+  });
+
   describe('a record racing the receiver', () => {
     // A day of its own, and an account of its own: nothing else counts there.
     const now = Date.parse('2026-01-15T12:00:00Z');

@@ -13,6 +13,7 @@ import {
   type Counts,
 } from '../src/reputation/counts.js';
 import type { MessageStatus } from '../src/db/schema.js';
+import { Metrics } from '../src/metrics.js';
 
 const counts = (c: Partial<Counts>): Counts => ({ ...NO_COUNTS, ...c });
 
@@ -150,5 +151,26 @@ describe('a batch of deltas', () => {
       d('b', '2026-11-24', 'x.example', { sent: 2, final: 1, badBounces: 1 }),
     ]);
     expect(sumDeltas([])).toEqual([]);
+  });
+});
+
+describe('the reputation gauges', () => {
+  it('read the windows once per scrape, for all three gauges', async () => {
+    const metrics = new Metrics(
+      async () => ({ waiting: 0, oldestCreatedAt: undefined }),
+      () => 0,
+    );
+    let reads = 0;
+    metrics.addReputationGauges(async () => {
+      reads++;
+      return [{ accountId: 'acc', messages: 8, bounced: 1, complained: 0 }];
+    });
+    const first = await metrics.registry.metrics();
+    expect(reads).toBe(1);
+    expect(first).toContain('txmail_reputation_bounce_rate{account_id="acc"} 0.125');
+    expect(first).toContain('txmail_reputation_complaint_rate{account_id="acc"} 0');
+    expect(first).toContain('txmail_reputation_window_messages{account_id="acc"} 8');
+    await metrics.registry.metrics();
+    expect(reads).toBe(2);
   });
 });
