@@ -201,6 +201,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     publicUrl: config.publicUrl,
     clock,
     logger: logger.child({ role: 'reputation' }),
+    changed: () => auth.invalidate(),
   });
 
   const httpApps = createHttpApps(config, {

@@ -37,6 +37,11 @@ export interface ReputationGuardDeps {
   publicUrl: string;
   clock: Clock;
   logger: Logger;
+  /**
+   * Told after this process moved an account or resumed it: caches of accounts in this process (the API
+   * key's) drop it at once; other processes see the change within their cache's second.
+   */
+  changed?: () => void;
 }
 
 /** Bounces and complaints arriving together are judged once per account per this long. */
@@ -120,8 +125,16 @@ export class ReputationGuard {
     await this.deps.counts.resetWindow(accountId);
     const now = this.deps.clock.now();
     const resumed = await this.deps.states.resume(accountId, now, resumedNotice(accountId, newId(), now));
-    if (resumed) this.deps.logger.info({ accountId }, 'the operator resumed a paused account');
+    if (resumed) {
+      this.deps.changed?.();
+      this.deps.logger.info({ accountId }, 'the operator resumed a paused account');
+    }
     return resumed;
+  }
+
+  /** Resolves once the judgements and sweeps running now have ended (their email queued). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.running]);
   }
 
   /** Cancels what is scheduled and waits for what runs. */
@@ -164,6 +177,7 @@ export class ReputationGuard {
     });
     // Another process moved it first (or the operator did): it told the account.
     if (!moved) return undefined;
+    this.deps.changed?.();
     logger.warn(
       { accountId, from: move.from, to: move.to, reason: move.reason },
       'account reputation changed',
