@@ -222,6 +222,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
     expect(await alert.textContent()).toContain(paused.reputation.reason!);
     expect(paused.reputation.reason).toMatch(/30\.0 %/);
     await alert.getByText('until the operator resumes the account').waitFor();
+    expect(await page.getByText('Production: you can send').count()).toBe(0);
     // Said once: the account's notice of the same move is not listed beside the live banner.
     expect(await page.getByText(/Sending is paused/).count()).toBe(1);
     const panel = page.getByRole('region', { name: 'Sending reputation' });

@@ -134,7 +134,8 @@ export function OverviewPage() {
                 </li>
               </ol>
             </div>
-          ) : (
+          ) : data.reputation?.status === 'paused' ? null : (
+            // A paused account cannot send: the banner above says so, and this would say the opposite.
             <Notice kind="success">
               Production: you can send from your verified domains. <Link href="/logs">See the logs</Link>.
             </Notice>
