@@ -19,7 +19,9 @@ import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 24, 12);
-const RULE: BlockRule = { accounts: 2, windowMs: 60 * MIN, pauseMs: 60 * MIN };
+const RULE: BlockRule = { accounts: 2, replies: 3, windowMs: 60 * MIN, pauseMs: 60 * MIN };
+/** The rule with a reply count out of reach: only distinct accounts pause. */
+const ACCOUNTS_ONLY: BlockRule = { ...RULE, replies: 1000 };
 const REPLY = '550 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org';
 
 describe.each(databaseKinds)('the shared store of destination blocks on $name', (kind) => {
@@ -48,16 +50,16 @@ describe.each(databaseKinds)('the shared store of destination blocks on $name', 
     await database.drop();
   });
 
-  it('one account, however often refused, pauses nothing; a second account within the window does', async () => {
+  it('one account refused fewer than `replies` times pauses nothing; a second account within the window does', async () => {
     const repo = await open();
     for (let i = 0; i < 5; i++) {
-      const o = await repo.hit(hit('google.com', '192.0.2.1', 'acct-a', T0 + i * MIN), RULE);
-      expect(o).toMatchObject({ accounts: 1, pause: undefined, newlyPaused: false });
+      const o = await repo.hit(hit('google.com', '192.0.2.1', 'acct-a', T0 + i * MIN), ACCOUNTS_ONLY);
+      expect(o).toMatchObject({ accounts: 1, replies: i + 1, pause: undefined, newlyPaused: false });
     }
     expect(await repo.active(T0 + 5 * MIN)).toEqual([]);
     // Another process (its own connection) records the second account.
     const other = await open();
-    const o = await other.hit(hit('google.com', '192.0.2.1', 'acct-b', T0 + 10 * MIN), RULE);
+    const o = await other.hit(hit('google.com', '192.0.2.1', 'acct-b', T0 + 10 * MIN), ACCOUNTS_ONLY);
     expect(o.accounts).toBe(2);
     expect(o.newlyPaused).toBe(true);
     expect(o.pause).toEqual({
@@ -70,7 +72,7 @@ describe.each(databaseKinds)('the shared store of destination blocks on $name', 
     });
     expect(await repo.active(T0 + 11 * MIN)).toEqual([o.pause]);
     // A third account while paused: the pause stands as it was, set once.
-    const third = await repo.hit(hit('google.com', '192.0.2.1', 'acct-c', T0 + 20 * MIN), RULE);
+    const third = await repo.hit(hit('google.com', '192.0.2.1', 'acct-c', T0 + 20 * MIN), ACCOUNTS_ONLY);
     expect(third).toMatchObject({ accounts: 3, newlyPaused: false, pause: { pausedUntil: T0 + 70 * MIN } });
     // Other addresses and other destinations are untouched.
     expect((await repo.active(T0 + 21 * MIN)).map((b) => [b.destination, b.sourceIp])).toEqual([
@@ -78,6 +80,28 @@ describe.each(databaseKinds)('the shared store of destination blocks on $name', 
     ]);
     // The pause ends.
     expect(await repo.active(T0 + 70 * MIN)).toEqual([]);
+  });
+
+  it("one account's repeated sender blocks pause at `replies`; replies out of the window start over", async () => {
+    const repo = await open();
+    expect(await repo.hit(hit('yahoo.com', '', 'solo', T0), RULE)).toMatchObject({
+      replies: 1,
+      pause: undefined,
+    });
+    // Past the window the account's count starts again at 1.
+    const later = T0 + 61 * MIN;
+    expect(await repo.hit(hit('yahoo.com', '', 'solo', later), RULE)).toMatchObject({ replies: 1 });
+    expect(await repo.hit(hit('yahoo.com', '', 'solo', later + MIN), RULE)).toMatchObject({
+      replies: 2,
+      pause: undefined,
+    });
+    const third = await repo.hit(hit('yahoo.com', '', 'solo', later + 2 * MIN), RULE);
+    expect(third).toMatchObject({
+      accounts: 1,
+      replies: 3,
+      newlyPaused: true,
+      pause: { destination: 'yahoo.com', sourceIp: '', pausedUntil: later + 62 * MIN },
+    });
   });
 
   it('counts only accounts within the window, per source address', async () => {
@@ -160,13 +184,26 @@ describe('a store that cannot be reached', () => {
 describe('TXMAIL_DESTINATION_BLOCKS', () => {
   it('has defaults, takes any setting in minutes, and refuses nonsense', () => {
     expect(parseDestinationBlocks('')).toEqual(DEFAULT_DESTINATION_BLOCKS);
-    expect(DEFAULT_DESTINATION_BLOCKS).toEqual({ accounts: 2, windowMs: 60 * MIN, pauseMs: 60 * MIN });
-    expect(parseDestinationBlocks('accounts=3, pause_minutes=15')).toEqual({
+    expect(DEFAULT_DESTINATION_BLOCKS).toEqual({
+      accounts: 2,
+      replies: 3,
+      windowMs: 60 * MIN,
+      pauseMs: 60 * MIN,
+    });
+    expect(parseDestinationBlocks('accounts=3, replies=10, pause_minutes=15')).toEqual({
       accounts: 3,
+      replies: 10,
       windowMs: 60 * MIN,
       pauseMs: 15 * MIN,
     });
-    for (const bad of ['accounts=0', 'accounts=two', 'hours=1', 'window_minutes=20000', 'pause_minutes=-1'])
+    for (const bad of [
+      'accounts=0',
+      'replies=0',
+      'accounts=two',
+      'hours=1',
+      'window_minutes=20000',
+      'pause_minutes=-1',
+    ])
       expect(() => parseDestinationBlocks(bad), bad).toThrow();
   });
 
@@ -176,6 +213,7 @@ describe('TXMAIL_DESTINATION_BLOCKS', () => {
       parseConfig({ ...base, TXMAIL_DESTINATION_BLOCKS: 'window_minutes=30' }).destinationBlocks,
     ).toEqual({
       accounts: 2,
+      replies: 3,
       windowMs: 30 * MIN,
       pauseMs: 60 * MIN,
     });

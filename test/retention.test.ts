@@ -242,4 +242,35 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
     // The key still in its 24 hours replays the first response.
     expect((await send('young')).json()).toEqual(young.json());
   });
+
+  it('deletes reputation counts older than 90 days, keeping the days a window or the chart can read', async () => {
+    const db = env.services.db.kysely;
+    const day = (ago: number) => new Date(clock.now() - ago * DAY).toISOString().slice(0, 10);
+    const row = (ago: number, domain: string) => ({
+      account_id: 'acct',
+      domain,
+      day: day(ago),
+      sent: 1,
+      delivered: 1,
+      final: 1,
+    });
+    await db
+      .insertInto('reputation_counts')
+      .values([
+        row(0, 'a.example'),
+        row(90, 'a.example'),
+        row(91, 'a.example'),
+        row(91, 'b.example'),
+        row(400, 'a.example'),
+      ])
+      .execute();
+    const sweeper = new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      batchSize: 2,
+      pauseMs: 0,
+    });
+    expect(await sweeper.sweep()).toBeGreaterThanOrEqual(3);
+    const left = await db.selectFrom('reputation_counts').select('day').orderBy('day').execute();
+    expect(left.map((r) => r.day)).toEqual([day(90), day(0)]);
+  });
 });

@@ -1,7 +1,7 @@
 // The shared memory of destination blocks (migration 021, ARCHITECTURE.md "Destination blocks"): each
-// account's latest sender block per destination and source address, and the pauses set when several
-// accounts were refused within the window. Every worker process reads and writes it.
-import type { Kysely } from 'kysely';
+// account's latest sender block per destination and source address (and how many it had within the
+// window), and the pauses set when several accounts, or several replies, were refused within the window. Every worker process reads and writes it.
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface DestinationBlock {
@@ -27,6 +27,12 @@ export interface SenderBlockHit {
 export interface BlockRule {
   /** Distinct accounts refused within the window that pause the destination for the address. */
   accounts: number;
+  /**
+   * Sender-block replies within the window, whichever accounts they came to, that pause it too: a
+   * deployment with one tenant has no second account to prove that the address is the trouble, and a
+   * reply naming the address's listing or reputation says so by itself once it repeats.
+   */
+  replies: number;
   windowMs: number;
   pauseMs: number;
 }
@@ -34,6 +40,8 @@ export interface BlockRule {
 /** What one sender block led to: the accounts refused within the window, and the pause now standing. */
 export interface HitOutcome {
   accounts: number;
+  /** Sender-block replies within the window (every account's). */
+  replies: number;
   pause: DestinationBlock | undefined;
   /** This call set the pause (a pause already standing is left as it was). */
   newlyPaused: boolean;
@@ -46,8 +54,8 @@ export class DestinationBlocksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Records an account's sender block; when `rule.accounts` distinct accounts were refused within the
-   * window and no pause stands, pauses the destination for the address until now + pauseMs. Two
+   * Records an account's sender block; when `rule.accounts` distinct accounts, or `rule.replies`
+   * replies, were refused within the window and no pause stands, pauses the destination for the address until now + pauseMs. Two
    * processes racing to pause: the conditional upsert lets one of them set it.
    */
   async hit(h: SenderBlockHit, rule: BlockRule): Promise<HitOutcome> {
@@ -55,9 +63,19 @@ export class DestinationBlocksRepo {
       const since = h.now - rule.windowMs;
       await trx
         .insertInto('sender_block_hits')
-        .values({ destination: h.destination, source_ip: h.sourceIp, account_id: h.accountId, hit_at: h.now })
+        .values({
+          destination: h.destination,
+          source_ip: h.sourceIp,
+          account_id: h.accountId,
+          hit_at: h.now,
+          replies: 1,
+        })
         .onConflict((oc) =>
-          oc.columns(['destination', 'source_ip', 'account_id']).doUpdateSet({ hit_at: h.now }),
+          oc.columns(['destination', 'source_ip', 'account_id']).doUpdateSet({
+            hit_at: h.now,
+            // An account whose last block fell out of the window starts counting afresh.
+            replies: sql<number>`case when sender_block_hits.hit_at >= ${since} then sender_block_hits.replies + 1 else 1 end`,
+          }),
         )
         .execute();
       // What fell out of the window is never read again.
@@ -67,15 +85,19 @@ export class DestinationBlocksRepo {
         .where('source_ip', '=', h.sourceIp)
         .where('hit_at', '<', since)
         .execute();
-      const { n } = await trx
+      const { n, r } = await trx
         .selectFrom('sender_block_hits')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string | null>('replies').as('r'),
+        ])
         .where('destination', '=', h.destination)
         .where('source_ip', '=', h.sourceIp)
         .executeTakeFirstOrThrow();
       const accounts = Number(n);
+      const replies = Number(r ?? 0);
       let newlyPaused = false;
-      if (accounts >= rule.accounts) {
+      if (accounts >= rule.accounts || replies >= rule.replies) {
         const row = {
           destination: h.destination,
           source_ip: h.sourceIp,
@@ -109,7 +131,7 @@ export class DestinationBlocksRepo {
         .where('source_ip', '=', h.sourceIp)
         .where('paused_until', '>', h.now)
         .executeTakeFirst();
-      return { accounts, pause: pause && toBlock(pause), newlyPaused };
+      return { accounts, replies, pause: pause && toBlock(pause), newlyPaused };
     });
   }
 

@@ -156,4 +156,23 @@ export class RetentionRepo {
       .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
+
+  /**
+   * Deletes up to `limit` reputation counts (reputation_counts) of days before `beforeDay`: past the
+   * longest window and the longest activity chart, nothing reads them.
+   */
+  async deletePastReputationCounts(beforeDay: string, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('reputation_counts')
+      .select(['account_id', 'day', 'domain'])
+      .where('day', '<', beforeDay)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('reputation_counts')
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('account_id', 'day', 'domain'), 'in', batch.$asTuple('account_id', 'day', 'domain')),
+      )
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

@@ -469,6 +469,8 @@ export interface SenderBlockHitsTable {
   source_ip: string;
   account_id: string;
   hit_at: number;
+  /** The account's sender blocks from the destination within the window (from its first to hit_at). */
+  replies: ColumnType<number, number | undefined, number>;
 }
 
 /** A destination paused for a source address after sender blocks of several accounts (migration 021). */

@@ -25,7 +25,7 @@ export async function destinationBlocksSection(
     })),
     lines: blocks.map(
       (b) =>
-        `${b.destination} refuses mail from ${address(b.sourceIp)} (${b.accounts} accounts refused as sender blocks); paused until ${new Date(b.pausedUntil).toISOString()}; last reply: ${b.reply}`,
+        `${b.destination} refuses mail from ${address(b.sourceIp)} (${b.accounts === 1 ? 'one account' : `${b.accounts} accounts`} refused as sender blocks); paused until ${new Date(b.pausedUntil).toISOString()}; last reply: ${b.reply}`,
     ),
     alert: blocks.length > 0,
   };

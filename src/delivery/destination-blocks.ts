@@ -16,6 +16,7 @@ export type DestinationBlockSettings = BlockRule;
 
 export const DEFAULT_DESTINATION_BLOCKS: DestinationBlockSettings = {
   accounts: 2,
+  replies: 3,
   windowMs: 60 * 60_000,
   pauseMs: 60 * 60_000,
 };
@@ -87,7 +88,7 @@ export class DestinationBlocks {
           pausedUntil: new Date(pause.pausedUntil).toISOString(),
           reply: pause.reply,
         },
-        'destination paused for a source address: several accounts were refused as sender blocks',
+        'destination paused for a source address: it refused several accounts, or several messages, as sender blocks',
       );
     }
   }
@@ -126,12 +127,13 @@ const EMPTY: ReadonlyMap<string, number> = new Map();
 /** The settings of TXMAIL_DESTINATION_BLOCKS and the field each sets (minutes for the times). */
 const SETTINGS = {
   accounts: 'accounts',
+  replies: 'replies',
   window_minutes: 'windowMs',
   pause_minutes: 'pauseMs',
 } as const satisfies Record<string, keyof DestinationBlockSettings>;
 
 /**
- * Parses TXMAIL_DESTINATION_BLOCKS: `accounts=2,window_minutes=60,pause_minutes=60`, whole numbers
+ * Parses TXMAIL_DESTINATION_BLOCKS: `accounts=2,replies=3,window_minutes=60,pause_minutes=60`, whole numbers
  * ≥ 1; any setting left out keeps its default. Throws a message naming what is wrong.
  */
 export function parseDestinationBlocks(text: string): DestinationBlockSettings {
@@ -145,9 +147,9 @@ export function parseDestinationBlocks(text: string): DestinationBlockSettings {
     }
     const value = Number(m[2]);
     if (value < 1) throw new Error(`${m[1]} must be at least 1`);
-    if (field !== 'accounts' && value > 7 * 24 * 60)
-      throw new Error(`${m[1]} must be at most 10080 (a week)`);
-    s[field] = field === 'accounts' ? value : value * 60_000;
+    const count = field === 'accounts' || field === 'replies';
+    if (!count && value > 7 * 24 * 60) throw new Error(`${m[1]} must be at most 10080 (a week)`);
+    s[field] = count ? value : value * 60_000;
   }
   return s;
 }

@@ -4,7 +4,8 @@
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
 // The same pass deletes what has expired and is never read again: sessions, device cookies' records, used or expired one-time
 // tokens (verification, password reset), idempotency keys past 24 hours, sign-in attempt counts, and
-// the counters of test sends of past days.
+// the counters of test sends of past days, and reputation counts older than anything reads (90 days:
+// the longest window, TXMAIL_REPUTATION window_days, and the longest activity chart).
 import type { Logger } from 'pino';
 import { PLANS, usageDay } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
@@ -18,6 +19,9 @@ export interface RetentionOptions {
   /** Pause between batches. */
   pauseMs: number;
 }
+
+/** Days of reputation counts kept: the longest window_days and the longest activity request (?days=90). */
+export const REPUTATION_COUNTS_KEPT_DAYS = 90;
 
 export const DEFAULT_RETENTION: RetentionOptions = { intervalMs: 60_000, batchSize: 500, pauseMs: 20 };
 
@@ -98,6 +102,11 @@ export class RetentionSweeper {
       (limit) => this.repo.deleteExpiredAttemptCounts(now, limit),
       // Yesterday's counter is kept: another process's clock may still be a little behind ours.
       (limit) => this.repo.deletePastTestUsage(usageDay(now - 24 * 3600_000), limit),
+      (limit) =>
+        this.repo.deletePastReputationCounts(
+          usageDay(now - REPUTATION_COUNTS_KEPT_DAYS * 24 * 3600_000),
+          limit,
+        ),
     ]);
   }
 

@@ -13,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'text', (c) => c.notNull())
     // The account's latest sender block there (ms).
     .addColumn('hit_at', 'bigint', (c) => c.notNull())
+    // The account's sender blocks there since its row last fell out of the window.
+    .addColumn('replies', 'integer', (c) => c.notNull().defaultTo(1))
     .addPrimaryKeyConstraint('sender_block_hits_pk', ['destination', 'source_ip', 'account_id'])
     .execute();
   await db.schema
