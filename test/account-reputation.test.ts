@@ -318,7 +318,8 @@ describe.each(databaseKinds)('migration 020 on $name', (kind) => {
         })
         .execute();
 
-      expect(await migrate(db)).toEqual(['020-account-reputation']);
+      // 020 first, then whatever later migrations exist.
+      expect((await migrate(db))[0]).toBe('020-account-reputation');
       expect(await db.kysely.selectFrom('events').select(['id', 'message_id']).execute()).toEqual([
         { id: 'e1', message_id: 'm1' },
       ]);
