@@ -111,7 +111,9 @@ function patternParse(input: string) {
   const angle = /^(.*?)\s*<([^<>]*)>$/s.exec(value);
   if (angle) {
     const quoted = /^"((?:[^"\\]|\\.)*)"$/s.exec(angle[1]!.trim());
-    name = quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : angle[1]!.trim();
+    // `s`: a backslash escapes any character, a line separator (U+2028) too, as the quoted match above
+    // allows; without it the reference kept `\\<U+2028>` where the parser (rightly) unescapes it.
+    name = quoted ? quoted[1]!.replace(/\\(.)/gs, '$1') : angle[1]!.trim();
     addr = angle[2]!.trim();
     if (name.length > 256) return fail('has a display name over 256 characters');
   } else if (/[<>]/.test(value)) {
