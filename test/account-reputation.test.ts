@@ -211,6 +211,40 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     clock.set(NOW);
   });
 
+  it('a sweep judged before a pause and a resume does not apply after them (no second pause)', async () => {
+    const t = await createTenant(env.services);
+    await count(t.accountId, { final: 20, badBounces: 3 });
+    const s = env.services;
+    // A sweep whose window read is followed, before it moves anything, by a pause (another process's
+    // judgement) and the operator's resume: the sweep holds the window from before the resume zeroed it.
+    const sweeper = new ReputationGuard({
+      counts: {
+        window: (id, from) => s.repos.reputation.window(id, from),
+        resetWindow: (id) => s.repos.reputation.resetWindow(id),
+        windows: async (from) => {
+          const windows = await s.repos.reputation.windows(from);
+          expect((await s.reputation.judge(t.accountId))?.to).toBe('paused');
+          clock.advance(1000);
+          expect(await s.reputation.resume(t.accountId)).toBe(true);
+          return windows;
+        },
+      },
+      states: s.repos.accountReputation,
+      thresholds: s.config.reputation,
+      mail: (accountId, subject, html) => s.systemMail.send(accountId, subject, html),
+      publicUrl: s.config.publicUrl,
+      clock,
+      logger: s.logger,
+    });
+    await sweeper.sweep();
+    expect(await state(t.accountId)).toEqual({ status: 'healthy', reason: null, changedAt: NOW + 1000 });
+    expect((await accountEvents(t.accountId)).map((e) => e.type)).toEqual(['account.paused']);
+    expect((await systemMails(t.accountId)).map((m) => m.subject)).toEqual([
+      'txmail: sending from your account is paused',
+    ]);
+    clock.set(NOW);
+  });
+
   it('counts the accounts per status for /metrics', async () => {
     const counts = await env.services.repos.accountReputation.countByStatus();
     expect(counts.paused).toBeGreaterThanOrEqual(1);
