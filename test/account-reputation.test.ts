@@ -12,6 +12,7 @@ import { addReputationCounts } from '../src/db/reputation-repo.js';
 import { newId } from '../src/ids.js';
 import { ReputationGuard } from '../src/reputation/guard.js';
 import { NO_COUNTS, type ReputationDelta } from '../src/reputation/counts.js';
+import { HOLD_MS } from '../src/reputation/paused-accounts.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
 import { insertEndpoint } from './helpers/webhook-pushes.js';
@@ -136,34 +137,40 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     expect(await env.services.repos.accountReputation.paused()).toContain(t.accountId);
   });
 
-  it('resume lifts a pause only: a fresh window, held mail due now, a notice', async () => {
+  it('resume lifts a pause only: a fresh window, held mail due now (not later retries), a notice', async () => {
     const t = await createTenant(env.services);
     await count(t.accountId, { final: 20, badBounces: 2 });
     expect((await env.services.reputation.judge(t.accountId))?.to).toBe('paused');
     const held = newId();
-    await db()
-      .insertInto('messages')
-      .values({
-        id: held,
-        account_id: t.accountId,
-        status: 'queued',
-        from_name: '',
-        from_email: 'a@acme.example',
-        from_domain: 'acme.example',
-        to_name: '',
-        to_email: 'x@dest.example',
-        to_domain: 'dest.example',
-        subject: 's',
-        html: 'h',
-        created_at: NOW,
-        updated_at: NOW,
-        attempts: 0,
-        next_attempt_at: NOW + 300_000,
-        lease_owner: null,
-        lease_expires_at: null,
-        category: null,
-      })
-      .execute();
+    const retry = newId();
+    const insert = (id: string, nextAttemptAt: number) =>
+      db()
+        .insertInto('messages')
+        .values({
+          id,
+          account_id: t.accountId,
+          status: 'queued',
+          from_name: '',
+          from_email: 'a@acme.example',
+          from_domain: 'acme.example',
+          to_name: '',
+          to_email: 'x@dest.example',
+          to_domain: 'dest.example',
+          subject: 's',
+          html: 'h',
+          created_at: NOW,
+          updated_at: NOW,
+          attempts: 0,
+          next_attempt_at: nextAttemptAt,
+          lease_owner: null,
+          lease_expires_at: null,
+          category: null,
+        })
+        .execute();
+    // Held by the pause (due within HOLD_MS), and an ordinary retry due later (a backoff the pause did
+    // not set: it keeps its time).
+    await insert(held, NOW + HOLD_MS);
+    await insert(retry, NOW + 1000 + HOLD_MS + 60_000);
     clock.advance(1000);
     expect(await env.services.reputation.resume(t.accountId)).toBe(true);
     expect(await state(t.accountId)).toEqual({ status: 'healthy', reason: null, changedAt: NOW + 1000 });
@@ -178,6 +185,12 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
       .where('id', '=', held)
       .executeTakeFirst();
     expect(Number(msg?.next_attempt_at)).toBe(NOW + 1000);
+    const later = await db()
+      .selectFrom('messages')
+      .select('next_attempt_at')
+      .where('id', '=', retry)
+      .executeTakeFirst();
+    expect(Number(later?.next_attempt_at)).toBe(NOW + 1000 + HOLD_MS + 60_000);
     expect((await notices(t.accountId)).map((n) => n.kind)).toEqual([
       'reputation_paused',
       'reputation_resumed',

@@ -136,3 +136,29 @@ describe('the paused accounts the worker asks about', () => {
     expect(await paused.has('b')).toBe(true);
   });
 });
+
+describe('a resume the cached set has not seen yet', () => {
+  it('is seen at once: an account the set says is paused is asked again before its mail is held', async () => {
+    const clock = new ManualClock(CREATED);
+    let paused = true;
+    const asked: string[] = [];
+    const accounts = new PausedAccounts(
+      async () => ['a'],
+      clock,
+      () => undefined,
+      1000,
+      async (id) => {
+        asked.push(id);
+        return paused;
+      },
+    );
+    expect(await accounts.has('a')).toBe(true);
+    // Resumed (by the operator's CLI, another process) within the cache's second.
+    paused = false;
+    clock.advance(500);
+    expect(await accounts.has('a')).toBe(false);
+    // Accounts not in the set are not asked about.
+    expect(await accounts.has('b')).toBe(false);
+    expect(asked).toEqual(['a', 'a']);
+  });
+});

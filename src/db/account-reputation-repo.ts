@@ -4,6 +4,7 @@
 // and the webhook event (in the same transaction); the others see no row updated and do nothing.
 import { sql, type Kysely } from 'kysely';
 import type { ReputationStatus } from '../reputation/judge.js';
+import { HOLD_MS } from '../reputation/paused-accounts.js';
 import { Signal } from '../wake-signals.js';
 import type { AccountNoticeRow, Database, NewEvent } from './schema.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
@@ -87,7 +88,9 @@ export class AccountReputationRepo {
 
   /**
    * The operator lifts a pause: healthy, with the notice, and the mail the pause held is due now rather
-   * than at the end of its hold. False when the account was not paused.
+   * than at the end of its hold. Held mail is the account's queued mail due within HOLD_MS (a hold
+   * never schedules further); mail due later waits for its own retry (a backoff, a greylisting wait),
+   * which the pause did not set. False when the account was not paused.
    */
   async resume(accountId: string, now: number, notice: AccountNoticeRow): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -103,7 +106,9 @@ export class AccountReputationRepo {
         .updateTable('messages')
         .set({ next_attempt_at: now })
         .where('account_id', '=', accountId)
+        .where('status', 'in', ['queued', 'deferred'])
         .where('next_attempt_at', '>', now)
+        .where('next_attempt_at', '<=', now + HOLD_MS)
         .execute();
       return true;
     });

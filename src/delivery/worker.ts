@@ -14,6 +14,7 @@ import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { deliveryDelta } from '../reputation/counts.js';
+import { HOLD_MS } from '../reputation/paused-accounts.js';
 import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 
 export interface WorkerOptions {
@@ -35,11 +36,8 @@ export interface WorkerOptions {
   held?: (m: MessageRow) => Promise<boolean>;
 }
 
-/**
- * A held message is looked at again this much later (resuming the account makes its mail due at once:
- * db/account-reputation-repo.ts), so a large paused backlog costs one claim per message per period.
- */
-export const HOLD_MS = 5 * 60_000;
+/** How long a paused account's message is held before it is looked at again (reputation/paused-accounts.ts). */
+export { HOLD_MS };
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
