@@ -52,11 +52,13 @@ describe("the worker's records", () => {
     }
   });
 
-  it('counts a final decision without an attempt as sent, and a pause as nothing', () => {
-    // Expired before any attempt (not counted as an attempt): it still left the queue.
-    expect(deliveryCounts({ attempts: 0 }, record('failed', false), 'expired')).toEqual(
+  it('counts a final decision without an attempt as sent, an expiry without one as final only, a pause as nothing', () => {
+    // Unsendable before any attempt: txmail decided, it left the queue.
+    expect(deliveryCounts({ attempts: 0 }, record('failed', false), null)).toEqual(
       counts({ sent: 1, final: 1 }),
     );
+    // Expired before any attempt (held by a paused account, say): final, but never sent.
+    expect(deliveryCounts({ attempts: 0 }, record('failed', false), 'expired')).toEqual(counts({ final: 1 }));
     // A paused destination: only the schedule moved.
     expect(deliveryCounts({ attempts: 0 }, record('queued', false), null)).toBeUndefined();
     expect(deliveryCounts({ attempts: 1 }, record('deferred', false), null)).toBeUndefined();

@@ -91,6 +91,12 @@ describe('the worker and a paused account', () => {
     expect(past.delivered).toBe(0);
     expect(past.record).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(past.record.events.map((e) => e.type)).toEqual(['email.failed']);
+    expect(past.record.events[0]!.data.detail).toBe(
+      'not delivered within 1 minute; not tried again; held while sending was paused (account_paused)',
+    );
+    // Another account's expiry says nothing about a pause.
+    const other = await runOne(message({ account_id: 'another' }), clock, 60);
+    expect(other.record.events[0]!.data.detail).toBe('not delivered within 1 minute; not tried again');
   });
 
   it('hands other accounts’ mail to the deliverer', async () => {

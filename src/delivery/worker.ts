@@ -187,6 +187,9 @@ export class DeliveryWorker {
         deadline,
         m.category,
       );
+      // Mail a paused account's hold kept until its deadline says so: the account can tell it from
+      // mail that waited for its destination.
+      if (this.options.held && (await this.options.held(m))) heldByPause(expired);
       // No attempt happened: none is counted.
       return { ...this.stateRecord(m, expired, undefined), counted: false };
     }
@@ -314,5 +317,13 @@ export class DeliveryWorker {
     };
     // What it adds to the reputation counts if applied (reputation/counts.ts).
     return { ...record, reputation: deliveryDelta(m, record) };
+  }
+}
+
+/** Adds to an expiry's detail that the account's paused sending held the message (docs/API.md). */
+function heldByPause(expired: NextState): void {
+  for (const e of expired.events) {
+    if (typeof e.data.detail === 'string')
+      e.data.detail = `${e.data.detail}; held while sending was paused (account_paused)`;
   }
 }

@@ -69,9 +69,11 @@ function isQueued(status: MessageStatus): boolean {
  * What a delivery worker's record adds, for a record that was applied (the message moved out of a
  * queued status: queue-repo.ts). `before`: the message as claimed (its attempts before this record);
  * `after`: the record. A message is `sent` the first time it leaves the queue: its first counted
- * attempt (delivered, deferred or bounced) or, without one, its first final decision (unsendable,
- * expired before any attempt). Delivered, bounced and failed messages reach a final state; a bounce
- * whose category says the address is bad (bounce/categories.ts) counts against the list.
+ * attempt (delivered, deferred or bounced) or, without one, its first final decision that txmail made
+ * about sending it (unsendable). One that expired without ever being attempted (held by a paused
+ * account, a paused destination, a long queue) was never sent: it is final but not `sent`. Delivered,
+ * bounced and failed messages reach a final state; a bounce whose category says the address is bad
+ * (bounce/categories.ts) counts against the list.
  */
 export function deliveryCounts(
   before: { attempts: number },
@@ -80,7 +82,8 @@ export function deliveryCounts(
 ): Counts | undefined {
   const final = FINAL_STATUSES.includes(after.status);
   const c: Counts = { ...NO_COUNTS };
-  if (before.attempts === 0 && (after.counted || final)) c.sent = 1;
+  const expiredUnattempted = !after.counted && category === 'expired';
+  if (before.attempts === 0 && (after.counted || (final && !expiredUnattempted))) c.sent = 1;
   if (final) c.final = 1;
   if (after.status === 'delivered') c.delivered = 1;
   if (after.status === 'bounced') {
