@@ -159,7 +159,7 @@ export class ReputationGuard {
   ): Promise<ReputationTransition | undefined> {
     const { thresholds, states, clock, logger } = this.deps;
     const verdict = judgeReputation(window, thresholds);
-    const move = decideTransition(state.status, verdict);
+    const move = decideTransition(state.status, verdict, thresholds);
     if (!move) return undefined;
     const now = clock.now();
     const facts: ReputationFacts = {
