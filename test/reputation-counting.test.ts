@@ -168,6 +168,33 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     });
   });
 
+  it('counts a spam complaint after an unsubscribe once, and records its event', async () => {
+    const id = sent.get('ok3')!.id;
+    const complaints = async () =>
+      (
+        await env.services.db.kysely
+          .selectFrom('events')
+          .select('data')
+          .where('message_id', '=', id)
+          .where('type', '=', 'email.complained')
+          .orderBy('created_at')
+          .execute()
+      ).map((e) => (JSON.parse(e.data) as { category: string }).category);
+    expect(await complaints()).toEqual(['unsubscribe']);
+    await report('rfc5965-abuse.eml', 'ok3', true);
+    await until('the spam complaint recorded', async () =>
+      (await complaints()).length === 2 ? true : undefined,
+    );
+    await quiet();
+    expect(await complaints()).toEqual(['unsubscribe', 'complaint']);
+    expect(await repo().window(tenant.accountId, today())).toMatchObject({ complained: 2 });
+    // Again: a repeat now.
+    await report('rfc5965-abuse.eml', 'ok3', true);
+    await quiet();
+    expect(await complaints()).toHaveLength(2);
+    expect(await repo().window(tenant.accountId, today())).toMatchObject({ complained: 2 });
+  });
+
   it('shows the rates on /metrics, one series per account with a window, gone once reset', async () => {
     const scrape = async () => (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
     const series = (name: string, text: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`));
@@ -177,7 +204,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       `txmail_reputation_bounce_rate{${a}} 0.6`,
     ]);
     expect(series('txmail_reputation_complaint_rate', text)).toEqual([
-      `txmail_reputation_complaint_rate{${a}} 0.2`,
+      `txmail_reputation_complaint_rate{${a}} 0.4`,
     ]);
     expect(series('txmail_reputation_window_messages', text)).toEqual([
       `txmail_reputation_window_messages{${a}} 5`,

@@ -92,43 +92,58 @@ describe("the receiver's bounces and complaints", () => {
   const complaint = (spam: boolean) => ({ kind: 'complaint' as const, spam });
 
   it('a bounce of a message still in the queue makes it final', () => {
-    expect(inboundCounts(bounce(true), { status: 'deferred', attempts: 2 })).toEqual(
+    expect(inboundCounts(bounce(true), { status: 'deferred', attempts: 2, category: null })).toEqual(
       counts({ bounced: 1, final: 1, badBounces: 1 }),
     );
     // Superseding the worker's first attempt (the relay bounced it before the record): sent here.
-    expect(inboundCounts(bounce(false), { status: 'queued', attempts: 0 })).toEqual(
+    expect(inboundCounts(bounce(false), { status: 'queued', attempts: 0, category: null })).toEqual(
       counts({ sent: 1, bounced: 1, final: 1 }),
     );
   });
 
   it('a bounce after delivery adds a bounce, no final message (counted when delivered)', () => {
-    expect(inboundCounts(bounce(true), { status: 'delivered', attempts: 1 })).toEqual(
+    expect(inboundCounts(bounce(true), { status: 'delivered', attempts: 1, category: null })).toEqual(
       counts({ bounced: 1, badBounces: 1 }),
     );
-    expect(inboundCounts(bounce(false), { status: 'failed', attempts: 1 })).toEqual(counts({ bounced: 1 }));
-    expect(inboundCounts(bounce(true), { status: 'complained', attempts: 1 })).toEqual(
+    expect(inboundCounts(bounce(false), { status: 'failed', attempts: 1, category: null })).toEqual(
+      counts({ bounced: 1 }),
+    );
+    expect(inboundCounts(bounce(true), { status: 'complained', attempts: 1, category: null })).toEqual(
       counts({ bounced: 1, badBounces: 1 }),
     );
   });
 
   it('a complaint after delivery adds a spam complaint; an unsubscribe adds nothing', () => {
-    expect(inboundCounts(complaint(true), { status: 'delivered', attempts: 1 })).toEqual(
+    expect(inboundCounts(complaint(true), { status: 'delivered', attempts: 1, category: null })).toEqual(
       counts({ complained: 1, spamComplaints: 1 }),
     );
-    expect(inboundCounts(complaint(false), { status: 'delivered', attempts: 1 })).toBeUndefined();
+    expect(
+      inboundCounts(complaint(false), { status: 'delivered', attempts: 1, category: null }),
+    ).toBeUndefined();
     // Still in the queue: it ends there either way.
-    expect(inboundCounts(complaint(false), { status: 'deferred', attempts: 1 })).toEqual(
+    expect(inboundCounts(complaint(false), { status: 'deferred', attempts: 1, category: null })).toEqual(
       counts({ final: 1 }),
     );
-    expect(inboundCounts(complaint(true), { status: 'queued', attempts: 0 })).toEqual(
+    expect(inboundCounts(complaint(true), { status: 'queued', attempts: 0, category: null })).toEqual(
       counts({ sent: 1, final: 1, complained: 1, spamComplaints: 1 }),
     );
   });
 
+  it('a spam complaint after an unsubscribe counts: the first spam complaint of the message', () => {
+    expect(
+      inboundCounts(complaint(true), { status: 'complained', attempts: 1, category: 'unsubscribe' }),
+    ).toEqual(counts({ complained: 1, spamComplaints: 1 }));
+  });
+
   it('nothing for a repeat or a test message', () => {
-    expect(inboundCounts(bounce(true), { status: 'bounced', attempts: 1 })).toBeUndefined();
-    expect(inboundCounts(complaint(true), { status: 'complained', attempts: 1 })).toBeUndefined();
-    expect(inboundCounts(bounce(true), { status: 'test', attempts: 0 })).toBeUndefined();
+    expect(inboundCounts(bounce(true), { status: 'bounced', attempts: 1, category: null })).toBeUndefined();
+    expect(
+      inboundCounts(complaint(true), { status: 'complained', attempts: 1, category: 'complaint' }),
+    ).toBeUndefined();
+    expect(
+      inboundCounts(complaint(false), { status: 'complained', attempts: 1, category: 'unsubscribe' }),
+    ).toBeUndefined();
+    expect(inboundCounts(bounce(true), { status: 'test', attempts: 0, category: null })).toBeUndefined();
   });
 });
 
