@@ -365,6 +365,14 @@ describe.each(databaseKinds)('migration 020 on $name', (kind) => {
         })
         .execute();
 
+      if (db.dialect === 'sqlite') {
+        // An old orphan in a table the rebuild does not touch (written with foreign keys off, as an
+        // older version or a hand edit could have left it) does not fail the migration.
+        await sql`pragma foreign_keys = off`.execute(db.kysely);
+        await sql`insert into suppressions (id, account_id, address, origin, reason, created_at)
+          values ('s1', 'gone', 'x@dest.example', 'manual', 'r', 1)`.execute(db.kysely);
+        await sql`pragma foreign_keys = on`.execute(db.kysely);
+      }
       // 020 first, then whatever later migrations exist.
       expect((await migrate(db))[0]).toBe('020-account-reputation');
       expect(await db.kysely.selectFrom('events').select(['id', 'message_id']).execute()).toEqual([
