@@ -116,7 +116,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       { domain: 'acme.example', messages: 5, bounced: 2, complained: 0 },
     ]);
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 2, complained: 0 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 2,
+        complained: 0,
+        final: 5,
+        bad_bounces: 2,
+        spam_complaints: 0,
+      },
     ]);
     // Another account's counts are its own.
     expect(await repo().window(other.accountId, today())).toEqual({ messages: 0, bounced: 0, complained: 0 });
@@ -131,7 +140,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       complained: 0,
     });
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 3, complained: 0 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 3,
+        complained: 0,
+        final: 5,
+        bad_bounces: 3,
+        spam_complaints: 0,
+      },
     ]);
   });
 
@@ -153,7 +171,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       complained: 1,
     });
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 3, complained: 1 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 3,
+        complained: 1,
+        final: 5,
+        bad_bounces: 3,
+        spam_complaints: 1,
+      },
     ]);
   });
 
@@ -284,7 +311,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       expect(await env.services.repos.queue.recordMany([delivered(m)])).toEqual(['superseded']);
       expect(await counts()).toEqual({
         window: { messages: 1, bounced: 1, complained: 0 },
-        activity: { date: '2026-01-15', sent: 1, delivered: 0, bounced: 1, complained: 0 },
+        activity: {
+          date: '2026-01-15',
+          sent: 1,
+          delivered: 0,
+          bounced: 1,
+          complained: 0,
+          final: 1,
+          bad_bounces: 1,
+          spam_complaints: 0,
+        },
       });
     });
 
@@ -297,7 +333,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       ]);
       expect(await counts()).toEqual({
         window: { messages: 3, bounced: 1, complained: 0 },
-        activity: { date: '2026-01-15', sent: 2, delivered: 2, bounced: 1, complained: 0 },
+        activity: {
+          date: '2026-01-15',
+          sent: 2,
+          delivered: 2,
+          bounced: 1,
+          complained: 0,
+          final: 3,
+          bad_bounces: 1,
+          spam_complaints: 0,
+        },
       });
     });
   });
