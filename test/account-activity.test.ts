@@ -9,8 +9,31 @@ import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface Activity {
-  days: { date: string; sent: number; delivered: number; bounced: number; complained: number }[];
+  days: {
+    date: string;
+    sent: number;
+    delivered: number;
+    bounced: number;
+    complained: number;
+    final: number;
+    bad_bounces: number;
+    spam_complaints: number;
+  }[];
 }
+
+const TEST_DOMAIN = 'test.txmail.example';
+const NO_WINDOW = { final: 0, bad_bounces: 0, spam_complaints: 0 };
+/** The 24th: the test domain's 2 delivered count in the activity, not in final. */
+const TODAY = {
+  date: '2026-11-24',
+  sent: 11,
+  delivered: 9,
+  bounced: 1,
+  complained: 1,
+  final: 8,
+  bad_bounces: 1,
+  spam_complaints: 1,
+};
 
 describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
   let env: TestEnv;
@@ -20,7 +43,7 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
   const clock = new ManualClock(Date.parse('2026-11-24T23:59:58Z'));
 
   beforeAll(async () => {
-    env = await startTestEnv(kind, { clock });
+    env = await startTestEnv(kind, { clock, env: { TXMAIL_TEST_DOMAIN: TEST_DOMAIN } });
     tenant = await createTenant(env.services);
     other = await createTenant(env.services);
     const row = (accountId: string, day: string, counts: Partial<typeof NO_COUNTS>) => ({
@@ -31,7 +54,17 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
       ...counts,
     });
     await addReputationCounts(env.services.db.kysely, [
-      row(tenant.accountId, '2026-11-24', { sent: 9, delivered: 7, bounced: 1, complained: 1 }),
+      row(tenant.accountId, '2026-11-24', {
+        sent: 9,
+        delivered: 7,
+        bounced: 1,
+        complained: 1,
+        final: 8,
+        badBounces: 1,
+        spamComplaints: 1,
+      }),
+      // The service's own mail: in the activity, not in its window columns.
+      { ...row(tenant.accountId, '2026-11-24', { sent: 2, delivered: 2, final: 2 }), domain: TEST_DOMAIN },
       row(tenant.accountId, '2026-11-20', { sent: 3, delivered: 3 }),
       // Outside a 7-day view, inside a 30-day one.
       row(tenant.accountId, '2026-11-01', { sent: 5, delivered: 4, bounced: 1 }),
@@ -57,13 +90,14 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
     const { days } = res.json() as Activity;
     expect(days).toHaveLength(30);
     expect(days[0]!.date).toBe('2026-10-26');
-    expect(days.at(-1)).toEqual({ date: '2026-11-24', sent: 9, delivered: 7, bounced: 1, complained: 1 });
+    expect(days.at(-1)).toEqual(TODAY);
     expect(days.find((d) => d.date === '2026-11-01')).toEqual({
       date: '2026-11-01',
       sent: 5,
       delivered: 4,
       bounced: 1,
       complained: 0,
+      ...NO_WINDOW,
     });
     expect(days.find((d) => d.date === '2026-11-21')).toEqual({
       date: '2026-11-21',
@@ -71,6 +105,7 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
       delivered: 0,
       bounced: 0,
       complained: 0,
+      ...NO_WINDOW,
     });
     // Every day once, consecutive.
     const dates = days.map((d) => Date.parse(`${d.date}T00:00:00Z`));
@@ -88,10 +123,8 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
       '2026-11-23',
       '2026-11-24',
     ]);
-    expect(seven.days.reduce((n, d) => n + d.sent, 0)).toBe(12);
-    expect(((await get('?days=1')).json() as Activity).days).toEqual([
-      { date: '2026-11-24', sent: 9, delivered: 7, bounced: 1, complained: 1 },
-    ]);
+    expect(seven.days.reduce((n, d) => n + d.sent, 0)).toBe(14);
+    expect(((await get('?days=1')).json() as Activity).days).toEqual([TODAY]);
     expect(((await get('?days=90')).json() as Activity).days).toHaveLength(90);
   });
 
@@ -100,7 +133,7 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
     try {
       const days = ((await get('?days=2')).json() as Activity).days;
       expect(days.map((d) => [d.date, d.sent])).toEqual([
-        ['2026-11-24', 9],
+        ['2026-11-24', 11],
         ['2026-11-25', 100],
       ]);
     } finally {
@@ -110,7 +143,9 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
 
   it("shows only the caller's account", async () => {
     const days = ((await get('?days=1', other.apiKey)).json() as Activity).days;
-    expect(days).toEqual([{ date: '2026-11-24', sent: 50, delivered: 50, bounced: 0, complained: 0 }]);
+    expect(days).toEqual([
+      { date: '2026-11-24', sent: 50, delivered: 50, bounced: 0, complained: 0, ...NO_WINDOW },
+    ]);
   });
 
   it('refuses a bad N with 400 validation_error', async () => {

@@ -116,7 +116,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       { domain: 'acme.example', messages: 5, bounced: 2, complained: 0 },
     ]);
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 2, complained: 0 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 2,
+        complained: 0,
+        final: 5,
+        bad_bounces: 2,
+        spam_complaints: 0,
+      },
     ]);
     // Another account's counts are its own.
     expect(await repo().window(other.accountId, today())).toEqual({ messages: 0, bounced: 0, complained: 0 });
@@ -131,7 +140,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       complained: 0,
     });
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 3, complained: 0 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 3,
+        complained: 0,
+        final: 5,
+        bad_bounces: 3,
+        spam_complaints: 0,
+      },
     ]);
   });
 
@@ -153,7 +171,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       complained: 1,
     });
     expect(await repo().activity(tenant.accountId, today(), today())).toEqual([
-      { date: today(), sent: 6, delivered: 3, bounced: 3, complained: 1 },
+      {
+        date: today(),
+        sent: 6,
+        delivered: 3,
+        bounced: 3,
+        complained: 1,
+        final: 5,
+        bad_bounces: 3,
+        spam_complaints: 1,
+      },
     ]);
   });
 
@@ -168,6 +195,33 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     });
   });
 
+  it('counts a spam complaint after an unsubscribe once, and records its event', async () => {
+    const id = sent.get('ok3')!.id;
+    const complaints = async () =>
+      (
+        await env.services.db.kysely
+          .selectFrom('events')
+          .select('data')
+          .where('message_id', '=', id)
+          .where('type', '=', 'email.complained')
+          .orderBy('created_at')
+          .execute()
+      ).map((e) => (JSON.parse(e.data) as { category: string }).category);
+    expect(await complaints()).toEqual(['unsubscribe']);
+    await report('rfc5965-abuse.eml', 'ok3', true);
+    await until('the spam complaint recorded', async () =>
+      (await complaints()).length === 2 ? true : undefined,
+    );
+    await quiet();
+    expect(await complaints()).toEqual(['unsubscribe', 'complaint']);
+    expect(await repo().window(tenant.accountId, today())).toMatchObject({ complained: 2 });
+    // Again: a repeat now.
+    await report('rfc5965-abuse.eml', 'ok3', true);
+    await quiet();
+    expect(await complaints()).toHaveLength(2);
+    expect(await repo().window(tenant.accountId, today())).toMatchObject({ complained: 2 });
+  });
+
   it('shows the rates on /metrics, one series per account with a window, gone once reset', async () => {
     const scrape = async () => (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
     const series = (name: string, text: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`));
@@ -177,7 +231,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       `txmail_reputation_bounce_rate{${a}} 0.6`,
     ]);
     expect(series('txmail_reputation_complaint_rate', text)).toEqual([
-      `txmail_reputation_complaint_rate{${a}} 0.2`,
+      `txmail_reputation_complaint_rate{${a}} 0.4`,
     ]);
     expect(series('txmail_reputation_window_messages', text)).toEqual([
       `txmail_reputation_window_messages{${a}} 5`,
@@ -257,7 +311,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       expect(await env.services.repos.queue.recordMany([delivered(m)])).toEqual(['superseded']);
       expect(await counts()).toEqual({
         window: { messages: 1, bounced: 1, complained: 0 },
-        activity: { date: '2026-01-15', sent: 1, delivered: 0, bounced: 1, complained: 0 },
+        activity: {
+          date: '2026-01-15',
+          sent: 1,
+          delivered: 0,
+          bounced: 1,
+          complained: 0,
+          final: 1,
+          bad_bounces: 1,
+          spam_complaints: 0,
+        },
       });
     });
 
@@ -270,7 +333,16 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
       ]);
       expect(await counts()).toEqual({
         window: { messages: 3, bounced: 1, complained: 0 },
-        activity: { date: '2026-01-15', sent: 2, delivered: 2, bounced: 1, complained: 0 },
+        activity: {
+          date: '2026-01-15',
+          sent: 2,
+          delivered: 2,
+          bounced: 1,
+          complained: 0,
+          final: 3,
+          bad_bounces: 1,
+          spam_complaints: 0,
+        },
       });
     });
   });

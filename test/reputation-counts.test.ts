@@ -52,11 +52,13 @@ describe("the worker's records", () => {
     }
   });
 
-  it('counts a final decision without an attempt as sent, and a pause as nothing', () => {
-    // Expired before any attempt (not counted as an attempt): it still left the queue.
-    expect(deliveryCounts({ attempts: 0 }, record('failed', false), 'expired')).toEqual(
+  it('counts a final decision without an attempt as sent, an expiry without one as final only, a pause as nothing', () => {
+    // Unsendable before any attempt: txmail decided, it left the queue.
+    expect(deliveryCounts({ attempts: 0 }, record('failed', false), null)).toEqual(
       counts({ sent: 1, final: 1 }),
     );
+    // Expired before any attempt (held by a paused account, say): final, but never sent.
+    expect(deliveryCounts({ attempts: 0 }, record('failed', false), 'expired')).toEqual(counts({ final: 1 }));
     // A paused destination: only the schedule moved.
     expect(deliveryCounts({ attempts: 0 }, record('queued', false), null)).toBeUndefined();
     expect(deliveryCounts({ attempts: 1 }, record('deferred', false), null)).toBeUndefined();
@@ -90,43 +92,58 @@ describe("the receiver's bounces and complaints", () => {
   const complaint = (spam: boolean) => ({ kind: 'complaint' as const, spam });
 
   it('a bounce of a message still in the queue makes it final', () => {
-    expect(inboundCounts(bounce(true), { status: 'deferred', attempts: 2 })).toEqual(
+    expect(inboundCounts(bounce(true), { status: 'deferred', attempts: 2, category: null })).toEqual(
       counts({ bounced: 1, final: 1, badBounces: 1 }),
     );
     // Superseding the worker's first attempt (the relay bounced it before the record): sent here.
-    expect(inboundCounts(bounce(false), { status: 'queued', attempts: 0 })).toEqual(
+    expect(inboundCounts(bounce(false), { status: 'queued', attempts: 0, category: null })).toEqual(
       counts({ sent: 1, bounced: 1, final: 1 }),
     );
   });
 
   it('a bounce after delivery adds a bounce, no final message (counted when delivered)', () => {
-    expect(inboundCounts(bounce(true), { status: 'delivered', attempts: 1 })).toEqual(
+    expect(inboundCounts(bounce(true), { status: 'delivered', attempts: 1, category: null })).toEqual(
       counts({ bounced: 1, badBounces: 1 }),
     );
-    expect(inboundCounts(bounce(false), { status: 'failed', attempts: 1 })).toEqual(counts({ bounced: 1 }));
-    expect(inboundCounts(bounce(true), { status: 'complained', attempts: 1 })).toEqual(
+    expect(inboundCounts(bounce(false), { status: 'failed', attempts: 1, category: null })).toEqual(
+      counts({ bounced: 1 }),
+    );
+    expect(inboundCounts(bounce(true), { status: 'complained', attempts: 1, category: null })).toEqual(
       counts({ bounced: 1, badBounces: 1 }),
     );
   });
 
   it('a complaint after delivery adds a spam complaint; an unsubscribe adds nothing', () => {
-    expect(inboundCounts(complaint(true), { status: 'delivered', attempts: 1 })).toEqual(
+    expect(inboundCounts(complaint(true), { status: 'delivered', attempts: 1, category: null })).toEqual(
       counts({ complained: 1, spamComplaints: 1 }),
     );
-    expect(inboundCounts(complaint(false), { status: 'delivered', attempts: 1 })).toBeUndefined();
+    expect(
+      inboundCounts(complaint(false), { status: 'delivered', attempts: 1, category: null }),
+    ).toBeUndefined();
     // Still in the queue: it ends there either way.
-    expect(inboundCounts(complaint(false), { status: 'deferred', attempts: 1 })).toEqual(
+    expect(inboundCounts(complaint(false), { status: 'deferred', attempts: 1, category: null })).toEqual(
       counts({ final: 1 }),
     );
-    expect(inboundCounts(complaint(true), { status: 'queued', attempts: 0 })).toEqual(
+    expect(inboundCounts(complaint(true), { status: 'queued', attempts: 0, category: null })).toEqual(
       counts({ sent: 1, final: 1, complained: 1, spamComplaints: 1 }),
     );
   });
 
+  it('a spam complaint after an unsubscribe counts: the first spam complaint of the message', () => {
+    expect(
+      inboundCounts(complaint(true), { status: 'complained', attempts: 1, category: 'unsubscribe' }),
+    ).toEqual(counts({ complained: 1, spamComplaints: 1 }));
+  });
+
   it('nothing for a repeat or a test message', () => {
-    expect(inboundCounts(bounce(true), { status: 'bounced', attempts: 1 })).toBeUndefined();
-    expect(inboundCounts(complaint(true), { status: 'complained', attempts: 1 })).toBeUndefined();
-    expect(inboundCounts(bounce(true), { status: 'test', attempts: 0 })).toBeUndefined();
+    expect(inboundCounts(bounce(true), { status: 'bounced', attempts: 1, category: null })).toBeUndefined();
+    expect(
+      inboundCounts(complaint(true), { status: 'complained', attempts: 1, category: 'complaint' }),
+    ).toBeUndefined();
+    expect(
+      inboundCounts(complaint(false), { status: 'complained', attempts: 1, category: 'unsubscribe' }),
+    ).toBeUndefined();
+    expect(inboundCounts(bounce(true), { status: 'test', attempts: 0, category: null })).toBeUndefined();
   });
 });
 

@@ -2,10 +2,10 @@
 // boundaries: exactly at a threshold, below min_messages), the state moves (paused is sticky), and what
 // the account is told (notice, webhook payload, email).
 import { describe, expect, it } from 'vitest';
-import { judgeReputation, percent } from '../src/reputation/judge.js';
+import { judgeReputation, percent, type ReputationVerdict } from '../src/reputation/judge.js';
 import { reputationEvent, reputationMail, reputationNotice } from '../src/reputation/reputation-notice.js';
 import { DEFAULT_REPUTATION, parseReputation } from '../src/reputation/thresholds.js';
-import { decideTransition } from '../src/reputation/transition.js';
+import { decideTransition as decide } from '../src/reputation/transition.js';
 import { eventPayload } from '../src/webhooks/payload.js';
 
 describe('TXMAIL_REPUTATION', () => {
@@ -98,7 +98,11 @@ describe('the state moves', () => {
     bounceRate: 0,
     complaintRate: 0,
     reason: status === 'healthy' ? '' : `why ${status}`,
+    judged: true,
   });
+  const t = DEFAULT_REPUTATION;
+  const decideTransition = (current: 'healthy' | 'warning' | 'paused', v: ReputationVerdict) =>
+    decide(current, v, t);
 
   it('follows the verdict between healthy and warning, both ways', () => {
     expect(decideTransition('healthy', verdict('warning'))).toEqual({
@@ -113,6 +117,25 @@ describe('the state moves', () => {
       reason: '',
       tellAccount: false,
     });
+  });
+
+  it('leaves warning only once both rates are below 80 % of their warning thresholds', () => {
+    const window = (bounced: number, complained: number) =>
+      judgeReputation({ messages: 10_000, bounced, complained }, t);
+    // 4.9 % bounces: healthy by the verdict, but at the line: still warning, no move, no email.
+    expect(decideTransition('warning', window(490, 0))).toBeUndefined();
+    // Exactly 80 % of the threshold (4 %) is not below it.
+    expect(decideTransition('warning', window(400, 0))).toBeUndefined();
+    expect(decideTransition('warning', window(399, 0))).toMatchObject({ to: 'healthy' });
+    // Both rates must be below: 0.09 % complaints (80 % of 0.1 % is 0.08 %) keeps the warning.
+    expect(decideTransition('warning', window(0, 9))).toBeUndefined();
+    expect(decideTransition('warning', window(0, 7))).toMatchObject({ to: 'healthy' });
+    // Healthy → warning still happens at the threshold itself.
+    expect(decideTransition('healthy', window(500, 0))).toMatchObject({ to: 'warning' });
+    expect(decideTransition('healthy', window(490, 0))).toBeUndefined();
+    // Too few messages to judge (the bad days left the window): the warning ends whatever the rates.
+    const few = judgeReputation({ messages: 10, bounced: 1, complained: 0 }, t);
+    expect(decideTransition('warning', few)).toMatchObject({ to: 'healthy' });
   });
 
   it('pauses from healthy or warning, and tells the account', () => {

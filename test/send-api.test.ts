@@ -293,6 +293,45 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('replays a request accepted before a pause; only new mail gets 403 account_paused', async () => {
+    const t = await createTenant(env.services, { domain: 'paused.example' });
+    const sendAs = (body: unknown, headers: Record<string, string>) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/email/send',
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      });
+    const body = { ...validSend, from: 'a@paused.example' };
+    const first = await sendAs(body, { 'idempotency-key': 'before-the-pause' });
+    expect(first.statusCode, first.body).toBe(200);
+    const moved = await env.services.repos.accountReputation.move({
+      accountId: t.accountId,
+      from: 'healthy',
+      fromChangedAt: null,
+      to: 'paused',
+      reason: 'the bounce rate is too high',
+      now: Date.now(),
+    });
+    expect(moved).toBe(true);
+    env.services.auth.invalidate();
+    // The client's retry of the accepted request: its first answer, no second message.
+    const again = await sendAs(body, { 'idempotency-key': 'before-the-pause' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    // New mail, with a new key or none: refused.
+    const fresh = await sendAs(body, { 'idempotency-key': 'after-the-pause' });
+    expect(fresh.statusCode).toBe(403);
+    expect(fresh.body).toMatch(/^account_paused: sending from this account is paused: the bounce rate/);
+    expect((await sendAs(body, {})).statusCode).toBe(403);
+    const rows = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', t.accountId)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('answers 409 to a repeat of an Idempotency-Key still in flight', async () => {
     const key = `flight-${Math.random()}`;
     const [a, b] = await Promise.all([

@@ -91,6 +91,12 @@ describe('the worker and a paused account', () => {
     expect(past.delivered).toBe(0);
     expect(past.record).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(past.record.events.map((e) => e.type)).toEqual(['email.failed']);
+    expect(past.record.events[0]!.data.detail).toBe(
+      'not delivered within 1 minute; not tried again; held while sending was paused (account_paused)',
+    );
+    // Another account's expiry says nothing about a pause.
+    const other = await runOne(message({ account_id: 'another' }), clock, 60);
+    expect(other.record.events[0]!.data.detail).toBe('not delivered within 1 minute; not tried again');
   });
 
   it('hands other accounts’ mail to the deliverer', async () => {
@@ -134,5 +140,31 @@ describe('the paused accounts the worker asks about', () => {
     answer = async () => ['b'];
     expect(await paused.has('a')).toBe(false);
     expect(await paused.has('b')).toBe(true);
+  });
+});
+
+describe('a resume the cached set has not seen yet', () => {
+  it('is seen at once: an account the set says is paused is asked again before its mail is held', async () => {
+    const clock = new ManualClock(CREATED);
+    let paused = true;
+    const asked: string[] = [];
+    const accounts = new PausedAccounts(
+      async () => ['a'],
+      clock,
+      () => undefined,
+      1000,
+      async (id) => {
+        asked.push(id);
+        return paused;
+      },
+    );
+    expect(await accounts.has('a')).toBe(true);
+    // Resumed (by the operator's CLI, another process) within the cache's second.
+    paused = false;
+    clock.advance(500);
+    expect(await accounts.has('a')).toBe(false);
+    // Accounts not in the set are not asked about.
+    expect(await accounts.has('b')).toBe(false);
+    expect(asked).toEqual(['a', 'a']);
   });
 });

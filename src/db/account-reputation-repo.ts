@@ -4,6 +4,7 @@
 // and the webhook event (in the same transaction); the others see no row updated and do nothing.
 import { sql, type Kysely } from 'kysely';
 import type { ReputationStatus } from '../reputation/judge.js';
+import { HOLD_MS } from '../reputation/paused-accounts.js';
 import { Signal } from '../wake-signals.js';
 import type { AccountNoticeRow, Database, NewEvent } from './schema.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
@@ -17,6 +18,12 @@ export interface AccountReputationState {
 export interface ReputationMove {
   accountId: string;
   from: ReputationStatus;
+  /**
+   * The reputation_changed_at the judgement read with `from`: the move applies only if neither changed
+   * since, so a judgement made before a pause and a resume (whose window the resume zeroed) never
+   * applies after them, though the status is back where it was.
+   */
+  fromChangedAt: number | null;
   to: ReputationStatus;
   reason: string | null;
   now: number;
@@ -61,6 +68,11 @@ export class AccountReputationRepo {
         .set({ reputation_status: m.to, reputation_reason: m.reason, reputation_changed_at: m.now })
         .where('id', '=', m.accountId)
         .where('reputation_status', '=', m.from)
+        .where((eb) =>
+          m.fromChangedAt === null
+            ? eb('reputation_changed_at', 'is', null)
+            : eb('reputation_changed_at', '=', m.fromChangedAt),
+        )
         .executeTakeFirst();
       if (r.numUpdatedRows === 0n) return false;
       if (m.notice) await trx.insertInto('account_notices').values(m.notice).execute();
@@ -76,7 +88,9 @@ export class AccountReputationRepo {
 
   /**
    * The operator lifts a pause: healthy, with the notice, and the mail the pause held is due now rather
-   * than at the end of its hold. False when the account was not paused.
+   * than at the end of its hold. Held mail is the account's queued mail due within HOLD_MS (a hold
+   * never schedules further); mail due later waits for its own retry (a backoff, a greylisting wait),
+   * which the pause did not set. False when the account was not paused.
    */
   async resume(accountId: string, now: number, notice: AccountNoticeRow): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -92,7 +106,9 @@ export class AccountReputationRepo {
         .updateTable('messages')
         .set({ next_attempt_at: now })
         .where('account_id', '=', accountId)
+        .where('status', 'in', ['queued', 'deferred'])
         .where('next_attempt_at', '>', now)
+        .where('next_attempt_at', '<=', now + HOLD_MS)
         .execute();
       return true;
     });
@@ -108,14 +124,29 @@ export class AccountReputationRepo {
     return rows.map((r) => r.id);
   }
 
-  /** The accounts that are not healthy, with their status (the sweep; the same partial index). */
-  async notHealthy(): Promise<Map<string, ReputationStatus>> {
+  /**
+   * The state of every account that is not healthy or has ever moved (the sweep): any account missing
+   * is healthy and never moved (changedAt null), which is all a move from it needs to be conditional
+   * on. One scan of accounts per sweep.
+   */
+  async movedStates(): Promise<Map<string, AccountReputationState>> {
     const rows = await this.db
       .selectFrom('accounts')
-      .select(['id', 'reputation_status'])
-      .where('reputation_status', '<>', 'healthy')
+      .select(['id', 'reputation_status', 'reputation_reason', 'reputation_changed_at'])
+      .where((eb) =>
+        eb.or([eb('reputation_status', '<>', 'healthy'), eb('reputation_changed_at', 'is not', null)]),
+      )
       .execute();
-    return new Map(rows.map((r) => [r.id, r.reputation_status]));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          status: r.reputation_status,
+          reason: r.reputation_reason,
+          changedAt: r.reputation_changed_at === null ? null : Number(r.reputation_changed_at),
+        },
+      ]),
+    );
   }
 
   /** The accounts that are not healthy, with what `txmail status` shows of them (paused first). */

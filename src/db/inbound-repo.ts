@@ -8,7 +8,13 @@ import type { Dialect } from './database.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { eventCategory, FINAL_FAILURE_STATUSES } from './event-category.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
-import { delta, inboundCounts, type InboundCount, type ReputationDelta } from '../reputation/counts.js';
+import {
+  delta,
+  inboundCounts,
+  SPAM_COMPLAINT,
+  type InboundCount,
+  type ReputationDelta,
+} from '../reputation/counts.js';
 import { addReputationCounts } from './reputation-repo.js';
 import type {
   Database,
@@ -20,7 +26,10 @@ import type {
   SuppressionOrigin,
 } from './schema.js';
 
-export type InboundTarget = Pick<MessageRow, 'id' | 'account_id' | 'status' | 'to_email' | 'to_domain'>;
+export type InboundTarget = Pick<
+  MessageRow,
+  'id' | 'account_id' | 'status' | 'to_email' | 'to_domain' | 'category'
+>;
 
 /** One change to a sent message that a bounce or complaint causes. */
 export interface InboundEffect {
@@ -103,7 +112,7 @@ export class InboundRepo {
   async findTarget(messageId: string): Promise<InboundTarget | undefined> {
     return this.db
       .selectFrom('messages')
-      .select(['id', 'account_id', 'status', 'to_email', 'to_domain'])
+      .select(['id', 'account_id', 'status', 'to_email', 'to_domain', 'category'])
       .where('id', '=', messageId)
       .executeTakeFirst();
   }
@@ -185,7 +194,10 @@ export class InboundRepo {
           // A bounced or complained message is never sent again: out of the queue, even while a worker
           // holds it (its record then keeps this status: queue-repo.ts). The condition settles a race
           // that decide-effects.ts, reading first, cannot: two copies of one report processed at once
-          // by two processes. The first records it; the second records nothing.
+          // by two processes. The first records it; the second records nothing. A spam complaint
+          // about a message an unsubscribe already ended (status complained, category unsubscribe) is
+          // recorded too: it is the first complaint counted against the sender.
+          const spam = e.reputation?.kind === 'complaint' && e.reputation.spam;
           const moved = await trx
             .updateTable('messages')
             .set({
@@ -196,7 +208,16 @@ export class InboundRepo {
             })
             .where('id', '=', e.messageId)
             .where('account_id', '=', e.accountId)
-            .where('status', 'not in', ['test', e.status])
+            .where('status', '!=', 'test')
+            .where((eb) =>
+              spam
+                ? eb.or([
+                    eb('status', '!=', e.status!),
+                    eb('category', 'is', null),
+                    eb('category', '!=', SPAM_COMPLAINT),
+                  ])
+                : eb('status', '!=', e.status!),
+            )
             .executeTakeFirst();
           if (moved.numUpdatedRows === 0n) continue;
           const counts = before && e.reputation && inboundCounts(e.reputation, before);
@@ -267,10 +288,10 @@ export class InboundRepo {
   private async lockedState(
     trx: Kysely<Database>,
     e: InboundEffect,
-  ): Promise<Pick<MessageRow, 'status' | 'attempts' | 'from_domain'> | undefined> {
+  ): Promise<Pick<MessageRow, 'status' | 'attempts' | 'from_domain' | 'category'> | undefined> {
     let q = trx
       .selectFrom('messages')
-      .select(['status', 'attempts', 'from_domain'])
+      .select(['status', 'attempts', 'from_domain', 'category'])
       .where('id', '=', e.messageId)
       .where('account_id', '=', e.accountId);
     if (this.dialect === 'postgres') q = q.forUpdate();

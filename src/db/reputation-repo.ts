@@ -3,8 +3,8 @@
 // queue-repo-sqlite.ts, inbound-repo.ts, through addReputationCounts / prepareReputationCounts); read here
 // as the rolling window the reputation judge weighs and the activity per day the dashboard draws.
 //
-// The service's own mail (from the test domain) is counted in the activity but never in a window: a
-// tenant's guided tests say nothing about its list.
+// The service's own mail (from the test domain) is counted in the activity but never in a window (nor
+// in the activity's window columns): a tenant's guided tests say nothing about its list.
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { dayBefore, sumDeltas, type ReputationDelta } from '../reputation/counts.js';
@@ -18,6 +18,14 @@ export interface ActivityDay {
   delivered: number;
   bounced: number;
   complained: number;
+  /**
+   * The day's share of the window, as the guard counts it (test domain left out): messages that
+   * reached a final state, bounces that say the address is bad, spam complaints. Zeroed with the rest
+   * of the window when the operator resumes the account (resetWindow).
+   */
+  final: number;
+  bad_bounces: number;
+  spam_complaints: number;
 }
 
 export class ReputationRepo {
@@ -59,8 +67,16 @@ export class ReputationRepo {
     return rows.map((r) => ({ accountId: r.account_id, ...toWindow(r) })).filter((w) => !emptyWindow(w));
   }
 
-  /** Activity per day fromDay..toDay inclusive, oldest first, every day present (zeros filled). */
+  /**
+   * Activity per day fromDay..toDay inclusive, oldest first, every day present (zeros filled). The
+   * window columns leave the test domain out, as window() does, so a day's rates are the guard's.
+   */
   async activity(accountId: string, fromDay: string, toDay: string): Promise<ActivityDay[]> {
+    const td = this.testDomain;
+    const windowSum = (c: 'final' | 'bad_bounces' | 'spam_complaints') =>
+      td === undefined
+        ? sql<number>`sum(${sql.ref(c)})`
+        : sql<number>`sum(case when domain = ${td} then 0 else ${sql.ref(c)} end)`;
     const rows = await this.db
       .selectFrom('reputation_counts')
       .select((eb) => [
@@ -69,6 +85,9 @@ export class ReputationRepo {
         eb.fn.sum<number>('delivered').as('delivered'),
         eb.fn.sum<number>('bounced').as('bounced'),
         eb.fn.sum<number>('complained').as('complained'),
+        windowSum('final').as('final'),
+        windowSum('bad_bounces').as('bad_bounces'),
+        windowSum('spam_complaints').as('spam_complaints'),
       ])
       .where('account_id', '=', accountId)
       .where('day', '>=', fromDay)
@@ -87,6 +106,9 @@ export class ReputationRepo {
         delivered: Number(r?.delivered ?? 0),
         bounced: Number(r?.bounced ?? 0),
         complained: Number(r?.complained ?? 0),
+        final: Number(r?.final ?? 0),
+        bad_bounces: Number(r?.bad_bounces ?? 0),
+        spam_complaints: Number(r?.spam_complaints ?? 0),
       });
     }
     return days;

@@ -515,7 +515,6 @@ export interface Database {
 }
 
 export type Account = Selectable<AccountsTable>;
-export type NewAccount = Insertable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountTokenRow = Selectable<AccountTokensTable>;

@@ -14,6 +14,7 @@ import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { deliveryDelta } from '../reputation/counts.js';
+import { HOLD_MS } from '../reputation/paused-accounts.js';
 import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 
 export interface WorkerOptions {
@@ -35,11 +36,8 @@ export interface WorkerOptions {
   held?: (m: MessageRow) => Promise<boolean>;
 }
 
-/**
- * A held message is looked at again this much later (resuming the account makes its mail due at once:
- * db/account-reputation-repo.ts), so a large paused backlog costs one claim per message per period.
- */
-export const HOLD_MS = 5 * 60_000;
+/** How long a paused account's message is held before it is looked at again (reputation/paused-accounts.ts). */
+export { HOLD_MS };
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
@@ -189,6 +187,9 @@ export class DeliveryWorker {
         deadline,
         m.category,
       );
+      // Mail a paused account's hold kept until its deadline says so: the account can tell it from
+      // mail that waited for its destination.
+      if (this.options.held && (await this.options.held(m))) heldByPause(expired);
       // No attempt happened: none is counted.
       return { ...this.stateRecord(m, expired, undefined), counted: false };
     }
@@ -316,5 +317,13 @@ export class DeliveryWorker {
     };
     // What it adds to the reputation counts if applied (reputation/counts.ts).
     return { ...record, reputation: deliveryDelta(m, record) };
+  }
+}
+
+/** Adds to an expiry's detail that the account's paused sending held the message (docs/API.md). */
+function heldByPause(expired: NextState): void {
+  for (const e of expired.events) {
+    if (typeof e.data.detail === 'string')
+      e.data.detail = `${e.data.detail}; held while sending was paused (account_paused)`;
   }
 }

@@ -6,6 +6,7 @@ import { suppressesRecipient } from '../bounce/reply-intelligence.js';
 import { MAX_LINE, MAX_NOTICE_TEXT } from '../bounce/text-limits.js';
 import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
 import { peerText } from '../peer-text.js';
+import { SPAM_COMPLAINT } from '../reputation/counts.js';
 
 export interface DecideInput {
   report: InboundReport;
@@ -88,7 +89,13 @@ function complaintEffect(
   report: Extract<InboundReport, { kind: 'complaint' }>,
 ): Decision {
   const { target } = input;
-  if (target.status === 'complained') return { skipped: 'the message already has a complaint' };
+  // One complaint per message, except that a spam complaint after an unsubscribe is still recorded
+  // (and counted: the unsubscribe was not held against the sender, reputation/counts.ts).
+  if (
+    target.status === 'complained' &&
+    (report.category !== SPAM_COMPLAINT || target.category === SPAM_COMPLAINT)
+  )
+    return { skipped: 'the message already has a complaint' };
   const by = report.userAgent ?? report.reportedBy;
   const reason =
     report.category === 'unsubscribe'
@@ -116,7 +123,7 @@ function complaintEffect(
       // An unsubscribe ends the message's story as a complaint does: no more mail to the address.
       status: 'complained',
       // But only a spam complaint counts against the sender (reputation/counts.ts).
-      reputation: { kind: 'complaint', spam: report.category === 'complaint' },
+      reputation: { kind: 'complaint', spam: report.category === SPAM_COMPLAINT },
       suppression: {
         id: input.newId(),
         address: target.to_email.toLowerCase(),

@@ -50,15 +50,17 @@ export class AcceptService {
         'this account is suspended; contact the operator of this service',
       );
     }
-    // The reputation guard paused it (reputation/guard.ts); the test route and the guided test still work.
-    if (route === 'send' && account.reputation_status === 'paused') {
-      throw new AppError(
-        'account_paused',
-        `sending from this account is paused: ${account.reputation_reason ?? 'its bounce or complaint rate is too high'}; clean the list, then ask the operator of this service to resume the account`,
-      );
-    }
     const send = validateSend(req.body);
     const checked = async () => {
+      // The reputation guard paused it (reputation/guard.ts): only new mail is refused, so a retry of a
+      // request accepted before the pause still gets its first answer (replayed before this runs) and
+      // the client does not send it again after the resume. The test route and the guided test work.
+      if (route === 'send' && account.reputation_status === 'paused') {
+        throw new AppError(
+          'account_paused',
+          `sending from this account is paused: ${account.reputation_reason ?? 'its bounce or complaint rate is too high'}; clean the list, then ask the operator of this service to resume the account`,
+        );
+      }
       const warnings = await this.policyRefusals(account, send, route);
       if (route === 'send' && warnings.length > 0) throw warnings[0]!;
       return warnings;

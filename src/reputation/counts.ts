@@ -58,6 +58,9 @@ export function windowStart(now: number, windowDays: number): string {
   return dayBefore(now, windowDays - 1);
 }
 
+/** The category of a spam complaint (an unsubscribe's is `unsubscribe`): bounce/categories.ts. */
+export const SPAM_COMPLAINT = 'complaint';
+
 /** The statuses a message ends in (it leaves the queue for good). */
 const FINAL_STATUSES: readonly MessageStatus[] = ['delivered', 'bounced', 'failed', 'complained'];
 
@@ -69,9 +72,11 @@ function isQueued(status: MessageStatus): boolean {
  * What a delivery worker's record adds, for a record that was applied (the message moved out of a
  * queued status: queue-repo.ts). `before`: the message as claimed (its attempts before this record);
  * `after`: the record. A message is `sent` the first time it leaves the queue: its first counted
- * attempt (delivered, deferred or bounced) or, without one, its first final decision (unsendable,
- * expired before any attempt). Delivered, bounced and failed messages reach a final state; a bounce
- * whose category says the address is bad (bounce/categories.ts) counts against the list.
+ * attempt (delivered, deferred or bounced) or, without one, its first final decision that txmail made
+ * about sending it (unsendable). One that expired without ever being attempted (held by a paused
+ * account, a paused destination, a long queue) was never sent: it is final but not `sent`. Delivered,
+ * bounced and failed messages reach a final state; a bounce whose category says the address is bad
+ * (bounce/categories.ts) counts against the list.
  */
 export function deliveryCounts(
   before: { attempts: number },
@@ -80,7 +85,8 @@ export function deliveryCounts(
 ): Counts | undefined {
   const final = FINAL_STATUSES.includes(after.status);
   const c: Counts = { ...NO_COUNTS };
-  if (before.attempts === 0 && (after.counted || final)) c.sent = 1;
+  const expiredUnattempted = !after.counted && category === 'expired';
+  if (before.attempts === 0 && (after.counted || (final && !expiredUnattempted))) c.sent = 1;
   if (final) c.final = 1;
   if (after.status === 'delivered') c.delivered = 1;
   if (after.status === 'bounced') {
@@ -129,16 +135,20 @@ export type InboundCount =
  * final was counted then: a bounce after delivery adds a bounce but no final message, a complaint after
  * delivery a complaint. An unsubscribe is counted as neither a complaint nor a spam complaint: the
  * recipient asked to stop receiving mail, which says nothing against the sender's list (it still ends a
- * message still in the queue). Nothing for a test message or one that already has this status (the
- * receiver changes nothing then).
+ * message still in the queue). Nothing for a test message, a bounce of a message already bounced, or a
+ * complaint about a message already complained about, except a spam complaint after an unsubscribe:
+ * the message's category says whether its complaint so far was a spam complaint (`complaint`), and
+ * only one is counted per message.
  */
 export function inboundCounts(
   count: InboundCount,
-  before: { status: MessageStatus; attempts: number },
+  before: { status: MessageStatus; attempts: number; category: string | null },
 ): Counts | undefined {
   if (before.status === 'test') return undefined;
   if (count.kind === 'bounce' && before.status === 'bounced') return undefined;
-  if (count.kind === 'complaint' && before.status === 'complained') return undefined;
+  if (count.kind === 'complaint' && before.status === 'complained') {
+    if (!count.spam || before.category === SPAM_COMPLAINT) return undefined;
+  }
   const c: Counts = { ...NO_COUNTS };
   if (isQueued(before.status)) {
     c.final = 1;

@@ -10,11 +10,11 @@
 // warning ends when the bad days leave the window.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { AccountReputationRepo } from '../db/account-reputation-repo.js';
+import type { AccountReputationRepo, AccountReputationState } from '../db/account-reputation-repo.js';
 import type { ReputationRepo } from '../db/reputation-repo.js';
 import { newId } from '../ids.js';
 import { windowStart } from './counts.js';
-import { judgeReputation, type ReputationStatus, type ReputationWindow } from './judge.js';
+import { judgeReputation, type ReputationWindow } from './judge.js';
 import {
   reputationEvent,
   reputationMail,
@@ -43,6 +43,9 @@ export interface ReputationGuardDeps {
    */
   changed?: () => void;
 }
+
+/** The state of an account the sweep's state read did not list: healthy, never moved. */
+const NEVER_MOVED: AccountReputationState = { status: 'healthy', reason: null, changedAt: null };
 
 /** Bounces and complaints arriving together are judged once per account per this long. */
 export const JUDGE_COALESCE_MS = 1000;
@@ -79,29 +82,32 @@ export class ReputationGuard {
       accountId,
       windowStart(now, this.deps.thresholds.windowDays),
     );
-    return this.apply(accountId, state.status, window);
+    return this.apply(accountId, state, window);
   }
 
   /**
    * Judges every account with something in its window and every account in warning (whose window may
    * have emptied): two queries, then a move for those whose status changes. Answers how many moved.
+   *
+   * The states are read before the windows, as judge() does: a resume zeroes the window before it sets
+   * healthy, so a window read after a state is never older than the resume that state reflects. And a
+   * pause and a resume landing after both reads leave reputation_changed_at changed, so the move judged
+   * on the older window does not apply (db/account-reputation-repo.ts).
    */
   async sweep(): Promise<number> {
     const now = this.deps.clock.now();
-    const [windows, notHealthy] = await Promise.all([
-      this.deps.counts.windows(windowStart(now, this.deps.thresholds.windowDays)),
-      this.deps.states.notHealthy(),
-    ]);
+    const states = await this.deps.states.movedStates();
+    const windows = await this.deps.counts.windows(windowStart(now, this.deps.thresholds.windowDays));
     const byAccount = new Map<string, ReputationWindow>(windows.map((w) => [w.accountId, w]));
-    for (const [id, status] of notHealthy) {
-      if (status === 'warning' && !byAccount.has(id))
+    for (const [id, state] of states) {
+      if (state.status === 'warning' && !byAccount.has(id))
         byAccount.set(id, { messages: 0, bounced: 0, complained: 0 });
     }
     let moved = 0;
     for (const [id, window] of byAccount) {
-      const status = notHealthy.get(id) ?? 'healthy';
-      if (status === 'paused') continue;
-      if (await this.apply(id, status, window)) moved++;
+      const state = states.get(id) ?? NEVER_MOVED;
+      if (state.status === 'paused') continue;
+      if (await this.apply(id, state, window)) moved++;
     }
     return moved;
   }
@@ -148,12 +154,12 @@ export class ReputationGuard {
 
   private async apply(
     accountId: string,
-    status: ReputationStatus,
+    state: AccountReputationState,
     window: ReputationWindow,
   ): Promise<ReputationTransition | undefined> {
     const { thresholds, states, clock, logger } = this.deps;
     const verdict = judgeReputation(window, thresholds);
-    const move = decideTransition(status, verdict);
+    const move = decideTransition(state.status, verdict, thresholds);
     if (!move) return undefined;
     const now = clock.now();
     const facts: ReputationFacts = {
@@ -168,6 +174,7 @@ export class ReputationGuard {
     const moved = await states.move({
       accountId,
       from: move.from,
+      fromChangedAt: state.changedAt,
       to: move.to,
       reason: move.reason === '' ? null : move.reason,
       now,
@@ -175,7 +182,8 @@ export class ReputationGuard {
         ? { notice: reputationNotice(facts, newId(), now), event: reputationEvent(facts, newId(), now) }
         : {}),
     });
-    // Another process moved it first (or the operator did): it told the account.
+    // Another process moved it first (or the operator did, or it was paused and resumed since this
+    // judgement read its state): whoever moved it told the account.
     if (!moved) return undefined;
     this.deps.changed?.();
     logger.warn(

@@ -5,7 +5,11 @@ export type ReputationStatus = 'healthy' | 'warning' | 'paused';
 
 /** What a window holds: messages that reached a final state, and how many of them count against it. */
 export interface ReputationWindow {
-  /** Messages that reached a final state (delivered, bounced, failed) in the window. */
+  /**
+   * Messages that reached a final state in the window: delivered, bounced, failed, or ended by a
+   * complaint or an unsubscribe while still queued (a complaint about a message already final adds
+   * none).
+   */
   messages: number;
   /** Permanent bounces whose category says the address is bad (bounce/categories.ts). */
   bounced: number;
@@ -19,6 +23,8 @@ export interface ReputationVerdict {
   complaintRate: number;
   /** Why, with the rate and the threshold, for a status other than healthy; '' for healthy. */
   reason: string;
+  /** False below `minMessages`: the rates were not weighed (healthy whatever they are). */
+  judged: boolean;
 }
 
 /** A rate of a window (0 when it holds no message). */
@@ -34,13 +40,14 @@ export function rate(part: number, messages: number): number {
 export function judgeReputation(w: ReputationWindow, t: ReputationThresholds): ReputationVerdict {
   const bounceRate = rate(w.bounced, w.messages);
   const complaintRate = rate(w.complained, w.messages);
-  const verdict = (status: ReputationStatus, reason: string) => ({
+  const verdict = (status: ReputationStatus, reason: string, judged = true) => ({
     status,
     bounceRate,
     complaintRate,
     reason,
+    judged,
   });
-  if (w.messages < t.minMessages) return verdict('healthy', '');
+  if (w.messages < t.minMessages) return verdict('healthy', '', false);
   const over = (what: string, value: number, limit: number, count: number) =>
     `the ${what} rate over the last ${t.windowDays} days is ${percent(value)} (${count} of ${w.messages} messages), at or above ${percent(limit)}`;
   if (complaintRate >= t.complaintPause)

@@ -317,6 +317,8 @@ function newDeliveryWorker(
     () => repos.accountReputation.paused(),
     clock,
     (err) => logger.warn({ err }, 'could not read the paused accounts; the last list read stands'),
+    1000,
+    async (accountId) => (await repos.accountReputation.state(accountId))?.status === 'paused',
   );
   return new DeliveryWorker(
     repos.queue,

@@ -110,6 +110,14 @@ export interface ActivityDay {
   delivered: number;
   bounced: number;
   complained: number;
+  /**
+   * The day's part of the reputation window, as the guard counts it (the service's test domain left
+   * out; zeroed when the operator resumes the account): final messages, bounces that say the address is
+   * bad, spam complaints. The daily rates are bad_bounces / final and spam_complaints / final.
+   */
+  final: number;
+  bad_bounces: number;
+  spam_complaints: number;
 }
 
 /** GET /api/account/activity?days=N: N days, oldest first, the last one today (UTC). */

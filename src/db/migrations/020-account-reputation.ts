@@ -25,10 +25,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * SQLite cannot drop a NOT NULL constraint: the table is rebuilt (the procedure of the SQLite manual's
- * "ALTER TABLE", with foreign keys off so that dropping the old table does not cascade to the webhook
- * outbox, whose rows then point at the new table by name). Kysely runs SQLite migrations on one
- * connection outside any transaction, which lets the pragma take effect; the copy is one transaction.
+ * SQLite cannot drop a NOT NULL constraint: the table is rebuilt (a new table, the rows copied, the old
+ * one dropped, the new one renamed). Foreign keys are off meanwhile: with them on, dropping the old table
+ * would cascade to the webhook outbox rows that reference it; with them off, those rows keep naming
+ * `events` and point at the renamed table. `pragma foreign_keys` takes effect only outside a transaction,
+ * and Kysely runs SQLite migrations on one connection outside any, so it is set here; the copy itself is
+ * one transaction, checked before its commit for broken references from the two tables it concerns
+ * (an old orphan elsewhere in the database is none of this migration's business).
  */
 async function nullableMessageIdSqlite(db: Kysely<unknown>): Promise<void> {
   await sql`pragma foreign_keys = off`.execute(db);
@@ -47,8 +50,10 @@ async function nullableMessageIdSqlite(db: Kysely<unknown>): Promise<void> {
       await sql`drop table events`.execute(db);
       await sql`alter table events_new rename to events`.execute(db);
       await sql`create index events_message on events (message_id, id)`.execute(db);
-      const broken = await sql`pragma foreign_key_check`.execute(db);
-      if (broken.rows.length > 0) throw new Error('events: foreign keys broken by the rebuild');
+      for (const table of ['events', 'webhook_outbox']) {
+        const broken = await sql`pragma foreign_key_check(${sql.raw(table)})`.execute(db);
+        if (broken.rows.length > 0) throw new Error(`${table}: foreign keys broken by the rebuild`);
+      }
       await sql`commit`.execute(db);
     } catch (err) {
       await sql`rollback`.execute(db);

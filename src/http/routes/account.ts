@@ -158,13 +158,36 @@ const activitySchema = {
       description: 'One entry per UTC day, oldest first; the last is today',
       items: {
         type: 'object',
-        required: ['date', 'sent', 'delivered', 'bounced', 'complained'],
+        required: [
+          'date',
+          'sent',
+          'delivered',
+          'bounced',
+          'complained',
+          'final',
+          'bad_bounces',
+          'spam_complaints',
+        ],
         properties: {
           date: { type: 'string', description: 'YYYY-MM-DD (UTC)' },
           sent: { type: 'integer', description: 'Messages that left the queue for the first time' },
           delivered: { type: 'integer' },
           bounced: { type: 'integer', description: 'Permanent bounces, any category' },
           complained: { type: 'integer', description: 'Spam complaints (unsubscribes are not counted)' },
+          final: {
+            type: 'integer',
+            description:
+              "Messages that reached a final state, as the rates count them (the test domain's left out; zeroed when the account is resumed)",
+          },
+          bad_bounces: {
+            type: 'integer',
+            description:
+              'Bounces that say the address is bad, as the bounce rate counts them (same exclusions)',
+          },
+          spam_complaints: {
+            type: 'integer',
+            description: 'Spam complaints, as the complaint rate counts them (same exclusions)',
+          },
         },
       },
     },

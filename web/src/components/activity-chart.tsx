@@ -127,15 +127,12 @@ function Legend({ items }: { items: { key: string; label: string }[] }) {
   );
 }
 
-/** The day's messages that reached a final state: the rates' denominator. */
-function finals(d: ActivityDay): number {
-  return d.delivered + d.bounced;
-}
-
 /**
- * One daily rate (bounces or complaints over the day's delivered + bounced messages) as points joined by
- * a line, with the warning threshold dashed and the pause threshold solid. Days without a final message
- * have no rate and no point.
+ * One daily rate as the guard computes it over its window (db/reputation-repo.ts): bounces that say the
+ * address is bad, or spam complaints, over the day's messages that reached a final state, the service's
+ * test-domain mail left out of both. Points joined by a line, with the warning threshold dashed and the
+ * pause threshold solid. Days without a final message have no rate and no point; so do the days before
+ * the operator last resumed the account, whose window columns the resume zeroed.
  */
 export function RateChart({
   id,
@@ -148,7 +145,7 @@ export function RateChart({
   id: string;
   label: string;
   days: ActivityDay[];
-  part: 'bounced' | 'complained';
+  part: 'bad_bounces' | 'spam_complaints';
   warning: number;
   pause: number;
 }) {
@@ -157,7 +154,9 @@ export function RateChart({
   const m = { top: 14, right: 64, bottom: 26, left: 52 };
   const plotW = RW - m.left - m.right;
   const plotH = H - m.top - m.bottom;
-  const points = days.map((d, i) => ({ d, i, rate: finals(d) > 0 ? d[part] / finals(d) : null }));
+  const points = days.map((d, i) => ({ d, i, rate: d.final > 0 ? d[part] / d.final : null }));
+  // Drawn in the colour of the activity chart's bounced or complained bars.
+  const tone = part === 'bad_bounces' ? 'bounced' : 'complained';
   // The thresholds stay readable: the axis stops at three times the pause threshold, and a day above it
   // is drawn at the top as an arrow (its tooltip still says its rate).
   const max = Math.max(pause * 1.25, ...points.map((p) => p.rate ?? 0));
@@ -210,19 +209,19 @@ export function RateChart({
         {runs.map((run) => (
           <polyline
             key={run[0]!.i}
-            className={`rate-line ${part}`}
+            className={`rate-line ${tone}`}
             points={run.map((p) => `${x(p.i)},${y(p.rate)}`).join(' ')}
           />
         ))}
         {withRate.map((p) => (
           <g key={p.d.date} className="point">
             <title>
-              {`${dayLabel(p.d.date, true)}: ${label.toLowerCase()} ${formatPercent(p.rate ?? 0)} (${formatNumber(p.d[part])} of ${formatNumber(finals(p.d))})`}
+              {`${dayLabel(p.d.date, true)}: ${label.toLowerCase()} ${formatPercent(p.rate ?? 0)} (${formatNumber(p.d[part])} of ${formatNumber(p.d.final)})`}
             </title>
             {(p.rate ?? 0) > axis.top ? (
-              <path className={`dot off-scale ${part}`} d={`M${x(p.i)},${m.top - 4} l-4,7 h8 z`} />
+              <path className={`dot off-scale ${tone}`} d={`M${x(p.i)},${m.top - 4} l-4,7 h8 z`} />
             ) : (
-              <circle className={`dot ${part}`} cx={x(p.i)} cy={y(p.rate ?? 0)} r={3} />
+              <circle className={`dot ${tone}`} cx={x(p.i)} cy={y(p.rate ?? 0)} r={3} />
             )}
             <rect className="hit" x={x(p.i) - band / 2} y={m.top} width={band} height={plotH} />
           </g>

@@ -43,7 +43,7 @@ export function ActivityPanel({ reputation }: { reputation: Reputation | undefin
                     id="bounce-rate-chart"
                     label="Bounce rate"
                     days={days}
-                    part="bounced"
+                    part="bad_bounces"
                     warning={t.bounce_warning}
                     pause={t.bounce_pause}
                   />
@@ -51,15 +51,16 @@ export function ActivityPanel({ reputation }: { reputation: Reputation | undefin
                     id="complaint-rate-chart"
                     label="Complaint rate"
                     days={days}
-                    part="complained"
+                    part="spam_complaints"
                     warning={t.complaint_warning}
                     pause={t.complaint_pause}
                   />
                 </div>
                 <p className="hint">
-                  A day’s rate counts every bounce or complaint over that day’s delivered and bounced emails;
-                  the status above judges the last {reputation?.window_days ?? 7} days together, counting only
-                  the bounces that say an address is bad.
+                  A day’s rate is counted as the status above counts it: bounces that say an address is bad,
+                  and spam complaints, over the day’s emails that reached a final state (the service’s own
+                  test mail left out). The status judges the last {reputation?.window_days ?? 7} days
+                  together; days before the operator last resumed the account have no rate.
                 </p>
               </>
             )}
