@@ -254,7 +254,9 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
         attempts,
         next_attempt_at: now,
         lease_owner: 'w1',
-        lease_expires_at: now + 600_000,
+        // A lease that lasts in real time: the running worker (which claims by the real clock) would
+        // otherwise take over a lease ending in January and the record would find it lost.
+        lease_expires_at: Date.now() + 600_000,
       });
       await env.services.db.kysely.insertInto('messages').values(row).execute();
       return row;
@@ -272,7 +274,8 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
         raw: '',
         status: 'pending',
         attempts: 0,
-        lease_expires_at: now + 60_000,
+        // In real time, for the same reason: the inbound recovery pass claims by the real clock.
+        lease_expires_at: Date.now() + 60_000,
         processed_at: null,
         outcome: null,
       });
