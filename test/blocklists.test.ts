@@ -420,6 +420,64 @@ describe.each(databaseKinds)('the blocklist store on $name', (kind) => {
     }
   });
 
+  it('reports nothing from a check whose claim ran out: the process that took it over reports', async () => {
+    const dns = await new TestDnsServer().start();
+    try {
+      dns.add('2.0.0.127.bl.test', 'A', '127.0.0.2');
+      const repo = env.services.repos.blocklists;
+      await env.services.db.kysely.deleteFrom('blocklist_schedule').execute();
+      await env.services.db.kysely.deleteFrom('blocklist_listings').execute();
+      const clock = new ManualClock(Date.parse('2026-11-24T12:00:00Z'));
+      const options = { ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS, intervalMs: 3_600_000 };
+      const plan = {
+        targets: [address('127.0.0.2')],
+        zones: [{ zone: 'bl.test', kind: 'addresses' as const }],
+      };
+      const reports: string[] = [];
+      const resolver = new DnsResolver([dns.address], 500);
+      let stolen = false;
+      // The slow process's look-up outlasts its lease; meanwhile another process takes the check.
+      const slowDns = {
+        a: async (n: string) => {
+          if (!stolen) {
+            stolen = true;
+            clock.advance(options.leaseMs);
+            expect(await other.tick()).toBe(true);
+          }
+          return resolver.a(n);
+        },
+        txt: (n: string) => resolver.txt(n),
+      };
+      const log = capturedLog();
+      const slow = new BlocklistMonitor(
+        repo,
+        slowDns,
+        clock,
+        log.logger,
+        plan,
+        async (r) => void reports.push(`slow ${r.changes.length}`),
+        { ...options, owner: 'slow' },
+      );
+      const other = new BlocklistMonitor(
+        repo,
+        resolver,
+        clock,
+        capturedLog().logger,
+        plan,
+        async (r) => void reports.push(`other ${r.changes.length}`),
+        { ...options, owner: 'other' },
+      );
+      expect(await slow.tick()).toBe(false);
+      expect(reports).toEqual(['other 1']);
+      expect(slow.runs).toBe(0);
+      expect(log.text()).toContain('blocklist check outlasted its claim');
+      // The schedule is the other process's: next due an interval after its check.
+      expect(await repo.schedule()).toEqual({ nextRunAt: clock.now() + 3_600_000, lastRunAt: clock.now() });
+    } finally {
+      await dns.stop();
+    }
+  });
+
   it('gives a check back unfinished when stopped mid-way, storing nothing', async () => {
     // A DNS server that never answers: the look-up is in flight when the monitor stops.
     const silent = createSocket('udp4');

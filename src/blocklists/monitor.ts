@@ -79,7 +79,10 @@ export class BlocklistMonitor {
     await this.running;
   }
 
-  /** Runs the check if it is due and no other process holds it; true when this process ran it. */
+  /**
+   * Runs the check if it is due and no other process holds it; true when this process ran it to the
+   * end with its claim still held (only then is `checked` called).
+   */
   async tick(): Promise<boolean> {
     if (this.options.canClaim && !this.options.canClaim()) return false;
     const now = this.clock.now();
@@ -97,7 +100,12 @@ export class BlocklistMonitor {
       await this.repo.releaseRun(this.owner, end).catch(() => undefined);
       return false;
     }
-    await this.repo.finishRun(this.owner, end, end + this.options.intervalMs);
+    if (!(await this.repo.finishRun(this.owner, end, end + this.options.intervalMs))) {
+      // The claim ran out mid-way and another process took the check: it reports (the operator's mail,
+      // the source addresses) from its own run; reporting this one too would say everything twice.
+      this.logger.warn({ owner: this.owner }, 'blocklist check outlasted its claim; another process reports');
+      return false;
+    }
     try {
       await this.checked(result);
     } finally {
