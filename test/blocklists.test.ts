@@ -11,7 +11,7 @@ import {
   type Listing,
 } from '../src/blocklists/query.js';
 import { blocklistStatus, usableSources } from '../src/blocklists/status-section.js';
-import { blocklistTargets } from '../src/blocklists/targets.js';
+import { blocklistPlanNow, blocklistTargets, RETURN_PATH_NAMES_MAX } from '../src/blocklists/targets.js';
 import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../src/blocklists/zones.js';
 import { ManualClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
@@ -119,6 +119,32 @@ describe('query names', () => {
         spfDomain: 's.example',
       }),
     ).toEqual([name('t.example'), name('s.example')]);
+  });
+
+  it("adds the customers' return-path names, at most RETURN_PATH_NAMES_MAX of them", async () => {
+    const limits: number[] = [];
+    const settings = {
+      sourceIps: ['192.0.2.1'],
+      hostname: 'mta.example.com',
+      testDomain: 'test.mta.example.com',
+      inboundMx: 'mta.example.com',
+      spfDomain: 'spf.mta.example.com',
+      returnPathLabel: 'bounces',
+      blocklistZones: [{ zone: 'dbl.test', kind: 'names' as const }],
+    };
+    const domains = {
+      sendableNames: async (limit: number) => {
+        limits.push(limit);
+        return ['acme.example', 'beta.example'];
+      },
+    };
+    const plan = await blocklistPlanNow(settings, domains);
+    expect(plan.targets.slice(-2)).toEqual([name('bounces.acme.example'), name('bounces.beta.example')]);
+    expect(limits).toEqual([RETURN_PATH_NAMES_MAX]);
+    expect(RETURN_PATH_NAMES_MAX).toBe(2000);
+    // Monitoring off: the domains are not read.
+    await blocklistPlanNow({ ...settings, blocklistZones: [] }, domains);
+    expect(limits).toHaveLength(1);
   });
 });
 

@@ -41,6 +41,11 @@ export interface CheckResult {
   changes: ListingChangeReport[];
 }
 
+export interface CheckPlan {
+  targets: readonly BlocklistTarget[];
+  zones: readonly BlocklistZone[];
+}
+
 /** What the service does with a check's result (operator mail, the worker's source addresses). */
 export type CheckedHandler = (result: CheckResult) => Promise<void>;
 
@@ -58,7 +63,8 @@ export class BlocklistMonitor {
     private readonly dns: BlocklistDns & { cancel?(): void },
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly plan: { targets: readonly BlocklistTarget[]; zones: readonly BlocklistZone[] },
+    /** What to look up: fixed, or read at each check (customers' return-path names come and go). */
+    private readonly plan: CheckPlan | (() => Promise<CheckPlan>),
     private readonly checked: CheckedHandler,
     private readonly options: BlocklistMonitorOptions,
   ) {
@@ -116,7 +122,8 @@ export class BlocklistMonitor {
 
   /** Looks every target up in every zone of its kind; stores and answers the verdicts. */
   async check(): Promise<CheckResult | undefined> {
-    const planned = lookups(this.plan.targets, this.plan.zones);
+    const plan = typeof this.plan === 'function' ? await this.plan() : this.plan;
+    const planned = lookups(plan.targets, plan.zones);
     await this.repo.keepOnly(planned.map((p) => ({ target: p.target.target, zone: p.zone })));
     const previous = new Map((await this.repo.all()).map((l) => [`${l.target} ${l.zone}`, l]));
     const listings: Listing[] = [];
