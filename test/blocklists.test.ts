@@ -10,12 +10,12 @@ import {
   type BlocklistTarget,
   type Listing,
 } from '../src/blocklists/query.js';
-import { blocklistStatus, usableSources } from '../src/blocklists/status-section.js';
+import { blocklistStatus } from '../src/blocklists/status-section.js';
 import { blocklistPlanNow, blocklistTargets, RETURN_PATH_NAMES_MAX } from '../src/blocklists/targets.js';
 import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../src/blocklists/zones.js';
 import { ManualClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
-import { SourceIpPool } from '../src/delivery/source-ip-pool.js';
+import { SourceIpPool, usableSources } from '../src/delivery/source-ip-pool.js';
 import { DnsResolver } from '../src/dns/resolver.js';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -243,6 +243,10 @@ describe('source addresses while listed', () => {
     expect(new Set([pool.take(), pool.take()].map((c) => ('address' in c ? c.address : c)))).toEqual(all);
     expect(usableSources(['a', 'b'], new Set(['a']))).toEqual(['b']);
     expect(usableSources(['a', 'b'], new Set(['a', 'b']))).toEqual(['a', 'b']);
+    // The same rule for the pool's addresses (setListed), the status section and the operator's mail.
+    const ips = [{ address: 'a' }, { address: 'b', warmingSince: '2026-11-01' }];
+    expect(usableSources(ips, new Set(['b']))).toEqual([{ address: 'a' }]);
+    expect(usableSources(ips, new Set(['a', 'b']))).toEqual(ips);
   });
 });
 
