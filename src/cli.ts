@@ -10,7 +10,7 @@ import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 import { accountReport } from './reputation/account-report.js';
 import { blocklistSection } from './blocklists/status-section.js';
-import { blocklistPlan } from './blocklists/targets.js';
+import { blocklistPlanNow } from './blocklists/targets.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 import { reputationSection } from './reputation/status-section.js';
 
@@ -203,7 +203,11 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
           processes: () => s.repos.processes.all(),
           now: () => s.clock.now(),
         })),
-        await blocklistSection(s.repos.blocklists, blocklistPlan(s.config), s.clock.now()),
+        await blocklistSection(
+          s.repos.blocklists,
+          await blocklistPlanNow(s.config, s.repos.domains),
+          s.clock.now(),
+        ),
         await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
         await reputationSection(s.repos.accountReputation),
       ];

@@ -143,7 +143,7 @@ export class Metrics {
   watchDestinationBlocks(read: () => Promise<{ destination: string; sourceIp: string }[]>): void {
     new Gauge({
       name: 'txmail_destination_blocks',
-      help: 'Destinations paused for a source address because several accounts were refused as sender blocks (1 while paused)',
+      help: 'Destinations paused for a source address because several accounts, or several replies, were refused as sender blocks (TXMAIL_DESTINATION_BLOCKS; 1 while paused)',
       labelNames: ['destination', 'source_ip'],
       registers: [this.registry],
       async collect() {

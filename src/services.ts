@@ -7,7 +7,7 @@ import type { Accounts } from './accounts/accounts.js';
 import type { ApiKeyAuth } from './accounts/api-key-auth.js';
 import type { DashboardAuth } from './accounts/dashboard-auth.js';
 import type { Sessions } from './accounts/sessions.js';
-import { blocklistPlan, currentListings } from './blocklists/targets.js';
+import { blocklistPlanNow, currentListings } from './blocklists/targets.js';
 import type { BlocklistMonitor, BlocklistMonitorOptions } from './blocklists/monitor.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -140,9 +140,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     () => clock.now(),
   );
   metrics.watchReputationStates(() => repos.accountReputation.countByStatus());
-  const blocklists = blocklistPlan(config);
-  if (blocklists.zones.length > 0) {
-    metrics.observeBlocklists(async () => currentListings(await repos.blocklists.all(), blocklists));
+  if (config.blocklistZones.length > 0) {
+    metrics.observeBlocklists(async () =>
+      currentListings(await repos.blocklists.all(), await blocklistPlanNow(config, repos.domains)),
+    );
   }
   metrics.watchDestinationBlocks(() => repos.destinationBlocks.active(clock.now()));
   metrics.addReputationGauges(() =>

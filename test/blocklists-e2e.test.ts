@@ -148,4 +148,37 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
     expect(metrics).toContain('txmail_blocklist_listed{target="127.0.0.2",zone="bl.test"} 0');
     expect(new Set(await sourcesOf(await sendFour('clean')))).toEqual(new Set(['127.0.0.1', '127.0.0.2']));
   });
+
+  it("looks up customers' return-path domains: a listed send.<domain> shows like the others", async () => {
+    // A domain still being verified is not looked up; a sendable one is, under the return-path label.
+    const beta = await createTenant(env.services, { domain: 'beta.example' });
+    await env.services.repos.domains.insert({
+      id: 'dom_pending_gamma',
+      account_id: beta.accountId,
+      name: 'gamma.example',
+      status: 'pending',
+      created_at: Date.now(),
+    });
+    dns.add('send.beta.example.dbl.test', 'A', '127.0.1.2');
+    dns.add('send.gamma.example.dbl.test', 'A', '127.0.1.2');
+    const mail = await operatorMail(/send\.beta\.example is listed on dbl\.test/);
+    expect(mail.parsed.html).toContain('send.beta.example');
+
+    const text = await status();
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/LISTED: send\.beta\.example on dbl\.test since \S+ \(answer 127\.0\.1\.2\)/);
+    expect(text.stdout).not.toContain('gamma');
+    const json = JSON.parse((await status('--json')).stdout) as {
+      blocklists: { listed: { target: string; zone: string; kind: string }[] };
+    };
+    expect(json.blocklists.listed).toEqual([
+      expect.objectContaining({ target: 'send.beta.example', zone: 'dbl.test', kind: 'name' }),
+    ]);
+    const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain('txmail_blocklist_listed{target="send.beta.example",zone="dbl.test"} 1');
+    expect(metrics).toContain('txmail_blocklist_listed{target="send.acme.example",zone="dbl.test"} 0');
+    expect(metrics).not.toContain('gamma');
+    // A name is not an address: mail still leaves from both.
+    expect(new Set(await sourcesOf(await sendFour('named')))).toEqual(new Set(['127.0.0.1', '127.0.0.2']));
+  });
 });

@@ -10,12 +10,12 @@ import {
   type BlocklistTarget,
   type Listing,
 } from '../src/blocklists/query.js';
-import { blocklistStatus, usableSources } from '../src/blocklists/status-section.js';
-import { blocklistTargets } from '../src/blocklists/targets.js';
+import { blocklistStatus } from '../src/blocklists/status-section.js';
+import { blocklistPlanNow, blocklistTargets, RETURN_PATH_NAMES_MAX } from '../src/blocklists/targets.js';
 import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../src/blocklists/zones.js';
 import { ManualClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
-import { SourceIpPool } from '../src/delivery/source-ip-pool.js';
+import { SourceIpPool, usableSources } from '../src/delivery/source-ip-pool.js';
 import { DnsResolver } from '../src/dns/resolver.js';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -120,6 +120,32 @@ describe('query names', () => {
       }),
     ).toEqual([name('t.example'), name('s.example')]);
   });
+
+  it("adds the customers' return-path names, at most RETURN_PATH_NAMES_MAX of them", async () => {
+    const limits: number[] = [];
+    const settings = {
+      sourceIps: ['192.0.2.1'],
+      hostname: 'mta.example.com',
+      testDomain: 'test.mta.example.com',
+      inboundMx: 'mta.example.com',
+      spfDomain: 'spf.mta.example.com',
+      returnPathLabel: 'bounces',
+      blocklistZones: [{ zone: 'dbl.test', kind: 'names' as const }],
+    };
+    const domains = {
+      sendableNames: async (limit: number) => {
+        limits.push(limit);
+        return ['acme.example', 'beta.example'];
+      },
+    };
+    const plan = await blocklistPlanNow(settings, domains);
+    expect(plan.targets.slice(-2)).toEqual([name('bounces.acme.example'), name('bounces.beta.example')]);
+    expect(limits).toEqual([RETURN_PATH_NAMES_MAX]);
+    expect(RETURN_PATH_NAMES_MAX).toBe(2000);
+    // Monitoring off: the domains are not read.
+    await blocklistPlanNow({ ...settings, blocklistZones: [] }, domains);
+    expect(limits).toHaveLength(1);
+  });
 });
 
 describe('verdicts', () => {
@@ -217,6 +243,10 @@ describe('source addresses while listed', () => {
     expect(new Set([pool.take(), pool.take()].map((c) => ('address' in c ? c.address : c)))).toEqual(all);
     expect(usableSources(['a', 'b'], new Set(['a']))).toEqual(['b']);
     expect(usableSources(['a', 'b'], new Set(['a', 'b']))).toEqual(['a', 'b']);
+    // The same rule for the pool's addresses (setListed), the status section and the operator's mail.
+    const ips = [{ address: 'a' }, { address: 'b', warmingSince: '2026-11-01' }];
+    expect(usableSources(ips, new Set(['b']))).toEqual([{ address: 'a' }]);
+    expect(usableSources(ips, new Set(['a', 'b']))).toEqual(ips);
   });
 });
 
@@ -415,6 +445,64 @@ describe.each(databaseKinds)('the blocklist store on $name', (kind) => {
         ['127.0.0.1', false],
         ['127.0.0.2', false],
       ]);
+    } finally {
+      await dns.stop();
+    }
+  });
+
+  it('reports nothing from a check whose claim ran out: the process that took it over reports', async () => {
+    const dns = await new TestDnsServer().start();
+    try {
+      dns.add('2.0.0.127.bl.test', 'A', '127.0.0.2');
+      const repo = env.services.repos.blocklists;
+      await env.services.db.kysely.deleteFrom('blocklist_schedule').execute();
+      await env.services.db.kysely.deleteFrom('blocklist_listings').execute();
+      const clock = new ManualClock(Date.parse('2026-11-24T12:00:00Z'));
+      const options = { ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS, intervalMs: 3_600_000 };
+      const plan = {
+        targets: [address('127.0.0.2')],
+        zones: [{ zone: 'bl.test', kind: 'addresses' as const }],
+      };
+      const reports: string[] = [];
+      const resolver = new DnsResolver([dns.address], 500);
+      let stolen = false;
+      // The slow process's look-up outlasts its lease; meanwhile another process takes the check.
+      const slowDns = {
+        a: async (n: string) => {
+          if (!stolen) {
+            stolen = true;
+            clock.advance(options.leaseMs);
+            expect(await other.tick()).toBe(true);
+          }
+          return resolver.a(n);
+        },
+        txt: (n: string) => resolver.txt(n),
+      };
+      const log = capturedLog();
+      const slow = new BlocklistMonitor(
+        repo,
+        slowDns,
+        clock,
+        log.logger,
+        plan,
+        async (r) => void reports.push(`slow ${r.changes.length}`),
+        { ...options, owner: 'slow' },
+      );
+      const other = new BlocklistMonitor(
+        repo,
+        resolver,
+        clock,
+        capturedLog().logger,
+        plan,
+        async (r) => void reports.push(`other ${r.changes.length}`),
+        { ...options, owner: 'other' },
+      );
+      expect(await slow.tick()).toBe(false);
+      expect(reports).toEqual(['other 1']);
+      expect(slow.runs).toBe(0);
+      expect(log.text()).toContain('blocklist check outlasted its claim');
+      // The schedule is the other process's: next due an interval after its check.
+      expect(await repo.schedule()).toEqual({ nextRunAt: clock.now() + 3_600_000, lastRunAt: clock.now() });
     } finally {
       await dns.stop();
     }

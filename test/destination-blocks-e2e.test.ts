@@ -178,6 +178,9 @@ describe.each(databaseKinds)('destination blocks end to end on $name', (kind) =>
 
     const text = await metric(envs[0]!);
     expect(text).toContain('txmail_destination_blocks{destination="dest.example",source_ip="127.0.0.1"} 1');
+    expect(text).toMatch(
+      /# HELP txmail_destination_blocks .*several accounts, or several replies, .*TXMAIL_DESTINATION_BLOCKS/,
+    );
     expect(text).toMatch(/^txmail_sender_block_replies_total 2$/m);
   });
 

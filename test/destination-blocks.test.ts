@@ -233,6 +233,23 @@ describe('the destination a block is about', () => {
     ['mx.example.com.au', 'example.com.au'],
     ['mx.dest.example', 'dest.example'],
     ['localhost', 'localhost'],
+    // A hosting company's customer names are suffixes: a rented machine is its own destination, never
+    // every domain the company serves.
+    ['ec2-1-2-3-4.compute-1.amazonaws.com', 'ec2-1-2-3-4.compute-1.amazonaws.com'],
+    ['ec2-198-51-100-7.eu-west-1.compute.amazonaws.com', 'ec2-198-51-100-7.eu-west-1.compute.amazonaws.com'],
+    ['mx.acme.eastus.cloudapp.azure.com', 'acme.eastus.cloudapp.azure.com'],
+    ['acme.westeurope.cloudapp.azure.com.', 'acme.westeurope.cloudapp.azure.com'],
+    ['mx.acme-mail.herokuapp.com', 'acme-mail.herokuapp.com'],
+    ['acme.cloudapp.net', 'acme.cloudapp.net'],
+    // A name under a regional suffix of the list is its own destination.
+    ['inbound-smtp.us-east-1.amazonaws.com', 'inbound-smtp.us-east-1.amazonaws.com'],
+    ['MX1.Example.CO.UK', 'example.co.uk'],
+    ['mail.protection.outlook.com', 'outlook.com'],
+    // An IP literal or a name with no registrable part keys by the host itself.
+    ['198.51.100.7', '198.51.100.7'],
+    ['[198.51.100.7]', '[198.51.100.7]'],
+    ['2001:db8::25', '2001:db8::25'],
+    ['com', 'com'],
   ])('%s → %s', (host, domain) => {
     expect(registeredDomain(host)).toBe(domain);
     expect(blockDestination(`mx:${host}`)).toBe(domain);

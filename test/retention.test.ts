@@ -273,4 +273,71 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
     const left = await db.selectFrom('reputation_counts').select('day').orderBy('day').execute();
     expect(left.map((r) => r.day)).toEqual([day(90), day(0)]);
   });
+
+  it('deletes sender blocks older than a week and destination pauses a day past their end', async () => {
+    const db = env.services.db.kysely;
+    const now = clock.now();
+    const hit = (destination: string, account: string, ago: number) => ({
+      destination,
+      source_ip: '192.0.2.1',
+      account_id: account,
+      hit_at: now - ago,
+      replies: 1,
+    });
+    await db
+      .insertInto('sender_block_hits')
+      .values([
+        hit('gmail.example', 'a', 0),
+        hit('gmail.example', 'b', 7 * DAY - 1000),
+        hit('gmail.example', 'c', 7 * DAY + 1000),
+        hit('outlook.example', 'a', 8 * DAY),
+        hit('outlook.example', 'b', 400 * DAY),
+      ])
+      .execute();
+    const pause = (destination: string, endedAgo: number) => ({
+      destination,
+      source_ip: '192.0.2.1',
+      paused_until: now - endedAgo,
+      paused_at: now - endedAgo - HOUR,
+      accounts: 2,
+      reply: '550 5.7.1 blocked using zen.spamhaus.org',
+    });
+    await db
+      .insertInto('destination_blocks')
+      .values([
+        pause('running.example', -HOUR),
+        pause('ended.example', HOUR),
+        pause('yesterday.example', DAY - 1000),
+        pause('old.example', DAY + 1000),
+        pause('older.example', 30 * DAY),
+      ])
+      .execute();
+    const sweeper = new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      batchSize: 2,
+      pauseMs: 0,
+    });
+    expect(await sweeper.sweep()).toBe(3 + 2);
+    const hits = await db
+      .selectFrom('sender_block_hits')
+      .select(['destination', 'account_id'])
+      .orderBy('destination')
+      .orderBy('account_id')
+      .execute();
+    expect(hits).toEqual([
+      { destination: 'gmail.example', account_id: 'a' },
+      { destination: 'gmail.example', account_id: 'b' },
+    ]);
+    const pauses = await db
+      .selectFrom('destination_blocks')
+      .select('destination')
+      .orderBy('destination')
+      .execute();
+    expect(pauses.map((r) => r.destination)).toEqual([
+      'ended.example',
+      'running.example',
+      'yesterday.example',
+    ]);
+    expect(await sweeper.sweep()).toBe(0);
+  });
 });

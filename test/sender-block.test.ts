@@ -48,10 +48,6 @@ const SENDER_BLOCKS: [string, string][] = [
     '550-5.7.1 This message is likely suspicious due to the very low reputation of the sending IP address.',
   ],
   [
-    'Gmail, low domain reputation',
-    '550-5.7.1 Our system has detected that this message is likely suspicious due to the very low reputation of the sending domain.',
-  ],
-  [
     'Microsoft S3150',
     "550 5.7.1 Unfortunately, messages from [198.51.100.7] weren't sent. Please contact your Internet service provider since part of their network is on our block list (S3150). You can also refer your provider to http://mail.live.com/mail/troubleshooting.aspx#errors.",
   ],
@@ -166,6 +162,43 @@ const NOT_SENDER_BLOCKS: [string, string][] = [
   ['rate limit without reputation', '452 4.5.3 Too many recipients'],
   ['list members only', '550 Posting by non-members to hiking@lists.example is not allowed.'],
   ['sender address rejected', '553 5.1.8 <b+x@send.acme.example>: Sender address rejected'],
+  // The tenant's own domain or content, not the sending address: one tenant's trouble.
+  [
+    'Gmail, low domain reputation',
+    '550-5.7.1 Our system has detected that this message is likely suspicious due to the very low reputation of the sending domain.',
+  ],
+  [
+    'Gmail, low domain reputation, blocked',
+    '550-5.7.1 This message is likely suspicious due to the very low reputation of the sending domain and has been blocked. To best protect our users from spam, the message has been blocked.',
+  ],
+  [
+    'Gmail, low domain reputation (421)',
+    '421-4.7.0 Our system has detected that this message is suspicious due to the very low reputation of the sending domain. The message has been temporarily rate limited.',
+  ],
+  ['content reputation', '550 5.7.1 Message rejected: content reputation too low'],
+  ['content reputation, blocked', '554 5.7.1 Message blocked: the reputation of this content is too low'],
+  [
+    'Microsoft, sender domain',
+    '550 5.7.515 Access denied, sending domain acme.example does not meet the required authentication level.',
+  ],
+  [
+    'Microsoft, domain reputation',
+    "550 5.7.1 Message rejected: the sender's domain acme.example is on our block list due to poor reputation",
+  ],
+  [
+    'Yahoo, From domain reputation',
+    '554 5.7.9 Message not accepted for policy reasons: the From domain acme.example has a poor reputation',
+  ],
+  [
+    'Yahoo, domain reputation (421)',
+    '421 4.7.0 [TSS04] Messages from acme.example temporarily deferred due to domain reputation',
+  ],
+  [
+    'Spamhaus DBL, the sender address',
+    '554 5.7.1 Service unavailable; Sender address [b+x@send.acme.example] blocked using dbl.spamhaus.org',
+  ],
+  ['DMARC, blocked', '550 5.7.1 Message blocked: the From domain fails DMARC and its reputation is low'],
+  ['a content filter that names reputation', '554 5.7.1 Spam: bad reputation of message content'],
 ];
 
 describe('a refusal of the sending address', () => {
@@ -204,6 +237,18 @@ describe('not a refusal of the sending address', () => {
       'mailbox_disabled',
     ] as const)
       expect(isSenderBlock(category, '5.7.1', spamhaus)).toBe(false);
+    // A refusal of the content is one tenant's message, whatever the words or the code.
+    expect(isSenderBlock('content_rejected', '5.7.1', spamhaus)).toBe(false);
+    expect(isSenderBlock('content_rejected', '5.7.606', 'Access denied')).toBe(false);
+    // "Reputation" counts only next to a word for the address or the host.
+    expect(isSenderBlock('policy_rejected', '5.7.1', 'rejected: poor IP reputation')).toBe(true);
+    expect(
+      isSenderBlock('policy_rejected', '5.7.1', 'rejected: poor reputation of the connecting host'),
+    ).toBe(true);
+    expect(isSenderBlock('policy_rejected', '5.7.1', 'rejected: poor reputation')).toBe(false);
+    expect(
+      isSenderBlock('policy_rejected', '5.7.1', `reputation ${'x'.repeat(60)} of the sending IP address`),
+    ).toBe(false);
     // The Office 365 code alone names the sending address.
     expect(isSenderBlock('policy_rejected', '5.7.606', 'Access denied')).toBe(true);
     expect(isSenderBlock('policy_rejected', '5.7.1', 'Access denied')).toBe(false);

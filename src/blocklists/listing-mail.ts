@@ -1,4 +1,5 @@
 // The operator's email when a blocklist check finds a new listing or a listing gone.
+import { usableSources } from '../delivery/source-ip-pool.js';
 import type { ListingChangeReport } from './monitor.js';
 import type { Listing } from './query.js';
 
@@ -25,11 +26,12 @@ export function listingMail(
   const listedSources = new Set(
     listings.filter((l) => l.listed && l.kind === 'address').map((l) => l.target),
   );
-  const usable = sourceIps.filter((ip) => !listedSources.has(ip));
+  const allListed = sourceIps.every((ip) => listedSources.has(ip));
+  const usable = usableSources(sourceIps, listedSources);
   const sources =
     listedSources.size === 0
       ? ''
-      : usable.length > 0
+      : !allListed
         ? `<p>Mail no longer leaves from ${[...listedSources].map((a) => `<code>${esc(a)}</code>`).join(', ')} while it is listed; it goes out from ${usable.map((a) => `<code>${esc(a)}</code>`).join(', ')}.</p>`
         : '<p>Every sending address is listed: mail still goes out from all of them (txmail never stops all mail). Ask the lists for removal, or add a clean address to TXMAIL_SOURCE_IPS.</p>';
   return {

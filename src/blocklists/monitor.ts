@@ -41,6 +41,11 @@ export interface CheckResult {
   changes: ListingChangeReport[];
 }
 
+export interface CheckPlan {
+  targets: readonly BlocklistTarget[];
+  zones: readonly BlocklistZone[];
+}
+
 /** What the service does with a check's result (operator mail, the worker's source addresses). */
 export type CheckedHandler = (result: CheckResult) => Promise<void>;
 
@@ -58,7 +63,8 @@ export class BlocklistMonitor {
     private readonly dns: BlocklistDns & { cancel?(): void },
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly plan: { targets: readonly BlocklistTarget[]; zones: readonly BlocklistZone[] },
+    /** What to look up: fixed, or read at each check (customers' return-path names come and go). */
+    private readonly plan: CheckPlan | (() => Promise<CheckPlan>),
     private readonly checked: CheckedHandler,
     private readonly options: BlocklistMonitorOptions,
   ) {
@@ -79,7 +85,10 @@ export class BlocklistMonitor {
     await this.running;
   }
 
-  /** Runs the check if it is due and no other process holds it; true when this process ran it. */
+  /**
+   * Runs the check if it is due and no other process holds it; true when this process ran it to the
+   * end with its claim still held (only then is `checked` called).
+   */
   async tick(): Promise<boolean> {
     if (this.options.canClaim && !this.options.canClaim()) return false;
     const now = this.clock.now();
@@ -97,7 +106,12 @@ export class BlocklistMonitor {
       await this.repo.releaseRun(this.owner, end).catch(() => undefined);
       return false;
     }
-    await this.repo.finishRun(this.owner, end, end + this.options.intervalMs);
+    if (!(await this.repo.finishRun(this.owner, end, end + this.options.intervalMs))) {
+      // The claim ran out mid-way and another process took the check: it reports (the operator's mail,
+      // the source addresses) from its own run; reporting this one too would say everything twice.
+      this.logger.warn({ owner: this.owner }, 'blocklist check outlasted its claim; another process reports');
+      return false;
+    }
     try {
       await this.checked(result);
     } finally {
@@ -108,7 +122,8 @@ export class BlocklistMonitor {
 
   /** Looks every target up in every zone of its kind; stores and answers the verdicts. */
   async check(): Promise<CheckResult | undefined> {
-    const planned = lookups(this.plan.targets, this.plan.zones);
+    const plan = typeof this.plan === 'function' ? await this.plan() : this.plan;
+    const planned = lookups(plan.targets, plan.zones);
     await this.repo.keepOnly(planned.map((p) => ({ target: p.target.target, zone: p.zone })));
     const previous = new Map((await this.repo.all()).map((l) => [`${l.target} ${l.zone}`, l]));
     const listings: Listing[] = [];

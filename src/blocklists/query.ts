@@ -52,8 +52,9 @@ export type Verdict =
   /** No answer (timeout, SERVFAIL): nothing is known, the previous verdict stands. */
   | { kind: 'unknown'; error: string };
 
-// Spamhaus's answers in 127.255.255.0/24 say the query was not served (its published return codes):
-// they are never a listing, and other lists do not use the range for listings either.
+// Spamhaus answers in 127.255.255.0/24 when it did not serve the query (.252 a mistyped zone, .254 a
+// public or open resolver, .255 too many queries): never a listing, and other lists do not use the
+// range for listings either.
 const REFUSALS: Record<string, string> = {
   '127.255.255.252': 'the list says the zone name is mistyped',
   '127.255.255.254': 'the list refuses queries from public or open resolvers',

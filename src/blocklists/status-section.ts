@@ -1,6 +1,7 @@
 // The blocklists' section of `txmail status` (operator-status.ts): what is listed where, since when,
 // which sending addresses are set aside, and which lists gave no usable answer. Any listing is an alert.
 import type { BlocklistsRepo } from '../db/blocklists-repo.js';
+import { usableSources } from '../delivery/source-ip-pool.js';
 import type { StatusSection } from '../operator-status.js';
 import type { BlocklistTarget, Listing } from './query.js';
 import { currentListings } from './targets.js';
@@ -10,12 +11,6 @@ export interface BlocklistPlan {
   targets: readonly BlocklistTarget[];
   zones: readonly BlocklistZone[];
   sourceIps: readonly string[];
-}
-
-/** The source addresses mail leaves from given the listings: all of them when every one is listed. */
-export function usableSources(sourceIps: readonly string[], listed: ReadonlySet<string>): string[] {
-  const usable = sourceIps.filter((ip) => !listed.has(ip));
-  return usable.length > 0 ? usable : [...sourceIps];
 }
 
 export function blocklistStatus(

@@ -207,9 +207,11 @@ function decide(f: Facts): Explained {
   };
 }
 
-// The categories that name the recipient or the message's size: a reply that says so is about the
-// recipient, whatever else its words mention (a 5.1.1 is never a block of the sender).
-const RECIPIENT_CATEGORIES = new Set<BounceCategory>([
+// The categories that name the recipient, the message's size or its content: a reply that says so is
+// about the recipient or this tenant's message, whatever else its words mention (a 5.1.1 is never a
+// block of the sender; a refusal of the content must not pause a destination for every tenant).
+const NOT_SENDER_CATEGORIES = new Set<BounceCategory>([
+  'content_rejected',
   'unknown_recipient',
   'unknown_domain',
   'mailbox_full',
@@ -227,11 +229,11 @@ const SENDER_BLOCK_PHRASE =
  * Whether a failure refuses the sending address rather than the recipient or the message: a blocklist
  * named, the address's or sender's reputation, complaints about its mail, or a provider's code for
  * such a block (reply-rules.ts SENDER_BLOCK_WORDS, SENDER_BLOCK_CODES); never when the category names
- * the recipient, nor when the words are about a recipient's own blocked-senders list or the message's
- * authentication (NOT_SENDER_BLOCK_WORDS). Pure.
+ * the recipient or the content, nor when the words are about a recipient's own blocked-senders list,
+ * the message's authentication, or the tenant's own domain or content (NOT_SENDER_BLOCK_WORDS). Pure.
  */
 export function isSenderBlock(category: BounceCategory, enhanced: string | undefined, text: string): boolean {
-  if (RECIPIENT_CATEGORIES.has(category)) return false;
+  if (NOT_SENDER_CATEGORIES.has(category)) return false;
   if (NOT_SENDER_BLOCK_WORDS.test(text)) return false;
   return (enhanced !== undefined && SENDER_BLOCK_CODES.test(enhanced)) || SENDER_BLOCK_WORDS.test(text);
 }

@@ -83,20 +83,34 @@ const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cann
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist).
 const BLOCK_WORDS =
   /\(BL\)|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+// "Reputation" names the sending address only next to a word for the address or the host ("IP
+// reputation", "the reputation of the sending IP address", "the sending MTA's poor reputation"): alone
+// it may be the sending domain's or the content's, which belong to one tenant. The gap is bounded and
+// the pattern has no nested quantifier, so it runs in linear time over capped peer text.
+const ADDRESS_REPUTATION =
+  /\b(?:ip|ips|ipv[46]|address(?:es)?|host(?:name)?|mta)\b[^;\n]{0,40}reputation|reputation[^;\n]{0,40}\b(?:ip|ips|ipv[46]|address(?:es)?|host(?:name)?|mta)\b/i;
 // A refusal of the sending address itself (its IP on a blocklist, its reputation, complaints about its
 // mail), not of the recipient or of one message (ARCHITECTURE.md, "Destination blocks"): blocklist
-// operators and their zones, the words receivers put around them, and providers' own codes for such
-// blocks, written from their postmaster pages (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL
-// TSS04/TSS09/TS01, AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
-export const SENDER_BLOCK_WORDS =
-  /spamhaus|spamcop|barracuda|sorbs|uceprotect|\bpsbl\b|abuseat|invaluement|\b[cxsp]bl\b|dnsbl|\brbl\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\(BL\)|reputation|unusual rate of unsolicited|(?:user|too many|high) complaints?|\bTSS?0\d\b|\(S31[45]0\)|\b(?:SC|OU|DY)-00\d\b|RTR:B[LB]|CON:B1|DYN:T1|\bBL0000\d\d\b|banned sending ip|ipcheck\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\b[^.;]{0,60}\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)/i;
-// Words that say the block is about one recipient (a personal blocked-senders list) or about the
-// message's authentication (SPF, DKIM, DMARC, PTR: the sender's configuration, which a pause would
-// not mend), not the sending address's standing.
-export const NOT_SENDER_BLOCK_WORDS = new RegExp(
-  `blocked senders?|recipient'?s? (?:has )?(?:blocked|block ?list|black ?list)|blocked by (?:the )?recipient|personal (?:block|black) ?list|${AUTH_WORDS.source}`,
+// operators and their zones, the words receivers put around them, and the providers' own codes for a
+// block of the connecting IP (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL TSS04/TSS09/TS01,
+// AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
+export const SENDER_BLOCK_WORDS = new RegExp(
+  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|CON:B1|DYN:T1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
   'i',
 );
+// Words that say the block is about one recipient (a personal blocked-senders list), about the
+// message's authentication (SPF, DKIM, DMARC, PTR: the sender's configuration, which a pause would
+// not mend), or about one tenant's own name or content (the sending or From domain, its reputation, a
+// domain blocklist such as Spamhaus's DBL naming the sender address, the content's reputation): not the
+// sending address's standing, so no destination is paused for everyone on that address.
+const TENANT_WORDS =
+  /sending domain|from domain|sender'?s? domain|domain'?s? reputation|reputation of (?:the |your |this )?domain|content reputation|reputation of (?:the |this )?(?:content|message)|\bdbl\b|sender address \[[^\]\n]{0,320}\] blocked using/i;
+export const NOT_SENDER_BLOCK_WORDS = new RegExp(
+  `blocked senders?|recipient'?s? (?:has )?(?:blocked|block ?list|black ?list)|blocked by (?:the )?recipient|personal (?:block|black) ?list|${AUTH_WORDS.source}|${TENANT_WORDS.source}`,
+  'i',
+);
+// The content rule's exceptions: authentication, and a reputation that is the sending address's.
+const AUTH_OR_ADDRESS_WORDS = new RegExp(`${AUTH_WORDS.source}|${ADDRESS_REPUTATION.source}`, 'i');
 // Office 365's "banned sending IP" codes (5.7.606–5.7.649) and its rate limits "due to IP reputation"
 // (4.7.650, 4.7.651): the code alone names the sending address.
 export const SENDER_BLOCK_CODES = /^[45]\.7\.(?:60[6-9]|6[1-4]\d|65[01])$/;
@@ -444,7 +458,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     category: 'content_rejected',
     codes: /^[245]\.7\.(?:0|1|\d{3})$/,
     words: CONTENT_WORDS,
-    unless: AUTH_WORDS,
+    // "Suspicious due to the very low reputation of the sending IP address" is about the address.
+    unless: AUTH_OR_ADDRESS_WORDS,
     examples: [
       { reply: '554 5.7.1 Message rejected as spam by content filter', enhanced: '5.7.1' },
       {

@@ -1,6 +1,7 @@
 // The shared memory of destination blocks (migration 021, ARCHITECTURE.md "Destination blocks"): each
 // account's latest sender block per destination and source address (and how many it had within the
-// window), and the pauses set when several accounts, or several replies, were refused within the window. Every worker process reads and writes it.
+// window), and the pauses set when several accounts, or several replies, were refused within the
+// window (TXMAIL_DESTINATION_BLOCKS). Every worker process reads and writes it.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 

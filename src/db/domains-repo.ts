@@ -211,6 +211,22 @@ export class DomainsRepo {
     return r.numUpdatedRows > 0n;
   }
 
+  /**
+   * The names (ASCII, lower case) of every account's sendable domains, each once, the first `limit` by
+   * name (blocklists/targets.ts: their return-path names are looked up in blocklists).
+   */
+  async sendableNames(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('domains')
+      .select('name')
+      .distinct()
+      .where('status', 'in', SENDABLE_DOMAIN_STATUSES)
+      .orderBy('name')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
   /** How many domains the account has, whatever their status (the plan's domain limit counts them all). */
   async count(accountId: string): Promise<number> {
     const row = await this.db

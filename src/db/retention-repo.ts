@@ -1,7 +1,8 @@
 // Deleting what is past its retention: messages with their events, delivery attempts and webhook
 // pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, login
 // devices, used or expired one-time tokens, idempotency keys, attempt counts, test-send counters of
-// past days. Every delete takes a bounded batch.
+// past days, destination blocks' records past their window or pause. Every delete takes a bounded
+// batch.
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
@@ -172,6 +173,49 @@ export class RetentionRepo {
       .where(({ eb, refTuple }) =>
         eb(refTuple('account_id', 'day', 'domain'), 'in', batch.$asTuple('account_id', 'day', 'domain')),
       )
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /**
+   * Deletes up to `limit` accounts' sender blocks (sender_block_hits) last seen before `before`: older
+   * than the longest window (TXMAIL_DESTINATION_BLOCKS window_minutes), no count reads them.
+   */
+  async deleteOldSenderBlockHits(before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('sender_block_hits')
+      .select(['destination', 'source_ip', 'account_id'])
+      .where('hit_at', '<', before)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('sender_block_hits')
+      .where(({ eb, refTuple }) =>
+        eb(
+          refTuple('destination', 'source_ip', 'account_id'),
+          'in',
+          batch.$asTuple('destination', 'source_ip', 'account_id'),
+        ),
+      )
+      // Another block may have refreshed the row since the batch was read.
+      .where('hit_at', '<', before)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` destination pauses (destination_blocks) that ended before `before`. */
+  async deleteEndedDestinationBlocks(before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('destination_blocks')
+      .select(['destination', 'source_ip'])
+      .where('paused_until', '<', before)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('destination_blocks')
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('destination', 'source_ip'), 'in', batch.$asTuple('destination', 'source_ip')),
+      )
+      // A new pause may have been set since the batch was read.
+      .where('paused_until', '<', before)
       .executeTakeFirst();
     return Number(r.numDeletedRows);
   }

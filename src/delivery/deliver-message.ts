@@ -208,8 +208,8 @@ export class Deliverer {
 
 /**
  * The Feedback-ID header's value (`<account id>:<sending domain>:txmail`): Gmail's feedback loop
- * reports complaint rates per value, so each tenant's, and each of its domains', show apart in
- * Postmaster Tools. The service's own mail carries the test domain. Signed with the message.
+ * counts complaints per value of this header, so each tenant's, and each of its domains', complaint
+ * rate is reported apart. The service's own mail carries the test domain. Signed with the message.
  */
 export function feedbackId(accountId: string, fromDomain: string): string {
   return `${accountId}:${fromDomain}:txmail`;

@@ -1,7 +1,7 @@
 // The "Destination blocks" section of `txmail status` (operator-status.ts): every destination paused
 // for a source address after sender blocks, read from the shared database. An alert while any stands:
-// the address has a reputation problem to look into (a blocklist's removal form, the provider's
-// postmaster pages) before the pause ends (ARCHITECTURE.md, "Destination blocks").
+// the address has a reputation problem to look into (which list holds it and its removal request, or
+// the provider's reply quoted in the section) before the pause ends (ARCHITECTURE.md, "Destination blocks").
 import type { DestinationBlock } from '../db/destination-blocks-repo.js';
 import type { StatusSection } from '../operator-status.js';
 

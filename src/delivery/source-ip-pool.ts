@@ -5,6 +5,19 @@
 // (source_ip_usage), synced every few seconds: between syncs, workers may overshoot a cap by what they
 // sent meanwhile, a few messages on a cap of hundreds.
 
+/**
+ * The source addresses mail leaves from given the addresses a blocklist holds: the usable ones, or all
+ * of them when every one is listed (stopping all mail would do more harm than the listing). The one
+ * rule behind the pool (setListed), `txmail status` and the operator's mail (blocklists/).
+ */
+export function usableSources<T extends string | { address: string }>(
+  configured: readonly T[],
+  listed: ReadonlySet<string>,
+): T[] {
+  const usable = configured.filter((ip) => !listed.has(typeof ip === 'string' ? ip : ip.address));
+  return usable.length > 0 ? usable : [...configured];
+}
+
 export interface SourceIp {
   address: string;
   /** First day (UTC, YYYY-MM-DD) of its warm-up; undefined: established. */
@@ -64,13 +77,9 @@ export class SourceIpPool {
     this.ips = configured;
   }
 
-  /**
-   * Sets aside the addresses a blocklist holds (blocklists/), while others remain: with every address
-   * listed, all stay in use, since stopping all mail would do more harm than the listing.
-   */
+  /** Sets aside the addresses a blocklist holds (blocklists/), while others remain (usableSources). */
   setListed(listed: ReadonlySet<string>): void {
-    const usable = this.configured.filter((ip) => !listed.has(ip.address));
-    this.ips = usable.length > 0 ? usable : this.configured;
+    this.ips = usableSources(this.configured, listed);
   }
 
   /**

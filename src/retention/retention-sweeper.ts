@@ -5,7 +5,8 @@
 // The same pass deletes what has expired and is never read again: sessions, device cookies' records, used or expired one-time
 // tokens (verification, password reset), idempotency keys past 24 hours, sign-in attempt counts, and
 // the counters of test sends of past days, and reputation counts older than anything reads (90 days:
-// the longest window, TXMAIL_REPUTATION window_days, and the longest activity chart).
+// the longest window, TXMAIL_REPUTATION window_days, and the longest activity chart), accounts' sender
+// blocks older than the longest destination-blocks window, and destination pauses a day past their end.
 import type { Logger } from 'pino';
 import { PLANS, usageDay } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
@@ -22,6 +23,15 @@ export interface RetentionOptions {
 
 /** Days of reputation counts kept: the longest window_days and the longest activity request (?days=90). */
 export const REPUTATION_COUNTS_KEPT_DAYS = 90;
+
+/**
+ * How long an account's sender block is kept (sender_block_hits): TXMAIL_DESTINATION_BLOCKS
+ * window_minutes is at most a week, so an older one is never counted.
+ */
+export const SENDER_BLOCK_HITS_KEPT_MS = 7 * 24 * 3600_000;
+
+/** How long an ended destination pause is kept: a day, for `txmail status` to show what just ended. */
+export const DESTINATION_BLOCKS_KEPT_MS = 24 * 3600_000;
 
 export const DEFAULT_RETENTION: RetentionOptions = { intervalMs: 60_000, batchSize: 500, pauseMs: 20 };
 
@@ -107,6 +117,8 @@ export class RetentionSweeper {
           usageDay(now - REPUTATION_COUNTS_KEPT_DAYS * 24 * 3600_000),
           limit,
         ),
+      (limit) => this.repo.deleteOldSenderBlockHits(now - SENDER_BLOCK_HITS_KEPT_MS, limit),
+      (limit) => this.repo.deleteEndedDestinationBlocks(now - DESTINATION_BLOCKS_KEPT_MS, limit),
     ]);
   }
 

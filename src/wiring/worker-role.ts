@@ -10,7 +10,7 @@ import {
   type BlocklistMonitorOptions,
   type CheckResult,
 } from '../blocklists/monitor.js';
-import { blocklistPlan } from '../blocklists/targets.js';
+import { blocklistPlanNow } from '../blocklists/targets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { QueueSignal } from '../db/queue-signal.js';
@@ -183,14 +183,14 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
     },
     startBlocklistMonitor(options = {}) {
       deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
-      const plan = blocklistPlan(config);
       blocklistMonitor ??= new BlocklistMonitor(
         repos.blocklists,
         // Its own resolver (same servers): stopping cancels its look-ups, not delivery's.
         new DnsResolver(config.dnsServers),
         clock,
         logger.child({ role: 'blocklists' }),
-        plan,
+        // Customers' return-path names are read at each check: domains are added and verified meanwhile.
+        () => blocklistPlanNow(config, repos.domains),
         blocklistsChecked(config, deps, () => refreshListed?.()),
         {
           ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS,
@@ -200,7 +200,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
           ...options,
         },
       );
-      if (plan.zones.length > 0 && plan.targets.length > 0) blocklistMonitor.start();
+      if (config.blocklistZones.length > 0) blocklistMonitor.start();
       return blocklistMonitor;
     },
     async close() {
