@@ -161,10 +161,42 @@ export class Metrics {
    * `windows` is one grouped query (db/reputation-repo.ts windows), run once per scrape for all three.
    */
   addReputationGauges(windows: () => Promise<(ReputationWindow & { accountId: string })[]>): void {
+    this.windowGauges('txmail_reputation', 'Per account', ['account_id'], windows, (w) => ({
+      account_id: w.accountId,
+    }));
+  }
+
+  /**
+   * The same three gauges per account and sending domain (`txmail_reputation_domain_*{account_id,
+   * domain}`), from one grouped query per scrape (db/reputation-repo.ts domainWindows).
+   */
+  addDomainReputationGauges(
+    windows: () => Promise<(ReputationWindow & { accountId: string; domain: string })[]>,
+  ): void {
+    this.windowGauges(
+      'txmail_reputation_domain',
+      'Per account and sending domain',
+      ['account_id', 'domain'],
+      windows,
+      (w) => ({
+        account_id: w.accountId,
+        domain: w.domain,
+      }),
+    );
+  }
+
+  /** A bounce-rate, a complaint-rate and a messages gauge over the windows `windows` reads. */
+  private windowGauges<W extends ReputationWindow, L extends string>(
+    prefix: string,
+    per: string,
+    labelNames: readonly L[],
+    windows: () => Promise<W[]>,
+    labels: (w: W) => Record<L, string>,
+  ): void {
     const registers = [this.registry];
     // A scrape collects every gauge in one synchronous turn (prom-client's Registry.metrics), so the
     // query is shared until that turn ends: a later scrape, however soon, reads afresh.
-    let pending: Promise<(ReputationWindow & { accountId: string })[]> | undefined;
+    let pending: Promise<W[]> | undefined;
     const read = () => {
       if (!pending) {
         pending = windows();
@@ -172,32 +204,32 @@ export class Metrics {
       }
       return pending;
     };
-    const gauge = (name: string, help: string, value: (w: ReputationWindow) => number) =>
+    const gauge = (name: string, help: string, value: (w: W) => number) =>
       new Gauge({
-        name,
-        help,
-        labelNames: ['account_id'],
+        name: `${prefix}_${name}`,
+        help: `${per}: ${help}`,
+        labelNames: [...labelNames],
         registers,
         async collect() {
           const all = await read();
-          // An account whose window emptied (or was reset) disappears instead of keeping its last value.
+          // A window that emptied (or was reset) disappears instead of keeping its last value.
           this.reset();
-          for (const w of all) this.set({ account_id: w.accountId }, value(w));
+          for (const w of all) this.set(labels(w), value(w));
         },
       });
     gauge(
-      'txmail_reputation_bounce_rate',
-      "Per account: bounces that say the address is bad, over the messages that reached a final state in the account's rolling window (TXMAIL_REPUTATION window_days), as a fraction",
+      'bounce_rate',
+      'bounces that say the address is bad, over the messages that reached a final state in the rolling window (TXMAIL_REPUTATION window_days), as a fraction',
       (w) => rate(w.bounced, w.messages),
     );
     gauge(
-      'txmail_reputation_complaint_rate',
-      "Per account: spam complaints over the messages that reached a final state in the account's rolling window, as a fraction",
+      'complaint_rate',
+      'spam complaints over the messages that reached a final state in the rolling window, as a fraction',
       (w) => rate(w.complained, w.messages),
     );
     gauge(
-      'txmail_reputation_window_messages',
-      "Per account: messages that reached a final state in the account's rolling window (what the rates divide by)",
+      'window_messages',
+      'messages that reached a final state in the rolling window (what the rates divide by)',
       (w) => w.messages,
     );
   }

@@ -149,6 +149,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
   metrics.addReputationGauges(() =>
     repos.reputation.windows(windowStart(clock.now(), config.reputation.windowDays)),
   );
+  metrics.addDomainReputationGauges(() =>
+    repos.reputation.domainWindows(windowStart(clock.now(), config.reputation.windowDays)),
+  );
   const queueSignal =
     db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
   const dns = new DnsResolver(config.dnsServers);

@@ -236,9 +236,22 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     expect(series('txmail_reputation_window_messages', text)).toEqual([
       `txmail_reputation_window_messages{${a}} 5`,
     ]);
+    // The same per sending domain: all of this tenant's mail is from acme.example.
+    const d = `${a},domain="acme.example"`;
+    expect(series('txmail_reputation_domain_bounce_rate', text)).toEqual([
+      `txmail_reputation_domain_bounce_rate{${d}} 0.6`,
+    ]);
+    expect(series('txmail_reputation_domain_complaint_rate', text)).toEqual([
+      `txmail_reputation_domain_complaint_rate{${d}} 0.4`,
+    ]);
+    expect(series('txmail_reputation_domain_window_messages', text)).toEqual([
+      `txmail_reputation_domain_window_messages{${d}} 5`,
+    ]);
 
     await repo().resetWindow(tenant.accountId);
-    expect(series('txmail_reputation_window_messages', await scrape())).toEqual([]);
+    const after = await scrape();
+    expect(series('txmail_reputation_window_messages', after)).toEqual([]);
+    expect(series('txmail_reputation_domain_window_messages', after)).toEqual([]);
   });
 
   describe('a record racing the receiver', () => {

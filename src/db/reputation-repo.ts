@@ -67,6 +67,21 @@ export class ReputationRepo {
     return rows.map((r) => ({ accountId: r.account_id, ...toWindow(r) })).filter((w) => !emptyWindow(w));
   }
 
+  /** Every account's sending domains with anything in their window (metrics). One grouped query. */
+  async domainWindows(
+    fromDay: string,
+  ): Promise<(ReputationWindow & { accountId: string; domain: string })[]> {
+    const rows = await this.windowQuery(fromDay)
+      .select(['account_id', 'domain'])
+      .groupBy(['account_id', 'domain'])
+      .orderBy('account_id')
+      .orderBy('domain')
+      .execute();
+    return rows
+      .map((r) => ({ accountId: r.account_id, domain: r.domain, ...toWindow(r) }))
+      .filter((w) => !emptyWindow(w));
+  }
+
   /**
    * Activity per day fromDay..toDay inclusive, oldest first, every day present (zeros filled). The
    * window columns leave the test domain out, as window() does, so a day's rates are the guard's.
