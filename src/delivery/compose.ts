@@ -3,6 +3,7 @@
 // encoding and line lengths are nodemailer's MailComposer's job.
 import { compile } from 'html-to-text';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import * as mimeFuncs from 'nodemailer/lib/mime-funcs';
 import { wrapText } from './wrap-text.js';
 
 export interface OutgoingMessage {
@@ -26,7 +27,7 @@ export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Bu
   const composer = new MailComposer({
     from: { name: m.fromName, address: m.fromEmail },
     to: { name: m.toName, address: m.toEmail },
-    subject: m.subject,
+    subject: foldableSubject(m.subject),
     messageId: messageIdHeader(m.id, hostname),
     date: new Date(m.createdAt),
     text: plainText(m.html),
@@ -39,6 +40,25 @@ export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Bu
     ...(m.feedbackId === undefined ? {} : { headers: { 'Feedback-ID': m.feedbackId } }),
   });
   return composer.compile().build();
+}
+
+/**
+ * A run of non-blank characters longer than this cannot be folded onto a line of 78 octets after
+ * "Subject: " (RFC 5322 §2.1.1: lines SHOULD stay within 78 and MUST within 998 octets; folding happens
+ * only at white space). The API accepts subjects of 998 characters, so one word could make a 1,007-octet
+ * line.
+ */
+const LONGEST_FOLDABLE_WORD = 66;
+const UNFOLDABLE = new RegExp(`\\S{${LONGEST_FOLDABLE_WORD + 1}}`);
+
+/**
+ * The subject as the composer should write it: as it is when it folds, else as RFC 2047 encoded-words
+ * (UTF-8, Q) of at most 52 characters each, which the composer folds between the words. A reader
+ * decodes adjacent encoded-words into one string without the white space between them, so the subject
+ * shown is exactly the one given. (Non-ASCII subjects are encoded by the composer itself.)
+ */
+export function foldableSubject(subject: string): string {
+  return UNFOLDABLE.test(subject) ? mimeFuncs.encodeWord(subject, 'Q', 52) : subject;
 }
 
 export function messageIdHeader(id: string, hostname: string): string {
