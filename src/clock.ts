@@ -4,6 +4,14 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * The UTC day of a time (ms), `YYYY-MM-DD`: the key of every daily count (test sends, a source
+ * address's warm-up, reputation counts).
+ */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock a test sets by hand. */

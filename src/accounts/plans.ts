@@ -1,4 +1,5 @@
 // The plans of the spec's Limits table. One place; everything that enforces a limit reads it here.
+import { utcDay } from '../clock.js';
 import type { Plan } from '../db/schema.js';
 
 export interface PlanLimits {
@@ -72,7 +73,7 @@ export function nextMonthStart(at: number): number {
 
 /** The UTC day a moment falls in, `YYYY-MM-DD`: the unit of the test sends' allowance. */
 export function usageDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  return utcDay(at);
 }
 
 /** The first millisecond of the next UTC day: when a spent allowance of test sends refills. */

@@ -4,6 +4,7 @@
 // goes to the established addresses. Counts are shared by every worker through the database
 // (source_ip_usage), synced every few seconds: between syncs, workers may overshoot a cap by what they
 // sent meanwhile, a few messages on a cap of hundreds.
+import { utcDay } from '../clock.js';
 
 /**
  * The source addresses mail leaves from given the addresses a blocklist holds: the usable ones, or all
@@ -31,10 +32,7 @@ export const DEFAULT_WARMUP_SCHEDULE = [
 
 const DAY_MS = 86_400_000;
 
-/** The UTC day of a time, as YYYY-MM-DD (the key of the daily counts). */
-export function utcDay(time: number): string {
-  return new Date(time).toISOString().slice(0, 10);
-}
+export { utcDay };
 
 /**
  * How many messages a warming address may have sent so far today: its day's cap, paced in 24 hourly

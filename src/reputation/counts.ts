@@ -3,6 +3,7 @@
 // the change itself come in. The counts are kept as the changes happen, in the transaction that records
 // each, so reading a rate never scans the events.
 import { countsAgainstReputation } from '../bounce/categories.js';
+import { utcDay } from '../clock.js';
 import { eventCategory } from '../db/event-category.js';
 import type { MessageRow, MessageStatus } from '../db/schema.js';
 
@@ -40,10 +41,7 @@ export const NO_COUNTS: Readonly<Counts> = {
 
 const COUNT_FIELDS = Object.keys(NO_COUNTS) as (keyof Counts)[];
 
-/** The UTC day of a time (ms), as reputation_counts stores it: 'YYYY-MM-DD'. */
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+export { utcDay };
 
 /** The UTC day `days` days before (negative: after) the day of `ms`. */
 export function dayBefore(ms: number, days: number): string {
