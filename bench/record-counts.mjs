@@ -5,11 +5,8 @@
 // with and without their reputation delta (reputation/counts.ts), on SQLite and PostgreSQL, and the
 // time per batch of each kind is printed side by side. Needs a current build (npm run build).
 //   node bench/record-counts.mjs [--rounds 6] [--records 2000] [--accounts 20] [--database sqlite|postgres|both]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createDatabase } from './lib/database.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { QueueRepo } from '../dist/db/queue-repo.js';
 import { SqliteQueueRepo } from '../dist/db/queue-repo-sqlite.js';
@@ -28,11 +25,10 @@ const rounds = Number(values.rounds);
 const perRound = Number(values.records);
 const accounts = Number(values.accounts);
 const BATCH = 50;
-const POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const NOW = Date.UTC(2026, 10, 24, 12);
 
 for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values.database]) {
-  const { url, drop } = await createDatabase(kind);
+  const { url, drop } = await createDatabase(kind, 'rcounts');
   const db = openDatabase(url);
   try {
     await migrate(db);
@@ -134,25 +130,4 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
     await db.close();
     await drop();
   }
-}
-
-async function createDatabase(kind) {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'txmail-bench-'));
-    return {
-      url: `sqlite:${join(dir, 'txmail.db')}`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const schema = `bench_rcounts_${process.pid}`;
-  const admin = async (text) => {
-    const c = new pg.Client({ connectionString: POSTGRES });
-    await c.connect();
-    await c.query(text);
-    await c.end();
-  };
-  await admin(`create schema ${schema}`);
-  const u = new URL(POSTGRES);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: u.toString(), drop: () => admin(`drop schema ${schema} cascade`) };
 }

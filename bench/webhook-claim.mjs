@@ -8,11 +8,8 @@
 //                                [--database sqlite|postgres|both]
 // Every claim is given back before the next (the rows' leases cleared), so each one sees the same queue:
 // the backlog endpoint with its 4 pushes in flight (at its cap), or with none ("cold").
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createDatabase } from './lib/database.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { claimLeased } from '../dist/db/lease-claim.js';
 import { WebhookOutboxRepo } from '../dist/db/webhook-outbox-repo.js';
@@ -31,12 +28,11 @@ const backlog = Number(values.backlog);
 const others = Number(values.accounts);
 const claims = Number(values.claims);
 const history = Number(values.history);
-const POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const NOW = 10_000_000;
 const CAPS = { perEndpoint: PUSHES_PER_ENDPOINT, perAccount: PUSHES_PER_ACCOUNT };
 
 for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values.database]) {
-  const { url, drop } = await createDatabase(kind);
+  const { url, drop } = await createDatabase(kind, 'claim');
   const db = openDatabase(url);
   try {
     await migrate(db);
@@ -137,27 +133,6 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
     await db.close();
     await drop();
   }
-}
-
-async function createDatabase(kind) {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'txmail-bench-'));
-    return {
-      url: `sqlite:${join(dir, 'txmail.db')}`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const schema = `bench_claim_${process.pid}`;
-  const admin = async (text) => {
-    const c = new pg.Client({ connectionString: POSTGRES });
-    await c.connect();
-    await c.query(text);
-    await c.end();
-  };
-  await admin(`create schema ${schema}`);
-  const u = new URL(POSTGRES);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: u.toString(), drop: () => admin(`drop schema ${schema} cascade`) };
 }
 
 /**
