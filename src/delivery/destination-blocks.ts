@@ -5,6 +5,7 @@
 // and deepening the block. The counts and pauses are shared by every worker through the database
 // (destination-blocks-repo.ts); each worker reads the pauses through a short cache.
 import type { Logger } from 'pino';
+import { Snapshot } from '../snapshot.js';
 import type {
   BlockRule,
   DestinationBlock,
@@ -30,11 +31,17 @@ export interface DestinationBlockStore {
 /** How long a worker trusts its copy of the shared pauses. */
 export const BLOCK_CACHE_MS = 5000;
 
+/** destination → source address → paused until. */
+type Pauses = Map<string, Map<string, number>>;
+
 export class DestinationBlocks {
-  /** destination → source address → paused until. */
-  private pauses = new Map<string, Map<string, number>>();
-  private readAt = -Infinity;
-  private reading: Promise<void> | undefined;
+  /** Every worker's pauses, as last read from the shared store. */
+  private readonly shared: Snapshot<Pauses>;
+  /**
+   * The pauses this worker set itself: a pause only ends with its time, so one set while a read was
+   * under way (and missing from it) still counts.
+   */
+  private readonly own: Pauses = new Map();
 
   constructor(
     private readonly store: DestinationBlockStore,
@@ -43,8 +50,20 @@ export class DestinationBlocks {
     private readonly logger: Logger,
     /** Told of every sender block reply (metrics). */
     private readonly onSenderBlock: () => void = () => undefined,
-    private readonly cacheMs = BLOCK_CACHE_MS,
-  ) {}
+    cacheMs = BLOCK_CACHE_MS,
+  ) {
+    this.shared = new Snapshot(
+      async () => {
+        const pauses: Pauses = new Map();
+        for (const b of await store.active(now())) addPause(pauses, b.destination, b.sourceIp, b.pausedUntil);
+        return pauses;
+      },
+      new Map(),
+      cacheMs,
+      now,
+      (err) => logger.warn({ err }, 'could not read the destination blocks; using the last copy'),
+    );
+  }
 
   /**
    * The source addresses ('' for the system's choice) the destination is paused for now, with when
@@ -52,11 +71,15 @@ export class DestinationBlocks {
    * it did rather than stopping.
    */
   async paused(destination: string): Promise<ReadonlyMap<string, number>> {
+    const shared = (await this.shared.get()).get(destination);
+    const own = this.own.get(destination);
+    if (!shared && !own) return EMPTY;
     const now = this.now();
-    if (now - this.readAt >= this.cacheMs) await this.refresh(now);
-    const sources = this.pauses.get(destination);
-    if (!sources) return EMPTY;
-    return new Map([...sources].filter(([, until]) => until > now));
+    const standing = new Map<string, number>();
+    for (const sources of [shared, own])
+      for (const [sourceIp, until] of sources ?? [])
+        if (until > now) standing.set(sourceIp, Math.max(until, standing.get(sourceIp) ?? 0));
+    return standing;
   }
 
   /**
@@ -76,9 +99,12 @@ export class DestinationBlocks {
     }
     const { pause } = outcome;
     if (!pause) return;
-    let sources = this.pauses.get(pause.destination);
-    if (!sources) this.pauses.set(pause.destination, (sources = new Map()));
-    sources.set(pause.sourceIp, pause.pausedUntil);
+    // Ended pauses go (the shared store has them too while they stand).
+    for (const [destination, sources] of this.own) {
+      for (const [sourceIp, until] of sources) if (until <= now) sources.delete(sourceIp);
+      if (sources.size === 0) this.own.delete(destination);
+    }
+    addPause(this.own, pause.destination, pause.sourceIp, pause.pausedUntil);
     if (outcome.newlyPaused) {
       this.logger.warn(
         {
@@ -92,37 +118,15 @@ export class DestinationBlocks {
       );
     }
   }
-
-  private refresh(now: number): Promise<void> {
-    this.reading ??= this.store
-      .active(now)
-      .then((blocks) => {
-        const pauses = new Map<string, Map<string, number>>();
-        const add = (destination: string, sourceIp: string, until: number) => {
-          let sources = pauses.get(destination);
-          if (!sources) pauses.set(destination, (sources = new Map()));
-          sources.set(sourceIp, Math.max(until, sources.get(sourceIp) ?? 0));
-        };
-        for (const b of blocks) add(b.destination, b.sourceIp, b.pausedUntil);
-        // A pause only ends with its time: one this worker set while the read was under way (so
-        // missing from it) is kept.
-        for (const [destination, sources] of this.pauses)
-          for (const [sourceIp, until] of sources) if (until > now) add(destination, sourceIp, until);
-        this.pauses = pauses;
-        this.readAt = now;
-      })
-      .catch((err: unknown) => {
-        this.readAt = now; // try again after the cache time, not on every message
-        this.logger.warn({ err }, 'could not read the destination blocks; using the last copy');
-      })
-      .finally(() => {
-        this.reading = undefined;
-      });
-    return this.reading;
-  }
 }
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
+
+function addPause(pauses: Pauses, destination: string, sourceIp: string, until: number): void {
+  let sources = pauses.get(destination);
+  if (!sources) pauses.set(destination, (sources = new Map()));
+  sources.set(sourceIp, Math.max(until, sources.get(sourceIp) ?? 0));
+}
 
 /** The settings of TXMAIL_DESTINATION_BLOCKS and the field each sets (minutes for the times). */
 const SETTINGS = {

@@ -8,6 +8,7 @@
 // otherwise be seen only a second later, and a message held meanwhile would wait HOLD_MS more. Only
 // paused accounts' mail pays for it.
 import type { Clock } from '../clock.js';
+import { Snapshot } from '../snapshot.js';
 
 /**
  * A held message is looked at again this much later (resuming the account makes the mail held due at
@@ -17,32 +18,26 @@ import type { Clock } from '../clock.js';
 export const HOLD_MS = 5 * 60_000;
 
 export class PausedAccounts {
-  private ids = new Set<string>();
-  private readAt = -Infinity;
-  private reading: Promise<void> | undefined;
+  private readonly ids: Snapshot<ReadonlySet<string>>;
 
   constructor(
-    private readonly load: () => Promise<string[]>,
-    private readonly clock: Clock,
+    load: () => Promise<string[]>,
+    clock: Clock,
     private readonly onError: (err: unknown) => void,
-    private readonly ttlMs = 1000,
+    ttlMs = 1000,
     private readonly stillPaused?: (accountId: string) => Promise<boolean>,
-  ) {}
+  ) {
+    this.ids = new Snapshot(
+      async () => new Set(await load()),
+      new Set(),
+      ttlMs,
+      () => clock.now(),
+      onError,
+    );
+  }
 
   async has(accountId: string): Promise<boolean> {
-    if (this.clock.now() - this.readAt >= this.ttlMs) {
-      this.reading ??= this.load()
-        .then((ids) => {
-          this.ids = new Set(ids);
-        })
-        .catch(this.onError)
-        .finally(() => {
-          this.readAt = this.clock.now();
-          this.reading = undefined;
-        });
-      await this.reading;
-    }
-    if (!this.ids.has(accountId)) return false;
+    if (!(await this.ids.get()).has(accountId)) return false;
     if (!this.stillPaused) return true;
     // When the read fails the set stands, as above.
     return this.stillPaused(accountId).catch((err: unknown) => {
