@@ -9,6 +9,22 @@ export interface QueueDepth {
   oldestCreatedAt: number | undefined;
 }
 
+/**
+ * `read` shared by the gauges of one scrape: a scrape calls every gauge's collect in one synchronous
+ * turn (prom-client's Registry.metrics), so the read the first one starts is shared until that turn
+ * ends, and any later scrape, however soon, reads afresh (a value changed in between is never missed).
+ */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    if (!pending) {
+      pending = read();
+      queueMicrotask(() => (pending = undefined));
+    }
+    return pending;
+  };
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly accepted: Counter<'route'>;
@@ -79,8 +95,7 @@ export class Metrics {
       registers,
     });
     // Both queue gauges come from one query per scrape.
-    let depth: Promise<QueueDepth> | undefined;
-    const read = () => (depth ??= queueDepth().finally(() => setImmediate(() => (depth = undefined))));
+    const read = oncePerScrape(queueDepth);
     new Gauge({
       name: 'txmail_queue_depth',
       help: 'Emails waiting for delivery (queued or deferred)',
@@ -194,16 +209,8 @@ export class Metrics {
     labels: (w: W) => Record<L, string>,
   ): void {
     const registers = [this.registry];
-    // A scrape collects every gauge in one synchronous turn (prom-client's Registry.metrics), so the
-    // query is shared until that turn ends: a later scrape, however soon, reads afresh.
-    let pending: Promise<W[]> | undefined;
-    const read = () => {
-      if (!pending) {
-        pending = windows();
-        queueMicrotask(() => (pending = undefined));
-      }
-      return pending;
-    };
+    // The three gauges come from one query per scrape.
+    const read = oncePerScrape(windows);
     const gauge = (name: string, help: string, value: (w: W) => number) =>
       new Gauge({
         name: `${prefix}_${name}`,
