@@ -18,7 +18,7 @@ import { TestDnsServer } from '../test/helpers/dns-server.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { SmtpSink } from '../test/helpers/smtp-sink.js';
 import { until } from '../test/helpers/wait.js';
-import { chromiumAvailable, launchChromium, screenshot } from './browser.js';
+import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
 
 const EMAIL = 'newcomer@inbox.example';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -40,20 +40,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   beforeAll(async () => {
     await dns.start();
     await sink.start();
-    dns.add('inbox.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
-    dns.add('mx.inbox.example', 'A', '127.0.0.1');
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
     const port = await freePort();
     env = {
-      TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`,
-      TXMAIL_HOSTNAME: 'mta.txmail.test',
-      TXMAIL_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      TXMAIL_SECRET_KEY: 'e'.repeat(64),
-      TXMAIL_DNS_SERVERS: dns.address,
-      TXMAIL_MX_PORT: String(sink.port),
-      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      TXMAIL_INBOUND_PORT: String(await freePort()),
-      TXMAIL_LOG_LEVEL: 'warn',
+      ...serveEnvironment(dir, dns, sink.port, port, await freePort()),
     };
     server = await startServer('serve', env, port);
     browser = await launchChromium();
