@@ -196,13 +196,7 @@ export async function addReputationCounts(
         account_id: d.accountId,
         domain: d.domain,
         day: d.day,
-        sent: d.sent,
-        delivered: d.delivered,
-        bounced: d.bounced,
-        complained: d.complained,
-        final: d.final,
-        bad_bounces: d.badBounces,
-        spam_complaints: d.spamComplaints,
+        ...Object.fromEntries(COLUMNS.map(([c, f]) => [c, d[f]])),
       })),
     )
     .onConflict((oc) =>
