@@ -4,6 +4,7 @@ import { isPlan, PLAN_NAMES } from './accounts/plans.js';
 import { ConfigError, describeConfig, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
 import { AppError } from './errors.js';
+import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { createServices, type Services } from './services.js';
@@ -89,8 +90,16 @@ async function run(command: string, args: Args): Promise<number> {
     case 'serve':
     case 'api':
     case 'worker':
-    case 'inbound':
-      return runRoles(await createServices(config, { acceptOnly: command === 'api' }), command);
+    case 'inbound': {
+      // The roles that send mail or name it (EHLO, Message-ID) need a real host name; checked before
+      // anything opens (docs: README, TXMAIL_HOSTNAME).
+      const verdict =
+        command === 'inbound' ? undefined : hostnameVerdict(config.hostname, config.allowPrivateNetworks);
+      if (verdict?.ok === false) throw new ConfigError('TXMAIL_HOSTNAME', verdict.message);
+      const services = await createServices(config, { acceptOnly: command === 'api' });
+      if (verdict?.ok === 'warn') services.logger.warn({ hostname: config.hostname }, verdict.message);
+      return runRoles(services, command);
+    }
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
       try {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/process.js';
+import { runCli, startServer } from './helpers/process.js';
+import { until } from './helpers/wait.js';
 
 describe('txmail operator commands', () => {
   const dir = mkdtempSync(join(tmpdir(), 'txmail-cli-'));
@@ -110,7 +111,18 @@ describe('txmail operator commands', () => {
         }),
         expect.objectContaining({ type: 'A', name: 'bounces.example.com' }),
         expect.objectContaining({ type: 'A', name: 'mta.example.com', value: '192.0.2.10' }),
+        expect.objectContaining({ type: 'AAAA', name: 'mta.example.com', value: '2001:db8::25' }),
         expect.objectContaining({ type: 'PTR', name: '10.2.0.192.in-addr.arpa', value: 'mta.example.com' }),
+        expect.objectContaining({
+          type: 'PTR',
+          name: '5.2.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa',
+          value: 'mta.example.com',
+        }),
+        expect.objectContaining({
+          type: 'TXT',
+          name: 'mta.example.com',
+          value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::25 -all',
+        }),
       ]),
     );
 
@@ -124,6 +136,37 @@ describe('txmail operator commands', () => {
       'spf.mail.example.com. IN TXT "v=spf1 ip4:192.0.2.10 ip6:2001:db8::25 -all"',
     );
     expect(text.stdout).toContain('test.mta.example.com. IN MX 10 bounces.example.com.');
+  });
+
+  it("prints the HELO name's records whatever is configured, and the test domain's DMARC report address", async () => {
+    // No TXMAIL_SOURCE_IPS: placeholders for the addresses, an SPF record that names them through "a".
+    const bare = await runCli(['dns'], env);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout).toContain('mta.example.com. IN A <the public IPv4 address mail leaves from>');
+    expect(bare.stdout).toContain('mta.example.com. IN AAAA <the public IPv6 address mail leaves from>');
+    expect(bare.stdout).toContain('<reverse name of each address mail leaves from> IN PTR mta.example.com.');
+    expect(bare.stdout).toContain('mta.example.com. IN TXT "v=spf1 a -all"');
+    expect(bare.stdout).toMatch(
+      /_dmarc\.test\.mta\.example\.com\. IN TXT "v=DMARC1; p=reject; rua=mailto:<[^>]+>"/,
+    );
+
+    const withOperator = await runCli(['dns'], {
+      ...env,
+      TXMAIL_SOURCE_IPS: '2001:db8::25',
+      TXMAIL_OPERATOR_EMAIL: 'dmarc@ops.example.org',
+    });
+    expect(withOperator.code, withOperator.stderr).toBe(0);
+    expect(withOperator.stdout).toContain('mta.example.com. IN AAAA 2001:db8::25');
+    expect(withOperator.stdout).toContain(
+      '5.2.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa. IN PTR mta.example.com.',
+    );
+    expect(withOperator.stdout).toContain('mta.example.com. IN TXT "v=spf1 ip6:2001:db8::25 -all"');
+    expect(withOperator.stdout).toContain(
+      '_dmarc.test.mta.example.com. IN TXT "v=DMARC1; p=reject; rua=mailto:dmarc@ops.example.org"',
+    );
+    expect(withOperator.stdout).toContain(
+      'test.mta.example.com._report._dmarc.ops.example.org. IN TXT "v=DMARC1"',
+    );
   });
 
   it('prints the configuration with secrets masked', async () => {
@@ -191,5 +234,46 @@ describe('txmail operator commands', () => {
       env,
     );
     expect(bad.code).toBe(2);
+  });
+});
+
+describe('the host name check of the service roles', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-hostname-'));
+  const env = { TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`, TXMAIL_LOG_LEVEL: 'info' };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['serve', 'api', 'worker'])(
+    'txmail %s refuses to start with a host name that is not a FQDN, saying how to fix it',
+    async (role) => {
+      const res = await runCli([role], { ...env, TXMAIL_HOSTNAME: 'vm' });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(
+        /^txmail: TXMAIL_HOSTNAME: "vm" is a single label, not a fully qualified domain name/,
+      );
+      expect(res.stderr).toContain('Set TXMAIL_HOSTNAME to');
+      expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
+    },
+  );
+
+  it('starts with such a host name when TXMAIL_ALLOW_PRIVATE_NETWORKS is set, with a warning', async () => {
+    const server = await startServer('serve', {
+      ...env,
+      TXMAIL_HOSTNAME: 'vm',
+      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);
+      const warning = await until('the warning log line', async () =>
+        server
+          .output()
+          .split('\n')
+          .find((l) => l.includes('allowed because TXMAIL_ALLOW_PRIVATE_NETWORKS is set')),
+      );
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+      expect(warning).toContain('is a single label');
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
   });
 });

@@ -25,6 +25,18 @@ export interface RecordFinding {
 
 export type CheckOutcome = 'pass' | 'fail' | 'inconclusive';
 
+/**
+ * Something about the domain as a whole that receivers hold against its mail, though verification
+ * (SPF + DKIM) does not wait for it: the From domain cannot receive mail, or it has no DMARC record.
+ */
+export interface DomainWarning {
+  code: 'no_mail_host' | 'null_mx' | 'dmarc_missing';
+  severity: 'warning';
+  message: string;
+  /** The record that fixes it, when txmail can say what it is. */
+  suggested?: { type: 'TXT'; name: string; value: string };
+}
+
 export interface DomainCheck {
   checked_at: number;
   /** pass: every required record found; fail: one is missing or wrong; inconclusive: DNS failed temporarily. */
@@ -32,6 +44,8 @@ export interface DomainCheck {
   records: RecordFinding[];
   spf_lookups: number | null;
   dmarc: { policy: DmarcPolicy | null; guidance: string };
+  /** Absent in checks stored before domain warnings existed. */
+  warnings?: DomainWarning[];
 }
 
 export interface SpfProbe {
@@ -49,6 +63,7 @@ export async function checkDomain(
 ): Promise<DomainCheck> {
   let spfLookups: number | null = null;
   let dmarc: DomainCheck['dmarc'] = { policy: null, guidance: '' };
+  const mailHost = checkMailHost(domain, dns);
   const records = await Promise.all(
     expected.map(async (e): Promise<RecordFinding> => {
       switch (e.record) {
@@ -75,7 +90,63 @@ export async function checkDomain(
     : required.some((r) => r.status === 'error')
       ? 'inconclusive'
       : 'pass';
-  return { checked_at: now, outcome, records, spf_lookups: spfLookups, dmarc };
+  const warnings = [await mailHost, dmarcWarning(records, expected)].filter(
+    (w): w is DomainWarning => w !== undefined,
+  );
+  return { checked_at: now, outcome, records, spf_lookups: spfLookups, dmarc, warnings };
+}
+
+/**
+ * Can the From domain receive mail (an MX host, or an address for the implicit MX of RFC 5321 §5.1)?
+ * Receivers penalise mail from a domain that cannot: replies and reports to it have nowhere to go.
+ * Only a definite answer warns: a temporary DNS failure says nothing.
+ */
+async function checkMailHost(domain: string, dns: DnsResolver): Promise<DomainWarning | undefined> {
+  const settle = <T>(p: Promise<T[]>) =>
+    p.then(
+      (found) => ({ found, definite: true }),
+      (err: unknown) => ({
+        found: [] as T[],
+        definite: err instanceof DnsError && err.failure !== 'temporary',
+      }),
+    );
+  const [mx, a, aaaa] = await Promise.all([
+    settle(dns.mx(domain)),
+    settle(dns.a(domain)),
+    settle(dns.aaaa(domain)),
+  ]);
+  if (mx.found.length > 0) {
+    // RFC 7505: a single MX of "." says the domain accepts no mail; §4.2 lets receivers refuse mail from it.
+    if (!mx.found.every((m) => m.exchange === '' || m.exchange === '.')) return undefined;
+    return {
+      code: 'null_mx',
+      severity: 'warning',
+      message: `${domain} publishes a null MX record (RFC 7505: it accepts no mail), and receivers may refuse or penalise mail from a domain that cannot receive mail. Publish an MX record for a host that receives mail for ${domain}.`,
+    };
+  }
+  if (a.found.length > 0 || aaaa.found.length > 0) return undefined;
+  if (!mx.definite || !a.definite || !aaaa.definite) return undefined;
+  return {
+    code: 'no_mail_host',
+    severity: 'warning',
+    message: `${domain} has no MX record and no A or AAAA record, so it cannot receive mail: receivers penalise mail from a domain that cannot receive mail. Publish an MX record for ${domain}.`,
+  };
+}
+
+/**
+ * Gmail and Yahoo require a DMARC record (p=none is enough) from bulk senders since February 2024:
+ * its absence is a warning with the record to start with, though verification does not need it.
+ */
+function dmarcWarning(records: RecordFinding[], expected: ExpectedRecord[]): DomainWarning | undefined {
+  const i = records.findIndex((r) => r.record === 'dmarc');
+  if (i < 0 || records[i]!.status !== 'missing') return undefined;
+  const e = expected[i]!;
+  return {
+    code: 'dmarc_missing',
+    severity: 'warning',
+    message: `No DMARC record at ${e.name}: required by Gmail and Yahoo for bulk senders. Publish "${e.value}" to start: it only collects reports.`,
+    suggested: { type: 'TXT', name: e.name, value: e.value },
+  };
 }
 
 function finding(record: RecordKind, status: RecordStatus, seen: string[] = [], problems: string[] = []) {

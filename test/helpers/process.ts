@@ -54,6 +54,8 @@ export async function startServer(
       // serve also runs the bounce receiver: any free port, so parallel tests never collide.
       TXMAIL_INBOUND_HOST: '127.0.0.1',
       TXMAIL_INBOUND_PORT: '0',
+      // serve, api and worker refuse a host name that is not a FQDN (the machine's may be a bare label).
+      TXMAIL_HOSTNAME: 'mta.txmail.test',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -153,5 +153,7 @@ function checkJson(c: DomainCheck) {
     outcome: c.outcome,
     spf_lookups: c.spf_lookups,
     dmarc: c.dmarc,
+    // Checks stored before domain warnings existed have none.
+    warnings: c.warnings ?? [],
   };
 }

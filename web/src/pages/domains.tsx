@@ -43,7 +43,16 @@ interface DomainDetail extends DomainSummary {
     checked_at: string;
     outcome: string;
     dmarc?: { policy: string | null; guidance?: string } | null;
+    /** About the domain as a whole (no MX, no DMARC); absent from servers before they existed. */
+    warnings?: DomainWarning[];
   } | null;
+}
+
+interface DomainWarning {
+  code: string;
+  severity: string;
+  message: string;
+  suggested?: { type: string; name: string; value: string };
 }
 
 /** The dashboard's choices for expire_after (the API takes any whole seconds from 60 to 172800). */
@@ -130,6 +139,7 @@ export function DomainPage({ id }: { id: string }) {
   const [result, setResult] = useState<string>();
   const [error, setError] = useState<unknown>();
   const d = domain.data;
+  const warnings = d?.last_check?.warnings ?? [];
 
   const verify = async () => {
     setChecking(true);
@@ -194,6 +204,7 @@ export function DomainPage({ id }: { id: string }) {
             current={d.expire_after}
             onSaved={() => void domain.reload()}
           />
+          {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
           <div className="records">
@@ -255,10 +266,45 @@ export function DomainPage({ id }: { id: string }) {
               </article>
             ))}
           </div>
-          {d.last_check?.dmarc?.guidance && <Notice>{d.last_check.dmarc.guidance}</Notice>}
+          {d.last_check?.dmarc?.guidance && !warnings.some((w) => w.code === 'dmarc_missing') && (
+            <Notice>{d.last_check.dmarc.guidance}</Notice>
+          )}
         </>
       )}
     </Page>
+  );
+}
+
+/**
+ * What receivers hold against the domain's mail though verification does not need it (docs/API.md,
+ * GET /api/domains/:id: last_check.warnings), with the record that fixes it when there is one.
+ */
+function DomainWarnings({ warnings }: { warnings: DomainWarning[] }) {
+  return (
+    <section aria-labelledby="warnings-heading">
+      <h2 id="warnings-heading">Warnings</h2>
+      {warnings.map((w) => (
+        <Notice key={w.code} kind="warning">
+          <p>{w.message}</p>
+          {w.suggested && (
+            <dl className="facts">
+              <dt>Type</dt>
+              <dd>{w.suggested.type}</dd>
+              <dt>Name</dt>
+              <dd>
+                <code>{w.suggested.name}</code>{' '}
+                <CopyButton value={w.suggested.name} what="the suggested record name" />
+              </dd>
+              <dt>Value</dt>
+              <dd>
+                <code className="value">{w.suggested.value}</code>{' '}
+                <CopyButton value={w.suggested.value} what="the suggested record value" />
+              </dd>
+            </dl>
+          )}
+        </Notice>
+      ))}
+    </section>
   );
 }
 
