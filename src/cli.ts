@@ -18,7 +18,9 @@ import { reputationSection } from './reputation/status-section.js';
 const USAGE = `usage: txmail <command> [options]
 
 Service roles:
-  serve                      the API, the delivery worker, domain checks and the bounce receiver in one process (npm start)
+  serve                      the API, the delivery worker, domain checks and the bounce receiver in one process
+    --trial                  a trial on this machine (npm start): a host name that is not fully
+                             qualified is a warning instead of a refusal
   api                        the HTTP API and dashboard only
   worker                     the delivery worker, domain checks, blocklist checks and the retention sweeper
   inbound                    the bounce and complaint receiver (SMTP) only; with TXMAIL_INBOUND_HEALTH_PORT
@@ -63,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
       address: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean' },
+      trial: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,8 +96,13 @@ async function run(command: string, args: Args): Promise<number> {
     case 'inbound': {
       // The roles that send mail or name it (EHLO, Message-ID) need a real host name; checked before
       // anything opens (docs: README, TXMAIL_HOSTNAME).
-      const verdict =
-        command === 'inbound' ? undefined : hostnameVerdict(config.hostname, config.allowPrivateNetworks);
+      if (args.trial && command !== 'serve') throw new UsageError('--trial is an option of serve only');
+      const allowance = config.allowPrivateNetworks
+        ? 'TXMAIL_ALLOW_PRIVATE_NETWORKS'
+        : args.trial
+          ? '--trial'
+          : undefined;
+      const verdict = command === 'inbound' ? undefined : hostnameVerdict(config.hostname, allowance);
       if (verdict?.ok === false) throw new ConfigError('TXMAIL_HOSTNAME', verdict.message);
       const services = await createServices(config, { acceptOnly: command === 'api' });
       if (verdict?.ok === 'warn') services.logger.warn({ hostname: config.hostname }, verdict.message);

@@ -25,15 +25,25 @@ export function fqdnProblem(name: string): string | undefined {
 export type HostnameVerdict = { ok: true } | { ok: false; message: string } | { ok: 'warn'; message: string };
 
 /**
- * The start check of serve, api and worker: a host name that is not a FQDN stops the process, unless
- * TXMAIL_ALLOW_PRIVATE_NETWORKS says this is a development or test set-up (then a warning).
+ * What lets a process start with a host name that is not a FQDN (with a warning): a development or test
+ * set-up (TXMAIL_ALLOW_PRIVATE_NETWORKS), or a trial on this machine (`txmail serve --trial`, which
+ * `npm start` runs: the embedded default must start on a machine named `vm`).
  */
-export function hostnameVerdict(hostname: string, allowPrivateNetworks: boolean): HostnameVerdict {
+export type HostnameAllowance = 'TXMAIL_ALLOW_PRIVATE_NETWORKS' | '--trial' | undefined;
+
+/** The start check of serve, api and worker: a host name that is not a FQDN stops the process. */
+export function hostnameVerdict(hostname: string, allowance: HostnameAllowance): HostnameVerdict {
   const problem = fqdnProblem(hostname);
   if (problem === undefined) return { ok: true };
   const what = `"${hostname}" ${problem}: it is the EHLO name and the Message-ID domain, and receivers penalise or refuse mail whose EHLO name is not a fully qualified domain name`;
-  if (allowPrivateNetworks) {
+  if (allowance === 'TXMAIL_ALLOW_PRIVATE_NETWORKS') {
     return { ok: 'warn', message: `${what} (allowed because TXMAIL_ALLOW_PRIVATE_NETWORKS is set)` };
+  }
+  if (allowance === '--trial') {
+    return {
+      ok: 'warn',
+      message: `${what} (allowed for a trial on this machine, npm start; set TXMAIL_HOSTNAME before sending to the internet)`,
+    };
   }
   return {
     ok: false,

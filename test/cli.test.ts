@@ -255,6 +255,26 @@ describe('the host name check of the service roles', () => {
     },
   );
 
+  it('npm start (serve --trial) starts on a machine with a bare host name, with a warning', async () => {
+    const server = await startServer('serve --trial', { ...env, TXMAIL_HOSTNAME: 'vm' });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);
+      const warning = await until('the warning log line', async () =>
+        server
+          .output()
+          .split('\n')
+          .find((l) => l.includes('allowed for a trial on this machine')),
+      );
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+    const res = await runCli(['api', '--trial'], { ...env, TXMAIL_HOSTNAME: 'vm' });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--trial is an option of serve only');
+  });
+
   it('starts with such a host name when TXMAIL_ALLOW_PRIVATE_NETWORKS is set, with a warning', async () => {
     const server = await startServer('serve', {
       ...env,

@@ -118,7 +118,7 @@ describe('the host name check of serve, api and worker', () => {
     'accepts %s',
     (name) => {
       expect(fqdnProblem(name)).toBeUndefined();
-      expect(hostnameVerdict(name, false)).toEqual({ ok: true });
+      expect(hostnameVerdict(name, undefined)).toEqual({ ok: true });
     },
   );
 
@@ -132,7 +132,7 @@ describe('the host name check of serve, api and worker', () => {
     ['a..b', /not a domain name/],
   ])('refuses %s', (name, problem) => {
     expect(fqdnProblem(name)).toMatch(problem);
-    const verdict = hostnameVerdict(name, false);
+    const verdict = hostnameVerdict(name, undefined);
     expect(verdict.ok).toBe(false);
     if (verdict.ok === false) {
       expect(verdict.message).toContain('TXMAIL_HOSTNAME');
@@ -141,9 +141,16 @@ describe('the host name check of serve, api and worker', () => {
   });
 
   it('only warns when TXMAIL_ALLOW_PRIVATE_NETWORKS says this is a development set-up', () => {
-    expect(hostnameVerdict('vm', true)).toEqual({
+    expect(hostnameVerdict('vm', 'TXMAIL_ALLOW_PRIVATE_NETWORKS')).toEqual({
       ok: 'warn',
       message: expect.stringContaining('TXMAIL_ALLOW_PRIVATE_NETWORKS'),
+    });
+  });
+
+  it('only warns on a trial on this machine (npm start runs serve --trial)', () => {
+    expect(hostnameVerdict('vm', '--trial')).toEqual({
+      ok: 'warn',
+      message: expect.stringContaining('npm start'),
     });
   });
 });

@@ -46,7 +46,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   port ??= await freePort();
   let output = '';
-  const child = spawn(BIN, [role], {
+  const child = spawn(BIN, role.split(' '), {
     env: {
       ...process.env,
       TXMAIL_HTTP_PORT: String(port),
