@@ -2,7 +2,7 @@
 // of the delivery, whether to send, fall back to cleartext or refuse, with what is recorded and reported.
 import { describe, expect, it } from 'vitest';
 import { OPPORTUNISTIC, type TlsRequirement } from '../src/delivery/tls-policy.js';
-import { judgeTls, type TlsFacts } from '../src/delivery/tls-verdict.js';
+import { handshakeWords, judgeTls, tlsRequirement, type TlsFacts } from '../src/delivery/tls-verdict.js';
 
 const target = { host: 'mx.example.com', address: '192.0.2.25' };
 const REQUIRED: TlsRequirement = { policy: 'required', requireVerified: true };
@@ -163,5 +163,49 @@ describe('judgeTls', () => {
     expect(v.action).toBe('send');
     expect(v.session).toMatchObject({ ok: false, failure: 'certificate-expired' });
     expect(judgeTls(target, HANDSHAKE, TESTING).action).toBe('fallback');
+  });
+});
+
+describe('tlsRequirement', () => {
+  it('is opportunistic unless the domain or an MTA-STS policy asks for more', () => {
+    expect(tlsRequirement('opportunistic', undefined)).toEqual(OPPORTUNISTIC);
+    expect(tlsRequirement('required', undefined)).toEqual(REQUIRED);
+  });
+
+  it('names MTA-STS when it enforces, the domain when it requires, MTA-STS testing otherwise', () => {
+    expect(tlsRequirement('opportunistic', ENFORCE)).toEqual(ENFORCE);
+    expect(tlsRequirement('required', ENFORCE)).toEqual(ENFORCE);
+    expect(tlsRequirement('opportunistic', TESTING)).toEqual(TESTING);
+    // The domain requires; the testing policy's fields stay for reporting.
+    expect(tlsRequirement('required', TESTING)).toEqual({
+      ...TESTING,
+      policy: 'required',
+      requireVerified: true,
+    });
+    const unavailable = {
+      ...OPPORTUNISTIC,
+      policyDomain: 'example.com',
+      policyFailure: { type: 'sts-policy-fetch-error' as const, detail: 'HTTP 404' },
+    };
+    expect(tlsRequirement('opportunistic', unavailable)).toEqual(unavailable);
+    expect(tlsRequirement('required', unavailable)).toMatchObject({
+      policy: 'required',
+      requireVerified: true,
+      policyFailure: unavailable.policyFailure,
+    });
+  });
+});
+
+describe('handshakeWords', () => {
+  it("keeps OpenSSL's reason, not its whole error line", () => {
+    const line =
+      '80DCE6CF307F0000:error:0A00042E:SSL routines:ssl3_read_bytes:tlsv1 alert protocol version:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1601:SSL alert number 70\n';
+    expect(handshakeWords({ message: line })).toBe('tlsv1 alert protocol version');
+    expect(handshakeWords({ message: line, reason: 'tlsv1 alert protocol version' })).toBe(
+      'tlsv1 alert protocol version',
+    );
+    expect(handshakeWords({ message: 'Connection closed unexpectedly' })).toBe(
+      'Connection closed unexpectedly',
+    );
   });
 });

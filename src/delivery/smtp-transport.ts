@@ -6,7 +6,7 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { peerText } from '../peer-text.js';
 import { classifyReply } from './classify-reply.js';
 import { OPPORTUNISTIC, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
-import { judgeTls, type TlsFacts, type TlsVerdict } from './tls-verdict.js';
+import { handshakeWords, judgeTls, type TlsFacts, type TlsVerdict } from './tls-verdict.js';
 import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
 
 /**
@@ -217,14 +217,10 @@ export class SmtpTransport implements Transport {
     } catch (err) {
       const e = err as SmtpError;
       if (!e.tlsHandshake) return { err: e };
-      const failed = judgeTls(
-        target,
-        { kind: 'handshake-failed', error: e.message },
-        requirement,
-        credentials,
-      );
+      const error = handshakeWords(e);
+      const failed = judgeTls(target, { kind: 'handshake-failed', error }, requirement, credentials);
       if (failed.action !== 'fallback') return { refused: failed };
-      facts = { kind: 'handshake-failed', error: e.message, retriedInCleartext: true };
+      facts = { kind: 'handshake-failed', error, retriedInCleartext: true };
       try {
         conn = await this.open(target, sourceIp, true);
       } catch (retryErr) {

@@ -235,3 +235,13 @@ export function tlsRequirement(
   if (domainTls === 'required') return { ...mtaSts, policy: 'required', requireVerified: true };
   return mtaSts ?? { policy: 'opportunistic', requireVerified: false };
 }
+
+/**
+ * A failed handshake in words: OpenSSL's reason ("tlsv1 alert protocol version", "unsupported
+ * protocol") rather than its whole error line (an address, a source file, a line number).
+ */
+export function handshakeWords(err: { message: string; reason?: unknown }): string {
+  if (typeof err.reason === 'string' && err.reason !== '') return err.reason;
+  const line = err.message.split('\n')[0]!.trim();
+  return /:SSL routines:[^:]*:([^:]+):/.exec(line)?.[1] ?? line;
+}
