@@ -220,6 +220,26 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect((reset as { expire_after: number | null }).expire_after).toBeNull();
   });
 
+  it('requires TLS for the domain’s mail, and sees it saved', async () => {
+    const id = page.url().split('/').pop()!;
+    const tls = page.getByLabel('TLS', { exact: true });
+    expect(await tls.inputValue()).toBe('opportunistic');
+    await tls.selectOption({ label: 'Required' });
+    await page.getByRole('button', { name: 'Save TLS policy' }).click();
+    await page.getByText('Saved: mail from acme.example is sent only over TLS', { exact: false }).waitFor();
+    const saved = await page.evaluate(async (i) => (await fetch(`/api/domains/${i}`)).json(), id);
+    expect((saved as { tls: string }).tls).toBe('required');
+    await nav('Domains');
+    await page.getByText('TLS required').waitFor();
+    await page.getByRole('link', { name: 'acme.example' }).click();
+    await heading('acme.example').waitFor();
+    expect(await page.getByLabel('TLS', { exact: true }).inputValue()).toBe('required');
+    // Back to the default: the walk-through's receiving server has no certificate txmail can verify.
+    await page.getByLabel('TLS', { exact: true }).selectOption({ label: 'Opportunistic (default)' });
+    await page.getByRole('button', { name: 'Save TLS policy' }).click();
+    await page.getByText('Saved: mail from acme.example is encrypted when', { exact: false }).waitFor();
+  });
+
   it('sends through the API with the key, from a server, and finds the email in the logs', async () => {
     const account = await (
       await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })
@@ -248,7 +268,13 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await heading('Email').waitFor();
     await page.getByText(id).waitFor();
     await page.getByRole('list', { name: 'Event timeline' }).waitFor();
-    if (production) await page.getByText('Delivered').first().waitFor({ timeout: 30_000 });
+    if (production) {
+      await page.getByText('Delivered').first().waitFor({ timeout: 30_000 });
+      // The attempt's TLS: the receiving server offers STARTTLS with a certificate nobody trusts.
+      await page
+        .getByText(/^TLS 1\.[23] · TLS_\w+ · certificate invalid \(.+\) · policy opportunistic$/)
+        .waitFor();
+    }
     await screenshot(page, 'email-detail');
   });
 

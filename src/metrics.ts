@@ -2,6 +2,7 @@
 // where the thing happens, gauges of the queue are read from the database when scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isBounceCategory } from './bounce/categories.js';
+import type { DeliveryAttemptRow } from './db/schema.js';
 import { rate, type ReputationWindow } from './reputation/judge.js';
 
 export interface QueueDepth {
@@ -36,6 +37,7 @@ export class Metrics {
   readonly inboundMessages: Counter<'kind'>;
   readonly inboundLimited: Counter<'limit'>;
   readonly senderBlocks: Counter;
+  readonly deliveryTls: Counter<'policy' | 'result'>;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -92,6 +94,12 @@ export class Metrics {
     this.senderBlocks = new Counter({
       name: 'txmail_sender_block_replies_total',
       help: 'Replies that refused the sending address (a blocklist, its reputation, complaints), not the recipient: the message was deferred, never bounced (ARCHITECTURE.md, Destination blocks)',
+      registers,
+    });
+    this.deliveryTls = new Counter({
+      name: 'txmail_delivery_tls_total',
+      help: 'Delivery attempts whose session reached TLS or its absence, by TLS policy (opportunistic, required, mta-sts, mta-sts-testing) and result (tls_valid, tls_invalid: TLS with a certificate that did not verify; cleartext: no STARTTLS offered; cleartext_fallback: cleartext after a failed handshake; refused: not sent, the policy asked for more)',
+      labelNames: ['policy', 'result'],
       registers,
     });
     // Both queue gauges come from one query per scrape.
@@ -246,6 +254,12 @@ export class Metrics {
    * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
    * an event without one has no category label.
    */
+  /** txmail_delivery_tls_total for one recorded attempt (nothing when no session answered it). */
+  countTls(attempt: DeliveryAttemptRow): void {
+    const result = tlsResult(attempt);
+    if (result !== undefined) this.deliveryTls.inc({ policy: attempt.tls_policy!, result });
+  }
+
   countEvent(event: { type: string; data: Record<string, unknown> }): void {
     const category = event.data.category;
     this.events.inc(
@@ -254,4 +268,20 @@ export class Metrics {
         : { type: event.type },
     );
   }
+}
+
+/**
+ * What an attempt's session came to, for txmail_delivery_tls_total. A policy that requires a valid
+ * certificate never sends without one: such an attempt without TLS, or with an invalid certificate, was
+ * refused (ARCHITECTURE.md, "TLS policy").
+ */
+export function tlsResult(
+  a: Pick<DeliveryAttemptRow, 'tls' | 'tls_policy' | 'tls_certificate' | 'tls_fallback'>,
+): 'tls_valid' | 'tls_invalid' | 'cleartext' | 'cleartext_fallback' | 'refused' | undefined {
+  if (a.tls_policy === null) return undefined;
+  const verified = a.tls_policy === 'required' || a.tls_policy === 'mta-sts';
+  const encrypted = Number(a.tls) === 1;
+  if (verified && (!encrypted || a.tls_certificate !== 'valid')) return 'refused';
+  if (encrypted) return a.tls_certificate === 'valid' ? 'tls_valid' : 'tls_invalid';
+  return Number(a.tls_fallback) === 1 ? 'cleartext_fallback' : 'cleartext';
 }

@@ -16,6 +16,7 @@ import { SecretBox } from './crypto/secret-box.js';
 import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
 import { migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
+import type { SmtpTransportOptions } from './delivery/smtp-transport.js';
 import { Verp } from './delivery/verp.js';
 import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
 import { DkimKeys } from './dkim/dkim-keys.js';
@@ -94,6 +95,7 @@ export interface Services {
   startWorker(
     options?: Partial<WorkerOptions>,
     webhookOptions?: Partial<DispatcherOptions>,
+    transportOptions?: Pick<SmtpTransportOptions, 'ca'>,
   ): Promise<DeliveryWorker>;
   /** The webhook dispatcher once the worker role runs. */
   dispatcher(): WebhookDispatcher | undefined;
@@ -292,7 +294,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     http: () => httpApps.http(),
     healthHttp: () => httpApps.healthHttp(),
     dispatcher: () => workerRole.dispatcher(),
-    startWorker: (options, webhookOptions) => workerRole.start(options, webhookOptions),
+    startWorker: (options, webhookOptions, transportOptions) =>
+      workerRole.start(options, webhookOptions, transportOptions),
     startDomainChecker: (options) => workerRole.startDomainChecker(options),
     startInbound: (options) => inboundRole.start(options),
     startBlocklistMonitor: (options) => workerRole.startBlocklistMonitor(options),

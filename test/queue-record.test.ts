@@ -119,6 +119,12 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
       enhanced_code: result === 'delivered' ? '2.0.0' : '4.3.0',
       reply: result === 'delivered' ? '250 2.0.0 queued' : '451 4.3.0 try again',
       source_ip: null,
+      tls_version: 'TLSv1.3',
+      tls_cipher: 'TLS_AES_256_GCM_SHA384',
+      tls_certificate: 'invalid',
+      tls_certificate_error: 'certificate has expired',
+      tls_policy: 'opportunistic',
+      tls_fallback: 0,
     },
     events: [
       {
@@ -185,8 +191,11 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
 
   it('moves a message nobody else touched, then lets a later bounce follow "delivered"', async () => {
     const id = await claimed('queued', 'w1');
-    expect(await queue().recordMany([record(id, 'w1', 'delivered')])).toEqual(['applied']);
+    const r = record(id, 'w1', 'delivered');
+    expect(await queue().recordMany([r])).toEqual(['applied']);
     expect(await message(id)).toMatchObject({ status: 'delivered', lease_owner: null });
+    // The attempt row as the worker made it, every column (the TLS details too) on both writers.
+    expect(await attempts(id)).toEqual([r.attempt]);
     await receive(id, 'bounced');
     expect(await message(id)).toMatchObject({ status: 'bounced' });
     expect(await eventTypes(id)).toEqual(['email.bounced', 'email.delivered']);

@@ -9,6 +9,7 @@ import {
   type DomainRow,
   type DomainStatus,
   type DomainsTable,
+  type DomainTls,
   type NewDomain,
 } from './schema.js';
 import { claimLeased } from './lease-claim.js';
@@ -187,16 +188,19 @@ export class DomainsRepo {
    * The domains this account may send from: names (ASCII, lower case) with their expiry for mail
    * (expire_after, seconds or null), in one query (domains/verified-domains.ts caches it).
    */
-  async sendable(accountId: string): Promise<{ name: string; expire_after: number | null }[]> {
+  async sendable(
+    accountId: string,
+  ): Promise<{ name: string; expire_after: number | null; tls: DomainTls }[]> {
     const rows = await this.db
       .selectFrom('domains')
-      .select(['name', 'expire_after'])
+      .select(['name', 'expire_after', 'tls'])
       .where('account_id', '=', accountId)
       .where('status', 'in', SENDABLE_DOMAIN_STATUSES)
       .execute();
     return rows.map((r) => ({
       name: r.name,
       expire_after: r.expire_after === null ? null : Number(r.expire_after),
+      tls: r.tls,
     }));
   }
 
@@ -205,6 +209,24 @@ export class DomainsRepo {
     const r = await this.db
       .updateTable('domains')
       .set({ expire_after: expireAfter })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Sets the domain's settings given (expire_after, tls) in one statement; false when the account has
+   * no such domain.
+   */
+  async setSettings(
+    accountId: string,
+    id: string,
+    settings: { expire_after?: number | null; tls?: DomainTls },
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable('domains')
+      .set(settings)
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();

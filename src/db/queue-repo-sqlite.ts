@@ -31,6 +31,12 @@ const ATTEMPT_COLUMNS = [
   'enhanced_code',
   'reply',
   'source_ip',
+  'tls_version',
+  'tls_cipher',
+  'tls_certificate',
+  'tls_certificate_error',
+  'tls_policy',
+  'tls_fallback',
 ] as const;
 
 export class SqliteQueueRepo extends QueueRepo {

@@ -140,7 +140,16 @@ export interface DomainsTable {
    * expire_after); null: the default retry period. Optional on insert (the column defaults to null).
    */
   expire_after: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * Whether the domain's mail may go in cleartext (docs/API.md, Domains: tls; ARCHITECTURE.md, "TLS
+   * policy"). Optional on insert (the column defaults to opportunistic).
+   */
+  tls: ColumnType<DomainTls, DomainTls | undefined, DomainTls>;
 }
+
+/** A sending domain's TLS setting: `required` delivers only over TLS with a valid certificate. */
+export type DomainTls = 'opportunistic' | 'required';
+export const DOMAIN_TLS_VALUES: readonly DomainTls[] = ['opportunistic', 'required'];
 
 export interface MessagesTable {
   id: string;
@@ -264,6 +273,19 @@ export interface DeliveryAttemptsTable {
   reply: string;
   /** The local address the connection left from; null: the system's choice. */
   source_ip: string | null;
+  /**
+   * What the answering session negotiated (delivery/tls-policy.ts TlsDetails): the protocol (`TLSv1.3`)
+   * and cipher suite, null without TLS; whether the certificate verified for the host name ('valid',
+   * 'invalid'; null without TLS) and why not. Null in rows from before they were recorded.
+   */
+  tls_version: string | null;
+  tls_cipher: string | null;
+  tls_certificate: 'valid' | 'invalid' | null;
+  tls_certificate_error: string | null;
+  /** The TLS policy applied (TlsPolicyName); null: no connection was tried, or an old row. */
+  tls_policy: string | null;
+  /** 1: the STARTTLS handshake failed and the message went, or was tried, in cleartext. */
+  tls_fallback: number;
 }
 
 export interface SourceIpUsageTable {

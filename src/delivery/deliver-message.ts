@@ -2,7 +2,12 @@
 // sender domain that may no longer send), route, compose, sign, hand to the transport. Knows nothing
 // about the queue; the worker records what this returns.
 import type { Clock } from '../clock.js';
-import { SENDABLE_DOMAIN_STATUSES, type DomainStatus, type MessageRow } from '../db/schema.js';
+import {
+  SENDABLE_DOMAIN_STATUSES,
+  type DomainStatus,
+  type DomainTls,
+  type MessageRow,
+} from '../db/schema.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import type { DestinationBlocks } from './destination-blocks.js';
@@ -12,6 +17,8 @@ import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { resolveMxRoute } from './mx-route.js';
 import { senderDomainRefusal } from './sender-domain-refusal.js';
+import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
+import { tlsRequirement } from './tls-verdict.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
 
@@ -57,6 +64,25 @@ export class Deliverer {
       expireAfter: (accountId: string, name: string) => Promise<number | null>;
       /** The status of one of the account's domains as stored now (undefined: no such domain). */
       domainStatus: (accountId: string, name: string) => Promise<DomainStatus | undefined>;
+      /**
+       * The TLS setting of the account's sendable domain (cached with the verified domains); absent:
+       * every domain is opportunistic (ARCHITECTURE.md, "TLS policy").
+       */
+      domainTls?: (accountId: string, name: string) => Promise<DomainTls>;
+      /**
+       * The recipient domain's MTA-STS policy as a requirement (undefined: it has none); asked for every
+       * attempt to the MX hosts, never with a relay. Absent: no MTA-STS.
+       */
+      tlsPolicy?: (recipientDomain: string) => Promise<TlsRequirement | undefined>;
+      /** Told every attempt's TLS sessions to the recipient's MX hosts (TLS reporting, RFC 8460). */
+      tlsReports?: {
+        record(r: {
+          recipientDomain: string;
+          requirement: TlsRequirement;
+          sourceIp: string | null;
+          sessions: TlsSessionReport[];
+        }): void;
+      };
       clock: Clock;
     },
   ) {}
@@ -77,6 +103,14 @@ export class Deliverer {
     const { key, envelopeDomain } = sender;
     const route = await this.targets(m.to_domain);
     if ('result' in route) return { kind: 'attempted', result: route.result };
+    const tls = await this.tlsRequirement(m);
+    // MTA-STS in enforce: only the hosts its policy lists are tried (RFC 8461 §4.1); none listed, the
+    // message waits (the policy or the MX records may change) instead of going elsewhere.
+    if (tls.policy === 'mta-sts' && tls.mxPatterns) {
+      const listed = route.targets.filter((t) => mxMatchesPolicy(t.host, tls.mxPatterns!));
+      if (listed.length === 0) return { kind: 'attempted', result: this.unlisted(m, route.targets, tls) };
+      route.targets = listed;
+    }
     const now = deps.clock.now();
     const paused = deps.limits.pausedUntil(route.destination, now);
     if (paused !== undefined) return { kind: 'paused', until: paused };
@@ -118,7 +152,16 @@ export class Deliverer {
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),
         source.address,
+        tls,
       );
+      if (result.tlsSessions && result.tlsSessions.length > 0 && !settings.relay) {
+        deps.tlsReports?.record({
+          recipientDomain: m.to_domain,
+          requirement: tls,
+          sourceIp: source.address ?? null,
+          sessions: result.tlsSessions,
+        });
+      }
       // Only a real throttle slows the destination down. A greylisting reply is about this message's
       // (client, sender, recipient) triplet: the other messages for the destination go on at full
       // concurrency (ARCHITECTURE.md, "Greylisting is not throttling").
@@ -170,6 +213,64 @@ export class Deliverer {
     return {
       refused: senderDomainRefusal(domain, status),
       details: { sender_domain: domain, domain_status: status ?? null },
+    };
+  }
+
+  /**
+   * What TLS the message's sessions must have (tls-verdict.ts tlsRequirement): its sending domain's
+   * setting (the service's own mail: opportunistic) and, to the MX hosts, the recipient domain's
+   * MTA-STS policy; through a relay only the domain's setting applies (to the relay's host).
+   */
+  private async tlsRequirement(m: MessageRow): Promise<TlsRequirement> {
+    const { deps, settings } = this;
+    const domainTls =
+      m.from_domain !== settings.testDomain && deps.domainTls
+        ? await deps.domainTls(m.account_id, m.from_domain)
+        : 'opportunistic';
+    const mtaSts = settings.relay ? undefined : await deps.tlsPolicy?.(m.to_domain);
+    return tlsRequirement(domainTls, mtaSts);
+  }
+
+  /**
+   * No MX host is listed by the recipient domain's MTA-STS policy (enforce): deferred without a
+   * connection, and reported as a failure for each host (TLS reporting).
+   */
+  private unlisted(m: MessageRow, targets: DeliveryTarget[], tls: TlsRequirement): AttemptResult {
+    const hosts = [...new Set(targets.map((t) => t.host))];
+    const of = tls.policyDomain ?? m.to_domain;
+    const reason = `the MTA-STS policy of ${of} (enforce) does not list ${hosts.join(', ')}; not delivered`;
+    this.deps.tlsReports?.record({
+      recipientDomain: m.to_domain,
+      requirement: tls,
+      sourceIp: null,
+      sessions: targets.map((t) => ({
+        mxHost: t.host,
+        receivingIp: t.address,
+        ok: false,
+        failure: 'validation-failure',
+        detail: `${t.host} is not listed in the MTA-STS policy of ${of}`,
+      })),
+    });
+    return {
+      outcome: 'deferred',
+      smtpCode: null,
+      enhanced: '4.7.5',
+      reply: reason,
+      remoteHost: null,
+      remoteIp: null,
+      tls: false,
+      throttled: false,
+      greylisted: false,
+      category: 'network_error',
+      reason,
+      tlsDetails: {
+        policy: tls.policy,
+        version: null,
+        cipher: null,
+        certificate: null,
+        certificateError: null,
+        cleartextFallback: false,
+      },
     };
   }
 

@@ -12,6 +12,7 @@ import {
   type RetryPolicy,
   DEFAULT_RETRY,
 } from './retry-schedule.js';
+import { tlsDetailsJson } from './tls-details-json.js';
 import type { AttemptResult } from './transport.js';
 
 export interface MessageProgress {
@@ -56,6 +57,9 @@ export function decideNext(
     remote_host: result.remoteHost,
     remote_ip: result.remoteIp,
     tls: result.tls,
+    // What the session negotiated and the policy applied (ARCHITECTURE.md, "TLS policy"), when a
+    // session answered.
+    ...(result.tlsDetails ? { tls_details: tlsDetailsJson(result.tlsDetails) } : {}),
   };
   if (result.outcome === 'delivered') {
     return {

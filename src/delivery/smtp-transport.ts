@@ -1,8 +1,12 @@
-// SMTP delivery over reused connections, pooled per (source IP, destination address, port). This is the
-// only file that talks to nodemailer's SMTP client.
+// SMTP delivery over reused connections, pooled per (source IP, destination address, port, host name,
+// TLS requirement). This is the only file that talks to nodemailer's SMTP client. Every session is
+// judged for TLS before MAIL FROM (tls-verdict.ts; ARCHITECTURE.md, "TLS policy").
+import tls from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { peerText } from '../peer-text.js';
 import { classifyReply } from './classify-reply.js';
+import { OPPORTUNISTIC, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
+import { handshakeWords, judgeTls, type TlsFacts, type TlsVerdict } from './tls-verdict.js';
 import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
 
 /**
@@ -24,6 +28,11 @@ export interface SmtpTransportOptions {
   connectTimeoutMs?: number;
   /** Inactivity limit during a transaction (also the wait for the reply to the final "."). */
   socketTimeoutMs?: number;
+  /**
+   * Certificate authorities (PEM) trusted besides Node's roots (and NODE_EXTRA_CA_CERTS, which only a
+   * process started with it has) when checking a receiving server's certificate.
+   */
+  ca?: string[];
 }
 
 interface PooledConnection {
@@ -31,6 +40,8 @@ interface PooledConnection {
   key: string;
   sent: number;
   maxMessages: number;
+  /** What the session's TLS came to, judged again for each message's requirement. */
+  tls: TlsFacts;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -38,25 +49,44 @@ interface SmtpError extends Error {
   code?: string;
   responseCode?: number;
   response?: string;
+  /** The connection failed during its STARTTLS handshake (set by open()). */
+  tlsHandshake?: boolean;
 }
+
+/** A new session, or why there is none: its connection failed, or its TLS was refused. */
+type Opened =
+  | { conn: SMTPConnection; tls: TlsFacts }
+  | { err: SmtpError; verdict?: TlsVerdict }
+  /** No MAIL FROM: the session (if one was made) fell short of the requirement. */
+  | { refused: TlsVerdict; conn?: SMTPConnection };
 
 export class SmtpTransport implements Transport {
   private readonly idle = new Map<string, PooledConnection[]>();
   private readonly maxMessages: number;
   private readonly idleMs: number;
   private closed = false;
+  /** Node's roots and the extra CAs; undefined: Node's own store (with NODE_EXTRA_CA_CERTS). */
+  private readonly trusted: string[] | undefined;
 
   constructor(private readonly options: SmtpTransportOptions) {
     this.maxMessages = options.maxMessagesPerConnection ?? 100;
     this.idleMs = options.idleMs ?? 30_000;
+    // A `ca` option replaces the default roots: they are passed with it.
+    this.trusted = options.ca?.length ? [...tls.rootCertificates, ...options.ca] : undefined;
   }
 
-  async deliver(job: DeliveryJob, targets: DeliveryTarget[], sourceIp?: string): Promise<AttemptResult> {
+  async deliver(
+    job: DeliveryJob,
+    targets: DeliveryTarget[],
+    sourceIp?: string,
+    requirement: TlsRequirement = OPPORTUNISTIC,
+  ): Promise<AttemptResult> {
     let last: AttemptResult | undefined;
+    const sessions: TlsSessionReport[] = [];
     for (const target of targets) {
-      const { result, tryNext } = await this.deliverTo(job, target, sourceIp);
-      if (!tryNext) return result;
-      last = result;
+      const { result, tryNext } = await this.deliverTo(job, target, sourceIp, requirement, sessions);
+      last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
+      if (!tryNext) return last;
     }
     return (
       last ?? {
@@ -82,47 +112,78 @@ export class SmtpTransport implements Transport {
   }
 
   /**
-   * One target over a pooled or new connection. `tryNext`: the host could not be reached or refused the
-   * session before the message, so the next MX host should be tried (RFC 5321 §5.1).
+   * One target over a pooled or new connection. `tryNext`: the host could not be reached, refused the
+   * session before the message, or its TLS fell short of the requirement, so the next MX host should be
+   * tried (RFC 5321 §5.1). Each session used is added to `sessions` (TLS reporting).
    */
   private async deliverTo(
     job: DeliveryJob,
     target: DeliveryTarget,
     sourceIp: string | undefined,
+    requirement: TlsRequirement,
+    sessions: TlsSessionReport[],
   ): Promise<{ result: AttemptResult; tryNext: boolean }> {
-    const key = `${sourceIp ?? ''}|${target.address}|${target.port}`;
+    // A connection is reused only for the same host name (its certificate was judged for it) and the
+    // same class of requirement: one that negotiated an invalid certificate, or none, never carries a
+    // delivery that requires a valid one.
+    const key = [
+      sourceIp ?? '',
+      target.address,
+      target.port,
+      target.host.toLowerCase(),
+      requirement.requireVerified ? 'verified' : 'any',
+    ].join('|');
     // A pooled connection may have been closed by the server since: if it fails before the message
     // was handed over, that says nothing about this message; retry once on a fresh connection.
     for (let fresh = false; ; fresh = true) {
       let pooled = fresh ? undefined : this.takeIdle(key);
       if (!pooled) {
-        try {
-          pooled = {
-            conn: await this.open(target, sourceIp),
-            key,
-            sent: 0,
-            maxMessages: target.maxMessages ?? this.maxMessages,
-          };
-        } catch (err) {
-          const result = this.errorResult(err as SmtpError, target, undefined);
+        const opened = await this.connect(target, sourceIp, requirement);
+        if ('err' in opened) {
+          if (opened.verdict) sessions.push(opened.verdict.session);
+          const result = this.errorResult(opened.err, target, undefined);
+          if (opened.verdict) result.tlsDetails = opened.verdict.details;
           return { result, tryNext: result.outcome !== 'bounced' };
         }
+        if ('refused' in opened) {
+          sessions.push(opened.refused.session);
+          opened.conn?.quit(); // no MAIL FROM: the session ends politely
+          return { result: this.tlsRefusal(opened.refused, target, opened.conn), tryNext: true };
+        }
+        pooled = {
+          conn: opened.conn,
+          key,
+          sent: 0,
+          maxMessages: target.maxMessages ?? this.maxMessages,
+          tls: opened.tls,
+        };
+      }
+      // Judged for this message: a reused session may have been opened for another recipient domain,
+      // whose policy asked less of it (reporting differs, never what the key lets through).
+      const verdict = judgeTls(target, pooled.tls, requirement, target.auth !== undefined);
+      if (verdict.action !== 'send') {
+        sessions.push(verdict.session);
+        this.discard(pooled, true);
+        return { result: this.tlsRefusal(verdict, target, pooled.conn), tryNext: true };
       }
       const reused = pooled.sent > 0;
       const outcome = await this.send(pooled, job);
       if (outcome.ok) {
+        sessions.push(verdict.session);
         pooled.sent++;
         this.release(pooled);
         const reply = peerText(outcome.response.trim(), MAX_REPLY_TEXT);
         const code = Number(/^(\d{3})/.exec(reply)?.[1] ?? 250);
-        return { result: this.result(code, reply, target, pooled.conn), tryNext: false };
+        const result = this.result(code, reply, target, pooled.conn);
+        return { result: { ...result, tlsDetails: verdict.details }, tryNext: false };
       }
       const err = outcome.err;
       if (reused && !fresh && err.responseCode === undefined) {
         this.discard(pooled);
         continue;
       }
-      const result = this.errorResult(err, target, pooled.conn);
+      sessions.push(verdict.session);
+      const result = { ...this.errorResult(err, target, pooled.conn), tlsDetails: verdict.details };
       if ((err.code === 'EENVELOPE' || err.code === 'EMESSAGE') && !result.throttled) {
         // The server refused or deferred this message (a greylisting reply too: it is about this
         // recipient, not the session); the connection itself is fine: RSET and keep it. Like every
@@ -137,7 +198,88 @@ export class SmtpTransport implements Transport {
     }
   }
 
-  private open(target: DeliveryTarget, sourceIp: string | undefined): Promise<SMTPConnection> {
+  /**
+   * A new session to `target`, judged for TLS before anything is sent in it (credentials included).
+   * After a failed STARTTLS handshake, opportunistic delivery reconnects at once without STARTTLS, as
+   * Postfix's opportunistic level does: the mail goes in cleartext rather than not at all.
+   */
+  private async connect(
+    target: DeliveryTarget,
+    sourceIp: string | undefined,
+    requirement: TlsRequirement,
+  ): Promise<Opened> {
+    const credentials = target.auth !== undefined;
+    let conn: SMTPConnection;
+    let facts: TlsFacts;
+    try {
+      conn = await this.open(target, sourceIp, false);
+      facts = this.tlsFacts(conn, target);
+    } catch (err) {
+      const e = err as SmtpError;
+      if (!e.tlsHandshake) return { err: e };
+      const error = handshakeWords(e);
+      const failed = judgeTls(target, { kind: 'handshake-failed', error }, requirement, credentials);
+      if (failed.action !== 'fallback') return { refused: failed };
+      facts = { kind: 'handshake-failed', error, retriedInCleartext: true };
+      try {
+        conn = await this.open(target, sourceIp, true);
+      } catch (retryErr) {
+        return { err: retryErr as SmtpError, verdict: judgeTls(target, facts, requirement) };
+      }
+    }
+    const verdict = judgeTls(target, facts, requirement, credentials);
+    if (verdict.action !== 'send') return { refused: verdict, conn };
+    if (target.auth) {
+      try {
+        await login(conn, target.auth);
+      } catch (err) {
+        return { err: err as SmtpError, verdict };
+      }
+    }
+    return { conn, tls: facts };
+  }
+
+  /**
+   * What the session's TLS came to, read off the socket after the upgrade. The certificate is judged
+   * here, not by the handshake (which accepts any: rejectUnauthorized false), so that an opportunistic
+   * session records why it did not verify and a required one is refused with that reason: the chain
+   * against the trusted roots (authorizationError), and the name against the host name, never the
+   * address (tls.checkServerIdentity, which the handshake checks against the SNI name too).
+   */
+  private tlsFacts(conn: SMTPConnection, target: DeliveryTarget): TlsFacts {
+    const socket = conn._socket;
+    if (!conn.secure || !(socket instanceof tls.TLSSocket)) {
+      // A STARTTLS answered with an error: the last reply is that error; otherwise it is EHLO's.
+      const last = typeof conn.lastServerResponse === 'string' ? conn.lastServerResponse : '';
+      return /^[45]\d\d/.test(last)
+        ? { kind: 'refused', reply: peerText(last.trim(), 200) }
+        : { kind: 'not-offered' };
+    }
+    const cert = socket.getPeerCertificate();
+    const hasCert = cert !== null && Object.keys(cert).length > 0;
+    // Node's authorizationError is the OpenSSL code as a string (typed as an Error).
+    const code = socket.authorized ? null : String(socket.authorizationError as unknown);
+    const chainError = code === null || code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? null : code;
+    const host = target.host.replace(/\.$/, '');
+    const nameError = hasCert
+      ? (tls.checkServerIdentity(host, cert)?.message ?? null)
+      : 'the server presented no certificate';
+    return {
+      kind: 'tls',
+      version: socket.getProtocol(),
+      cipher: socket.getCipher()?.standardName ?? socket.getCipher()?.name ?? null,
+      chainError,
+      // Authorized: the handshake found the name valid too.
+      nameError: code === null ? null : nameError,
+    };
+  }
+
+  /** `ignoreTLS`: the cleartext retry after a failed STARTTLS handshake. */
+  private open(
+    target: DeliveryTarget,
+    sourceIp: string | undefined,
+    ignoreTLS: boolean,
+  ): Promise<SMTPConnection> {
     const conn = new SMTPConnection({
       host: target.address,
       port: target.port,
@@ -150,31 +292,27 @@ export class SmtpTransport implements Transport {
       socketTimeout: this.options.socketTimeoutMs ?? 120_000,
       socketCloseTimeout: 0,
       maxResponseSize: MAX_REPLY_BYTES,
-      // Opportunistic STARTTLS (RFC 3207) without certificate checks: most MX certificates do not
-      // match their names, and refusing them would send the mail in clear text instead.
+      // STARTTLS when offered (RFC 3207), any certificate: the handshake never refuses one, tlsFacts
+      // judges it and the requirement decides (most MX certificates do not match their names, and
+      // refusing them opportunistically would send the mail in cleartext instead).
       opportunisticTLS: true,
-      tls: { rejectUnauthorized: false },
+      ignoreTLS,
+      tls: { rejectUnauthorized: false, ...(this.trusted ? { ca: this.trusted } : {}) },
       allowInternalNetworkInterfaces: true,
     });
     return new Promise((resolve, reject) => {
-      const fail = (err: Error) => {
+      const fail = (err: SmtpError) => {
+        // Failed while upgrading: the handshake (or the connection during it), not the server's SMTP.
+        if (conn.upgrading && !conn.secure) err.tlsHandshake = true;
         conn.close();
         reject(err);
       };
       conn.once('error', fail);
       conn.connect((err) => {
         if (err) return fail(err);
-        if (!target.auth) {
-          conn.removeListener('error', fail);
-          conn.on('error', () => undefined); // errors of an idle connection surface on its next use
-          return resolve(conn);
-        }
-        conn.login(target.auth, (loginErr) => {
-          if (loginErr) return fail(loginErr);
-          conn.removeListener('error', fail);
-          conn.on('error', () => undefined);
-          resolve(conn);
-        });
+        conn.removeListener('error', fail);
+        conn.on('error', () => undefined); // errors of an idle connection surface on its next use
+        resolve(conn);
       });
     });
   }
@@ -270,6 +408,30 @@ export class SmtpTransport implements Transport {
     };
   }
 
+  /** The attempt's result when TLS fell short of the requirement: deferred, nothing was sent. */
+  private tlsRefusal(
+    verdict: TlsVerdict,
+    target: DeliveryTarget,
+    conn: SMTPConnection | undefined,
+  ): AttemptResult {
+    const reason = verdict.reason ?? 'TLS fell short of the policy';
+    return {
+      outcome: 'deferred',
+      smtpCode: null,
+      enhanced: verdict.enhanced ?? '4.7.5',
+      reply: peerText(reason, MAX_REPLY_TEXT),
+      remoteHost: target.host,
+      remoteIp: target.address,
+      tls: conn ? conn.secure : false,
+      throttled: false,
+      greylisted: false,
+      // Nothing was said about the recipient: like a host that cannot be reached.
+      category: 'network_error',
+      reason,
+      tlsDetails: verdict.details,
+    };
+  }
+
   private takeIdle(key: string): PooledConnection | undefined {
     const list = this.idle.get(key);
     while (list && list.length > 0) {
@@ -299,4 +461,19 @@ export class SmtpTransport implements Transport {
     if (polite) p.conn.quit();
     else p.conn.close();
   }
+}
+
+function login(conn: SMTPConnection, auth: { user: string; pass: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (err: Error) => {
+      conn.close();
+      reject(err);
+    };
+    conn.once('error', fail);
+    conn.login(auth, (err) => {
+      conn.removeListener('error', fail);
+      if (err) return fail(err);
+      resolve();
+    });
+  });
 }

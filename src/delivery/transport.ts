@@ -2,6 +2,7 @@
 // go to, and reports what happened. SMTP is the implementation (smtp-transport.ts); the queue never
 // knows about connections.
 import type { BounceCategory } from '../bounce/categories.js';
+import type { TlsDetails, TlsRequirement, TlsSessionReport } from './tls-policy.js';
 export interface DeliveryTarget {
   /** Host name (for logs and TLS SNI). */
   host: string;
@@ -55,11 +56,27 @@ export interface AttemptResult {
    * Absent: false.
    */
   senderBlock?: boolean;
+  /**
+   * What the answering session negotiated and the TLS policy applied (ARCHITECTURE.md, "TLS policy");
+   * absent when no connection got that far (none could be made, or no host to try).
+   */
+  tlsDetails?: TlsDetails;
+  /** Every connection of the attempt that reached TLS (or its absence), in order, for TLS reporting. */
+  tlsSessions?: TlsSessionReport[];
 }
 
 export interface Transport {
-  /** Tries the targets in order until one answers the message (accepts, refuses or defers it). */
-  deliver(job: DeliveryJob, targets: DeliveryTarget[], sourceIp?: string): Promise<AttemptResult>;
+  /**
+   * Tries the targets in order until one answers the message (accepts, refuses or defers it). `tls`:
+   * what the sessions must have (default OPPORTUNISTIC); a host whose session falls short is not sent
+   * to, and the next one is tried.
+   */
+  deliver(
+    job: DeliveryJob,
+    targets: DeliveryTarget[],
+    sourceIp?: string,
+    tls?: TlsRequirement,
+  ): Promise<AttemptResult>;
   /** Closes every pooled connection. */
   close(): Promise<void>;
 }

@@ -253,6 +253,7 @@ export class DeliveryWorker {
       enhanced_code: r.enhanced,
       reply: r.reply,
       source_ip: sourceIp ?? null,
+      ...attemptTlsColumns(r),
     });
   }
 
@@ -318,6 +319,24 @@ export class DeliveryWorker {
     // What it adds to the reputation counts if applied (reputation/counts.ts).
     return { ...record, reputation: deliveryDelta(m, record) };
   }
+}
+
+/** The attempt's TLS columns (schema.ts DeliveryAttemptsTable): null when no session answered it. */
+export function attemptTlsColumns(
+  r: AttemptResult,
+): Pick<
+  DeliveryAttemptRow,
+  'tls_version' | 'tls_cipher' | 'tls_certificate' | 'tls_certificate_error' | 'tls_policy' | 'tls_fallback'
+> {
+  const t = r.tlsDetails;
+  return {
+    tls_version: t?.version ?? null,
+    tls_cipher: t?.cipher ?? null,
+    tls_certificate: t?.certificate ?? null,
+    tls_certificate_error: t?.certificateError ?? null,
+    tls_policy: t?.policy ?? null,
+    tls_fallback: t?.cleartextFallback ? 1 : 0,
+  };
 }
 
 /** Adds to an expiry's detail that the account's paused sending held the message (docs/API.md). */

@@ -4,7 +4,14 @@ import { PLAN_NAMES, PLANS } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import type { DomainsRepo } from '../db/domains-repo.js';
-import type { Account, AccountState, DomainRow, Plan } from '../db/schema.js';
+import {
+  DOMAIN_TLS_VALUES,
+  type Account,
+  type AccountState,
+  type DomainRow,
+  type DomainTls,
+  type Plan,
+} from '../db/schema.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
 import { dkimSelector } from '../dkim/keys.js';
 import type { DnsResolver } from '../dns/resolver.js';
@@ -45,9 +52,11 @@ export class Domains {
     private readonly onChange: (accountId: string, accountStateChanged: boolean) => void,
   ) {}
 
-  async create(account: Account, input: string): Promise<DomainDetail> {
+  /** `settings.tls`: the domain's TLS setting (tlsProblem), opportunistic when not given. */
+  async create(account: Account, input: string, settings: { tls?: unknown } = {}): Promise<DomainDetail> {
     const parsed = parseDomainName(input);
     if (!parsed.ok) throw new AppError('validation_error', `"name" ${parsed.reason}`);
+    const tls = settings.tls === undefined ? 'opportunistic' : checkedTls(settings.tls);
     const name = parsed.ascii;
     if (this.settings.reserved.some((r) => isWithin(name, r))) {
       throw new AppError('validation_error', `"name" ${name} is reserved for this service`);
@@ -74,6 +83,7 @@ export class Domains {
       check_lease_owner: null,
       check_lease_until: null,
       expire_after: null,
+      tls,
     };
     let result;
     try {
@@ -110,11 +120,31 @@ export class Domains {
    * from EXPIRE_AFTER_MIN_S to EXPIRE_AFTER_MAX_S (the default retry period), or null for the default.
    * Applies to the domain's mail still queued too: the deadline is read when a message is claimed.
    */
-  async setExpireAfter(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
-    const problem = expireAfterProblem(value);
-    if (problem !== undefined) throw new AppError('validation_error', `"expire_after" ${problem}`);
+  setExpireAfter(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
+    return this.update(accountId, id, { expire_after: value });
+  }
+
+  /**
+   * Changes the settings given: expire_after (see setExpireAfter) and tls (tlsProblem; ARCHITECTURE.md,
+   * "TLS policy"). Every value is checked before any is written; both apply to mail already queued
+   * (read at each attempt, through the verified domains' cache).
+   */
+  async update(
+    accountId: string,
+    id: string,
+    changes: { expire_after?: unknown; tls?: unknown },
+  ): Promise<DomainDetail> {
+    if (!('expire_after' in changes) && !('tls' in changes))
+      throw new AppError('validation_error', '"expire_after" or "tls" is required: the settings to change');
+    const set: { expire_after?: number | null; tls?: DomainTls } = {};
+    if ('expire_after' in changes) {
+      const problem = expireAfterProblem(changes.expire_after);
+      if (problem !== undefined) throw new AppError('validation_error', `"expire_after" ${problem}`);
+      set.expire_after = changes.expire_after as number | null;
+    }
+    if ('tls' in changes) set.tls = checkedTls(changes.tls);
     await this.find(accountId, id);
-    if (!(await this.repo.setExpireAfter(accountId, id, value as number | null))) throw notFound(id);
+    if (Object.keys(set).length > 0 && !(await this.repo.setSettings(accountId, id, set))) throw notFound(id);
     this.changed(accountId, undefined);
     return this.detail(await this.find(accountId, id));
   }
@@ -239,6 +269,19 @@ export function expireAfterProblem(value: unknown): string | undefined {
     return `must be between ${EXPIRE_AFTER_MIN_S} and ${EXPIRE_AFTER_MAX_S} seconds (2 days), or null for the default`;
   }
   return undefined;
+}
+
+/** Why `value` is no TLS setting, or undefined when it is one (docs/API.md, Domains: tls). */
+export function tlsProblem(value: unknown): string | undefined {
+  return typeof value === 'string' && (DOMAIN_TLS_VALUES as readonly string[]).includes(value)
+    ? undefined
+    : 'must be "opportunistic" (TLS when the receiving server offers it, else cleartext) or "required" (only over TLS with a valid certificate)';
+}
+
+function checkedTls(value: unknown): DomainTls {
+  const problem = tlsProblem(value);
+  if (problem !== undefined) throw new AppError('validation_error', `"tls" ${problem}`);
+  return value as DomainTls;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,14 +1,16 @@
-// Which domains an account may send from, and each one's expiry for its mail (expire_after), read on
-// every send and every delivery attempt: cached briefly, invalidated on change. One query loads both,
-// so the delivery worker learns a message's deadline without a query of its own (ARCHITECTURE.md,
-// "Expiry").
+// Which domains an account may send from, and each one's expiry for its mail (expire_after) and TLS
+// setting, read on every send and every delivery attempt: cached briefly, invalidated on change. One
+// query loads them all, so the delivery worker learns a message's deadline and TLS requirement without
+// a query of its own (ARCHITECTURE.md, "Expiry", "TLS policy").
 import { TtlCache } from '../cache.js';
 import type { DomainsRepo } from '../db/domains-repo.js';
+import type { DomainTls } from '../db/schema.js';
 
 interface Sendable {
   names: string[];
   /** Seconds, by name; null: the default retry period. */
   expireAfter: Map<string, number | null>;
+  tls: Map<string, DomainTls>;
 }
 
 export class VerifiedDomains {
@@ -33,7 +35,15 @@ export class VerifiedDomains {
     return (await this.sendable(accountId)).expireAfter.get(name) ?? null;
   }
 
-  /** Call after a domain of this account changes status or expire_after. */
+  /**
+   * The TLS setting of the account's sendable domain `name`; opportunistic when it has none or may not
+   * send.
+   */
+  async tls(accountId: string, name: string): Promise<DomainTls> {
+    return (await this.sendable(accountId)).tls.get(name) ?? 'opportunistic';
+  }
+
+  /** Call after a domain of this account changes status, expire_after or tls. */
   invalidate(accountId: string): void {
     this.cache.delete(accountId);
   }
@@ -44,6 +54,7 @@ export class VerifiedDomains {
       return {
         names: rows.map((r) => r.name),
         expireAfter: new Map(rows.map((r) => [r.name, r.expire_after])),
+        tls: new Map(rows.map((r) => [r.name, r.tls])),
       };
     });
   }

@@ -18,7 +18,7 @@ import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
 import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
-import { SmtpTransport } from '../delivery/smtp-transport.js';
+import { SmtpTransport, type SmtpTransportOptions } from '../delivery/smtp-transport.js';
 import { SourceIpPool, utcDay } from '../delivery/source-ip-pool.js';
 import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
@@ -51,10 +51,14 @@ import type { Repos } from './repos.js';
 export interface WorkerRole {
   /** Built at once (Services.retention), started with the worker. */
   retention: RetentionSweeper;
-  /** Starts the delivery worker and the webhook dispatcher once. */
+  /**
+   * Starts the delivery worker and the webhook dispatcher once. `transportOptions.ca`: certificate
+   * authorities trusted besides the system's when checking receiving servers (tests of TLS policy).
+   */
   start(
     options?: Partial<WorkerOptions>,
     webhookOptions?: Partial<DispatcherOptions>,
+    transportOptions?: Pick<SmtpTransportOptions, 'ca'>,
   ): Promise<DeliveryWorker>;
   dispatcher(): WebhookDispatcher | undefined;
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
@@ -107,7 +111,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
   const unsubscribe: (() => void)[] = [];
   return {
     retention,
-    async start(options = {}, webhookOptions = {}) {
+    async start(options = {}, webhookOptions = {}, transportOptions = {}) {
       if (worker) return worker;
       // Everything that can fail (the database) before anything that must be closed again (sockets,
       // threads): a failed start leaves nothing open, and a second start builds afresh.
@@ -122,7 +126,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       );
       await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
       await sources.sync();
-      transport = new SmtpTransport({ hostname: config.hostname });
+      transport = new SmtpTransport({ hostname: config.hostname, ...transportOptions });
       builder = createMessageBuilder(config.buildThreads);
       sourceSync = setInterval(() => {
         sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
@@ -275,6 +279,7 @@ function newDeliverer(
       ),
       verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
+      domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
       clock,
     },
@@ -335,7 +340,10 @@ function newDeliveryWorker(
     },
     {
       recorded: (m, record, outcome) => {
-        if (record.attempt) metrics.attempts.inc({ outcome: record.attempt.outcome });
+        if (record.attempt) {
+          metrics.attempts.inc({ outcome: record.attempt.outcome });
+          metrics.countTls(record.attempt);
+        }
         if (outcome === 'superseded') return; // its status and events were not stored
         for (const e of record.events) metrics.countEvent(e);
         if (record.events.some((e) => e.type === 'email.bounced' || e.type === 'email.complained'))

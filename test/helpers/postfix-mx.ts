@@ -56,6 +56,20 @@ export interface PostfixMxOptions {
    * rejected: " before the text, as it does for every site.
    */
   access?: Record<string, string>;
+  /**
+   * STARTTLS with this certificate (smtpd_tls_security_level = may; test-ca.ts issues one); absent: no
+   * STARTTLS. The session's TLS is logged (smtpd_tls_loglevel 1) and written into each message's
+   * Received header ("using TLSv1.3 with cipher …").
+   */
+  tls?: {
+    certFile: string;
+    keyFile: string;
+    /**
+     * Only TLS 1.0: Postfix still offers STARTTLS, and every handshake of a current client (Node's
+     * TLS 1.2 minimum) fails, as with an old server that was never updated.
+     */
+    tls10Only?: boolean;
+  };
 }
 
 export class PostfixMx {
@@ -115,7 +129,7 @@ export class PostfixMx {
         `maillog_file = ${this.dir}/maillog`,
         'smtpd_banner = $myhostname ESMTP',
         'biff = no',
-        'smtpd_tls_security_level = none',
+        ...tlsSettings(this.options.tls),
         '',
       ].join('\n'),
     );
@@ -140,6 +154,8 @@ export class PostfixMx {
         'anvil unix - - n - 1 anvil',
         'scache unix - - n - 1 scache',
         'postlog unix-dgram n - n - 1 postlogd',
+        // Its TLS session cache and entropy: without it smtpd disables STARTTLS.
+        ...(this.options.tls ? ['tlsmgr unix - - n 1000? 1 tlsmgr'] : []),
         '',
       ].join('\n'),
     );
@@ -195,6 +211,25 @@ export class PostfixMx {
     if (!existsSync(dir)) return [];
     return readdirSync(dir).map((f) => readFileSync(join(dir, f)));
   }
+}
+
+/** main.cf lines for the instance's STARTTLS (PostfixMxOptions.tls). */
+function tlsSettings(tls: PostfixMxOptions['tls']): string[] {
+  if (!tls) return ['smtpd_tls_security_level = none'];
+  return [
+    'smtpd_tls_security_level = may',
+    `smtpd_tls_cert_file = ${tls.certFile}`,
+    `smtpd_tls_key_file = ${tls.keyFile}`,
+    'smtpd_tls_loglevel = 1',
+    'smtpd_tls_received_header = yes',
+    ...(tls.tls10Only
+      ? [
+          // TLS 1.0 and nothing else: STARTTLS is still offered, and a client that offers TLS 1.2 at
+          // least gets "unsupported protocol" (Postfix logs an SSL_accept error).
+          'smtpd_tls_protocols = TLSv1, !SSLv2, !SSLv3, !TLSv1.1, !TLSv1.2, !TLSv1.3',
+        ]
+      : []),
+  ];
 }
 
 function freePort(host: string): Promise<number> {

@@ -37,6 +37,8 @@ export class SmtpSink {
       host?: string;
       /** For recipients `chaos…@`: what to do at RCPT and at the end of DATA, chosen per call. */
       chaos?: () => ChaosMove;
+      /** The STARTTLS certificate (PEM, e.g. of test-ca.ts); absent: smtp-server's own self-signed one. */
+      tls?: { key: string; cert: string };
     } = {},
   ) {}
 
@@ -44,6 +46,7 @@ export class SmtpSink {
     const auth = this.options.auth;
     const options: SMTPServerOptions = {
       logger: false,
+      ...(this.options.tls ? { key: this.options.tls.key, cert: this.options.tls.cert } : {}),
       authOptional: !auth,
       ...(auth ? { allowInsecureAuth: true } : { disabledCommands: ['AUTH'] }),
       onAuth: (a, _session, cb) =>

@@ -8,6 +8,9 @@ import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
 import { authOf } from '../authenticate.js';
 
+const TLS_DESCRIPTION =
+  '"opportunistic" (default: TLS when offered, any certificate, cleartext after a failed handshake) or "required" (only over TLS with a certificate valid for the host)';
+
 const createBodySchema = {
   type: 'object',
   additionalProperties: false,
@@ -18,25 +21,27 @@ const createBodySchema = {
       maxLength: MAX_DOMAIN_NAME_FIELD_LENGTH,
       description: 'The domain to send from, e.g. acme.example (IDN allowed)',
     },
+    tls: { description: TLS_DESCRIPTION },
   },
 } as const;
 
-// The value's own checks are Domains.setExpireAfter's: a schema type here would let Fastify coerce
-// "600" into 600, and its message would not say the range.
+// The values' own checks are Domains.update's: a schema type here would let Fastify coerce "600" into
+// 600, and its message would not say the range or the choices.
 const updateBodySchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['expire_after'],
   properties: {
     expire_after: {
       description:
         "Seconds after acceptance when txmail stops trying the domain's mail (60–172800), or null for 2 days",
     },
+    tls: { description: TLS_DESCRIPTION },
   },
 } as const;
 
 interface CreateBody {
   name: string;
+  tls?: unknown;
 }
 
 export function registerDomainRoutes(app: FastifyInstance, domains: Domains): void {
@@ -47,7 +52,7 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     },
     async (request, reply) => {
       const { account } = authOf(request);
-      const created = await domains.create(account, request.body.name);
+      const created = await domains.create(account, request.body.name, { tls: request.body.tls });
       return reply.code(201).send(detailJson(created));
     },
   );
@@ -63,19 +68,13 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
   );
 
-  app.patch<{ Params: { id: string }; Body: { expire_after: unknown } }>(
+  app.patch<{ Params: { id: string }; Body: { expire_after?: unknown; tls?: unknown } }>(
     '/api/domains/:id',
     {
-      schema: { summary: "Change the domain's settings: expire_after", body: updateBodySchema },
+      schema: { summary: "Change the domain's settings: expire_after, tls", body: updateBodySchema },
     },
     async (request) =>
-      detailJson(
-        await domains.setExpireAfter(
-          authOf(request).account.id,
-          request.params.id,
-          request.body.expire_after,
-        ),
-      ),
+      detailJson(await domains.update(authOf(request).account.id, request.params.id, request.body)),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -127,6 +126,7 @@ function summaryJson(d: DomainRow) {
     next_check_at: iso(d.next_check_at),
     fails_at: iso(deadline(d)),
     expire_after: d.expire_after,
+    tls: d.tls,
   };
 }
 

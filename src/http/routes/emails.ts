@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
 import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
+import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
@@ -191,6 +192,7 @@ function attemptJson(a: DeliveryAttemptRow) {
     remote_host: a.remote_host,
     remote_ip: a.remote_ip,
     tls: a.tls === 1,
+    tls_details: attemptTlsDetailsJson(a),
     smtp_code: a.smtp_code,
     enhanced_code: a.enhanced_code,
     reply: a.reply,

@@ -21,6 +21,8 @@ interface DomainSummary {
   fails_at: string | null;
   /** Seconds after acceptance when txmail stops trying the domain's mail; null: 2 days. */
   expire_after: number | null;
+  /** Whether the domain's mail may go in cleartext (docs/API.md, Domains: TLS policy). */
+  tls: 'opportunistic' | 'required';
 }
 
 interface DomainRecord {
@@ -124,6 +126,7 @@ export function DomainsPage() {
                 {d.expire_after !== null && (
                   <span className="muted"> · gives up after {expiryWords(d.expire_after)}</span>
                 )}
+                {d.tls === 'required' && <span className="muted"> · TLS required</span>}
               </>
             )}
           </ItemList>
@@ -204,6 +207,7 @@ export function DomainPage({ id }: { id: string }) {
             current={d.expire_after}
             onSaved={() => void domain.reload()}
           />
+          <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={() => void domain.reload()} />
           {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
@@ -376,6 +380,77 @@ function ExpiryForm({
         </div>
         <button className="button" disabled={saving}>
           {saving ? 'Saving…' : 'Save expiry'}
+        </button>
+      </form>
+      <LiveRegion>
+        {saved && <Notice kind="success">{saved}</Notice>}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+    </section>
+  );
+}
+
+const TLS_WORDS: Record<DomainSummary['tls'], string> = {
+  opportunistic: 'encrypted when the receiving server offers TLS, otherwise sent in cleartext',
+  required: 'sent only over TLS with a valid certificate, otherwise held and retried until it expires',
+};
+
+/**
+ * Whether the domain's mail may travel in cleartext (docs/API.md, Domains: TLS policy): opportunistic
+ * reaches every server; required never goes unencrypted or to a server whose certificate is invalid.
+ */
+function TlsForm({
+  id,
+  name,
+  current,
+  onSaved,
+}: {
+  id: string;
+  name: string;
+  current: DomainSummary['tls'];
+  onSaved: () => void;
+}) {
+  const [value, setValue] = useState(current);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const save = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaved(undefined);
+    setError(undefined);
+    try {
+      const updated = await api<DomainSummary>('PATCH', `/api/domains/${id}`, { tls: value });
+      setSaved(`Saved: mail from ${name} is ${TLS_WORDS[updated.tls]}.`);
+      onSaved();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <section aria-labelledby="tls-heading">
+      <h2 id="tls-heading">Encryption</h2>
+      <form className="inline-form" onSubmit={(e) => void save(e)}>
+        <div className="field">
+          <label htmlFor="tls-policy">TLS</label>
+          <select
+            id="tls-policy"
+            name="tls"
+            value={value}
+            onChange={(e) => setValue(e.currentTarget.value as DomainSummary['tls'])}
+            aria-describedby="tls-policy-hint"
+          >
+            <option value="opportunistic">Opportunistic (default)</option>
+            <option value="required">Required</option>
+          </select>
+          <p className="hint" id="tls-policy-hint">
+            Opportunistic: {TLS_WORDS.opportunistic}. Required: {TLS_WORDS.required}.
+          </p>
+        </div>
+        <button className="button" disabled={saving}>
+          {saving ? 'Saving…' : 'Save TLS policy'}
         </button>
       </form>
       <LiveRegion>

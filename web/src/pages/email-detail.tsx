@@ -22,10 +22,42 @@ export interface DeliveryAttempt {
   remote_host: string | null;
   remote_ip: string | null;
   tls: boolean;
+  /** What the session negotiated and the TLS policy applied; null: no session, or an old attempt. */
+  tls_details: TlsDetails | null;
   smtp_code: number | null;
   enhanced_code: string | null;
   reply: string;
   source_ip: string | null;
+}
+
+export interface TlsDetails {
+  version: string | null;
+  cipher: string | null;
+  certificate: 'valid' | 'invalid' | null;
+  certificate_error: string | null;
+  policy: string;
+  cleartext_fallback: boolean;
+}
+
+/**
+ * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
+ * opportunistic", or how it went without ("cleartext after a failed TLS handshake").
+ */
+export function tlsWords(t: TlsDetails): string {
+  const parts: string[] = [];
+  if (t.version !== null) {
+    parts.push(t.version.replace(/^TLSv/, 'TLS '));
+    if (t.cipher) parts.push(t.cipher);
+    if (t.certificate === 'valid') parts.push('certificate valid');
+    else if (t.certificate === 'invalid')
+      parts.push(`certificate invalid${t.certificate_error ? ` (${t.certificate_error})` : ''}`);
+  } else if (t.cleartext_fallback) {
+    parts.push('cleartext after a failed TLS handshake');
+  } else {
+    parts.push('no TLS');
+  }
+  parts.push(`policy ${t.policy}`);
+  return parts.join(' · ');
 }
 
 export interface WebhookDelivery {
@@ -192,7 +224,13 @@ export function EmailDetailPage({ id }: { id: string }) {
                   <>
                     {a.remote_host ?? '—'}
                     {a.remote_ip ? ` (${a.remote_ip})` : ''}
-                    {a.tls ? ', TLS' : ''}
+                    {a.tls && !a.tls_details ? ', TLS' : ''}
+                    {a.tls_details && (
+                      <>
+                        <br />
+                        <span className="tls-details">{tlsWords(a.tls_details)}</span>
+                      </>
+                    )}
                     <br />
                     <span className="muted">{a.duration_ms} ms</span>
                   </>
