@@ -12,6 +12,7 @@ import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { resolveMxRoute } from './mx-route.js';
 import { senderDomainRefusal } from './sender-domain-refusal.js';
+import type { TlsRequirement, TlsSessionReport } from './tls-policy.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
 
@@ -57,6 +58,17 @@ export class Deliverer {
       expireAfter: (accountId: string, name: string) => Promise<number | null>;
       /** The status of one of the account's domains as stored now (undefined: no such domain). */
       domainStatus: (accountId: string, name: string) => Promise<DomainStatus | undefined>;
+      /** The recipient domain's MTA-STS requirement (mta-sts/); undefined: no policy. Absent: none. */
+      tlsPolicy?: (recipientDomain: string) => Promise<TlsRequirement | undefined>;
+      /** Counts each attempt's TLS sessions for TLS-RPT (tls-reports/). Absent: not counted. */
+      tlsReports?: {
+        record(r: {
+          recipientDomain: string;
+          requirement: TlsRequirement;
+          sourceIp: string | null;
+          sessions: TlsSessionReport[];
+        }): void;
+      };
       clock: Clock;
     },
   ) {}
