@@ -3,6 +3,7 @@
 // address guard (public-address.ts), the certificate verified for the name against Node's roots
 // (with NODE_EXTRA_CA_CERTS), no redirects followed, the answer capped in size and in time.
 import { request } from 'node:https';
+import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DnsResolver } from '../dns/resolver.js';
 import { isPublicAddress } from '../public-address.js';
@@ -82,9 +83,10 @@ export async function guardedHttps(
 }
 
 async function resolve(host: string, options: GuardedHttpsOptions): Promise<string[]> {
-  const found: string[] = [];
+  const found: string[] = isIP(host) ? [host] : [];
   let error: string | undefined;
   for (const lookup of [options.dns.a.bind(options.dns), options.dns.aaaa.bind(options.dns)]) {
+    if (found.length > 0 && isIP(host)) break;
     try {
       found.push(...(await lookup(host)));
     } catch (err) {
@@ -108,8 +110,9 @@ function once(
   return new Promise((resolvePromise, reject) => {
     const req = request({
       host: address,
-      // The certificate is checked against this name, and it is the SNI.
-      servername: host,
+      // The certificate is checked against this name, and it is the SNI. An address is no SNI (RFC 6066
+      // §3): '' sends none, and the certificate is then checked against `host`, the same address.
+      servername: isIP(host) ? '' : host,
       port: url.port === '' ? 443 : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method: init.method,

@@ -17,6 +17,8 @@ export function reportSenders(deps: {
   /** TXMAIL_RELAY_URL: all mail goes through it. */
   relay: DeliveryTarget | undefined;
   mxPort: number;
+  /** The address reports leave from (one of TXMAIL_SOURCE_IPS, which SPF lists); undefined: the system's. */
+  sourceIp?: string;
   allowPrivate: boolean;
   /** Trusted roots for https endpoints (tests in one process). */
   ca?: string | string[];
@@ -42,7 +44,7 @@ export function reportSenders(deps: {
           h.addresses.map((address) => ({ host: h.name, address, port: deps.mxPort, secure: false })),
         );
       }
-      const result = await deps.transport.deliver({ from, to, raw }, targets);
+      const result = await deps.transport.deliver({ from, to, raw }, targets, deps.sourceIp);
       if (result.outcome !== 'delivered') throw new Error(`${result.outcome}: ${result.reply}`);
     },
     async post(url, gzip) {

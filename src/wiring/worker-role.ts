@@ -303,6 +303,7 @@ function tlsReporting(
         transport,
         relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
         mxPort: config.mxPort,
+        sourceIp: config.sourceIps[0],
         allowPrivate: config.allowPrivateNetworks,
       }),
       signingKey: () => dkim.signingKey(config.testDomain, null),
