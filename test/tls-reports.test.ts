@@ -1,6 +1,9 @@
 // TLS-RPT's pure parts (RFC 8460): what an attempt adds to the counts, the report JSON (the structure of
 // the RFC's §4.4 example), its id and file name, the `_smtp._tls` record, the days a run reports.
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { TlsReportCounter } from '../src/tls-reports/counter.js';
 import type { TlsRequirement } from '../src/delivery/tls-policy.js';
 import { sessionKeys, type SessionCount } from '../src/tls-reports/counts.js';
 import { buildReport, parseTlsRptRecord, reportFileName, reportId } from '../src/tls-reports/report.js';
@@ -253,5 +256,52 @@ describe('the runs', () => {
   it('log a rua without its local part or path', () => {
     expect(redactRua('mailto:secret-token@reports.example')).toBe('mailto:…@reports.example');
     expect(redactRua('https://collector.example/v1/tlsrpt?token=abc')).toBe('https://collector.example');
+  });
+});
+
+describe('the counter', () => {
+  const attempt = (ok: boolean) => ({
+    recipientDomain: 'company-y.example',
+    requirement: ENFORCE,
+    sourceIp: null,
+    sessions: [{ mxHost: 'mx1.mail.company-y.example', receivingIp: '203.0.113.56', ok }],
+  });
+
+  it('adds up sessions per key, keeps a failed flush for the next, and never throws from record()', async () => {
+    const stored: SessionCount[][] = [];
+    let fail = true;
+    const repo = {
+      add: async (counts: readonly SessionCount[]) => {
+        if (fail) throw new Error('database down');
+        stored.push([...counts]);
+      },
+    };
+    const counter = new TlsReportCounter(repo, new ManualClock(NOW), pino({ level: 'silent' }), {
+      flushMs: 60_000,
+      maxKeys: 2,
+    });
+    counter.record(attempt(true));
+    counter.record(attempt(true));
+    counter.record(attempt(false));
+    await counter.flush();
+    expect(stored).toEqual([]);
+    counter.record(attempt(true));
+    // A third key is past maxKeys: dropped, not thrown.
+    counter.record({
+      ...attempt(true),
+      recipientDomain: 'other.example',
+      requirement: { policy: 'opportunistic', requireVerified: false },
+    });
+    // Whatever a caller hands it, record() does not throw.
+    expect(() => counter.record(null as never)).not.toThrow();
+    fail = false;
+    await counter.flush();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.map((c) => [c.resultType, c.sessions]).sort()).toEqual([
+      ['success', 3],
+      ['validation-failure', 1],
+    ]);
+    await counter.flush();
+    expect(stored).toHaveLength(1);
   });
 });
