@@ -137,6 +137,10 @@ export interface Config {
    * (TXMAIL_DESTINATION_BLOCKS; ARCHITECTURE.md, "Destination blocks").
    */
   destinationBlocks: DestinationBlockSettings;
+  /** Apply recipient domains' MTA-STS policies (RFC 8461) to MX delivery (TXMAIL_MTA_STS). */
+  mtaSts: boolean;
+  /** Count TLS sessions and send daily TLS-RPT reports (RFC 8460) to recipient domains (TXMAIL_TLS_REPORTS). */
+  tlsReports: boolean;
 }
 
 export class ConfigError extends Error {
@@ -251,6 +255,8 @@ export function parseConfig(env: Env): Config {
     ),
     operatorEmail: operatorEmail(get('TXMAIL_OPERATOR_EMAIL')),
     destinationBlocks: destinationBlocks(get('TXMAIL_DESTINATION_BLOCKS') ?? ''),
+    mtaSts: bool(get, 'TXMAIL_MTA_STS', true),
+    tlsReports: bool(get, 'TXMAIL_TLS_REPORTS', true),
     logLevel: oneOf(
       get,
       'TXMAIL_LOG_LEVEL',

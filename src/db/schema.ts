@@ -505,6 +505,52 @@ export interface DestinationBlocksTable {
   reply: string;
 }
 
+/** A recipient domain's MTA-STS policy as last fetched (migration 024; mta-sts/). */
+export interface MtaStsPoliciesTable {
+  domain: string;
+  policy_id: string;
+  mode: 'enforce' | 'testing' | 'none';
+  /** JSON array of mx patterns. */
+  mx: string;
+  max_age: number;
+  fetched_at: number;
+  expires_at: number;
+  policy: string;
+}
+
+/** TLS-RPT sessions per day, policy, result and hosts (migration 024; tls-reports/). */
+export interface TlsReportCountsTable {
+  day: string;
+  policy_domain: string;
+  policy_type: 'sts' | 'no-policy-found';
+  policy_hash: string;
+  policy_strings: string;
+  result_type: string;
+  mx_host: string;
+  receiving_ip: string;
+  sending_ip: string;
+  sessions: number;
+}
+
+/** One TLS-RPT report of a (policy domain, day) to one `rua` (migration 024). */
+export interface TlsReportSendsTable {
+  policy_domain: string;
+  day: string;
+  rua: string;
+  attempts: number;
+  last_attempt_at: number;
+  last_error: string | null;
+  sent_at: number | null;
+}
+
+/** When the next TLS-RPT run is due, and which process holds the current one. */
+export interface TlsReportScheduleTable {
+  id: string;
+  next_run_at: number;
+  owner: string | null;
+  last_run_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -534,6 +580,10 @@ export interface Database {
   blocklist_schedule: BlocklistScheduleTable;
   sender_block_hits: SenderBlockHitsTable;
   destination_blocks: DestinationBlocksTable;
+  mta_sts_policies: MtaStsPoliciesTable;
+  tls_report_counts: TlsReportCountsTable;
+  tls_report_sends: TlsReportSendsTable;
+  tls_report_schedule: TlsReportScheduleTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -11,6 +11,7 @@ import { DomainsRepo } from '../db/domains-repo.js';
 import { InboundRepo } from '../db/inbound-repo.js';
 import { LoginDevicesRepo } from '../db/login-devices-repo.js';
 import { MessagesRepo } from '../db/messages-repo.js';
+import { MtaStsRepo } from '../db/mta-sts-repo.js';
 import { NoticesRepo } from '../db/notices-repo.js';
 import { ProcessesRepo } from '../db/processes-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
@@ -22,6 +23,7 @@ import { SessionsRepo } from '../db/sessions-repo.js';
 import { SignupsRepo } from '../db/signups-repo.js';
 import { SourceIpUsageRepo } from '../db/source-ip-usage-repo.js';
 import { SuppressionsRepo } from '../db/suppressions-repo.js';
+import { TlsReportsRepo } from '../db/tls-reports-repo.js';
 import { WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
 import { WebhooksRepo } from '../db/webhooks-repo.js';
 
@@ -49,6 +51,10 @@ export interface Repos {
   accountReputation: AccountReputationRepo;
   blocklists: BlocklistsRepo;
   destinationBlocks: DestinationBlocksRepo;
+  /** Recipient domains' MTA-STS policies as last fetched. */
+  mtaSts: MtaStsRepo;
+  /** TLS-RPT session counts, reports sent, and the report schedule. */
+  tlsReports: TlsReportsRepo;
 }
 
 /** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
@@ -78,5 +84,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     accountReputation: new AccountReputationRepo(db.kysely, signals.webhookPushesQueued),
     blocklists: new BlocklistsRepo(db.kysely),
     destinationBlocks: new DestinationBlocksRepo(db.kysely),
+    mtaSts: new MtaStsRepo(db.kysely),
+    tlsReports: new TlsReportsRepo(db.kysely),
   };
 }

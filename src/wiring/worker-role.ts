@@ -38,6 +38,10 @@ import type { ProcessRegistry } from '../process-registry.js';
 import type { ReputationGuard } from '../reputation/guard.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
+import { TlsReportCounter } from '../tls-reports/counter.js';
+import { DEFAULT_REPORTER_OPTIONS, TlsReporter } from '../tls-reports/reporter.js';
+import { reportSenders } from '../tls-reports/send-report.js';
 import { webhookDisabledMail } from '../webhooks/disabled-mail.js';
 import {
   DEFAULT_DISPATCHER_OPTIONS,
@@ -108,6 +112,8 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
   let listedRefresh: NodeJS.Timeout | undefined;
   /** Sets this worker's listed source addresses aside (blocklists/); undefined until the worker starts. */
   let refreshListed: (() => Promise<void>) | undefined;
+  let tlsCounter: TlsReportCounter | undefined;
+  let tlsReporter: TlsReporter | undefined;
   const unsubscribe: (() => void)[] = [];
   return {
     retention,
@@ -143,7 +149,13 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
         }, LISTED_REFRESH_MS);
         listedRefresh.unref();
       }
-      const deliverer = newDeliverer(config, deps, { transport, builder, sources });
+      ({ tlsCounter, tlsReporter } = tlsReporting(config, deps, transport));
+      const deliverer = newDeliverer(config, deps, {
+        transport,
+        builder,
+        sources,
+        ...tlsPolicyDeps(config, deps, tlsCounter),
+      });
       const leases = { owner: deps.registry.id, canClaim: () => deps.registry.canClaim() };
       dispatcher = newDispatcher(config, deps, { ...leases, ...webhookOptions });
       worker = newDeliveryWorker(config, deps, deliverer, { ...leases, ...options });
@@ -159,6 +171,8 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       retention.start();
       dispatcher.start();
       deps.reputation.startSweeps();
+      tlsCounter?.start();
+      tlsReporter?.start();
       // Mail queued by other processes (PostgreSQL NOTIFY) is one more source of the same signal.
       stopListening = await deps.queueSignal.listen(
         () => deps.signals.messagesQueued.emit(),
@@ -215,7 +229,10 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       await stopListening?.();
       await retention.stop();
       await domainChecker?.stop();
+      await tlsReporter?.stop();
       await worker?.stop();
+      // After the worker: its last attempts' sessions are counted too.
+      await tlsCounter?.stop();
       await dispatcher?.stop();
       await transport?.close();
       await builder?.close();
@@ -250,10 +267,77 @@ function blocklistsChecked(
   };
 }
 
+/**
+ * What MTA-STS and TLS reporting give the Deliverer (ARCHITECTURE.md, "TLS policy"): the recipient
+ * domain's policy (MX delivery only: through a relay no MX is chosen) and the session counter.
+ */
+function tlsPolicyDeps(
+  config: Config,
+  { dns, repos, clock, logger }: WorkerRoleDeps,
+  counter: TlsReportCounter | undefined,
+): Pick<ConstructorParameters<typeof Deliverer>[1], 'tlsPolicy' | 'tlsReports'> {
+  const policies =
+    config.mtaSts && !config.relayUrl
+      ? new MtaStsPolicies(dns, repos.mtaSts, clock, logger.child({ role: 'mta-sts' }), {
+          allowPrivate: config.allowPrivateNetworks,
+        })
+      : undefined;
+  return {
+    ...(policies ? { tlsPolicy: (domain: string) => policies.requirement(domain) } : {}),
+    ...(counter ? { tlsReports: counter } : {}),
+  };
+}
+
+/** The TLS-RPT session counter and the daily report job (TXMAIL_TLS_REPORTS). */
+function tlsReporting(
+  config: Config,
+  { dns, dkim, repos, clock, logger, registry }: WorkerRoleDeps,
+  transport: SmtpTransport,
+): { tlsCounter?: TlsReportCounter; tlsReporter?: TlsReporter } {
+  if (!config.tlsReports) return {};
+  const reportLogger = logger.child({ role: 'tls-reports' });
+  const tlsCounter = new TlsReportCounter(repos.tlsReports, clock, reportLogger);
+  const from = `tls-reports@${config.testDomain}`;
+  const tlsReporter = new TlsReporter(
+    {
+      repo: repos.tlsReports,
+      dns,
+      senders: reportSenders({
+        dns,
+        transport,
+        relay: config.relayUrl ? relayTarget(config.relayUrl) : undefined,
+        mxPort: config.mxPort,
+        sourceIp: config.sourceIps[0],
+        allowPrivate: config.allowPrivateNetworks,
+      }),
+      signingKey: () => dkim.signingKey(config.testDomain, null),
+      clock,
+      logger: reportLogger,
+      beforeRun: () => tlsCounter.flush(),
+      afterRun: async (now) => {
+        // A policy a day past its max_age is not one a refresh failure could still fall back on.
+        await repos.mtaSts.deleteExpired(now - 86_400_000);
+      },
+    },
+    {
+      ...DEFAULT_REPORTER_OPTIONS,
+      submitter: config.hostname,
+      contact: config.operatorEmail ?? from,
+      from,
+      owner: registry.id,
+      canClaim: () => registry.canClaim(),
+    },
+  );
+  return { tlsCounter, tlsReporter };
+}
+
 function newDeliverer(
   config: Config,
   { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics }: WorkerRoleDeps,
-  parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool },
+  parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
+    ConstructorParameters<typeof Deliverer>[1],
+    'tlsPolicy' | 'tlsReports'
+  >,
 ): Deliverer {
   return new Deliverer(
     {

@@ -23,6 +23,7 @@ import * as m020 from './020-account-reputation.js';
 import * as m021 from './021-destination-blocks.js';
 import * as m022 from './022-blocklists.js';
 import * as m023 from './023-tls-details.js';
+import * as m024 from './024-mta-sts-tls-reports.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021-destination-blocks': m021,
   '022-blocklists': m022,
   '023-tls-details': m023,
+  '024-mta-sts-tls-reports': m024,
 };

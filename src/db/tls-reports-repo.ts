@@ -1,0 +1,172 @@
+// TLS-RPT (tls-reports/, ARCHITECTURE.md "TLS policy"): the session counts every process adds to, the
+// reports sent per (policy domain, day, rua), and the schedule row that elects the process that sends.
+import { sql, type Kysely } from 'kysely';
+import { policyHash, type SessionCount } from '../tls-reports/counts.js';
+import type { Database, TlsReportSendsTable } from './schema.js';
+
+const SCHEDULE_ID = 'reports';
+/** Upserts per statement batch (one transaction per flush). */
+const CHUNK = 200;
+
+export type ReportSend = TlsReportSendsTable;
+
+export class TlsReportsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Adds counts to the stored ones (every process adds its own: additive upserts). */
+  async add(counts: readonly SessionCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < counts.length; i += CHUNK) {
+        const rows = counts.slice(i, i + CHUNK).map((c) => ({
+          day: c.day,
+          policy_domain: c.policyDomain,
+          policy_type: c.policyType,
+          policy_hash: policyHash(c.policyStrings),
+          policy_strings: JSON.stringify(c.policyStrings),
+          result_type: c.resultType,
+          mx_host: c.mxHost,
+          receiving_ip: c.receivingIp,
+          sending_ip: c.sendingIp,
+          sessions: c.sessions,
+        }));
+        await trx
+          .insertInto('tls_report_counts')
+          .values(rows)
+          .onConflict((oc) =>
+            oc
+              .columns([
+                'day',
+                'policy_domain',
+                'policy_type',
+                'policy_hash',
+                'result_type',
+                'mx_host',
+                'receiving_ip',
+                'sending_ip',
+              ])
+              .doUpdateSet({ sessions: sql<number>`tls_report_counts.sessions + excluded.sessions` }),
+          )
+          .execute();
+      }
+    });
+  }
+
+  /** The policy domains with sessions on `day`, by name. */
+  async domainsOn(day: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('tls_report_counts')
+      .select('policy_domain')
+      .distinct()
+      .where('day', '=', day)
+      .orderBy('policy_domain')
+      .execute();
+    return rows.map((r) => r.policy_domain);
+  }
+
+  async counts(day: string, policyDomain: string): Promise<SessionCount[]> {
+    const rows = await this.db
+      .selectFrom('tls_report_counts')
+      .selectAll()
+      .where('day', '=', day)
+      .where('policy_domain', '=', policyDomain)
+      .execute();
+    return rows.map((r) => ({
+      day: r.day,
+      policyDomain: r.policy_domain,
+      policyType: r.policy_type,
+      policyStrings: JSON.parse(r.policy_strings) as string[],
+      resultType: r.result_type,
+      mxHost: r.mx_host,
+      receivingIp: r.receiving_ip,
+      sendingIp: r.sending_ip,
+      sessions: Number(r.sessions),
+    }));
+  }
+
+  /** What was tried for the day's reports. */
+  async sendsOn(day: string): Promise<ReportSend[]> {
+    const rows = await this.db.selectFrom('tls_report_sends').selectAll().where('day', '=', day).execute();
+    return rows.map((r) => ({
+      ...r,
+      attempts: Number(r.attempts),
+      last_attempt_at: Number(r.last_attempt_at),
+      sent_at: r.sent_at === null ? null : Number(r.sent_at),
+    }));
+  }
+
+  /** One try of a report: counted, and marked sent when it succeeded. */
+  async recordSend(
+    policyDomain: string,
+    day: string,
+    rua: string,
+    now: number,
+    error: string | null,
+  ): Promise<void> {
+    const sentAt = error === null ? now : null;
+    await this.db
+      .insertInto('tls_report_sends')
+      .values({
+        policy_domain: policyDomain,
+        day,
+        rua,
+        attempts: 1,
+        last_attempt_at: now,
+        last_error: error,
+        sent_at: sentAt,
+      })
+      .onConflict((oc) =>
+        oc.columns(['policy_domain', 'day', 'rua']).doUpdateSet({
+          attempts: sql<number>`tls_report_sends.attempts + 1`,
+          last_attempt_at: now,
+          last_error: error,
+          sent_at: sentAt,
+        }),
+      )
+      .execute();
+  }
+
+  /** Forgets counts and sends of days before `day`. */
+  async deleteBefore(day: string): Promise<number> {
+    const a = await this.db.deleteFrom('tls_report_counts').where('day', '<', day).executeTakeFirst();
+    const b = await this.db.deleteFrom('tls_report_sends').where('day', '<', day).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(b.numDeletedRows);
+  }
+
+  /** Takes the next run if it is due: true for exactly one caller (one conditional UPDATE). */
+  async claimRun(owner: string, now: number, leaseUntil: number): Promise<boolean> {
+    await this.db
+      .insertInto('tls_report_schedule')
+      .values({ id: SCHEDULE_ID, next_run_at: 0, owner: null, last_run_at: null })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const result = await this.db
+      .updateTable('tls_report_schedule')
+      .set({ next_run_at: leaseUntil, owner })
+      .where('id', '=', SCHEDULE_ID)
+      .where('next_run_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Ends the run `owner` holds: the next is due at `nextRunAt`; false when the claim was lost. */
+  async finishRun(owner: string, now: number, nextRunAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tls_report_schedule')
+      .set({ next_run_at: nextRunAt, owner: null, last_run_at: now })
+      .where('id', '=', SCHEDULE_ID)
+      .where('owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives back a run not finished: due again at once. */
+  async releaseRun(owner: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('tls_report_schedule')
+      .set({ next_run_at: now, owner: null })
+      .where('id', '=', SCHEDULE_ID)
+      .where('owner', '=', owner)
+      .execute();
+  }
+}

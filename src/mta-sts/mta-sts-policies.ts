@@ -1,0 +1,175 @@
+// The TLS requirement a recipient domain's MTA-STS policy sets (RFC 8461 §5): the `_mta-sts` TXT record
+// looked up, the policy fetched when its id is new or the stored one has expired, stored in the database
+// for every process (mta_sts_policies), and answered from memory for a minute. A stored policy that has
+// not expired keeps applying when its refresh fails or the TXT record is gone (§5.1); a policy that
+// could not be had and was never stored is answered as opportunistic with the failure, for TLS
+// reporting. Concurrent deliveries to one domain share one discovery. ARCHITECTURE.md, "TLS policy".
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { CachedStsPolicy, MtaStsRepo } from '../db/mta-sts-repo.js';
+import type { TlsFailureType, TlsRequirement } from '../delivery/tls-policy.js';
+import { DnsError, type DnsResolver } from '../dns/resolver.js';
+import { fetchStsPolicy, type FetchResult } from './fetch-policy.js';
+import { parseStsPolicy, parseStsRecord } from './policy.js';
+
+export interface MtaStsOptions {
+  /** TXMAIL_ALLOW_PRIVATE_NETWORKS: a policy host on a private address may be fetched (tests). */
+  allowPrivate: boolean;
+  /** Trusted roots for the policy host (tests in one process); absent: Node's and NODE_EXTRA_CA_CERTS. */
+  ca?: string | string[];
+  fetchTimeoutMs?: number;
+  /** How long this process reuses an answer before it looks at the TXT record (and the table) again. */
+  recheckMs?: number;
+  /** Domains whose answers are kept in memory at most. */
+  maxEntries?: number;
+}
+
+/** What the TXT record says: a policy with this id exists, none does, or the look-up failed. */
+export type StsRecord = { kind: 'record'; id: string } | { kind: 'none' } | { kind: 'temporary' };
+
+/**
+ * What to do with a domain's TXT record and its stored policy (unexpired, else undefined): use the
+ * stored one, fetch (the id is new, or nothing valid is stored), or apply no policy. Pure.
+ */
+export function nextStep(txt: StsRecord, stored: CachedStsPolicy | undefined): 'stored' | 'fetch' | 'none' {
+  if (txt.kind === 'record') return stored && stored.id === txt.id ? 'stored' : 'fetch';
+  // No record, or no answer: a stored policy applies until it expires (RFC 8461 §5.1).
+  return stored ? 'stored' : 'none';
+}
+
+/** The requirement of a policy (undefined: none applies), or of a failure to get one. */
+export function requirementOf(
+  domain: string,
+  policy: CachedStsPolicy | undefined,
+  failure?: { type: TlsFailureType; detail: string },
+): TlsRequirement | undefined {
+  if (policy && policy.mode !== 'none') {
+    const parsed = parseStsPolicy(policy.text);
+    return {
+      policy: policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
+      requireVerified: policy.mode === 'enforce',
+      mxPatterns: policy.mx,
+      policyDomain: domain,
+      policyStrings: 'error' in parsed ? [] : parsed.lines,
+    };
+  }
+  if (failure) {
+    return { policy: 'opportunistic', requireVerified: false, policyFailure: failure, policyDomain: domain };
+  }
+  return undefined;
+}
+
+export class MtaStsPolicies {
+  /** Policy files fetched by this process (tests). */
+  fetches = 0;
+  private readonly answers = new Map<string, { value: TlsRequirement | undefined; until: number }>();
+  private readonly running = new Map<string, Promise<TlsRequirement | undefined>>();
+  private readonly recheckMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly dns: Pick<DnsResolver, 'txt' | 'a' | 'aaaa'>,
+    private readonly repo: Pick<MtaStsRepo, 'get' | 'put'>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: MtaStsOptions,
+  ) {
+    this.recheckMs = options.recheckMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** The requirement for mail to `domain`; undefined when it has no MTA-STS policy. Never throws. */
+  requirement(recipientDomain: string): Promise<TlsRequirement | undefined> {
+    const domain = recipientDomain.toLowerCase().replace(/\.$/, '');
+    const hit = this.answers.get(domain);
+    if (hit && hit.until > this.clock.now()) return Promise.resolve(hit.value);
+    let pending = this.running.get(domain);
+    if (!pending) {
+      pending = this.discover(domain)
+        .catch((err: unknown) => {
+          // A policy we cannot even look for is no policy (as a missing TXT record would be).
+          this.logger.warn({ err, domain }, 'MTA-STS discovery failed');
+          return undefined;
+        })
+        .finally(() => this.running.delete(domain));
+      this.running.set(domain, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets this process's answers (tests; the table stays). */
+  forget(): void {
+    this.answers.clear();
+  }
+
+  private async discover(domain: string): Promise<TlsRequirement | undefined> {
+    const txt = await this.record(domain);
+    const now = this.clock.now();
+    let stored: CachedStsPolicy | undefined;
+    try {
+      stored = await this.repo.get(domain);
+    } catch (err) {
+      this.logger.warn({ err, domain }, 'could not read the stored MTA-STS policy');
+    }
+    let policy = stored && stored.expiresAt > now ? stored : undefined;
+    let failure: { type: TlsFailureType; detail: string } | undefined;
+    const step = nextStep(txt, policy);
+    if (step === 'none') policy = undefined;
+    if (step === 'fetch' && txt.kind === 'record') {
+      const fetched = await this.fetch(domain);
+      if (fetched.ok) {
+        const at = this.clock.now();
+        policy = {
+          domain,
+          id: txt.id,
+          mode: fetched.policy.mode,
+          mx: fetched.policy.mx,
+          maxAge: fetched.policy.maxAge,
+          fetchedAt: at,
+          expiresAt: at + fetched.policy.maxAge * 1000,
+          text: fetched.text,
+        };
+        const fresh = policy;
+        await this.repo.put(fresh).catch((err: unknown) => {
+          this.logger.warn({ err, domain }, 'could not store the MTA-STS policy');
+        });
+        this.logger.info({ domain, id: txt.id, mode: fresh.mode }, 'MTA-STS policy fetched');
+      } else {
+        failure = fetched.failure;
+        this.logger.warn(
+          { domain, failure: failure.type, detail: failure.detail, storedApplies: policy !== undefined },
+          'MTA-STS policy could not be fetched',
+        );
+      }
+    }
+    // A policy that still applies wins over the failure to refresh it.
+    const value = requirementOf(domain, policy, policy ? undefined : failure);
+    const until = Math.min(this.clock.now() + this.recheckMs, policy?.expiresAt ?? Infinity);
+    if (this.answers.size >= this.maxEntries) this.answers.clear();
+    this.answers.set(domain, { value, until });
+    return value;
+  }
+
+  private async record(domain: string): Promise<StsRecord> {
+    let records: string[];
+    try {
+      records = await this.dns.txt(`_mta-sts.${domain}`);
+    } catch (err) {
+      if (err instanceof DnsError && err.failure !== 'temporary') return { kind: 'none' };
+      return { kind: 'temporary' };
+    }
+    const parsed = parseStsRecord(records);
+    // An invalid record is no record (RFC 8461 §3.1).
+    return 'id' in parsed ? { kind: 'record', id: parsed.id } : { kind: 'none' };
+  }
+
+  private fetch(domain: string): Promise<FetchResult> {
+    this.fetches++;
+    return fetchStsPolicy(domain, {
+      dns: this.dns,
+      allowPrivate: this.options.allowPrivate,
+      ca: this.options.ca,
+      timeoutMs: this.options.fetchTimeoutMs,
+    });
+  }
+}
