@@ -4,9 +4,10 @@ import { PLAN_NAMES, PLANS } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import type { DomainsRepo } from '../db/domains-repo.js';
-import type { Account, AccountState, DomainRow, Plan } from '../db/schema.js';
+import type { Account, AccountState, DkimKeyRow, DomainRow, Plan } from '../db/schema.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
 import { dkimSelector } from '../dkim/keys.js';
+import { DkimRotation } from '../dkim/rotation.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_RETRY } from '../delivery/retry-schedule.js';
@@ -25,12 +26,19 @@ export interface DomainDetail {
   row: DomainRow;
   records: ExpectedRecord[];
   check: DomainCheck | undefined;
+  /** The domain's DKIM keys, newest first: active, pending (a rotation, an Ed25519 key), retired. */
+  dkimKeys: DkimKeyRow[];
 }
 
 /** The first check of a new domain: soon, but not at once (its records cannot be published yet). */
 const FIRST_CHECK_DELAY_MS = 60_000;
+/** While a DKIM key waits for its record (ARCHITECTURE.md, "DKIM"), the domain is checked at least this often. */
+export const PENDING_KEY_CHECK_MS = 15 * 60_000;
 
 export class Domains {
+  /** Key rotation and the Ed25519 key (dkim/rotation.ts). */
+  readonly rotation: DkimRotation;
+
   constructor(
     private readonly repo: DomainsRepo,
     private readonly keys: DkimKeysRepo,
@@ -43,9 +51,12 @@ export class Domains {
      * the account's state changed too (to drop cached accounts).
      */
     private readonly onChange: (accountId: string, accountStateChanged: boolean) => void,
-  ) {}
+  ) {
+    this.rotation = new DkimRotation(keys, dkim, dns, clock);
+  }
 
-  async create(account: Account, input: string): Promise<DomainDetail> {
+  /** `options.ed25519`: an Ed25519 key too, signing beside the RSA key once its record is found. */
+  async create(account: Account, input: string, options: { ed25519?: boolean } = {}): Promise<DomainDetail> {
     const parsed = parseDomainName(input);
     if (!parsed.ok) throw new AppError('validation_error', `"name" ${parsed.reason}`);
     const name = parsed.ascii;
@@ -86,7 +97,8 @@ export class Domains {
     }
     if (result === 'exists') throw exists(name);
     if (result === 'plan_limit') throw planLimit(account.plan);
-    return { row, records: this.records(name, key.selector, key.public_key), check: undefined };
+    if (options.ed25519) await this.rotation.setEd25519(name, account.id, true);
+    return this.detail(row);
   }
 
   list(accountId: string): Promise<DomainRow[]> {
@@ -120,6 +132,31 @@ export class Domains {
   }
 
   /**
+   * Turns the domain's Ed25519 signature on or off (docs/API.md, Domains: dkim_ed25519). On: a new key
+   * that signs beside the RSA key once a check finds its record; off: it stops signing at once.
+   */
+  async setEd25519(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
+    if (typeof value !== 'boolean')
+      throw new AppError('validation_error', '"dkim_ed25519" must be true or false');
+    const row = await this.find(accountId, id);
+    await this.rotation.setEd25519(row.name, accountId, value);
+    return this.detail(await this.find(accountId, id));
+  }
+
+  /**
+   * Starts a DKIM key rotation (docs/API.md, Domains: rotate): a pending key with a new selector for
+   * each active key; the old keys sign until a check finds the new record, then the new key takes
+   * over. While keys are pending, another rotation changes nothing.
+   */
+  async rotateDkim(accountId: string, id: string): Promise<DomainDetail> {
+    const row = await this.find(accountId, id);
+    // A domain from before verification existed gets its first key instead: there is none to rotate.
+    if (await this.keys.current(row.name, accountId)) await this.rotation.rotate(row.name, accountId);
+    else await this.ensureKey(row);
+    return this.detail(row);
+  }
+
+  /**
    * Checks a domain's records now and records the result. A failed domain starts a new verification
    * window: its owner says the records are published now.
    */
@@ -137,6 +174,8 @@ export class Domains {
    * had changed meanwhile (nothing written).
    */
   async checkAndRecord(row: DomainRow, owner: string | null): Promise<DomainRow | undefined> {
+    // Pending keys first: one found takes over now, and the check below looks for the new active key.
+    const { pending } = await this.rotation.settle(row.name, row.account_id);
     const key = await this.keys.current(row.name, row.account_id);
     if (!key) return undefined; // deleted meanwhile
     const check = await checkDomain(
@@ -160,7 +199,7 @@ export class Domains {
       failing_since: state.failing_since,
       last_checked_at: now,
       findings: JSON.stringify(check),
-      next_check_at: nextCheckAt(state, check.outcome, now),
+      next_check_at: withPendingKeys(nextCheckAt(state, check.outcome, now), pending, now),
     };
     const r = await this.repo.recordCheck(row, owner, update);
     if (!r.applied) return undefined;
@@ -182,6 +221,7 @@ export class Domains {
       row,
       records,
       check: row.findings === null ? undefined : (JSON.parse(row.findings) as DomainCheck),
+      dkimKeys: await this.keys.all(row.name, row.account_id),
     };
   }
 
@@ -222,6 +262,11 @@ export class Domains {
   private changed(accountId: string, state: AccountState | undefined): void {
     this.onChange(accountId, state !== undefined);
   }
+}
+
+/** A scheduled check comes within PENDING_KEY_CHECK_MS while keys wait; never for a domain not checked. */
+function withPendingKeys(next: number | null, pending: number, now: number): number | null {
+  return next === null || pending === 0 ? next : Math.min(next, now + PENDING_KEY_CHECK_MS);
 }
 
 /** The shortest expiry a domain may set: a minute (a code that must arrive within seconds still needs a retry). */

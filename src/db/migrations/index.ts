@@ -22,6 +22,7 @@ import * as m019 from './019-reputation-counts.js';
 import * as m020 from './020-account-reputation.js';
 import * as m021 from './021-destination-blocks.js';
 import * as m022 from './022-blocklists.js';
+import * as m025 from './025-dkim-rotation.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020-account-reputation': m020,
   '021-destination-blocks': m021,
   '022-blocklists': m022,
+  '025-dkim-rotation': m025,
 };

@@ -1,11 +1,15 @@
-// GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
+// GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify,
+// POST /api/domains/:id/dkim/rotate (DESIGN.md §3, §6; docs/API.md, Domains).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
-import type { DomainRow } from '../../db/schema.js';
+import type { DkimKeyRow, DomainRow } from '../../db/schema.js';
+import { RETIRED_RECORD_KEEP_MS } from '../../dkim/rotation.js';
 import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
-import type { DomainDetail, Domains } from '../../domains/domains.js';
+import { dkimKeyRecord } from '../../domains/domain-records.js';
+import { expireAfterProblem, type DomainDetail, type Domains } from '../../domains/domains.js';
 import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
+import { AppError } from '../../errors.js';
 import { authOf } from '../authenticate.js';
 
 const createBodySchema = {
@@ -18,25 +22,38 @@ const createBodySchema = {
       maxLength: MAX_DOMAIN_NAME_FIELD_LENGTH,
       description: 'The domain to send from, e.g. acme.example (IDN allowed)',
     },
+    dkim_ed25519: {
+      type: 'boolean',
+      description: 'Also sign with an Ed25519 key (RFC 8463) beside the RSA key, once its record is found',
+    },
   },
 } as const;
 
-// The value's own checks are Domains.setExpireAfter's: a schema type here would let Fastify coerce
-// "600" into 600, and its message would not say the range.
+// The values' own checks are Domains.setExpireAfter's and setEd25519's: a schema type here would let
+// Fastify coerce "600" into 600, and its message would not say the range.
 const updateBodySchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['expire_after'],
   properties: {
     expire_after: {
       description:
         "Seconds after acceptance when txmail stops trying the domain's mail (60–172800), or null for 2 days",
+    },
+    dkim_ed25519: {
+      description:
+        'true: sign with an Ed25519 key beside the RSA key (once its record is found); false: stop',
     },
   },
 } as const;
 
 interface CreateBody {
   name: string;
+  dkim_ed25519?: boolean;
+}
+
+interface UpdateBody {
+  expire_after?: unknown;
+  dkim_ed25519?: unknown;
 }
 
 export function registerDomainRoutes(app: FastifyInstance, domains: Domains): void {
@@ -47,7 +64,9 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     },
     async (request, reply) => {
       const { account } = authOf(request);
-      const created = await domains.create(account, request.body.name);
+      const created = await domains.create(account, request.body.name, {
+        ed25519: request.body.dkim_ed25519 === true,
+      });
       return reply.code(201).send(detailJson(created));
     },
   );
@@ -63,25 +82,53 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
   );
 
-  app.patch<{ Params: { id: string }; Body: { expire_after: unknown } }>(
+  app.patch<{ Params: { id: string }; Body: UpdateBody }>(
     '/api/domains/:id',
     {
-      schema: { summary: "Change the domain's settings: expire_after", body: updateBodySchema },
+      schema: { summary: "Change the domain's settings: expire_after, dkim_ed25519", body: updateBodySchema },
     },
-    async (request) =>
-      detailJson(
-        await domains.setExpireAfter(
-          authOf(request).account.id,
-          request.params.id,
-          request.body.expire_after,
-        ),
-      ),
+    async (request) => {
+      const accountId = authOf(request).account.id;
+      const body = request.body;
+      const fields = ['expire_after', 'dkim_ed25519'] as const;
+      if (!fields.some((f) => f in body)) {
+        throw new AppError('validation_error', '"expire_after" or "dkim_ed25519" is required');
+      }
+      // Both values are checked before either is changed.
+      if ('expire_after' in body) {
+        const problem = expireAfterProblem(body.expire_after);
+        if (problem !== undefined) throw new AppError('validation_error', `"expire_after" ${problem}`);
+      }
+      if ('dkim_ed25519' in body && typeof body.dkim_ed25519 !== 'boolean') {
+        throw new AppError('validation_error', '"dkim_ed25519" must be true or false');
+      }
+      let detail: DomainDetail | undefined;
+      if ('expire_after' in body) {
+        detail = await domains.setExpireAfter(accountId, request.params.id, body.expire_after);
+      }
+      if ('dkim_ed25519' in body) {
+        detail = await domains.setEd25519(accountId, request.params.id, body.dkim_ed25519);
+      }
+      return detailJson(detail!);
+    },
   );
 
   app.post<{ Params: { id: string } }>(
     '/api/domains/:id/verify',
     { schema: { summary: "Check the domain's DNS records now" }, onRequest: noBodyExpected },
     async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/domains/:id/dkim/rotate',
+    {
+      schema: {
+        summary:
+          'Start a DKIM key rotation: answers the new key (pending) and its record; the current key signs until the record is found',
+      },
+      onRequest: noBodyExpected,
+    },
+    async (request) => detailJson(await domains.rotateDkim(authOf(request).account.id, request.params.id)),
   );
 
   app.delete<{ Params: { id: string } }>(
@@ -130,9 +177,10 @@ function summaryJson(d: DomainRow) {
   };
 }
 
-function detailJson({ row, records, check }: DomainDetail) {
+function detailJson({ row, records, check, dkimKeys }: DomainDetail) {
   return {
     ...summaryJson(row),
+    dkim_ed25519: dkimKeys.some((k) => k.algorithm === 'ed25519-sha256' && k.status !== 'retired'),
     records: records.map((r) => {
       const found: RecordFinding | undefined = check?.records.find((f) => f.record === r.record);
       return {
@@ -143,7 +191,39 @@ function detailJson({ row, records, check }: DomainDetail) {
         warnings: found?.warnings ?? [],
       };
     }),
+    dkim_keys: shownKeys(dkimKeys).map(dkimKeyJson),
     last_check: check ? checkJson(check) : null,
+  };
+}
+
+/** Retired keys shown: the latest few (their records may still be published). */
+const RETIRED_KEYS_SHOWN = 3;
+
+/** Active and pending keys, then the latest retired ones; newest first within each. */
+function shownKeys(keys: DkimKeyRow[]): DkimKeyRow[] {
+  const order = { active: 0, pending: 1, retired: 2 };
+  const retired = keys.filter((k) => k.status === 'retired').slice(0, RETIRED_KEYS_SHOWN);
+  return [...keys.filter((k) => k.status !== 'retired'), ...retired].sort(
+    (a, b) => order[a.status] - order[b.status] || b.created_at - a.created_at,
+  );
+}
+
+function dkimKeyJson(k: DkimKeyRow) {
+  return {
+    selector: k.selector,
+    algorithm: k.algorithm,
+    status: k.status,
+    ...dkimKeyRecord(k),
+    created_at: iso(k.created_at),
+    activated_at: iso(k.activated_at),
+    retired_at: iso(k.retired_at),
+    // When the retired key's record may be removed from DNS (dkim/rotation.ts RETIRED_RECORD_KEEP_MS).
+    removable_after: iso(k.retired_at === null ? null : k.retired_at + RETIRED_RECORD_KEEP_MS),
+    // What the last look-up of this key's own record found (a pending key's; null: never looked up on
+    // its own: the active RSA key's record is the `dkim` one in `records`).
+    record_status: k.record_status,
+    record_checked_at: iso(k.record_checked_at),
+    record_problem: k.record_problem,
   };
 }
 
