@@ -38,6 +38,7 @@ print(json.dumps(out))
 `;
 
 export async function dkimpyVerify(raw: Buffer, records: KeyRecords): Promise<Verdict[]> {
+  // Debian's python3, for which python3-dkim is installed (another python3 may come first on PATH).
   const child = spawn('/usr/bin/python3', ['-c', DKIMPY, JSON.stringify(records)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
