@@ -1,10 +1,13 @@
 // DKIM key rotation and the Ed25519 key through the domains API, on both databases, with a real DNS
 // server: the pending key's record is answered, the old key signs until the record is found by a
 // check (scheduled or manual), then the new key signs and the old one is retired.
-import pino from 'pino';
 import { promises as dnsPromises } from 'node:dns';
+import { Migrator, sql, type Kysely } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { buildMessage } from '../src/delivery/build-message.js';
 import { RETIRED_RECORD_KEEP_MS } from '../src/dkim/rotation.js';
 import { DomainChecker } from '../src/domains/domain-checker.js';
@@ -267,5 +270,68 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
     expect(res.statusCode).toBe(404);
     expect(res.body).toMatch(/^not_found: /);
     expect((await api(other, 'POST', '/api/domains/not-a-uuid/dkim/rotate')).statusCode).toBe(404);
+  });
+});
+
+describe.each(databaseKinds)('migration 025 on $name', (kind) => {
+  it('keeps existing keys as active RSA keys, and allows one pending key per domain, owner and algorithm', async () => {
+    const database = await kind.create();
+    const db = openDatabase(database.url);
+    try {
+      const schema =
+        db.dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]
+              ?.schema
+          : undefined;
+      const migrator = new Migrator({
+        db: db.kysely,
+        provider: { getMigrations: async () => migrations },
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
+      expect((await migrator.migrateTo('022-blocklists')).error).toBeUndefined();
+      const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const key = (id: string, selector: string) => ({
+        id,
+        account_id: null,
+        domain: 'test.txmail.example',
+        selector,
+        private_key: 'v1:sealed',
+        public_key: 'AAAA',
+        created_at: 1_700_000_000_000,
+      });
+      await k.insertInto('dkim_keys').values(key('k1', 'txm202301')).execute();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const row = await db.kysely
+        .selectFrom('dkim_keys')
+        .selectAll()
+        .where('id', '=', 'k1')
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        algorithm: 'rsa-sha256',
+        status: 'active',
+        activated_at: 1_700_000_000_000,
+        retired_at: null,
+        record_status: null,
+      });
+      // The service's keys have no account: still one pending key per algorithm (PostgreSQL too, where
+      // nulls are distinct).
+      await k
+        .insertInto('dkim_keys')
+        .values({ ...key('k2', 'txm202302'), status: 'pending' })
+        .execute();
+      await expect(
+        k
+          .insertInto('dkim_keys')
+          .values({ ...key('k3', 'txm202303'), status: 'pending' })
+          .execute(),
+      ).rejects.toThrow();
+      await k
+        .insertInto('dkim_keys')
+        .values({ ...key('k4', 'txm202303e'), status: 'pending', algorithm: 'ed25519-sha256' })
+        .execute();
+    } finally {
+      await db.close();
+      await database.drop();
+    }
   });
 });
