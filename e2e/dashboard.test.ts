@@ -240,6 +240,38 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByText('Saved: mail from acme.example is encrypted when', { exact: false }).waitFor();
   });
 
+  it('rotates the DKIM key from the domain page: the new record is shown, then takes over', async () => {
+    const id = page.url().split('/').pop()!;
+    type Keys = { dkim_keys: { selector: string; status: string; name: string; value: string }[] };
+    const keys = async () =>
+      ((await page.evaluate(async (i) => (await fetch(`/api/domains/${i}`)).json(), id)) as Keys).dkim_keys;
+    const [old] = await keys();
+    await page.getByRole('button', { name: 'Rotate DKIM key' }).click();
+    await page.getByText('Rotation started: publish the new record below.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Rotation in progress' }).waitFor();
+    const pending = (await keys()).find((k) => k.status === 'pending')!;
+    await page.getByText(pending.value).waitFor();
+    await screenshot(page, 'domain-dkim-rotation');
+
+    dns.add(pending.name, 'TXT', pending.value);
+    await page.getByRole('button', { name: 'Verify now' }).click();
+    await page.getByText('acme.example is verified.').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Rotate DKIM key' }).waitFor();
+    const after = await keys();
+    expect(after.find((k) => k.selector === pending.selector)!.status).toBe('active');
+    expect(after.find((k) => k.selector === old!.selector)!.status).toBe('retired');
+    await page.getByText('No longer signs. Its record may be removed after', { exact: false }).waitFor();
+
+    // Ed25519: on shows its record to publish; off again, so the rest signs as before.
+    await page.getByLabel('Also sign with Ed25519').check();
+    await page.getByText('Ed25519 turned on', { exact: false }).waitFor();
+    const ed = (await keys()).find((k) => k.status === 'pending')!;
+    expect(ed.value).toMatch(/^v=DKIM1; k=ed25519; p=/);
+    await page.getByText(ed.value).waitFor();
+    await page.getByLabel('Also sign with Ed25519').uncheck();
+    await page.getByText('Ed25519 turned off', { exact: false }).waitFor();
+  });
+
   it('sends through the API with the key, from a server, and finds the email in the logs', async () => {
     const account = await (
       await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })

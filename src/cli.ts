@@ -7,6 +7,8 @@ import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
+import { dkimKeyRecord } from './domains/domain-records.js';
+import { rotateCommand } from './dkim/rotate-command.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 import { accountReport } from './reputation/account-report.js';
@@ -41,6 +43,10 @@ Operator commands (add --json for machine-readable output):
   status                     the queue, the live processes and anything that needs the operator's
                              attention (exits 1 when something does)
   dns                        print the DNS records to publish for the service's own domains
+  dkim rotate --domain D [--account E]
+                             start a DKIM key rotation of a customer's domain (--account) or of the
+                             test domain, printing the new record; run again to look it up: the new
+                             key takes over once its record is found
   suppression list --account E [--address A]
   suppression add --account E --address A [--reason R]
   suppression remove --account E --address A
@@ -60,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       password: { type: 'string' },
       plan: { type: 'string' },
       account: { type: 'string' },
+      domain: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
       address: { type: 'string' },
@@ -235,7 +242,40 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
       const c = s.config;
       const key = await s.dkim.ensureServiceKey(c.testDomain);
       const records = serviceRecords(c, key);
+      // A rotation's new key is published beside the current one (txmail dkim rotate).
+      const pending = (await s.repos.dkimKeys.all(c.testDomain, null)).filter((k) => k.status === 'pending');
+      records.splice(
+        1,
+        0,
+        ...pending.map((k) => ({
+          ...dkimKeyRecord(k),
+          purpose: `the test domain's next DKIM key (a rotation: it signs once found; txmail dkim rotate)`,
+        })),
+      );
       print(args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
+      return 0;
+    }
+    case 'dkim rotate': {
+      const domain = required(args, 'domain').toLowerCase();
+      let accountId: string | null = null;
+      if (args.account !== undefined) {
+        const account = await accountArg(s, args);
+        const found = (await s.domains.list(account.id)).find((d) => d.name === domain);
+        if (!found) throw new UsageError(`${account.email} has no domain ${domain}`);
+        accountId = account.id;
+      } else if (domain === s.config.testDomain) {
+        await s.dkim.ensureServiceKey(domain);
+      } else {
+        throw new UsageError(
+          `--account is required for a customer's domain (the test domain is ${s.config.testDomain})`,
+        );
+      }
+      const result = await rotateCommand(
+        { keys: s.repos.dkimKeys, rotation: s.domains.rotation, now: () => s.clock.now() },
+        domain,
+        accountId,
+      );
+      print(args, result.json, result.text);
       return 0;
     }
     case 'suppression list': {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from './helpers/dns-server.js';
 import { runCli, startServer } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 
@@ -167,6 +168,80 @@ describe('txmail operator commands', () => {
     expect(withOperator.stdout).toContain(
       'test.mta.example.com._report._dmarc.ops.example.org. IN TXT "v=DMARC1"',
     );
+  });
+
+  it("rotates the test domain's DKIM key: prints the new record, then lets it take over once published", async () => {
+    const dns = await new TestDnsServer().start();
+    try {
+      const dnsEnv = { ...env, TXMAIL_DNS_SERVERS: dns.address };
+      const domain = 'test.mta.example.com';
+      type Key = {
+        selector: string;
+        status: string;
+        name: string;
+        value: string;
+        record_status: string | null;
+      };
+      type Rotation = { outcome: string; keys: Key[] };
+      const rotate = async () => {
+        const res = await runCli(['dkim', 'rotate', '--domain', domain, '--json'], dnsEnv);
+        expect(res.code, res.stderr).toBe(0);
+        return JSON.parse(res.stdout) as Rotation;
+      };
+      const dnsRecords = async () =>
+        (
+          JSON.parse((await runCli(['dns', '--json'], dnsEnv)).stdout) as {
+            records: { name: string; value: string }[];
+          }
+        ).records;
+      const before = (await dnsRecords()).find((r) => r.name.endsWith(`._domainkey.${domain}`))!;
+
+      const started = await rotate();
+      expect(started.outcome).toBe('started');
+      const pending = started.keys.find((k) => k.status === 'pending')!;
+      expect(pending.value).toMatch(/^v=DKIM1; k=rsa; p=/);
+      expect(pending.name).not.toBe(before.name);
+      expect(started.keys.find((k) => k.status === 'active')!.name).toBe(before.name);
+      // txmail dns lists both: the current key's record and the new one's.
+      const listed = await dnsRecords();
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: before.name, value: before.value }),
+          expect.objectContaining({ name: pending.name, value: pending.value }),
+        ]),
+      );
+
+      // Not published yet: the same pending key, looked up and missing.
+      const waiting = await rotate();
+      expect(waiting.outcome).toBe('waiting');
+      expect(waiting.keys.find((k) => k.status === 'pending')).toMatchObject({
+        selector: pending.selector,
+        record_status: 'missing',
+      });
+
+      dns.add(pending.name, 'TXT', pending.value);
+      const text = await runCli(['dkim', 'rotate', '--domain', domain], dnsEnv);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(`${domain}: the new DKIM key signs now.`);
+      expect(text.stdout).toMatch(
+        new RegExp(`its record ${before.name.replaceAll('.', '\\.')} may be removed after `),
+      );
+      const after = (await dnsRecords()).filter((r) => r.name.endsWith(`._domainkey.${domain}`));
+      expect(after).toEqual([expect.objectContaining({ name: pending.name, value: pending.value })]);
+
+      // A customer's domain needs its account; an unknown one is refused.
+      const noAccount = await runCli(['dkim', 'rotate', '--domain', 'acme.example'], dnsEnv);
+      expect(noAccount.code).toBe(2);
+      expect(noAccount.stderr).toContain('--account is required');
+      const unknown = await runCli(
+        ['dkim', 'rotate', '--domain', 'acme.example', '--account', 'ops@example.com'],
+        dnsEnv,
+      );
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('ops@example.com has no domain acme.example');
+    } finally {
+      await dns.stop();
+    }
   });
 
   it('prints the configuration with secrets masked', async () => {

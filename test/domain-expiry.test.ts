@@ -137,7 +137,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
       [{ expire_after: true }, /^validation_error: "expire_after" must be a whole number of seconds/],
       [{ expire_after: [600] }, /^validation_error: "expire_after" must be a whole number of seconds/],
       [{ expire_after: {} }, /^validation_error: "expire_after" must be a whole number of seconds/],
-      [{}, /^validation_error: "expire_after" or "tls" is required/],
+      [{}, /^validation_error: "expire_after", "tls" or "dkim_ed25519" is required/],
       [{ expire_after: 600, name: 'other.example' }, /^validation_error: unknown field "name"/],
       [[600], /^validation_error: /],
     ];

@@ -7,6 +7,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMessage, type BuildRequest } from '../src/delivery/build-message.js';
 import { ThreadedMessageBuilder } from '../src/delivery/message-builder.js';
+import { mailauthVerify } from './helpers/dkim-verifiers.js';
 
 const threadEntry = new URL('../dist/delivery/build-thread.js', import.meta.url);
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -61,6 +62,22 @@ describe('ThreadedMessageBuilder', () => {
     expect(unsigned(threaded)).toBe(unsigned(inline));
     expect(threaded.toString('latin1')).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed;/);
     expect(await verifies(threaded)).toBe('pass');
+  });
+
+  it('signs on the threads with an Ed25519 key beside the RSA key (the keys cross to the thread)', async () => {
+    const ed = generateKeyPairSync('ed25519');
+    const req = request(2);
+    req.key = { ...req.key, beside: [{ selector: 'txm202611e', privateKey: ed.privateKey }] };
+    const raw = await builder.build(req);
+    const edRecord = `v=DKIM1; k=ed25519; p=${ed.publicKey.export({ type: 'spki', format: 'der' }).subarray(-32).toString('base64')}`;
+    const verdicts = await mailauthVerify(raw, {
+      'txm202611._domainkey.acme.example': `v=DKIM1; k=rsa; p=${publicKeyB64}`,
+      'txm202611e._domainkey.acme.example': edRecord,
+    });
+    expect(verdicts.map((v) => `${v.algorithm} ${v.result}`)).toEqual([
+      'rsa-sha256 pass',
+      'ed25519-sha256 pass',
+    ]);
   });
 
   it('builds many messages in parallel, each for its own request', async () => {

@@ -247,10 +247,25 @@ export interface DkimKeysTable {
   selector: string;
   /** PKCS#8 PEM sealed with the DKIM key-encryption key (crypto/secret-box.ts). */
   private_key: string;
-  /** base64 DER SubjectPublicKeyInfo, the DNS record's p= value. */
+  /**
+   * The DNS record's p= value: for RSA base64 DER SubjectPublicKeyInfo, for Ed25519 base64 of the raw
+   * 32-byte key (RFC 8463 §4.2).
+   */
   public_key: string;
   created_at: number;
+  algorithm: DkimAlgorithmName;
+  /** active: signs; pending: waits for its record in DNS; retired: signs no more (ARCHITECTURE.md, "DKIM"). */
+  status: DkimKeyStatus;
+  activated_at: number | null;
+  retired_at: number | null;
+  /** The last look-up of the key's record (pending keys): when, found/missing/wrong/error, why. */
+  record_checked_at: number | null;
+  record_status: string | null;
+  record_problem: string | null;
 }
+
+export type DkimAlgorithmName = 'rsa-sha256' | 'ed25519-sha256';
+export type DkimKeyStatus = 'active' | 'pending' | 'retired';
 
 export type AttemptOutcome = 'delivered' | 'deferred' | 'bounced' | 'failed';
 

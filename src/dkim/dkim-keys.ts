@@ -1,13 +1,13 @@
-// Which key signs mail from a domain, with private keys decrypted and cached (a database read and a
-// decryption per message would cost more than the signature). The service's own test domain key is created on
-// first use.
+// Which keys sign mail from a domain (its active RSA key, and its active Ed25519 key beside it), with
+// private keys decrypted and cached (a database read and a decryption per message would cost more than
+// the signature). The service's own test domain key is created on first use.
 import { createPrivateKey } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
-import type { DkimKeyRow } from '../db/schema.js';
+import type { DkimAlgorithmName, DkimKeyRow, DkimKeyStatus } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { dkimSelector, generateDkimKey, type DkimKeyPair } from './keys.js';
+import { dkimSelectorFor, generateDkimKey, generateEd25519DkimKey, type DkimKeyPair } from './keys.js';
 import type { SigningKey } from './sign.js';
 
 export type { SigningKey };
@@ -32,18 +32,35 @@ export class DkimKeys {
     return row;
   }
 
-  /** A new key row, private key sealed, not stored yet (the caller stores it with what it belongs to). */
-  async generate(domain: string, accountId: string | null, selector?: string): Promise<DkimKeyRow> {
-    const pair = await this.generateKeyPair();
+  /**
+   * A new key row, private key sealed, not stored yet (the caller stores it with what it belongs to):
+   * an active RSA key unless told otherwise.
+   */
+  async generate(
+    domain: string,
+    accountId: string | null,
+    selector?: string,
+    options: { algorithm?: DkimAlgorithmName; status?: DkimKeyStatus } = {},
+  ): Promise<DkimKeyRow> {
+    const algorithm = options.algorithm ?? 'rsa-sha256';
+    const status = options.status ?? 'active';
+    const pair = algorithm === 'rsa-sha256' ? await this.generateKeyPair() : await generateEd25519DkimKey();
     const now = this.clock.now();
     return {
       id: newId(),
       account_id: accountId,
       domain,
-      selector: selector ?? dkimSelector(now),
+      selector: selector ?? dkimSelectorFor(algorithm, now),
       private_key: this.box.seal(pair.privateKeyPem),
       public_key: pair.publicKey,
       created_at: now,
+      algorithm,
+      status,
+      activated_at: status === 'active' ? now : null,
+      retired_at: null,
+      record_checked_at: null,
+      record_status: null,
+      record_problem: null,
     };
   }
 
@@ -72,13 +89,21 @@ export class DkimKeys {
     const now = this.clock.now();
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expires > now) return hit.key;
-    const row = await this.repo.current(domain, accountId);
+    // Only an active RSA key makes a domain's mail signable: the domain is verified by it, and an
+    // Ed25519 signature alone fails at receivers that do not know the algorithm (RFC 8463 §5).
+    const active = (await this.repo.all(domain, accountId)).filter((k) => k.status === 'active');
+    const rsa = active.find((k) => k.algorithm === 'rsa-sha256');
+    const ed25519 = active.find((k) => k.algorithm === 'ed25519-sha256');
     let key: SigningKey | undefined;
-    if (row) {
-      const privateKey = createPrivateKey(this.box.open(row.private_key));
-      key = { domain, selector: row.selector, privateKey };
+    if (rsa) {
+      key = { domain, selector: rsa.selector, privateKey: this.parse(rsa) };
+      if (ed25519) key.beside = [{ selector: ed25519.selector, privateKey: this.parse(ed25519) }];
     }
     this.cache.set(cacheKey, { key, expires: now + this.ttlMs });
     return key;
+  }
+
+  private parse(row: DkimKeyRow) {
+    return createPrivateKey(this.box.open(row.private_key));
   }
 }

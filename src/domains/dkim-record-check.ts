@@ -1,11 +1,19 @@
-// Does a DKIM key record (RFC 6376 §3.6.1) publish the expected public key?
+// Does a DKIM key record (RFC 6376 §3.6.1) publish the expected public key? And, for a key that is not
+// the domain's verified one (a rotation's pending key, an Ed25519 key), what its name answers in DNS.
+import { DnsError, type DnsResolver } from '../dns/resolver.js';
+import type { DkimAlgorithmName } from '../db/schema.js';
+
 export interface DkimRecordMatch {
   matches: boolean;
   /** Why a record that looks like a DKIM key does not match. */
   problem?: string;
 }
 
-export function matchDkimRecord(value: string, expectedPublicKey: string): DkimRecordMatch {
+export function matchDkimRecord(
+  value: string,
+  expectedPublicKey: string,
+  algorithm: DkimAlgorithmName = 'rsa-sha256',
+): DkimRecordMatch {
   const tags = new Map<string, string>();
   for (const part of value.split(';')) {
     const eq = part.indexOf('=');
@@ -13,9 +21,11 @@ export function matchDkimRecord(value: string, expectedPublicKey: string): DkimR
   }
   const v = tags.get('v');
   if (v !== undefined && v !== 'DKIM1') return { matches: false, problem: `v=${v} (must be DKIM1)` };
+  // k= defaults to rsa (RFC 6376 §3.6.1); an Ed25519 key must say so (RFC 8463 §4.2).
+  const expectedK = algorithm === 'ed25519-sha256' ? 'ed25519' : 'rsa';
   const k = tags.get('k');
-  if (k !== undefined && k.toLowerCase() !== 'rsa')
-    return { matches: false, problem: `k=${k} (must be rsa)` };
+  if ((k ?? 'rsa').toLowerCase() !== expectedK)
+    return { matches: false, problem: `k=${k ?? '(none, meaning rsa)'} (must be ${expectedK})` };
   const p = tags.get('p');
   if (p === undefined) return { matches: false, problem: 'no p= tag' };
   // Whitespace may appear inside the base64 key (folding by DNS providers); it carries no meaning.
@@ -23,4 +33,43 @@ export function matchDkimRecord(value: string, expectedPublicKey: string): DkimR
   if (key === '') return { matches: false, problem: 'p= is empty (the key is revoked)' };
   if (key !== expectedPublicKey) return { matches: false, problem: 'p= is a different public key' };
   return { matches: true };
+}
+
+export interface DkimKeyLookup {
+  status: 'found' | 'missing' | 'wrong' | 'error';
+  /** What was wrong, or why the look-up failed. */
+  problem: string | null;
+}
+
+/**
+ * Looks up a key's record at `name`: found only when exactly one TXT record answers there and it
+ * publishes the key (receivers may read any one of several: the rule domain-check.ts applies to the
+ * domain's verified key). A temporary DNS failure is `error`, never `missing`.
+ */
+export async function lookUpDkimKey(
+  dns: DnsResolver,
+  name: string,
+  publicKey: string,
+  algorithm: DkimAlgorithmName,
+): Promise<DkimKeyLookup> {
+  let txt: string[];
+  try {
+    txt = await dns.txt(name);
+  } catch (err) {
+    if (err instanceof DnsError && err.failure !== 'temporary') return { status: 'missing', problem: null };
+    return { status: 'error', problem: err instanceof Error ? err.message : String(err) };
+  }
+  const keys = txt.filter((t) => /(^|;)\s*(v=DKIM1|p=)/i.test(t));
+  if (keys.length === 0) return { status: 'missing', problem: null };
+  const matches = keys.map((k) => matchDkimRecord(k, publicKey, algorithm));
+  if (!matches.some((m) => m.matches)) {
+    return { status: 'wrong', problem: [...new Set(matches.map((m) => m.problem!))].join('; ') };
+  }
+  if (txt.length > 1) {
+    return {
+      status: 'wrong',
+      problem: `${txt.length} TXT records at ${name}; receivers may read any one of them: keep only this key's`,
+    };
+  }
+  return { status: 'found', problem: null };
 }

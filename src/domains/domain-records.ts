@@ -1,5 +1,6 @@
 // The DNS records a customer publishes for a sending domain (DESIGN.md §6), in one place: the API shows
 // them, the checker compares DNS against them.
+import type { DkimAlgorithmName } from '../db/schema.js';
 import { dkimRecordName, dkimRecordValue } from '../dkim/keys.js';
 
 export type RecordKind = 'dkim' | 'return_path_mx' | 'spf' | 'dmarc';
@@ -74,4 +75,18 @@ export function domainRecords(
         'DMARC (recommended): tells receivers what to do with mail that fails DKIM and SPF alignment, and where to send reports',
     },
   ];
+}
+
+/** The TXT record that publishes one DKIM key (any status: the dashboard shows pending and retired ones too). */
+export function dkimKeyRecord(key: {
+  selector: string;
+  domain: string;
+  public_key: string;
+  algorithm: DkimAlgorithmName;
+}): { type: 'TXT'; name: string; value: string } {
+  return {
+    type: 'TXT',
+    name: dkimRecordName(key.selector, key.domain),
+    value: dkimRecordValue(key.public_key, key.algorithm),
+  };
 }

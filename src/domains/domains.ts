@@ -8,12 +8,14 @@ import {
   DOMAIN_TLS_VALUES,
   type Account,
   type AccountState,
+  type DkimKeyRow,
   type DomainRow,
   type DomainTls,
   type Plan,
 } from '../db/schema.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
 import { dkimSelector } from '../dkim/keys.js';
+import { DkimRotation } from '../dkim/rotation.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_RETRY } from '../delivery/retry-schedule.js';
@@ -32,12 +34,19 @@ export interface DomainDetail {
   row: DomainRow;
   records: ExpectedRecord[];
   check: DomainCheck | undefined;
+  /** The domain's DKIM keys, newest first: active, pending (a rotation, an Ed25519 key), retired. */
+  dkimKeys: DkimKeyRow[];
 }
 
 /** The first check of a new domain: soon, but not at once (its records cannot be published yet). */
 const FIRST_CHECK_DELAY_MS = 60_000;
+/** While a DKIM key waits for its record (ARCHITECTURE.md, "DKIM"), the domain is checked at least this often. */
+export const PENDING_KEY_CHECK_MS = 15 * 60_000;
 
 export class Domains {
+  /** Key rotation and the Ed25519 key (dkim/rotation.ts). */
+  readonly rotation: DkimRotation;
+
   constructor(
     private readonly repo: DomainsRepo,
     private readonly keys: DkimKeysRepo,
@@ -50,13 +59,23 @@ export class Domains {
      * the account's state changed too (to drop cached accounts).
      */
     private readonly onChange: (accountId: string, accountStateChanged: boolean) => void,
-  ) {}
+  ) {
+    this.rotation = new DkimRotation(keys, dkim, dns, clock);
+  }
 
-  /** `settings.tls`: the domain's TLS setting (tlsProblem), opportunistic when not given. */
-  async create(account: Account, input: string, settings: { tls?: unknown } = {}): Promise<DomainDetail> {
+  /**
+   * `settings.tls`: the domain's TLS setting (tlsProblem), opportunistic when not given;
+   * `settings.ed25519`: an Ed25519 key too, signing beside the RSA key once its record is found.
+   */
+  async create(
+    account: Account,
+    input: string,
+    settings: { tls?: unknown; ed25519?: unknown } = {},
+  ): Promise<DomainDetail> {
     const parsed = parseDomainName(input);
     if (!parsed.ok) throw new AppError('validation_error', `"name" ${parsed.reason}`);
     const tls = settings.tls === undefined ? 'opportunistic' : checkedTls(settings.tls);
+    const ed25519 = settings.ed25519 === undefined ? false : checkedEd25519(settings.ed25519);
     const name = parsed.ascii;
     if (this.settings.reserved.some((r) => isWithin(name, r))) {
       throw new AppError('validation_error', `"name" ${name} is reserved for this service`);
@@ -96,7 +115,8 @@ export class Domains {
     }
     if (result === 'exists') throw exists(name);
     if (result === 'plan_limit') throw planLimit(account.plan);
-    return { row, records: this.records(name, key.selector, key.public_key), check: undefined };
+    if (ed25519) await this.rotation.setEd25519(name, account.id, true);
+    return this.detail(row);
   }
 
   list(accountId: string): Promise<DomainRow[]> {
@@ -132,10 +152,14 @@ export class Domains {
   async update(
     accountId: string,
     id: string,
-    changes: { expire_after?: unknown; tls?: unknown },
+    changes: { expire_after?: unknown; tls?: unknown; dkim_ed25519?: unknown },
   ): Promise<DomainDetail> {
-    if (!('expire_after' in changes) && !('tls' in changes))
-      throw new AppError('validation_error', '"expire_after" or "tls" is required: the settings to change');
+    if (!('expire_after' in changes) && !('tls' in changes) && !('dkim_ed25519' in changes)) {
+      throw new AppError(
+        'validation_error',
+        '"expire_after", "tls" or "dkim_ed25519" is required: the settings to change',
+      );
+    }
     const set: { expire_after?: number | null; tls?: DomainTls } = {};
     if ('expire_after' in changes) {
       const problem = expireAfterProblem(changes.expire_after);
@@ -143,10 +167,33 @@ export class Domains {
       set.expire_after = changes.expire_after as number | null;
     }
     if ('tls' in changes) set.tls = checkedTls(changes.tls);
-    await this.find(accountId, id);
+    const ed25519 = 'dkim_ed25519' in changes ? checkedEd25519(changes.dkim_ed25519) : undefined;
+    const row = await this.find(accountId, id);
     if (Object.keys(set).length > 0 && !(await this.repo.setSettings(accountId, id, set))) throw notFound(id);
+    if (ed25519 !== undefined) await this.rotation.setEd25519(row.name, accountId, ed25519);
     this.changed(accountId, undefined);
     return this.detail(await this.find(accountId, id));
+  }
+
+  /**
+   * Turns the domain's Ed25519 signature on or off (docs/API.md, Domains: dkim_ed25519). On: a new key
+   * that signs beside the RSA key once a check finds its record; off: it stops signing at once.
+   */
+  setEd25519(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
+    return this.update(accountId, id, { dkim_ed25519: value });
+  }
+
+  /**
+   * Starts a DKIM key rotation (docs/API.md, Domains: rotate): a pending key with a new selector for
+   * each active key; the old keys sign until a check finds the new record, then the new key takes
+   * over. While keys are pending, another rotation changes nothing.
+   */
+  async rotateDkim(accountId: string, id: string): Promise<DomainDetail> {
+    const row = await this.find(accountId, id);
+    // A domain from before verification existed gets its first key instead: there is none to rotate.
+    if (await this.keys.current(row.name, accountId)) await this.rotation.rotate(row.name, accountId);
+    else await this.ensureKey(row);
+    return this.detail(row);
   }
 
   /**
@@ -167,6 +214,8 @@ export class Domains {
    * had changed meanwhile (nothing written).
    */
   async checkAndRecord(row: DomainRow, owner: string | null): Promise<DomainRow | undefined> {
+    // Pending keys first: one found takes over now, and the check below looks for the new active key.
+    const { pending } = await this.rotation.settle(row.name, row.account_id);
     const key = await this.keys.current(row.name, row.account_id);
     if (!key) return undefined; // deleted meanwhile
     const check = await checkDomain(
@@ -190,7 +239,7 @@ export class Domains {
       failing_since: state.failing_since,
       last_checked_at: now,
       findings: JSON.stringify(check),
-      next_check_at: nextCheckAt(state, check.outcome, now),
+      next_check_at: withPendingKeys(nextCheckAt(state, check.outcome, now), pending, now),
     };
     const r = await this.repo.recordCheck(row, owner, update);
     if (!r.applied) return undefined;
@@ -212,6 +261,7 @@ export class Domains {
       row,
       records,
       check: row.findings === null ? undefined : (JSON.parse(row.findings) as DomainCheck),
+      dkimKeys: await this.keys.all(row.name, row.account_id),
     };
   }
 
@@ -254,6 +304,11 @@ export class Domains {
   }
 }
 
+/** A scheduled check comes within PENDING_KEY_CHECK_MS while keys wait; never for a domain not checked. */
+function withPendingKeys(next: number | null, pending: number, now: number): number | null {
+  return next === null || pending === 0 ? next : Math.min(next, now + PENDING_KEY_CHECK_MS);
+}
+
 /** The shortest expiry a domain may set: a minute (a code that must arrive within seconds still needs a retry). */
 export const EXPIRE_AFTER_MIN_S = 60;
 /** The longest: the default retry period, two days. */
@@ -272,6 +327,12 @@ export function expireAfterProblem(value: unknown): string | undefined {
 }
 
 /** Why `value` is no TLS setting, or undefined when it is one (docs/API.md, Domains: tls). */
+function checkedEd25519(value: unknown): boolean {
+  if (typeof value !== 'boolean')
+    throw new AppError('validation_error', '"dkim_ed25519" must be true or false');
+  return value;
+}
+
 export function tlsProblem(value: unknown): string | undefined {
   return typeof value === 'string' && (DOMAIN_TLS_VALUES as readonly string[]).includes(value)
     ? undefined

@@ -24,6 +24,7 @@ import * as m021 from './021-destination-blocks.js';
 import * as m022 from './022-blocklists.js';
 import * as m023 from './023-tls-details.js';
 import * as m024 from './024-mta-sts-tls-reports.js';
+import * as m025 from './025-dkim-rotation.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '022-blocklists': m022,
   '023-tls-details': m023,
   '024-mta-sts-tls-reports': m024,
+  '025-dkim-rotation': m025,
 };

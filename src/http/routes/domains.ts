@@ -1,8 +1,11 @@
-// GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify (DESIGN.md §3, §6).
+// GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify,
+// POST /api/domains/:id/dkim/rotate (DESIGN.md §3, §6; docs/API.md, Domains).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
-import type { DomainRow } from '../../db/schema.js';
+import type { DkimKeyRow, DomainRow } from '../../db/schema.js';
+import { RETIRED_RECORD_KEEP_MS } from '../../dkim/rotation.js';
 import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
+import { dkimKeyRecord } from '../../domains/domain-records.js';
 import type { DomainDetail, Domains } from '../../domains/domains.js';
 import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
@@ -22,6 +25,10 @@ const createBodySchema = {
       description: 'The domain to send from, e.g. acme.example (IDN allowed)',
     },
     tls: { description: TLS_DESCRIPTION },
+    dkim_ed25519: {
+      type: 'boolean',
+      description: 'Also sign with an Ed25519 key (RFC 8463) beside the RSA key, once its record is found',
+    },
   },
 } as const;
 
@@ -36,12 +43,17 @@ const updateBodySchema = {
         "Seconds after acceptance when txmail stops trying the domain's mail (60–172800), or null for 2 days",
     },
     tls: { description: TLS_DESCRIPTION },
+    dkim_ed25519: {
+      description:
+        'true: sign with an Ed25519 key beside the RSA key (once its record is found); false: stop',
+    },
   },
 } as const;
 
 interface CreateBody {
   name: string;
   tls?: unknown;
+  dkim_ed25519?: boolean;
 }
 
 export function registerDomainRoutes(app: FastifyInstance, domains: Domains): void {
@@ -52,7 +64,10 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     },
     async (request, reply) => {
       const { account } = authOf(request);
-      const created = await domains.create(account, request.body.name, { tls: request.body.tls });
+      const created = await domains.create(account, request.body.name, {
+        tls: request.body.tls,
+        ed25519: request.body.dkim_ed25519,
+      });
       return reply.code(201).send(detailJson(created));
     },
   );
@@ -68,10 +83,16 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
   );
 
-  app.patch<{ Params: { id: string }; Body: { expire_after?: unknown; tls?: unknown } }>(
+  app.patch<{
+    Params: { id: string };
+    Body: { expire_after?: unknown; tls?: unknown; dkim_ed25519?: unknown };
+  }>(
     '/api/domains/:id',
     {
-      schema: { summary: "Change the domain's settings: expire_after, tls", body: updateBodySchema },
+      schema: {
+        summary: "Change the domain's settings: expire_after, tls, dkim_ed25519",
+        body: updateBodySchema,
+      },
     },
     async (request) =>
       detailJson(await domains.update(authOf(request).account.id, request.params.id, request.body)),
@@ -81,6 +102,18 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     '/api/domains/:id/verify',
     { schema: { summary: "Check the domain's DNS records now" }, onRequest: noBodyExpected },
     async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/domains/:id/dkim/rotate',
+    {
+      schema: {
+        summary:
+          'Start a DKIM key rotation: answers the new key (pending) and its record; the current key signs until the record is found',
+      },
+      onRequest: noBodyExpected,
+    },
+    async (request) => detailJson(await domains.rotateDkim(authOf(request).account.id, request.params.id)),
   );
 
   app.delete<{ Params: { id: string } }>(
@@ -130,9 +163,10 @@ function summaryJson(d: DomainRow) {
   };
 }
 
-function detailJson({ row, records, check }: DomainDetail) {
+function detailJson({ row, records, check, dkimKeys }: DomainDetail) {
   return {
     ...summaryJson(row),
+    dkim_ed25519: dkimKeys.some((k) => k.algorithm === 'ed25519-sha256' && k.status !== 'retired'),
     records: records.map((r) => {
       const found: RecordFinding | undefined = check?.records.find((f) => f.record === r.record);
       return {
@@ -143,7 +177,39 @@ function detailJson({ row, records, check }: DomainDetail) {
         warnings: found?.warnings ?? [],
       };
     }),
+    dkim_keys: shownKeys(dkimKeys).map(dkimKeyJson),
     last_check: check ? checkJson(check) : null,
+  };
+}
+
+/** Retired keys shown: the latest few (their records may still be published). */
+const RETIRED_KEYS_SHOWN = 3;
+
+/** Active and pending keys, then the latest retired ones; newest first within each. */
+function shownKeys(keys: DkimKeyRow[]): DkimKeyRow[] {
+  const order = { active: 0, pending: 1, retired: 2 };
+  const retired = keys.filter((k) => k.status === 'retired').slice(0, RETIRED_KEYS_SHOWN);
+  return [...keys.filter((k) => k.status !== 'retired'), ...retired].sort(
+    (a, b) => order[a.status] - order[b.status] || b.created_at - a.created_at,
+  );
+}
+
+function dkimKeyJson(k: DkimKeyRow) {
+  return {
+    selector: k.selector,
+    algorithm: k.algorithm,
+    status: k.status,
+    ...dkimKeyRecord(k),
+    created_at: iso(k.created_at),
+    activated_at: iso(k.activated_at),
+    retired_at: iso(k.retired_at),
+    // When the retired key's record may be removed from DNS (dkim/rotation.ts RETIRED_RECORD_KEEP_MS).
+    removable_after: iso(k.retired_at === null ? null : k.retired_at + RETIRED_RECORD_KEEP_MS),
+    // What the last look-up of this key's own record found (a pending key's; null: never looked up on
+    // its own: the active RSA key's record is the `dkim` one in `records`).
+    record_status: k.record_status,
+    record_checked_at: iso(k.record_checked_at),
+    record_problem: k.record_problem,
   };
 }
 

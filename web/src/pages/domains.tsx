@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
@@ -39,8 +39,25 @@ interface DomainRecord {
   warnings: string[];
 }
 
+/** One DKIM key of the domain (docs/API.md, Domains: dkim_keys). */
+interface DkimKey {
+  selector: string;
+  algorithm: 'rsa-sha256' | 'ed25519-sha256';
+  status: 'active' | 'pending' | 'retired';
+  type: string;
+  name: string;
+  value: string;
+  activated_at: string | null;
+  removable_after: string | null;
+  record_status: string | null;
+  record_checked_at: string | null;
+  record_problem: string | null;
+}
+
 interface DomainDetail extends DomainSummary {
   records: DomainRecord[];
+  dkim_keys: DkimKey[];
+  dkim_ed25519: boolean;
   last_check: {
     checked_at: string;
     outcome: string;
@@ -209,6 +226,7 @@ export function DomainPage({ id }: { id: string }) {
           />
           <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={() => void domain.reload()} />
           {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
+          <DkimKeys id={id} domain={d} onChanged={() => void domain.reload()} />
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
           <div className="records">
@@ -457,6 +475,141 @@ function TlsForm({
         {saved && <Notice kind="success">{saved}</Notice>}
         <ErrorNotice error={error} />
       </LiveRegion>
+    </section>
+  );
+}
+
+const ALGORITHM_NAMES: Record<DkimKey['algorithm'], string> = {
+  'rsa-sha256': 'RSA',
+  'ed25519-sha256': 'Ed25519',
+};
+
+/**
+ * The domain's DKIM keys (ARCHITECTURE.md, "DKIM"): the active ones that sign, a rotation's pending key
+ * with the record to publish, retired keys with the day their record may go; the Rotate button and the
+ * Ed25519 option.
+ */
+function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail; onChanged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  // Shown at once as clicked; put back if the change fails, and follow the server after a reload.
+  const [ed25519, setEd25519Shown] = useState(domain.dkim_ed25519);
+  useEffect(() => setEd25519Shown(domain.dkim_ed25519), [domain.dkim_ed25519]);
+  const keys = domain.dkim_keys ?? [];
+  const rotating = keys.some((k) => k.status === 'pending' && k.algorithm === 'rsa-sha256');
+  const act = async (request: () => Promise<unknown>, message: string, undo?: () => void) => {
+    setBusy(true);
+    setDone(undefined);
+    setError(undefined);
+    try {
+      await request();
+      setDone(message);
+      onChanged();
+    } catch (err) {
+      undo?.();
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const rotate = () =>
+    act(
+      () => api('POST', `/api/domains/${id}/dkim/rotate`),
+      'Rotation started: publish the new record below. The current key signs until txmail finds it in DNS.',
+    );
+  const setEd25519 = (on: boolean) => {
+    setEd25519Shown(on);
+    return act(
+      () => api('PATCH', `/api/domains/${id}`, { dkim_ed25519: on }),
+      on
+        ? 'Ed25519 turned on: publish its record below; it signs beside RSA once txmail finds it in DNS.'
+        : 'Ed25519 turned off: mail is signed with RSA only.',
+      () => setEd25519Shown(!on),
+    );
+  };
+  return (
+    <section aria-labelledby="dkim-heading">
+      <h2 id="dkim-heading">DKIM keys</h2>
+      <p>
+        Every message is signed with the active keys. Rotating replaces them: publish the new record; the
+        current key keeps signing until txmail finds the new record in DNS (checked at least every 15 minutes,
+        or now with Verify), then the new key takes over.
+      </p>
+      <div className="actions">
+        <button type="button" className="button" onClick={() => void rotate()} disabled={busy}>
+          {rotating ? 'Rotation in progress' : 'Rotate DKIM key'}
+        </button>
+      </div>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={ed25519}
+          disabled={busy}
+          onChange={(e) => void setEd25519(e.currentTarget.checked)}
+          aria-describedby="ed25519-hint"
+        />{' '}
+        Also sign with Ed25519
+      </label>
+      <p className="hint" id="ed25519-hint">
+        A second, Ed25519 signature (RFC 8463) beside the RSA one, for receivers that check it. It signs only
+        once its record is found in DNS; verification of the domain stays with the RSA key.
+      </p>
+      <LiveRegion>
+        {done && <Notice kind="success">{done}</Notice>}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+      <div className="records">
+        {keys.map((k) => (
+          <article key={k.selector} className="record card" aria-labelledby={`dkim-${k.selector}`}>
+            <h3 id={`dkim-${k.selector}`}>
+              {ALGORITHM_NAMES[k.algorithm]} key <code>{k.selector}</code> <StatusBadge status={k.status} />
+            </h3>
+            <p className="muted">
+              {k.status === 'active' &&
+                `Signs mail${k.activated_at ? ` since ${formatTime(k.activated_at)}` : ''}.`}
+              {k.status === 'pending' &&
+                (k.algorithm === 'rsa-sha256'
+                  ? 'The next key: publish this record; it takes over once txmail finds it.'
+                  : 'Publish this record; the Ed25519 signature starts once txmail finds it.')}
+              {k.status === 'retired' &&
+                `No longer signs. Its record may be removed${k.removable_after ? ` after ${formatTime(k.removable_after)}` : ''}; mail signed with it may still be checked until then.`}
+            </p>
+            <dl className="facts">
+              <dt>Type</dt>
+              <dd>{k.type}</dd>
+              <dt>Name</dt>
+              <dd>
+                <code>{k.name}</code>{' '}
+                <CopyButton value={k.name} what={`the name of DKIM key ${k.selector}`} />
+              </dd>
+              <dt>Value</dt>
+              <dd>
+                <code className="value">{k.value}</code>{' '}
+                <CopyButton value={k.value} what={`the value of DKIM key ${k.selector}`} />
+              </dd>
+              {k.status === 'pending' && (
+                <>
+                  <dt>In DNS</dt>
+                  <dd>
+                    {k.record_status ? (
+                      <>
+                        <StatusBadge status={k.record_status} />
+                        {k.record_checked_at && (
+                          <span className="muted"> looked up {formatTime(k.record_checked_at)}</span>
+                        )}
+                      </>
+                    ) : (
+                      <StatusBadge status="not_checked" />
+                    )}
+                  </dd>
+                </>
+              )}
+            </dl>
+            {k.status === 'pending' && k.record_problem && <Notice kind="error">{k.record_problem}</Notice>}
+          </article>
+        ))}
+      </div>
     </section>
   );
 }

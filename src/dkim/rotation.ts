@@ -1,0 +1,115 @@
+// Key rotation and the Ed25519 key (ARCHITECTURE.md, "DKIM"). A rotation makes a pending key with a new
+// selector beside each active one; the active keys keep signing until the pending key's record is found
+// in DNS (a check of the domain looks, settle()), then the pending key becomes active and the old one
+// is retired: its record may be removed RETIRED_RECORD_KEEP_MS later. An Ed25519 key starts pending the
+// same way: it signs only once receivers can find its record.
+import type { Clock } from '../clock.js';
+import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
+import type { DkimAlgorithmName, DkimKeyRow } from '../db/schema.js';
+import type { DnsResolver } from '../dns/resolver.js';
+import { lookUpDkimKey } from '../domains/dkim-record-check.js';
+import type { DkimKeys } from './dkim-keys.js';
+import { dkimRecordName, dkimSelectorFor } from './keys.js';
+
+/**
+ * How long a retired key's record should stay published: mail signed with it just before the switch
+ * (by any process, whose cached key lives a minute) may be verified late, by a forwarder or a
+ * receiver's queue.
+ */
+export const RETIRED_RECORD_KEEP_MS = 7 * 24 * 3600_000;
+
+export class DkimRotation {
+  constructor(
+    private readonly repo: DkimKeysRepo,
+    private readonly dkim: DkimKeys,
+    private readonly dns: DnsResolver,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Starts a rotation of the domain's active keys: a pending key for each algorithm that signs now
+   * and has none pending yet. A second rotation while keys are pending changes nothing. Answers the
+   * pending keys (empty when the domain has no active key).
+   */
+  async rotate(domain: string, accountId: string | null): Promise<DkimKeyRow[]> {
+    const keys = await this.repo.all(domain, accountId);
+    const algorithms = new Set(keys.filter((k) => k.status === 'active').map((k) => k.algorithm));
+    for (const algorithm of algorithms) {
+      if (!keys.some((k) => k.status === 'pending' && k.algorithm === algorithm)) {
+        await this.addPending(domain, accountId, algorithm);
+      }
+    }
+    return this.pending(domain, accountId);
+  }
+
+  /**
+   * Turns the Ed25519 signature on (a pending key, unless one is active or pending already) or off
+   * (every Ed25519 key retired at once: it stops signing within a minute).
+   */
+  async setEd25519(domain: string, accountId: string | null, on: boolean): Promise<void> {
+    if (!on) {
+      if ((await this.repo.retireAlgorithm(domain, accountId, 'ed25519-sha256', this.clock.now())) > 0)
+        this.dkim.forget(domain, accountId);
+      return;
+    }
+    const keys = await this.repo.all(domain, accountId);
+    if (keys.some((k) => k.algorithm === 'ed25519-sha256' && k.status !== 'retired')) return;
+    await this.addPending(domain, accountId, 'ed25519-sha256');
+  }
+
+  /**
+   * Looks up each pending key's record and promotes the keys found (the old key of that algorithm
+   * retired); notes what each look-up found. Answers whether a key was promoted and how many still wait.
+   */
+  async settle(domain: string, accountId: string | null): Promise<{ promoted: boolean; pending: number }> {
+    const pending = await this.pending(domain, accountId);
+    let promoted = false;
+    let waiting = 0;
+    for (const key of pending) {
+      const found = await lookUpDkimKey(
+        this.dns,
+        dkimRecordName(key.selector, domain),
+        key.public_key,
+        key.algorithm,
+      );
+      const now = this.clock.now();
+      await this.repo.recordLookup(key.id, now, found.status, found.problem);
+      if (found.status !== 'found') waiting++;
+      else if (await this.repo.promote(key, now)) promoted = true;
+    }
+    if (promoted) this.dkim.forget(domain, accountId);
+    return { promoted, pending: waiting };
+  }
+
+  private async pending(domain: string, accountId: string | null): Promise<DkimKeyRow[]> {
+    return (await this.repo.all(domain, accountId)).filter((k) => k.status === 'pending');
+  }
+
+  private async addPending(domain: string, accountId: string | null, algorithm: DkimAlgorithmName) {
+    const row = await this.dkim.generate(domain, accountId, await this.freeSelector(domain, algorithm), {
+      algorithm,
+      status: 'pending',
+    });
+    try {
+      await this.repo.insert(row);
+    } catch (err) {
+      // A concurrent rotation made this algorithm's pending key first (one pending key per algorithm:
+      // migration 025), or took the selector: theirs stands.
+      const raced = (await this.pending(domain, accountId)).some((k) => k.algorithm === algorithm);
+      if (!raced) throw err;
+    }
+  }
+
+  /**
+   * This month's dated selector for the algorithm, or, when it is taken for this name (an earlier key
+   * of this month, or another account's key), the same with a random suffix.
+   */
+  private async freeSelector(domain: string, algorithm: DkimAlgorithmName): Promise<string> {
+    const selector = dkimSelectorFor(algorithm, this.clock.now());
+    for (let i = 0; i < 5; i++) {
+      const candidate = i === 0 ? selector : selector + Math.random().toString(36).slice(2, 6);
+      if (!(await this.repo.selectorTaken(domain, candidate))) return candidate;
+    }
+    return selector + Math.random().toString(36).slice(2, 10);
+  }
+}
