@@ -57,6 +57,13 @@ export interface PostfixMxOptions {
    */
   access?: Record<string, string>;
   /**
+   * The loopback address smtpd listens on (default 127.0.0.1; all of 127/8 is loopback on Linux), and
+   * its port (default: a free one). Instances on distinct addresses can share one port, so one txmail
+   * (one TXMAIL_MX_PORT) reaches each of them by the address its MX name resolves to.
+   */
+  host?: string;
+  port?: number;
+  /**
    * STARTTLS with this certificate (smtpd_tls_security_level = may; test-ca.ts issues one); absent: no
    * STARTTLS. The session's TLS is logged (smtpd_tls_loglevel 1) and written into each message's
    * Received header ("using TLSv1.3 with cipher …").
@@ -77,10 +84,12 @@ export class PostfixMx {
   private dir = '';
   private started = false;
 
-  constructor(private readonly options: PostfixMxOptions) {}
-
   /** The address smtpd listens on. */
-  readonly host = '127.0.0.1';
+  readonly host: string;
+
+  constructor(private readonly options: PostfixMxOptions) {
+    this.host = options.host ?? '127.0.0.1';
+  }
 
   async start(): Promise<this> {
     const why = postfixUnavailable();
@@ -99,7 +108,7 @@ export class PostfixMx {
       chownSync(join(this.dir, d), uid, gid);
     }
     mkdirSync(join(this.dir, 'queue'));
-    this.port = await freePort(this.host);
+    this.port = this.options.port ?? (await freePort(this.host));
 
     writeFileSync(
       join(etc, 'main.cf'),
@@ -111,8 +120,9 @@ export class PostfixMx {
         `myhostname = mx.${domain}`,
         `mydomain = ${domain}`,
         'mydestination =',
-        // Its own address must be an interface's: loopback's. smtpd listens where master.cf says.
-        `inet_interfaces = ${this.host}`,
+        // Its own address must be an interface's (127.0.0.1, loopback's: Postfix finds no interface for
+        // the rest of 127/8). smtpd listens where master.cf says, which may be any loopback address.
+        'inet_interfaces = 127.0.0.1',
         'inet_protocols = ipv4',
         `mynetworks = ${this.host}/32`,
         'smtpd_relay_restrictions = reject_unauth_destination',
