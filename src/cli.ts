@@ -1,4 +1,4 @@
-// The `txmail` command: service roles and operator commands (DESIGN.md §1).
+// The `txmail` command: service roles and operator commands (docs/design.md §1).
 import { parseArgs } from 'node:util';
 import { isPlan, PLAN_NAMES } from './accounts/plans.js';
 import { ConfigError, describeConfig, loadConfig } from './config.js';

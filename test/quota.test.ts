@@ -1,4 +1,4 @@
-// The monthly cap (DESIGN.md §9): exact under concurrency, across API processes, and month by month.
+// The monthly cap (docs/design.md §9): exact under concurrency, across API processes, and month by month.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';

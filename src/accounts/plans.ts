@@ -1,4 +1,4 @@
-// The plans of the spec's Limits table. One place; everything that enforces a limit reads it here.
+// The plans and their limits (docs/design.md §9). One place; everything that enforces a limit reads it here.
 import { utcDay } from '../clock.js';
 import type { Plan } from '../db/schema.js';
 

@@ -1,4 +1,4 @@
-// The monthly cap's warnings (DESIGN.md §9): at 80 % and at 100 % of the plan's emails, once each per
+// The monthly cap's warnings (docs/design.md §9): at 80 % and at 100 % of the plan's emails, once each per
 // month. The send that reaches a threshold records the notice in its own accept transaction (the count
 // is incremented one by one, so exactly one send sees each threshold); the email to the signup address
 // follows the commit, through txmail itself.

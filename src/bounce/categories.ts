@@ -56,7 +56,7 @@ export const CATEGORY_MEANING: Record<BounceCategory, string> = {
 export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
 
 /**
- * Whether a category puts the recipient on the account's suppression list (DESIGN.md §7): only what
+ * Whether a category puts the recipient on the account's suppression list (docs/design.md §7): only what
  * says the address itself is dead or unwanted. A policy or content refusal, a full mailbox, a rate
  * limit, an expiry or a system error says nothing about the address, and suppressing it would lose mail
  * the recipient wants. A disabled mailbox is often temporary at large providers: it counts only when

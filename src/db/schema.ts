@@ -361,7 +361,7 @@ export interface InboundMessagesTable {
   outcome: string | null;
 }
 
-/** Event types a webhook endpoint can subscribe to (DESIGN.md §4, §8). */
+/** Event types a webhook endpoint can subscribe to (docs/design.md §4, §8). */
 export const WEBHOOK_EVENT_TYPES = [
   'email.delivered',
   'email.bounced',

@@ -21,7 +21,7 @@ export const MAX_REPLY_TEXT = 2048;
 export interface SmtpTransportOptions {
   /** EHLO name. */
   hostname: string;
-  /** Messages sent over one connection before it is closed, unless the target says (DESIGN.md §5). */
+  /** Messages sent over one connection before it is closed, unless the target says (docs/design.md §5). */
   maxMessagesPerConnection?: number;
   /** An idle pooled connection is closed after this long. */
   idleMs?: number;

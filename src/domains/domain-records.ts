@@ -1,4 +1,4 @@
-// The DNS records a customer publishes for a sending domain (DESIGN.md §6), in one place: the API shows
+// The DNS records a customer publishes for a sending domain (docs/design.md §6), in one place: the API shows
 // them, the checker compares DNS against them.
 import type { DkimAlgorithmName } from '../db/schema.js';
 import { dkimRecordName, dkimRecordValue } from '../dkim/keys.js';

@@ -1,4 +1,4 @@
-// The domain status machine (DESIGN.md §6) and the re-check schedule, as pure functions of the check's
+// The domain status machine (docs/design.md §6) and the re-check schedule, as pure functions of the check's
 // outcome and the time:
 //   pending ─pass→ verified            pending ─no pass for 72 h→ failed
 //   verified ─fail→ temporary_failure ─pass→ verified     temporary_failure ─fail for 72 h→ failed

@@ -87,7 +87,7 @@ export function authHook(deps: AuthHookDeps) {
       request.auth = { account: session.account, apiKeyId: null, session };
       bucket = `session:${session.idHash.slice(0, 32)}`;
     } else {
-      // Spec: "The API key must never be placed in browser code". A browser always sends Origin on
+      // API keys stay on servers (docs/design.md §2). A browser always sends Origin on
       // cross-origin and on POST requests; refusing those makes a leaked-into-frontend key fail loudly.
       if (key !== undefined && request.headers.origin !== undefined) {
         throw new AppError(

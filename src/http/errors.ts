@@ -1,5 +1,5 @@
 // The one place where anything thrown while handling a request becomes an HTTP response:
-// `<status>` + `Content-Type: text/plain` + `code: message` (DESIGN.md §3). Never a stack trace.
+// `<status>` + `Content-Type: text/plain` + `code: message` (docs/design.md §3). Never a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, errorBody, type ErrorCode } from '../errors.js';
 

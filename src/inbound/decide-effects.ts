@@ -1,5 +1,5 @@
 // What a parsed bounce, complaint or other report does to the message it names: the event, the status
-// change and the suppression (DESIGN.md §4, §7). Pure: the matched message and the clock's facts come in.
+// change and the suppression (docs/design.md §4, §7). Pure: the matched message and the clock's facts come in.
 import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
 import { countsAgainstReputation } from '../bounce/categories.js';
 import { suppressesRecipient } from '../bounce/reply-intelligence.js';

@@ -1,4 +1,4 @@
-// Which envelope recipients the receiver accepts (DESIGN.md §7): VERP addresses whose HMAC tag checks
+// Which envelope recipients the receiver accepts (docs/design.md §7): VERP addresses whose HMAC tag checks
 // out and the complaint address fbl@, on the service's return-path domains only. Everything else is
 // refused at RCPT, so the receiver is never an open relay and forged bounces never reach the database.
 import type { Verp } from '../delivery/verp.js';

@@ -1,4 +1,4 @@
-// Log retention (DESIGN.md §9): messages, their events and attempts, and webhook attempts older than the
+// Log retention (docs/design.md §9): messages, their events and attempts, and webhook attempts older than the
 // plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
 // is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.

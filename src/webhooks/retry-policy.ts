@@ -1,4 +1,4 @@
-// When to push an event again, and what an endpoint's answer means (DESIGN.md §8). Pure: the clock is a
+// When to push an event again, and what an endpoint's answer means (docs/design.md §8). Pure: the clock is a
 // parameter.
 
 /** Delays before each attempt: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (Svix's). */

@@ -14,7 +14,7 @@ import { generateWebhookSecret } from './signature.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { resolveWebhookTarget, webhookUrlProblem } from './webhook-url.js';
 
-/** What an endpoint receives when it names no types: the spec's three kinds of event. */
+/** What an endpoint receives when it names no types: delivery, bounce and complaint (docs/design.md §8). */
 export const DEFAULT_EVENT_TYPES: WebhookEventType[] = [
   'email.delivered',
   'email.bounced',

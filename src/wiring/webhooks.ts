@@ -10,7 +10,7 @@ import { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { WebhookSender } from '../webhooks/webhook-sender.js';
 import type { Repos } from './repos.js';
 
-/** A webhook endpoint has this long to answer (DESIGN.md §8). */
+/** A webhook endpoint has this long to answer (docs/design.md §8). */
 const WEBHOOK_TIMEOUT_MS = 15_000;
 
 export function createWebhooks(

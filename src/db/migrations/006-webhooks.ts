@@ -1,4 +1,4 @@
-// Webhooks (DESIGN.md §8): endpoints, the durable outbox of events to push, every attempt, and the
+// Webhooks (docs/design.md §8): endpoints, the durable outbox of events to push, every attempt, and the
 // notices shown to an account (e.g. "your endpoint was disabled"). Numbered 006: 004 and 005 belong to
 // other work landing in parallel.
 import { sql, type Kysely } from 'kysely';

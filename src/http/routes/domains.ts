@@ -1,5 +1,5 @@
 // GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify,
-// POST /api/domains/:id/dkim/rotate (DESIGN.md §3, §6; docs/API.md, Domains).
+// POST /api/domains/:id/dkim/rotate (docs/design.md §3, §6; docs/API.md, Domains).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
 import type { DkimKeyRow, DomainRow } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// POST /api/guided-test: the spec's guided test. One real message from onboarding@<test domain> to the
+// POST /api/guided-test: the guided test (docs/design.md §2). One real message from onboarding@<test domain> to the
 // account's (verified) signup address; it works in the sandbox. The dashboard then polls
 // GET /api/emails/:id to show its timeline.
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// POST /api/email/send and POST /api/email/send/test (spec "Endpoints"; DESIGN.md §3).
+// POST /api/email/send and POST /api/email/send/test (docs/design.md §3; docs/API.md).
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { AcceptService, SendRoute } from '../../messages/accept.js';

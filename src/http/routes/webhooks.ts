@@ -1,4 +1,4 @@
-// /api/webhooks: endpoints that receive signed events (DESIGN.md §8), their secrets, test pushes,
+// /api/webhooks: endpoints that receive signed events (docs/design.md §8), their secrets, test pushes,
 // replays and the log of every attempt.
 import type { FastifyInstance } from 'fastify';
 import {
