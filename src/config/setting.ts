@@ -49,8 +49,10 @@ export function variable<K extends keyof Config>(spec: Spec<Config[K]> & { field
 }
 
 /** A variable that sets several fields (TXMAIL_SOURCE_IPS: the addresses and their warm-up days). */
-export function variables<K extends keyof Config>(fields: K[], spec: Spec<Pick<Config, K>>): Setting<K> {
-  if (spec.mask) throw new Error(`${spec.env}: a variable of several fields is shown as it is`);
+export function variables<K extends keyof Config>(
+  fields: K[],
+  spec: Omit<Spec<Pick<Config, K>>, 'mask'>,
+): Setting<K> {
   return {
     ...common(spec),
     fields,
