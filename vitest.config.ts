@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // e2e/ drives headless Chromium against the built program (npm test builds first).
+    // test/unit/: pure modules, no database, network or process (npm run test:unit runs them alone);
+    // the rest of test/: integration against real parts. e2e/ drives headless Chromium against the
+    // built program (npm test builds first).
     include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
     // Run alone afterwards (vitest.faults.config.ts): they restart shared services.
     exclude: ['test/faults/**', 'node_modules/**'],

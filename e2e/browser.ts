@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { TestDnsServer } from '../test/helpers/dns-server.js';
+import type { MailFixture } from '../test/helpers/mail-fixture.js';
 
 export const CHROMIUM = process.env.TXMAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -34,26 +34,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /**
  * The environment of the `txmail serve` a browser test drives, on SQLite in `dir`: its mail for
- * inbox.example and dest.example goes to the sink through the test DNS server (whose records this adds).
+ * inbox.example and dest.example goes to the mail fixture's sink through its DNS server (whose records
+ * this adds).
  */
 export function serveEnvironment(
   dir: string,
-  dns: TestDnsServer,
-  sinkPort: number,
+  mail: MailFixture,
   httpPort: number,
   inboundPort: number,
 ): Record<string, string> {
-  dns.add('inbox.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
-  dns.add('mx.inbox.example', 'A', '127.0.0.1');
-  dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.inbox.example' });
+  mail.addDomain('inbox.example').addDomain('dest.example', 'mx.inbox.example');
   return {
+    ...mail.env,
     TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`,
     TXMAIL_HOSTNAME: 'mta.txmail.test',
     TXMAIL_PUBLIC_URL: `http://127.0.0.1:${httpPort}`,
     TXMAIL_SECRET_KEY: 'e'.repeat(64),
-    TXMAIL_DNS_SERVERS: dns.address,
-    TXMAIL_MX_PORT: String(sinkPort),
-    TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
     TXMAIL_INBOUND_PORT: String(inboundPort),
     TXMAIL_LOG_LEVEL: 'warn',
   };

@@ -14,9 +14,8 @@ import { CATEGORY_MEANING } from '../src/bounce/categories.js';
 import { openDatabase } from '../src/db/database.js';
 import { InboundRepo } from '../src/db/inbound-repo.js';
 import { newId } from '../src/ids.js';
-import { TestDnsServer } from '../test/helpers/dns-server.js';
+import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
-import { SmtpSink } from '../test/helpers/smtp-sink.js';
 import { until } from '../test/helpers/wait.js';
 import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
 
@@ -25,8 +24,8 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const PASSWORD = 'a long enough password';
 
 describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture();
+  const { dns, sink } = mail;
   const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-'));
   let env: Record<string, string>;
   let server: RunningServer;
@@ -38,11 +37,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   const hookRequests: string[] = [];
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     const port = await freePort();
     env = {
-      ...serveEnvironment(dir, dns, sink.port, port, await freePort()),
+      ...serveEnvironment(dir, mail, port, await freePort()),
     };
     server = await startServer('serve', env, port);
     browser = await launchChromium();
@@ -54,8 +52,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await browser?.close();
     server?.child.kill('SIGTERM');
     await server?.exited;
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
     hooks?.close();
     rmSync(dir, { recursive: true, force: true });
   });

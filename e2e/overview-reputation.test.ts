@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestDnsServer } from '../test/helpers/dns-server.js';
+import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
-import { SmtpSink } from '../test/helpers/smtp-sink.js';
 import { until } from '../test/helpers/wait.js';
 import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
 
@@ -27,8 +26,8 @@ interface Account {
 }
 
 describe.runIf(chromiumAvailable())('the overview’s reputation and activity in a browser', () => {
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture();
+  const { dns } = mail;
   const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-rep-'));
   let env: Record<string, string>;
   let server: RunningServer;
@@ -76,11 +75,10 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
   };
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     const port = await freePort();
     env = {
-      ...serveEnvironment(dir, dns, sink.port, port, await freePort()),
+      ...serveEnvironment(dir, mail, port, await freePort()),
       TXMAIL_REPUTATION: `min_messages=${MIN_MESSAGES}`,
     };
     const migrated = await runCli(['migrate'], env);
@@ -129,8 +127,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
     await browser?.close();
     server?.child.kill('SIGTERM');
     await server?.exited;
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -7,34 +7,26 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlocklistMonitor } from '../src/blocklists/monitor.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { runCli } from './helpers/process.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 
 describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
+  const mail = new MailFixture({ domains: ['ops.example', 'pool.example'] });
+  const { dns, sink } = mail;
   let env: TestEnv;
   let monitor: BlocklistMonitor;
   let tenant: Tenant;
   let settings: Record<string, string>;
 
   beforeAll(async () => {
-    dns = await new TestDnsServer().start();
-    sink = await new SmtpSink().start();
+    await mail.start();
     dns.add('2.0.0.127.bl.test', 'A', '127.0.0.2');
     dns.add('2.0.0.127.bl.test', 'TXT', 'Listed for tests, see https://bl.test/127.0.0.2');
     dns.add('test.mta.txmail.test.dbl.test', 'A', '127.0.1.2');
-    for (const domain of ['ops.example', 'pool.example']) {
-      dns.add(domain, 'MX', { preference: 10, exchange: `mx.${domain}` });
-      dns.add(`mx.${domain}`, 'A', '127.0.0.1');
-    }
     settings = {
-      TXMAIL_DNS_SERVERS: dns.address,
-      TXMAIL_MX_PORT: String(sink.port),
-      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...mail.env,
       // All of 127/8 is loopback on Linux: two local addresses to send from.
       TXMAIL_SOURCE_IPS: '127.0.0.1, 127.0.0.2',
       TXMAIL_DNSBL_ZONES: 'bl.test, dbl.test:names',
@@ -48,8 +40,7 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   const status = (...extra: string[]) =>

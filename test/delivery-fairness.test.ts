@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -18,17 +17,14 @@ describe.each(databaseKinds)('fair delivery on $name', (kind) => {
   let env: TestEnv;
   let burst: Tenant;
   let trickle: Tenant;
-  const dnsServer = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const { dns: dnsServer, sink } = mail;
 
   beforeAll(async () => {
-    await dnsServer.start();
-    await sink.start();
+    await mail.start();
     env = await startTestEnv(kind, {
       env: {
-        TXMAIL_DNS_SERVERS: dnsServer.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        ...mail.env,
         // As many connections as a relay gets: the burst is limited by the worker, not the destination.
         TXMAIL_DESTINATION_LIMITS: 'default:connections=20,messages=1000',
       },
@@ -42,15 +38,12 @@ describe.each(databaseKinds)('fair delivery on $name', (kind) => {
       const key = (await env.services.repos.dkimKeys.current(domain, t.accountId))!;
       dnsServer.add(dkimRecordName(key.selector, domain), 'TXT', dkimRecordValue(key.public_key));
     }
-    dnsServer.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dnsServer.add('mx.dest.example', 'A', '127.0.0.1');
     // Woken by each commit that queues mail (the fast path), as `txmail serve` runs it.
     await env.services.startWorker({ pollMs: 10 * 60_000 });
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dnsServer.stop();
+    await mail.stop();
   });
 
   const send = async (t: Tenant, from: string, to: string) => {

@@ -9,6 +9,7 @@ import { createServices } from '../src/services.js';
 import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture, mailFixture } from './helpers/mail-fixture.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -32,33 +33,24 @@ interface Detail {
 describe.each(databaseKinds)('delivery on $name', (kind) => {
   let env: TestEnv;
   let tenant: Tenant;
-  const dnsServer = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const { dns: dnsServer, sink } = mail;
 
   beforeAll(async () => {
-    await dnsServer.start();
-    await sink.start();
+    await mail.start();
     env = await startTestEnv(kind, {
-      env: {
-        TXMAIL_DNS_SERVERS: dnsServer.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-        TXMAIL_TEST_DOMAIN: 'test.txmail.example',
-      },
+      env: { ...mail.env, TXMAIL_TEST_DOMAIN: 'test.txmail.example' },
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
     const key = (await env.services.repos.dkimKeys.current('acme.example', tenant.accountId))!;
     dnsServer.add(dkimRecordName(key.selector, 'acme.example'), 'TXT', dkimRecordValue(key.public_key));
-    dnsServer.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dnsServer.add('mx.dest.example', 'A', '127.0.0.1');
     // A poll interval far beyond every wait below: the worker only runs because a commit wakes it
     // (the transactional fast path).
     await env.services.startWorker({ pollMs: 10 * 60_000 });
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dnsServer.stop();
+    await mail.stop();
   });
 
   const send = async (body: Partial<typeof validSend>) => {
@@ -165,8 +157,7 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
   });
 
   it('defers on 421, marks it as throttling and pauses the destination', async () => {
-    dnsServer.add('slow.example', 'MX', { preference: 10, exchange: 'mx.slow.example' });
-    dnsServer.add('mx.slow.example', 'A', '127.0.0.1');
+    mail.addDomain('slow.example');
     const id = await send({ to: 'throttle@slow.example' });
     const d = await settled(id, ['deferred']);
     expect(d.delivery_attempts[0]).toMatchObject({ smtp_code: 421, enhanced_code: '4.7.0' });
@@ -311,15 +302,11 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
   });
 
   it("applies the destination's rule: connections, messages per connection and rate", async () => {
-    const dnsServer = await new TestDnsServer().start();
-    const sink = await new SmtpSink().start();
-    dnsServer.add('limited.example', 'MX', { preference: 10, exchange: 'mx1.limited.example' });
-    dnsServer.add('mx1.limited.example', 'A', '127.0.0.1');
+    const mail = await mailFixture({ domains: ['limited.example'], exchange: 'mx1.limited.example' });
+    const { sink } = mail;
     const env = await startTestEnv(kind, {
       env: {
-        TXMAIL_DNS_SERVERS: dnsServer.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        ...mail.env,
         // The rule names the MX host's domain, as a rule for a provider would.
         TXMAIL_DESTINATION_LIMITS: 'limited.example:connections=1,messages=2,rate=4',
       },
@@ -354,22 +341,17 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
     } finally {
       await env.close();
-      await sink.stop();
-      await dnsServer.stop();
+      await mail.stop();
     }
   });
 
   it('sends from the source addresses, a warming one only up to its paced daily cap', async () => {
-    const dnsServer = await new TestDnsServer().start();
-    const sink = await new SmtpSink().start();
-    dnsServer.add('pool.example', 'MX', { preference: 10, exchange: 'mx.pool.example' });
-    dnsServer.add('mx.pool.example', 'A', '127.0.0.1');
+    const mail = await mailFixture({ domains: ['pool.example'] });
+    const { sink } = mail;
     const today = new Date().toISOString().slice(0, 10);
     const env = await startTestEnv(kind, {
       env: {
-        TXMAIL_DNS_SERVERS: dnsServer.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+        ...mail.env,
         // All of 127/8 is loopback on Linux: two local addresses to send from, one warming since today
         // with a first-day cap of 24, that is 1 per hour's step (the pace is tested on its own).
         TXMAIL_SOURCE_IPS: `127.0.0.2, 127.0.0.3@${today}`,
@@ -417,26 +399,17 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       );
     } finally {
       await env.close();
-      await sink.stop();
-      await dnsServer.stop();
+      await mail.stop();
     }
   });
 
   it.runIf(kind.name === 'postgres')(
     'wakes a worker in another process at once when mail is queued, also after its listener was cut',
     async () => {
-      const dnsServer = await new TestDnsServer().start();
-      const sink = await new SmtpSink().start();
-      dnsServer.add('wake.example', 'MX', { preference: 10, exchange: 'mx.wake.example' });
-      dnsServer.add('mx.wake.example', 'A', '127.0.0.1');
+      const mail = await mailFixture({ domains: ['wake.example'] });
+      const { sink } = mail;
       // The API process: accepts, runs no worker.
-      const api = await startTestEnv(kind, {
-        env: {
-          TXMAIL_DNS_SERVERS: dnsServer.address,
-          TXMAIL_MX_PORT: String(sink.port),
-          TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-        },
-      });
+      const api = await startTestEnv(kind, { env: mail.env });
       // The worker process: same database, a poll far beyond every wait below.
       const workerServices = await createServices(api.services.config, {
         logger: pino({ level: 'silent' }),
@@ -461,13 +434,16 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
         const pid = workerServices.queueSignal.listenerPid();
         expect(pid).toBeDefined();
         await sql`select pg_terminate_backend(${pid!})`.execute(api.services.db.kysely);
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // The listener is back once it has listened on a new connection (queue-signal.ts records its pid).
+        await until('the listener to reconnect', async () => {
+          const now = workerServices.queueSignal.listenerPid();
+          return now !== undefined && now !== pid ? now : undefined;
+        });
         await sendOne('second@wake.example');
       } finally {
         await workerServices.close();
         await api.close();
-        await sink.stop();
-        await dnsServer.stop();
+        await mail.stop();
       }
     },
   );

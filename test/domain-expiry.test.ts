@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -18,33 +17,22 @@ interface Push {
 }
 
 describe.each(databaseKinds)('domain expiry on $name', (kind) => {
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const { sink } = mail;
   const receiver = new WebhookReceiver();
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
   let env: TestEnv;
   let worker: DeliveryWorker | undefined;
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     await receiver.start();
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
-    env = await startTestEnv(kind, {
-      clock,
-      env: {
-        TXMAIL_DNS_SERVERS: dns.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-    });
+    env = await startTestEnv(kind, { clock, env: mail.env });
   });
   afterAll(async () => {
     await env?.close();
     await receiver.stop();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   /** The worker, started on first use (the first test queues mail before any worker runs). */

@@ -6,9 +6,8 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { spf } from 'mailauth/lib/spf/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
 import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -16,31 +15,20 @@ describe.each(databaseKinds)('sending from a verified domain on $name', (kind) =
   let env: TestEnv;
   let api: ReturnType<typeof domainsApi>;
   let tenant: Tenant;
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const { dns, sink } = mail;
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
-    env = await startTestEnv(kind, {
-      env: {
-        TXMAIL_DNS_SERVERS: dns.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-        ...SERVICE_DNS_ENV,
-      },
-    });
+    env = await startTestEnv(kind, { env: { ...mail.env, ...SERVICE_DNS_ENV } });
     api = domainsApi(env.app);
     tenant = await createTenant(env.services, { plan: 'pro' });
     await env.services.startWorker({ pollMs: 50 });
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   const send = (from: string, url = '/api/email/send') =>

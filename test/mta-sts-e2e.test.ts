@@ -8,31 +8,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { HttpsSite } from './helpers/https-site.js';
 import { startServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
 import { TestCa } from './helpers/test-ca.js';
 import { until } from './helpers/wait.js';
 
 const POLICY_IP = '127.0.0.82';
 
 describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) => {
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['secure.example', 'plain.example'] });
+  const { dns, sink } = mail;
   let ca: TestCa;
   let site: HttpsSite;
 
   beforeAll(async () => {
     ca = new TestCa();
-    await dns.start();
-    await sink.start();
+    await mail.start();
     site = await new HttpsSite(POLICY_IP, ca.issue(['fallback.invalid'])).start();
-    for (const d of ['secure.example', 'plain.example']) {
-      dns.add(d, 'MX', { preference: 10, exchange: `mx.${d}` });
-      dns.add(`mx.${d}`, 'A', '127.0.0.1');
-    }
     dns.add('_mta-sts.secure.example', 'TXT', 'v=STSv1; id=20260110');
     dns.add('mta-sts.secure.example', 'A', POLICY_IP);
     site.certificate('mta-sts.secure.example', ca.issue(['mta-sts.secure.example']));
@@ -42,8 +36,7 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
   });
   afterAll(async () => {
     await site?.stop();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
     ca?.remove();
   });
 
@@ -53,9 +46,7 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
       TXMAIL_DATABASE_URL: database.url,
       TXMAIL_HOSTNAME: 'mta.txmail.test',
       TXMAIL_SECRET_KEY: 's'.repeat(64),
-      TXMAIL_DNS_SERVERS: dns.address,
-      TXMAIL_MX_PORT: String(sink.port),
-      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...mail.env,
       TXMAIL_RATE_LIMIT: '0',
       TXMAIL_LOG_LEVEL: 'warn',
       NODE_EXTRA_CA_CERTS: ca.caFile,

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { sendRequestSchema } from '../src/messages/send-request.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -18,28 +17,17 @@ describe.each(databaseKinds)('operations on $name', (kind) => {
   let env: TestEnv;
   let tenant: Tenant;
   const clock = new ManualClock(Date.UTC(2026, 10, 30, 23, 0, 0));
-  const dnsServer = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const { sink } = mail;
 
   beforeAll(async () => {
-    await dnsServer.start();
-    await sink.start();
-    dnsServer.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dnsServer.add('mx.dest.example', 'A', '127.0.0.1');
-    env = await startTestEnv(kind, {
-      clock,
-      env: {
-        TXMAIL_DNS_SERVERS: dnsServer.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-    });
+    await mail.start();
+    env = await startTestEnv(kind, { clock, env: mail.env });
     tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dnsServer.stop();
+    await mail.stop();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>

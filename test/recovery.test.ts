@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
 import { databaseKinds, type DatabaseKind } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { BIN, startServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
-import { SmtpSink, type Received } from './helpers/smtp-sink.js';
+import type { Received } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 
 // At most the connections one destination gets (delivery/destination-limits.ts): all in delivery at once.
@@ -20,20 +20,10 @@ const HELD = 5;
 const PLAIN = 40;
 
 describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
-  beforeAll(async () => {
-    await dns.start();
-    await sink.start();
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
-    dns.add('plain.example', 'MX', { preference: 10, exchange: 'mx.plain.example' });
-    dns.add('mx.plain.example', 'A', '127.0.0.1');
-  });
-  afterAll(async () => {
-    await sink.stop();
-    await dns.stop();
-  });
+  const mail = new MailFixture({ domains: ['dest.example', 'plain.example'] });
+  const { sink } = mail;
+  beforeAll(() => mail.start());
+  afterAll(() => mail.stop());
 
   /** A fresh database shared by this test's services and the processes it starts. */
   const setUp = async (k: DatabaseKind, label: string) => {
@@ -42,9 +32,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
       TXMAIL_DATABASE_URL: database.url,
       TXMAIL_HOSTNAME: `${label}.txmail.test`,
       TXMAIL_SECRET_KEY: 's'.repeat(64),
-      TXMAIL_DNS_SERVERS: dns.address,
-      TXMAIL_MX_PORT: String(sink.port),
-      TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...mail.env,
       TXMAIL_RATE_LIMIT: '0',
       TXMAIL_LOG_LEVEL: 'warn',
     };

@@ -13,10 +13,9 @@ import type { InboundReceiver } from '../src/inbound/receiver.js';
 import { fixture } from './helpers/inbound-fixtures.js';
 import { smtpSend } from './helpers/smtp-client.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { runCli } from './helpers/process.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -25,27 +24,24 @@ const ENV = {
   TXMAIL_REPUTATION: 'min_messages=20',
   TXMAIL_INBOUND_HOST: '127.0.0.1',
   TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE: '0',
-  TXMAIL_MX_PORT: '0', // replaced by the sink's port
-  TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
   TXMAIL_TEST_DOMAIN: TEST_DOMAIN,
 };
 
 describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind) => {
   let env: TestEnv;
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({
+    domains: ['dest.example', 'customer.example'],
+    exchange: 'mx.dest.example',
+  });
+  const { sink } = mail;
   const receiver = new WebhookReceiver();
   let cliEnv: Record<string, string>;
   let inbound: InboundReceiver;
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     await receiver.start();
-    for (const domain of ['dest.example', 'customer.example'])
-      dns.add(domain, 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
-    const settings = { ...ENV, TXMAIL_DNS_SERVERS: dns.address, TXMAIL_MX_PORT: String(sink.port) };
+    const settings = { ...ENV, ...mail.env };
     env = await startTestEnv(kind, { env: settings });
     cliEnv = {
       ...settings,
@@ -59,8 +55,7 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
   afterAll(async () => {
     await env.close();
     await receiver.stop();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   const call = (t: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { databaseKinds } from './helpers/databases.js';
 import { rng } from './helpers/fuzz.js';
-import { TestDnsServer } from './helpers/dns-server.js';
-import { SmtpSink, type ChaosMove } from './helpers/smtp-sink.js';
+import { MailFixture } from './helpers/mail-fixture.js';
+import type { ChaosMove } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type TestEnv } from './helpers/services.js';
 
@@ -19,35 +19,27 @@ describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
     ['bounce', 0.05],
     ['drop', 0.1],
   ];
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink({
-    chaos: () => {
-      let r = random();
-      for (const [move, p] of moves) if ((r -= p) < 0) return move;
-      return 'ok';
+  const mail = new MailFixture({
+    domains: ['chaos.example'],
+    sink: {
+      chaos: () => {
+        let r = random();
+        for (const [move, p] of moves) if ((r -= p) < 0) return move;
+        return 'ok';
+      },
     },
   });
+  const { sink } = mail;
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 9, 0, 0));
   let env: TestEnv;
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
-    dns.add('chaos.example', 'MX', { preference: 10, exchange: 'mx.chaos.example' });
-    dns.add('mx.chaos.example', 'A', '127.0.0.1');
-    env = await startTestEnv(kind, {
-      clock,
-      env: {
-        TXMAIL_DNS_SERVERS: dns.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-    });
+    await mail.start();
+    env = await startTestEnv(kind, { clock, env: mail.env });
   });
   afterAll(async () => {
     await env.close();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   it('ends every accepted message delivered once or bounced, losing none', async () => {

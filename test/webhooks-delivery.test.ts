@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture, mailFixture } from './helpers/mail-fixture.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver, type ReceivedPush } from './helpers/webhook-receiver.js';
 
@@ -32,32 +32,25 @@ const SCHEDULE = [0, 150, 150, 150];
 
 describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
   let env: TestEnv;
-  const dns = new TestDnsServer();
-  const sink = new SmtpSink();
+  const mail = new MailFixture({
+    domains: ['dest.example', 'customer.example'],
+    exchange: 'mx.dest.example',
+  });
+  const { sink } = mail;
   const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
-    await dns.start();
-    await sink.start();
+    await mail.start();
     await receiver.start();
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('customer.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
     env = await startTestEnv(kind, {
-      env: {
-        TXMAIL_DNS_SERVERS: dns.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-        TXMAIL_TEST_DOMAIN: 'test.txmail.example',
-      },
+      env: { ...mail.env, TXMAIL_TEST_DOMAIN: 'test.txmail.example' },
     });
     await env.services.startWorker({ pollMs: 200 }, { schedule: SCHEDULE, pollMs: 50 });
   });
   afterAll(async () => {
     await env.close();
     await receiver.stop();
-    await sink.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   const call = (t: Tenant, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
@@ -93,9 +86,28 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
   const events = async (t: Tenant, emailId: string) =>
     ((await call(t, 'GET', `/api/emails/${emailId}`)).json() as { events: { id: string; type: string }[] })
       .events;
+  /**
+   * Waits until no push to the endpoint is pending: every push queued for it has been made and recorded
+   * (the outbox is the only source of pushes), so nothing more reaches it until a new event is queued.
+   */
+  const settled = (webhookId: string) =>
+    until(`every push to ${webhookId} final`, async () => {
+      const pending = await env.services.db.kysely
+        .selectFrom('webhook_outbox')
+        .select('id')
+        .where('webhook_id', '=', webhookId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return pending ? undefined : true;
+    });
+  /** Waits until the message's `type` event is recorded (with the pushes it queued: one transaction). */
+  const recorded = (t: Tenant, emailId: string, type: string) =>
+    until(`${type} recorded for ${emailId}`, async () =>
+      (await events(t, emailId)).some((e) => e.type === type) ? true : undefined,
+    );
 
   it('pushes a verified email.delivered for a message delivered over SMTP, and nothing for unsubscribed events', async () => {
-    const { tenant, secret } = await setup('/delivered');
+    const { tenant, webhookId, secret } = await setup('/delivered');
     const id = await send(tenant, 'Jane Doe <jane@dest.example>');
     const [push] = await pushes('/delivered', 1);
     const payload = verify(secret, push!);
@@ -116,7 +128,9 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
     const delivered = (await events(tenant, id)).find((e) => e.type === 'email.delivered')!;
     expect(push!.headers['webhook-id']).toBe(delivered.id);
     expect(Math.abs(Number(push!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
-    await new Promise((r) => setTimeout(r, 300));
+    // Every event of the message is recorded (email.delivered is its last): once no push is pending,
+    // none can come.
+    await settled(webhookId);
     expect(receiver.at('/delivered')).toHaveLength(1); // no email.queued push
   });
 
@@ -137,15 +151,18 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
   });
 
   it('pushes only the subscribed optional events (email.delivery_delayed)', async () => {
-    const { tenant, secret } = await setup('/delayed', { events: ['email.delivery_delayed'] });
-    await send(tenant, 'ok-1@dest.example');
+    const { tenant, webhookId, secret } = await setup('/delayed', { events: ['email.delivery_delayed'] });
+    const ok = await send(tenant, 'ok-1@dest.example');
     const id = await send(tenant, 'defer-3@dest.example');
     const [push] = await pushes('/delayed', 1);
     expect(verify(secret, push!)).toMatchObject({
       type: 'email.delivery_delayed',
       data: { email_id: id, smtp_code: 451 },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // ok-1's email.delivered is recorded (and would have queued its push with it), and only a first
+    // deferral is an event: once no push is pending, none can come.
+    await recorded(tenant, ok, 'email.delivered');
+    await settled(webhookId);
     expect(receiver.at('/delayed')).toHaveLength(1);
   });
 
@@ -159,7 +176,7 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
     try {
       await send(tenant, 'flaky-hook@dest.example');
       const got = await pushes('/flaky', 4);
-      await new Promise((r) => setTimeout(r, 400));
+      await settled(webhookId);
       expect(receiver.at('/flaky')).toHaveLength(4); // once per attempt, none after the success
       // The same signed event every time, spaced by the schedule.
       expect(new Set(got.map((p) => p.headers['webhook-id'])).size).toBe(1);
@@ -262,9 +279,11 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
       });
       expect(w.disabled_reason).toBe('it answered 410 Gone');
       await expectTold(tenant, webhookId, 'it answered 410 Gone');
-      await send(tenant, 'two@dest.example');
+      const two = await send(tenant, 'two@dest.example');
       await until('two@ delivered', async () => sink.for('two@dest.example')[0]);
-      await new Promise((r) => setTimeout(r, 300));
+      // Its email.delivered is recorded: a push to an enabled endpoint would have been queued with it.
+      await recorded(tenant, two, 'email.delivered');
+      await settled(webhookId);
       expect(receiver.at('/gone')).toHaveLength(1);
     } finally {
       receiver.respond = before;
@@ -284,7 +303,7 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
       });
       expect(w.disabled_reason).toBe('4 attempts to deliver an event failed (last: HTTP 500)');
       await expectTold(tenant, webhookId, '4 attempts to deliver an event failed');
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(webhookId);
       expect(receiver.at('/down')).toHaveLength(SCHEDULE.length);
     } finally {
       receiver.respond = before;
@@ -379,18 +398,9 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
 
 describe.each(databaseKinds)('webhook durability and safety on $name', (kind) => {
   it('loses nothing when the process restarts between attempts', async () => {
-    const dns = await new TestDnsServer().start();
-    const sink = await new SmtpSink().start();
+    const mail = await mailFixture({ domains: ['dest.example'] });
     const receiver = await new WebhookReceiver().start();
-    dns.add('dest.example', 'MX', { preference: 10, exchange: 'mx.dest.example' });
-    dns.add('mx.dest.example', 'A', '127.0.0.1');
-    const env = await startTestEnv(kind, {
-      env: {
-        TXMAIL_DNS_SERVERS: dns.address,
-        TXMAIL_MX_PORT: String(sink.port),
-        TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-    });
+    const env = await startTestEnv(kind, { env: mail.env });
     let restarted: Awaited<ReturnType<typeof createServices>> | undefined;
     try {
       receiver.respond = (_p, i) => (i === 0 ? { status: 503 } : { status: 200 });
@@ -443,8 +453,7 @@ describe.each(databaseKinds)('webhook durability and safety on $name', (kind) =>
       await restarted?.close();
       await env.database.drop();
       await receiver.stop();
-      await sink.stop();
-      await dns.stop();
+      await mail.stop();
     }
   });
 

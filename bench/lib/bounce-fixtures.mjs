@@ -2,7 +2,7 @@
 // build of the report parser: what each fixture comes to (the event decide-effects would record, the
 // suppression, the category), and the figures issue 16 measures: classified right, hard bounces that
 // suppress, soft bounces that do (must be none), complaints recognised. Shared by
-// test/inbound-fixtures.test.ts (the source) and bench/bounce-fixtures.mjs (any build, main's too), so
+// test/unit/inbound-fixtures.test.ts (the source) and bench/bounce-fixtures.mjs (any build, main's too), so
 // the code under judgement is passed in.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

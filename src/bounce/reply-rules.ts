@@ -1,7 +1,7 @@
 // The rules of reply intelligence (reply-intelligence.ts), as data: what a failure's enhanced status
 // code (RFC 3463) and words mean. Modelled on KumoMTA's bounce classifier: every pattern is compiled
 // once, the first rule that matches wins, so the most specific come first. Each rule carries the real
-// wordings it was written from (`examples`); test/reply-intelligence.test.ts runs every example through
+// wordings it was written from (`examples`); test/unit/reply-intelligence.test.ts runs every example through
 // both entry points (an SMTP reply in the session, the same reply quoted by a report) and checks that
 // it comes out with the rule's category and the example's code. The table is the test.
 //

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DestinationLimits,
+  parseDestinationRules,
+  resolveRule,
+  type Admission,
+} from '../../src/delivery/destination-limits.js';
+
+function released(a: Admission): () => void {
+  if (!('release' in a)) throw new Error(`expected a slot, got a retry at ${a.retryAt}`);
+  return a.release;
+}
+
+describe('destination limits', () => {
+  const rules = {
+    default: { connections: 8 },
+    relay: { connections: 20 },
+    'google.com': { connections: 10, rate: 50 },
+  };
+
+  it('halves concurrency and pauses a destination that throttles, and earns it back with successes', () => {
+    const limits = new DestinationLimits({ rules, pauseMs: 60_000, recoverAfter: 3 });
+    limits.throttled('mx:a', 1000);
+    expect(limits.concurrency('mx:a')).toBe(4);
+    expect(limits.pausedUntil('mx:a', 1000)).toBe(61_000);
+    expect(limits.pausedUntil('mx:a', 61_000)).toBeUndefined();
+    limits.throttled('mx:a', 2000);
+    limits.throttled('mx:a', 3000);
+    limits.throttled('mx:a', 4000);
+    expect(limits.concurrency('mx:a')).toBe(1);
+    for (let i = 0; i < 3; i++) limits.delivered('mx:a');
+    expect(limits.concurrency('mx:a')).toBe(2);
+    expect(limits.concurrency('mx:b')).toBe(8); // other destinations are untouched
+    expect(limits.concurrency('relay:smtp.example')).toBe(20);
+    expect(limits.concurrency('mx:gmail-smtp-in.l.google.com')).toBe(10);
+  });
+
+  it('makes deliveries past the limit wait for a free slot, and reschedules them when the line is long', async () => {
+    let now = 5000;
+    const limits = new DestinationLimits({ rules: { default: { connections: 2 } } }, () => now);
+    const first = released(await limits.acquire('mx:a'));
+    released(await limits.acquire('mx:a'));
+    let third = false;
+    const waiting = limits.acquire('mx:a').then((a) => {
+      third = true;
+      return a;
+    });
+    const fourth = limits.acquire('mx:a');
+    // Two running, two waiting: the fifth would only hold a worker slot, so it comes back later.
+    expect(await limits.acquire('mx:a')).toEqual({ retryAt: 6000 });
+    await new Promise((r) => setImmediate(r));
+    expect(third).toBe(false);
+    first();
+    released(await waiting);
+    expect(third).toBe(true);
+    now = 7000;
+    void fourth;
+  });
+
+  it('spaces deliveries to a rate, and reschedules those that would wait too long', async () => {
+    let now = 0;
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 100, rate: 2 } }, maxWaitMs: 1000 },
+      () => now,
+    );
+    // A full bucket: two at once.
+    released(await limits.acquire('mx:a'));
+    released(await limits.acquire('mx:a'));
+    // The third waits half a second for its token (real time: the wait is a timer).
+    const started = Date.now();
+    released(await limits.acquire('mx:a'));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    // The fourth's token is a full second away, the fifth's further: rescheduled, taking no token.
+    const fourth = limits.acquire('mx:a');
+    const fifth = await limits.acquire('mx:a');
+    expect(fifth).toEqual({ retryAt: 1500 });
+    now = 2000;
+    released(await fourth);
+  });
+
+  it('resolves rules: relay, the most specific domain, and field-by-field overrides', () => {
+    const r = {
+      default: { connections: 3, rate: 10 },
+      'google.com': { connections: 10 },
+      'l.google.com': { rate: 40 },
+    };
+    expect(resolveRule(r, 'mx:mx.other.example')).toEqual({
+      connections: 3,
+      messagesPerConnection: 100,
+      rate: 10,
+    });
+    expect(resolveRule(r, 'mx:aspmx.l.google.com')).toEqual({
+      connections: 3,
+      messagesPerConnection: 100,
+      rate: 40,
+    });
+    expect(resolveRule(r, 'mx:smtp.google.com')).toEqual({
+      connections: 10,
+      messagesPerConnection: 100,
+      rate: 10,
+    });
+    expect(resolveRule(r, 'mx:notgoogle.com')).toMatchObject({ connections: 3 });
+    expect(resolveRule({}, 'relay:smtp.example')).toEqual({
+      connections: 20,
+      messagesPerConnection: 1000,
+      rate: 0,
+    });
+  });
+
+  it('parses TXMAIL_DESTINATION_LIMITS and names what is wrong', () => {
+    expect(
+      parseDestinationRules('default:connections=4; Google.com:connections=10,rate=50;relay:messages=500'),
+    ).toEqual({
+      default: { connections: 4 },
+      'google.com': { connections: 10, rate: 50 },
+      relay: { messagesPerConnection: 500 },
+    });
+    expect(parseDestinationRules('')).toEqual({});
+    expect(() => parseDestinationRules('connections=4')).toThrow(/does not start with/);
+    expect(() => parseDestinationRules('default:conns=4')).toThrow(/"conns=4"/);
+    expect(() => parseDestinationRules('default:connections=0')).toThrow(/at least 1/);
+    expect(() => parseDestinationRules('bad_domain!:rate=1')).toThrow(/does not start with/);
+  });
+});

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors.js';
+
+describe('error code registry', () => {
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'API.md'), 'utf8');
+
+  it.each(Object.entries(ERROR_CODES))('documents %s with its status in docs/API.md', (code, { status }) => {
+    expect(doc).toMatch(new RegExp(`\\| ${status} \\| \`${code}\` \\|`));
+  });
+
+  it('documents no code that does not exist', () => {
+    const documented = [...doc.matchAll(/^\| \d{3} \| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+});

@@ -1,0 +1,222 @@
+// Reply intelligence (src/bounce/reply-intelligence.ts): the rules' own examples through both entry
+// points (the table is the test), the same verdict for the same failure in the session and in a
+// report, and suppression only ever from a permanent dead-address category.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BOUNCE_CATEGORIES } from '../../src/bounce/categories.js';
+import { readDeliveryStatus } from '../../src/bounce/delivery-status.js';
+import { findEnhancedCode } from '../../src/bounce/enhanced-code.js';
+import {
+  classifyReport,
+  classifySmtpReply,
+  explainReport,
+  explainSmtpReply,
+  suppressesRecipient,
+  type ReplyVerdict,
+} from '../../src/bounce/reply-intelligence.js';
+import { REPLY_RULES } from '../../src/bounce/reply-rules.js';
+
+/** A DSN's delivery-status part for one recipient, as a reporting MTA writes it after `reply`. */
+function dsnFields(code: number, text: string, status?: string): string {
+  const cls = String(code)[0]!;
+  const quoted = findEnhancedCode(text);
+  return [
+    'Reporting-MTA: dns; mta.relay.example',
+    '',
+    'Final-Recipient: rfc822; jane@recipient.example',
+    `Action: ${cls === '5' ? 'failed' : 'delayed'}`,
+    `Status: ${status ?? (quoted?.[0] === cls ? quoted : `${cls}.0.0`)}`,
+    'Remote-MTA: dns; mx.recipient.example',
+    `Diagnostic-Code: smtp; ${text.replace(/\r?\n/g, ' ')}`,
+    '',
+  ].join('\r\n');
+}
+
+/** The verdict a DSN gives its recipient, read by the real DSN reader. */
+function reportVerdict(code: number, text: string, status?: string): ReplyVerdict {
+  const dsn = readDeliveryStatus(dsnFields(code, text, status), '');
+  expect(dsn?.recipients).toHaveLength(1);
+  return dsn!.recipients[0]!.classification;
+}
+
+const replyCode = (reply: string) => Number(reply.slice(0, 3));
+
+describe('every rule, by its own examples', () => {
+  const cases = REPLY_RULES.flatMap((rule) =>
+    rule.examples.map((ex) => [rule.name, ex.reply, rule, ex] as const),
+  );
+  it.each(cases)('%s: %s', (_name, reply, rule, ex) => {
+    const code = replyCode(reply);
+    const session = explainSmtpReply(code, reply);
+    // The example is this rule's: no rule before it takes it.
+    expect(session.rule).toBe(rule.name);
+    expect(session.verdict.category).toBe(rule.category);
+    expect(session.verdict.enhanced).toBe(ex.enhanced);
+    expect(session.verdict.greylisted).toBe(rule.greylisted === true && code < 500);
+    // The same words quoted by a report.
+    expect(reportVerdict(code, reply)).toEqual(session.verdict);
+    expect(explainReport({ action: code >= 500 ? 'failed' : 'delayed', diagnostic: reply }).rule).toBe(
+      rule.name,
+    );
+  });
+
+  it('have at least one example each, and distinct names', () => {
+    for (const rule of REPLY_RULES) expect(rule.examples.length, rule.name).toBeGreaterThan(0);
+    expect(new Set(REPLY_RULES.map((r) => r.name)).size).toBe(REPLY_RULES.length);
+    for (const rule of REPLY_RULES) expect(BOUNCE_CATEGORIES).toContain(rule.category);
+  });
+});
+
+describe('the session and a report agree', () => {
+  const examples = REPLY_RULES.flatMap((r) => r.examples.map((e) => e.reply));
+  // The words of an example without its codes, to be given other codes.
+  const words = examples.map((reply) => reply.replace(/^\d{3}[ -](?:[245]\.\d{1,3}\.\d{1,3} )?/, ''));
+  const enhancedOf = (cls: number) =>
+    fc.option(
+      fc
+        .tuple(
+          fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7),
+          fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom(26, 28, 351, 500, 606)),
+        )
+        .map(([s, d]) => `${cls}.${s}.${d}`),
+      { nil: undefined },
+    );
+  const replyArb = fc
+    .tuple(
+      fc.constantFrom(421, 450, 451, 452, 550, 551, 552, 553, 554),
+      fc.constantFrom(...words),
+      fc.constantFrom('', ' (in reply to RCPT TO)', ' [mx1.recipient.example]'),
+    )
+    .chain(([code, text, tail]) =>
+      enhancedOf(Math.floor(code / 100)).map((enhanced) => ({ code, enhanced, text: `${text}${tail}` })),
+    );
+
+  it('for generated replies: code, enhanced code and the words of any rule', () => {
+    fc.assert(
+      fc.property(replyArb, ({ code, enhanced, text }) => {
+        const reply = `${code} ${enhanced ? `${enhanced} ` : ''}${text}`;
+        const session = classifySmtpReply(code, reply);
+        expect(reportVerdict(code, reply, enhanced)).toEqual(session);
+        // A plain notice quoting the same reply, failed or delayed as the class says.
+        expect(
+          classifyReport({ action: code >= 500 ? 'failed' : 'delayed', diagnostic: reply, source: 'plain' }),
+        ).toEqual(session);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    [550, '550 No such user', 'unknown_recipient', '5.1.1'],
+    [452, '452 Requested action not taken: insufficient system storage', 'mailbox_full', '4.2.2'],
+    [452, '452 Requested action not taken', 'system_error', '4.3.1'],
+  ])('%i %j: %s %s in both', (code, reply, category, enhanced) => {
+    const session = classifySmtpReply(code, reply);
+    expect(session).toMatchObject({ category, enhanced });
+    expect(reportVerdict(code, reply)).toEqual(session);
+  });
+});
+
+describe('what a verdict does', () => {
+  it('greylisting is not throttling, and a rate limit is not greylisting', () => {
+    const grey = classifySmtpReply(450, '450 4.7.1 Greylisted, please try again later');
+    expect(grey).toMatchObject({ greylisted: true, throttled: false, type: 'transient' });
+    const rate = classifySmtpReply(421, '421 4.7.28 Rate limited due to IP reputation');
+    expect(rate).toMatchObject({ greylisted: false, throttled: true, category: 'rate_limited' });
+    // A 5xx is never a greylisting or a pause: it is final.
+    expect(classifySmtpReply(550, '550 5.7.1 Greylisted forever')).toMatchObject({
+      greylisted: false,
+      throttled: false,
+    });
+  });
+
+  it('a report that gave up after 4xx replies is final, expired unless the words say more, never suppressing', () => {
+    const expired = classifyReport({
+      action: 'failed',
+      status: '4.4.7',
+      diagnostic: '421 4.4.7 Message expired',
+    });
+    expect(expired).toMatchObject({ type: 'permanent', category: 'expired' });
+    const unknown = classifyReport({
+      action: 'failed',
+      status: '4.1.1',
+      diagnostic: '450 4.1.1 User unknown',
+    });
+    expect(unknown).toMatchObject({ type: 'permanent', category: 'expired' });
+    expect(suppressesRecipient(unknown, true)).toBe(false);
+    const full = classifyReport({ action: 'failed', status: '4.2.2', diagnostic: '452 4.2.2 Mailbox full' });
+    expect(full).toMatchObject({ type: 'permanent', category: 'mailbox_full' });
+  });
+
+  it('reads Amazon SES sub-types', () => {
+    expect(
+      classifyReport({ action: 'failed', reportedType: 'Permanent/NoEmail', source: 'ses' }),
+    ).toMatchObject({
+      category: 'unknown_recipient',
+      enhanced: '5.1.1',
+    });
+    expect(
+      classifyReport({
+        action: 'failed',
+        status: '5.0.0',
+        reportedType: 'Permanent/Suppressed',
+        diagnostic: 'Amazon SES has suppressed sending to this address',
+        source: 'ses',
+      }),
+    ).toMatchObject({ category: 'unknown_recipient', enhanced: '5.1.1' });
+    expect(
+      classifyReport({
+        action: 'failed',
+        status: '5.3.0',
+        reportedType: 'Transient/MailboxFull',
+        source: 'ses',
+      }),
+    ).toMatchObject({ category: 'mailbox_full' });
+    expect(
+      classifyReport({ action: 'failed', status: '5.0.0', reportedType: 'Permanent/General', source: 'ses' }),
+    ).toMatchObject({ category: 'undetermined' });
+  });
+
+  it('reads the notice when the diagnostic says nothing', () => {
+    expect(
+      classifyReport({
+        action: 'failed',
+        diagnostic: '',
+        text: 'User jp (jane@x.example) not listed in Domino Directory',
+      }),
+    ).toMatchObject({ category: 'unknown_recipient', enhanced: '5.1.1', type: 'permanent' });
+  });
+
+  it("reads a DSN's notice only when the report is about one recipient", () => {
+    const group = (to: string) => `Final-Recipient: rfc822; ${to}\r\nAction: failed\r\nStatus: 5.0.0\r\n`;
+    const notice = '<jane@recipient.example>: user unknown';
+    const one = readDeliveryStatus(
+      `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}`,
+      notice,
+    );
+    expect(one!.recipients[0]!.classification.category).toBe('unknown_recipient');
+    // Two recipients: the notice's words may be about the other one.
+    const two = readDeliveryStatus(
+      `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}\r\n${group('joe@recipient.example')}`,
+      notice,
+    );
+    for (const r of two!.recipients) expect(r.classification.category).toBe('undetermined');
+  });
+
+  it('suppresses only a permanent dead address, whatever the words', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...REPLY_RULES.flatMap((r) => r.examples.map((e) => e.reply))),
+        fc.constantFrom(421, 450, 451, 452, 550, 554),
+        (reply, code) => {
+          const v = classifySmtpReply(code, reply);
+          if (suppressesRecipient(v, true)) {
+            expect(v.type).toBe('permanent');
+            expect(['unknown_recipient', 'unknown_domain', 'mailbox_disabled']).toContain(v.category);
+          }
+          if (code < 500) expect(suppressesRecipient(v, true)).toBe(false);
+        },
+      ),
+    );
+  });
+});
