@@ -5,6 +5,7 @@ import type { CachedStsPolicy } from '../src/db/mta-sts-repo.js';
 import { mxMatchesPolicy } from '../src/delivery/tls-policy.js';
 import { nextStep, requirementOf } from '../src/mta-sts/mta-sts-policies.js';
 import { MAX_AGE_LIMIT, parseStsPolicy, parseStsRecord } from '../src/mta-sts/policy.js';
+import { assertLinearForShapes, measureGrowth } from './helpers/linear-time.js';
 
 describe('the _mta-sts TXT record', () => {
   it('takes the id of the one v=STSv1 record', () => {
@@ -143,5 +144,28 @@ describe('discovery decisions', () => {
       policyFailure: { type: 'sts-policy-fetch-error', detail: 'HTTP 404' },
       policyDomain: 'example.com',
     });
+  });
+});
+
+describe('hostile policy texts', () => {
+  // A policy file is up to 64 KiB from any server a recipient domain names; a run of spaces before a
+  // last character once made the trailing-space trim rescan the run from every position.
+  it('parses in time linear in a run of spaces or tabs inside a line', async () => {
+    const sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10];
+    for (const ws of [' ', '\t']) {
+      await measureGrowth(
+        (s: string) => parseStsPolicy(s),
+        (size) => `version: STSv1\nx:${ws.repeat(size)}y\n`,
+        { sizes },
+      );
+    }
+  });
+
+  it('parses in time linear on every generated shape of a value', async () => {
+    await assertLinearForShapes(
+      (s) => parseStsPolicy(s),
+      (filled) => `version: STSv1\nmode: enforce\nmx: ${filled}\next: ${filled}\nmax_age: 1\n`,
+      { numRuns: 6, sizes: [4 << 10, 16 << 10, 64 << 10, 256 << 10] },
+    );
   });
 });

@@ -1,6 +1,7 @@
 // The two texts of MTA-STS (RFC 8461), parsed strictly: the `_mta-sts.<domain>` TXT record that says a
 // policy exists and names its version (§3.1), and the policy file served over HTTPS (§3.2). Pure.
 // ARCHITECTURE.md, "TLS policy".
+import { trimWspEnd } from '../trim-wsp.js';
 
 export type StsMode = 'enforce' | 'testing' | 'none';
 
@@ -53,7 +54,7 @@ const MX_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})+\\.?$`);
  * max_age once. Unknown keys are ignored (§3.2: for extensions).
  */
 export function parseStsPolicy(text: string): StsPolicy | { error: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/[ \t]+$/, ''));
+  const lines = text.split(/\r?\n/).map(trimWspEnd);
   const kept: string[] = [];
   const single = new Map<string, string>();
   const mx: string[] = [];
