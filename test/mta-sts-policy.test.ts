@@ -63,6 +63,19 @@ describe('the policy file', () => {
     });
   });
 
+  it('accepts extension keys with "-" and ".", up to 32 characters (RFC 8461 §3.2 sts-policy-ext-name)', () => {
+    const base = 'version: STSv1\nmode: enforce\nmx: mail.example.com\nmax_age: 86400\n';
+    for (const ext of ['x-ext: 1', 'ext.v2: a b', 'a_b-c.d: x', `${'e'.repeat(32)}: x`, '9ext: x']) {
+      expect(parseStsPolicy(base + ext), ext).toMatchObject({
+        mode: 'enforce',
+        lines: [...base.trim().split('\n'), ext],
+      });
+    }
+    for (const ext of [`${'e'.repeat(33)}: x`, '-ext: x', '.ext: x', '_ext: x', 'ext/1: x']) {
+      expect(parseStsPolicy(base + ext), ext).toHaveProperty('error');
+    }
+  });
+
   it.each([
     ['no version', 'mode: enforce\nmx: a.example\nmax_age: 1'],
     ['another version', 'version: STSv2\nmode: enforce\nmx: a.example\nmax_age: 1'],

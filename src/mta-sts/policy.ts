@@ -49,6 +49,12 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const MX_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})+\\.?$`);
 
 /**
+ * A policy line: a key (RFC 8461 §3.2 sts-policy-ext-name, which the known keys are instances of: a
+ * letter or digit, then up to 31 letters, digits, "_", "-" or "."), ":", white space, the value.
+ */
+const KEY_VALUE = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,31}):[ \t]*(.*)$/;
+
+/**
  * Parses a policy file. Strict where the RFC is: `version: STSv1`, `mode` one of three, `max_age` digits
  * up to MAX_AGE_LIMIT, at least one valid `mx` unless the mode is `none`; each of version, mode and
  * max_age once. Unknown keys are ignored (§3.2: for extensions).
@@ -60,7 +66,7 @@ export function parseStsPolicy(text: string): StsPolicy | { error: string } {
   const mx: string[] = [];
   for (const line of lines) {
     if (line === '') continue;
-    const m = /^([A-Za-z0-9_]+):[ \t]*(.*)$/.exec(line);
+    const m = KEY_VALUE.exec(line);
     if (!m) return { error: `malformed line "${line.slice(0, 60)}"` };
     kept.push(line);
     const key = m[1]!;
