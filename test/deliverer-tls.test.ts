@@ -21,6 +21,7 @@ import { TestCa } from './helpers/test-ca.js';
 const policy = (mode: 'enforce' | 'testing', mx: string[]): TlsRequirement => ({
   policy: mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
   requireVerified: mode === 'enforce',
+  sts: mode,
   mxPatterns: mx,
   policyDomain: 'dest.example',
   policyStrings: ['version: STSv1', `mode: ${mode}`, ...mx.map((m) => `mx: ${m}`), 'max_age: 86400'],

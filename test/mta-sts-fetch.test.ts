@@ -74,6 +74,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await p.requirement(d.name)).toEqual({
       policy: 'mta-sts',
       requireVerified: true,
+      sts: 'enforce',
       mxPatterns: ['mx1.allowed.example', '*.allowed.example'],
       policyDomain: d.name,
       policyStrings: [

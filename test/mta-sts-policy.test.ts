@@ -136,6 +136,7 @@ describe('discovery decisions', () => {
     expect(requirementOf('example.com', stored)).toEqual({
       policy: 'mta-sts',
       requireVerified: true,
+      sts: 'enforce',
       mxPatterns: ['mail.example.com'],
       policyDomain: 'example.com',
       policyStrings: ['version: STSv1', 'mode: enforce', 'mx: mail.example.com', 'max_age: 86400'],
@@ -146,7 +147,12 @@ describe('discovery decisions', () => {
         mode: 'testing',
         text: stored.text.replace('enforce', 'testing'),
       }),
-    ).toMatchObject({ policy: 'mta-sts-testing', requireVerified: false, mxPatterns: ['mail.example.com'] });
+    ).toMatchObject({
+      policy: 'mta-sts-testing',
+      requireVerified: false,
+      sts: 'testing',
+      mxPatterns: ['mail.example.com'],
+    });
     expect(requirementOf('example.com', { ...stored, mode: 'none', mx: [] })).toBeUndefined();
     expect(requirementOf('example.com', undefined)).toBeUndefined();
     expect(

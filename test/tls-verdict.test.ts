@@ -9,12 +9,14 @@ const REQUIRED: TlsRequirement = { policy: 'required', requireVerified: true };
 const ENFORCE: TlsRequirement = {
   policy: 'mta-sts',
   requireVerified: true,
+  sts: 'enforce',
   mxPatterns: ['*.example.com'],
   policyDomain: 'example.com',
 };
 const TESTING: TlsRequirement = {
   policy: 'mta-sts-testing',
   requireVerified: false,
+  sts: 'testing',
   mxPatterns: ['mx.example.com'],
   policyDomain: 'example.com',
 };

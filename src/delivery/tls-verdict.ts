@@ -224,8 +224,8 @@ function chainWords(code: string): string {
  * The requirement of one delivery, from the sending domain's `tls` setting and the recipient domain's
  * MTA-STS policy (undefined: none, or a relay delivers). A valid certificate is required when either
  * asks; the policy recorded is MTA-STS's when it enforces, else the domain's when it requires, else
- * MTA-STS testing's, else opportunistic. The MTA-STS fields (mx patterns, the policy's domain and lines,
- * a failure to get it) are kept for the transport and TLS reporting.
+ * MTA-STS testing's, else opportunistic. The MTA-STS fields (its mode, mx patterns, the policy's domain
+ * and lines, a failure to get it) are kept for the transport and TLS reporting.
  */
 export function tlsRequirement(
   domainTls: 'opportunistic' | 'required',

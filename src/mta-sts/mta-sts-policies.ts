@@ -57,6 +57,7 @@ export function requirementOf(
     return {
       policy: policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
       requireVerified: policy.mode === 'enforce',
+      sts: policy.mode,
       mxPatterns: policy.mx,
       policyDomain: domain,
       policyStrings: lines ?? policyLines(policy.text),
