@@ -141,13 +141,9 @@ export function judgeTls(
     }
     case 'handshake-failed': {
       const what = `the TLS handshake with ${host} failed (${facts.error})`;
-      if (facts.retriedInCleartext) {
-        return {
-          action: 'send',
-          details: details({ cleartextFallback: true }),
-          session: { ...base, ok: false, failure: 'validation-failure', detail: what },
-        };
-      }
+      // The requirement and the credentials first, even for a cleartext retry already made: the
+      // transport never makes one then, and the verdict does not rely on it (never cleartext under a
+      // requirement).
       if (requirement.requireVerified) {
         return refuse(details({}), 'validation-failure', what, what, '4.7.5');
       }
@@ -158,6 +154,13 @@ export function judgeTls(
           session: { ...base, ok: false, failure: 'validation-failure', detail: what },
           reason: `${what}; the relay's credentials are never sent in cleartext, so it was not retried without TLS`,
           enhanced: '4.7.5',
+        };
+      }
+      if (facts.retriedInCleartext) {
+        return {
+          action: 'send',
+          details: details({ cleartextFallback: true }),
+          session: { ...base, ok: false, failure: 'validation-failure', detail: what },
         };
       }
       return {
