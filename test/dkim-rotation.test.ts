@@ -263,6 +263,46 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('brings the next check forward when keys are added: a verified domain, a failed one, an Ed25519 key', async () => {
+    const nextCheck = async (t: Tenant, id: string) =>
+      (await ok(t, 'GET', `/api/domains/${id}`)).next_check_at;
+    const soon = () => new Date(clock.now() + PENDING_KEY_CHECK_MS).toISOString();
+
+    // Verified: checked hourly; a rotation brings the check within PENDING_KEY_CHECK_MS.
+    const verified = await verifiedDomain('soon.example');
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(new Date(clock.now() + HOUR).toISOString());
+    clock.advance(MINUTE);
+    await ok(verified.t, 'POST', `/api/domains/${verified.d.id}/dkim/rotate`);
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(soon());
+    // A check already sooner is kept.
+    clock.advance(MINUTE);
+    await ok(verified.t, 'PATCH', `/api/domains/${verified.d.id}`, { dkim_ed25519: true });
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(
+      new Date(clock.now() - MINUTE + PENDING_KEY_CHECK_MS).toISOString(),
+    );
+
+    // Turning Ed25519 on brings it forward too.
+    const ed = await verifiedDomain('soon-ed.example');
+    await ok(ed.t, 'PATCH', `/api/domains/${ed.d.id}`, { dkim_ed25519: true });
+    expect(await nextCheck(ed.t, ed.d.id)).toBe(soon());
+
+    // Failed: never checked again on its own; a rotation has its pending key looked for.
+    const failed = await verifiedDomain('soon-failed.example');
+    await env.services.db.kysely
+      .updateTable('domains')
+      .set({ status: 'failed', next_check_at: null })
+      .where('id', '=', failed.d.id)
+      .execute();
+    const rotated = await ok(failed.t, 'POST', `/api/domains/${failed.d.id}/dkim/rotate`);
+    expect(await nextCheck(failed.t, failed.d.id)).toBe(soon());
+    const pending = rotated.dkim_keys.find((k) => k.status === 'pending')!;
+    dns.add(pending.name, 'TXT', pending.value);
+    clock.advance(PENDING_KEY_CHECK_MS);
+    await checker().runOnce();
+    const after = await ok(failed.t, 'GET', `/api/domains/${failed.d.id}`);
+    expect(after.dkim_keys.find((k) => k.selector === pending.selector)!.status).toBe('active');
+  });
+
   it("refuses to rotate another account's domain", async () => {
     const { d } = await verifiedDomain('mine.example');
     const other = await createTenant(env.services);
