@@ -191,7 +191,7 @@ describe('txmail operator commands', () => {
       const dnsRecords = async () =>
         (
           JSON.parse((await runCli(['dns', '--json'], dnsEnv)).stdout) as {
-            records: { name: string; value: string }[];
+            records: { name: string; value: string; purpose: string }[];
           }
         ).records;
       const before = (await dnsRecords()).find((r) => r.name.endsWith(`._domainkey.${domain}`))!;
@@ -226,8 +226,16 @@ describe('txmail operator commands', () => {
       expect(text.stdout).toMatch(
         new RegExp(`its record ${before.name.replaceAll('.', '\\.')} may be removed after `),
       );
+      // The new key's record, and the old one's until it may be removed.
       const after = (await dnsRecords()).filter((r) => r.name.endsWith(`._domainkey.${domain}`));
-      expect(after).toEqual([expect.objectContaining({ name: pending.name, value: pending.value })]);
+      expect(after).toEqual([
+        expect.objectContaining({ name: pending.name, value: pending.value }),
+        expect.objectContaining({
+          name: before.name,
+          value: before.value,
+          purpose: expect.stringMatching(/^the test domain's previous DKIM key .*: remove after \d{4}-/),
+        }),
+      ]);
 
       // A customer's domain needs its account; an unknown one is refused.
       const noAccount = await runCli(['dkim', 'rotate', '--domain', 'acme.example'], dnsEnv);
