@@ -111,7 +111,8 @@ async function run(command: string, args: Args): Promise<number> {
       const verdict = command === 'inbound' ? undefined : hostnameVerdict(config.hostname, allowance);
       if (verdict?.ok === false) throw new ConfigError('TXMAIL_HOSTNAME', verdict.message);
       const services = await createServices(config, { acceptOnly: command === 'api' });
-      if (verdict?.ok === 'warn') services.logger.warn({ hostname: config.hostname }, verdict.message);
+      // ehlo_name, not hostname: every log line's base `hostname` already names the machine.
+      if (verdict?.ok === 'warn') services.logger.warn({ ehlo_name: config.hostname }, verdict.message);
       return runRoles(services, command);
     }
     case 'migrate': {

@@ -348,7 +348,7 @@ describe('the host name check of the service roles', () => {
           .split('\n')
           .find((l) => l.includes('allowed for a trial on this machine')),
       );
-      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, ehlo_name: 'vm' });
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -372,7 +372,7 @@ describe('the host name check of the service roles', () => {
           .split('\n')
           .find((l) => l.includes('allowed because TXMAIL_ALLOW_PRIVATE_NETWORKS is set')),
       );
-      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, ehlo_name: 'vm' });
       expect(warning).toContain('is a single label');
     } finally {
       server.child.kill('SIGTERM');
