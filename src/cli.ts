@@ -7,7 +7,6 @@ import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
-import { dkimKeyRecord } from './domains/domain-records.js';
 import { rotateCommand } from './dkim/rotate-command.js';
 import { createServices, type Services } from './services.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
@@ -112,7 +111,8 @@ async function run(command: string, args: Args): Promise<number> {
       const verdict = command === 'inbound' ? undefined : hostnameVerdict(config.hostname, allowance);
       if (verdict?.ok === false) throw new ConfigError('TXMAIL_HOSTNAME', verdict.message);
       const services = await createServices(config, { acceptOnly: command === 'api' });
-      if (verdict?.ok === 'warn') services.logger.warn({ hostname: config.hostname }, verdict.message);
+      // ehlo_name, not hostname: every log line's base `hostname` already names the machine.
+      if (verdict?.ok === 'warn') services.logger.warn({ ehlo_name: config.hostname }, verdict.message);
       return runRoles(services, command);
     }
     case 'migrate': {
@@ -241,17 +241,12 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
     case 'dns': {
       const c = s.config;
       const key = await s.dkim.ensureServiceKey(c.testDomain);
-      const records = serviceRecords(c, key);
-      // A rotation's new key is published beside the current one (txmail dkim rotate).
-      const pending = (await s.repos.dkimKeys.all(c.testDomain, null)).filter((k) => k.status === 'pending');
-      records.splice(
-        1,
-        0,
-        ...pending.map((k) => ({
-          ...dkimKeyRecord(k),
-          purpose: `the test domain's next DKIM key (a rotation: it signs once found; txmail dkim rotate)`,
-        })),
-      );
+      // A rotation's new key is published beside the current one, and the old one stays a while
+      // (txmail dkim rotate).
+      const records = serviceRecords(c, key, {
+        keys: await s.repos.dkimKeys.all(c.testDomain, null),
+        now: s.clock.now(),
+      });
       print(args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
       return 0;
     }

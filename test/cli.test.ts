@@ -191,7 +191,7 @@ describe('txmail operator commands', () => {
       const dnsRecords = async () =>
         (
           JSON.parse((await runCli(['dns', '--json'], dnsEnv)).stdout) as {
-            records: { name: string; value: string }[];
+            records: { name: string; value: string; purpose: string }[];
           }
         ).records;
       const before = (await dnsRecords()).find((r) => r.name.endsWith(`._domainkey.${domain}`))!;
@@ -226,8 +226,16 @@ describe('txmail operator commands', () => {
       expect(text.stdout).toMatch(
         new RegExp(`its record ${before.name.replaceAll('.', '\\.')} may be removed after `),
       );
+      // The new key's record, and the old one's until it may be removed.
       const after = (await dnsRecords()).filter((r) => r.name.endsWith(`._domainkey.${domain}`));
-      expect(after).toEqual([expect.objectContaining({ name: pending.name, value: pending.value })]);
+      expect(after).toEqual([
+        expect.objectContaining({ name: pending.name, value: pending.value }),
+        expect.objectContaining({
+          name: before.name,
+          value: before.value,
+          purpose: expect.stringMatching(/^the test domain's previous DKIM key .*: remove after \d{4}-/),
+        }),
+      ]);
 
       // A customer's domain needs its account; an unknown one is refused.
       const noAccount = await runCli(['dkim', 'rotate', '--domain', 'acme.example'], dnsEnv);
@@ -340,7 +348,7 @@ describe('the host name check of the service roles', () => {
           .split('\n')
           .find((l) => l.includes('allowed for a trial on this machine')),
       );
-      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, ehlo_name: 'vm' });
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -364,7 +372,7 @@ describe('the host name check of the service roles', () => {
           .split('\n')
           .find((l) => l.includes('allowed because TXMAIL_ALLOW_PRIVATE_NETWORKS is set')),
       );
-      expect(JSON.parse(warning)).toMatchObject({ level: 40, hostname: 'vm' });
+      expect(JSON.parse(warning)).toMatchObject({ level: 40, ehlo_name: 'vm' });
       expect(warning).toContain('is a single label');
     } finally {
       server.child.kill('SIGTERM');

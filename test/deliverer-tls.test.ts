@@ -21,6 +21,7 @@ import { TestCa } from './helpers/test-ca.js';
 const policy = (mode: 'enforce' | 'testing', mx: string[]): TlsRequirement => ({
   policy: mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
   requireVerified: mode === 'enforce',
+  sts: mode,
   mxPatterns: mx,
   policyDomain: 'dest.example',
   policyStrings: ['version: STSv1', `mode: ${mode}`, ...mx.map((m) => `mx: ${m}`), 'max_age: 86400'],
@@ -91,7 +92,9 @@ describe('TLS policy in the Deliverer', () => {
   }
 
   async function attempt(d: Deliverer, to = 'jane@dest.example'): Promise<AttemptResult> {
-    const outcome = await d.deliver(messageRow('acct', { to_email: to }));
+    const outcome = await d.deliver(
+      messageRow('acct', { to_email: to, to_domain: to.slice(to.lastIndexOf('@') + 1) }),
+    );
     if (outcome.kind !== 'attempted') throw new Error(`expected an attempt, got ${JSON.stringify(outcome)}`);
     return outcome.result;
   }
@@ -167,6 +170,29 @@ describe('TLS policy in the Deliverer', () => {
     expect(r.tlsDetails).toMatchObject({ policy: 'required', certificate: 'valid' });
     expect(policyAsked).toEqual([]);
     expect(reports).toEqual([]);
+  });
+
+  it('reports a pooled session once per policy domain, not once per message sent over it', async () => {
+    const d = deliverer({ mx: ['mx1.dest.example'] });
+    const details = [await attempt(d)];
+    const connections = sink.connections;
+    details.push(await attempt(d), await attempt(d));
+    expect(sink.connections).toBe(connections); // one session for the three
+    expect(reports.map((r) => r.recipientDomain)).toEqual(['dest.example']);
+    expect(reports[0]!.sessions).toEqual([
+      { mxHost: 'mx1.dest.example', receivingIp: '127.0.0.1', ok: true },
+    ]);
+    // The same session carries another domain's mail: that domain's report counts it once too.
+    details.push(await attempt(d, 'joe@other.example'), await attempt(d, 'ann@other.example'));
+    expect(sink.connections).toBe(connections);
+    expect(reports.map((r) => r.recipientDomain)).toEqual(['dest.example', 'other.example']);
+    // Every attempt still records the session's TLS.
+    for (const r of details) {
+      expect(r).toMatchObject({
+        outcome: 'delivered',
+        tlsDetails: { certificate: 'valid', version: 'TLSv1.3' },
+      });
+    }
   });
 
   it('never reuses a session whose certificate did not verify for a delivery that requires one', async () => {

@@ -263,6 +263,46 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('brings the next check forward when keys are added: a verified domain, a failed one, an Ed25519 key', async () => {
+    const nextCheck = async (t: Tenant, id: string) =>
+      (await ok(t, 'GET', `/api/domains/${id}`)).next_check_at;
+    const soon = () => new Date(clock.now() + PENDING_KEY_CHECK_MS).toISOString();
+
+    // Verified: checked hourly; a rotation brings the check within PENDING_KEY_CHECK_MS.
+    const verified = await verifiedDomain('soon.example');
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(new Date(clock.now() + HOUR).toISOString());
+    clock.advance(MINUTE);
+    await ok(verified.t, 'POST', `/api/domains/${verified.d.id}/dkim/rotate`);
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(soon());
+    // A check already sooner is kept.
+    clock.advance(MINUTE);
+    await ok(verified.t, 'PATCH', `/api/domains/${verified.d.id}`, { dkim_ed25519: true });
+    expect(await nextCheck(verified.t, verified.d.id)).toBe(
+      new Date(clock.now() - MINUTE + PENDING_KEY_CHECK_MS).toISOString(),
+    );
+
+    // Turning Ed25519 on brings it forward too.
+    const ed = await verifiedDomain('soon-ed.example');
+    await ok(ed.t, 'PATCH', `/api/domains/${ed.d.id}`, { dkim_ed25519: true });
+    expect(await nextCheck(ed.t, ed.d.id)).toBe(soon());
+
+    // Failed: never checked again on its own; a rotation has its pending key looked for.
+    const failed = await verifiedDomain('soon-failed.example');
+    await env.services.db.kysely
+      .updateTable('domains')
+      .set({ status: 'failed', next_check_at: null })
+      .where('id', '=', failed.d.id)
+      .execute();
+    const rotated = await ok(failed.t, 'POST', `/api/domains/${failed.d.id}/dkim/rotate`);
+    expect(await nextCheck(failed.t, failed.d.id)).toBe(soon());
+    const pending = rotated.dkim_keys.find((k) => k.status === 'pending')!;
+    dns.add(pending.name, 'TXT', pending.value);
+    clock.advance(PENDING_KEY_CHECK_MS);
+    await checker().runOnce();
+    const after = await ok(failed.t, 'GET', `/api/domains/${failed.d.id}`);
+    expect(after.dkim_keys.find((k) => k.selector === pending.selector)!.status).toBe('active');
+  });
+
   it("refuses to rotate another account's domain", async () => {
     const { d } = await verifiedDomain('mine.example');
     const other = await createTenant(env.services);
@@ -274,7 +314,7 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
 });
 
 describe.each(databaseKinds)('migration 025 on $name', (kind) => {
-  it('keeps existing keys as active RSA keys, and allows one pending key per domain, owner and algorithm', async () => {
+  it('keeps the newest existing key of each domain and owner active and retires the older ones, and allows one pending key per domain, owner and algorithm', async () => {
     const database = await kind.create();
     const db = openDatabase(database.url);
     try {
@@ -290,29 +330,47 @@ describe.each(databaseKinds)('migration 025 on $name', (kind) => {
       });
       expect((await migrator.migrateTo('022-blocklists')).error).toBeUndefined();
       const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const key = (id: string, selector: string) => ({
+      const key = (
+        id: string,
+        selector: string,
+        createdAt = 1_700_000_000_000,
+        domain = 'test.txmail.example',
+      ) => ({
         id,
         account_id: null,
-        domain: 'test.txmail.example',
+        domain,
         selector,
         private_key: 'v1:sealed',
         public_key: 'AAAA',
-        created_at: 1_700_000_000_000,
+        created_at: createdAt,
       });
-      await k.insertInto('dkim_keys').values(key('k1', 'txm202301')).execute();
+      // Before rotation the newest key of a domain signed (by created_at, then id); the older ones
+      // only stayed published.
+      await k
+        .insertInto('dkim_keys')
+        .values([
+          key('k1', 'txm202301'),
+          key('k0a', 'txm202201', 1_600_000_000_000),
+          key('k0b', 'txm202206', 1_650_000_000_000),
+          key('t1', 'txm202301', 1_700_000_000_000, 'tie.example'),
+          key('t2', 'txm202301x', 1_700_000_000_000, 'tie.example'),
+        ])
+        .execute();
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      const row = await db.kysely
-        .selectFrom('dkim_keys')
-        .selectAll()
-        .where('id', '=', 'k1')
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({
+      const rows = await db.kysely.selectFrom('dkim_keys').selectAll().orderBy('id').execute();
+      const row = (id: string) => rows.find((r) => r.id === id);
+      expect(row('k1')).toMatchObject({
         algorithm: 'rsa-sha256',
         status: 'active',
         activated_at: 1_700_000_000_000,
         retired_at: null,
         record_status: null,
       });
+      // Retired when the next key took over (its created_at).
+      expect(row('k0a')).toMatchObject({ status: 'retired', retired_at: 1_650_000_000_000 });
+      expect(row('k0b')).toMatchObject({ status: 'retired', retired_at: 1_700_000_000_000 });
+      expect(row('t1')).toMatchObject({ status: 'retired', retired_at: 1_700_000_000_000 });
+      expect(row('t2')).toMatchObject({ status: 'active', retired_at: null });
       // The service's keys have no account: still one pending key per algorithm (PostgreSQL too, where
       // nulls are distinct).
       await k

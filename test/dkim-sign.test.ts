@@ -1,11 +1,12 @@
 // txmail's DKIM signer (src/dkim/sign.ts) against independent verifiers: dkimpy, OpenDKIM and mailauth,
 // RSA alone and RSA with Ed25519 beside it (RFC 8463); oversigned headers (an added From breaks the
 // signature), t=, relaxed canonicalization of headers and bodies, folding.
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { composeMessage, type OutgoingMessage } from '../src/delivery/compose.js';
 import { dkimRecordName, dkimRecordValue } from '../src/dkim/keys.js';
-import { bodyHash, signMessage, type SigningKey } from '../src/dkim/sign.js';
+import { bodyHash, relaxedHeader, signMessage, type SigningKey } from '../src/dkim/sign.js';
 import {
   dkimpyVerify,
   mailauthVerify,
@@ -13,6 +14,7 @@ import {
   type KeyRecords,
   type Verdict,
 } from './helpers/dkim-verifiers.js';
+import { assertLinearForShapes, measureGrowth } from './helpers/linear-time.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ed = generateKeyPairSync('ed25519');
@@ -212,6 +214,54 @@ describe('DKIM signing', () => {
     expect(bodyHash(Buffer.alloc(0))).toBe('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
     expect(bodyHash(Buffer.from('\r\n\r\n'))).toBe('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
     expect(bodyHash(Buffer.from('a b  '))).toBe(bodyHash(Buffer.from('a  b\r\n\r\n')));
+  });
+
+  it('hashes every body as the RFC 6376 §3.4.4 rules written as regular expressions do', () => {
+    // The rules as the RFC states them (quadratic on long runs of white space, fine on these sizes).
+    const reference = (body: Buffer) => {
+      const s = body
+        .toString('latin1')
+        .replace(/[ \t]+(\r\n|$)/g, '$1')
+        .replace(/[ \t]+/g, ' ')
+        .replace(/(\r\n)*$/, '');
+      return createHash('sha256')
+        .update(s === '' ? '' : `${s}\r\n`, 'latin1')
+        .digest('base64');
+    };
+    const piece = fc.constantFrom(
+      ' ',
+      '\t',
+      '  ',
+      '\r\n',
+      '\r',
+      '\n',
+      ' \r\n',
+      '\t\r\n',
+      'a',
+      'b c',
+      '\u00e9',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const body = Buffer.from(pieces.join(''), 'latin1');
+        expect(bodyHash(body)).toBe(reference(body));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('hashes a body and canonicalizes a header in time linear in runs of white space', async () => {
+    const sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10];
+    for (const ws of [' ', '\t']) {
+      // A run before a last character on the line, before CRLF, and at the end of the body.
+      await measureGrowth(bodyHash, (size) => Buffer.from(`x${ws.repeat(size)}y\r\n`, 'latin1'), { sizes });
+      await measureGrowth(bodyHash, (size) => Buffer.from(`x${ws.repeat(size)}\r\ny`, 'latin1'), { sizes });
+      await measureGrowth(relaxedHeader, (size) => `X-A${ws.repeat(size)}b: v`, { sizes });
+    }
+    await assertLinearForShapes((s) => bodyHash(Buffer.from(s, 'latin1')), undefined, {
+      numRuns: 6,
+      sizes: [4 << 10, 16 << 10, 64 << 10, 256 << 10],
+    });
   });
 
   it('folds the signature fields at 78 characters', async () => {

@@ -74,6 +74,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await p.requirement(d.name)).toEqual({
       policy: 'mta-sts',
       requireVerified: true,
+      sts: 'enforce',
       mxPatterns: ['mx1.allowed.example', '*.allowed.example'],
       policyDomain: d.name,
       policyStrings: [
@@ -94,6 +95,25 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await policies().requirement(d.name)).toMatchObject({ policy: 'mta-sts' });
     expect(site.to(d.host)).toHaveLength(1);
     expect(p.fetches).toBe(1);
+  });
+
+  it('parses a stored policy once per process, not at every discovery', async () => {
+    const d = domain();
+    site.answer(d.host, { body: policy('enforce', ['mx.parsed.example'], 86400) });
+    const fetching = policies();
+    const expected = { policy: 'mta-sts', policyStrings: expect.arrayContaining(['mx: mx.parsed.example']) };
+    expect(await fetching.requirement(d.name)).toMatchObject(expected);
+    // The process that fetched it has its lines from the fetch.
+    expect(fetching.parses).toBe(0);
+    const other = policies();
+    for (let i = 0; i < 3; i++) {
+      expect(await other.requirement(d.name)).toMatchObject(expected);
+      expect(await fetching.requirement(d.name)).toMatchObject(expected);
+      clock.advance(61_000);
+    }
+    expect(other.parses).toBe(1);
+    expect(fetching.parses).toBe(0);
+    expect(fetching.fetches + other.fetches).toBe(1);
   });
 
   it('fetches once for concurrent deliveries', async () => {

@@ -30,6 +30,7 @@ const TEST_DOMAIN = 'test.mta.txmail.test';
 const ENFORCE: TlsRequirement = {
   policy: 'mta-sts',
   requireVerified: true,
+  sts: 'enforce',
   mxPatterns: ['mx.mail.example'],
   policyDomain: 'mail.example',
   policyStrings: ['version: STSv1', 'mode: enforce', 'mx: mx.mail.example', 'max_age: 86400'],

@@ -175,6 +175,20 @@ export class DomainsRepo {
     });
   }
 
+  /**
+   * Brings the domain's next check to `at` unless it comes sooner: a DKIM key was added that waits
+   * for its record (a domain never checked again, failed, gets that check too).
+   */
+  async checkBy(accountId: string, id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('domains')
+      .set({ next_check_at: at })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '>', at)]))
+      .execute();
+  }
+
   /** Gives back every lease `owner` holds (shutdown): those domains are due again at once. */
   async releaseLeases(owner: string): Promise<void> {
     await this.db

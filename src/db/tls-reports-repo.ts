@@ -84,9 +84,11 @@ export class TlsReportsRepo {
     }));
   }
 
-  /** What was tried for the day's reports. */
-  async sendsOn(day: string): Promise<ReportSend[]> {
-    const rows = await this.db.selectFrom('tls_report_sends').selectAll().where('day', '=', day).execute();
+  /** What was tried for the day's reports (of one policy domain when given). */
+  async sendsOn(day: string, policyDomain?: string): Promise<ReportSend[]> {
+    let q = this.db.selectFrom('tls_report_sends').selectAll().where('day', '=', day);
+    if (policyDomain !== undefined) q = q.where('policy_domain', '=', policyDomain);
+    const rows = await q.execute();
     return rows.map((r) => ({
       ...r,
       attempts: Number(r.attempts),
@@ -95,7 +97,11 @@ export class TlsReportsRepo {
     }));
   }
 
-  /** One try of a report: counted, and marked sent when it succeeded. */
+  /**
+   * One try of a report: counted, and marked sent when it succeeded. Once sent it stays sent, with
+   * its error cleared: a late failure of another try (a process whose run was taken over) changes
+   * neither.
+   */
   async recordSend(
     policyDomain: string,
     day: string,
@@ -119,8 +125,10 @@ export class TlsReportsRepo {
         oc.columns(['policy_domain', 'day', 'rua']).doUpdateSet({
           attempts: sql<number>`tls_report_sends.attempts + 1`,
           last_attempt_at: now,
-          last_error: error,
-          sent_at: sentAt,
+          last_error: sql<
+            string | null
+          >`case when tls_report_sends.sent_at is null then excluded.last_error else tls_report_sends.last_error end`,
+          sent_at: sql<number | null>`coalesce(tls_report_sends.sent_at, excluded.sent_at)`,
         }),
       )
       .execute();
@@ -145,6 +153,21 @@ export class TlsReportsRepo {
       .set({ next_run_at: leaseUntil, owner })
       .where('id', '=', SCHEDULE_ID)
       .where('next_run_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Keeps the run `owner` holds until `leaseUntil` (a run renews it before each domain, so a slow run is
+   * not taken over while it works); false when the run is no longer `owner`'s: another process took it
+   * after the lease ran out, and this one must stop.
+   */
+  async extendRun(owner: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tls_report_schedule')
+      .set({ next_run_at: leaseUntil })
+      .where('id', '=', SCHEDULE_ID)
+      .where('owner', '=', owner)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -42,6 +42,11 @@ interface PooledConnection {
   maxMessages: number;
   /** What the session's TLS came to, judged again for each message's requirement. */
   tls: TlsFacts;
+  /**
+   * The policy domains this session was reported for (TLS-RPT): RFC 8460 counts sessions, so a
+   * session that carries many messages is reported once to each domain whose mail it carried.
+   */
+  reportedTo: Set<string>;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -156,20 +161,29 @@ export class SmtpTransport implements Transport {
           sent: 0,
           maxMessages: target.maxMessages ?? this.maxMessages,
           tls: opened.tls,
+          reportedTo: new Set(),
         };
       }
+      const session = pooled;
+      // The session for TLS reporting, once per policy domain (its details go with every attempt).
+      const report = (v: TlsVerdict) => {
+        const domain = (requirement.policyDomain ?? job.to.slice(job.to.lastIndexOf('@') + 1)).toLowerCase();
+        if (session.reportedTo.has(domain)) return;
+        session.reportedTo.add(domain);
+        sessions.push(v.session);
+      };
       // Judged for this message: a reused session may have been opened for another recipient domain,
       // whose policy asked less of it (reporting differs, never what the key lets through).
       const verdict = judgeTls(target, pooled.tls, requirement, target.auth !== undefined);
       if (verdict.action !== 'send') {
-        sessions.push(verdict.session);
+        report(verdict);
         this.discard(pooled, true);
         return { result: this.tlsRefusal(verdict, target, pooled.conn), tryNext: true };
       }
       const reused = pooled.sent > 0;
       const outcome = await this.send(pooled, job);
       if (outcome.ok) {
-        sessions.push(verdict.session);
+        report(verdict);
         pooled.sent++;
         this.release(pooled);
         const reply = peerText(outcome.response.trim(), MAX_REPLY_TEXT);
@@ -182,7 +196,7 @@ export class SmtpTransport implements Transport {
         this.discard(pooled);
         continue;
       }
-      sessions.push(verdict.session);
+      report(verdict);
       const result = { ...this.errorResult(err, target, pooled.conn), tlsDetails: verdict.details };
       if ((err.code === 'EENVELOPE' || err.code === 'EMESSAGE') && !result.throttled) {
         // The server refused or deferred this message (a greylisting reply too: it is about this

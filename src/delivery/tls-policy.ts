@@ -34,6 +34,11 @@ export interface TlsRequirement {
    * matches none is not tried; in `testing` it is, and the mismatch is reported. Absent: any host.
    */
   mxPatterns?: string[];
+  /**
+   * The recipient domain's MTA-STS policy and its mode, whatever `policy` names (the sending domain's
+   * `required` wins the name when MTA-STS only tests): TLS reporting reports an STS policy from it.
+   */
+  sts?: 'enforce' | 'testing';
   /** For TLS-RPT: the domain whose policy this is and the policy's lines (RFC 8460 policy-string). */
   policyDomain?: string;
   policyStrings?: string[];

@@ -141,13 +141,9 @@ export function judgeTls(
     }
     case 'handshake-failed': {
       const what = `the TLS handshake with ${host} failed (${facts.error})`;
-      if (facts.retriedInCleartext) {
-        return {
-          action: 'send',
-          details: details({ cleartextFallback: true }),
-          session: { ...base, ok: false, failure: 'validation-failure', detail: what },
-        };
-      }
+      // The requirement and the credentials first, even for a cleartext retry already made: the
+      // transport never makes one then, and the verdict does not rely on it (never cleartext under a
+      // requirement).
       if (requirement.requireVerified) {
         return refuse(details({}), 'validation-failure', what, what, '4.7.5');
       }
@@ -158,6 +154,13 @@ export function judgeTls(
           session: { ...base, ok: false, failure: 'validation-failure', detail: what },
           reason: `${what}; the relay's credentials are never sent in cleartext, so it was not retried without TLS`,
           enhanced: '4.7.5',
+        };
+      }
+      if (facts.retriedInCleartext) {
+        return {
+          action: 'send',
+          details: details({ cleartextFallback: true }),
+          session: { ...base, ok: false, failure: 'validation-failure', detail: what },
         };
       }
       return {
@@ -224,8 +227,8 @@ function chainWords(code: string): string {
  * The requirement of one delivery, from the sending domain's `tls` setting and the recipient domain's
  * MTA-STS policy (undefined: none, or a relay delivers). A valid certificate is required when either
  * asks; the policy recorded is MTA-STS's when it enforces, else the domain's when it requires, else
- * MTA-STS testing's, else opportunistic. The MTA-STS fields (mx patterns, the policy's domain and lines,
- * a failure to get it) are kept for the transport and TLS reporting.
+ * MTA-STS testing's, else opportunistic. The MTA-STS fields (its mode, mx patterns, the policy's domain
+ * and lines, a failure to get it) are kept for the transport and TLS reporting.
  */
 export function tlsRequirement(
   domainTls: 'opportunistic' | 'required',

@@ -170,7 +170,10 @@ export class Domains {
     const ed25519 = 'dkim_ed25519' in changes ? checkedEd25519(changes.dkim_ed25519) : undefined;
     const row = await this.find(accountId, id);
     if (Object.keys(set).length > 0 && !(await this.repo.setSettings(accountId, id, set))) throw notFound(id);
-    if (ed25519 !== undefined) await this.rotation.setEd25519(row.name, accountId, ed25519);
+    if (ed25519 !== undefined) {
+      await this.rotation.setEd25519(row.name, accountId, ed25519);
+      if (ed25519) await this.checkPendingSoon(row);
+    }
     this.changed(accountId, undefined);
     return this.detail(await this.find(accountId, id));
   }
@@ -191,9 +194,24 @@ export class Domains {
   async rotateDkim(accountId: string, id: string): Promise<DomainDetail> {
     const row = await this.find(accountId, id);
     // A domain from before verification existed gets its first key instead: there is none to rotate.
-    if (await this.keys.current(row.name, accountId)) await this.rotation.rotate(row.name, accountId);
-    else await this.ensureKey(row);
-    return this.detail(row);
+    if (await this.keys.current(row.name, accountId)) {
+      await this.rotation.rotate(row.name, accountId);
+      await this.checkPendingSoon(row);
+    } else {
+      await this.ensureKey(row);
+    }
+    return this.detail(await this.find(accountId, id));
+  }
+
+  /**
+   * While a key waits for its record the domain is checked every PENDING_KEY_CHECK_MS at least; a key
+   * just added should not wait for a check scheduled later (a verified domain's, an hour away) or for
+   * none (a failed domain's).
+   */
+  private async checkPendingSoon(row: DomainRow): Promise<void> {
+    const keys = await this.keys.all(row.name, row.account_id);
+    if (!keys.some((k) => k.status === 'pending')) return;
+    await this.repo.checkBy(row.account_id, row.id, this.clock.now() + PENDING_KEY_CHECK_MS);
   }
 
   /**

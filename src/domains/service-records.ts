@@ -4,8 +4,10 @@
 // domain listing the sending addresses, and the bounce receiver's MX host. Pure.
 import { isIP } from 'node:net';
 import { parse } from 'tldts';
+import type { DkimKeyRow } from '../db/schema.js';
 import { dkimRecordName, dkimRecordValue } from '../dkim/keys.js';
-import { spfRecordValue } from './domain-records.js';
+import { RETIRED_RECORD_KEEP_MS } from '../dkim/rotation.js';
+import { dkimKeyRecord, spfRecordValue } from './domain-records.js';
 
 export interface ServiceRecord {
   type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'PTR';
@@ -32,6 +34,8 @@ export interface ServiceRecordSettings {
 export function serviceRecords(
   s: ServiceRecordSettings,
   testKey: { selector: string; public_key: string },
+  /** The test domain's other keys (a rotation's): listed while their record must be published. */
+  rotation: { keys: readonly DkimKeyRow[]; now: number } = { keys: [], now: 0 },
 ): ServiceRecord[] {
   const ips = s.sourceIps;
   const spfTerms = ips.map((ip) => (isIP(ip) === 6 ? `ip6:${ip}` : `ip4:${ip}`));
@@ -43,6 +47,7 @@ export function serviceRecords(
       value: dkimRecordValue(testKey.public_key),
       purpose: `DKIM key of the test domain (sandbox mail and the guided test are signed with it)`,
     },
+    ...rotationRecords(rotation.keys, rotation.now),
     {
       type: 'TXT',
       name: s.testDomain,
@@ -78,6 +83,31 @@ export function serviceRecords(
             purpose: "the inbound MX host: customers' send.<domain> MX records point at it",
           },
         ]),
+  ];
+}
+
+/**
+ * The records of the test domain's keys in a rotation (ARCHITECTURE.md, "DKIM"): a pending key's, to
+ * publish beside the current one (it signs once found), and a retired key's while mail it signed may
+ * still be verified (RETIRED_RECORD_KEEP_MS after it was retired), with the date it may be removed.
+ * Retired keys past that date, and those without a retirement date, are left out.
+ */
+export function rotationRecords(keys: readonly DkimKeyRow[], now: number): ServiceRecord[] {
+  const pending = keys.filter((k) => k.status === 'pending');
+  const kept = keys.filter(
+    (k) => k.status === 'retired' && k.retired_at !== null && k.retired_at + RETIRED_RECORD_KEEP_MS > now,
+  );
+  return [
+    ...pending.map((k) => ({
+      ...dkimKeyRecord(k),
+      purpose: `the test domain's next DKIM key (a rotation: it signs once found; txmail dkim rotate)`,
+    })),
+    ...kept.map((k) => ({
+      ...dkimKeyRecord(k),
+      purpose: `the test domain's previous DKIM key (retired; mail it signed may still be verified): remove after ${new Date(
+        k.retired_at! + RETIRED_RECORD_KEEP_MS,
+      ).toISOString()}`,
+    })),
   ];
 }
 

@@ -37,20 +37,30 @@ export function nextStep(txt: StsRecord, stored: CachedStsPolicy | undefined): '
   return stored ? 'stored' : 'none';
 }
 
-/** The requirement of a policy (undefined: none applies), or of a failure to get one. */
+/** A policy's lines (RFC 8460 policy-string) from its stored text; none when it no longer parses. */
+export function policyLines(text: string): string[] {
+  const parsed = parseStsPolicy(text);
+  return 'error' in parsed ? [] : parsed.lines;
+}
+
+/**
+ * The requirement of a policy (undefined: none applies), or of a failure to get one. `lines`: the
+ * policy's lines when already known (else its text is parsed for them).
+ */
 export function requirementOf(
   domain: string,
   policy: CachedStsPolicy | undefined,
   failure?: { type: TlsFailureType; detail: string },
+  lines?: string[],
 ): TlsRequirement | undefined {
   if (policy && policy.mode !== 'none') {
-    const parsed = parseStsPolicy(policy.text);
     return {
       policy: policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
       requireVerified: policy.mode === 'enforce',
+      sts: policy.mode,
       mxPatterns: policy.mx,
       policyDomain: domain,
-      policyStrings: 'error' in parsed ? [] : parsed.lines,
+      policyStrings: lines ?? policyLines(policy.text),
     };
   }
   if (failure) {
@@ -62,7 +72,14 @@ export function requirementOf(
 export class MtaStsPolicies {
   /** Policy files fetched by this process (tests). */
   fetches = 0;
+  /** Stored policy texts parsed by this process (tests). */
+  parses = 0;
   private readonly answers = new Map<string, { value: TlsRequirement | undefined; until: number }>();
+  /**
+   * The lines of each domain's policy, by the fetch they came from: a stored text is parsed once per
+   * process, not at every discovery (a minute apart, for as long as it is stored; up to 64 KiB).
+   */
+  private readonly lines = new Map<string, { id: string; fetchedAt: number; lines: string[] }>();
   private readonly running = new Map<string, Promise<TlsRequirement | undefined>>();
   private readonly recheckMs: number;
   private readonly maxEntries: number;
@@ -130,6 +147,7 @@ export class MtaStsPolicies {
           text: fetched.text,
         };
         const fresh = policy;
+        this.remember(fresh, fetched.policy.lines);
         await this.repo.put(fresh).catch((err: unknown) => {
           this.logger.warn({ err, domain }, 'could not store the MTA-STS policy');
         });
@@ -143,11 +161,27 @@ export class MtaStsPolicies {
       }
     }
     // A policy that still applies wins over the failure to refresh it.
-    const value = requirementOf(domain, policy, policy ? undefined : failure);
+    const value = policy
+      ? requirementOf(domain, policy, undefined, this.linesOf(policy))
+      : requirementOf(domain, undefined, failure);
     const until = Math.min(this.clock.now() + this.recheckMs, policy?.expiresAt ?? Infinity);
     if (this.answers.size >= this.maxEntries) this.answers.clear();
     this.answers.set(domain, { value, until });
     return value;
+  }
+
+  /** The policy's lines: from the fetch that stored it, or parsed once from its stored text. */
+  private linesOf(policy: CachedStsPolicy): string[] {
+    const known = this.lines.get(policy.domain);
+    if (known && known.id === policy.id && known.fetchedAt === policy.fetchedAt) return known.lines;
+    this.parses++;
+    return this.remember(policy, policyLines(policy.text));
+  }
+
+  private remember(policy: CachedStsPolicy, lines: string[]): string[] {
+    if (this.lines.size >= this.maxEntries) this.lines.clear();
+    this.lines.set(policy.domain, { id: policy.id, fetchedAt: policy.fetchedAt, lines });
+    return lines;
   }
 
   private async record(domain: string): Promise<StsRecord> {

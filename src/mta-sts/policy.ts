@@ -1,6 +1,7 @@
 // The two texts of MTA-STS (RFC 8461), parsed strictly: the `_mta-sts.<domain>` TXT record that says a
 // policy exists and names its version (§3.1), and the policy file served over HTTPS (§3.2). Pure.
 // ARCHITECTURE.md, "TLS policy".
+import { trimWspEnd } from '../trim-wsp.js';
 
 export type StsMode = 'enforce' | 'testing' | 'none';
 
@@ -48,18 +49,24 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const MX_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})+\\.?$`);
 
 /**
+ * A policy line: a key (RFC 8461 §3.2 sts-policy-ext-name, which the known keys are instances of: a
+ * letter or digit, then up to 31 letters, digits, "_", "-" or "."), ":", white space, the value.
+ */
+const KEY_VALUE = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,31}):[ \t]*(.*)$/;
+
+/**
  * Parses a policy file. Strict where the RFC is: `version: STSv1`, `mode` one of three, `max_age` digits
  * up to MAX_AGE_LIMIT, at least one valid `mx` unless the mode is `none`; each of version, mode and
  * max_age once. Unknown keys are ignored (§3.2: for extensions).
  */
 export function parseStsPolicy(text: string): StsPolicy | { error: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/[ \t]+$/, ''));
+  const lines = text.split(/\r?\n/).map(trimWspEnd);
   const kept: string[] = [];
   const single = new Map<string, string>();
   const mx: string[] = [];
   for (const line of lines) {
     if (line === '') continue;
-    const m = /^([A-Za-z0-9_]+):[ \t]*(.*)$/.exec(line);
+    const m = KEY_VALUE.exec(line);
     if (!m) return { error: `malformed line "${line.slice(0, 60)}"` };
     kept.push(line);
     const key = m[1]!;

@@ -37,7 +37,12 @@ export interface SessionCount extends SessionKey {
 export function sessionKeys(attempt: AttemptTls, now: number): SessionKey[] {
   const { requirement } = attempt;
   const failure = requirement.policyFailure;
-  const sts = requirement.policy === 'mta-sts' || requirement.policy === 'mta-sts-testing';
+  // The MTA-STS mode, not the policy's name: a sending domain's `required` takes the name when the
+  // recipient's policy only tests, and the sessions are still that policy's (RFC 8460 §4.3).
+  const sts =
+    requirement.sts !== undefined ||
+    requirement.policy === 'mta-sts' ||
+    requirement.policy === 'mta-sts-testing';
   const base = {
     day: utcDay(now),
     policyDomain: (requirement.policyDomain ?? attempt.recipientDomain).toLowerCase().replace(/\.$/, ''),

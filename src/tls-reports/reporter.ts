@@ -120,17 +120,25 @@ export class TlsReporter {
     return true;
   }
 
-  /** Sends what is due; answers how many reports were accepted. */
-  async run(): Promise<number> {
+  /**
+   * Sends what is due; answers how many reports were accepted. Before each domain the lease is renewed
+   * and the run's ownership checked: a run that lost it (its lease ran out during a slow send and
+   * another process took the run) stops, so a report is not sent twice, and what was tried is read
+   * again then, so a report another run sent meanwhile is not sent again.
+   */
+  private async run(): Promise<number> {
     const { repo, clock, logger } = this.deps;
     await this.deps.beforeRun?.();
     const now = clock.now();
     let sent = 0;
     for (const day of reportableDays(now, this.options.settleMs, this.options.retryDays)) {
-      const sends = await repo.sendsOn(day);
       for (const domain of await repo.domainsOn(day)) {
         if (this.stopping) return sent;
-        const tried = sends.filter((s) => s.policy_domain === domain);
+        if (!(await repo.extendRun(this.owner, clock.now() + this.options.leaseMs))) {
+          logger.warn({ owner: this.owner }, 'TLS report run taken over by another process; stopped');
+          return sent;
+        }
+        const tried = await repo.sendsOn(day, domain);
         // Done: no record to report to, or every rua either took the report or was tried enough.
         if (
           tried.length > 0 &&

@@ -5,6 +5,7 @@ import type { CachedStsPolicy } from '../../src/db/mta-sts-repo.js';
 import { mxMatchesPolicy } from '../../src/delivery/tls-policy.js';
 import { nextStep, requirementOf } from '../../src/mta-sts/mta-sts-policies.js';
 import { MAX_AGE_LIMIT, parseStsPolicy, parseStsRecord } from '../../src/mta-sts/policy.js';
+import { assertLinearForShapes, measureGrowth } from '../helpers/linear-time.js';
 
 describe('the _mta-sts TXT record', () => {
   it('takes the id of the one v=STSv1 record', () => {
@@ -60,6 +61,19 @@ describe('the policy file', () => {
     expect(parseStsPolicy(`version: STSv1\nmode: none\nmax_age: ${MAX_AGE_LIMIT}`)).toMatchObject({
       maxAge: MAX_AGE_LIMIT,
     });
+  });
+
+  it('accepts extension keys with "-" and ".", up to 32 characters (RFC 8461 §3.2 sts-policy-ext-name)', () => {
+    const base = 'version: STSv1\nmode: enforce\nmx: mail.example.com\nmax_age: 86400\n';
+    for (const ext of ['x-ext: 1', 'ext.v2: a b', 'a_b-c.d: x', `${'e'.repeat(32)}: x`, '9ext: x']) {
+      expect(parseStsPolicy(base + ext), ext).toMatchObject({
+        mode: 'enforce',
+        lines: [...base.trim().split('\n'), ext],
+      });
+    }
+    for (const ext of [`${'e'.repeat(33)}: x`, '-ext: x', '.ext: x', '_ext: x', 'ext/1: x']) {
+      expect(parseStsPolicy(base + ext), ext).toHaveProperty('error');
+    }
   });
 
   it.each([
@@ -122,6 +136,7 @@ describe('discovery decisions', () => {
     expect(requirementOf('example.com', stored)).toEqual({
       policy: 'mta-sts',
       requireVerified: true,
+      sts: 'enforce',
       mxPatterns: ['mail.example.com'],
       policyDomain: 'example.com',
       policyStrings: ['version: STSv1', 'mode: enforce', 'mx: mail.example.com', 'max_age: 86400'],
@@ -132,7 +147,12 @@ describe('discovery decisions', () => {
         mode: 'testing',
         text: stored.text.replace('enforce', 'testing'),
       }),
-    ).toMatchObject({ policy: 'mta-sts-testing', requireVerified: false, mxPatterns: ['mail.example.com'] });
+    ).toMatchObject({
+      policy: 'mta-sts-testing',
+      requireVerified: false,
+      sts: 'testing',
+      mxPatterns: ['mail.example.com'],
+    });
     expect(requirementOf('example.com', { ...stored, mode: 'none', mx: [] })).toBeUndefined();
     expect(requirementOf('example.com', undefined)).toBeUndefined();
     expect(
@@ -143,5 +163,28 @@ describe('discovery decisions', () => {
       policyFailure: { type: 'sts-policy-fetch-error', detail: 'HTTP 404' },
       policyDomain: 'example.com',
     });
+  });
+});
+
+describe('hostile policy texts', () => {
+  // A policy file is up to 64 KiB from any server a recipient domain names; a run of spaces before a
+  // last character once made the trailing-space trim rescan the run from every position.
+  it('parses in time linear in a run of spaces or tabs inside a line', async () => {
+    const sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10];
+    for (const ws of [' ', '\t']) {
+      await measureGrowth(
+        (s: string) => parseStsPolicy(s),
+        (size) => `version: STSv1\nx:${ws.repeat(size)}y\n`,
+        { sizes },
+      );
+    }
+  });
+
+  it('parses in time linear on every generated shape of a value', async () => {
+    await assertLinearForShapes(
+      (s) => parseStsPolicy(s),
+      (filled) => `version: STSv1\nmode: enforce\nmx: ${filled}\next: ${filled}\nmax_age: 1\n`,
+      { numRuns: 6, sizes: [4 << 10, 16 << 10, 64 << 10, 256 << 10] },
+    );
   });
 });

@@ -1,7 +1,10 @@
 // The service's own DNS records (`txmail dns`) and the start check of its host name: pure.
 import { describe, expect, it } from 'vitest';
+import type { DkimKeyRow } from '../../src/db/schema.js';
+import { RETIRED_RECORD_KEEP_MS } from '../../src/dkim/rotation.js';
 import {
   reverseName,
+  rotationRecords,
   serviceRecords,
   zoneLine,
   type ServiceRecord,
@@ -152,5 +155,52 @@ describe('the host name check of serve, api and worker', () => {
       ok: 'warn',
       message: expect.stringContaining('npm start'),
     });
+  });
+});
+
+describe("the test domain's keys in a rotation", () => {
+  const NOW = Date.UTC(2026, 10, 22, 12);
+  const DAY = 86_400_000;
+  const row = (selector: string, over: Partial<DkimKeyRow>): DkimKeyRow => ({
+    id: selector,
+    account_id: null,
+    domain: BASE.testDomain,
+    selector,
+    private_key: 'v1:sealed',
+    public_key: `KEY${selector}`,
+    created_at: NOW - 30 * DAY,
+    algorithm: 'rsa-sha256',
+    status: 'active',
+    activated_at: NOW - 30 * DAY,
+    retired_at: null,
+    record_checked_at: null,
+    record_status: null,
+    record_problem: null,
+    ...over,
+  });
+
+  it('lists the pending key, and a retired key until its record may be removed, saying when', () => {
+    const keys = [
+      row('txm202611', {}),
+      row('txm202612', { status: 'pending', activated_at: null }),
+      row('txm202610', { status: 'retired', retired_at: NOW - DAY }),
+      row('txm202609', { status: 'retired', retired_at: NOW - RETIRED_RECORD_KEEP_MS }),
+    ];
+    const records = rotationRecords(keys, NOW);
+    expect(records.map((r) => r.name)).toEqual([
+      `txm202612._domainkey.${BASE.testDomain}`,
+      `txm202610._domainkey.${BASE.testDomain}`,
+    ]);
+    expect(records[0]!.purpose).toContain('next DKIM key');
+    expect(records[1]).toMatchObject({ type: 'TXT', value: 'v=DKIM1; k=rsa; p=KEYtxm202610' });
+    expect(records[1]!.purpose).toBe(
+      `the test domain's previous DKIM key (retired; mail it signed may still be verified): remove after ${new Date(
+        NOW - DAY + RETIRED_RECORD_KEEP_MS,
+      ).toISOString()}`,
+    );
+    // In txmail dns, right after the current key's record.
+    const all = serviceRecords(BASE, KEY, { keys, now: NOW });
+    const current = all.findIndex((r) => r.name === `${KEY.selector}._domainkey.${BASE.testDomain}`);
+    expect(all.slice(current + 1, current + 3)).toEqual(records);
   });
 });

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { TlsReportCounter } from '../../src/tls-reports/counter.js';
 import type { TlsRequirement } from '../../src/delivery/tls-policy.js';
+import { tlsRequirement } from '../../src/delivery/tls-verdict.js';
+import { requirementOf } from '../../src/mta-sts/mta-sts-policies.js';
 import { sessionKeys, type SessionCount } from '../../src/tls-reports/counts.js';
 import { buildReport, parseTlsRptRecord, reportFileName, reportId } from '../../src/tls-reports/report.js';
 import { redactRua, reportableDays } from '../../src/tls-reports/reporter.js';
@@ -13,6 +15,7 @@ const NOW = Date.UTC(2016, 3, 1, 15, 30);
 const ENFORCE: TlsRequirement = {
   policy: 'mta-sts',
   requireVerified: true,
+  sts: 'enforce',
   mxPatterns: ['*.mail.company-y.example'],
   policyDomain: 'company-y.example',
   policyStrings: ['version: STSv1', 'mode: enforce', 'mx: *.mail.company-y.example', 'max_age: 86400'],
@@ -50,6 +53,40 @@ describe('what an attempt counts', () => {
       },
       expect.objectContaining({ resultType: 'success', mxHost: 'mx2.mail.company-y.example' }),
     ]);
+  });
+
+  it("counts an MTA-STS policy as sts when the sending domain's required is the policy applied", () => {
+    for (const mode of ['testing', 'enforce'] as const) {
+      const text = `version: STSv1\nmode: ${mode}\nmx: mx.company-y.example\nmax_age: 86400\n`;
+      const sts = requirementOf('company-y.example', {
+        domain: 'company-y.example',
+        id: 'one',
+        mode,
+        mx: ['mx.company-y.example'],
+        maxAge: 86400,
+        fetchedAt: NOW,
+        expiresAt: NOW + 86_400_000,
+        text,
+      });
+      const requirement = tlsRequirement('required', sts);
+      expect(requirement).toMatchObject({ requireVerified: true, sts: mode });
+      const keys = sessionKeys(
+        {
+          recipientDomain: 'company-y.example',
+          requirement,
+          sourceIp: null,
+          sessions: [{ mxHost: 'mx.company-y.example', receivingIp: '192.0.2.1', ok: true }],
+        },
+        NOW,
+      );
+      expect(keys, mode).toEqual([
+        expect.objectContaining({
+          policyType: 'sts',
+          policyStrings: text.trim().split('\n'),
+          resultType: 'success',
+        }),
+      ]);
+    }
   });
 
   it('counts a domain without a policy as no-policy-found, and a policy it could not fetch as a failure', () => {

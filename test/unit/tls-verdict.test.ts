@@ -9,12 +9,14 @@ const REQUIRED: TlsRequirement = { policy: 'required', requireVerified: true };
 const ENFORCE: TlsRequirement = {
   policy: 'mta-sts',
   requireVerified: true,
+  sts: 'enforce',
   mxPatterns: ['*.example.com'],
   policyDomain: 'example.com',
 };
 const TESTING: TlsRequirement = {
   policy: 'mta-sts-testing',
   requireVerified: false,
+  sts: 'testing',
   mxPatterns: ['mx.example.com'],
   policyDomain: 'example.com',
 };
@@ -134,6 +136,20 @@ describe('judgeTls', () => {
       "TLS is required by the sending domain's policy: the TLS handshake with mx.example.com failed (unsupported protocol); not delivered",
     );
     expect(required.details.cleartextFallback).toBe(false);
+  });
+
+  it('never sends over a cleartext retry when TLS is required or credentials would go, even if one was made', () => {
+    // The transport never retries in cleartext then; the verdict does not rely on it.
+    const retried: TlsFacts = { ...HANDSHAKE, retriedInCleartext: true };
+    for (const requirement of [REQUIRED, ENFORCE]) {
+      const v = judgeTls(target, retried, requirement);
+      expect(v.action, requirement.policy).toBe('refuse');
+      expect(v.details.cleartextFallback).toBe(false);
+      expect(v.enhanced).toBe('4.7.5');
+    }
+    const relay = judgeTls(target, retried, OPPORTUNISTIC, true);
+    expect(relay.action).toBe('refuse');
+    expect(relay.reason).toMatch(/credentials are never sent in cleartext/);
   });
 
   it('never falls back to cleartext when the session would send credentials', () => {
