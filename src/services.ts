@@ -301,14 +301,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     startBlocklistMonitor: (options) => workerRole.startBlocklistMonitor(options),
     async close() {
       // Intake first, then the work in flight; the worker role may still queue mail (a webhook-disabled
-      // notice) through the accept batcher, which commits it before its writer and the database close.
+      // notice) through the accept writer, which commits it as it closes, before the database.
       await inboundRole.close();
       await workerRole.close();
-      // Its last judgements may queue an email through the accept batcher, closed below.
+      // Its last judgements may queue an email through the accept writer, closed below.
       await reputation.stop();
       // Leaves the registry, giving back whatever the roles still held (inbound reports mid-parse).
       await registry.stop();
-      // A reset request answered already may still be queueing its mail through the accept batcher.
+      // A reset request answered already may still be queueing its mail through the accept writer.
       await deferredWork.settled();
       await accepting.close();
       await db.close();
