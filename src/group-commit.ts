@@ -1,6 +1,8 @@
 // Group commit: writes that arrive together go into one transaction, so durability costs one disk
 // flush per batch instead of one per write. Used for accepting messages and for recording delivery
-// attempts. Each caller's promise settles only after the commit.
+// attempts. Each caller's promise settles only after the commit. One bad item must not fail its
+// neighbours: a batch that fails is written again one by one (together-or-each.ts).
+import { writeTogetherOrEach } from './together-or-each.js';
 
 /** Writes a batch in one transaction; returns one outcome per item, in order. */
 export type BatchWriter<I, O> = (items: I[]) => Promise<O[]>;
@@ -94,27 +96,16 @@ export class GroupCommit<I, O> {
     this.flushing.add(flush);
   }
 
-  private async write(batch: Pending<I, O>[]): Promise<void> {
-    try {
-      const outcomes = await this.writeBatch(batch.map((p) => p.item));
-      batch.forEach((p, i) => p.resolve(outcomes[i]!));
-      this.committed(batch, outcomes);
-    } catch (err) {
-      if (batch.length === 1) {
-        batch[0]!.reject(err);
-        return;
-      }
-      // One bad item must not fail its neighbours: retry each on its own, so only the culprit fails.
-      for (const p of batch) {
-        try {
-          const [outcome] = await this.writeBatch([p.item]);
-          p.resolve(outcome!);
-          this.committed([p], [outcome!]);
-        } catch (itemErr) {
-          p.reject(itemErr);
-        }
-      }
-    }
+  private write(batch: Pending<I, O>[]): Promise<void> {
+    return writeTogetherOrEach(
+      batch,
+      (pending) => this.writeBatch(pending.map((p) => p.item)),
+      (pending, outcomes) => {
+        pending.forEach((p, i) => p.resolve(outcomes[i]!));
+        this.committed(pending, outcomes);
+      },
+      (p, err) => p.reject(err),
+    );
   }
 
   private committed(batch: Pending<I, O>[], outcomes: O[]): void {

@@ -3,6 +3,7 @@
 // What each part needs is wired in wiring/, one module per part; this file is their table of contents.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { AcceptWriter } from './accept/writer.js';
 import type { Accounts } from './accounts/accounts.js';
 import type { ApiKeyAuth } from './accounts/api-key-auth.js';
 import type { DashboardAuth } from './accounts/dashboard-auth.js';
@@ -13,7 +14,6 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { deriveKey } from './crypto/derive-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import type { AcceptItem, AcceptOutcome } from './db/accept-repo.js';
 import { migrate, openDatabase, type Db, type OpenOptions } from './db/database.js';
 import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from './db/queue-signal.js';
 import type { SmtpTransportOptions } from './delivery/smtp-transport.js';
@@ -26,7 +26,6 @@ import { DnsResolver } from './dns/resolver.js';
 import type { DomainChecker, DomainCheckerOptions } from './domains/domain-checker.js';
 import type { Domains } from './domains/domains.js';
 import { VerifiedDomains } from './domains/verified-domains.js';
-import type { GroupCommit } from './group-commit.js';
 import type { InboundReceiver } from './inbound/receiver.js';
 import { createLogger } from './log.js';
 import type { AcceptService } from './messages/accept.js';
@@ -68,7 +67,8 @@ export interface Services {
   deferredWork: DeferredWork;
   verifiedDomains: VerifiedDomains;
   domains: Domains;
-  batcher: GroupCommit<AcceptItem, AcceptOutcome>;
+  /** The accept writer (accept/writer.ts): every message, the API's and the service's own, goes through it. */
+  batcher: AcceptWriter;
   metrics: Metrics;
   /** Tells worker processes that mail was queued (PostgreSQL NOTIFY/LISTEN). */
   queueSignal: QueueSignal;
@@ -177,7 +177,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     signals,
     acceptOnly: options.acceptOnly === true,
   });
-  const { batcher, accept, systemMail } = accepting;
+  const { writer: batcher, accept, systemMail } = accepting;
   const { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork } = createAccountServices(
     config,
     {
@@ -301,14 +301,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     startBlocklistMonitor: (options) => workerRole.startBlocklistMonitor(options),
     async close() {
       // Intake first, then the work in flight; the worker role may still queue mail (a webhook-disabled
-      // notice) through the accept batcher, which commits it before its writer and the database close.
+      // notice) through the accept writer, which commits it as it closes, before the database.
       await inboundRole.close();
       await workerRole.close();
-      // Its last judgements may queue an email through the accept batcher, closed below.
+      // Its last judgements may queue an email through the accept writer, closed below.
       await reputation.stop();
       // Leaves the registry, giving back whatever the roles still held (inbound reports mid-parse).
       await registry.stop();
-      // A reset request answered already may still be queueing its mail through the accept batcher.
+      // A reset request answered already may still be queueing its mail through the accept writer.
       await deferredWork.settled();
       await accepting.close();
       await db.close();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptItem, AcceptWriter } from '../src/db/accept-repo.js';
-import { SqliteAcceptWriter } from '../src/db/accept-repo-sqlite.js';
+import { onEventLoop } from '../src/accept/sqlite-writer.js';
+import { quotaNoticeAt } from '../src/accounts/quota-warning.js';
+import type { AcceptItem, AcceptOutcome } from '../src/db/accept-item.js';
+import { postgresAcceptTransaction } from '../src/db/accept-postgres.js';
 import { GroupCommit } from '../src/group-commit.js';
-import type { AcceptOutcome } from '../src/db/accept-repo.js';
 import { databaseKinds } from './helpers/databases.js';
 import { acceptItem } from './helpers/accept-item.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
@@ -10,21 +11,20 @@ import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js'
 describe.each(databaseKinds)('group commit on $name', (kind) => {
   let env: TestEnv;
   let accountId: string;
-  let writer: AcceptWriter;
+  let persist: (items: AcceptItem[]) => Promise<AcceptOutcome[]>;
   let transactions = 0;
-  const counting: AcceptWriter = {
-    persist: (items) => {
+  const counting = {
+    persist: (items: AcceptItem[]) => {
       transactions++;
-      return writer.persist(items);
+      return persist(items);
     },
-    close: async () => undefined,
   };
 
   beforeAll(async () => {
     env = await startTestEnv(kind);
     accountId = (await createTenant(env.services)).accountId;
     const db = env.services.db;
-    writer = db.sqlite ? new SqliteAcceptWriter(db.kysely, db.sqlite) : env.services.repos.accept;
+    persist = db.sqlite ? onEventLoop(db) : postgresAcceptTransaction(db.kysely, quotaNoticeAt);
   });
   afterAll(() => env.close());
 

@@ -1,11 +1,10 @@
-// The SQLite accept thread (db/accept-writer-thread.ts), as `txmail api` runs it on a database file: the
+// The SQLite accept thread (accept/sqlite-thread.ts), as `txmail api` runs it on a database file: the
 // same promises as on the event loop — every 2xx stored, the cap exact, suppressions committed by
-// another connection seen, a database error answered 503 with nothing acknowledged. Runs the compiled
-// thread (npm test builds first).
+// another connection seen, a database error answered 503 with nothing acknowledged. The thread runs
+// from source too (start-thread.ts).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitRequests, type AcceptThreadRequest } from '../src/db/accept-thread-protocol.js';
-import { ThreadedSqliteAcceptWriter } from '../src/db/accept-writer-thread.js';
+import { AcceptThread, commitRequests, type AcceptThreadRequest } from '../src/accept/sqlite-thread.js';
 import { acceptItem } from './helpers/accept-item.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -119,7 +118,7 @@ describe('the accept thread merging batches', () => {
 
   it('fails only the batch that cannot be written when batches are posted together', async () => {
     const tenant = await createTenant(env.services, { domain: 'acme.example' });
-    const writer = new ThreadedSqliteAcceptWriter(env.database.url.slice('sqlite:'.length));
+    const writer = new AcceptThread(env.database.url.slice('sqlite:'.length));
     try {
       const existing = acceptItem(tenant.accountId);
       expect(await writer.persist([existing])).toEqual([{ kind: 'accepted' }]);
@@ -142,7 +141,7 @@ describe('the accept thread merging batches', () => {
 
 describe('an accept thread that cannot open its database', () => {
   it('fails the batches handed to it, and tries a new thread for the next', async () => {
-    const writer = new ThreadedSqliteAcceptWriter('/nonexistent-directory/txmail.db');
+    const writer = new AcceptThread('/nonexistent-directory/txmail.db');
     try {
       await expect(writer.persist([acceptItem('acct')])).rejects.toThrow(/unable to open|directory/i);
       await expect(writer.persist([acceptItem('acct')])).rejects.toThrow(/unable to open|directory/i);
@@ -158,9 +157,9 @@ describe('committing the batches the thread finds waiting', () => {
     items: Array.from({ length: n }, () => acceptItem('acct')),
   });
 
-  it('writes them in one transaction and answers each with its own outcomes', () => {
+  it('writes them in one transaction and answers each with its own outcomes', async () => {
     const calls: number[] = [];
-    const replies = commitRequests(
+    const replies = await commitRequests(
       (items) => {
         calls.push(items.length);
         return items.map((i) => (i.message.to_domain ? { kind: 'accepted' } : { kind: 'quota_exceeded' }));
@@ -175,10 +174,10 @@ describe('committing the batches the thread finds waiting', () => {
     ]);
   });
 
-  it('retries each on its own when the merged transaction fails, failing only the culprit', () => {
+  it('retries each on its own when the merged transaction fails, failing only the culprit', async () => {
     const bad = req(2, 1);
     const calls: number[] = [];
-    const replies = commitRequests(
+    const replies = await commitRequests(
       (items) => {
         calls.push(items.length);
         if (items.includes(bad.items[0]!))

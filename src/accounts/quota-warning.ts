@@ -3,6 +3,7 @@
 // is incremented one by one, so exactly one send sees each threshold); the email to the signup address
 // follows the commit, through txmail itself.
 
+import type { QuotaNoticeAt } from '../db/accept-item.js';
 import type { AccountNoticeRow } from '../db/schema.js';
 
 export type QuotaThreshold = 80 | 100;
@@ -38,6 +39,15 @@ export function quotaNotice(
     created_at: now,
   };
 }
+
+/**
+ * What the accept transaction stores for the send that is the month's `sent`-th of `cap`: the notice of
+ * the threshold it reaches, if any (handed to the accept writers, which keep db/ free of this policy).
+ */
+export const quotaNoticeAt: QuotaNoticeAt = (accountId, month, sent, cap, now) => {
+  const threshold = quotaThresholdReached(sent, cap);
+  return threshold && quotaNotice(accountId, month, threshold, cap, now);
+};
 
 /** The email that goes with the notice. */
 export function quotaWarningMail(notice: QuotaNotice, publicUrl: string): { subject: string; html: string } {

@@ -1,8 +1,8 @@
 // Rate-limit buckets shared by every API process on PostgreSQL: one GCRA step for several buckets in
-// one statement (see http/rate-limit.ts). The table is UNLOGGED: no WAL, no fsync per request; a crash
+// one statement (see rate-limit-gcra.ts). The table is UNLOGGED: no WAL, no fsync per request; a crash
 // of the database empties it, which only refills every bucket.
 import { sql, type Kysely } from 'kysely';
-import { gcraParams, type Bucket, type BucketState, type RateLimitStore } from '../http/rate-limit.js';
+import { gcraParams, type Bucket, type BucketState, type RateLimitStore } from '../rate-limit-gcra.js';
 import type { Database } from './schema.js';
 
 export class PostgresRateLimitStore implements RateLimitStore {

@@ -1,41 +1,18 @@
 // Request rate limits: per API key (TXMAIL_RATE_LIMIT) and per account (by plan,
 // TXMAIL_ACCOUNT_RATE_LIMITS), each a steady rate with bursts up to twice that. The algorithm is GCRA
-// (the generic cell rate algorithm): one number per bucket, its "theoretical arrival time", so the
-// shared PostgreSQL store can apply it in one statement. The figures of the tighter bucket are reported
-// in the RateLimit-* headers of every authenticated response.
+// (the generic cell rate algorithm, rate-limit-gcra.ts): one number per bucket, its "theoretical arrival
+// time", so the shared PostgreSQL store can apply it in one statement. The figures of the tighter bucket
+// are reported in the RateLimit-* headers of every authenticated response.
 import type { Plan } from '../db/schema.js';
+import {
+  gcraParams,
+  gcraStep,
+  type Bucket,
+  type BucketState,
+  type RateLimitStore,
+} from '../rate-limit-gcra.js';
 
-export interface Bucket {
-  key: string;
-  /** Requests per second. */
-  rate: number;
-}
-
-/** GCRA parameters of a bucket: the emission interval and the burst capacity (2 × rate). */
-export function gcraParams(rate: number): { intervalMs: number; capacity: number; toleranceMs: number } {
-  const intervalMs = 1000 / rate;
-  const capacity = rate * 2;
-  return { intervalMs, capacity, toleranceMs: (capacity - 1) * intervalMs };
-}
-
-/** One GCRA step: the new theoretical arrival time and whether the request is allowed. */
-export function gcraStep(tat: number, now: number, rate: number): { tat: number; allowed: boolean } {
-  const { intervalMs, toleranceMs } = gcraParams(rate);
-  const start = Math.max(tat, now);
-  if (start - now > toleranceMs) return { tat, allowed: false };
-  return { tat: start + intervalMs, allowed: true };
-}
-
-export interface BucketState {
-  allowed: boolean;
-  /** The bucket's arrival time after this request. */
-  tat: number;
-}
-
-/** Where bucket states live: this process (SQLite, one process) or PostgreSQL (shared by processes). */
-export interface RateLimitStore {
-  take(buckets: Bucket[], now: number): Promise<BucketState[]>;
-}
+export { gcraStep };
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly tats = new Map<string, number>();

@@ -2,13 +2,14 @@
 // write. Returns the response body only once the message and its first event are committed.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { AcceptItem, AcceptOutcome, AcceptRepo } from '../db/accept-repo.js';
+import type { AcceptWriter } from '../accept/writer.js';
+import type { AcceptItem } from '../db/accept-item.js';
+import type { AcceptReadsRepo } from '../db/accept-reads-repo.js';
 import type { Account } from '../db/schema.js';
 import type { SuppressionFacts } from '../db/suppressions-repo.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { PLANS, nextDayStart, nextMonthStart, usageDay, usageMonth } from '../accounts/plans.js';
-import type { GroupCommit } from '../group-commit.js';
 import type { SendRequestBody, SendResponse, ValidSend } from './send-request.js';
 import { validateSend } from './send-request.js';
 import { storedTestHtml } from './test-html.js';
@@ -36,8 +37,8 @@ export class AcceptService {
   private readonly inFlight = new Set<string>();
 
   constructor(
-    private readonly batcher: GroupCommit<AcceptItem, AcceptOutcome>,
-    private readonly repo: AcceptRepo,
+    private readonly writer: Pick<AcceptWriter, 'submit'>,
+    private readonly reads: AcceptReadsRepo,
     private readonly policy: SendPolicySource,
     private readonly clock: Clock,
   ) {}
@@ -122,7 +123,7 @@ export class AcceptService {
     key: string,
     requestHash: string,
   ): Promise<SendResponse | undefined> {
-    const stored = await this.repo.findIdempotencyKey(accountId, key, this.clock.now() - IDEMPOTENCY_TTL_MS);
+    const stored = await this.reads.findIdempotencyKey(accountId, key, this.clock.now() - IDEMPOTENCY_TTL_MS);
     if (!stored) return undefined;
     if (stored.request_hash !== requestHash) {
       throw new AppError(
@@ -202,7 +203,7 @@ export class AcceptService {
         : {}),
     };
 
-    const outcome = await this.batcher.submit(item);
+    const outcome = await this.writer.submit(item);
     switch (outcome.kind) {
       case 'accepted':
         return response;

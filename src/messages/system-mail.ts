@@ -5,10 +5,9 @@
 // domain, monthly quota: the customer did not send it) but otherwise is an ordinary message: a row, an
 // email.queued event, in the log, delivered and retried by the worker, which the accept commit wakes.
 import type { Clock } from '../clock.js';
-import type { AcceptItem, AcceptOutcome } from '../db/accept-repo.js';
+import type { AcceptWriter } from '../accept/writer.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { Account } from '../db/schema.js';
-import type { GroupCommit } from '../group-commit.js';
 import { newId } from '../ids.js';
 import { parseAddress } from './address.js';
 
@@ -32,7 +31,7 @@ export class SystemMail {
     private readonly settings: SystemMailSettings,
     private readonly deps: {
       accounts: AccountsRepo;
-      batcher: GroupCommit<AcceptItem, AcceptOutcome>;
+      writer: Pick<AcceptWriter, 'submit'>;
       clock: Clock;
     },
   ) {}
@@ -48,7 +47,7 @@ export class SystemMail {
     if (!to.ok) throw new Error(`system mail to an invalid address: ${to.reason}`);
     const now = this.deps.clock.now();
     const id = newId();
-    const outcome = await this.deps.batcher.submit({
+    const outcome = await this.deps.writer.submit({
       message: {
         id,
         account_id: account.id,

@@ -55,7 +55,7 @@ export const SWEEP_INTERVAL_MS = 5 * 60_000;
 export class ReputationGuard {
   /** Accounts with a judgement scheduled by soon(). */
   private readonly scheduled = new Map<string, NodeJS.Timeout>();
-  /** Judgements and sweeps running: stop() waits for them (their email goes through the accept batcher). */
+  /** Judgements and sweeps running: stop() waits for them (their email goes through the accept writer). */
   private readonly running = new Set<Promise<unknown>>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;

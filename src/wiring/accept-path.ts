@@ -1,16 +1,14 @@
-// The accept path: the writer that commits accepted mail, the group commit in front of it, the accept
-// service, the service's own mail (queued through the same batcher), and what follows each commit.
+// The accept path: the writer that commits accepted mail (accept/writer.ts: one per database, each with
+// its batching), the accept service, the service's own mail (queued through the same writer), and what
+// follows each commit.
 import type { Logger } from 'pino';
+import { createAcceptWriter, type AcceptWriter } from '../accept/writer.js';
 import { quotaWarningMail } from '../accounts/quota-warning.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { AcceptItem, AcceptOutcome, AcceptWriter } from '../db/accept-repo.js';
-import { SqliteAcceptWriter } from '../db/accept-repo-sqlite.js';
-import { ThreadedSqliteAcceptWriter } from '../db/accept-writer-thread.js';
 import type { Db } from '../db/database.js';
 import type { QueueSignal } from '../db/queue-signal.js';
 import type { VerifiedDomains } from '../domains/verified-domains.js';
-import { GroupCommit } from '../group-commit.js';
 import { AcceptService } from '../messages/accept.js';
 import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
@@ -18,10 +16,10 @@ import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
 
 export interface AcceptPath {
-  batcher: GroupCommit<AcceptItem, AcceptOutcome>;
+  writer: AcceptWriter;
   accept: AcceptService;
   systemMail: SystemMail;
-  /** Commits what the batcher still holds, then closes the writer; before the database closes. */
+  /** Commits what the writer still holds, then closes it; before the database closes. */
   close(): Promise<void>;
 }
 
@@ -41,17 +39,9 @@ export interface AcceptPathDeps {
 
 export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPath {
   const { repos, metrics, clock, logger } = deps;
-  const writer = acceptWriter(config, deps);
-  const batcher = new GroupCommit<AcceptItem, AcceptOutcome>((items) => writer.persist(items), {
-    // Two batches out at once keep the writer busy: the SQLite thread takes requests as they come while
-    // it has fewer than two, and what arrives meanwhile goes over as one batch; on PostgreSQL the second
-    // transaction does its work while the first commits. More only makes smaller batches, which on
-    // PostgreSQL queue on the account's usage row lock (bench/accept: 2 did as well as or better than 1,
-    // 3 and 4, and clearly better than 8 on PostgreSQL and 64 on SQLite). On the event loop a write
-    // blocks anyway.
-    ...(writer instanceof ThreadedSqliteAcceptWriter
-      ? { immediate: true, maxInFlight: 2 }
-      : { maxInFlight: deps.db.dialect === 'postgres' ? 2 : 1 }),
+  const threaded = config.sqliteWriterThread === 'auto' ? deps.acceptOnly : config.sqliteWriterThread;
+  const writer = createAcceptWriter(deps.db, {
+    threaded,
     onCommitted: (items, outcomes) => {
       let queued = false;
       items.forEach((item, i) => {
@@ -74,8 +64,8 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
     },
   });
   const accept = new AcceptService(
-    batcher,
-    repos.accept,
+    writer,
+    repos.acceptReads,
     {
       verifiedDomains: (accountId) => deps.verifiedDomains.verifiedDomains(accountId),
       suppression: (accountId, address) => repos.suppressions.find(accountId, address),
@@ -84,24 +74,12 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },
-    { accounts: repos.accounts, batcher, clock },
+    { accounts: repos.accounts, writer, clock },
   );
   return {
-    batcher,
+    writer,
     accept,
     systemMail,
-    async close() {
-      await batcher.drain();
-      await writer.close();
-    },
+    close: () => writer.close(),
   };
-}
-
-function acceptWriter(config: Config, { db, repos, acceptOnly }: AcceptPathDeps): AcceptWriter {
-  if (!db.sqlite) return repos.accept;
-  const threaded = config.sqliteWriterThread === 'auto' ? acceptOnly : config.sqliteWriterThread;
-  // The thread opens the file with a connection of its own: an in-memory database would be another one.
-  return db.sqlitePath !== ':memory:' && threaded
-    ? new ThreadedSqliteAcceptWriter(db.sqlitePath!)
-    : new SqliteAcceptWriter(db.kysely, db.sqlite);
 }

@@ -1,6 +1,6 @@
 // The repositories: every SQL question the services ask, one object per area, over one database.
 import { WakeSignals } from '../wake-signals.js';
-import { AcceptRepo } from '../db/accept-repo.js';
+import { AcceptReadsRepo } from '../db/accept-reads-repo.js';
 import { AccountsRepo } from '../db/accounts-repo.js';
 import { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import { BlocklistsRepo } from '../db/blocklists-repo.js';
@@ -31,7 +31,7 @@ export interface Repos {
   accounts: AccountsRepo;
   domains: DomainsRepo;
   messages: MessagesRepo;
-  accept: AcceptRepo;
+  acceptReads: AcceptReadsRepo;
   queue: QueueRepo;
   dkimKeys: DkimKeysRepo;
   sourceIpUsage: SourceIpUsageRepo;
@@ -63,7 +63,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     accounts: new AccountsRepo(db.kysely),
     domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely, db.dialect),
-    accept: new AcceptRepo(db.kysely),
+    acceptReads: new AcceptReadsRepo(db.kysely),
     queue: db.sqlite
       ? new SqliteQueueRepo(db.kysely, db.sqlite, signals.webhookPushesQueued)
       : new QueueRepo(db.kysely, db.dialect, signals.webhookPushesQueued),

@@ -1,5 +1,5 @@
 // A queued message with its first event, as the accept path hands it to a writer.
-import type { AcceptItem } from '../../src/db/accept-repo.js';
+import type { AcceptItem } from '../../src/db/accept-item.js';
 import { newId } from '../../src/ids.js';
 import { messageRow } from './message-row.js';
 

@@ -1,12 +1,10 @@
-// The accept transaction on SQLite: the same steps as AcceptRepo.persist, as cached prepared statements
+// The accept transaction on SQLite: the same steps as accept-postgres.ts, as cached prepared statements
 // in one synchronous transaction. Preparing statements per query (as Kysely's SQLite driver does) cost
-// more than the writes themselves on the send path; see bench/accept. It runs on the event loop
-// (SqliteAcceptWriter) or, for a database file, on a thread of its own (accept-writer-thread.ts).
+// more than the writes themselves on the send path; see bench/accept. It runs on the event loop's
+// connection or, for a database file, on a thread of its own (accept/sqlite-thread.ts).
 import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
-import type { AcceptItem, AcceptOutcome, AcceptWriter } from './accept-repo.js';
-import { MESSAGE_COLUMNS, type Database } from './schema.js';
+import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from './accept-item.js';
+import { MESSAGE_COLUMNS, type AccountNoticeRow } from './schema.js';
 import type { SuppressionFacts } from './suppressions-repo.js';
 
 const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
@@ -15,7 +13,10 @@ const insertSql = (table: string, columns: readonly string[]) =>
   `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => '@' + c).join(', ')})`;
 
 /** Prepares the accept statements on this connection; the returned function writes one batch. */
-export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: AcceptItem[]) => AcceptOutcome[] {
+export function sqliteAcceptTransaction(
+  sqlite: SQLite.Database,
+  noticeAt: QuotaNoticeAt,
+): (items: AcceptItem[]) => AcceptOutcome[] {
   const findSuppression = sqlite.prepare<[string, string], SuppressionFacts>(
     'select reason, created_at from suppressions where account_id = ? and address = ?',
   );
@@ -47,7 +48,7 @@ export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: Accept
   const acceptOne = (item: AcceptItem): AcceptOutcome => {
     const m = item.message;
     const idem = item.idempotency;
-    let warned: QuotaNotice | undefined;
+    let warned: AccountNoticeRow | undefined;
     if (item.refuseSuppressed !== undefined) {
       const suppression = findSuppression.get(m.account_id, item.refuseSuppressed);
       if (suppression) return { kind: 'suppressed', suppression };
@@ -64,11 +65,8 @@ export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: Accept
         if (idem) dropKey.run(m.account_id, idem.key);
         return { kind: 'quota_exceeded' };
       }
-      const threshold = quotaThresholdReached(counted.sent, item.quota.cap);
-      if (threshold) {
-        const notice = quotaNotice(m.account_id, item.quota.month, threshold, item.quota.cap, m.created_at);
-        if (insertNotice.run(notice).changes > 0) warned = notice;
-      }
+      const notice = noticeAt(m.account_id, item.quota.month, counted.sent, item.quota.cap, m.created_at);
+      if (notice && insertNotice.run(notice).changes > 0) warned = notice;
     }
     if (item.testQuota) {
       const counted = countTest.get(m.account_id, item.testQuota.day, item.testQuota.cap);
@@ -86,22 +84,4 @@ export function sqliteAcceptTransaction(sqlite: SQLite.Database): (items: Accept
   // A deferred transaction that reads, then writes after another connection committed, fails at once
   // with SQLITE_BUSY_SNAPSHOT instead of waiting.
   return (items) => transaction.immediate(items);
-}
-
-/** The accept transaction on the event loop, under Kysely's lock on the single connection. */
-export class SqliteAcceptWriter implements AcceptWriter {
-  private readonly run: (items: AcceptItem[]) => AcceptOutcome[];
-
-  constructor(
-    private readonly kysely: Kysely<Database>,
-    sqlite: SQLite.Database,
-  ) {
-    this.run = sqliteAcceptTransaction(sqlite);
-  }
-
-  persist(items: AcceptItem[]): Promise<AcceptOutcome[]> {
-    return this.kysely.connection().execute(async () => this.run(items));
-  }
-
-  async close(): Promise<void> {}
 }

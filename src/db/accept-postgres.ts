@@ -1,39 +1,9 @@
-// The one transaction that accepts messages: idempotency record, monthly usage, message row and its
-// first event, for a whole batch of requests at once (group commit: one durable commit per batch).
+// The accept transaction on PostgreSQL: suppression check, idempotency record, monthly usage, message row
+// and its first event, for a whole batch of requests at once (one durable commit per batch).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { quotaNotice, quotaThresholdReached, type QuotaNotice } from '../accounts/quota-warning.js';
-import type { Database, NewEvent, NewMessage } from './schema.js';
+import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from './accept-item.js';
+import type { Database } from './schema.js';
 import type { SuppressionFacts } from './suppressions-repo.js';
-
-export interface AcceptItem {
-  message: NewMessage;
-  event: NewEvent;
-  /** Counts toward the monthly cap (real sends); the cap and the month it applies to. */
-  quota?: { month: string; cap: number };
-  /** Counts toward the daily allowance of test sends; the allowance and the UTC day (`YYYY-MM-DD`). */
-  testQuota?: { day: string; cap: number };
-  idempotency?: { key: string; requestHash: string; response: string; expiredBefore: number };
-  /**
-   * Refuse the send if this address (lower case) is suppressed for the account. Checked inside the
-   * transaction that stores the message, so a suppression committed before it is always seen.
-   */
-  refuseSuppressed?: string;
-}
-
-export type AcceptOutcome =
-  /** `warned`: this send reached a quota threshold and its notice was stored (accounts/quota-warning.ts). */
-  | { kind: 'accepted'; warned?: QuotaNotice }
-  /** The key exists (unexpired) for this account: the caller looks up what it holds. */
-  | { kind: 'idempotency_conflict' }
-  | { kind: 'quota_exceeded' }
-  | { kind: 'test_quota_exceeded' }
-  | { kind: 'suppressed'; suppression: SuppressionFacts };
-
-/** Writes a batch of accepted messages in one transaction; outcomes are in the order of `items`. */
-export interface AcceptWriter {
-  persist(items: AcceptItem[]): Promise<AcceptOutcome[]>;
-  close(): Promise<void>;
-}
 
 /**
  * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
@@ -41,8 +11,19 @@ export interface AcceptWriter {
  * test sends), one insert each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
  * account's cap, take a statement per item.
  */
-export class AcceptRepo implements AcceptWriter {
-  constructor(private readonly db: Kysely<Database>) {}
+export function postgresAcceptTransaction(
+  db: Kysely<Database>,
+  noticeAt: QuotaNoticeAt,
+): (items: AcceptItem[]) => Promise<AcceptOutcome[]> {
+  const accept = new PostgresAccept(db, noticeAt);
+  return (items) => accept.persist(items);
+}
+
+class PostgresAccept {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly noticeAt: QuotaNoticeAt,
+  ) {}
 
   async persist(items: AcceptItem[]): Promise<AcceptOutcome[]> {
     return this.db.transaction().execute(async (trx) => {
@@ -77,8 +58,6 @@ export class AcceptRepo implements AcceptWriter {
       return outcomes as AcceptOutcome[];
     });
   }
-
-  async close(): Promise<void> {}
 
   /** The suppressions among the batch's recipients, by account and address: one statement. */
   private async suppressions(
@@ -199,18 +178,11 @@ export class AcceptRepo implements AcceptWriter {
       .execute();
   }
 
-  /** An accepted send that is the month's `sent`-th: stores the quota notice if it reaches a threshold. */
+  /** An accepted send that is the month's `sent`-th: stores its quota notice, if it makes one. */
   private async accepted(trx: Transaction<Database>, item: AcceptItem, sent: number): Promise<AcceptOutcome> {
-    const quota = item.quota!;
-    const threshold = quotaThresholdReached(sent, quota.cap);
-    if (!threshold) return { kind: 'accepted' };
-    const notice = quotaNotice(
-      item.message.account_id,
-      quota.month,
-      threshold,
-      quota.cap,
-      item.message.created_at,
-    );
+    const m = item.message;
+    const notice = this.noticeAt(m.account_id, item.quota!.month, sent, item.quota!.cap, m.created_at);
+    if (!notice) return { kind: 'accepted' };
     const stored = await trx
       .insertInto('account_notices')
       .values(notice)
@@ -218,31 +190,6 @@ export class AcceptRepo implements AcceptWriter {
       .returning('id')
       .executeTakeFirst();
     return stored ? { kind: 'accepted', warned: notice } : { kind: 'accepted' };
-  }
-
-  async findIdempotencyKey(
-    accountId: string,
-    key: string,
-    notBefore: number,
-  ): Promise<{ request_hash: string; response: string } | undefined> {
-    return this.db
-      .selectFrom('idempotency_keys')
-      .select(['request_hash', 'response'])
-      .where('account_id', '=', accountId)
-      .where('key', '=', key)
-      .where('created_at', '>=', notBefore)
-      .executeTakeFirst();
-  }
-
-  /** This month's count of sends against the cap. */
-  async usage(accountId: string, month: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('usage')
-      .select('sent')
-      .where('account_id', '=', accountId)
-      .where('month', '=', month)
-      .executeTakeFirst();
-    return row?.sent ?? 0;
   }
 }
 

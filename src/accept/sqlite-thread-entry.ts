@@ -1,11 +1,12 @@
-// Entry point of the SQLite accept thread (accept-writer-thread.ts): its own connection to the database
-// file, running the accept transaction for the batches the event loop posts, and answering each with
-// its outcomes once they are committed.
+// Entry point of the SQLite accept thread (sqlite-thread.ts): its own connection to the database file,
+// running the accept transaction for the batches the event loop posts, and answering each with its
+// outcomes once they are committed.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { sqliteAcceptTransaction } from './accept-repo-sqlite.js';
-import { commitRequests, type AcceptThreadData, type AcceptThreadRequest } from './accept-thread-protocol.js';
-import { configureSqlite } from './sqlite-pragmas.js';
+import { quotaNoticeAt } from '../accounts/quota-warning.js';
+import { sqliteAcceptTransaction } from '../db/accept-sqlite.js';
+import { configureSqlite } from '../db/sqlite-pragmas.js';
+import { commitRequests, type AcceptThreadData, type AcceptThreadRequest } from './sqlite-thread.js';
 
 const port = parentPort!;
 const database = new SQLite((workerData as AcceptThreadData).path);
@@ -14,10 +15,9 @@ configureSqlite(database);
 // WAL): it runs here, off the event loop, so it can run often and keep the WAL short (bench/accept: a
 // 4 MB WAL, where checkpoints from the checkpointer thread alone let it pass 600 MB; see database.ts).
 database.pragma('wal_autocheckpoint = 1000');
-const run = sqliteAcceptTransaction(database);
+const run = sqliteAcceptTransaction(database, quotaNoticeAt);
 
-// Requests and replies travel as JSON text: for these plain objects, JSON.stringify and a string copy
-// cost a fraction of postMessage's structured clone, which took a tenth of the event loop's time.
+// Requests and replies are JSON text (see sqlite-thread.ts).
 port.on('message', (first: string) => {
   if (first === 'close') return close();
   // Every batch that queued up while the last commit ran goes into one transaction: one fsync.
@@ -27,8 +27,10 @@ port.on('message', (first: string) => {
     if (next.message === 'close') closing = true;
     else requests.push(JSON.parse(next.message as string) as AcceptThreadRequest);
   }
-  for (const reply of commitRequests(run, requests)) port.postMessage(JSON.stringify(reply));
-  if (closing) close();
+  void commitRequests(run, requests).then((replies) => {
+    for (const reply of replies) port.postMessage(JSON.stringify(reply));
+    if (closing) close();
+  });
 });
 
 function close(): void {
