@@ -1,5 +1,5 @@
 // The periodic blocklist check (in `serve` and `worker`): every interval one process, elected by a
-// conditional update of the schedule row (db/blocklists-repo.ts claimRun), looks every target up in every
+// conditional update of the schedule row (db/run-schedule-repo.ts claimRun), looks every target up in every
 // zone of its kind, stores the verdicts and reports what changed; the others only read the verdicts.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';

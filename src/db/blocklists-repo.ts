@@ -1,12 +1,14 @@
 // Blocklist verdicts per (target, zone), and the schedule row that elects one process per check.
 import type { Kysely } from 'kysely';
 import type { Listing } from '../blocklists/query.js';
+import { RunScheduleRepo } from './run-schedule-repo.js';
 import type { BlocklistListingsTable, Database } from './schema.js';
 
-const SCHEDULE_ID = 'monitor';
-
-export class BlocklistsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+/** The claim of the hourly check's runs (claimRun, extendRun, finishRun, releaseRun, schedule) is RunScheduleRepo's. */
+export class BlocklistsRepo extends RunScheduleRepo {
+  constructor(private readonly db: Kysely<Database>) {
+    super(db, 'blocklist_schedule', 'monitor');
+  }
 
   async all(): Promise<Listing[]> {
     const rows = await this.db
@@ -67,61 +69,6 @@ export class BlocklistsRepo {
         .where('zone', '=', r.zone)
         .execute();
     }
-  }
-
-  /**
-   * Takes the next check if it is due: true for exactly one caller, which holds it until `leaseUntil`
-   * (a process that dies mid-check leaves it due again then). One conditional UPDATE is atomic on both
-   * databases, so no two processes check in the same interval.
-   */
-  async claimRun(owner: string, now: number, leaseUntil: number): Promise<boolean> {
-    await this.db
-      .insertInto('blocklist_schedule')
-      .values({ id: SCHEDULE_ID, next_run_at: 0, owner: null, last_run_at: null })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    const result = await this.db
-      .updateTable('blocklist_schedule')
-      .set({ next_run_at: leaseUntil, owner })
-      .where('id', '=', SCHEDULE_ID)
-      .where('next_run_at', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Ends the check `owner` holds: the next is due at `nextRunAt`; false when the claim was lost. */
-  async finishRun(owner: string, now: number, nextRunAt: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('blocklist_schedule')
-      .set({ next_run_at: nextRunAt, owner: null, last_run_at: now })
-      .where('id', '=', SCHEDULE_ID)
-      .where('owner', '=', owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Gives back a check not finished (shutdown): due again at once, for another process. */
-  async releaseRun(owner: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('blocklist_schedule')
-      .set({ next_run_at: now, owner: null })
-      .where('id', '=', SCHEDULE_ID)
-      .where('owner', '=', owner)
-      .execute();
-  }
-
-  async schedule(): Promise<{ nextRunAt: number; lastRunAt: number | null } | undefined> {
-    const row = await this.db
-      .selectFrom('blocklist_schedule')
-      .selectAll()
-      .where('id', '=', SCHEDULE_ID)
-      .executeTakeFirst();
-    return (
-      row && {
-        nextRunAt: Number(row.next_run_at),
-        lastRunAt: row.last_run_at === null ? null : Number(row.last_run_at),
-      }
-    );
   }
 }
 

@@ -2,16 +2,19 @@
 // reports sent per (policy domain, day, rua), and the schedule row that elects the process that sends.
 import { sql, type Kysely } from 'kysely';
 import { policyHash, type SessionCount } from '../tls-reports/counts.js';
+import { RunScheduleRepo } from './run-schedule-repo.js';
 import type { Database, TlsReportSendsTable } from './schema.js';
 
-const SCHEDULE_ID = 'reports';
 /** Upserts per statement batch (one transaction per flush). */
 const CHUNK = 200;
 
 export type ReportSend = TlsReportSendsTable;
 
-export class TlsReportsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+/** The claim of the daily reports's runs (claimRun, extendRun, finishRun, releaseRun, schedule) is RunScheduleRepo's. */
+export class TlsReportsRepo extends RunScheduleRepo {
+  constructor(private readonly db: Kysely<Database>) {
+    super(db, 'tls_report_schedule', 'reports');
+  }
 
   /** Adds counts to the stored ones (every process adds its own: additive upserts). */
   async add(counts: readonly SessionCount[]): Promise<void> {
@@ -139,57 +142,5 @@ export class TlsReportsRepo {
     const a = await this.db.deleteFrom('tls_report_counts').where('day', '<', day).executeTakeFirst();
     const b = await this.db.deleteFrom('tls_report_sends').where('day', '<', day).executeTakeFirst();
     return Number(a.numDeletedRows) + Number(b.numDeletedRows);
-  }
-
-  /** Takes the next run if it is due: true for exactly one caller (one conditional UPDATE). */
-  async claimRun(owner: string, now: number, leaseUntil: number): Promise<boolean> {
-    await this.db
-      .insertInto('tls_report_schedule')
-      .values({ id: SCHEDULE_ID, next_run_at: 0, owner: null, last_run_at: null })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    const result = await this.db
-      .updateTable('tls_report_schedule')
-      .set({ next_run_at: leaseUntil, owner })
-      .where('id', '=', SCHEDULE_ID)
-      .where('next_run_at', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /**
-   * Keeps the run `owner` holds until `leaseUntil` (a run renews it before each domain, so a slow run is
-   * not taken over while it works); false when the run is no longer `owner`'s: another process took it
-   * after the lease ran out, and this one must stop.
-   */
-  async extendRun(owner: string, leaseUntil: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tls_report_schedule')
-      .set({ next_run_at: leaseUntil })
-      .where('id', '=', SCHEDULE_ID)
-      .where('owner', '=', owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Ends the run `owner` holds: the next is due at `nextRunAt`; false when the claim was lost. */
-  async finishRun(owner: string, now: number, nextRunAt: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tls_report_schedule')
-      .set({ next_run_at: nextRunAt, owner: null, last_run_at: now })
-      .where('id', '=', SCHEDULE_ID)
-      .where('owner', '=', owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Gives back a run not finished: due again at once. */
-  async releaseRun(owner: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('tls_report_schedule')
-      .set({ next_run_at: now, owner: null })
-      .where('id', '=', SCHEDULE_ID)
-      .where('owner', '=', owner)
-      .execute();
   }
 }

@@ -1,5 +1,5 @@
 // The daily TLS-RPT reports (RFC 8460), in `serve` and `worker`: every process polls; one, elected by a
-// conditional UPDATE of the schedule row (db/tls-reports-repo.ts claimRun, as blocklists/monitor.ts
+// conditional UPDATE of the schedule row (db/run-schedule-repo.ts claimRun, as blocklists/monitor.ts
 // does), runs. A run looks at the finished UTC days of the last few (a day is reported once every
 // process has flushed its counts: an hour after it ends), and for each policy domain with sessions that
 // day and a `_smtp._tls` record, sends the day's report to each `rua` not yet sent to. A report is marked
