@@ -2,85 +2,37 @@
 // clock passed in: a message claimed at or past its deadline is never handed to the deliverer, and a
 // pause of its destination that would outlast the deadline is cut at it. The end-to-end path on both
 // databases is test/domain-expiry.test.ts.
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { AttemptRecord, QueueRepo, RecordOutcome } from '../../src/db/queue-repo.js';
 import type { MessageRow } from '../../src/db/schema.js';
-import type { Deliverer, DeliveryOutcome } from '../../src/delivery/deliver-message.js';
-import { DEFAULT_WORKER_OPTIONS, DeliveryWorker } from '../../src/delivery/worker.js';
-import { until } from '../helpers/wait.js';
+import type { DeliveryOutcome } from '../../src/delivery/deliver-message.js';
+import { messageRow } from '../helpers/message-row.js';
+import { runOneClaim } from '../helpers/one-claim-worker.js';
 
 const CREATED = Date.UTC(2026, 10, 22, 9, 0, 0);
 
-function messageRow(over: Partial<MessageRow> = {}): MessageRow {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    account_id: '00000000-0000-4000-8000-0000000000aa',
-    status: 'queued',
-    from_name: 'Acme',
-    from_email: 'codes@acme.example',
-    from_domain: 'acme.example',
-    to_name: '',
-    to_email: 'jane@dest.example',
-    to_domain: 'dest.example',
-    subject: 'Your code',
-    html: '<p>123456</p>',
+const message = (over: Partial<MessageRow> = {}): MessageRow =>
+  messageRow('00000000-0000-4000-8000-0000000000aa', {
     created_at: CREATED,
     updated_at: CREATED,
-    attempts: 0,
     next_attempt_at: CREATED,
     lease_owner: 'w',
     lease_expires_at: CREATED + 600_000,
-    category: null,
     ...over,
-  } as MessageRow;
-}
+  });
 
 /** Runs one claimed message through a worker; answers what it recorded and whether it was delivered. */
-async function runOne(
+const runOne = (
   m: MessageRow,
   clock: ManualClock,
   expireAfter: number | null,
   outcome: () => DeliveryOutcome,
-) {
-  const records: AttemptRecord[] = [];
-  let claimed = false;
-  const queue = {
-    claimDue: async () => {
-      if (claimed) return [];
-      claimed = true;
-      return [m];
-    },
-    nextDue: async () => undefined,
-    releaseAll: async () => 0,
-    recordMany: async (rs: AttemptRecord[]): Promise<RecordOutcome[]> => {
-      records.push(...rs);
-      return rs.map(() => 'applied');
-    },
-  } as unknown as QueueRepo;
-  let delivered = 0;
-  const deliverer = {
-    expireAfter: async () => expireAfter,
-    deliver: async () => {
-      delivered++;
-      return outcome();
-    },
-  } as unknown as Deliverer;
-  const worker = new DeliveryWorker(queue, deliverer, clock, pino({ level: 'silent' }), {
-    ...DEFAULT_WORKER_OPTIONS,
-    pollMs: 20,
-  });
-  worker.start();
-  const [record] = await until('the record', async () => (records.length > 0 ? records : undefined));
-  await worker.stop();
-  return { record: record!, delivered };
-}
+) => runOneClaim(m, clock, { expireAfter, outcome });
 
 describe('the worker and a message’s deadline', () => {
   it('fails a message claimed at its deadline without handing it to the deliverer or counting an attempt', async () => {
     const clock = new ManualClock(CREATED + 600_000);
-    const m = messageRow({ status: 'deferred', attempts: 1, category: 'network_error' });
+    const m = message({ status: 'deferred', attempts: 1, category: 'network_error' });
     const { record, delivered } = await runOne(m, clock, 600, () => {
       throw new Error('not to be called');
     });
@@ -106,7 +58,7 @@ describe('the worker and a message’s deadline', () => {
 
   it('delivers a message claimed a moment before its deadline', async () => {
     const clock = new ManualClock(CREATED + 599_999);
-    const { record, delivered } = await runOne(messageRow(), clock, 600, () => ({
+    const { record, delivered } = await runOne(message(), clock, 600, () => ({
       kind: 'attempted',
       result: {
         outcome: 'delivered',
@@ -128,18 +80,18 @@ describe('the worker and a message’s deadline', () => {
 
   it('cuts a pause that would outlast the deadline at the deadline, and keeps a shorter one', async () => {
     const clock = new ManualClock(CREATED + 30_000);
-    const long = await runOne(messageRow(), clock, 60, () => ({
+    const long = await runOne(message(), clock, 60, () => ({
       kind: 'paused',
       until: CREATED + 30_000 + 60_000,
     }));
     expect(long.record).toMatchObject({ status: 'queued', nextAttemptAt: CREATED + 60_000, counted: false });
-    const short = await runOne(messageRow(), clock, 600, () => ({ kind: 'paused', until: CREATED + 90_000 }));
+    const short = await runOne(message(), clock, 600, () => ({ kind: 'paused', until: CREATED + 90_000 }));
     expect(short.record).toMatchObject({ nextAttemptAt: CREATED + 90_000 });
   });
 
   it('applies the default two days when the domain sets none', async () => {
     const clock = new ManualClock(CREATED + 2 * 24 * 3600_000);
-    const { record, delivered } = await runOne(messageRow(), clock, null, () => {
+    const { record, delivered } = await runOne(message(), clock, null, () => {
       throw new Error('not to be called');
     });
     expect(delivered).toBe(0);

@@ -2,71 +2,35 @@
 // and deliverer and the clock passed in: a held message is never handed to the deliverer, only its
 // schedule moves (no attempt counted, no event), its deadline still ends the hold, and one past its
 // deadline fails as expired. The end-to-end path on both databases is test/reputation-guard.test.ts.
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { AttemptRecord, QueueRepo, RecordOutcome } from '../../src/db/queue-repo.js';
 import type { MessageRow } from '../../src/db/schema.js';
-import type { Deliverer } from '../../src/delivery/deliver-message.js';
-import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, HOLD_MS } from '../../src/delivery/worker.js';
+import { HOLD_MS } from '../../src/delivery/worker.js';
 import { PausedAccounts } from '../../src/reputation/paused-accounts.js';
-import { until } from '../helpers/wait.js';
+import { messageRow } from '../helpers/message-row.js';
+import { runOneClaim } from '../helpers/one-claim-worker.js';
 
 const CREATED = Date.UTC(2026, 10, 22, 9, 0, 0);
 
-const message = (over: Partial<MessageRow> = {}): MessageRow => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  account_id: 'paused-account',
-  status: 'deferred',
-  from_name: 'Acme',
-  from_email: 'codes@acme.example',
-  from_domain: 'acme.example',
-  to_name: '',
-  to_email: 'jane@dest.example',
-  to_domain: 'dest.example',
-  subject: 'Your code',
-  html: '<p>123456</p>',
-  created_at: CREATED,
-  updated_at: CREATED,
-  attempts: 1,
-  next_attempt_at: CREATED,
-  lease_owner: 'w',
-  lease_expires_at: CREATED + 600_000,
-  category: null,
-  ...over,
-});
+const message = (over: Partial<MessageRow> = {}): MessageRow =>
+  messageRow('paused-account', {
+    status: 'deferred',
+    created_at: CREATED,
+    updated_at: CREATED,
+    attempts: 1,
+    next_attempt_at: CREATED,
+    lease_owner: 'w',
+    lease_expires_at: CREATED + 600_000,
+    ...over,
+  });
 
 /** Runs one claimed message through a worker whose `held` holds the account `paused-account`. */
-async function runOne(m: MessageRow, clock: ManualClock, expireAfterSeconds: number) {
-  const records: AttemptRecord[] = [];
-  let claimed = false;
-  const queue = {
-    claimDue: async () => (claimed ? [] : ((claimed = true), [m])),
-    nextDue: async () => undefined,
-    releaseAll: async () => 0,
-    recordMany: async (rs: AttemptRecord[]): Promise<RecordOutcome[]> => {
-      records.push(...rs);
-      return rs.map(() => 'applied');
-    },
-  } as unknown as QueueRepo;
-  let delivered = 0;
-  const deliverer = {
-    expireAfter: async () => expireAfterSeconds,
-    deliver: async () => {
-      delivered++;
-      return { kind: 'paused', until: clock.now() + 1000 };
-    },
-  } as unknown as Deliverer;
-  const worker = new DeliveryWorker(queue, deliverer, clock, pino({ level: 'silent' }), {
-    ...DEFAULT_WORKER_OPTIONS,
-    pollMs: 20,
+const runOne = (m: MessageRow, clock: ManualClock, expireAfterSeconds: number) =>
+  runOneClaim(m, clock, {
+    expireAfter: expireAfterSeconds,
+    outcome: () => ({ kind: 'paused', until: clock.now() + 1000 }),
     held: async (row) => row.account_id === 'paused-account',
   });
-  worker.start();
-  const [record] = await until('the record', async () => (records.length > 0 ? records : undefined));
-  await worker.stop();
-  return { record: record!, delivered };
-}
 
 describe('the worker and a paused account', () => {
   it('holds its mail: the schedule moves, no attempt, no event, the status kept', async () => {
