@@ -50,13 +50,13 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
   });
 
   it('counts a real send toward the monthly usage and a test send not', async () => {
-    const before = await env.services.repos.acceptReads.usage(
+    const before = await env.services.repos.accounts.monthUsage(
       tenant.accountId,
       new Date().toISOString().slice(0, 7),
     );
     expect((await send(validSend)).statusCode).toBe(200);
     expect((await send(validSend, {}, '/api/email/send/test')).statusCode).toBe(200);
-    const after = await env.services.repos.acceptReads.usage(
+    const after = await env.services.repos.accounts.monthUsage(
       tenant.accountId,
       new Date().toISOString().slice(0, 7),
     );

@@ -1,5 +1,5 @@
 // What the accept path reads outside its transaction, the same on both databases: a stored
-// Idempotency-Key's answer, and the month's count against the cap.
+// Idempotency-Key's answer.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -19,16 +19,5 @@ export class AcceptReadsRepo {
       .where('key', '=', key)
       .where('created_at', '>=', notBefore)
       .executeTakeFirst();
-  }
-
-  /** This month's count of sends against the cap. */
-  async usage(accountId: string, month: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('usage')
-      .select('sent')
-      .where('account_id', '=', accountId)
-      .where('month', '=', month)
-      .executeTakeFirst();
-    return row?.sent ?? 0;
   }
 }

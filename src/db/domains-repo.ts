@@ -100,17 +100,6 @@ export class DomainsRepo {
     return row?.status;
   }
 
-  /** Whether a DKIM selector is already used for this domain name (by any account). */
-  async selectorTaken(domain: string, selector: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('dkim_keys')
-      .select('id')
-      .where('domain', '=', domain)
-      .where('selector', '=', selector)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /** Deletes a domain and its DKIM keys; answers the account's state when that changed. */
   async delete(
     accountId: string,

@@ -86,10 +86,15 @@ export class DkimRotation {
   }
 
   private async addPending(domain: string, accountId: string | null, algorithm: DkimAlgorithmName) {
-    const row = await this.dkim.generate(domain, accountId, await this.freeSelector(domain, algorithm), {
-      algorithm,
-      status: 'pending',
-    });
+    const row = await this.dkim.generate(
+      domain,
+      accountId,
+      await freeDkimSelector(this.repo, domain, algorithm, this.clock.now()),
+      {
+        algorithm,
+        status: 'pending',
+      },
+    );
     try {
       await this.repo.insert(row);
     } catch (err) {
@@ -99,17 +104,23 @@ export class DkimRotation {
       if (!raced) throw err;
     }
   }
+}
 
-  /**
-   * This month's dated selector for the algorithm, or, when it is taken for this name (an earlier key
-   * of this month, or another account's key), the same with a random suffix.
-   */
-  private async freeSelector(domain: string, algorithm: DkimAlgorithmName): Promise<string> {
-    const selector = dkimSelectorFor(algorithm, this.clock.now());
-    for (let i = 0; i < 5; i++) {
-      const candidate = i === 0 ? selector : selector + Math.random().toString(36).slice(2, 6);
-      if (!(await this.repo.selectorTaken(domain, candidate))) return candidate;
-    }
-    return selector + Math.random().toString(36).slice(2, 10);
+/**
+ * This month's dated selector for the algorithm, or, when it is taken for this name (an earlier key of
+ * this month, another account's key: each account proves the name with its own), the same with a
+ * random suffix.
+ */
+export async function freeDkimSelector(
+  repo: Pick<DkimKeysRepo, 'selectorTaken'>,
+  domain: string,
+  algorithm: DkimAlgorithmName,
+  now: number,
+): Promise<string> {
+  const selector = dkimSelectorFor(algorithm, now);
+  for (let i = 0; i < 5; i++) {
+    const candidate = i === 0 ? selector : selector + Math.random().toString(36).slice(2, 6);
+    if (!(await repo.selectorTaken(domain, candidate))) return candidate;
   }
+  return selector + Math.random().toString(36).slice(2, 10);
 }

@@ -14,8 +14,7 @@ import {
   type Plan,
 } from '../db/schema.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
-import { dkimSelector } from '../dkim/keys.js';
-import { DkimRotation } from '../dkim/rotation.js';
+import { DkimRotation, freeDkimSelector } from '../dkim/rotation.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_RETRY } from '../delivery/retry-schedule.js';
@@ -86,7 +85,11 @@ export class Domains {
     if (existing.length >= limit) throw planLimit(account.plan);
 
     const now = this.clock.now();
-    const key = await this.dkim.generate(name, account.id, await this.freeSelector(name));
+    const key = await this.dkim.generate(
+      name,
+      account.id,
+      await freeDkimSelector(this.keys, name, 'rsa-sha256', this.clock.now()),
+    );
     const row: DomainRow = {
       id: newId(),
       account_id: account.id,
@@ -109,8 +112,8 @@ export class Domains {
       result = await this.repo.create(row, key, limit);
     } catch (err) {
       // Another account took the same selector for this name between the look-up and the insert.
-      if (!(await this.repo.selectorTaken(name, key.selector))) throw err;
-      key.selector = await this.freeSelector(name);
+      if (!(await this.keys.selectorTaken(name, key.selector))) throw err;
+      key.selector = await freeDkimSelector(this.keys, name, 'rsa-sha256', this.clock.now());
       result = await this.repo.create(row, key, limit);
     }
     if (result === 'exists') throw exists(name);
@@ -288,23 +291,17 @@ export class Domains {
     if (await this.keys.current(row.name, row.account_id)) return;
     try {
       await this.keys.insert(
-        await this.dkim.generate(row.name, row.account_id, await this.freeSelector(row.name)),
+        await this.dkim.generate(
+          row.name,
+          row.account_id,
+          await freeDkimSelector(this.keys, row.name, 'rsa-sha256', this.clock.now()),
+        ),
       );
     } catch (err) {
       // A concurrent verify of the same domain created it.
       if (!(await this.keys.current(row.name, row.account_id))) throw err;
     }
     this.dkim.forget(row.name, row.account_id);
-  }
-
-  /**
-   * This month's dated selector, or, when another account already holds it for the same name (each
-   * account proves ownership with its own key), the same with a random suffix.
-   */
-  private async freeSelector(name: string): Promise<string> {
-    const selector = dkimSelector(this.clock.now());
-    if (!(await this.repo.selectorTaken(name, selector))) return selector;
-    return selector + Math.random().toString(36).slice(2, 6);
   }
 
   private records(name: string, selector: string, publicKey: string): ExpectedRecord[] {
