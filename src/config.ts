@@ -9,7 +9,7 @@ import type { BlocklistZone } from './blocklists/zones.js';
 import type { DestinationBlockSettings } from './delivery/destination-blocks.js';
 import type { TrustProxy } from './config/kinds.js';
 
-export { ConfigError, DEFAULT_ACCOUNT_RATE_LIMITS, type TrustProxy } from './config/kinds.js';
+export { ConfigError, type TrustProxy } from './config/kinds.js';
 export { loadConfig, parseConfig } from './config/parse.js';
 export { describeConfig } from './config/describe.js';
 

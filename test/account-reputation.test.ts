@@ -12,7 +12,7 @@ import { addReputationCounts } from '../src/db/reputation-repo.js';
 import { newId } from '../src/ids.js';
 import { ReputationGuard } from '../src/reputation/guard.js';
 import { NO_COUNTS, type ReputationDelta } from '../src/reputation/counts.js';
-import { HOLD_MS } from '../src/reputation/paused-accounts.js';
+import { HOLD_MS } from '../src/reputation/thresholds.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
 import { insertEndpoint } from './helpers/webhook-pushes.js';

@@ -21,9 +21,7 @@ const LEAVES = [
   'rate-limit-gcra.ts', // the rate limits' arithmetic
   'reputation/counts.ts', // what a delivery adds to the reputation counts
   'reputation/judge.ts',
-  'reputation/paused-accounts.ts',
   'reputation/thresholds.ts',
-  'snapshot.ts',
   'tls-reports/counts.ts',
   'trim-wsp.ts', // white space trimmed in linear time (the policy parser's)
   'wake-signals.ts',

@@ -4,7 +4,7 @@
 // and the webhook event (in the same transaction); the others see no row updated and do nothing.
 import { sql, type Kysely } from 'kysely';
 import type { ReputationStatus } from '../reputation/judge.js';
-import { HOLD_MS } from '../reputation/paused-accounts.js';
+import { HOLD_MS } from '../reputation/thresholds.js';
 import { Signal } from '../wake-signals.js';
 import type { AccountNoticeRow, Database, NewEvent } from './schema.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';

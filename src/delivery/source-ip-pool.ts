@@ -32,8 +32,6 @@ export const DEFAULT_WARMUP_SCHEDULE = [
 
 const DAY_MS = 86_400_000;
 
-export { utcDay };
-
 /**
  * How many messages a warming address may have sent so far today: its day's cap, paced in 24 hourly
  * steps so that the cap is not spent in the first minutes of the day (providers judge bursts, not

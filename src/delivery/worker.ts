@@ -14,7 +14,7 @@ import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { deliveryDelta } from '../reputation/counts.js';
-import { HOLD_MS } from '../reputation/paused-accounts.js';
+import { HOLD_MS } from '../reputation/thresholds.js';
 import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 
 export interface WorkerOptions {
@@ -37,7 +37,6 @@ export interface WorkerOptions {
 }
 
 /** How long a paused account's message is held before it is looked at again (reputation/paused-accounts.ts). */
-export { HOLD_MS };
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;

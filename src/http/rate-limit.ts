@@ -12,8 +12,6 @@ import {
   type RateLimitStore,
 } from '../rate-limit-gcra.js';
 
-export { gcraStep };
-
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly tats = new Map<string, number>();
 

@@ -6,7 +6,8 @@ import { reputationOverview, type ReputationOverview } from '../accounts/account
 import type { ActivityDay } from '../db/reputation-repo.js';
 import type { Account } from '../db/schema.js';
 import type { Services } from '../services.js';
-import { windowStart, utcDay } from './counts.js';
+import { utcDay } from '../clock.js';
+import { windowStart } from './counts.js';
 import { percent } from './judge.js';
 
 export const REPORT_DAYS = 30;

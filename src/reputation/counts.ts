@@ -41,8 +41,6 @@ export const NO_COUNTS: Readonly<Counts> = {
 
 const COUNT_FIELDS = Object.keys(NO_COUNTS) as (keyof Counts)[];
 
-export { utcDay };
-
 /** The UTC day `days` days before (negative: after) the day of `ms`. */
 export function dayBefore(ms: number, days: number): string {
   return utcDay(ms - days * 86_400_000);

@@ -10,13 +10,6 @@
 import type { Clock } from '../clock.js';
 import { Snapshot } from '../snapshot.js';
 
-/**
- * A held message is looked at again this much later (resuming the account makes the mail held due at
- * once: db/account-reputation-repo.ts, which touches only messages due within this long), so a large
- * paused backlog costs one claim per message per period.
- */
-export const HOLD_MS = 5 * 60_000;
-
 export class PausedAccounts {
   private readonly ids: Snapshot<ReadonlySet<string>>;
 

@@ -62,3 +62,10 @@ export function parseReputation(text: string): ReputationThresholds {
   if (t.complaintWarn > t.complaintPause) throw new Error('complaint_warn must not be above complaint_pause');
   return t;
 }
+
+/**
+ * A held message is looked at again this much later (resuming the account makes the mail held due at
+ * once: db/account-reputation-repo.ts, which touches only messages due within this long), so a large
+ * paused backlog costs one claim per message per period.
+ */
+export const HOLD_MS = 5 * 60_000;

@@ -11,7 +11,7 @@ import {
   type CheckResult,
 } from '../blocklists/monitor.js';
 import { blocklistPlanNow } from '../blocklists/targets.js';
-import type { Clock } from '../clock.js';
+import { utcDay, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { QueueSignal } from '../db/queue-signal.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
@@ -19,7 +19,7 @@ import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
 import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
 import { SmtpTransport, type SmtpTransportOptions } from '../delivery/smtp-transport.js';
-import { SourceIpPool, utcDay } from '../delivery/source-ip-pool.js';
+import { SourceIpPool } from '../delivery/source-ip-pool.js';
 import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';

@@ -9,9 +9,9 @@ import {
   inboundCounts,
   NO_COUNTS,
   sumDeltas,
-  utcDay,
   type Counts,
 } from '../../src/reputation/counts.js';
+import { utcDay } from '../../src/clock.js';
 import type { MessageStatus } from '../../src/db/schema.js';
 import { Metrics } from '../../src/metrics.js';
 

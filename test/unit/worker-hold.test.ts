@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { MessageRow } from '../../src/db/schema.js';
-import { HOLD_MS } from '../../src/delivery/worker.js';
+import { HOLD_MS } from '../../src/reputation/thresholds.js';
 import { PausedAccounts } from '../../src/reputation/paused-accounts.js';
 import { messageRow } from '../helpers/message-row.js';
 import { runOneClaim } from '../helpers/one-claim-worker.js';

@@ -2,9 +2,9 @@
 // counts against them. GET /api/account/activity: the account's mail per day (the dashboard's chart).
 import type { FastifyInstance } from 'fastify';
 import type { AccountOverviews } from '../../accounts/account-overview.js';
-import type { Clock } from '../../clock.js';
+import { utcDay, type Clock } from '../../clock.js';
 import type { ReputationRepo } from '../../db/reputation-repo.js';
-import { dayBefore, utcDay } from '../../reputation/counts.js';
+import { dayBefore } from '../../reputation/counts.js';
 import { AppError } from '../../errors.js';
 import { authOf } from '../authenticate.js';
 
