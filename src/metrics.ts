@@ -249,17 +249,17 @@ export class Metrics {
     );
   }
 
-  /**
-   * Counts a recorded event: by type, and by the category it carries in `data.category`. Only the
-   * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
-   * an event without one has no category label.
-   */
   /** txmail_delivery_tls_total for one recorded attempt (nothing when no session answered it). */
   countTls(attempt: DeliveryAttemptRow): void {
     const result = tlsResult(attempt);
     if (result !== undefined) this.deliveryTls.inc({ policy: attempt.tls_policy!, result });
   }
 
+  /**
+   * Counts a recorded event: by type, and by the category it carries in `data.category`. Only the
+   * categories of BOUNCE_CATEGORIES become label values (the set is bounded whatever an event holds);
+   * an event without one has no category label.
+   */
   countEvent(event: { type: string; data: Record<string, unknown> }): void {
     const category = event.data.category;
     this.events.inc(
@@ -275,7 +275,7 @@ export class Metrics {
  * certificate never sends without one: such an attempt without TLS, or with an invalid certificate, was
  * refused (ARCHITECTURE.md, "TLS policy").
  */
-export function tlsResult(
+function tlsResult(
   a: Pick<DeliveryAttemptRow, 'tls' | 'tls_policy' | 'tls_certificate' | 'tls_fallback'>,
 ): 'tls_valid' | 'tls_invalid' | 'cleartext' | 'cleartext_fallback' | 'refused' | undefined {
   if (a.tls_policy === null) return undefined;
