@@ -40,6 +40,8 @@ describe('the configuration table', () => {
   const rows = readmeRows();
   const byName = new Map(rows.map((row) => [row.variable, row]));
 
+  // With the same variables in the same order on both sides, comparing each table entry with its row
+  // covers both directions.
   it('has a README row for every variable, in the same order', () => {
     expect(rows.length).toBeGreaterThan(40);
     expect(rows.map((row) => row.variable)).toEqual(SETTINGS.map((s) => s.env));
@@ -52,17 +54,6 @@ describe('the configuration table', () => {
       expect(row, `README has no row for ${env}`).toBeDefined();
       expect(row!.shownDefault).toBe(setting.shownDefault);
       expect(row!.description).toBe(setting.description);
-    },
-  );
-
-  it.each(rows.map((row) => [row.variable, row] as const))(
-    '%s: the table has the README row',
-    (variable, row) => {
-      const setting = SETTINGS.find((s) => s.env === variable);
-      expect(setting, `${variable} is in the README but not in src/config/table.ts`).toBeDefined();
-      expect(`| \`${setting!.env}\` | ${setting!.shownDefault} | ${setting!.description} |`).toBe(
-        `| \`${row.variable}\` | ${row.shownDefault} | ${row.description} |`,
-      );
     },
   );
 
