@@ -6,7 +6,7 @@
 // The two servers are measured in turn, round after round, and the medians compared: on a shared
 // virtual machine the speed of both drifts by 10-20 % over minutes, and a single pair of runs can land
 // on different sides of a drift. --profile writes a V8 CPU profile of the txmail process into DIR.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,10 +86,13 @@ const refs = [];
 const txs = [];
 for (let round = 1; round <= rounds; round++) {
   refs.push(await wrk(bareUrl, { connections, seconds }));
+  const cpuBefore = processCpuSeconds(api.child.pid);
   txs.push(await wrk(sendUrl, { connections, seconds, key }));
   const [r, t] = [refs.at(-1), txs.at(-1)];
+  // The txmail process's CPU (all its threads, the accept thread included) per acknowledged request.
+  t.cpu_us = ((processCpuSeconds(api.child.pid) - cpuBefore) / Math.max(t.ok, 1)) * 1e6;
   console.log(
-    `round ${round}: bare ${r.rps.toFixed(0)} req/s, txmail ${t.rps.toFixed(0)} req/s (p99 ${t.p99_ms.toFixed(2)} ms), ${(t.rps / r.rps).toFixed(2)}×`,
+    `round ${round}: bare ${r.rps.toFixed(0)} req/s, txmail ${t.rps.toFixed(0)} req/s (p99 ${t.p99_ms.toFixed(2)} ms, ${t.cpu_us.toFixed(0)} µs CPU per request), ${(t.rps / r.rps).toFixed(2)}×`,
   );
 }
 bare.child.kill('SIGTERM');
@@ -115,7 +118,7 @@ const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50_ms.toFixed(2)} ms   p99 ${r.p99_ms.toFixed(2)} ms   max ${r.max_ms.toFixed(1)} ms   non-2xx ${r.other}   socket errors ${r.errors}`;
 console.log(`median of ${rounds} runs each:`);
 console.log(`bare node server   ${fmt(ref)}`);
-console.log(`txmail send route  ${fmt(tx)}`);
+console.log(`txmail send route  ${fmt(tx)}   ${tx.cpu_us.toFixed(0)} µs CPU per request`);
 console.log(
   `ratio              ${ratio.toFixed(2)}× the bare server, median of the rounds (target ≥ 0.35×); p99 target ≤ 15 ms`,
 );
@@ -131,3 +134,11 @@ if (pgSchema) {
 }
 rmSync(dir, { recursive: true, force: true });
 process.exitCode = Number(count) >= acked ? 0 : 1;
+
+/** User + system CPU seconds a process has used so far (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+function processCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
