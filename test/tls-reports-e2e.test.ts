@@ -19,10 +19,9 @@ import type { TlsRptReport } from '../src/tls-reports/report.js';
 import { DEFAULT_REPORTER_OPTIONS, TlsReporter } from '../src/tls-reports/reporter.js';
 import { reportSenders } from '../src/tls-reports/send-report.js';
 import { databaseKinds } from './helpers/databases.js';
-import { TestDnsServer } from './helpers/dns-server.js';
 import { HttpsSite } from './helpers/https-site.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
-import { SmtpSink } from './helpers/smtp-sink.js';
 import { TestCa } from './helpers/test-ca.js';
 
 const COLLECTOR_IP = '127.0.0.83';
@@ -37,23 +36,19 @@ const ENFORCE: TlsRequirement = {
 };
 
 let ca: TestCa;
-let dns: TestDnsServer;
-let sink: SmtpSink;
+const mail = new MailFixture({ domains: ['reports.example'] });
+const { dns, sink } = mail;
 let collector: HttpsSite;
 
 beforeAll(async () => {
   ca = new TestCa();
-  dns = await new TestDnsServer().start();
-  sink = await new SmtpSink().start();
+  await mail.start();
   collector = await new HttpsSite(COLLECTOR_IP, ca.issue(['collector.example'])).start();
-  dns.add('reports.example', 'MX', { preference: 10, exchange: 'mx.reports.example' });
-  dns.add('mx.reports.example', 'A', '127.0.0.1');
   dns.add('collector.example', 'A', COLLECTOR_IP);
 });
 afterAll(async () => {
   await collector?.stop();
-  await sink?.stop();
-  await dns?.stop();
+  await mail.stop();
   ca?.remove();
 });
 

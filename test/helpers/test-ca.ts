@@ -90,6 +90,7 @@ export class TestCa {
       csrFile,
     ]);
     const days = options.days ?? 30;
+    if (days <= 0 && options.selfSigned) throw new Error('an expired certificate is signed by the CA');
     if (days <= 0 && !options.selfSigned) {
       // `openssl x509` of OpenSSL 3.0 cannot date a certificate in the past; `openssl ca` can.
       this.signInThePast(csrFile, extFile, certFile, days);
@@ -115,7 +116,7 @@ export class TestCa {
     return { certFile, keyFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   }
 
-  /** Valid from 2|days| days ago until |days| days ago (an expired certificate). */
+  /** Valid from 2|days| + 1 days ago until |days| + 1 days ago (an expired certificate). */
   private signInThePast(csrFile: string, extFile: string, certFile: string, days: number): void {
     const db = join(this.dir, 'ca-db');
     mkdirSync(db, { recursive: true });
