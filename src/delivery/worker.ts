@@ -36,8 +36,6 @@ export interface WorkerOptions {
   held?: (m: MessageRow) => Promise<boolean>;
 }
 
-/** How long a paused account's message is held before it is looked at again (reputation/paused-accounts.ts). */
-
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
 

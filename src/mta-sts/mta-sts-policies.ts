@@ -114,11 +114,6 @@ export class MtaStsPolicies {
     return pending;
   }
 
-  /** Forgets this process's answers (tests; the table stays). */
-  forget(): void {
-    this.answers.clear();
-  }
-
   private async discover(domain: string): Promise<TlsRequirement | undefined> {
     const txt = await this.record(domain);
     const now = this.clock.now();

@@ -243,7 +243,9 @@ describe('the report', () => {
 
   it('has a stable id and the file name of RFC 8460 §5.3', () => {
     const id = reportId('mail.sender.example', 'example.net', '2016-04-01');
-    expect(id).toBe(reportId('mail.sender.example', 'example.net', '2016-04-01'));
+    // Made of the day and the report's identity only, so a report sent again keeps its id.
+    expect(id).toMatch(/^2016-04-01_[0-9a-f]{24}$/);
+    expect(id).not.toBe(reportId('mail.sender.example', 'example.net', '2016-04-02'));
     expect(id).not.toBe(reportId('mail.sender.example', 'example.org', '2016-04-01'));
     expect(id).not.toContain('!');
     expect(reportFileName('mail.sender.example', 'example.net', '2016-04-01', id)).toBe(
