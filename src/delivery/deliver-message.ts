@@ -103,14 +103,6 @@ export class Deliverer {
     const { key, envelopeDomain } = sender;
     const route = await this.targets(m.to_domain);
     if ('result' in route) return { kind: 'attempted', result: route.result };
-    const tls = await this.tlsRequirement(m);
-    // MTA-STS in enforce: only the hosts its policy lists are tried (RFC 8461 §4.1); none listed, the
-    // message waits (the policy or the MX records may change) instead of going elsewhere.
-    if (tls.policy === 'mta-sts' && tls.mxPatterns) {
-      const listed = route.targets.filter((t) => mxMatchesPolicy(t.host, tls.mxPatterns!));
-      if (listed.length === 0) return { kind: 'attempted', result: this.unlisted(m, route.targets, tls) };
-      route.targets = listed;
-    }
     const now = deps.clock.now();
     const paused = deps.limits.pausedUntil(route.destination, now);
     if (paused !== undefined) return { kind: 'paused', until: paused };
@@ -124,6 +116,16 @@ export class Deliverer {
       const candidates = configured.length > 0 ? configured : [''];
       if (candidates.every((a) => blocked.has(a)))
         return { kind: 'paused', until: Math.min(...candidates.map((a) => blocked.get(a)!)) };
+    }
+    // The TLS requirement after the pauses: a paused destination waits without a policy look-up, and
+    // an unlisted MX is not recorded as an attempt of a message that was only to wait.
+    const tls = await this.tlsRequirement(m);
+    // MTA-STS in enforce: only the hosts its policy lists are tried (RFC 8461 §4.1); none listed, the
+    // message waits (the policy or the MX records may change) instead of going elsewhere.
+    if (tls.policy === 'mta-sts' && tls.mxPatterns) {
+      const listed = route.targets.filter((t) => mxMatchesPolicy(t.host, tls.mxPatterns!));
+      if (listed.length === 0) return { kind: 'attempted', result: this.unlisted(m, route.targets, tls) };
+      route.targets = listed;
     }
 
     const signed = await deps.builder.build({
