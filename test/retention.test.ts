@@ -274,7 +274,7 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
     expect(left.map((r) => r.day)).toEqual([day(90), day(0)]);
   });
 
-  it('deletes sender blocks older than a week and destination pauses a day past their end', async () => {
+  it('deletes sender blocks older than a week, destination pauses a day past their end and MTA-STS policies a day past their expiry', async () => {
     const db = env.services.db.kysely;
     const now = clock.now();
     const hit = (destination: string, account: string, ago: number) => ({
@@ -317,7 +317,25 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
       batchSize: 2,
       pauseMs: 0,
     });
-    expect(await sweeper.sweep()).toBe(3 + 2);
+    const policy = (domain: string, expiredAgo: number) => ({
+      domain,
+      policy_id: '20260101',
+      mode: 'enforce' as const,
+      mx: '["mx.example"]',
+      max_age: 86_400,
+      fetched_at: now - expiredAgo - DAY,
+      expires_at: now - expiredAgo,
+      policy: 'version: STSv1\r\nmode: enforce\r\nmx: mx.example\r\nmax_age: 86400\r\n',
+    });
+    await db
+      .insertInto('mta_sts_policies')
+      .values([
+        policy('valid.example', -HOUR),
+        policy('lapsed.example', DAY - 1000),
+        policy('stale.example', DAY + 1000),
+      ])
+      .execute();
+    expect(await sweeper.sweep()).toBe(3 + 2 + 1);
     const hits = await db
       .selectFrom('sender_block_hits')
       .select(['destination', 'account_id'])
@@ -338,6 +356,8 @@ describe.each(databaseKinds)('expired sign-in data and idempotency keys on $name
       'running.example',
       'yesterday.example',
     ]);
+    const policies = await db.selectFrom('mta_sts_policies').select('domain').orderBy('domain').execute();
+    expect(policies.map((r) => r.domain)).toEqual(['lapsed.example', 'valid.example']);
     expect(await sweeper.sweep()).toBe(0);
   });
 });

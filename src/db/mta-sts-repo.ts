@@ -66,13 +66,4 @@ export class MtaStsRepo {
       )
       .execute();
   }
-
-  /** Forgets policies expired before `before` (they no longer apply; a new fetch replaces them). */
-  async deleteExpired(before: number): Promise<number> {
-    const r = await this.db
-      .deleteFrom('mta_sts_policies')
-      .where('expires_at', '<', before)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
-  }
 }

@@ -219,4 +219,20 @@ export class RetentionRepo {
       .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
+
+  /** Deletes up to `limit` MTA-STS policies (mta_sts_policies) that expired before `before`. */
+  async deleteExpiredStsPolicies(before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('mta_sts_policies')
+      .select('domain')
+      .where('expires_at', '<', before)
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('mta_sts_policies')
+      .where('domain', 'in', batch)
+      // A fresh fetch may have replaced the policy since the batch was read.
+      .where('expires_at', '<', before)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

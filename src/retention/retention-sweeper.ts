@@ -33,6 +33,12 @@ export const SENDER_BLOCK_HITS_KEPT_MS = 7 * 24 * 3600_000;
 /** How long an ended destination pause is kept: a day, for `txmail status` to show what just ended. */
 export const DESTINATION_BLOCKS_KEPT_MS = 24 * 3600_000;
 
+/**
+ * How long an MTA-STS policy is kept past its max_age: a day, then it is no policy a failed refresh
+ * could fall back on (RFC 8461 §5.1) and the next delivery fetches afresh.
+ */
+export const STS_POLICIES_KEPT_MS = 24 * 3600_000;
+
 export const DEFAULT_RETENTION: RetentionOptions = { intervalMs: 60_000, batchSize: 500, pauseMs: 20 };
 
 export class RetentionSweeper {
@@ -119,6 +125,7 @@ export class RetentionSweeper {
         ),
       (limit) => this.repo.deleteOldSenderBlockHits(now - SENDER_BLOCK_HITS_KEPT_MS, limit),
       (limit) => this.repo.deleteEndedDestinationBlocks(now - DESTINATION_BLOCKS_KEPT_MS, limit),
+      (limit) => this.repo.deleteExpiredStsPolicies(now - STS_POLICIES_KEPT_MS, limit),
     ]);
   }
 

@@ -61,8 +61,6 @@ export interface TlsReporterDeps {
   logger: Logger;
   /** Before a run: this process's counts into the table (counter.ts flush). */
   beforeRun?: () => Promise<void>;
-  /** After a run: other clean-ups of the same schedule (expired MTA-STS policies). */
-  afterRun?: (now: number) => Promise<void>;
 }
 
 /** The finished days a run at `now` looks at, oldest first. Pure. */
@@ -153,7 +151,6 @@ export class TlsReporter {
       }
     }
     await repo.deleteBefore(utcDay(now - this.options.keepDays * DAY_MS));
-    await this.deps.afterRun?.(now);
     return sent;
   }
 

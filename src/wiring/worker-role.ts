@@ -314,10 +314,6 @@ function tlsReporting(
       clock,
       logger: reportLogger,
       beforeRun: () => tlsCounter.flush(),
-      afterRun: async (now) => {
-        // A policy a day past its max_age is not one a refresh failure could still fall back on.
-        await repos.mtaSts.deleteExpired(now - 86_400_000);
-      },
     },
     {
       ...DEFAULT_REPORTER_OPTIONS,
