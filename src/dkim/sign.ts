@@ -42,8 +42,16 @@ const OVERSIGNED = [
   // be able to charge complaints to another tenant.
   'Feedback-ID',
 ];
-/** Signed (and oversigned) when the message has them; their absence is no forgery worth a listing. */
-const OVERSIGNED_WHEN_PRESENT = ['List-Unsubscribe', 'List-Unsubscribe-Post'];
+/**
+ * Signed (and oversigned) when the message has them; their absence is no forgery worth a listing. The
+ * TLS-Report-* fields are the TLS reports' (RFC 8460 §5.3 asks for them to be signed).
+ */
+const OVERSIGNED_WHEN_PRESENT = [
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'TLS-Report-Domain',
+  'TLS-Report-Submitter',
+];
 
 const CRLF = Buffer.from('\r\n');
 

@@ -1,10 +1,8 @@
 // A TLS-RPT report as mail (RFC 8460 §5.3): multipart/report; report-type="tlsrpt", a line of text and
 // the gzipped JSON as an application/tlsrpt+gzip attachment, the TLS-Report-Domain and
-// TLS-Report-Submitter headers, DKIM-signed (those two headers included) with the test domain's key.
+// TLS-Report-Submitter headers; the reporter signs it with the test domain's key (dkim/sign.ts, which
+// signs those two headers too).
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import DKIM from 'nodemailer/lib/dkim';
-import type { SigningKey } from '../dkim/sign.js';
 
 export interface ReportMail {
   from: string;
@@ -16,18 +14,6 @@ export interface ReportMail {
   gzip: Buffer;
   date: Date;
 }
-
-const SIGNED_HEADERS = [
-  'From',
-  'To',
-  'Subject',
-  'Date',
-  'Message-ID',
-  'MIME-Version',
-  'Content-Type',
-  'TLS-Report-Domain',
-  'TLS-Report-Submitter',
-].join(':');
 
 export function composeReportMail(m: ReportMail): Buffer {
   const boundary = `tlsrpt-${randomBytes(12).toString('hex')}`;
@@ -63,21 +49,4 @@ export function composeReportMail(m: ReportMail): Buffer {
     '',
   ];
   return Buffer.from(lines.join('\r\n'), 'utf8');
-}
-
-export async function signReportMail(raw: Buffer, key: SigningKey): Promise<Buffer> {
-  const signer = new DKIM({
-    domainName: key.domain,
-    keySelector: key.selector,
-    privateKey: key.privateKey,
-    headerFieldNames: SIGNED_HEADERS,
-    cacheDir: false,
-  });
-  const chunks: Buffer[] = [];
-  for await (const chunk of signer.sign(Readable.from([raw]))) chunks.push(chunk as Buffer);
-  const signed = Buffer.concat(chunks);
-  if (!signed.subarray(0, 16).toString('latin1').startsWith('DKIM-Signature:')) {
-    throw new Error(`DKIM signing failed for ${key.domain}`);
-  }
-  return signed;
 }

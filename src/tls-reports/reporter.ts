@@ -9,11 +9,11 @@ import { gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import { utcDay, type Clock } from '../clock.js';
 import type { TlsReportsRepo } from '../db/tls-reports-repo.js';
-import type { SigningKey } from '../dkim/sign.js';
+import { signMessage, type SigningKey } from '../dkim/sign.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { newId } from '../ids.js';
 import { buildReport, parseTlsRptRecord, reportFileName } from './report.js';
-import { composeReportMail, signReportMail } from './report-mail.js';
+import { composeReportMail } from './report-mail.js';
 import type { ReportSenders } from './send-report.js';
 
 const DAY_MS = 86_400_000;
@@ -199,7 +199,7 @@ export class TlsReporter {
             gzip,
             date: new Date(clock.now()),
           });
-          await senders.mail(to, this.options.from, await signReportMail(raw, key));
+          await senders.mail(to, this.options.from, signMessage(raw, key, clock.now()));
         } else {
           await senders.post(uri, gzip);
         }
