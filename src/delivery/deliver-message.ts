@@ -15,7 +15,7 @@ import { blockDestination } from './destination-key.js';
 import type { DestinationLimits } from './destination-limits.js';
 import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
-import { resolveMxRoute } from './mx-route.js';
+import { mxTargets, resolveMxRoute } from './mx-route.js';
 import { senderDomainRefusal } from './sender-domain-refusal.js';
 import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
 import { tlsRequirement } from './tls-verdict.js';
@@ -302,10 +302,7 @@ export class Deliverer {
         },
       };
     }
-    const targets = route.hosts.flatMap((h) =>
-      h.addresses.map((address) => ({ host: h.name, address, port: settings.mxPort, secure: false })),
-    );
-    return { destination: `mx:${route.hosts[0]!.name}`, targets };
+    return { destination: `mx:${route.hosts[0]!.name}`, targets: mxTargets(route.hosts, settings.mxPort) };
   }
 }
 

@@ -4,6 +4,7 @@
 import type { BounceCategory } from '../bounce/categories.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { isPublicAddress } from '../public-address.js';
+import type { DeliveryTarget } from './transport.js';
 
 export interface MxHost {
   name: string;
@@ -114,4 +115,9 @@ async function addresses(
     }
   }
   return { addresses: out, temporary };
+}
+
+/** The route's hosts as delivery targets on `port`, in order: every address of each host (STARTTLS). */
+export function mxTargets(hosts: readonly MxHost[], port: number): DeliveryTarget[] {
+  return hosts.flatMap((h) => h.addresses.map((address) => ({ host: h.name, address, port, secure: false })));
 }

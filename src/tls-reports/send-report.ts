@@ -2,7 +2,7 @@
 // address's domain's mail hosts (or the relay), never through the customers' queue; `https:` as a POST
 // of the gzipped JSON. Each throws when the report was not accepted, so it is tried again later.
 import type { DeliveryTarget, Transport } from '../delivery/transport.js';
-import { resolveMxRoute } from '../delivery/mx-route.js';
+import { mxTargets, resolveMxRoute } from '../delivery/mx-route.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { guardedHttps, type GuardedHttpsOptions } from '../mta-sts/guarded-https.js';
 
@@ -40,9 +40,7 @@ export function reportSenders(deps: {
       } else {
         const route = await resolveMxRoute(domain, deps.dns, { allowPrivate: deps.allowPrivate });
         if (!route.ok) throw new Error(route.reason);
-        targets = route.hosts.flatMap((h) =>
-          h.addresses.map((address) => ({ host: h.name, address, port: deps.mxPort, secure: false })),
-        );
+        targets = mxTargets(route.hosts, deps.mxPort);
       }
       const result = await deps.transport.deliver({ from, to, raw }, targets, deps.sourceIp);
       if (result.outcome !== 'delivered') throw new Error(`${result.outcome}: ${result.reply}`);
