@@ -37,14 +37,17 @@ export function matchDkimRecord(
 
 export interface DkimKeyLookup {
   status: 'found' | 'missing' | 'wrong' | 'error';
-  /** What was wrong, or why the look-up failed. */
+  /** What was wrong, or why the look-up failed: `problems` in one line. */
   problem: string | null;
+  problems: string[];
+  /** The records the DNS answered at the name that matter: the DKIM keys, or all when they decide. */
+  seen: string[];
 }
 
 /**
  * Looks up a key's record at `name`: found only when exactly one TXT record answers there and it
- * publishes the key (receivers may read any one of several: the rule domain-check.ts applies to the
- * domain's verified key). A temporary DNS failure is `error`, never `missing`.
+ * publishes the key. A temporary DNS failure is `error`, never `missing`. The rule for the domain's
+ * verified key (domain-check.ts) and for a rotation's pending key or an Ed25519 key alike.
  */
 export async function lookUpDkimKey(
   dns: DnsResolver,
@@ -52,24 +55,31 @@ export async function lookUpDkimKey(
   publicKey: string,
   algorithm: DkimAlgorithmName,
 ): Promise<DkimKeyLookup> {
+  const result = (status: DkimKeyLookup['status'], seen: string[], problems: string[] = []) => ({
+    status,
+    problem: problems.length > 0 ? problems.join('; ') : null,
+    problems,
+    seen,
+  });
   let txt: string[];
   try {
     txt = await dns.txt(name);
   } catch (err) {
-    if (err instanceof DnsError && err.failure !== 'temporary') return { status: 'missing', problem: null };
-    return { status: 'error', problem: err instanceof Error ? err.message : String(err) };
+    if (err instanceof DnsError && err.failure !== 'temporary') return result('missing', []);
+    return result('error', [], [err instanceof Error ? err.message : String(err)]);
   }
   const keys = txt.filter((t) => /(^|;)\s*(v=DKIM1|p=)/i.test(t));
-  if (keys.length === 0) return { status: 'missing', problem: null };
+  if (keys.length === 0) return result('missing', txt);
   const matches = keys.map((k) => matchDkimRecord(k, publicKey, algorithm));
   if (!matches.some((m) => m.matches)) {
-    return { status: 'wrong', problem: [...new Set(matches.map((m) => m.problem!))].join('; ') };
+    return result('wrong', keys, [...new Set(matches.map((m) => m.problem!))]);
   }
+  // RFC 6376 §3.6.2.2 lets a verifier pick any one of several records, and common verifiers take the
+  // first the resolver answers, in no fixed order: another record here fails some messages at random.
   if (txt.length > 1) {
-    return {
-      status: 'wrong',
-      problem: `${txt.length} TXT records at ${name}; receivers may read any one of them: keep only this key's`,
-    };
+    return result('wrong', txt, [
+      `${txt.length} TXT records at ${name}; receivers may read any one of them: keep only this key's`,
+    ]);
   }
-  return { status: 'found', problem: null };
+  return result('found', keys);
 }

@@ -5,7 +5,7 @@ import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js';
 import { spf as evaluateSpf } from 'mailauth/lib/spf/index.js';
 import { mailauthResolver } from '../dns/mailauth-resolver.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
-import { matchDkimRecord } from './dkim-record-check.js';
+import { lookUpDkimKey } from './dkim-record-check.js';
 import { dmarcGuidance, type DmarcPolicy } from './dmarc-guidance.js';
 import type { ExpectedRecord, RecordKind } from './domain-records.js';
 import { countSpfLookups, SPF_LOOKUP_LIMIT, spfRecords } from './spf-lookups.js';
@@ -57,6 +57,8 @@ export interface SpfProbe {
 export async function checkDomain(
   domain: string,
   expected: ExpectedRecord[],
+  /** The public key the `dkim` record must publish (the domain's active RSA key). */
+  dkimPublicKey: string,
   dns: DnsResolver,
   now: number,
   probe: SpfProbe = { sourceIps: [], hostname: 'localhost' },
@@ -68,7 +70,7 @@ export async function checkDomain(
     expected.map(async (e): Promise<RecordFinding> => {
       switch (e.record) {
         case 'dkim':
-          return checkDkim(e, dns);
+          return checkDkim(e, dkimPublicKey, dns);
         case 'return_path_mx':
           return checkMx(e, dns);
         case 'spf': {
@@ -159,28 +161,9 @@ function failed(record: RecordKind, err: unknown): RecordFinding {
   return finding(record, 'error', [], [err instanceof Error ? err.message : String(err)]);
 }
 
-async function checkDkim(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFinding> {
-  let txt: string[];
-  try {
-    txt = await dns.txt(e.name);
-  } catch (err) {
-    return failed('dkim', err);
-  }
-  const expectedKey = /p=([A-Za-z0-9+/=]+)/.exec(e.value)![1]!;
-  const keys = txt.filter((t) => /(^|;)\s*(v=DKIM1|p=)/i.test(t));
-  if (keys.length === 0) return finding('dkim', 'missing', txt);
-  const matches = keys.map((k) => matchDkimRecord(k, expectedKey));
-  if (!matches.some((m) => m.matches)) {
-    return finding('dkim', 'wrong', keys, [...new Set(matches.map((m) => m.problem!))]);
-  }
-  // RFC 6376 §3.6.2.2 lets a verifier pick any one of several records, and common verifiers take the
-  // first the resolver answers, in no fixed order: another record here fails some messages at random.
-  if (txt.length > 1) {
-    return finding('dkim', 'wrong', txt, [
-      `${txt.length} TXT records at ${e.name}; receivers may read any one of them: keep only the one above`,
-    ]);
-  }
-  return finding('dkim', 'found', keys);
+async function checkDkim(e: ExpectedRecord, publicKey: string, dns: DnsResolver): Promise<RecordFinding> {
+  const found = await lookUpDkimKey(dns, e.name, publicKey, 'rsa-sha256');
+  return finding('dkim', found.status, found.seen, found.problems);
 }
 
 async function checkMx(e: ExpectedRecord, dns: DnsResolver): Promise<RecordFinding> {

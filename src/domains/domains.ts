@@ -242,6 +242,7 @@ export class Domains {
     const check = await checkDomain(
       row.name,
       this.records(row.name, key.selector, key.public_key),
+      key.public_key,
       this.dns,
       this.clock.now(),
       this.settings,
