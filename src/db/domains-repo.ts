@@ -207,17 +207,6 @@ export class DomainsRepo {
     }));
   }
 
-  /** Sets the domain's expire_after (seconds, or null); false when the account has no such domain. */
-  async setExpireAfter(accountId: string, id: string, expireAfter: number | null): Promise<boolean> {
-    const r = await this.db
-      .updateTable('domains')
-      .set({ expire_after: expireAfter })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return r.numUpdatedRows > 0n;
-  }
-
   /**
    * Sets the domain's settings given (expire_after, tls) in one statement; false when the account has
    * no such domain.

@@ -139,18 +139,12 @@ export class Domains {
   }
 
   /**
-   * Sets how long txmail tries the domain's mail (docs/API.md, Domains: expire_after): whole seconds
-   * from EXPIRE_AFTER_MIN_S to EXPIRE_AFTER_MAX_S (the default retry period), or null for the default.
-   * Applies to the domain's mail still queued too: the deadline is read when a message is claimed.
-   */
-  setExpireAfter(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
-    return this.update(accountId, id, { expire_after: value });
-  }
-
-  /**
-   * Changes the settings given: expire_after (see setExpireAfter) and tls (tlsProblem; ARCHITECTURE.md,
-   * "TLS policy"). Every value is checked before any is written; both apply to mail already queued
-   * (read at each attempt, through the verified domains' cache).
+   * Changes the settings given. expire_after: how long txmail tries the domain's mail (docs/API.md,
+   * Domains: expire_after), whole seconds from EXPIRE_AFTER_MIN_S to EXPIRE_AFTER_MAX_S (the default
+   * retry period), or null for the default. tls: tlsProblem; ARCHITECTURE.md, "TLS policy". Both apply
+   * to mail already queued (read at each attempt, through the verified domains' cache). dkim_ed25519
+   * (docs/API.md, Domains: dkim_ed25519): on, a new key that signs beside the RSA key once a check
+   * finds its record; off, it stops signing at once. Every value is checked before any is written.
    */
   async update(
     accountId: string,
@@ -179,14 +173,6 @@ export class Domains {
     }
     this.changed(accountId, undefined);
     return this.detail(await this.find(accountId, id));
-  }
-
-  /**
-   * Turns the domain's Ed25519 signature on or off (docs/API.md, Domains: dkim_ed25519). On: a new key
-   * that signs beside the RSA key once a check finds its record; off: it stops signing at once.
-   */
-  setEd25519(accountId: string, id: string, value: unknown): Promise<DomainDetail> {
-    return this.update(accountId, id, { dkim_ed25519: value });
   }
 
   /**
