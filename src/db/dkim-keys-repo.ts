@@ -27,6 +27,15 @@ export class DkimKeysRepo {
     return this.owned(domain, accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
+  /** The active keys of a domain (those that sign), newest first. */
+  async active(domain: string, accountId: string | null): Promise<DkimKeyRow[]> {
+    return this.owned(domain, accountId)
+      .where('status', '=', 'active')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
   /** Whether a selector is already used for this domain name (by any account or the service). */
   async selectorTaken(domain: string, selector: string): Promise<boolean> {
     const row = await this.db

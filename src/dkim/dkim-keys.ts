@@ -91,7 +91,7 @@ export class DkimKeys {
     if (hit && hit.expires > now) return hit.key;
     // Only an active RSA key makes a domain's mail signable: the domain is verified by it, and an
     // Ed25519 signature alone fails at receivers that do not know the algorithm (RFC 8463 §5).
-    const active = (await this.repo.all(domain, accountId)).filter((k) => k.status === 'active');
+    const active = await this.repo.active(domain, accountId);
     const rsa = active.find((k) => k.algorithm === 'rsa-sha256');
     const ed25519 = active.find((k) => k.algorithm === 'ed25519-sha256');
     let key: SigningKey | undefined;

@@ -33,28 +33,32 @@ export class DkimRotation {
    */
   async rotate(domain: string, accountId: string | null): Promise<DkimKeyRow[]> {
     const keys = await this.repo.all(domain, accountId);
+    const pending = keys.filter((k) => k.status === 'pending');
     const algorithms = new Set(keys.filter((k) => k.status === 'active').map((k) => k.algorithm));
     for (const algorithm of algorithms) {
-      if (!keys.some((k) => k.status === 'pending' && k.algorithm === algorithm)) {
-        await this.addPending(domain, accountId, algorithm);
+      if (!pending.some((k) => k.algorithm === algorithm)) {
+        const added = await this.addPending(domain, accountId, algorithm);
+        if (added) pending.push(added);
       }
     }
-    return this.pending(domain, accountId);
+    return pending;
   }
 
   /**
    * Turns the Ed25519 signature on (a pending key, unless one is active or pending already) or off
-   * (every Ed25519 key retired at once: it stops signing within a minute).
+   * (every Ed25519 key retired at once: it stops signing within a minute). Answers whether an Ed25519
+   * key now waits for its record.
    */
-  async setEd25519(domain: string, accountId: string | null, on: boolean): Promise<void> {
+  async setEd25519(domain: string, accountId: string | null, on: boolean): Promise<boolean> {
     if (!on) {
       if ((await this.repo.retireAlgorithm(domain, accountId, 'ed25519-sha256', this.clock.now())) > 0)
         this.dkim.forget(domain, accountId);
-      return;
+      return false;
     }
     const keys = await this.repo.all(domain, accountId);
-    if (keys.some((k) => k.algorithm === 'ed25519-sha256' && k.status !== 'retired')) return;
-    await this.addPending(domain, accountId, 'ed25519-sha256');
+    const existing = keys.find((k) => k.algorithm === 'ed25519-sha256' && k.status !== 'retired');
+    if (existing) return existing.status === 'pending';
+    return (await this.addPending(domain, accountId, 'ed25519-sha256')) !== undefined;
   }
 
   /**
@@ -85,7 +89,12 @@ export class DkimRotation {
     return (await this.repo.all(domain, accountId)).filter((k) => k.status === 'pending');
   }
 
-  private async addPending(domain: string, accountId: string | null, algorithm: DkimAlgorithmName) {
+  /** Adds a pending key of the algorithm; answers it, or the one a concurrent rotation added first. */
+  private async addPending(
+    domain: string,
+    accountId: string | null,
+    algorithm: DkimAlgorithmName,
+  ): Promise<DkimKeyRow | undefined> {
     const row = await this.dkim.generate(
       domain,
       accountId,
@@ -97,11 +106,13 @@ export class DkimRotation {
     );
     try {
       await this.repo.insert(row);
+      return row;
     } catch (err) {
       // A concurrent rotation made this algorithm's pending key first (one pending key per algorithm:
       // migration 025), or took the selector: theirs stands.
-      const raced = (await this.pending(domain, accountId)).some((k) => k.algorithm === algorithm);
+      const raced = (await this.pending(domain, accountId)).find((k) => k.algorithm === algorithm);
       if (!raced) throw err;
+      return raced;
     }
   }
 }

@@ -167,9 +167,8 @@ export class Domains {
     const ed25519 = 'dkim_ed25519' in changes ? checkedEd25519(changes.dkim_ed25519) : undefined;
     const row = await this.find(accountId, id);
     if (Object.keys(set).length > 0 && !(await this.repo.setSettings(accountId, id, set))) throw notFound(id);
-    if (ed25519 !== undefined) {
-      await this.rotation.setEd25519(row.name, accountId, ed25519);
-      if (ed25519) await this.checkPendingSoon(row);
+    if (ed25519 !== undefined && (await this.rotation.setEd25519(row.name, accountId, ed25519))) {
+      await this.checkPendingSoon(row);
     }
     this.changed(accountId, undefined);
     return this.detail(await this.find(accountId, id));
@@ -184,8 +183,7 @@ export class Domains {
     const row = await this.find(accountId, id);
     // A domain from before verification existed gets its first key instead: there is none to rotate.
     if (await this.keys.current(row.name, accountId)) {
-      await this.rotation.rotate(row.name, accountId);
-      await this.checkPendingSoon(row);
+      if ((await this.rotation.rotate(row.name, accountId)).length > 0) await this.checkPendingSoon(row);
     } else {
       await this.ensureKey(row);
     }
@@ -195,11 +193,9 @@ export class Domains {
   /**
    * While a key waits for its record the domain is checked every PENDING_KEY_CHECK_MS at least; a key
    * just added should not wait for a check scheduled later (a verified domain's, an hour away) or for
-   * none (a failed domain's).
+   * none (a failed domain's). Called when a key waits.
    */
   private async checkPendingSoon(row: DomainRow): Promise<void> {
-    const keys = await this.keys.all(row.name, row.account_id);
-    if (!keys.some((k) => k.status === 'pending')) return;
     await this.repo.checkBy(row.account_id, row.id, this.clock.now() + PENDING_KEY_CHECK_MS);
   }
 
@@ -257,7 +253,9 @@ export class Domains {
 
   /** The records of a domain: what to publish, with the last check's findings. */
   private async detail(row: DomainRow): Promise<DomainDetail> {
-    const key = await this.keys.current(row.name, row.account_id);
+    const dkimKeys = await this.keys.all(row.name, row.account_id);
+    // The current key (DkimKeysRepo.current): the newest active RSA key; `all` is newest first.
+    const key = dkimKeys.find((k) => k.status === 'active' && k.algorithm === 'rsa-sha256');
     // A domain from before verification existed (set verified by hand) may have no key yet: it gets one
     // when its owner verifies it; until then there is no DKIM record to show.
     const records = key
@@ -269,7 +267,7 @@ export class Domains {
       row,
       records,
       check: row.findings === null ? undefined : (JSON.parse(row.findings) as DomainCheck),
-      dkimKeys: await this.keys.all(row.name, row.account_id),
+      dkimKeys,
     };
   }
 
