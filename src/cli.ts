@@ -266,7 +266,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         );
       }
       const result = await rotateCommand(
-        { keys: s.repos.dkimKeys, rotation: s.domains.rotation, now: () => s.clock.now() },
+        { keys: s.repos.dkimKeys, rotation: s.domains.rotation },
         domain,
         accountId,
       );

@@ -4,7 +4,9 @@
 import type { DkimKeysRepo } from '../db/dkim-keys-repo.js';
 import type { DkimKeyRow } from '../db/schema.js';
 import { dkimKeyRecord } from '../domains/domain-records.js';
-import { RETIRED_RECORD_KEEP_MS, type DkimRotation } from './rotation.js';
+import { zoneLine } from '../domains/service-records.js';
+import { dkimKeyJson } from './dkim-key-json.js';
+import { removableAfter, type DkimRotation } from './rotation.js';
 
 export interface RotateResult {
   /** started: new pending keys; waiting: still not found in DNS; completed: the new keys sign now. */
@@ -18,7 +20,7 @@ export interface RotateResult {
  * reports whether the new keys took over.
  */
 export async function rotateCommand(
-  deps: { keys: DkimKeysRepo; rotation: DkimRotation; now: () => number },
+  deps: { keys: DkimKeysRepo; rotation: DkimRotation },
   domain: string,
   accountId: string | null,
 ): Promise<RotateResult> {
@@ -60,7 +62,7 @@ export async function rotateCommand(
   for (const k of retiredNow) {
     lines.push(
       `The old key ${k.selector} is retired; its record ${dkimKeyRecord(k).name} may be removed after ${new Date(
-        (k.retired_at ?? deps.now()) + RETIRED_RECORD_KEEP_MS,
+        removableAfter(k)!,
       ).toISOString()}.`,
     );
   }
@@ -69,24 +71,13 @@ export async function rotateCommand(
     json: {
       domain,
       outcome,
-      keys: after
-        .filter((k) => k.status !== 'retired' || retiredNow.includes(k))
-        .map((k) => ({
-          selector: k.selector,
-          algorithm: k.algorithm,
-          status: k.status,
-          ...dkimKeyRecord(k),
-          record_status: k.record_status,
-          removable_after:
-            k.retired_at === null ? null : new Date(k.retired_at + RETIRED_RECORD_KEEP_MS).toISOString(),
-        })),
+      keys: after.filter((k) => k.status !== 'retired' || retiredNow.includes(k)).map(dkimKeyJson),
     },
     text: lines.join('\n'),
   };
 }
 
-/** The record in zone-file form, TXT split into 255-byte strings (RFC 1035 §3.3.14). */
+/** The key's record in zone-file form (service-records.ts zoneLine). */
 function zoneText(k: DkimKeyRow): string {
-  const r = dkimKeyRecord(k);
-  return `${r.name}. IN TXT ${(r.value.match(/.{1,255}/g) ?? ['']).map((c) => `"${c}"`).join(' ')}`;
+  return zoneLine(dkimKeyRecord(k));
 }

@@ -18,6 +18,11 @@ import { dkimRecordName, dkimSelectorFor } from './keys.js';
  */
 export const RETIRED_RECORD_KEEP_MS = 7 * 24 * 3600_000;
 
+/** When a retired key's record may be removed from DNS; null for a key not retired. */
+export function removableAfter(k: Pick<DkimKeyRow, 'retired_at'>): number | null {
+  return k.retired_at === null ? null : k.retired_at + RETIRED_RECORD_KEEP_MS;
+}
+
 export class DkimRotation {
   constructor(
     private readonly repo: DkimKeysRepo,

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { parse } from 'tldts';
 import type { DkimKeyRow } from '../db/schema.js';
 import { dkimRecordName, dkimRecordValue } from '../dkim/keys.js';
-import { RETIRED_RECORD_KEEP_MS } from '../dkim/rotation.js';
+import { removableAfter } from '../dkim/rotation.js';
 import { dkimKeyRecord, spfRecordValue } from './domain-records.js';
 
 export interface ServiceRecord {
@@ -94,9 +94,7 @@ export function serviceRecords(
  */
 export function rotationRecords(keys: readonly DkimKeyRow[], now: number): ServiceRecord[] {
   const pending = keys.filter((k) => k.status === 'pending');
-  const kept = keys.filter(
-    (k) => k.status === 'retired' && k.retired_at !== null && k.retired_at + RETIRED_RECORD_KEEP_MS > now,
-  );
+  const kept = keys.filter((k) => k.status === 'retired' && (removableAfter(k) ?? 0) > now);
   return [
     ...pending.map((k) => ({
       ...dkimKeyRecord(k),
@@ -105,7 +103,7 @@ export function rotationRecords(keys: readonly DkimKeyRow[], now: number): Servi
     ...kept.map((k) => ({
       ...dkimKeyRecord(k),
       purpose: `the test domain's previous DKIM key (retired; mail it signed may still be verified): remove after ${new Date(
-        k.retired_at! + RETIRED_RECORD_KEEP_MS,
+        removableAfter(k)!,
       ).toISOString()}`,
     })),
   ];
@@ -239,7 +237,9 @@ export function reverseName(ip: string): string {
 }
 
 /** One record in zone-file syntax; TXT values split into character-strings of at most 255 bytes (RFC 1035 §3.3.14). */
-export function zoneLine(r: ServiceRecord): string {
+export function zoneLine(
+  r: Pick<ServiceRecord, 'type' | 'name' | 'value' | 'priority' | 'placeholder' | 'name_placeholder'>,
+): string {
   const name = r.name_placeholder ? `<${r.name}>` : `${r.name}.`;
   switch (r.type) {
     case 'TXT':

@@ -3,9 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { domainToUnicode } from 'node:url';
 import type { DkimKeyRow, DomainRow } from '../../db/schema.js';
-import { RETIRED_RECORD_KEEP_MS } from '../../dkim/rotation.js';
+import { dkimKeyJson } from '../../dkim/dkim-key-json.js';
 import type { DomainCheck, RecordFinding } from '../../domains/domain-check.js';
-import { dkimKeyRecord } from '../../domains/domain-records.js';
 import type { DomainDetail, Domains } from '../../domains/domains.js';
 import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
@@ -192,25 +191,6 @@ function shownKeys(keys: DkimKeyRow[]): DkimKeyRow[] {
   return [...keys.filter((k) => k.status !== 'retired'), ...retired].sort(
     (a, b) => order[a.status] - order[b.status] || b.created_at - a.created_at,
   );
-}
-
-function dkimKeyJson(k: DkimKeyRow) {
-  return {
-    selector: k.selector,
-    algorithm: k.algorithm,
-    status: k.status,
-    ...dkimKeyRecord(k),
-    created_at: iso(k.created_at),
-    activated_at: iso(k.activated_at),
-    retired_at: iso(k.retired_at),
-    // When the retired key's record may be removed from DNS (dkim/rotation.ts RETIRED_RECORD_KEEP_MS).
-    removable_after: iso(k.retired_at === null ? null : k.retired_at + RETIRED_RECORD_KEEP_MS),
-    // What the last look-up of this key's own record found (a pending key's; null: never looked up on
-    // its own: the active RSA key's record is the `dkim` one in `records`).
-    record_status: k.record_status,
-    record_checked_at: iso(k.record_checked_at),
-    record_problem: k.record_problem,
-  };
 }
 
 function checkJson(c: DomainCheck) {
