@@ -4,9 +4,8 @@
 // each signature hashes the headers itself. Private keys arrive parsed (DkimKeys caches the KeyObject):
 // parsing an RSA-2048 PEM costs about as much as the signature. ARCHITECTURE.md, "DKIM".
 import { createHash, sign, type KeyObject } from 'node:crypto';
+import type { DkimAlgorithmName } from '../db/schema.js';
 import { trimWspEnd } from '../trim-wsp.js';
-
-export type DkimAlgorithm = 'rsa-sha256' | 'ed25519-sha256';
 
 /** One key that signs: the algorithm follows from the key's type (RSA or Ed25519). */
 export interface DkimKey {
@@ -186,7 +185,7 @@ function signatureField(
 ): string {
   const type = key.privateKey.asymmetricKeyType;
   if (type !== 'rsa' && type !== 'ed25519') throw new Error(`a ${type} key cannot sign DKIM`);
-  const a: DkimAlgorithm = type === 'rsa' ? 'rsa-sha256' : 'ed25519-sha256';
+  const a: DkimAlgorithmName = type === 'rsa' ? 'rsa-sha256' : 'ed25519-sha256';
   const field =
     `DKIM-Signature: v=1; a=${a}; c=relaxed/relaxed; d=${domain};\r\n` +
     ` s=${key.selector}; t=${t};\r\n` +

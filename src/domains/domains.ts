@@ -326,14 +326,14 @@ export function expireAfterProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Why `value` is no TLS setting, or undefined when it is one (docs/API.md, Domains: tls). */
 function checkedEd25519(value: unknown): boolean {
   if (typeof value !== 'boolean')
     throw new AppError('validation_error', '"dkim_ed25519" must be true or false');
   return value;
 }
 
-export function tlsProblem(value: unknown): string | undefined {
+/** Why `value` is no TLS setting, or undefined when it is one (docs/API.md, Domains: tls). */
+function tlsProblem(value: unknown): string | undefined {
   return typeof value === 'string' && (DOMAIN_TLS_VALUES as readonly string[]).includes(value)
     ? undefined
     : 'must be "opportunistic" (TLS when the receiving server offers it, else cleartext) or "required" (only over TLS with a valid certificate)';
