@@ -2,8 +2,7 @@
 // (one RSA key, and an Ed25519 key beside it); a pending key waits for its record in DNS and then takes
 // over from the active key of its algorithm, which is retired (ARCHITECTURE.md, "DKIM").
 import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
-import type { DkimKeyLookup } from '../domains/dkim-record-check.js';
-import type { Database, DkimAlgorithmName, DkimKeyRow } from './schema.js';
+import type { Database, DkimAlgorithmName, DkimKeyRow, DkimRecordStatus } from './schema.js';
 
 export class DkimKeysRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -52,7 +51,7 @@ export class DkimKeysRepo {
   async recordLookup(
     id: string,
     at: number,
-    status: DkimKeyLookup['status'],
+    status: DkimRecordStatus,
     problem: string | null,
   ): Promise<void> {
     await this.db

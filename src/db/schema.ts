@@ -260,9 +260,12 @@ export interface DkimKeysTable {
   retired_at: number | null;
   /** The last look-up of the key's record (pending keys): when, found/missing/wrong/error, why. */
   record_checked_at: number | null;
-  record_status: string | null;
+  record_status: DkimRecordStatus | null;
   record_problem: string | null;
 }
+
+/** What a look-up of a DKIM key's record found (domains/dkim-record-check.ts). */
+export type DkimRecordStatus = 'found' | 'missing' | 'wrong' | 'error';
 
 export type DkimAlgorithmName = 'rsa-sha256' | 'ed25519-sha256';
 export type DkimKeyStatus = 'active' | 'pending' | 'retired';

@@ -1,7 +1,7 @@
 // Does a DKIM key record (RFC 6376 §3.6.1) publish the expected public key? And, for a key that is not
 // the domain's verified one (a rotation's pending key, an Ed25519 key), what its name answers in DNS.
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
-import type { DkimAlgorithmName } from '../db/schema.js';
+import type { DkimAlgorithmName, DkimRecordStatus } from '../db/schema.js';
 
 export interface DkimRecordMatch {
   matches: boolean;
@@ -36,7 +36,7 @@ export function matchDkimRecord(
 }
 
 export interface DkimKeyLookup {
-  status: 'found' | 'missing' | 'wrong' | 'error';
+  status: DkimRecordStatus;
   /** What was wrong, or why the look-up failed: `problems` in one line. */
   problem: string | null;
   problems: string[];
