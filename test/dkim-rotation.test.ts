@@ -15,7 +15,7 @@ import { PENDING_KEY_CHECK_MS } from '../src/domains/domains.js';
 import { databaseKinds } from './helpers/databases.js';
 import { mailauthVerify, type KeyRecords } from './helpers/dkim-verifiers.js';
 import { TestDnsServer } from './helpers/dns-server.js';
-import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
+import { domainsApi, publish, recordOf, serviceDnsEnv, type DomainJson } from './helpers/domains.js';
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface DkimKeyJson {
@@ -46,8 +46,7 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
 
   beforeAll(async () => {
     await dns.start();
-    dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-    env = await startTestEnv(kind, { clock, env: { TXMAIL_DNS_SERVERS: dns.address, ...SERVICE_DNS_ENV } });
+    env = await startTestEnv(kind, { clock, env: serviceDnsEnv(dns) });
     api = domainsApi(env.app);
   });
   afterAll(async () => {
@@ -55,15 +54,8 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
     await dns.stop();
   });
 
-  const call = async (t: Tenant, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    env.app.inject({
-      method,
-      url,
-      headers: { 'x-api-key': t.apiKey },
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
   const ok = async (t: Tenant, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
-    const res = await call(t, method, url, payload);
+    const res = await api(t, method, url, payload);
     expect(res.statusCode, res.body).toBe(method === 'POST' && url === '/api/domains' ? 201 : 200);
     return res.json() as Detail;
   };
@@ -182,8 +174,8 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
   it('makes one pending key of two rotations at once', async () => {
     const { t, d } = await verifiedDomain('race.example');
     const both = await Promise.all([
-      call(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
-      call(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
+      api(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
+      api(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
     ]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
     const keys = await env.services.repos.dkimKeys.all('race.example', t.accountId);
@@ -254,12 +246,12 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
       // Neither value changes when one of them is wrong.
       [{ dkim_ed25519: false, expire_after: 5 }, /^validation_error: "expire_after" must be between/],
     ] as const) {
-      const res = await call(t, 'PATCH', `/api/domains/${d.id}`, body);
+      const res = await api(t, 'PATCH', `/api/domains/${d.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatch(expected);
     }
     expect((await ok(t, 'GET', `/api/domains/${d.id}`)).dkim_ed25519).toBe(true);
-    const res = await call(t, 'POST', '/api/domains', { name: 'ed-bad.example', dkim_ed25519: 'yes' });
+    const res = await api(t, 'POST', '/api/domains', { name: 'ed-bad.example', dkim_ed25519: 'yes' });
     expect(res.statusCode).toBe(400);
   });
 
@@ -306,7 +298,7 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
   it("refuses to rotate another account's domain", async () => {
     const { d } = await verifiedDomain('mine.example');
     const other = await createTenant(env.services);
-    const res = await call(other, 'POST', `/api/domains/${d.id}/dkim/rotate`);
+    const res = await api(other, 'POST', `/api/domains/${d.id}/dkim/rotate`);
     expect(res.statusCode).toBe(404);
     expect(res.body).toMatch(/^not_found: /);
     expect((await api(other, 'POST', '/api/domains/not-a-uuid/dkim/rotate')).statusCode).toBe(404);

@@ -6,7 +6,7 @@ import { ManualClock } from '../src/clock.js';
 import { DomainChecker } from '../src/domains/domain-checker.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
-import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
+import { domainsApi, publish, recordOf, serviceDnsEnv, type DomainJson } from './helpers/domains.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -20,14 +20,11 @@ describe.each(databaseKinds)('scheduled domain checks on $name', (kind) => {
   let api: ReturnType<typeof domainsApi>;
   let tenant: Tenant;
 
-  beforeAll(async () => {
-    await dns.start();
-    dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-  });
+  beforeAll(() => dns.start());
   afterAll(() => dns.stop());
   beforeEach(async () => {
     clock = new ManualClock();
-    env = await startTestEnv(kind, { clock, env: { TXMAIL_DNS_SERVERS: dns.address, ...SERVICE_DNS_ENV } });
+    env = await startTestEnv(kind, { clock, env: serviceDnsEnv(dns) });
     api = domainsApi(env.app);
     tenant = await createTenant(env.services, { plan: 'scale' });
   });

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
-import { domainsApi, publish, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
-import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
+import { domainsApi, publish, serviceDnsEnv, type DomainJson } from './helpers/domains.js';
+import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface Warning {
   code: string;
@@ -13,7 +13,6 @@ interface Warning {
   suggested?: { type: string; name: string; value: string };
 }
 type Checked = DomainJson & { last_check: { warnings: Warning[] } };
-type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 describe.each(databaseKinds)('domain check warnings on $name', (kind) => {
   let env: TestEnv;
@@ -22,8 +21,7 @@ describe.each(databaseKinds)('domain check warnings on $name', (kind) => {
 
   beforeAll(async () => {
     await dns.start();
-    dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-    env = await startTestEnv(kind, { env: { TXMAIL_DNS_SERVERS: dns.address, ...SERVICE_DNS_ENV } });
+    env = await startTestEnv(kind, { env: serviceDnsEnv(dns) });
     api = domainsApi(env.app);
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { ManualClock } from '../src/clock.js';
 import { generateDkimKey } from '../src/dkim/keys.js';
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
-import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
+import { domainsApi, publish, recordOf, serviceDnsEnv, type DomainJson } from './helpers/domains.js';
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
 describe.each(databaseKinds)('domains API on $name', (kind) => {
@@ -17,9 +17,7 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
 
   beforeAll(async () => {
     await dns.start();
-    // The service's SPF include domain, as `txmail dns` tells the operator to publish it.
-    dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-    env = await startTestEnv(kind, { clock, env: { TXMAIL_DNS_SERVERS: dns.address, ...SERVICE_DNS_ENV } });
+    env = await startTestEnv(kind, { clock, env: serviceDnsEnv(dns) });
     api = domainsApi(env.app);
   });
   afterAll(async () => {
@@ -286,7 +284,7 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
   it('warns when SPF does not pass from a sending address, as a receiver would evaluate it', async () => {
     // A second instance sending from an address the SPF include domain does not list.
     const other = await startTestEnv(kind, {
-      env: { TXMAIL_DNS_SERVERS: dns.address, TXMAIL_SOURCE_IPS: '127.0.0.1,127.0.0.9', ...SERVICE_DNS_ENV },
+      env: { ...serviceDnsEnv(dns), TXMAIL_SOURCE_IPS: '127.0.0.1,127.0.0.9' },
     });
     try {
       const t = await createTenant(other.services);

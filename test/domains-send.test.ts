@@ -6,7 +6,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { spf } from 'mailauth/lib/spf/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
-import { domainsApi, publish, recordOf, SERVICE_DNS_ENV, type DomainJson } from './helpers/domains.js';
+import { domainsApi, publish, recordOf, serviceDnsEnv, type DomainJson } from './helpers/domains.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -20,8 +20,7 @@ describe.each(databaseKinds)('sending from a verified domain on $name', (kind) =
 
   beforeAll(async () => {
     await mail.start();
-    dns.add('spf.txmail.example', 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
-    env = await startTestEnv(kind, { env: { ...mail.env, ...SERVICE_DNS_ENV } });
+    env = await startTestEnv(kind, { env: { ...mail.env, ...serviceDnsEnv(dns) } });
     api = domainsApi(env.app);
     tenant = await createTenant(env.services, { plan: 'pro' });
     await env.services.startWorker({ pollMs: 50 });

@@ -33,14 +33,25 @@ export interface DomainJson {
 }
 
 /** The service's own SPF include domain and inbound MX host in tests. */
-export const SERVICE_DNS_ENV = {
+const SERVICE_DNS_ENV = {
   TXMAIL_TEST_DOMAIN: 'test.txmail.example',
   TXMAIL_SPF_DOMAIN: 'spf.txmail.example',
   TXMAIL_INBOUND_MX: 'mx.txmail.example',
 };
 
+/**
+ * Readies `dns` (started) for a domains test and answers txmail's settings for it: the service's SPF
+ * include domain published, as `txmail dns` tells the operator to, and the service's own DNS names.
+ * Calling it again publishes nothing twice.
+ */
+export function serviceDnsEnv(dns: TestDnsServer): Record<string, string> {
+  const spf = SERVICE_DNS_ENV.TXMAIL_SPF_DOMAIN;
+  dns.remove(spf, 'TXT').add(spf, 'TXT', 'v=spf1 ip4:127.0.0.1 -all');
+  return { TXMAIL_DNS_SERVERS: dns.address, ...SERVICE_DNS_ENV };
+}
+
 export function domainsApi(app: FastifyInstance) {
-  return (tenant: Tenant, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  return (tenant: Tenant, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     app.inject({
       method,
       url,
