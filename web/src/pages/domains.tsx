@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
@@ -8,6 +8,7 @@ import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/not
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useApi } from '../components/use-api.js';
+import { useSave, type Save } from '../components/use-save.js';
 import { Link, navigate } from '../router.js';
 
 interface DomainSummary {
@@ -218,15 +219,10 @@ export function DomainPage({ id }: { id: string }) {
             {result && <Notice kind={d.status === 'verified' ? 'success' : 'info'}>{result}</Notice>}
             <ErrorNotice error={error} />
           </LiveRegion>
-          <ExpiryForm
-            id={id}
-            name={d.unicode_name}
-            current={d.expire_after}
-            onSaved={() => void domain.reload()}
-          />
-          <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={() => void domain.reload()} />
+          <ExpiryForm id={id} name={d.unicode_name} current={d.expire_after} onSaved={domain.reload} />
+          <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={domain.reload} />
           {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
-          <DkimKeys id={id} domain={d} onChanged={() => void domain.reload()} />
+          <DkimKeys id={id} domain={d} onChanged={domain.reload} />
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
           <div className="records">
@@ -237,31 +233,13 @@ export function DomainPage({ id }: { id: string }) {
                   {!r.required && <span className="muted">(optional)</span>}
                 </h3>
                 {r.purpose && <p className="muted">{r.purpose}</p>}
-                <dl className="facts">
-                  <dt>Type</dt>
-                  <dd>{r.type}</dd>
-                  <dt>Name</dt>
-                  <dd>
-                    <code>{r.name}</code>{' '}
-                    <CopyButton
-                      value={r.name}
-                      what={`the ${RECORD_NAMES[r.record] ?? r.record} record name`}
-                    />
-                  </dd>
-                  {r.priority !== undefined && (
-                    <>
-                      <dt>Priority</dt>
-                      <dd>{r.priority}</dd>
-                    </>
-                  )}
-                  <dt>Value</dt>
-                  <dd>
-                    <code className="value">{r.value}</code>{' '}
-                    <CopyButton
-                      value={r.value}
-                      what={`the ${RECORD_NAMES[r.record] ?? r.record} record value`}
-                    />
-                  </dd>
+                <RecordFacts
+                  record={r}
+                  what={{
+                    name: `the ${RECORD_NAMES[r.record] ?? r.record} record name`,
+                    value: `the ${RECORD_NAMES[r.record] ?? r.record} record value`,
+                  }}
+                >
                   {r.seen.length > 0 && (
                     <>
                       <dt>Seen in DNS</dt>
@@ -274,7 +252,7 @@ export function DomainPage({ id }: { id: string }) {
                       </dd>
                     </>
                   )}
-                </dl>
+                </RecordFacts>
                 {r.problems.map((p) => (
                   <Notice key={p} kind="error">
                     {p}
@@ -309,24 +287,96 @@ function DomainWarnings({ warnings }: { warnings: DomainWarning[] }) {
         <Notice key={w.code} kind="warning">
           <p>{w.message}</p>
           {w.suggested && (
-            <dl className="facts">
-              <dt>Type</dt>
-              <dd>{w.suggested.type}</dd>
-              <dt>Name</dt>
-              <dd>
-                <code>{w.suggested.name}</code>{' '}
-                <CopyButton value={w.suggested.name} what="the suggested record name" />
-              </dd>
-              <dt>Value</dt>
-              <dd>
-                <code className="value">{w.suggested.value}</code>{' '}
-                <CopyButton value={w.suggested.value} what="the suggested record value" />
-              </dd>
-            </dl>
+            <RecordFacts
+              record={w.suggested}
+              what={{ name: 'the suggested record name', value: 'the suggested record value' }}
+            />
           )}
         </Notice>
       ))}
     </section>
+  );
+}
+
+/**
+ * One setting of the domain (PATCH /api/domains/:id) chosen from a list: `body` turns the choice into the
+ * request, `saved` the answer into what was saved.
+ */
+function SettingForm({
+  domainId,
+  headingId,
+  heading,
+  id,
+  name,
+  label,
+  options,
+  initial,
+  hint,
+  button,
+  body,
+  saved,
+  onSaved,
+}: {
+  domainId: string;
+  headingId: string;
+  heading: string;
+  /** The select's id; its hint's is `${id}-hint`. */
+  id: string;
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+  initial: string;
+  hint: ReactNode;
+  button: string;
+  body: (value: string) => Record<string, unknown>;
+  saved: (answer: DomainSummary) => string;
+  onSaved: () => Promise<void>;
+}) {
+  const [value, setValue] = useState(initial);
+  const save = useSave(onSaved);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void save.run(() => api<DomainSummary>('PATCH', `/api/domains/${domainId}`, body(value)), saved);
+  };
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>{heading}</h2>
+      <form className="inline-form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          <select
+            id={id}
+            name={name}
+            value={value}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            aria-describedby={`${id}-hint`}
+          >
+            {options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <p className="hint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        </div>
+        <button className="button" disabled={save.busy}>
+          {save.busy ? 'Saving…' : button}
+        </button>
+      </form>
+      <SaveOutcome save={save} />
+    </section>
+  );
+}
+
+/** What the last change did or why it failed, announced. */
+function SaveOutcome({ save }: { save: Save }) {
+  return (
+    <LiveRegion>
+      {save.done && <Notice kind="success">{save.done}</Notice>}
+      <ErrorNotice error={save.error} />
+    </LiveRegion>
   );
 }
 
@@ -343,68 +393,39 @@ function ExpiryForm({
   id: string;
   name: string;
   current: number | null;
-  onSaved: () => void;
+  onSaved: () => Promise<void>;
 }) {
-  const [value, setValue] = useState(current === null ? '' : String(current));
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState<string>();
-  const [error, setError] = useState<unknown>();
   // A value set through the API that is no preset stays selectable as it is.
-  const options = EXPIRY_PRESETS.some((p) => p.seconds === current)
+  const presets = EXPIRY_PRESETS.some((p) => p.seconds === current)
     ? EXPIRY_PRESETS
     : [{ seconds: current, words: expiryWords(current) }, ...EXPIRY_PRESETS];
-  const save = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setSaving(true);
-    setSaved(undefined);
-    setError(undefined);
-    try {
-      const updated = await api<DomainSummary>('PATCH', `/api/domains/${id}`, {
-        expire_after: value === '' ? null : Number(value),
-      });
-      setSaved(
-        `Saved: mail from ${name} that is not delivered within ${expiryWords(updated.expire_after)} fails as expired.`,
-      );
-      onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const options = presets.map((o) => ({
+    value: o.seconds === null ? '' : String(o.seconds),
+    label: o.seconds === null ? `${o.words} (default)` : o.words,
+  }));
   return (
-    <section aria-labelledby="expiry-heading">
-      <h2 id="expiry-heading">Expiry</h2>
-      <form className="inline-form" onSubmit={(e) => void save(e)}>
-        <div className="field">
-          <label htmlFor="expire-after">Give up after</label>
-          <select
-            id="expire-after"
-            name="expire_after"
-            value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            aria-describedby="expire-after-hint"
-          >
-            {options.map((o) => (
-              <option key={String(o.seconds)} value={o.seconds === null ? '' : String(o.seconds)}>
-                {o.seconds === null ? `${o.words} (default)` : o.words}
-              </option>
-            ))}
-          </select>
-          <p className="hint" id="expire-after-hint">
-            Mail from this domain not delivered by then is no longer tried: it fails with the reason
-            “expired”. Shorter suits one-time codes and sign-in links.
-          </p>
-        </div>
-        <button className="button" disabled={saving}>
-          {saving ? 'Saving…' : 'Save expiry'}
-        </button>
-      </form>
-      <LiveRegion>
-        {saved && <Notice kind="success">{saved}</Notice>}
-        <ErrorNotice error={error} />
-      </LiveRegion>
-    </section>
+    <SettingForm
+      domainId={id}
+      headingId="expiry-heading"
+      heading="Expiry"
+      id="expire-after"
+      name="expire_after"
+      label="Give up after"
+      options={options}
+      initial={current === null ? '' : String(current)}
+      hint={
+        <>
+          Mail from this domain not delivered by then is no longer tried: it fails with the reason “expired”.
+          Shorter suits one-time codes and sign-in links.
+        </>
+      }
+      button="Save expiry"
+      body={(value) => ({ expire_after: value === '' ? null : Number(value) })}
+      saved={(updated) =>
+        `Saved: mail from ${name} that is not delivered within ${expiryWords(updated.expire_after)} fails as expired.`
+      }
+      onSaved={onSaved}
+    />
   );
 }
 
@@ -426,56 +447,64 @@ function TlsForm({
   id: string;
   name: string;
   current: DomainSummary['tls'];
-  onSaved: () => void;
+  onSaved: () => Promise<void>;
 }) {
-  const [value, setValue] = useState(current);
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const save = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setSaving(true);
-    setSaved(undefined);
-    setError(undefined);
-    try {
-      const updated = await api<DomainSummary>('PATCH', `/api/domains/${id}`, { tls: value });
-      setSaved(`Saved: mail from ${name} is ${TLS_WORDS[updated.tls]}.`);
-      onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <section aria-labelledby="tls-heading">
-      <h2 id="tls-heading">Encryption</h2>
-      <form className="inline-form" onSubmit={(e) => void save(e)}>
-        <div className="field">
-          <label htmlFor="tls-policy">TLS</label>
-          <select
-            id="tls-policy"
-            name="tls"
-            value={value}
-            onChange={(e) => setValue(e.currentTarget.value as DomainSummary['tls'])}
-            aria-describedby="tls-policy-hint"
-          >
-            <option value="opportunistic">Opportunistic (default)</option>
-            <option value="required">Required</option>
-          </select>
-          <p className="hint" id="tls-policy-hint">
-            Opportunistic: {TLS_WORDS.opportunistic}. Required: {TLS_WORDS.required}.
-          </p>
-        </div>
-        <button className="button" disabled={saving}>
-          {saving ? 'Saving…' : 'Save TLS policy'}
-        </button>
-      </form>
-      <LiveRegion>
-        {saved && <Notice kind="success">{saved}</Notice>}
-        <ErrorNotice error={error} />
-      </LiveRegion>
-    </section>
+    <SettingForm
+      domainId={id}
+      headingId="tls-heading"
+      heading="Encryption"
+      id="tls-policy"
+      name="tls"
+      label="TLS"
+      options={[
+        { value: 'opportunistic', label: 'Opportunistic (default)' },
+        { value: 'required', label: 'Required' },
+      ]}
+      initial={current}
+      hint={
+        <>
+          Opportunistic: {TLS_WORDS.opportunistic}. Required: {TLS_WORDS.required}.
+        </>
+      }
+      button="Save TLS policy"
+      body={(value) => ({ tls: value })}
+      saved={(updated) => `Saved: mail from ${name} is ${TLS_WORDS[updated.tls]}.`}
+      onSaved={onSaved}
+    />
+  );
+}
+
+/** A record to publish as Type, Name and Value with Copy buttons; `what` names the two for screen readers. */
+function RecordFacts({
+  record,
+  what,
+  children,
+}: {
+  record: { type: string; name: string; value: string; priority?: number };
+  what: { name: string; value: string };
+  children?: ReactNode;
+}) {
+  return (
+    <dl className="facts">
+      <dt>Type</dt>
+      <dd>{record.type}</dd>
+      <dt>Name</dt>
+      <dd>
+        <code>{record.name}</code> <CopyButton value={record.name} what={what.name} />
+      </dd>
+      {record.priority !== undefined && (
+        <>
+          <dt>Priority</dt>
+          <dd>{record.priority}</dd>
+        </>
+      )}
+      <dt>Value</dt>
+      <dd>
+        <code className="value">{record.value}</code> <CopyButton value={record.value} what={what.value} />
+      </dd>
+      {children}
+    </dl>
   );
 }
 
@@ -489,44 +518,35 @@ const ALGORITHM_NAMES: Record<DkimKey['algorithm'], string> = {
  * with the record to publish, retired keys with the day their record may go; the Rotate button and the
  * Ed25519 option.
  */
-function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail; onChanged: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  // Shown at once as clicked; put back if the change fails, and follow the server after a reload.
-  const [ed25519, setEd25519Shown] = useState(domain.dkim_ed25519);
-  useEffect(() => setEd25519Shown(domain.dkim_ed25519), [domain.dkim_ed25519]);
-  const keys = domain.dkim_keys ?? [];
+function DkimKeys({
+  id,
+  domain,
+  onChanged,
+}: {
+  id: string;
+  domain: DomainDetail;
+  onChanged: () => Promise<void>;
+}) {
+  const save = useSave(onChanged);
+  // The box shows the click at once, while the change and the reload after it run; then the server's value.
+  const [clicked, setClicked] = useState<boolean>();
+  const ed25519 = clicked ?? domain.dkim_ed25519;
+  const keys = domain.dkim_keys;
   const rotating = keys.some((k) => k.status === 'pending' && k.algorithm === 'rsa-sha256');
-  const act = async (request: () => Promise<unknown>, message: string, undo?: () => void) => {
-    setBusy(true);
-    setDone(undefined);
-    setError(undefined);
-    try {
-      await request();
-      setDone(message);
-      onChanged();
-    } catch (err) {
-      undo?.();
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const rotate = () =>
-    act(
+    save.run(
       () => api('POST', `/api/domains/${id}/dkim/rotate`),
       'Rotation started: publish the new record below. The current key signs until txmail finds it in DNS.',
     );
-  const setEd25519 = (on: boolean) => {
-    setEd25519Shown(on);
-    return act(
+  const setEd25519 = async (on: boolean) => {
+    setClicked(on);
+    await save.run(
       () => api('PATCH', `/api/domains/${id}`, { dkim_ed25519: on }),
       on
         ? 'Ed25519 turned on: publish its record below; it signs beside RSA once txmail finds it in DNS.'
         : 'Ed25519 turned off: mail is signed with RSA only.',
-      () => setEd25519Shown(!on),
     );
+    setClicked(undefined);
   };
   return (
     <section aria-labelledby="dkim-heading">
@@ -537,7 +557,7 @@ function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail;
         or now with Verify), then the new key takes over.
       </p>
       <div className="actions">
-        <button type="button" className="button" onClick={() => void rotate()} disabled={busy}>
+        <button type="button" className="button" onClick={() => void rotate()} disabled={save.busy}>
           {rotating ? 'Rotation in progress' : 'Rotate DKIM key'}
         </button>
       </div>
@@ -545,7 +565,7 @@ function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail;
         <input
           type="checkbox"
           checked={ed25519}
-          disabled={busy}
+          disabled={save.busy}
           onChange={(e) => void setEd25519(e.currentTarget.checked)}
           aria-describedby="ed25519-hint"
         />{' '}
@@ -555,10 +575,7 @@ function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail;
         A second, Ed25519 signature (RFC 8463) beside the RSA one, for receivers that check it. It signs only
         once its record is found in DNS; verification of the domain stays with the RSA key.
       </p>
-      <LiveRegion>
-        {done && <Notice kind="success">{done}</Notice>}
-        <ErrorNotice error={error} />
-      </LiveRegion>
+      <SaveOutcome save={save} />
       <div className="records">
         {keys.map((k) => (
           <article key={k.selector} className="record card" aria-labelledby={`dkim-${k.selector}`}>
@@ -575,19 +592,13 @@ function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail;
               {k.status === 'retired' &&
                 `No longer signs. Its record may be removed${k.removable_after ? ` after ${formatTime(k.removable_after)}` : ''}; mail signed with it may still be checked until then.`}
             </p>
-            <dl className="facts">
-              <dt>Type</dt>
-              <dd>{k.type}</dd>
-              <dt>Name</dt>
-              <dd>
-                <code>{k.name}</code>{' '}
-                <CopyButton value={k.name} what={`the name of DKIM key ${k.selector}`} />
-              </dd>
-              <dt>Value</dt>
-              <dd>
-                <code className="value">{k.value}</code>{' '}
-                <CopyButton value={k.value} what={`the value of DKIM key ${k.selector}`} />
-              </dd>
+            <RecordFacts
+              record={k}
+              what={{
+                name: `the name of DKIM key ${k.selector}`,
+                value: `the value of DKIM key ${k.selector}`,
+              }}
+            >
               {k.status === 'pending' && (
                 <>
                   <dt>In DNS</dt>
@@ -605,7 +616,7 @@ function DkimKeys({ id, domain, onChanged }: { id: string; domain: DomainDetail;
                   </dd>
                 </>
               )}
-            </dl>
+            </RecordFacts>
             {k.status === 'pending' && k.record_problem && <Notice kind="error">{k.record_problem}</Notice>}
           </article>
         ))}

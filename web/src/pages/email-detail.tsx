@@ -30,7 +30,7 @@ export interface DeliveryAttempt {
   source_ip: string | null;
 }
 
-export interface TlsDetails {
+interface TlsDetails {
   version: string | null;
   cipher: string | null;
   certificate: 'valid' | 'invalid' | null;
@@ -43,7 +43,7 @@ export interface TlsDetails {
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
  * opportunistic", or how it went without ("cleartext after a failed TLS handshake").
  */
-export function tlsWords(t: TlsDetails): string {
+function tlsWords(t: TlsDetails): string {
   const parts: string[] = [];
   if (t.version !== null) {
     parts.push(t.version.replace(/^TLSv/, 'TLS '));
