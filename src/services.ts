@@ -178,16 +178,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     acceptOnly: options.acceptOnly === true,
   });
   const { writer: batcher, accept, systemMail } = accepting;
-  const { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork } = createAccountServices(
-    config,
-    {
+  const { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit } =
+    createAccountServices(config, {
       repos,
       secretKey,
       systemMail,
       clock,
       logger,
-    },
-  );
+    });
   const domains = createDomains(config, { repos, dkim, dns, verifiedDomains, auth, clock });
   const suppressions = new Suppressions(repos.suppressions, clock);
   const { endpoints: webhooks, sender: webhookSender } = createWebhooks(config, {
@@ -225,6 +223,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     sessions,
     dashboardAuth,
     accountMail,
+    members,
+    twoFactor,
+    audit,
   });
   // Liveness is measured in real time whatever clock the services run on: a test's manual clock moves
   // due times, and must not make this process look dead to itself or to others.

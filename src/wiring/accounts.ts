@@ -8,6 +8,10 @@ import { AttemptLimiter } from '../accounts/attempt-limiter.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
 import { LoginDevices } from '../accounts/login-devices.js';
 import { Sessions } from '../accounts/sessions.js';
+import { Members } from '../accounts/members.js';
+import { TwoFactor } from '../accounts/two-factor.js';
+import { Audit } from '../audit/audit.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import {
   MAILS_PER_ADDRESS_PER_HOUR,
   Signup,
@@ -29,6 +33,9 @@ export interface AccountServices {
   accountMail: QueuedAccountMail;
   /** What the sign-in pages do after answering (reset mail); waited for on close. */
   deferredWork: DeferredWork;
+  members: Members;
+  twoFactor: TwoFactor;
+  audit: Audit;
 }
 
 export function createAccountServices(
@@ -40,7 +47,13 @@ export function createAccountServices(
     logger.warn({ err }, 'could not record key use'),
   );
   const accounts = new Accounts(repos.accounts, clock);
-  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(deps.secretKey, 'session'), clock);
+  const sessions = new Sessions(
+    repos.sessions,
+    repos.accounts,
+    deriveKey(deps.secretKey, 'session'),
+    clock,
+    repos.members,
+  );
   const accountMail = new QueuedAccountMail(deps.systemMail);
   const deferredWork = new DeferredWork((err) =>
     logger.error({ err }, 'sign-in work after the answer failed'),
@@ -62,6 +75,22 @@ export function createAccountServices(
       clock,
     },
   );
+  const members = new Members(
+    { publicUrl: config.publicUrl },
+    {
+      repo: repos.members,
+      accounts: repos.accounts,
+      mail: accountMail,
+      clock,
+    },
+  );
+  const twoFactor = new TwoFactor({
+    members: repos.members,
+    box: new SecretBox(deriveKey(deps.secretKey, 'totp-secret-encryption')),
+    attempts: repos.attemptCounts,
+    clock,
+  });
+  const audit = new Audit(repos.audit, clock);
   const dashboardAuth = new DashboardAuth(
     { publicUrl: config.publicUrl },
     {
@@ -76,7 +105,9 @@ export function createAccountServices(
       attempts: repos.attemptCounts,
       deferred: deferredWork,
       clock,
+      members: repos.members,
+      twoFactor,
     },
   );
-  return { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork };
+  return { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit };
 }

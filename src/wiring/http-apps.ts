@@ -30,6 +30,9 @@ export type HttpAppsDeps = Pick<
   | 'sessions'
   | 'dashboardAuth'
   | 'accountMail'
+  | 'members'
+  | 'twoFactor'
+  | 'audit'
 > & { db: Db; repos: Repos };
 
 export function createHttpApps(config: Config, deps: HttpAppsDeps): HttpApps {
@@ -71,6 +74,10 @@ export function createHttpApps(config: Config, deps: HttpAppsDeps): HttpApps {
         webRoot: defaultWebRoot(),
         trustProxy: config.trustProxy,
         reputation: repos.reputation,
+        members: deps.members,
+        membersRepo: repos.members,
+        twoFactor: deps.twoFactor,
+        audit: deps.audit,
       }),
     healthHttp: () => buildHealthApp({ logger, databaseReachable: () => isReachable(db), metrics }),
   };

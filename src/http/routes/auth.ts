@@ -3,8 +3,8 @@
 // to them. Log-out, password change and a new verification link are behind the session hook.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardAuth, SignedIn } from '../../accounts/dashboard-auth.js';
-import type { Sessions } from '../../accounts/sessions.js';
-import type { Account } from '../../db/schema.js';
+import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
+import type { Account, MemberRow } from '../../db/schema.js';
 import { sessionOf } from '../authenticate.js';
 import {
   clearedSessionCookie,
@@ -35,6 +35,28 @@ function accountJson(a: Account) {
     email_verified: a.email_verified_at !== null,
     plan: a.plan,
     state: a.state,
+    require_totp: a.require_totp_at !== null,
+  };
+}
+
+/** Who is signed in: the member, its role and whether it has (and must set up) two-factor sign-in. */
+function memberJson(m: MemberRow, a: Account) {
+  const totpEnabled = m.totp_enabled_at !== null;
+  return {
+    id: m.id,
+    email: m.email,
+    role: m.role,
+    totp_enabled: totpEnabled,
+    must_enrol_totp: a.require_totp_at !== null && !totpEnabled,
+  };
+}
+
+/** The answer of everything that starts a session (log-in, verification and invitation links). */
+export function signedInJson(session: ActiveSession, csrfToken: string) {
+  return {
+    account: accountJson(session.account),
+    member: memberJson(session.member, session.account),
+    csrf_token: csrfToken,
   };
 }
 
@@ -48,7 +70,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         deviceCookie(device.id, deps.secureCookies),
       ])
       .header('Cache-Control', 'no-store')
-      .send({ account: accountJson(session.account), csrf_token: deps.sessions.csrfToken(session.id) });
+      .send(signedInJson(session, deps.sessions.csrfToken(session.id)));
 
   app.get(
     '/api/auth/session',
@@ -68,6 +90,8 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       }
       return {
         account: session ? accountJson(session.account) : null,
+        // Only with a session: the signed-out answer stays as it was.
+        ...(session ? { member: memberJson(session.member, session.account) } : {}),
         csrf_token: session ? deps.sessions.csrfToken(session.id) : null,
         signup: deps.auth.signupOpen ? 'open' : 'closed',
       };
@@ -91,13 +115,17 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post<{ Body: { email: string; password: string; code?: string } }>(
     '/api/auth/login',
     {
       schema: {
         summary:
-          'Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network)',
-        body: object(['email', 'password'], { email, password }),
+          'Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network); with two-factor sign-in on, `code` too',
+        body: object(['email', 'password'], {
+          email,
+          password,
+          code: { type: 'string', maxLength: 20 },
+        }),
       },
     },
     async (request, reply) =>
@@ -108,6 +136,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
           request.body.password,
           request.ip,
           readCookie(request.headers.cookie, DEVICE_COOKIE),
+          request.body.code,
         ),
         200,
       ),
