@@ -7,10 +7,26 @@ export interface SessionAccount {
   email_verified: boolean;
   plan: 'free' | 'pro' | 'scale';
   state: 'sandbox' | 'production';
+  /** The owner requires two-factor sign-in of every member. */
+  require_totp: boolean;
+}
+
+export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
+
+/** Who is signed in (docs/API.md, members and roles). */
+export interface SessionMember {
+  id: string;
+  email: string;
+  role: Role;
+  totp_enabled: boolean;
+  /** The account requires two-factor sign-in and this member has not set it up: nothing else works. */
+  must_enrol_totp: boolean;
 }
 
 export interface SessionInfo {
   account: SessionAccount | null;
+  /** Present with a session. */
+  member?: SessionMember;
   csrf_token: string | null;
   signup: 'open' | 'closed';
 }
