@@ -10,6 +10,7 @@ import { ASSIGNABLE_ROLES, PUBLIC, ROLE_PERMISSIONS, ROUTE_RULES, ruleFor } from
 import {
   browserOf,
   mailedToken,
+  setCookieOf,
   signUpAndVerify,
   type DashboardBrowser,
 } from './helpers/dashboard-signup.js';
@@ -144,8 +145,14 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       payload: { token: await mailedToken(env, 'admin@example.org', '/accept-invite'), password: PASSWORD },
     });
     expect(again.statusCode).toBe(400);
-    // An invited member logs in with its own password.
-    expect((await login('admin@example.org')).statusCode).toBe(200);
+    // An invited member logs in with its own password, and is not remembered as a device of the
+    // account (whose device budget would let it guess the owner's password outside the ceilings).
+    const adminLogin = await login('admin@example.org');
+    expect(adminLogin.statusCode).toBe(200);
+    expect(setCookieOf(adminLogin, 'txmail_session')).toBeDefined();
+    expect(setCookieOf(adminLogin, 'txmail_device')).toBeUndefined();
+    // Admins manage members' sessions, but not the owner's.
+    expect((await as(admin, 'GET', `/api/members/${ownerId}/sessions`)).statusCode).toBe(403);
   });
 
   it('refuses an invitation past its 7 days', async () => {

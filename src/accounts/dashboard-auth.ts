@@ -29,10 +29,14 @@ export interface DashboardAuthSettings {
   publicUrl: string;
 }
 
-/** A browser that just signed in: its session, and the device cookie that remembers it for log-ins. */
+/**
+ * A browser that just signed in: its session, and the device cookie that remembers it for log-ins (the
+ * owner's only: a device is bound to the account's address, and one given to an invited member would
+ * let it guess the owner's password on a device's budget, outside the per-address ceiling).
+ */
 export interface SignedIn {
   session: ActiveSession;
-  device: RememberedDevice;
+  device?: RememberedDevice;
 }
 
 export class DashboardAuth {
@@ -146,6 +150,7 @@ export class DashboardAuth {
       await this.deps.twoFactor.verify(signedIn, code);
     }
     const session = await this.deps.sessions.create(account, signedIn);
+    if (signedIn.role !== 'owner') return { session };
     const remembered = await this.deps.devices.remember(
       account.id,
       device === undefined ? undefined : deviceId,
@@ -208,7 +213,11 @@ export class DashboardAuth {
    * browser forgotten (they proved the old password). This browser, which just proved the current one,
    * is remembered anew.
    */
-  async changePassword(session: ActiveSession, current: string, next: string): Promise<RememberedDevice> {
+  async changePassword(
+    session: ActiveSession,
+    current: string,
+    next: string,
+  ): Promise<RememberedDevice | undefined> {
     checkNewPassword(next);
     const invited = session.member.role !== 'owner';
     const hash = invited ? session.member.password_hash : session.account.password_hash;
@@ -220,7 +229,7 @@ export class DashboardAuth {
       // An invited member's own password: that member's other sessions end, nobody else's.
       await this.deps.members.setPassword(session.member.id, await hashPassword(next));
       await this.deps.sessionsRepo.deleteMemberSessions(session.member.id, session.idHash);
-      return this.deps.devices.remember(accountId, undefined, this.deps.clock.now());
+      return undefined;
     }
     await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
     await this.deps.sessions.revokeAll(accountId, session.idHash);

@@ -67,7 +67,8 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       .code(status)
       .header('Set-Cookie', [
         sessionCookie(session.id, deps.secureCookies),
-        deviceCookie(device.id, deps.secureCookies),
+        // Invited members are not remembered (dashboard-auth.ts): no device cookie.
+        ...(device ? [deviceCookie(device.id, deps.secureCookies)] : []),
       ])
       .header('Cache-Control', 'no-store')
       .send(signedInJson(session, deps.sessions.csrfToken(session.id)));
@@ -214,9 +215,8 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
         request.body.new_password,
       );
       // The other browsers were forgotten with the old password; this one proved the current password.
-      return reply
-        .header('Set-Cookie', deviceCookie(device.id, deps.secureCookies))
-        .send({ password_changed: true });
+      if (device) reply.header('Set-Cookie', deviceCookie(device.id, deps.secureCookies));
+      return reply.send({ password_changed: true });
     },
   );
 

@@ -2,7 +2,7 @@
 // only (an API key cannot invite people); who may call which is http/permissions.ts's.
 import type { FastifyInstance } from 'fastify';
 import { memberJson, type Members } from '../../accounts/members.js';
-import type { Sessions } from '../../accounts/sessions.js';
+import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
 import type { MemberRole, SessionRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
@@ -19,6 +19,15 @@ export function sessionJson(s: SessionRow, currentIdHash: string) {
     expires_at: new Date(s.expires_at).toISOString(),
     current: s.id_hash === currentIdHash,
   };
+}
+
+/** The member whose sessions are asked for: the owner's are the owner's own business. */
+async function memberForSessions(members: Members, session: ActiveSession, id: string) {
+  const member = await members.find(session.account, id);
+  if (member.role === 'owner' && session.member.role !== 'owner') {
+    throw new AppError('forbidden', "only the owner sees and ends the owner's sessions");
+  }
+  return member;
 }
 
 export function registerMemberRoutes(
@@ -88,7 +97,7 @@ export function registerMemberRoutes(
     { schema: { summary: "Dashboard: a member's live sessions" } },
     async (request) => {
       const session = sessionOf(request);
-      const member = await deps.members.find(session.account, request.params.id);
+      const member = await memberForSessions(deps.members, session, request.params.id);
       const rows = await deps.sessions.listOf(member.id);
       return { data: rows.map((s) => sessionJson(s, session.idHash)) };
     },
@@ -99,7 +108,7 @@ export function registerMemberRoutes(
     { schema: { summary: "Dashboard: end one of a member's sessions" } },
     async (request, reply) => {
       const session = sessionOf(request);
-      const member = await deps.members.find(session.account, request.params.id);
+      const member = await memberForSessions(deps.members, session, request.params.id);
       if (!(await deps.sessions.revokeOf(member.id, request.params.sid))) {
         throw new AppError('not_found', `no live session "${request.params.sid}" of this member`);
       }
