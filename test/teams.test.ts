@@ -206,6 +206,20 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     // Recovery codes: each once, in any case and with or without its dash.
     expect((await login('owner@example.org', codes[0]!.toUpperCase().replace('-', ''))).statusCode).toBe(200);
     expect((await login('owner@example.org', codes[0]!)).statusCode).toBe(400);
+    // Turning it off takes a code too; then the password alone logs in again.
+    const signedIn = browserOf(await login('owner@example.org', codes[2]!));
+    expect((await as(signedIn, 'POST', '/api/auth/totp/disable', { code: '123456' })).statusCode).toBe(400);
+    const off = await as(signedIn, 'POST', '/api/auth/totp/disable', { code: codes[3]! });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    // On again, for the limit below.
+    const again = (await as(signedIn, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+    clock.advance(30_000);
+    const reconfirmed = await as(signedIn, 'POST', '/api/auth/totp/confirm', {
+      code: totpCode(again.secret, clock.now()),
+    });
+    expect(reconfirmed.statusCode, reconfirmed.body).toBe(200);
+    codes.splice(0, codes.length, ...(reconfirmed.json() as { recovery_codes: string[] }).recovery_codes);
     // Wrong codes are limited per member like log-ins.
     for (let i = 0; i < 10; i++) await login('owner@example.org', 'nope-nope');
     const limited = await login('owner@example.org', codes[1]!);

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
 import type { MembersRepo } from '../db/members-repo.js';
-import type { MemberRow } from '../db/schema.js';
+import type { Account, MemberRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { LOGIN_WINDOW_MS } from './login-limits.js';
@@ -92,6 +92,25 @@ export class TwoFactor {
     }
     if (!ok) throw wrongCode();
     await this.attempts.reset(member.id);
+  }
+
+  /**
+   * Turns two-factor sign-in off, proven by a code (or a recovery code) like a log-in; refused while the
+   * account requires it.
+   */
+  async disable(member: MemberRow, account: Account, code: string): Promise<void> {
+    if (member.totp_enabled_at === null) {
+      throw new AppError('validation_error', 'two-factor sign-in is not on for this member');
+    }
+    if (account.require_totp_at !== null) {
+      throw new AppError(
+        'validation_error',
+        'the account requires two-factor sign-in; the owner can lift that',
+      );
+    }
+    const fresh = await this.deps.members.byId(member.id);
+    await this.verify(fresh ?? member, code);
+    await this.deps.members.disableTotp(member.id);
   }
 
   private async take(memberId: string, now: number): Promise<void> {

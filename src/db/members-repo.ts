@@ -156,6 +156,18 @@ export class MembersRepo {
     });
   }
 
+  /** Turns two-factor sign-in off: the secrets and recovery codes go (the last step stays: no replay). */
+  async disableTotp(id: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('members')
+        .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null })
+        .where('id', '=', id)
+        .execute();
+      await tx.deleteFrom('member_recovery_codes').where('member_id', '=', id).execute();
+    });
+  }
+
   /** Records that a code of `step` was used; false when that step or a later one was used already. */
   async claimTotpStep(id: string, step: number): Promise<boolean> {
     const r = await this.db

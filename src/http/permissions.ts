@@ -51,6 +51,7 @@ export const ROUTE_RULES: Record<string, RouteRule | typeof PUBLIC> = {
   'POST /api/auth/password': { permission: 'self', audit: 'member.password_changed' },
   'POST /api/auth/totp/setup': { permission: 'self' },
   'POST /api/auth/totp/confirm': { permission: 'self', audit: 'member.totp_enabled' },
+  'POST /api/auth/totp/disable': { permission: 'self', audit: 'member.totp_disabled' },
   'GET /api/auth/sessions': { permission: 'self' },
   'DELETE /api/auth/sessions/:id': { permission: 'self', audit: 'session.revoked' },
   // The account's address and security settings: the owner's.

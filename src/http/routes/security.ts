@@ -78,6 +78,21 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
     },
   );
 
+  app.post<{ Body: { code: string } }>(
+    '/api/auth/totp/disable',
+    {
+      schema: {
+        summary: 'Dashboard: turn two-factor sign-in off with a code (not while the account requires it)',
+        body: object(['code'], { code: { type: 'string', minLength: 1, maxLength: 20 } }),
+      },
+    },
+    async (request) => {
+      const { member, account } = sessionOf(request);
+      await deps.twoFactor.disable(member, account, request.body.code);
+      return { totp_enabled: false };
+    },
+  );
+
   app.get(
     '/api/auth/sessions',
     { schema: { summary: 'Dashboard: your own live sessions' } },

@@ -43,6 +43,19 @@ export function SecurityPage() {
     setMessage('Two-factor sign-in is on.');
     await refresh();
   };
+  const disable = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    try {
+      await api('POST', '/api/auth/totp/disable', {
+        code: String(new FormData(e.currentTarget).get('code') ?? '').trim(),
+      });
+      setMessage('Two-factor sign-in is off.');
+      setError(undefined);
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  };
   const requireTotp = async (on: boolean) => {
     try {
       await api('PATCH', '/api/account/security', { require_totp: on });
@@ -63,7 +76,21 @@ export function SecurityPage() {
       )}
       <section aria-labelledby="totp-heading" className="stack card">
         <h2 id="totp-heading">Two-factor sign-in</h2>
-        {member?.totp_enabled && !codes && <p>Two-factor sign-in is on for {member.email}.</p>}
+        {member?.totp_enabled && !codes && (
+          <>
+            <p>Two-factor sign-in is on for {member.email}.</p>
+            {!session.account?.require_totp && (
+              <form
+                onSubmit={(e) => void disable(e)}
+                className="inline-form"
+                aria-label="Turn off two-factor sign-in"
+              >
+                <Field label="Code to turn it off" name="code" autoComplete="one-time-code" required />
+                <button className="button secondary">Turn off</button>
+              </form>
+            )}
+          </>
+        )}
         {!member?.totp_enabled && !setup && !codes && (
           <>
             <p>Log in with a code from an authenticator app as well as your password.</p>
