@@ -1,4 +1,6 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import {
@@ -7,6 +9,7 @@ import {
   type DeliveryAttemptRow,
   type WebhookAttemptRow,
   type EventRow,
+  type LoggedMessageRow,
   type MessageRow,
   type MessageStatus,
 } from './schema.js';
@@ -30,8 +33,26 @@ const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
   (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
 );
 
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+
+/**
+ * The largest message whose bytes are kept (as sent, before compression): the request's 10 MiB of
+ * HTML with its text alternative and encoding is larger, and such a message's raw view is not worth
+ * the storage; its log says the bytes were not kept.
+ */
+export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
+
+/** The bytes a message was last sent as, or why there are none. */
+export type RawMessage =
+  { kind: 'kept'; raw: Buffer; signedAt: number } | { kind: 'removed'; removedAt: number } | { kind: 'none' };
+
 export interface MessageDetail {
-  message: MessageRow;
+  message: LoggedMessageRow;
+  /** The raw bytes kept: their size as sent; undefined when none are. */
+  rawSize: number | undefined;
+  /** Re-sent copies of this message (POST /api/emails/:id/resend), oldest first. */
+  resends: string[];
   events: EventRow[];
   attempts: DeliveryAttemptRow[];
   webhookAttempts: (WebhookAttemptRow & { url: string })[];
@@ -72,17 +93,67 @@ export class MessagesRepo {
       const events = await reader.events(accountId, id);
       const attempts = await reader.attempts(accountId, id);
       const webhookAttempts = await reader.webhookAttempts(accountId, id);
-      return { message, events, attempts, webhookAttempts };
+      const raw = await trx
+        .selectFrom('message_raw')
+        .select('size')
+        .where('message_id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      const resends = await trx
+        .selectFrom('messages')
+        .select('id')
+        .where('resent_from', '=', id)
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return {
+        message,
+        events,
+        attempts,
+        webhookAttempts,
+        rawSize: raw?.size,
+        resends: resends.map((r) => r.id),
+      };
     });
   }
 
-  async get(accountId: string, id: string): Promise<MessageRow | undefined> {
+  async get(accountId: string, id: string): Promise<LoggedMessageRow | undefined> {
     return this.db
       .selectFrom('messages')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
+  }
+
+  /**
+   * Keeps the bytes of the message's latest attempt as signed (gzip, base64; one row per message, the
+   * latest replaces the earlier). A message too large to keep, or whose content retention already
+   * removed it (never before its final state, so only a later report's race), is not kept.
+   */
+  async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
+    if (signed.length > MAX_RAW_KEPT_BYTES) return;
+    const raw = (await gzipped(signed, { level: 1 })).toString('base64');
+    await this.db
+      .insertInto('message_raw')
+      .values({ message_id: messageId, account_id: accountId, raw, size: signed.length, signed_at: now })
+      .onConflict((oc) => oc.column('message_id').doUpdateSet({ raw, size: signed.length, signed_at: now }))
+      .execute();
+  }
+
+  /** The bytes the message was last sent as (decompressed), or why there are none. */
+  async raw(accountId: string, messageId: string): Promise<RawMessage | undefined> {
+    const row = await this.db
+      .selectFrom('messages as m')
+      .leftJoin('message_raw as r', 'r.message_id', 'm.id')
+      .select(['m.content_removed_at', 'r.raw', 'r.signed_at'])
+      .where('m.account_id', '=', accountId)
+      .where('m.id', '=', messageId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.content_removed_at !== null) return { kind: 'removed', removedAt: row.content_removed_at };
+    if (row.raw === null || row.signed_at === null) return { kind: 'none' };
+    return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 
   /** The message's history, newest first. */

@@ -285,7 +285,8 @@ export class DeliveryWorker {
       counted: true,
       attempt,
       events: next.events.map((e) => ({ id: newId(), ...e })),
-      ...(next.suppress
+      // A simulator address is never suppressed: the next rehearsal is accepted too (docs/design.md §16).
+      ...(next.suppress && !this.deliverer.simulated(m)
         ? {
             suppression: {
               id: newId(),
@@ -313,8 +314,9 @@ export class DeliveryWorker {
       now: this.clock.now(),
       ...change,
     };
-    // What it adds to the reputation counts if applied (reputation/counts.ts).
-    return { ...record, reputation: deliveryDelta(m, record) };
+    // What it adds to the reputation counts if applied (reputation/counts.ts); the simulator's answers
+    // say nothing about the account's mail.
+    return { ...record, reputation: this.deliverer.simulated(m) ? undefined : deliveryDelta(m, record) };
   }
 }
 

@@ -13,6 +13,7 @@ import type { ProcessRegistry } from '../process-registry.js';
 import type { ReputationGuard } from '../reputation/guard.js';
 import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
+import { simulatorDomain } from '../simulator/simulator-addresses.js';
 
 export interface InboundRole {
   /** Starts the receiver and the recovery pass once; `port` 0 picks one. */
@@ -55,6 +56,7 @@ export function createInboundRole(
         clock,
         logger: log,
         hostname: config.hostname,
+        simulatorDomain: simulatorDomain(config.testDomain),
         owner: deps.registry.id,
         canClaim: () => deps.registry.canClaim(),
         processed: (kind, effects) => {

@@ -38,6 +38,7 @@ import type { ProcessRegistry } from '../process-registry.js';
 import type { ReputationGuard } from '../reputation/guard.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { SimulatorTransport } from '../simulator/simulator-transport.js';
 import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
 import { TlsReportCounter } from '../tls-reports/counter.js';
 import { DEFAULT_REPORTER_OPTIONS, TlsReporter } from '../tls-reports/reporter.js';
@@ -329,7 +330,7 @@ function tlsReporting(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics }: WorkerRoleDeps,
+  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics, signals }: WorkerRoleDeps,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
     ConstructorParameters<typeof Deliverer>[1],
     'tlsPolicy' | 'tlsReports'
@@ -361,6 +362,16 @@ function newDeliverer(
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
+      keepRaw: (m, signed) =>
+        repos.messages
+          .keepRaw(m.account_id, m.id, signed, clock.now())
+          .catch((err: unknown) => logger.warn({ err, messageId: m.id }, 'could not keep the bytes sent')),
+      simulator: new SimulatorTransport({
+        testDomain: config.testDomain,
+        storeReport: (row) => repos.inbound.store(row),
+        wakeReceiver: () => signals.inboundStored.emit(),
+        clock,
+      }),
       clock,
     },
   );

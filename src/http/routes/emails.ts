@@ -6,6 +6,7 @@ import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
+import { contentRemovalAt } from '../../accounts/content-retention.js';
 import { authOf } from '../authenticate.js';
 
 const STATUSES: MessageStatus[] = [
@@ -58,6 +59,7 @@ interface ListQuery {
 }
 
 export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
+  registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
     { schema: { summary: 'The delivery log, newest first', querystring: listQuerySchema } },
@@ -99,8 +101,20 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
+      const days = account.content_retention_days;
+      const final = message.next_attempt_at === null;
       return {
         ...detailJson(message, events),
+        raw_bytes: detail.rawSize ?? null,
+        content_retention_days: days,
+        content_removed_at: iso(message.content_removed_at),
+        // When the content retention will remove it (docs/design.md §9); null while queued or kept.
+        content_removes_at:
+          message.content_removed_at === null && final
+            ? iso(contentRemovalAt(message.updated_at, days))
+            : null,
+        resent_from: message.resent_from,
+        resends: detail.resends,
         events: events.map(eventJson),
         delivery_attempts: attempts.map(attemptJson),
         webhook_deliveries: pushes.map((p) => ({
@@ -117,6 +131,44 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
           error: p.error,
         })),
       };
+    },
+  );
+}
+
+/**
+ * GET /api/emails/:id/raw: the bytes of the message's latest attempt as signed, `message/rfc822`
+ * (docs/API.md). Kept from the first attempt until the content retention removes them.
+ */
+export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): void {
+  app.get<{ Params: { id: string } }>(
+    '/api/emails/:id/raw',
+    {
+      schema: {
+        summary: 'The message as sent: its bytes as signed, message/rfc822',
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 64 } },
+          required: ['id'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { account } = authOf(request);
+      const id = request.params.id;
+      const raw = UUID.test(id) ? await messages.raw(account.id, id) : undefined;
+      if (!raw) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      if (raw.kind === 'removed') {
+        throw new AppError(
+          'not_found',
+          `the content of email "${id}" was removed at ${iso(raw.removedAt)} (content retention)`,
+        );
+      }
+      if (raw.kind === 'none')
+        throw new AppError('not_found', `email "${id}" has not been sent yet: no bytes are kept for it`);
+      return reply
+        .header('content-type', 'message/rfc822')
+        .header('content-disposition', `inline; filename="${id}.eml"`)
+        .send(raw.raw);
     },
   );
 }
