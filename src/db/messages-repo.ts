@@ -51,6 +51,8 @@ export interface MessageDetail {
   message: LoggedMessageRow;
   /** The raw bytes kept: their size as sent; undefined when none are. */
   rawSize: number | undefined;
+  /** The account's content_retention_days as it is now (the authenticated account may be cached). */
+  contentRetentionDays: number | null;
   /** Re-sent copies of this message (POST /api/emails/:id/resend), oldest first. */
   resends: string[];
   events: EventRow[];
@@ -106,8 +108,14 @@ export class MessagesRepo {
         .where('account_id', '=', accountId)
         .orderBy('id')
         .execute();
+      const account = await trx
+        .selectFrom('accounts')
+        .select('content_retention_days')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
       return {
         message,
+        contentRetentionDays: account?.content_retention_days ?? null,
         events,
         attempts,
         webhookAttempts,

@@ -101,7 +101,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
-      const days = account.content_retention_days;
+      const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
       return {
         ...detailJson(message, events),
