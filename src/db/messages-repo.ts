@@ -1,7 +1,7 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import {
   MESSAGE_COLUMNS,
@@ -24,6 +24,17 @@ export interface MessageFilter {
   until?: number;
   /** Only messages older than this id (the cursor: ids are time-ordered). */
   beforeId?: string;
+  /** Exactly this message (a search by its Message-ID). */
+  id?: string;
+  /** The recipient's domain (ASCII, lower case). */
+  toDomain?: string;
+  /** Every word in the subject, case-insensitively (ASCII), as a substring. */
+  subjectWords?: string[];
+}
+
+/** A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'). */
+export function likeContains(word: string): string {
+  return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A message row without its body, as the log lists it. */
@@ -76,6 +87,13 @@ export class MessagesRepo {
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
+    if (filter.id) q = q.where('id', '=', filter.id);
+    if (filter.toDomain) q = q.where('to_domain', '=', filter.toDomain);
+    // Parameters, never text in the statement; lower() on both sides, as PostgreSQL's LIKE is
+    // case-sensitive and SQLite's is not. The account's own messages are scanned newest first and
+    // the scan stops at the page's end.
+    for (const word of filter.subjectWords ?? [])
+      q = q.where(sql<boolean>`lower(subject) like ${likeContains(word)} escape '\\'`);
     return q.orderBy('id', 'desc').limit(limit).execute();
   }
 
