@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { apiText } from '../api.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
@@ -88,6 +90,13 @@ export interface EmailDetail {
   /** Size of the HTML as sent (UTF-8 bytes); a test send keeps at most 64 KiB of it. */
   html_bytes?: number;
   html_truncated?: boolean;
+  /** Size of the bytes kept of its latest attempt; null before one, or once removed. */
+  raw_bytes?: number | null;
+  content_retention_days?: number | null;
+  content_removed_at?: string | null;
+  content_removes_at?: string | null;
+  resent_from?: string | null;
+  resends?: string[];
   events: EmailEvent[];
   delivery_attempts: DeliveryAttempt[];
   webhook_deliveries: WebhookDelivery[];
@@ -169,6 +178,53 @@ function EventData({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+/** What the content retention did or will do to the message's content, in words. */
+function contentWords(d: EmailDetail): string {
+  const days = d.content_retention_days;
+  const after = days === undefined || days === null ? undefined : `${days} day${days === 1 ? '' : 's'}`;
+  if (d.content_removed_at)
+    return `Content removed after ${after ?? 'its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
+  if (after === undefined) return 'Content kept as long as the log (no content retention).';
+  if (d.content_removes_at) return `Content removed after ${after}: on ${formatTime(d.content_removes_at)}.`;
+  return `Content removed after ${after} once the email is final.`;
+}
+
+/** The message exactly as sent (GET /api/emails/:id/raw), loaded when opened. */
+function RawMessage({ detail }: { detail: EmailDetail }) {
+  const [raw, setRaw] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const path = `/api/emails/${encodeURIComponent(detail.id)}/raw`;
+  const load = async () => {
+    if (raw !== undefined) return;
+    try {
+      setRaw(await apiText(path, 'message/rfc822'));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  if (!detail.raw_bytes) {
+    return (
+      <p className="muted">
+        {detail.content_removed_at
+          ? 'The raw message was removed with the content.'
+          : 'No raw message yet: it is kept from the first delivery attempt.'}
+      </p>
+    );
+  }
+  return (
+    <details onToggle={(e) => e.currentTarget.open && void load()}>
+      <summary>Raw message as sent ({formatNumber(detail.raw_bytes)} bytes, DKIM-signed)</summary>
+      <p>
+        <a href={path} download={`${detail.id}.eml`}>
+          Download .eml
+        </a>
+      </p>
+      <ErrorNotice error={error} />
+      {raw === undefined && !error ? <p className="muted">Loading…</p> : <pre className="code">{raw}</pre>}
+    </details>
+  );
+}
+
 export function EmailDetailPage({ id }: { id: string }) {
   const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
   return (
@@ -204,6 +260,8 @@ export function EmailDetailPage({ id }: { id: string }) {
             <dd>
               <code>{data.id}</code>
             </dd>
+            <dt>Content</dt>
+            <dd>{contentWords(data)}</dd>
           </dl>
           <h2>Timeline</h2>
           <Timeline detail={data} />
@@ -273,14 +331,20 @@ export function EmailDetailPage({ id }: { id: string }) {
               },
             ]}
           />
-          <details>
-            <summary>
-              {data.html_truncated
-                ? `HTML body: the first 64 KiB of ${formatNumber(data.html_bytes ?? 0)} bytes (test sends keep no more)`
-                : 'HTML body as sent'}
-            </summary>
-            <pre className="code">{data.message}</pre>
-          </details>
+          <h2>Content</h2>
+          <RawMessage detail={data} />
+          {data.content_removed_at ? (
+            <p className="muted">The HTML body was removed with the content.</p>
+          ) : (
+            <details>
+              <summary>
+                {data.html_truncated
+                  ? `HTML body: the first 64 KiB of ${formatNumber(data.html_bytes ?? 0)} bytes (test sends keep no more)`
+                  : 'HTML body as sent'}
+              </summary>
+              <pre className="code">{data.message}</pre>
+            </details>
+          )}
         </>
       )}
     </Page>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, query } from '../api.js';
+import { api, apiText, query } from '../api.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
@@ -39,12 +39,34 @@ export function LogsPage() {
     from: search.get('from') ?? undefined,
     since: search.get('since') ?? undefined,
     until: search.get('until') ?? undefined,
+    q: search.get('q') ?? undefined,
+    domain: search.get('domain') ?? undefined,
   };
   const key = query(filters);
   const [rows, setRows] = useState<Summary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
+  const [exporting, setExporting] = useState(false);
+
+  /** The filtered log as CSV (Accept: text/csv), saved as a file by the browser. */
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = await apiText(`/api/emails${query(filters)}`, 'text/csv');
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'emails.csv';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const load = async (after: string | null) => {
     setLoading(true);
@@ -73,7 +95,7 @@ export function LogsPage() {
     const f = new FormData(e.currentTarget);
     const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
     navigate(
-      `/logs${query({ status: get('status'), category: get('category'), to: get('to'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
+      `/logs${query({ q: get('q'), status: get('status'), category: get('category'), to: get('to'), domain: get('domain'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
     );
   };
 
@@ -83,6 +105,17 @@ export function LogsPage() {
       intro="Every email of your account, newest first: sends, test sends and the mail we sent you."
     >
       <form className="filters" onSubmit={apply} key={key} aria-label="Filter the logs">
+        <div className="field">
+          <label htmlFor="f-q">Search</label>
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            maxLength={256}
+            defaultValue={filters.q}
+            placeholder="Message-ID or subject words"
+          />
+        </div>
         <div className="field">
           <label htmlFor="f-status">Status</label>
           <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
@@ -108,6 +141,10 @@ export function LogsPage() {
         <div className="field">
           <label htmlFor="f-to">Recipient</label>
           <input id="f-to" name="to" type="email" defaultValue={filters.to} placeholder="jane@example.org" />
+        </div>
+        <div className="field">
+          <label htmlFor="f-domain">Recipient domain</label>
+          <input id="f-domain" name="domain" defaultValue={filters.domain} placeholder="gmail.com" />
         </div>
         <div className="field">
           <label htmlFor="f-from">Sender</label>
@@ -138,6 +175,14 @@ export function LogsPage() {
               Clear
             </button>
           )}
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void exportCsv()}
+            disabled={exporting}
+          >
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </button>
         </div>
       </form>
       <LiveRegion>
