@@ -179,6 +179,22 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await accessible(page.url(), 'Content removed after 30 days');
   });
 
+  it('re-sends an email as a new one, linked both ways', async () => {
+    await page.goto(`${server.url}/logs/${ids['Receipt for order 1001']}`);
+    await heading('Email').waitFor();
+    await page.getByRole('button', { name: 'Re-send as a new email' }).click();
+    await page.getByRole('link', { name: 'open the new email' }).click();
+    await page.getByText('Re-sent from').waitFor();
+    const copy = new URL(page.url()).pathname.split('/').pop()!;
+    expect(copy).not.toBe(ids['Receipt for order 1001']);
+    await page.getByRole('link', { name: 'the original email' }).click();
+    await page.getByRole('link', { name: 'copy 1' }).waitFor();
+    await until('the copy delivered by the simulator', async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      return (await status(copy)) === 'delivered' ? true : undefined;
+    });
+  });
+
   it('sets how long content is kept', async () => {
     await page.goto(`${server.url}/settings`);
     await heading('Settings').waitFor();

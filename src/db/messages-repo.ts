@@ -182,6 +182,16 @@ export class MessagesRepo {
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 
+  /** Links a re-sent copy to its original (the original lists its copies by this column). */
+  async markResent(accountId: string, copyId: string, originalId: string): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({ resent_from: originalId })
+      .where('id', '=', copyId)
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+
   /** The message's history, newest first. */
   async events(accountId: string, messageId: string): Promise<EventRow[]> {
     return this.db

@@ -21,6 +21,8 @@ export interface AcceptRequest {
   route: SendRoute;
   body: SendRequestBody;
   idempotencyKey: string | undefined;
+  /** The message this one re-sends (POST /api/emails/:id/resend): named in its email.queued event. */
+  resentFrom?: string;
 }
 
 /** Policy facts about an account that live outside its row (verified domains, suppressions…). */
@@ -170,9 +172,10 @@ export class AcceptService {
             ? { html_truncated: true, html_bytes: stored.truncatedFrom }
             : {}),
         }
-      : simulated
-        ? { simulated: true }
-        : {};
+      : {
+          ...(simulated ? { simulated: true } : {}),
+          ...(req.resentFrom !== undefined ? { resent_from: req.resentFrom } : {}),
+        };
     const item: AcceptItem = {
       message: {
         id,

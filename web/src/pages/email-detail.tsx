@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { apiText } from '../api.js';
+import { api, apiText } from '../api.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
-import { ErrorNotice } from '../components/notice.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
@@ -225,6 +225,42 @@ function RawMessage({ detail }: { detail: EmailDetail }) {
   );
 }
 
+/** Re-send: a copy queued as a new message (POST /api/emails/:id/resend), then a link to it. */
+function Resend({ detail }: { detail: EmailDetail }) {
+  const [busy, setBusy] = useState(false);
+  const [copy, setCopy] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  if (detail.status === 'test' || detail.content_removed_at) return null;
+  const resend = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setCopy((await api<{ id: string }>('POST', `/api/emails/${encodeURIComponent(detail.id)}/resend`)).id);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="stack">
+      <p>
+        <button type="button" className="button secondary" onClick={() => void resend()} disabled={busy}>
+          {busy ? 'Re-sending…' : 'Re-send as a new email'}
+        </button>
+      </p>
+      <LiveRegion>
+        {copy && (
+          <Notice kind="success">
+            Queued a copy: <Link href={`/logs/${copy}`}>open the new email</Link>.
+          </Notice>
+        )}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+    </div>
+  );
+}
+
 export function EmailDetailPage({ id }: { id: string }) {
   const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
   return (
@@ -262,7 +298,29 @@ export function EmailDetailPage({ id }: { id: string }) {
             </dd>
             <dt>Content</dt>
             <dd>{contentWords(data)}</dd>
+            {data.resent_from && (
+              <>
+                <dt>Re-sent from</dt>
+                <dd>
+                  <Link href={`/logs/${data.resent_from}`}>the original email</Link>
+                </dd>
+              </>
+            )}
+            {data.resends && data.resends.length > 0 && (
+              <>
+                <dt>Re-sent as</dt>
+                <dd>
+                  {data.resends.map((r, i) => (
+                    <span key={r}>
+                      {i > 0 && ', '}
+                      <Link href={`/logs/${r}`}>copy {i + 1}</Link>
+                    </span>
+                  ))}
+                </dd>
+              </>
+            )}
           </dl>
+          <Resend detail={data} />
           <h2>Timeline</h2>
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
