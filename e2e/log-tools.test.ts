@@ -85,6 +85,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
       ['delivered', 'Your sign-in code'],
       ['bounce', 'Reset your password'],
       ['delivered', 'Receipt for order 1001'],
+      ['delayed', 'Your delayed statement'],
     ] as const) {
       const res = await api('POST', '/api/email/send', {
         from: 'Acme <hello@acme.example>',
@@ -98,7 +99,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await until('the simulated answers', async () => {
       await new Promise((r) => setTimeout(r, 200));
       const states = await Promise.all(Object.values(ids).map(status));
-      return states.every((s) => s === 'delivered' || s === 'bounced') ? true : undefined;
+      return states.every((s) => s === 'delivered' || s === 'bounced' || s === 'deferred') ? true : undefined;
     });
     expect(mail.sink.received).toEqual([]);
 
@@ -129,7 +130,10 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
   it('searches the log by subject words, recipient domain and Message-ID, and exports CSV', async () => {
     await page.goto(`${server.url}/logs`);
     await heading('Logs').waitFor();
-    expect(await rowsShown()).toHaveLength(3);
+    const all = await rowsShown();
+    expect(all).toHaveLength(4);
+    // The deferred one says what happens next; the others have nothing next.
+    expect(all.filter((r) => /Retry: attempt 2 at .*; expires /.test(r))).toHaveLength(1);
 
     await page.getByLabel('Search').fill('reset password');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -177,6 +181,18 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     expect(text).toContain('424242');
     await screenshot(page, 'email-raw');
     await accessible(page.url(), 'Content removed after 30 days');
+  });
+
+  it('says what happens next to a deferred email', async () => {
+    await page.goto(`${server.url}/logs/${ids['Your delayed statement']}`);
+    await heading('Email').waitFor();
+    const next = page.locator('li.event.pending');
+    await next.waitFor();
+    expect(await next.textContent()).toMatch(/^Next Retry: attempt 2 at .+; expires .+$/);
+    expect(await next.locator('.next-step').getAttribute('title')).toMatch(
+      /^retry 1 \(attempt 2\) at .* after a temporary failure \(mailbox_full\); it expires at /,
+    );
+    await screenshot(page, 'email-next');
   });
 
   it('re-sends an email as a new one, linked both ways', async () => {

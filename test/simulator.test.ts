@@ -19,6 +19,8 @@ interface Detail {
   category: string | null;
   events: { type: string; data: Record<string, unknown> }[];
   raw_bytes: number | null;
+  next_attempt_at: string | null;
+  next: { at: string; reason: string; why: string; attempt: number; expires_at: string } | null;
 }
 
 describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
@@ -103,6 +105,16 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
       type: 'email.delivery_delayed',
       data: { category: 'mailbox_full' },
     });
+    // What happens next: the retry, when, and when it expires (two days after its acceptance).
+    expect(delayed.next).toMatchObject({ reason: 'retry', attempt: 2, at: delayed.next_attempt_at });
+    expect(delayed.next!.why).toMatch(
+      /^retry 1 \(attempt 2\) at \S+ after a temporary failure \(mailbox_full\); it expires at \S+$/,
+    );
+    const listed = (await call(sandboxed, 'GET', `/api/emails?q=${ids.delayed}`)).json() as {
+      data: { next: unknown }[];
+    };
+    expect(listed.data[0]!.next).toEqual(delayed.next);
+    expect(delivered.next).toBeNull();
 
     // The complaint comes back as an abuse report, read by the receiver after the delivery.
     const complained = await reaches(sandboxed, ids.complaint, (d) => d.status === 'complained');

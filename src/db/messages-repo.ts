@@ -182,6 +182,16 @@ export class MessagesRepo {
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 
+  /** The expire_after (seconds, null: the default) of the account's domains, by name. */
+  async expireAfters(accountId: string): Promise<Map<string, number | null>> {
+    const rows = await this.db
+      .selectFrom('domains')
+      .select(['name', 'expire_after'])
+      .where('account_id', '=', accountId)
+      .execute();
+    return new Map(rows.map((r) => [r.name, r.expire_after]));
+  }
+
   /** Links a re-sent copy to its original (the original lists its copies by this column). */
   async markResent(accountId: string, copyId: string, originalId: string): Promise<void> {
     await this.db

@@ -8,6 +8,9 @@ import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '..
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { contentRemovalAt } from '../../accounts/content-retention.js';
+import type { Account } from '../../db/schema.js';
+import { messageDeadline } from '../../delivery/retry-schedule.js';
+import { nextStep, type NextStep } from '../../messages/next-step.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 
@@ -106,8 +109,9 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const rows = await messages.list(account.id, filter, limit + 1);
       const page = rows.slice(0, limit);
       const more = rows.length > limit;
+      const next = await nextSteps(messages, account, page);
       return {
-        data: page.map(summaryJson),
+        data: page.map((m) => ({ ...summaryJson(m), next: next(m) })),
         next_cursor: more ? cursorOf(page[page.length - 1]!.id) : null,
       };
     },
@@ -124,8 +128,10 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
+      const next = await nextSteps(messages, account, [message]);
       return {
         ...detailJson(message, events),
+        next: next(message),
         raw_bytes: detail.rawSize ?? null,
         content_retention_days: days,
         content_removed_at: iso(message.content_removed_at),
@@ -192,6 +198,29 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
         .send(raw.raw);
     },
   );
+}
+
+/**
+ * "What happens next" for each queued or deferred message of a page (messages/next-step.ts): the
+ * account's domains are read once, and only when the page holds one.
+ */
+async function nextSteps(
+  messages: MessagesRepo,
+  account: Pick<Account, 'id' | 'reputation_status'>,
+  page: MessageSummary[],
+): Promise<(m: MessageSummary) => NextStep | null> {
+  const waiting = page.some((m) => m.status === 'queued' || m.status === 'deferred');
+  const expireAfter = waiting ? await messages.expireAfters(account.id) : new Map<string, number | null>();
+  const now = Date.now();
+  return (m) =>
+    nextStep(
+      m,
+      {
+        deadline: messageDeadline(m.created_at, expireAfter.get(m.from_domain) ?? null),
+        accountPaused: account.reputation_status === 'paused',
+      },
+      now,
+    );
 }
 
 function cursorOf(id: string): string {

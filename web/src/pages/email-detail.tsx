@@ -5,6 +5,7 @@ import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { NextStep, type NextStepJson } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
@@ -86,6 +87,8 @@ export interface EmailDetail {
   updated_at: string;
   attempts: number;
   next_attempt_at: string | null;
+  /** Why a queued or deferred email waits and when it is tried next; null otherwise. */
+  next?: NextStepJson | null;
   message: string;
   /** Size of the HTML as sent (UTF-8 bytes); a test send keeps at most 64 KiB of it. */
   html_bytes?: number;
@@ -127,8 +130,14 @@ export function Timeline({ detail }: { detail: EmailDetail }) {
           <EventData data={e.data} />
         </li>
       ))}
-      {detail.next_attempt_at && (
-        <li className="event pending">Next attempt {formatTime(detail.next_attempt_at)}</li>
+      {detail.next ? (
+        <li className="event pending">
+          <strong>Next</strong> <NextStep next={detail.next} />
+        </li>
+      ) : (
+        detail.next_attempt_at && (
+          <li className="event pending">Next attempt {formatTime(detail.next_attempt_at)}</li>
+        )
       )}
     </ol>
   );

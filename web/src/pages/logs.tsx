@@ -4,6 +4,7 @@ import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/catego
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { NextStep, type NextStepJson } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
@@ -18,6 +19,8 @@ interface Summary {
   subject: string;
   created_at: string;
   attempts: number;
+  /** Why a queued or deferred email waits and when it is tried next; null otherwise. */
+  next?: NextStepJson | null;
 }
 
 const STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'complained', 'test'];
@@ -207,6 +210,11 @@ export function LogsPage() {
             cell: (m) => (
               <div>
                 <StatusBadge status={m.status} /> <Category category={m.category} />
+                {m.next && (
+                  <p className="muted">
+                    <NextStep next={m.next} />
+                  </p>
+                )}
               </div>
             ),
           },
