@@ -95,11 +95,6 @@ export class Deliverer {
     },
   ) {}
 
-  /** Whether the message is to a simulator address (no suppression, no reputation counts). */
-  simulated(m: Pick<MessageRow, 'to_domain'>): boolean {
-    return this.deps.simulator?.handles(m.to_domain) ?? false;
-  }
-
   /**
    * The expire_after (seconds) that applies to the message: its sending domain's; null for the
    * service's own mail and by default (ARCHITECTURE.md, "Expiry").

@@ -38,6 +38,7 @@ import type { ProcessRegistry } from '../process-registry.js';
 import type { ReputationGuard } from '../reputation/guard.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { isSimulatorDomain } from '../simulator/simulator-addresses.js';
 import { SimulatorTransport } from '../simulator/simulator-transport.js';
 import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
 import { TlsReportCounter } from '../tls-reports/counter.js';
@@ -427,6 +428,7 @@ function newDeliveryWorker(
       leaseMs: config.workerLeaseSeconds * 1000,
       // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
+      simulated: (m) => isSimulatorDomain(m.to_domain, config.testDomain),
       ...options,
     },
     {
