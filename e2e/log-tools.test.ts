@@ -150,7 +150,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     expect((await rowsShown()).map((r) => r.includes('Receipt for order 1001'))).toEqual([true]);
 
     await page.getByLabel('Search').fill('');
-    await page.getByLabel('Recipient domain').fill(SIM);
+    await page.getByLabel('To domain').fill(SIM);
     await page.getByLabel('Status').selectOption('delivered');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/status=delivered/);

@@ -1,7 +1,7 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from './database.js';
 import {
   MESSAGE_COLUMNS,
@@ -10,6 +10,7 @@ import {
   type WebhookAttemptRow,
   type EventRow,
   type LoggedMessageRow,
+  type MessageRawTable,
   type MessageRow,
   type MessageStatus,
 } from './schema.js';
@@ -53,6 +54,20 @@ const gunzipped = promisify(gunzip);
  * the storage; its log says the bytes were not kept.
  */
 export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
+
+export type MessageRawRow = Selectable<MessageRawTable>;
+
+/** The row that keeps `signed` (compressed off the event loop), or undefined when it is too large. */
+export async function rawRow(
+  accountId: string,
+  messageId: string,
+  signed: Buffer,
+  now: number,
+): Promise<MessageRawRow | undefined> {
+  if (signed.length > MAX_RAW_KEPT_BYTES) return undefined;
+  const raw = (await gzipped(signed, { level: 1 })).toString('base64');
+  return { message_id: messageId, account_id: accountId, raw, size: signed.length, signed_at: now };
+}
 
 /** The bytes a message was last sent as, or why there are none. */
 export type RawMessage =
@@ -154,17 +169,27 @@ export class MessagesRepo {
 
   /**
    * Keeps the bytes of the message's latest attempt as signed (gzip, base64; one row per message, the
-   * latest replaces the earlier). A message too large to keep, or whose content retention already
-   * removed it (never before its final state, so only a later report's race), is not kept.
+   * latest replaces the earlier). A message too large to keep is not kept.
    */
   async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
-    if (signed.length > MAX_RAW_KEPT_BYTES) return;
-    const raw = (await gzipped(signed, { level: 1 })).toString('base64');
-    await this.db
-      .insertInto('message_raw')
-      .values({ message_id: messageId, account_id: accountId, raw, size: signed.length, signed_at: now })
-      .onConflict((oc) => oc.column('message_id').doUpdateSet({ raw, size: signed.length, signed_at: now }))
-      .execute();
+    const row = await rawRow(accountId, messageId, signed, now);
+    if (row) await this.keepRawMany([row]);
+  }
+
+  /** Stores rows made by rawRow in one transaction (the worker's group commit: delivery/). */
+  async keepRawMany(rows: MessageRawRow[]): Promise<void[]> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx
+          .insertInto('message_raw')
+          .values(row)
+          .onConflict((oc) =>
+            oc.column('message_id').doUpdateSet({ raw: row.raw, size: row.size, signed_at: row.signed_at }),
+          )
+          .execute();
+      }
+    });
+    return rows.map(() => undefined);
   }
 
   /** The bytes the message was last sent as (decompressed), or why there are none. */

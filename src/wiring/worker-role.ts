@@ -13,6 +13,7 @@ import {
 import { blocklistPlanNow } from '../blocklists/targets.js';
 import { utcDay, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { rawRow, type MessageRawRow } from '../db/messages-repo.js';
 import type { QueueSignal } from '../db/queue-signal.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
@@ -24,6 +25,7 @@ import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
 import { DnsResolver } from '../dns/resolver.js';
+import { GroupCommit } from '../group-commit.js';
 import {
   DEFAULT_DOMAIN_CHECKER_OPTIONS,
   DomainChecker,
@@ -337,6 +339,9 @@ function newDeliverer(
     'tlsPolicy' | 'tlsReports'
   >,
 ): Deliverer {
+  const rawWriter = new GroupCommit((rows: MessageRawRow[]) => repos.messages.keepRawMany(rows), {
+    lingerMs: 5,
+  });
   return new Deliverer(
     {
       hostname: config.hostname,
@@ -363,10 +368,15 @@ function newDeliverer(
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
-      keepRaw: (m, signed) =>
-        repos.messages
-          .keepRaw(m.account_id, m.id, signed, clock.now())
-          .catch((err: unknown) => logger.warn({ err, messageId: m.id }, 'could not keep the bytes sent')),
+      // Attempts finishing together share one commit, as their records do.
+      keepRaw: async (m, signed) => {
+        try {
+          const row = await rawRow(m.account_id, m.id, signed, clock.now());
+          if (row) await rawWriter.submit(row);
+        } catch (err) {
+          logger.warn({ err, messageId: m.id }, 'could not keep the bytes sent');
+        }
+      },
       simulator: new SimulatorTransport({
         testDomain: config.testDomain,
         storeReport: (row) => repos.inbound.store(row),

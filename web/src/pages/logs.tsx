@@ -146,7 +146,7 @@ export function LogsPage() {
           <input id="f-to" name="to" type="email" defaultValue={filters.to} placeholder="jane@example.org" />
         </div>
         <div className="field">
-          <label htmlFor="f-domain">Recipient domain</label>
+          <label htmlFor="f-domain">To domain</label>
           <input id="f-domain" name="domain" defaultValue={filters.domain} placeholder="gmail.com" />
         </div>
         <div className="field">
