@@ -1,5 +1,22 @@
 // The dashboard's only way to the server: same-origin fetch with the session cookie, the CSRF header on
 // state-changing requests, and txmail's one-line `code: message` errors turned into ApiError.
+import type { paths } from './api-types.js';
+
+/**
+ * The JSON body an operation answers with `status`, as /openapi.json describes it (api-types.ts is
+ * generated from it): `ApiBody<'/api/webhooks', 'get'>` is `{ data: Webhook[] }`.
+ */
+export type ApiBody<
+  P extends keyof paths,
+  M extends keyof paths[P],
+  S extends number = 200,
+> = paths[P][M] extends { responses: infer R }
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never
+  : never;
 
 export class ApiError extends Error {
   constructor(
