@@ -5195,7 +5195,9 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       /** @description The event's details (SMTP reply, bounce, complaint…: docs/API.md, Events) */
-      data: Record<string, never>;
+      data: {
+        [key: string]: unknown;
+      };
     };
     TlsDetails: {
       /** @description e.g. TLSv1.3; null without TLS */
@@ -5373,7 +5375,9 @@ export interface components {
       kind: string;
       message: string;
       /** @description What the notice is about (e.g. the webhook) */
-      data: Record<string, never>;
+      data: {
+        [key: string]: unknown;
+      };
       /** Format: date-time */
       created_at: string;
     };
@@ -5638,6 +5642,8 @@ export interface components {
         tls?: boolean;
         tls_details?: components['schemas']['TlsDetails'] | null;
         reason?: string;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description The recipient's server refused it permanently, or a bounce came back */
@@ -5666,6 +5672,8 @@ export interface components {
         category: components['schemas']['BounceCategory'] | null;
         /** @enum {string} */
         bounce_type?: 'permanent' | 'undetermined';
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description The recipient reported it as spam, or asked to unsubscribe */
@@ -5693,6 +5701,8 @@ export interface components {
         /** @description Why; null when the event has none */
         category: components['schemas']['BounceCategory'] | null;
         feedback_type?: string;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description A temporary failure; the message is retried */
@@ -5725,6 +5735,8 @@ export interface components {
         next_attempt_at?: string;
         greylisted?: boolean;
         sender_block?: boolean;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description txmail gave up: the message expired, or it cannot be sent */
@@ -5758,6 +5770,8 @@ export interface components {
         attempts?: number;
         sender_domain?: string;
         domain_status?: string | null;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description The account's bounce or complaint rate reached its warning threshold */
@@ -5775,6 +5789,8 @@ export interface components {
         complaint_rate: number;
         messages: number;
         window_days: number;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description The account's bounce or complaint rate reached its pause threshold; sends are refused */
@@ -5792,6 +5808,8 @@ export interface components {
         complaint_rate: number;
         messages: number;
         window_days: number;
+      } & {
+        [key: string]: unknown;
       };
     };
     /** @description POST /api/webhooks/:id/test */

@@ -126,7 +126,11 @@ const notice = {
       description: 'webhook_disabled, quota_80, quota_100, signup_attempt, …',
     },
     message: { type: 'string' },
-    data: { type: 'object', description: 'What the notice is about (e.g. the webhook)' },
+    data: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'What the notice is about (e.g. the webhook)',
+    },
     created_at: isoTime,
   }),
 };

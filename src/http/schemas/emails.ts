@@ -71,6 +71,7 @@ const emailEvent = {
     created_at: isoTime,
     data: {
       type: 'object',
+      additionalProperties: true,
       description: "The event's details (SMTP reply, bounce, complaint…: docs/API.md, Events)",
     },
   },

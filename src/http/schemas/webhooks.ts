@@ -95,6 +95,7 @@ const deliveryFields = {
 
 const emailEventData = (required: string[], extra: Record<string, object> = {}) => ({
   type: 'object',
+  additionalProperties: true,
   required: [...Object.keys(emailFields), ...required],
   properties: { ...emailFields, ...deliveryFields, ...extra },
 });
@@ -113,6 +114,7 @@ const payload = (id: string, type: string, data: object, description: string) =>
 
 const accountData = {
   type: 'object',
+  additionalProperties: true,
   required: ['account_id', 'status', 'reason', 'bounce_rate', 'complaint_rate', 'messages', 'window_days'],
   properties: {
     account_id: { type: 'string' },
