@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorCode } from '../src/errors.js';
 import { eventPayload } from '../src/webhooks/payload.js';
 import { databaseKinds } from './helpers/databases.js';
 import { browserOf, mailedToken, type DashboardBrowser } from './helpers/dashboard-signup.js';
-import { TestDnsServer } from './helpers/dns-server.js';
+import { MailFixture } from './helpers/mail-fixture.js';
 import { ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -28,19 +28,18 @@ describe('the OpenAPI document', () => {
   let env: TestEnv;
   let doc: FullDocument;
   let contract: ResponseContract;
-  const dns = new TestDnsServer();
+  // DNS and an SMTP sink on loopback: dest.example's mail is delivered (or bounced, or deferred, by
+  // the recipient's name); no other name resolves, so a domain check finds its records missing.
+  const mail = new MailFixture({ domains: ['dest.example'] });
   const receiver = new WebhookReceiver();
   let tenant: Tenant;
   /** `METHOD /path {status}` of every answer of the tour. */
   const answered = new Set<string>();
 
   beforeAll(async () => {
-    await dns.start();
+    await mail.start();
     await receiver.start();
-    env = await startTestEnv(databaseKinds[0]!, {
-      // DNS on loopback answers nothing: a check finds the records missing. The webhook is on loopback.
-      env: { TXMAIL_DNS_SERVERS: dns.address, TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true' },
-    });
+    env = await startTestEnv(databaseKinds[0]!, { env: mail.env });
     doc = (await env.app.inject({ method: 'GET', url: '/openapi.json' })).json() as FullDocument;
     contract = new ResponseContract(doc);
     tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
@@ -48,7 +47,7 @@ describe('the OpenAPI document', () => {
   afterAll(async () => {
     await env.close();
     await receiver.stop();
-    await dns.stop();
+    await mail.stop();
   });
 
   const operations = () =>
@@ -289,6 +288,33 @@ describe('the OpenAPI document', () => {
       .filter(({ path, method }) => ![...answered].some((a) => a.startsWith(`${method} ${path} 2`)))
       .map(({ path, method }) => `${method} ${path}`);
     expect(missing).toEqual([]);
+  });
+
+  it('pushes to webhooks and shows each delivery as documented', async () => {
+    await env.services.startWorker({ pollMs: 100 }, { schedule: [0, 150, 150, 150], pollMs: 50 });
+    const events = ['email.delivered', 'email.bounced', 'email.delivery_delayed'];
+    await ok('POST', '/api/webhooks', tenant, { url: receiver.url('/events'), events });
+    const ids: string[] = [];
+    for (const to of ['jane@dest.example', 'bounce-1@dest.example', 'defer-1@dest.example']) {
+      ids.push(
+        ((await ok('POST', '/api/email/send', tenant, { ...validSend, to })).json() as { id: string }).id,
+      );
+    }
+    const pushes = await until('a push of each type', async () => {
+      const got = receiver.at('/events').map((p) => JSON.parse(p.body) as { type: string });
+      return events.every((t) => got.some((p) => p.type === t)) ? got : undefined;
+    });
+    for (const push of pushes)
+      expect(contract.checkWebhook(push.type, push), push.type).toEqual({ ok: true });
+    // The log shows the attempts (with their TLS details), the events and the pushes: all as documented.
+    for (const id of ids) {
+      const detail = (await ok('GET', `/api/emails/${id}`, tenant)).json() as {
+        delivery_attempts: unknown[];
+      };
+      expect(detail.delivery_attempts.length).toBeGreaterThan(0);
+    }
+    await ok('GET', '/api/emails?status=bounced', tenant);
+    await ok('GET', '/api/account', tenant);
   });
 
   it('catches an answer the document does not describe', () => {
