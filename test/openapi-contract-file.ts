@@ -1,7 +1,7 @@
 // Vitest set-up file: a test file whose apps gave an answer /openapi.json does not describe fails, with
 // the list (helpers/openapi-contract.ts records them; openapi-contract-setup.ts sums up the run).
 import { afterAll } from 'vitest';
-import { takeFindings } from './helpers/openapi-contract.js';
+import { takeFindings } from './helpers/contract-findings.js';
 
 afterAll(() => {
   const findings = takeFindings();

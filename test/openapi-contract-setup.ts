@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { CONTRACT_DIR_VARIABLE, type Finding } from './helpers/openapi-contract.js';
+import { CONTRACT_DIR_VARIABLE, type Finding } from './helpers/contract-findings.js';
 
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'txmail-contract-'));

@@ -1,13 +1,15 @@
 // The OpenAPI contract (docs/design.md §3): every answer an operation gives must be one its document
 // describes: a documented status, a documented media type, a body valid against its schema. `check`
-// judges one answer; `recordContract` does it for every answer a test app gives, and writes what
-// does not match (test/openapi-contract-setup.ts fails the run on any).
+// judges one answer; `recordContract` does it for every answer a test app gives and records what does
+// not match: the test file that got it fails (test/openapi-contract-file.ts), and the run lists them
+// all with the count of answers checked (test/openapi-contract-setup.ts).
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { CONTRACT_DIR_VARIABLE, recordFinding, type Finding } from './contract-findings.js';
 
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
@@ -92,26 +94,6 @@ export class ResponseContract {
   }
 }
 
-/** Where the run's findings go: set by test/openapi-contract-setup.ts for every test process. */
-export const CONTRACT_DIR_VARIABLE = 'TXMAIL_TEST_OPENAPI_CONTRACT_DIR';
-
-export interface Finding {
-  method: string;
-  route: string;
-  status: number;
-  problem: string;
-  /** The test file that got the answer. */
-  file: string | undefined;
-}
-
-/** This test process's mismatches not yet reported (test/openapi-contract-file.ts reports them). */
-const unreported: Finding[] = [];
-
-/** The mismatches recorded since the last call. */
-export function takeFindings(): Finding[] {
-  return unreported.splice(0);
-}
-
 /**
  * Checks every answer `app` gives against its own /openapi.json, recording mismatches (and how many
  * answers were checked, when `flush` runs) in the run's folder. Call before `app.ready()`.
@@ -142,7 +124,7 @@ export function recordContract(app: FastifyInstance): { flush(): void } {
         problem: verdict.problem,
         file: expect.getState().testPath,
       };
-      unreported.push(finding);
+      recordFinding(finding);
       appendFileSync(file, JSON.stringify(finding) + '\n');
     }
     done(null, payload);
