@@ -7,16 +7,9 @@ import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '..
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { authOf } from '../authenticate.js';
+import { MESSAGE_STATUSES } from '../schemas/emails.js';
+import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
-const STATUSES: MessageStatus[] = [
-  'queued',
-  'deferred',
-  'delivered',
-  'bounced',
-  'failed',
-  'complained',
-  'test',
-];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
 const MAX_TIME_LENGTH = 64;
@@ -27,7 +20,7 @@ const listQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: STATUSES },
+    status: { type: 'string', enum: MESSAGE_STATUSES },
     category: {
       type: 'string',
       enum: BOUNCE_CATEGORIES,
@@ -60,7 +53,16 @@ interface ListQuery {
 export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
-    { schema: { summary: 'The delivery log, newest first', querystring: listQuerySchema } },
+    {
+      schema: {
+        summary: 'The delivery log, newest first',
+        querystring: listQuerySchema,
+        response: responses({ 200: json('A page of the log', list(ref('Email'), true)) }, [
+          ...AUTHENTICATED,
+          'validation_error',
+        ]),
+      },
+    },
     async (request) => {
       const { account } = authOf(request);
       const q = request.query;
@@ -92,7 +94,15 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
 
   app.get<{ Params: { id: string } }>(
     '/api/emails/:id',
-    { schema: { summary: 'One message with its event history, newest first' } },
+    {
+      schema: {
+        summary: 'One message with its event history, newest first',
+        response: responses({ 200: json('The message', ref('EmailDetail')) }, [
+          ...AUTHENTICATED,
+          'not_found',
+        ]),
+      },
+    },
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
