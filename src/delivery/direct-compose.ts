@@ -2,7 +2,7 @@
 // (compose.ts), without its stream pipeline: a message of ASCII headers that need no encoding or
 // folding, and a text and an HTML part that are 7bit or quoted-printable. MailComposer streams each
 // part through transforms and setImmediate turns, which cost more CPU than the DKIM signature
-// (docs/benchmarks.md, "End to end"); anything outside that shape is still MailComposer's.
+// (docs/benchmarks.md, "Where a message's CPU goes"); anything outside that shape is still MailComposer's.
 // test/unit/direct-compose.test.ts checks the two agree on generated messages.
 import { randomBytes } from 'node:crypto';
 import * as mimeFuncs from 'nodemailer/lib/mime-funcs';

@@ -1,6 +1,6 @@
 // The look-ups that route mail (MX, A, AAAA; delivery/mx-route.ts) answered from memory while their
 // records' TTLs last. One cache serves every delivery of a worker: without it each message asked the
-// same questions again (an MX and two address look-ups per message, docs/benchmarks.md). Concurrent
+// same questions again (an MX and two address look-ups per message). Concurrent
 // look-ups of one name share one query. ARCHITECTURE.md, "DNS cache".
 import { DnsError, type DnsFailure, type MxRecord, type TimedAddress } from './resolver.js';
 
