@@ -15,6 +15,7 @@ import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlanNow } from './blocklists/targets.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 import { reputationSection } from './reputation/status-section.js';
+import { tlsSection } from './tls-reports/status-section.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -234,6 +235,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         ),
         await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
         await reputationSection(s.repos.accountReputation),
+        await tlsSection(s.repos, s.config, s.clock.now()),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;

@@ -4,6 +4,7 @@
 // filters (SpamAssassin's HELO rules, Postfix's reject_non_fqdn_helo_hostname), and no A, PTR or SPF
 // record can be published for it. Pure: the roles that send or name mail (serve, api, worker) call it
 // at start.
+import { allLdhLabels, numericTopLabel } from './domains/labels.js';
 
 /** Why `name` is not a fully qualified domain name, or undefined when it is one. */
 export function fqdnProblem(name: string): string | undefined {
@@ -11,11 +12,11 @@ export function fqdnProblem(name: string): string | undefined {
   if (n.includes(':') || n.startsWith('[')) return 'is an IP address literal, not a name';
   if (n.length === 0 || n.length > 253) return 'is not a domain name';
   const labels = n.split('.');
-  if (!labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) {
+  if (!allLdhLabels(labels)) {
     return 'is not a domain name (letters, digits and hyphens in dot-separated labels)';
   }
   // A top-level label of digits only is an IPv4 address, or a name no registry can hand out.
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) {
+  if (numericTopLabel(labels)) {
     return labels.length === 4 ? 'is an IP address, not a name' : 'has a numeric top-level label';
   }
   if (labels.length < 2) return 'is a single label, not a fully qualified domain name';

@@ -1,9 +1,10 @@
-// Starting a worker thread on a module of ours. Compiled (dist/), the entry is JavaScript and Node loads
+// Starting a worker thread (or a pool's threads) on a module of ours. Compiled (dist/), the entry is JavaScript and Node loads
 // it as it is. Run from source (the tests: vitest compiles TypeScript for its own process, not for the
 // threads it starts), the entry is a .ts file: the thread first registers a loader hook that compiles
 // each .ts module it imports with the TypeScript compiler (a development dependency), so the thread runs
 // the code beside it rather than whatever the last build left in dist/.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
@@ -12,6 +13,28 @@ export function startThread(entry: URL, options: WorkerOptions = {}): Worker {
     require('node:module').register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(tsLoader())}));
     import(${JSON.stringify(entry.href)}).catch((err) => { setImmediate(() => { throw err; }); });`;
   return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * The same for a thread pool (piscina), which imports its entry by path: from source, each thread
+ * first imports a module that registers the loader hook (`--import`), then the .ts entry.
+ */
+export function poolThread(entry: URL): { filename: string; execArgv: string[] } {
+  if (!entry.pathname.endsWith('.ts')) return { filename: entry.href, execArgv: [] };
+  const register = `import { register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(tsLoader())}));`;
+  return {
+    filename: fileURLToPath(entry),
+    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(register)}`],
+  };
+}
+
+/**
+ * The module `name` (as compiled: `./x.js`) beside `base` (the caller's import.meta.url): its .ts
+ * source when the caller runs from source.
+ */
+export function besideModule(name: string, base: string): URL {
+  return new URL(base.endsWith('.ts') ? name.replace(/\.js$/, '.ts') : name, base);
 }
 
 /**

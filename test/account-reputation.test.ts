@@ -3,11 +3,10 @@
 // guard's moves as conditional updates (two processes judging at once: one move, one notice, one event,
 // one email), paused left only by resume (a fresh window, held mail due at once), the sweep that ends a
 // warning, and the account events through the webhook outbox.
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { migrate, openDatabase } from '../src/db/database.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrate, migratorFor, openDatabase } from '../src/db/database.js';
 import { addReputationCounts } from '../src/db/reputation-repo.js';
 import { newId } from '../src/ids.js';
 import { ReputationGuard } from '../src/reputation/guard.js';
@@ -272,16 +271,7 @@ describe.each(databaseKinds)('migration 020 on $name', (kind) => {
     const database = await kind.create();
     const db = openDatabase(database.url);
     try {
-      const schema =
-        db.dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]
-              ?.schema
-          : undefined;
-      const migrator = new Migrator({
-        db: db.kysely,
-        provider: { getMigrations: async () => migrations },
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
+      const migrator = await migratorFor(db);
       const to019 = await migrator.migrateTo('019-reputation-counts');
       expect(to019.error).toBeUndefined();
       const k = db.kysely as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;

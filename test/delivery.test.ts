@@ -237,6 +237,21 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     expect(await suppressed('someone@broken.example')).toBe(0);
   });
 
+  it('looks a domain up once for the deliveries that follow (the worker DNS cache)', async () => {
+    mail.addDomain('cached.example');
+    // The routing look-ups only (MTA-STS asks for its TXT record on its own, with its own cache).
+    const asked = () => dnsServer.queries.filter((q) => /^(MX|A|AAAA) (.+\.)?cached\.example$/.test(q));
+    const first = await send({ to: 'one@cached.example' });
+    await settled(first, ['delivered']);
+    // The first delivery asked for the MX and the host's addresses (A; AAAA answers "no records").
+    expect(asked()).toEqual(['MX cached.example', 'A mx.cached.example', 'AAAA mx.cached.example']);
+    const second = await send({ to: 'two@cached.example' });
+    expect((await settled(second, ['delivered'])).delivery_attempts[0]!.remote_host).toBe(
+      'mx.cached.example',
+    );
+    expect(asked()).toHaveLength(3);
+  });
+
   it('defers as network_error when no MX host can be reached', async () => {
     dnsServer.add('unreachable.example', 'MX', { preference: 10, exchange: 'dead.unreachable.example' });
     dnsServer.add('dead.unreachable.example', 'A', '127.0.0.2'); // nothing listens there

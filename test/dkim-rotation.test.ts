@@ -2,12 +2,11 @@
 // server: the pending key's record is answered, the old key signs until the record is found by a
 // check (scheduled or manual), then the new key signs and the old one is retired.
 import { promises as dnsPromises } from 'node:dns';
-import { Migrator, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { migratorFor, openDatabase } from '../src/db/database.js';
 import { buildMessage } from '../src/delivery/build-message.js';
 import { RETIRED_RECORD_KEEP_MS } from '../src/dkim/rotation.js';
 import { DomainChecker } from '../src/domains/domain-checker.js';
@@ -310,16 +309,7 @@ describe.each(databaseKinds)('migration 025 on $name', (kind) => {
     const database = await kind.create();
     const db = openDatabase(database.url);
     try {
-      const schema =
-        db.dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]
-              ?.schema
-          : undefined;
-      const migrator = new Migrator({
-        db: db.kysely,
-        provider: { getMigrations: async () => migrations },
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
+      const migrator = await migratorFor(db);
       expect((await migrator.migrateTo('022-blocklists')).error).toBeUndefined();
       const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const key = (

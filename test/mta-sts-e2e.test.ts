@@ -2,7 +2,7 @@
 // operator's process would trust a public CA, delivers to a domain whose MTA-STS policy (served over
 // HTTPS with a test-CA certificate) is `enforce` and does not list the domain's MX. The message is
 // deferred with a reason that says so, and the mail host gets nothing; a domain without a policy still
-// gets its mail. ARCHITECTURE.md, "TLS policy".
+// gets its mail; `txmail status` counts the stored policy. ARCHITECTURE.md, "TLS policy".
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
@@ -10,7 +10,7 @@ import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { HttpsSite } from './helpers/https-site.js';
-import { startServer } from './helpers/process.js';
+import { runCli, startServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
 import { TestCa } from './helpers/test-ca.js';
 import { until } from './helpers/wait.js';
@@ -96,6 +96,11 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
       expect(site.to('mta-sts.secure.example').length).toBeGreaterThanOrEqual(1);
       const stored = await services.repos.mtaSts.get('secure.example');
       expect(stored).toMatchObject({ id: '20260110', mode: 'enforce', mx: ['mx.elsewhere.example'] });
+      // The operator sees it in `txmail status`.
+      const status = await runCli(['status', '--json'], env);
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        tls: { mta_sts: true, policies: { enforce: 1, testing: 0, none: 0 }, tls_reports: true },
+      });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -228,7 +228,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await policies({ allowPrivate: false }).requirement(guarded.name)).toMatchObject({
       policyFailure: {
         type: 'sts-policy-fetch-error',
-        detail: `${guarded.host} is on a private or loopback address`,
+        detail: `${guarded.host} resolves to ${SITE_IP}, a loopback, private or otherwise non-public address`,
       },
     });
     expect(site.to(guarded.host)).toHaveLength(0);

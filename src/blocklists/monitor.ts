@@ -1,10 +1,11 @@
 // The periodic blocklist check (in `serve` and `worker`): every interval one process, elected by a
-// conditional update of the schedule row (db/run-schedule-repo.ts claimRun), looks every target up in every
+// conditional update of the schedule row (scheduled-run.ts), looks every target up in every
 // zone of its kind, stores the verdicts and reports what changed; the others only read the verdicts.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { BlocklistsRepo } from '../db/blocklists-repo.js';
 import { newId } from '../ids.js';
+import { ScheduledRun } from '../scheduled-run.js';
 import { lookUp, type BlocklistDns } from './lookup.js';
 import { lookups, nextListing, type BlocklistTarget, type Listing } from './query.js';
 import type { BlocklistZone } from './zones.js';
@@ -50,13 +51,7 @@ export interface CheckPlan {
 export type CheckedHandler = (result: CheckResult) => Promise<void>;
 
 export class BlocklistMonitor {
-  readonly owner: string;
-  /** Checks this process ran to the end (tests wait on it). */
-  runs = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private started = false;
-  private stopping = false;
+  private readonly scheduled: ScheduledRun<CheckResult>;
 
   constructor(
     private readonly repo: BlocklistsRepo,
@@ -65,59 +60,46 @@ export class BlocklistMonitor {
     private readonly logger: Logger,
     /** What to look up: fixed, or read at each check (customers' return-path names come and go). */
     private readonly plan: CheckPlan | (() => Promise<CheckPlan>),
-    private readonly checked: CheckedHandler,
+    checked: CheckedHandler,
     private readonly options: BlocklistMonitorOptions,
   ) {
-    this.owner = options.owner ?? `blocklists-${newId()}`;
+    this.scheduled = new ScheduledRun(
+      repo,
+      clock,
+      logger,
+      'blocklist check',
+      { ...options, owner: options.owner ?? `blocklists-${newId()}` },
+      () => this.check(),
+      checked,
+    );
+  }
+
+  get owner(): string {
+    return this.scheduled.owner;
+  }
+
+  /** Checks this process ran to the end (tests wait on it). */
+  get runs(): number {
+    return this.scheduled.runs;
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.schedule(0);
+    this.scheduled.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
+    const stopped = this.scheduled.stop();
     // A list that does not answer would hold the shutdown for the resolver's timeouts.
     this.dns.cancel?.();
-    await this.running;
+    await stopped;
   }
 
   /**
    * Runs the check if it is due and no other process holds it; true when this process ran it to the
    * end with its claim still held (only then is `checked` called).
    */
-  async tick(): Promise<boolean> {
-    if (this.options.canClaim && !this.options.canClaim()) return false;
-    const now = this.clock.now();
-    if (!(await this.repo.claimRun(this.owner, now, now + this.options.leaseMs))) return false;
-    let result: CheckResult | undefined;
-    try {
-      result = await this.check();
-    } catch (err) {
-      // Due again at once: the next poll retries.
-      await this.repo.releaseRun(this.owner, this.clock.now()).catch(() => undefined);
-      throw err;
-    }
-    const end = this.clock.now();
-    if (!result) {
-      await this.repo.releaseRun(this.owner, end).catch(() => undefined);
-      return false;
-    }
-    if (!(await this.repo.finishRun(this.owner, end, end + this.options.intervalMs))) {
-      // The claim ran out mid-way and another process took the check: it reports (the operator's mail,
-      // the source addresses) from its own run; reporting this one too would say everything twice.
-      this.logger.warn({ owner: this.owner }, 'blocklist check outlasted its claim; another process reports');
-      return false;
-    }
-    try {
-      await this.checked(result);
-    } finally {
-      this.runs++;
-    }
-    return true;
+  tick(): Promise<boolean> {
+    return this.scheduled.tick();
   }
 
   /** Looks every target up in every zone of its kind; stores and answers the verdicts. */
@@ -131,7 +113,7 @@ export class BlocklistMonitor {
     const failures = new Map<string, { error: string; count: number }>();
     let next = 0;
     const worker = async () => {
-      while (next < planned.length && !this.stopping) {
+      while (next < planned.length && !this.scheduled.stopping) {
         const p = planned[next++]!;
         const { verdict, reason } = await lookUp(this.dns, p.name);
         const { listing, change } = nextListing(
@@ -152,7 +134,7 @@ export class BlocklistMonitor {
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, planned.length) }, worker));
     // Stopped midway: the look-ups were cancelled, their "no answer" is not worth storing.
-    if (this.stopping) return undefined;
+    if (this.scheduled.stopping) return undefined;
     await this.repo.save(listings);
     for (const { listing, change } of changes) {
       const fields = {
@@ -169,21 +151,5 @@ export class BlocklistMonitor {
     }
     listings.sort((a, b) => a.target.localeCompare(b.target) || a.zone.localeCompare(b.zone));
     return { listings, changes };
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .then(
-          () => undefined,
-          (err: unknown) => this.logger.warn({ err }, 'blocklist check failed'),
-        )
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.pollMs);
-        });
-    }, ms);
-    this.timer.unref();
   }
 }

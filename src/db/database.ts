@@ -103,20 +103,24 @@ function openPostgres(url: string, options: OpenOptions): Db {
 
 /** Applies every pending migration. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
+  const { error, results } = await (await migratorFor(db)).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The migrator of txmail's migrations on `db` (tests also migrate to a given one). */
+export async function migratorFor(db: Db): Promise<Migrator> {
   // On PostgreSQL, name the schema explicitly: Kysely otherwise looks for its bookkeeping tables in
   // every schema and can mistake another schema's for ours (e.g. several txmail schemas in one database).
   const schema =
     db.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** True when the database answers a trivial query (readiness probe). */

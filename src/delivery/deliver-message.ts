@@ -9,7 +9,7 @@ import {
   type MessageRow,
 } from '../db/schema.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
-import type { DnsResolver } from '../dns/resolver.js';
+import type { RouteDns } from '../dns/dns-cache.js';
 import type { DestinationBlocks } from './destination-blocks.js';
 import { blockDestination } from './destination-key.js';
 import type { DestinationLimits } from './destination-limits.js';
@@ -47,7 +47,8 @@ export class Deliverer {
   constructor(
     private readonly settings: DelivererSettings,
     private readonly deps: {
-      dns: DnsResolver;
+      /** MX and address look-ups: the worker's DnsCache (dns/dns-cache.ts), shared by its deliveries. */
+      dns: RouteDns;
       dkim: DkimKeys;
       verp: Verp;
       transport: Transport;

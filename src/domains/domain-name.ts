@@ -1,6 +1,7 @@
 // A sending domain's name as a customer types it → the ASCII (punycode) form txmail stores and publishes.
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { isIP } from 'node:net';
+import { allLdhLabels, numericTopLabel } from './labels.js';
 
 export type ParsedDomainName = { ok: true; ascii: string; unicode: string } | { ok: false; reason: string };
 
@@ -30,10 +31,10 @@ export function parseDomainName(input: string): ParsedDomainName {
   const labels = ascii.split('.');
   if (labels.length < 2)
     return { ok: false, reason: `"${input}" needs at least two labels, e.g. example.com` };
-  if (!labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) {
+  if (!allLdhLabels(labels)) {
     return { ok: false, reason: `"${input}" is not a valid domain name` };
   }
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) {
+  if (numericTopLabel(labels)) {
     return { ok: false, reason: `"${input}" does not end in a top-level domain` };
   }
   if (ascii.length > MAX_LENGTH) return { ok: false, reason: `is longer than ${MAX_LENGTH} characters` };

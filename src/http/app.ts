@@ -41,6 +41,8 @@ import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
 import { registerGuidedTestRoutes } from './routes/guided-test.js';
 import { registerWebAssets } from './web-assets.js';
+import { openApiWebhooks, registerSharedSchemas } from './schemas/index.js';
+import { describeOnly } from './schemas/serializer.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -113,23 +115,32 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   registerJsonBody(app);
   registerLengthPrecheck(app);
 
+  // Response schemas document the API (and the contract test checks answers against them); they never
+  // drop or coerce a field of what a handler returns.
+  app.setSerializerCompiler(describeOnly);
+  registerSharedSchemas(app);
+
   app.decorateRequest('auth', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  // The OpenAPI document is generated from the same JSON schemas that validate requests.
+  // The OpenAPI document is generated from the same JSON schemas that validate requests, and from the
+  // response schemas of every route (schemas/).
   app.register(swagger, {
+    // Shared schemas are components named by their $id.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'txmail',
         version: '1',
         description:
-          'Transactional email: send, delivery log, domains, webhooks. Errors are text/plain `code: message`.',
+          'Transactional email: send, delivery log, domains, webhooks. Errors are text/plain `code: message`; each operation lists the codes it can answer (docs/API.md, Error codes).',
       },
       servers: [{ url: deps.publicUrl }],
+      webhooks: openApiWebhooks(),
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

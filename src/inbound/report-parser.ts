@@ -4,6 +4,7 @@
 // and so does one that kills its thread. Either way the event loop (the API, the delivery worker and
 // the SMTP receiver share it in `txmail serve`) never waits on a parse.
 import { Piscina } from 'piscina';
+import { besideModule, poolThread } from '../start-thread.js';
 import type { InboundReport } from '../bounce/parse-report.js';
 import type { ParseTask } from './parse-thread.js';
 
@@ -50,11 +51,11 @@ export class ThreadedReportParser implements ReportParser {
 
   constructor(private readonly options: ReportParserOptions) {
     this.pool = new Piscina({
-      filename: (options.filename ?? threadEntry()).href,
+      // The parent process's heap flags and signal handling are not wanted in the thread: execArgv
+      // holds only what running from source needs (start-thread.ts).
+      ...poolThread(options.filename ?? besideModule('./parse-thread.js', import.meta.url)),
       minThreads: THREADS,
       maxThreads: THREADS,
-      // The parent process's heap flags and signal handling are not wanted in the thread.
-      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     });
   }
@@ -108,12 +109,4 @@ export class ThreadedReportParser implements ReportParser {
 /** `5000` → `5 s`, `250` → `250 ms`. */
 function duration(ms: number): string {
   return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/** The compiled thread entry. Run from source (as the tests are), that is the build's copy. */
-function threadEntry(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts')
-    ? new URL('../../dist/inbound/parse-thread.js', here)
-    : new URL('./parse-thread.js', here);
 }

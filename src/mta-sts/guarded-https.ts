@@ -1,12 +1,12 @@
 // One HTTPS request to a host a recipient domain names (its MTA-STS policy host, its TLS-RPT endpoint):
-// the name resolved through the service's resolver (TXMAIL_DNS_SERVERS), the address judged by the one
-// address guard (public-address.ts), the certificate verified for the name against Node's roots
-// (with NODE_EXTRA_CA_CERTS), no redirects followed, the answer capped in size and in time.
+// the name resolved and judged as every host txmail reaches over HTTP(S) (resolve-public.ts: every
+// address public), the certificate verified for the name against Node's roots (with NODE_EXTRA_CA_CERTS),
+// no redirects followed, the answer capped in size and in time.
 import { request } from 'node:https';
 import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DnsResolver } from '../dns/resolver.js';
-import { isPublicAddress } from '../public-address.js';
+import { resolvePublicAddresses } from '../resolve-public.js';
 
 export interface GuardedHttpsOptions {
   dns: Pick<DnsResolver, 'a' | 'aaaa'>;
@@ -83,20 +83,9 @@ export async function guardedHttps(
 }
 
 async function resolve(host: string, options: GuardedHttpsOptions): Promise<string[]> {
-  const found: string[] = isIP(host) ? [host] : [];
-  let error: string | undefined;
-  for (const lookup of [options.dns.a.bind(options.dns), options.dns.aaaa.bind(options.dns)]) {
-    if (found.length > 0 && isIP(host)) break;
-    try {
-      found.push(...(await lookup(host)));
-    } catch (err) {
-      error ??= (err as Error).message;
-    }
-  }
-  if (found.length === 0) throw new HttpsFailure('fetch', error ?? `${host} has no address`);
-  const usable = found.filter((a) => options.allowPrivate || isPublicAddress(a));
-  if (usable.length === 0) throw new HttpsFailure('fetch', `${host} is on a private or loopback address`);
-  return usable;
+  const resolved = await resolvePublicAddresses(host, options.dns, options.allowPrivate);
+  if (!resolved.ok) throw new HttpsFailure('fetch', resolved.reason);
+  return resolved.addresses;
 }
 
 function once(

@@ -1,6 +1,5 @@
 // The daily TLS-RPT reports (RFC 8460), in `serve` and `worker`: every process polls; one, elected by a
-// conditional UPDATE of the schedule row (db/run-schedule-repo.ts claimRun, as blocklists/monitor.ts
-// does), runs. A run looks at the finished UTC days of the last few (a day is reported once every
+// conditional UPDATE of the schedule row (scheduled-run.ts, as the blocklist check), runs. A run looks at the finished UTC days of the last few (a day is reported once every
 // process has flushed its counts: an hour after it ends), and for each policy domain with sessions that
 // day and a `_smtp._tls` record, sends the day's report to each `rua` not yet sent to. A report is marked
 // sent only when accepted; the others are tried again on later runs while their day is in the window.
@@ -12,6 +11,7 @@ import type { TlsReportsRepo } from '../db/tls-reports-repo.js';
 import { signMessage, type SigningKey } from '../dkim/sign.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { newId } from '../ids.js';
+import { ScheduledRun } from '../scheduled-run.js';
 import { buildReport, parseTlsRptRecord, reportFileName } from './report.js';
 import { composeReportMail } from './report-mail.js';
 import type { ReportSenders } from './send-report.js';
@@ -75,66 +75,62 @@ export function reportableDays(now: number, settleMs: number, retryDays: number)
 }
 
 export class TlsReporter {
-  readonly owner: string;
-  /** Runs this process finished (tests wait on it). */
-  runs = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopping = false;
+  private readonly scheduled: ScheduledRun<number>;
 
   constructor(
     private readonly deps: TlsReporterDeps,
     private readonly options: TlsReporterOptions,
   ) {
-    this.owner = options.owner ?? `tls-reports-${newId()}`;
+    this.scheduled = new ScheduledRun(
+      deps.repo,
+      deps.clock,
+      deps.logger,
+      'TLS report run',
+      { ...options, owner: options.owner ?? `tls-reports-${newId()}` },
+      () => this.run(),
+    );
+  }
+
+  get owner(): string {
+    return this.scheduled.owner;
+  }
+
+  /** Runs this process finished (tests wait on it). */
+  get runs(): number {
+    return this.scheduled.runs;
   }
 
   start(): void {
-    if (this.timer || this.stopping) return;
-    this.schedule(0);
+    this.scheduled.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.scheduled.stop();
   }
 
-  /** Runs if due and no other process holds the run; true when this process ran it. */
-  async tick(): Promise<boolean> {
-    const { repo, clock } = this.deps;
-    if (this.options.canClaim && !this.options.canClaim()) return false;
-    const now = clock.now();
-    if (!(await repo.claimRun(this.owner, now, now + this.options.leaseMs))) return false;
-    try {
-      await this.run();
-    } catch (err) {
-      await repo.releaseRun(this.owner, clock.now()).catch(() => undefined);
-      throw err;
-    }
-    const end = clock.now();
-    await repo.finishRun(this.owner, end, end + this.options.intervalMs);
-    this.runs++;
-    return true;
+  /** Runs if due and no other process holds the run; true when this process ran it to the end. */
+  tick(): Promise<boolean> {
+    return this.scheduled.tick();
   }
 
   /**
    * Sends what is due; answers how many reports were accepted. Before each domain the lease is renewed
    * and the run's ownership checked: a run that lost it (its lease ran out during a slow send and
    * another process took the run) stops, so a report is not sent twice, and what was tried is read
-   * again then, so a report another run sent meanwhile is not sent again.
+   * again then, so a report another run sent meanwhile is not sent again. Stopped part-way (shutdown,
+   * lost lease): undefined, and the run is given back rather than finished.
    */
-  private async run(): Promise<number> {
+  private async run(): Promise<number | undefined> {
     const { repo, clock, logger } = this.deps;
     await this.deps.beforeRun?.();
     const now = clock.now();
     let sent = 0;
     for (const day of reportableDays(now, this.options.settleMs, this.options.retryDays)) {
       for (const domain of await repo.domainsOn(day)) {
-        if (this.stopping) return sent;
+        if (this.scheduled.stopping) return undefined;
         if (!(await repo.extendRun(this.owner, clock.now() + this.options.leaseMs))) {
           logger.warn({ owner: this.owner }, 'TLS report run taken over by another process; stopped');
-          return sent;
+          return undefined;
         }
         const tried = await repo.sendsOn(day, domain);
         // Done: no record to report to, or every rua either took the report or was tried enough.
@@ -226,22 +222,6 @@ export class TlsReporter {
     }
     const parsed = parseTlsRptRecord(records);
     return 'rua' in parsed ? parsed.rua : 'none';
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .then(
-          () => undefined,
-          (err: unknown) => this.deps.logger.warn({ err }, 'TLS report run failed'),
-        )
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.pollMs);
-        });
-    }, ms);
-    this.timer.unref();
   }
 }
 

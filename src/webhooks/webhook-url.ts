@@ -3,8 +3,8 @@
 // here, so a name that resolves to a public address at check time and to 127.0.0.1 a moment later (DNS
 // rebinding) cannot reach a private address.
 import { isIP } from 'node:net';
-import { DnsError, type DnsResolver } from '../dns/resolver.js';
-import { isPublicAddress } from '../public-address.js';
+import type { DnsResolver } from '../dns/resolver.js';
+import { resolvePublicAddresses } from '../resolve-public.js';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -35,36 +35,8 @@ export async function resolveWebhookTarget(
   allowPrivate: boolean,
 ): Promise<ResolvedTarget> {
   const u = new URL(url);
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (isIP(host)) {
-    addresses = [host];
-  } else {
-    addresses = [];
-    let temporary = false;
-    let lastError = '';
-    for (const lookup of [dns.a.bind(dns), dns.aaaa.bind(dns)]) {
-      try {
-        addresses.push(...(await lookup(host)));
-      } catch (err) {
-        if (!(err instanceof DnsError)) throw err;
-        if (err.failure === 'temporary') temporary = true;
-        lastError = err.message;
-      }
-    }
-    if (addresses.length === 0) {
-      return { ok: false, reason: `${host} does not resolve (${lastError})`, temporary };
-    }
-  }
-  // Every address must be public: a name with one public and one private address could be steered.
-  const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a));
-  if (refused !== undefined) {
-    return {
-      ok: false,
-      reason: `${host} resolves to ${refused}, a loopback, private or otherwise non-public address`,
-      temporary: false,
-    };
-  }
-  const address = addresses[0]!;
+  const resolved = await resolvePublicAddresses(u.hostname.replace(/^\[|\]$/g, ''), dns, allowPrivate);
+  if (!resolved.ok) return resolved;
+  const address = resolved.addresses[0]!;
   return { ok: true, url: u, address, family: isIP(address) === 6 ? 6 : 4 };
 }

@@ -24,6 +24,7 @@ import { SourceIpPool } from '../delivery/source-ip-pool.js';
 import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import type { DkimKeys } from '../dkim/dkim-keys.js';
+import { DnsCache } from '../dns/dns-cache.js';
 import { DnsResolver } from '../dns/resolver.js';
 import { GroupCommit } from '../group-commit.js';
 import {
@@ -352,7 +353,7 @@ function newDeliverer(
       allowPrivateNetworks: config.allowPrivateNetworks,
     },
     {
-      dns,
+      dns: new DnsCache(dns, () => clock.now()),
       dkim,
       verp,
       ...parts,

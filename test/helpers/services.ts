@@ -8,6 +8,7 @@ import { generateDkimKey, type DkimKeyPair } from '../../src/dkim/keys.js';
 import { newId } from '../../src/ids.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
+import { recordContract } from './openapi-contract.js';
 
 export interface TestEnv {
   database: TestDatabase;
@@ -50,6 +51,8 @@ export async function startTestEnv(
     generateDkimKey: pooledDkimKey,
   });
   const app = services.http();
+  // Every answer is checked against /openapi.json (test/openapi-contract-setup.ts).
+  const contract = recordContract(app);
   await app.ready();
   return {
     database,
@@ -57,6 +60,7 @@ export async function startTestEnv(
     app,
     clock,
     async close() {
+      contract.flush();
       await app.close();
       await services.close();
       if (!options.database) await database.drop();

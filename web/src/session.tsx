@@ -1,19 +1,10 @@
 // Who is logged in, shared by every page; loaded from GET /api/auth/session at start.
 import { createContext, useContext } from 'react';
+import type { ApiBody } from './api.js';
 
-export interface SessionAccount {
-  id: string;
-  email: string;
-  email_verified: boolean;
-  plan: 'free' | 'pro' | 'scale';
-  state: 'sandbox' | 'production';
-}
-
-export interface SessionInfo {
-  account: SessionAccount | null;
-  csrf_token: string | null;
-  signup: 'open' | 'closed';
-}
+export type { SessionAccount } from './api-types.js';
+/** GET /api/auth/session: who is logged in (account null when nobody), the CSRF token, sign-up. */
+export type SessionInfo = ApiBody<'/api/auth/session', 'get'>;
 
 export interface SessionContextValue {
   session: SessionInfo;

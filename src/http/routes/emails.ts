@@ -13,16 +13,9 @@ import { messageDeadline } from '../../delivery/retry-schedule.js';
 import { nextStep, type NextStep } from '../../messages/next-step.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
+import { MESSAGE_STATUSES } from '../schemas/emails.js';
+import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
-const STATUSES: MessageStatus[] = [
-  'queued',
-  'deferred',
-  'delivered',
-  'bounced',
-  'failed',
-  'complained',
-  'test',
-];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
 const MAX_TIME_LENGTH = 64;
@@ -41,7 +34,7 @@ const listQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: STATUSES },
+    status: { type: 'string', enum: MESSAGE_STATUSES },
     category: {
       type: 'string',
       enum: BOUNCE_CATEGORIES,
@@ -83,11 +76,26 @@ interface ListQuery {
   domain?: string;
 }
 
+/** The log's 200: a page of JSON, or the filtered log as CSV (Accept: text/csv). */
+const logOrCsv = {
+  description: 'A page of the log; with Accept: text/csv, the filtered log as CSV (docs/API.md)',
+  content: {
+    'application/json': { schema: list(ref('Email'), true) },
+    'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header row first' } },
+  },
+};
+
 export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
   registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
-    { schema: { summary: 'The delivery log, newest first', querystring: listQuerySchema } },
+    {
+      schema: {
+        summary: 'The delivery log, newest first',
+        querystring: listQuerySchema,
+        response: responses({ 200: logOrCsv }, [...AUTHENTICATED, 'validation_error']),
+      },
+    },
     async (request, reply) => {
       const { account } = authOf(request);
       const q = request.query;
@@ -119,7 +127,15 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
 
   app.get<{ Params: { id: string } }>(
     '/api/emails/:id',
-    { schema: { summary: 'One message with its event history, newest first' } },
+    {
+      schema: {
+        summary: 'One message with its event history, newest first',
+        response: responses({ 200: json('The message', ref('EmailDetail')) }, [
+          ...AUTHENTICATED,
+          'not_found',
+        ]),
+      },
+    },
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
@@ -172,6 +188,15 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
     {
       schema: {
         summary: 'The message as sent: its bytes as signed, message/rfc822',
+        response: responses(
+          {
+            200: {
+              description: 'The bytes of its latest attempt as signed',
+              content: { 'message/rfc822': { schema: { type: 'string' } } },
+            },
+          },
+          [...AUTHENTICATED, 'not_found'],
+        ),
         params: {
           type: 'object',
           properties: { id: { type: 'string', maxLength: 64 } },

@@ -7,6 +7,7 @@ import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import type { AcceptService } from '../../messages/accept.js';
 import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -24,6 +25,19 @@ export function registerResendRoute(
     {
       schema: {
         summary: 'Queue a copy of a message as a new message',
+        response: responses({ 200: json('The copy, queued', ref('ResendResult')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'not_found',
+          'validation_error',
+          'account_suspended',
+          'account_paused',
+          'account_sandboxed',
+          'domain_not_verified',
+          'recipient_suppressed',
+          'monthly_quota_exceeded',
+          'service_unavailable',
+        ]),
         params: {
           type: 'object',
           properties: { id: { type: 'string', maxLength: 64 } },

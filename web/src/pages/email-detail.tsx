@@ -1,46 +1,15 @@
 import { useState } from 'react';
 import { api, apiText } from '../api.js';
+import type { EmailDetail, TlsDetails } from '../api-types.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
-import { NextStep, type NextStepJson } from '../components/next-step.js';
+import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
-
-export interface EmailEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
-
-export interface DeliveryAttempt {
-  id: string;
-  started_at: string;
-  duration_ms: number;
-  outcome: string;
-  remote_host: string | null;
-  remote_ip: string | null;
-  tls: boolean;
-  /** What the session negotiated and the TLS policy applied; null: no session, or an old attempt. */
-  tls_details: TlsDetails | null;
-  smtp_code: number | null;
-  enhanced_code: string | null;
-  reply: string;
-  source_ip: string | null;
-}
-
-interface TlsDetails {
-  version: string | null;
-  cipher: string | null;
-  certificate: 'valid' | 'invalid' | null;
-  certificate_error: string | null;
-  policy: string;
-  cleartext_fallback: boolean;
-}
 
 /**
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
@@ -61,48 +30,6 @@ function tlsWords(t: TlsDetails): string {
   }
   parts.push(`policy ${t.policy}`);
   return parts.join(' · ');
-}
-
-export interface WebhookDelivery {
-  id: string;
-  url: string;
-  event_type: string;
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  success: boolean;
-  status_code: number | null;
-  error: string | null;
-}
-
-export interface EmailDetail {
-  id: string;
-  status: string;
-  /** The category of its latest failure, delay or complaint; null when none. */
-  category: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  created_at: string;
-  updated_at: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  /** Why a queued or deferred email waits and when it is tried next; null otherwise. */
-  next?: NextStepJson | null;
-  message: string;
-  /** Size of the HTML as sent (UTF-8 bytes); a test send keeps at most 64 KiB of it. */
-  html_bytes?: number;
-  html_truncated?: boolean;
-  /** Size of the bytes kept of its latest attempt; null before one, or once removed. */
-  raw_bytes?: number | null;
-  content_retention_days?: number | null;
-  content_removed_at?: string | null;
-  content_removes_at?: string | null;
-  resent_from?: string | null;
-  resends?: string[];
-  events: EmailEvent[];
-  delivery_attempts: DeliveryAttempt[];
-  webhook_deliveries: WebhookDelivery[];
 }
 
 const EVENT_WORDS: Record<string, string> = {

@@ -1,29 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, apiText, query } from '../api.js';
+import { api, apiText, query, type ApiBody } from '../api.js';
+import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
-import { NextStep, type NextStepJson } from '../components/next-step.js';
+import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
 
-interface Summary {
-  id: string;
-  status: string;
-  /** The category of its latest failure, delay or complaint; null when none. */
-  category: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  created_at: string;
-  attempts: number;
-  /** Why a queued or deferred email waits and when it is tried next; null otherwise. */
-  next?: NextStepJson | null;
-}
-
-const STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'complained', 'test'];
+const STATUSES = emailStatusValues;
 
 /** datetime-local (the person's time zone) → ISO for the API, and back. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -46,7 +33,7 @@ export function LogsPage() {
     domain: search.get('domain') ?? undefined,
   };
   const key = query(filters);
-  const [rows, setRows] = useState<Summary[]>([]);
+  const [rows, setRows] = useState<Email[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
@@ -74,7 +61,7 @@ export function LogsPage() {
   const load = async (after: string | null) => {
     setLoading(true);
     try {
-      const page = await api<{ data: Summary[]; next_cursor: string | null }>(
+      const page = await api<ApiBody<'/api/emails', 'get'>>(
         'GET',
         `/api/emails${query({ ...filters, cursor: after ?? undefined, limit: '50' })}`,
       );
