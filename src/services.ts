@@ -2,38 +2,28 @@
 // `txmail` command combines the roles it runs itself, cli.ts). The parts are in roles/ (docs/design.md §1).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { SmtpTransportOptions } from './delivery/smtp-transport.js';
-import type { DeliveryWorker, WorkerOptions } from './delivery/worker.js';
-import type { InboundReceiver } from './inbound/receiver.js';
-import type { DispatcherOptions } from './webhooks/dispatcher.js';
 import { createApiRole, type ApiRole } from './roles/api.js';
 import { createCore, type Core, type CoreOptions } from './roles/core.js';
 import { healthApp } from './roles/health.js';
-import { createInboundRole } from './roles/inbound.js';
+import { createInboundRole, type InboundRole } from './roles/inbound.js';
 import { createWorkerRole, type WorkerRole } from './roles/worker.js';
-
-export type ServiceOptions = CoreOptions;
 
 export interface Services extends Core, Pick<ApiRole, 'dashboardAuth' | 'deferredWork'> {
   /** Builds an app of the api role (API + dashboard); not listening yet. */
-  http(): FastifyInstance;
+  http: ApiRole['app'];
   /** Builds the health listener's app (/healthz, /readyz, /metrics); not listening yet. */
   healthHttp(): FastifyInstance;
-  /** The worker role's delivery worker and webhook dispatcher (WorkerRole.startDelivery). */
-  startWorker(
-    options?: Partial<WorkerOptions>,
-    webhookOptions?: Partial<DispatcherOptions>,
-    transportOptions?: Pick<SmtpTransportOptions, 'ca'>,
-  ): Promise<DeliveryWorker>;
+  /** The worker role's delivery worker and webhook dispatcher. */
+  startWorker: WorkerRole['startDelivery'];
   startDomainChecker: WorkerRole['startDomainChecker'];
   startBlocklistMonitor: WorkerRole['startBlocklistMonitor'];
   /** Starts the inbound role; `port` 0 picks one. */
-  startInbound(options?: { port?: number }): Promise<InboundReceiver>;
+  startInbound: InboundRole['start'];
   /** Stops the roles in the order cli.ts does (api, inbound, worker), then the core. */
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(config: Config, options: CoreOptions = {}): Promise<Services> {
   const core = await createCore(config, options);
   const api = createApiRole(core);
   const worker = createWorkerRole(core);
