@@ -177,7 +177,7 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
       api(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
     ]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
-    const keys = await env.services.repos.dkimKeys.all('race.example', t.accountId);
+    const keys = await env.dkimKeys('race.example', t.accountId);
     expect(keys.filter((k) => k.status === 'pending')).toHaveLength(1);
   });
 

@@ -84,7 +84,7 @@ describe.each(databaseKinds)('sender domains at delivery on $name', (kind) => {
     await setStatus('lapsed.example', 'failed');
     await setStatus('grace.example', 'temporary_failure');
     // The service's own mail to the account whose domain is gone (from onboarding@<test domain>).
-    const account = (await env.services.repos.accounts.findById(gone.accountId))!;
+    const account = (await env.account(gone.accountId))!;
     const system = await env.services.systemMail.queue(account, {
       sender: 'onboarding',
       subject: 'Welcome',
