@@ -6,6 +6,7 @@ import type { Insertable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
 import type {
+  AccountTokenRow,
   EventType,
   InboundMessageRow,
   InboundMessagesTable,
@@ -77,6 +78,8 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
     // Dashboard sign-in.
     /** Every dashboard session (its id only as a hash). */
     sessions: () => db.selectFrom('sessions').selectAll().execute(),
+    /** Stores a mailed link as sign-up does (its token as a hash), in place of the account's earlier one. */
+    plantLink: (link: AccountTokenRow) => repos.signups.replaceLink(link),
     /** Every link token mailed (verification, reset), as stored. */
     accountTokens: () => db.selectFrom('account_tokens').selectAll().execute(),
     /** The browsers remembered for the account (device cookies, as hashes). */
@@ -197,13 +200,34 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
 
     /** One event of the account per due time, each pushed to every endpoint it has (webhook-pushes.ts); the event ids. */
     queuePushes: (accountId: string, dues: number[]) => queuePushes(db, accountId, dues),
+    /** How many of the account's pushes are still to be made (due, or retried later). */
+    async pendingPushes(accountId: string): Promise<number> {
+      const row = await db
+        .selectFrom('webhook_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', accountId)
+        .where('next_attempt_at', 'is not', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     /** The pushes queued for a webhook endpoint, sent or not. */
     webhookPushes: (webhookId: string) =>
       db.selectFrom('webhook_outbox').selectAll().where('webhook_id', '=', webhookId).execute(),
 
+    /** The source addresses' daily counts as the workers share them (warm-up caps). */
+    sourceIpUsage: () => db.selectFrom('source_ip_usage').selectAll().execute(),
+
     // What stops or holds mail.
+    /** A recipient domain's MTA-STS policy as last fetched. */
+    mtaStsPolicy: (domain: string) => repos.mtaSts.get(domain),
     destinationBlocks: (now: number) => repos.destinationBlocks.active(now),
     suppression: (accountId: string, address: string) => repos.suppressions.get(accountId, address),
+
+    // TLS reports (TLS-RPT).
+    /** The reports of `day` (YYYY-MM-DD): sent, pending or settled without one, per policy domain. */
+    tlsReportSends: (day: string) => repos.tlsReports.sendsOn(day),
+    /** The policy domains with sessions counted on `day`. */
+    tlsReportDomains: (day: string) => repos.tlsReports.domainsOn(day),
 
     // Inbound reports.
     /** Stores a received report as the receiver does, for the processor to take. */
