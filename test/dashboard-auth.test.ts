@@ -262,7 +262,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     });
     const token = 'a'.repeat(43);
     // Such links were mailed to logged-in, unverified accounts, and verified the account as it stood.
-    await env.services.repos.signups.replaceLink({
+    await env.plantLink({
       token_hash: createHash('sha256').update(token).digest('hex'),
       account_id: made.id,
       purpose: 'verify_email',
@@ -378,7 +378,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(await env.accountTokens()).toEqual([]);
     // A link an earlier sign-up mailed for this account, carrying a stranger's password, does nothing.
     const token = 'b'.repeat(43);
-    await env.services.repos.signups.replaceLink({
+    await env.plantLink({
       token_hash: createHash('sha256').update(token).digest('hex'),
       account_id: made.id,
       purpose: 'verify_email',

@@ -400,11 +400,7 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       await until(
         'counts synced',
         async () => {
-          const row = await env.services.db.kysely
-            .selectFrom('source_ip_usage')
-            .selectAll()
-            .where('ip', '=', '127.0.0.3')
-            .executeTakeFirst();
+          const row = (await env.sourceIpUsage()).find((r) => r.ip === '127.0.0.3');
           return row && Number(row.sent) === allowance ? row : undefined;
         },
         10_000,
