@@ -2,11 +2,12 @@
 // their events and attempts, the mail the service sent, queue state, reputation, blocks and suppressions.
 // Every method goes through the instance's own repositories (or, where no repository answers the
 // question, one query of the same database): tests say what they look at, not which table holds it.
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
 import type {
   AccountTokenRow,
+  DomainsTable,
   EventType,
   InboundMessageRow,
   InboundMessagesTable,
@@ -119,6 +120,15 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
     /** Adds a domain row as it is given (a pending one, say). */
     addDomain: (domain: NewDomain) => repos.domains.insert(domain),
     domainsOf: (accountId: string) => repos.domains.list(accountId),
+    /** Changes the account's domain `name` as a check or an older version would have left it. */
+    async updateDomain(accountId: string, name: string, changes: Updateable<DomainsTable>): Promise<void> {
+      await db
+        .updateTable('domains')
+        .set(changes)
+        .where('account_id', '=', accountId)
+        .where('name', '=', name)
+        .execute();
+    },
     /** Every DKIM key of the domain: current, next and retired. */
     dkimKeys: (domain: string, accountId: string | null) => repos.dkimKeys.all(domain, accountId),
     /** The key that signs the domain's mail now (accountId null: the service's own domain). */
