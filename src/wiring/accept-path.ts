@@ -33,7 +33,7 @@ export interface AcceptPathDeps {
   logger: Logger;
   /** Wake-ups of this process: mail queued here wakes its delivery worker, if it runs one. */
   signals: WakeSignals;
-  /** ServiceOptions.acceptOnly: whether the SQLite accept thread has the write lock to itself. */
+  /** CoreOptions.acceptOnly (roles/core.ts): whether the SQLite accept thread has the write lock to itself. */
   acceptOnly: boolean;
 }
 
