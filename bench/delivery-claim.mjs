@@ -13,7 +13,7 @@ import { createDatabase } from './lib/database.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { claimLeased } from '../dist/db/lease-claim.js';
 import { QueueRepo } from '../dist/db/queue-repo.js';
-import { SqliteQueueRepo } from '../dist/db/queue-repo-sqlite.js';
+import { dialectSeams } from '../dist/db/dialect.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,9 +36,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
   try {
     await migrate(db);
     await seed(db.kysely, kind);
-    const queue = db.sqlite
-      ? new SqliteQueueRepo(db.kysely, db.sqlite)
-      : new QueueRepo(db.kysely, db.dialect);
+    const queue = new QueueRepo(db.kysely, dialectSeams(db).queue());
     const k = db.kysely;
     const release = () =>
       k

@@ -4,10 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { AccountOverviews } from '../accounts/account-overview.js';
 import type { Config } from '../config.js';
 import { isReachable, type Db } from '../db/database.js';
-import { PostgresRateLimitStore } from '../db/rate-limit-repo.js';
+import { dialectSeams } from '../db/dialect.js';
 import { buildHttpApp, type HttpDeps } from '../http/app.js';
 import { buildHealthApp } from '../http/health-app.js';
-import { MemoryRateLimitStore } from '../http/rate-limit.js';
 import { defaultWebRoot } from '../http/web-assets.js';
 import type { Repos } from './repos.js';
 
@@ -35,8 +34,7 @@ export type HttpAppsDeps = Pick<
 export function createHttpApps(config: Config, deps: HttpAppsDeps): HttpApps {
   const { db, repos, logger, clock, metrics } = deps;
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
-  const rateLimitStore =
-    db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
+  const rateLimitStore = dialectSeams(db).rateLimitStore();
   return {
     http: () =>
       buildHttpApp({

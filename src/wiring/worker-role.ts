@@ -13,7 +13,7 @@ import {
 import { blocklistPlanNow } from '../blocklists/targets.js';
 import { utcDay, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { QueueSignal } from '../db/queue-signal.js';
+import type { QueueSignal } from '../db/seams.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
