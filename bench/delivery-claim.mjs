@@ -44,7 +44,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
         .set({ lease_owner: null, lease_expires_at: null })
         .where('lease_owner', 'is not', null)
         .execute();
-    // The claim the queue used before, as it was: a prepared statement on SQLite (queue-repo-sqlite.ts),
+    // The claim the queue used before, as it was: a prepared statement on SQLite (db/sqlite/queue.ts),
     // lease-claim.ts's statement with SKIP LOCKED on PostgreSQL.
     const firstDue = db.sqlite
       ? (() => {
