@@ -78,6 +78,10 @@ const ATTEMPT_COLUMNS = [
   'tls_policy',
   'tls_fallback',
 ] as const satisfies readonly (keyof DeliveryAttemptRow)[];
+/** The row's columns missing from ATTEMPT_COLUMNS: none, or the line below fails to compile. */
+type MissingAttemptColumns = Exclude<keyof DeliveryAttemptRow, (typeof ATTEMPT_COLUMNS)[number]>;
+const EVERY_ATTEMPT_COLUMN: [MissingAttemptColumns] extends [never] ? true : never = true;
+void EVERY_ATTEMPT_COLUMN;
 
 /**
  * The statements of one record. Their text depends only on the number of events, so SQLite prepares
