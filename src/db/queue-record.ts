@@ -7,7 +7,6 @@
 // UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
 // worker still holds the lease (a relay that accepted the message and bounced it before the worker's
 // record committed), and a "delivered" or "deferred" written after it would lose it.
-import { sql, type RawBuilder } from 'kysely';
 import type { ReputationDelta } from '../reputation/counts.js';
 import { eventCategory } from './event-category.js';
 import {
@@ -17,6 +16,7 @@ import {
   type MessageStatus,
   type SuppressionRow,
 } from './schema.js';
+import { placeholders, type Statement } from './statement.js';
 import type { RecordedEvent } from './webhook-enqueue.js';
 
 export interface AttemptRecord {
@@ -52,10 +52,10 @@ export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
  * The steps of one record: yields each statement, is given back the number of rows it changed, and
  * returns what became of the record. A store runs them inside its transaction.
  */
-export type RecordSteps = Generator<RawBuilder<unknown>, RecordOutcome, number>;
+export type RecordSteps = Generator<Statement, RecordOutcome, number>;
 
 /** The one status guard: the message is still waiting for delivery. */
-const STILL_QUEUED = sql`status in (${sql.join(QUEUED_MESSAGE_STATUSES.map((s) => sql.lit(s)))})`;
+const STILL_QUEUED = `status in (${QUEUED_MESSAGE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 const ATTEMPT_COLUMNS = [
   'id',
@@ -83,6 +83,25 @@ type MissingAttemptColumns = Exclude<keyof DeliveryAttemptRow, (typeof ATTEMPT_C
 const EVERY_ATTEMPT_COLUMN: [MissingAttemptColumns] extends [never] ? true : never = true;
 void EVERY_ATTEMPT_COLUMN;
 
+/** The record's new state, only while the lease is ours and the message still queued. */
+const APPLY = `update messages set status = ?, next_attempt_at = ?, updated_at = ?, attempts = attempts + ?,
+    category = coalesce(?, category), lease_owner = null, lease_expires_at = null
+  where id = ? and lease_owner = ? and ${STILL_QUEUED}`;
+/** A message no longer queued: out of the queue and the lease given back, its status kept. */
+const RELEASE = `update messages set next_attempt_at = null, updated_at = ?, attempts = attempts + ?,
+    lease_owner = null, lease_expires_at = null
+  where id = ? and lease_owner = ?`;
+const INSERT_ATTEMPT = `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(', ')})
+  values (${placeholders(ATTEMPT_COLUMNS.length)})`;
+const INSERT_SUPPRESSION = `insert into suppressions
+    (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
+  values (${placeholders(8)}) on conflict (account_id, address) do nothing`;
+/** The insert of a record's n events, by n. */
+const insertEvents: string[] = [];
+const eventsInsert = (n: number) =>
+  (insertEvents[n] ??= `insert into events (id, message_id, account_id, type, created_at, data)
+  values ${Array.from({ length: n }, () => `(${placeholders(6)})`).join(', ')}`);
+
 /**
  * The statements of one record. Their text depends only on the number of events, so SQLite prepares
  * each once (db/sqlite/queue.ts).
@@ -92,37 +111,38 @@ export function* recordSteps(r: AttemptRecord): RecordSteps {
   // The category of the failure these events record, if any (event-category.ts); kept otherwise.
   const category = eventCategory(r.events);
   let outcome: RecordOutcome = 'applied';
-  const applied = yield sql`update messages set status = ${r.status}, next_attempt_at = ${r.nextAttemptAt},
-      updated_at = ${r.now}, attempts = attempts + ${counted}, category = coalesce(${category}, category),
-      lease_owner = null, lease_expires_at = null
-    where id = ${r.messageId} and lease_owner = ${r.owner} and ${STILL_QUEUED}`;
+  const applied = yield {
+    sql: APPLY,
+    parameters: [r.status, r.nextAttemptAt, r.now, counted, category, r.messageId, r.owner],
+  };
   if (applied === 0) {
     // Not queued any more (or not ours): if the lease is still ours, give it back and take the
     // message out of the queue, keeping the status the receiver recorded.
-    const released = yield sql`update messages set next_attempt_at = null, updated_at = ${r.now},
-        attempts = attempts + ${counted}, lease_owner = null, lease_expires_at = null
-      where id = ${r.messageId} and lease_owner = ${r.owner}`;
+    const released = yield { sql: RELEASE, parameters: [r.now, counted, r.messageId, r.owner] };
     if (released === 0) return 'lease_lost';
     outcome = 'superseded';
   }
   const a = r.attempt;
-  if (a) {
-    yield sql`insert into delivery_attempts (${sql.raw(ATTEMPT_COLUMNS.join(', '))})
-      values (${sql.join(ATTEMPT_COLUMNS.map((c) => a[c]))})`;
-  }
+  if (a) yield { sql: INSERT_ATTEMPT, parameters: ATTEMPT_COLUMNS.map((c) => a[c]) };
   if (outcome === 'applied' && r.events.length > 0) {
-    const rows = r.events.map(
-      (e) => sql`(${e.id}, ${r.messageId}, ${r.accountId}, ${e.type}, ${r.now}, ${JSON.stringify(e.data)})`,
-    );
-    yield sql`insert into events (id, message_id, account_id, type, created_at, data) values ${sql.join(rows)}`;
+    yield {
+      sql: eventsInsert(r.events.length),
+      parameters: r.events.flatMap((e) => [
+        e.id,
+        r.messageId,
+        r.accountId,
+        e.type,
+        r.now,
+        JSON.stringify(e.data),
+      ]),
+    };
   }
   const s = r.suppression;
   if (s) {
-    yield sql`insert into suppressions
-        (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
-      values (${s.id}, ${r.accountId}, ${s.address}, ${s.origin}, ${s.reason}, ${s.enhanced_code},
-        ${r.messageId}, ${r.now})
-      on conflict (account_id, address) do nothing`;
+    yield {
+      sql: INSERT_SUPPRESSION,
+      parameters: [s.id, r.accountId, s.address, s.origin, s.reason, s.enhanced_code, r.messageId, r.now],
+    };
   }
   return outcome;
 }
@@ -152,6 +172,7 @@ export function appliedDeltas(
 }
 
 /** The earliest next_attempt_at in the queue (null: none), the same statement on both databases. */
-export const NEXT_DUE = sql<{
-  next: number | null;
-}>`select min(next_attempt_at) as next from messages where next_attempt_at is not null`;
+export const NEXT_DUE: Statement = {
+  sql: 'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
+  parameters: [],
+};

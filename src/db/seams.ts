@@ -3,11 +3,11 @@
 // (accept.ts, queue.ts, webhook-enqueue.ts, rate-limit-store.ts, queue-signal.ts); db/dialect.ts picks
 // a connection's set, and nothing else asks which database it runs on. test/contract/ holds one
 // contract per seam, run on both databases (ARCHITECTURE.md, "db/: the seams").
-import type { RawBuilder } from 'kysely';
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
 import type { AttemptRecord, RecordOutcome } from './queue-record.js';
 import type { MessageRow } from './schema.js';
+import type { Statement } from './statement.js';
 import type { RecordedEvent } from './webhook-enqueue.js';
 
 /**
@@ -45,7 +45,7 @@ export interface QueueStore {
  * events (so both commit or neither). Each statement's affected rows are the pushes it queued.
  */
 export interface WebhookEnqueue {
-  statements(events: RecordedEvent[]): RawBuilder<unknown>[];
+  statements(events: RecordedEvent[]): Statement[];
 }
 
 /**

@@ -10,8 +10,9 @@
 // runs its database's (db/sqlite/webhook-enqueue.ts, db/postgres/webhook-enqueue.ts). Transactions
 // that run through Kysely on either database (the receiver's, the reputation guard's) call
 // `enqueueWebhookEvents(trx, events)`: one statement for the whole batch, which both databases run.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import { WEBHOOK_EVENT_TYPES, type Database, type EventType } from './schema.js';
+import { executeStatement, type Statement } from './statement.js';
 
 /** The identity of a recorded event: what the outbox needs to find it again. */
 export interface RecordedEvent {
@@ -33,26 +34,26 @@ export function eventTypePattern(type: string): string {
   return `%,${type.replace(/[\\%_]/g, (c) => '\\' + c)},%`;
 }
 
+/** One VALUES row per event: its id, account, time and the pattern of its type. */
+const VALUES_ROW = `(cast(? as text), cast(? as text), cast(? as bigint), cast(? as text))`;
+
 /**
  * The fan-out of a batch of events in one statement (none: undefined), on either database: a VALUES
  * list of the events joined to their accounts' endpoints.
  */
-export function fanOutStatement(events: RecordedEvent[]): RawBuilder<unknown> | undefined {
+export function fanOutStatement(events: RecordedEvent[]): Statement | undefined {
   const pushed = subscribable(events);
   if (pushed.length === 0) return undefined;
   // VALUES columns are named column1… in both dialects; PostgreSQL types untyped parameters as text.
-  const rows = sql.join(
-    pushed.map(
-      (e) =>
-        sql`(cast(${e.id} as text), cast(${e.account_id} as text), cast(${e.created_at} as bigint), cast(${eventTypePattern(e.type)} as text))`,
-    ),
-  );
-  return sql`insert into webhook_outbox
-      (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
-    select e.column1 || ':' || w.id, w.id, e.column1, w.account_id, 'pending', 0, e.column3, e.column3
-    from (values ${rows}) as e
-    join webhooks w on w.account_id = e.column2
-    where w.enabled = 1 and w.event_types like e.column4 escape '\\'`;
+  return {
+    sql: `insert into webhook_outbox
+        (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
+      select e.column1 || ':' || w.id, w.id, e.column1, w.account_id, 'pending', 0, e.column3, e.column3
+      from (values ${pushed.map(() => VALUES_ROW).join(', ')}) as e
+      join webhooks w on w.account_id = e.column2
+      where w.enabled = 1 and w.event_types like e.column4 escape '\\'`,
+    parameters: pushed.flatMap((e) => [e.id, e.account_id, e.created_at, eventTypePattern(e.type)]),
+  };
 }
 
 /**
@@ -62,5 +63,5 @@ export function fanOutStatement(events: RecordedEvent[]): RawBuilder<unknown> | 
 export async function enqueueWebhookEvents(trx: Kysely<Database>, events: RecordedEvent[]): Promise<number> {
   const statement = fanOutStatement(events);
   if (!statement) return 0;
-  return Number((await statement.execute(trx)).numAffectedRows ?? 0n);
+  return executeStatement(trx, statement);
 }

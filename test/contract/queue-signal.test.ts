@@ -2,8 +2,8 @@
 // throws, listen() gives a stop function; where the database has a channel between processes
 // (PostgreSQL's NOTIFY), one process's queued() wakes another's listener, and on SQLite, which has none,
 // a listener is never called (its worker polls).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/database.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
 import { dialectSeams } from '../../src/db/dialect.js';
 import type { QueueSignal } from '../../src/db/seams.js';
 import { databaseKinds, type TestDatabase } from '../helpers/databases.js';
@@ -13,30 +13,30 @@ import { ownPostgresDatabase } from './database.js';
 const CROSSES_PROCESSES = { sqlite: false, postgres: true };
 
 describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
-  let url: string;
-  let drop: () => Promise<void>;
-  const opened: Db[] = [];
-  beforeAll(async () => {
-    // On PostgreSQL a database of its own: a NOTIFY from any other test would wake the listener too.
-    const test: Pick<TestDatabase, 'url' | 'drop'> =
-      kind.name === 'postgres' ? await ownPostgresDatabase() : await kind.create();
-    url = test.url;
-    drop = () => test.drop();
-  });
+  const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
-    for (const db of opened) await db.close();
-    await drop();
+    for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
+  /**
+   * A database for one test: on PostgreSQL one of its own, since a NOTIFY (this file's other tests'
+   * too, which nothing waits for) wakes every listener of the database.
+   */
+  const database = async (): Promise<string> => {
+    const test: Pick<TestDatabase, 'url' | 'drop'> =
+      kind.name === 'postgres' ? await ownPostgresDatabase() : await kind.create();
+    cleanups.push(() => test.drop());
+    return test.url;
+  };
   /** A signal as a separate process has it: its own connection to the database. */
-  const signal = (): QueueSignal => {
+  const signal = (url: string): QueueSignal => {
     const db = openDatabase(url);
-    opened.push(db);
+    cleanups.push(() => db.close());
     return dialectSeams(db).queueSignal(url);
   };
 
-  it('never throws when mail is queued, listened to or not', () => {
-    const s = signal();
+  it('never throws when mail is queued, listened to or not', async () => {
+    const s = signal(await database());
     expect(() => {
       s.queued();
       s.queued();
@@ -46,7 +46,8 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
   it.runIf(CROSSES_PROCESSES[kind.name])(
     "wakes another process's listener, from a connection of its own",
     async () => {
-      const listener = signal();
+      const url = await database();
+      const listener = signal(url);
       let wakes = 0;
       let woken: () => void = () => undefined;
       const errors: Error[] = [];
@@ -62,7 +63,7 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
         expect(wakes).toBe(1);
         expect(listener.listenerPid()).toEqual(expect.any(Number));
         const next = new Promise<void>((resolve) => (woken = resolve));
-        signal().queued();
+        signal(url).queued();
         await next;
         expect(wakes).toBe(2);
         expect(errors).toEqual([]);
@@ -75,13 +76,14 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
   it.runIf(!CROSSES_PROCESSES[kind.name])(
     'has no channel: a listener is never called, and stops',
     async () => {
-      const listener = signal();
+      const url = await database();
+      const listener = signal(url);
       let wakes = 0;
       const stop = await listener.listen(
         () => wakes++,
         () => undefined,
       );
-      signal().queued();
+      signal(url).queued();
       listener.queued();
       // Nothing is sent anywhere, so nothing can arrive later either: the no-op answers at once.
       await Promise.resolve();

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, EventType } from '../../src/db/schema.js';
 import type { WebhookEnqueue } from '../../src/db/seams.js';
+import { executeStatement } from '../../src/db/statement.js';
 import type { RecordedEvent } from '../../src/db/webhook-enqueue.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
@@ -56,11 +57,10 @@ describe.each(databaseKinds)('the webhook enqueue seam on $name', (kind) => {
       .execute();
     return e;
   };
-  /** Runs the seam's statements in `trx`; the pushes they queued. */
+  /** Runs the seam's statements in `trx` (through Kysely, on either database); the pushes they queued. */
   const run = async (trx: Kysely<Database>, events: RecordedEvent[]) => {
     let pushes = 0;
-    for (const q of enqueue.statements(events))
-      pushes += Number((await q.execute(trx)).numAffectedRows ?? 0n);
+    for (const s of enqueue.statements(events)) pushes += await executeStatement(trx, s);
     return pushes;
   };
   const outbox = (eventIds: string[]) =>

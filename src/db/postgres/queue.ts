@@ -1,6 +1,7 @@
 // The queue seam on PostgreSQL: the claim with SKIP LOCKED, so many workers claim at once without
 // waiting on each other (a claim skips the accounts another claim is taking from, and never leases a
-// row twice), and the record (queue-record.ts) in one Kysely transaction.
+// row twice), and the record (queue-record.ts) in one Kysely transaction, whose statements Kysely writes
+// with PostgreSQL's placeholders (statement.ts).
 import type { Kysely, Transaction } from 'kysely';
 import { claimFair } from '../fair-claim.js';
 import {
@@ -16,6 +17,7 @@ import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { addReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageRow } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
+import { executeStatement, queryStatement } from '../statement.js';
 import { postgresWebhookEnqueue } from './webhook-enqueue.js';
 
 export class PostgresQueueStore implements QueueStore {
@@ -40,8 +42,8 @@ export class PostgresQueueStore implements QueueStore {
       for (const r of records) outcomes.push(await runSteps(trx, recordSteps(r)));
       // The batch's events in one statement (postgres/webhook-enqueue.ts).
       let pushes = 0;
-      for (const q of postgresWebhookEnqueue.statements(appliedEvents(records, outcomes)))
-        pushes += Number((await q.execute(trx)).numAffectedRows ?? 0n);
+      for (const s of postgresWebhookEnqueue.statements(appliedEvents(records, outcomes)))
+        pushes += await executeStatement(trx, s);
       // Last, so a busy account's counts row is locked only until the commit (reputation-repo.ts).
       await addReputationCounts(trx, appliedDeltas(records, outcomes));
       return { outcomes, pushes };
@@ -49,7 +51,8 @@ export class PostgresQueueStore implements QueueStore {
   }
 
   async nextDue(): Promise<number | undefined> {
-    const next = (await NEXT_DUE.execute(this.db)).rows[0]?.next;
+    const [row] = await queryStatement<{ next: number | null }>(this.db, NEXT_DUE);
+    const next = row?.next;
     return next === null || next === undefined ? undefined : Number(next);
   }
 }
@@ -57,6 +60,6 @@ export class PostgresQueueStore implements QueueStore {
 async function runSteps(trx: Transaction<Database>, steps: RecordSteps): Promise<RecordOutcome> {
   for (let step = steps.next(); ;) {
     if (step.done) return step.value;
-    step = steps.next(Number((await step.value.execute(trx)).numAffectedRows ?? 0n));
+    step = steps.next(await executeStatement(trx, step.value));
   }
 }

@@ -7,7 +7,7 @@
 // before it in the WAL. A claim lost to a power cut puts the message back in the queue, where it
 // belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import { claimFairSqlite } from '../fair-claim.js';
 import {
   appliedDeltas,
@@ -22,6 +22,7 @@ import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageRow } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
+import type { Statement } from '../statement.js';
 import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
 
 /** More distinct statements than the record and the claim ever make: past it, the cache starts over. */
@@ -60,7 +61,7 @@ export class SqliteQueueStore implements QueueStore {
         limit,
         DELIVERY_CAPS,
       ).compile(this.kysely);
-      const statement = this.prepared(compiled);
+      const statement = this.prepared(compiled.sql);
       this.sqlite.pragma('synchronous = NORMAL');
       try {
         return statement.all(...compiled.parameters) as MessageRow[];
@@ -76,8 +77,8 @@ export class SqliteQueueStore implements QueueStore {
 
   nextDue(): Promise<number | undefined> {
     return this.locked(() => {
-      const compiled = NEXT_DUE.compile(this.kysely);
-      const row = this.prepared(compiled).get(...compiled.parameters) as { next: number | null } | undefined;
+      const row = this.prepared(NEXT_DUE.sql).get(...NEXT_DUE.parameters) as
+        { next: number | null } | undefined;
       return row?.next ?? undefined;
     });
   }
@@ -90,17 +91,17 @@ export class SqliteQueueStore implements QueueStore {
     }
   }
 
-  private run(q: RawBuilder<unknown>): number {
-    const compiled = q.compile(this.kysely);
-    return this.prepared(compiled).run(...compiled.parameters).changes;
+  private run(s: Statement): number {
+    return this.prepared(s.sql).run(...s.parameters).changes;
   }
 
-  private prepared(compiled: CompiledQuery): SQLite.Statement<unknown[]> {
-    let statement = this.statements.get(compiled.sql);
+  /** The connection's prepared statement of this text. */
+  private prepared(text: string): SQLite.Statement<unknown[]> {
+    let statement = this.statements.get(text);
     if (!statement) {
       if (this.statements.size >= CACHE_LIMIT) this.statements.clear();
-      statement = this.sqlite.prepare<unknown[]>(compiled.sql);
-      this.statements.set(compiled.sql, statement);
+      statement = this.sqlite.prepare<unknown[]>(text);
+      this.statements.set(text, statement);
     }
     return statement;
   }
