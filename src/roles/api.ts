@@ -6,9 +6,8 @@ import { AccountOverviews } from '../accounts/account-overview.js';
 import type { DashboardAuth } from '../accounts/dashboard-auth.js';
 import type { DeferredWork } from '../deferred-work.js';
 import { isReachable } from '../db/database.js';
-import { PostgresRateLimitStore } from '../db/rate-limit-repo.js';
+import { dialectSeams } from '../db/dialect.js';
 import { buildHttpApp } from '../http/app.js';
-import { MemoryRateLimitStore } from '../http/rate-limit.js';
 import { defaultWebRoot } from '../http/web-assets.js';
 import { createAccountServices } from '../wiring/accounts.js';
 import type { Core, Role } from './core.js';
@@ -29,8 +28,7 @@ export function createApiRole(core: Core): ApiRole {
   const { config, db, repos, clock } = core;
   const { sessions, dashboardAuth, accountMail, deferredWork } = createAccountServices(config, core);
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
-  const rateLimitStore =
-    db.dialect === 'postgres' ? new PostgresRateLimitStore(db.kysely) : new MemoryRateLimitStore();
+  const rateLimitStore = dialectSeams(db).rateLimitStore();
   const app = (): FastifyInstance =>
     buildHttpApp({
       logger: core.logger,

@@ -13,7 +13,8 @@ import type { Config } from '../config.js';
 import { deriveKey } from '../crypto/derive-key.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { migrate, openDatabase, type Db, type OpenOptions } from '../db/database.js';
-import { noQueueSignal, PostgresQueueSignal, type QueueSignal } from '../db/queue-signal.js';
+import { dialectSeams } from '../db/dialect.js';
+import type { QueueSignal } from '../db/seams.js';
 import { Verp } from '../delivery/verp.js';
 import { DkimKeys } from '../dkim/dkim-keys.js';
 import type { DkimKeyPair } from '../dkim/keys.js';
@@ -126,8 +127,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   metrics.addDomainReputationGauges(() =>
     repos.reputation.domainWindows(windowStart(clock.now(), config.reputation.windowDays)),
   );
-  const queueSignal =
-    db.dialect === 'postgres' ? new PostgresQueueSignal(db.kysely, config.databaseUrl) : noQueueSignal;
+  const queueSignal = dialectSeams(db).queueSignal(config.databaseUrl);
   const dns = new DnsResolver(config.dnsServers);
   const dkim = new DkimKeys(
     repos.dkimKeys,
