@@ -339,7 +339,7 @@ export interface SourceIpUsageTable {
   sent: number;
 }
 
-/** PostgreSQL only (see db/rate-limit-repo.ts). */
+/** PostgreSQL only (see db/postgres/rate-limit-store.ts). */
 export interface RateLimitsTable {
   key: string;
   tat: number;

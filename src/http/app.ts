@@ -18,7 +18,7 @@ import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
-import type { RateLimitStore } from '../rate-limit-gcra.js';
+import type { RateLimitStore } from '../db/seams.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountActivityRoute, registerAccountRoutes } from './routes/account.js';
