@@ -87,7 +87,7 @@ export class Deliverer {
       };
       /**
        * Keeps the bytes of an attempt as signed with the message (ARCHITECTURE.md, "Message content");
-       * never throws. Absent: not kept.
+       * never throws, and is not waited for: the attempt's record goes ahead of it. Absent: not kept.
        */
       keepRaw?: (m: MessageRow, signed: Buffer) => Promise<void>;
       /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
@@ -152,7 +152,8 @@ export class Deliverer {
         source.address,
         tls,
       );
-      await deps.keepRaw?.(m, signed);
+      // Not awaited: the attempt's record does not wait for the bytes' commit (they follow it).
+      void deps.keepRaw?.(m, signed);
       if (result.tlsSessions && result.tlsSessions.length > 0 && !settings.relay) {
         deps.tlsReports?.record({
           recipientDomain: m.to_domain,
@@ -216,7 +217,7 @@ export class Deliverer {
       { from: deps.verp.address(m.id, sender.envelopeDomain), to: m.to_email, raw: signed },
       m.attempts,
     );
-    await deps.keepRaw?.(m, signed);
+    void deps.keepRaw?.(m, signed);
     return { kind: 'attempted', result };
   }
 
