@@ -97,8 +97,9 @@ describe('the OpenAPI document', () => {
       const success = statuses.filter((s) => s.startsWith('2'));
       expect(success.length, `${method} ${path}`).toBeGreaterThan(0);
       for (const s of success) {
-        if (s !== '204')
-          expect(op.responses[s]!.content?.['application/json'], `${method} ${path} ${s}`).toBeDefined();
+        // The raw view answers the message itself (docs/API.md, GET /api/emails/:id/raw).
+        const media = path === '/api/emails/{id}/raw' ? 'message/rfc822' : 'application/json';
+        if (s !== '204') expect(op.responses[s]!.content?.[media], `${method} ${path} ${s}`).toBeDefined();
       }
       expect(statuses, `${method} ${path}: every route can fail on a bug`).toContain('500');
       for (const s of statuses.filter((x) => !x.startsWith('2'))) {
@@ -237,9 +238,23 @@ describe('the OpenAPI document', () => {
     const detail = (await ok('GET', `/api/emails/${sent.id}`, tenant)).json() as { events: { id: string }[] };
     await call('GET', '/api/emails/00000000-0000-4000-8000-000000000000', tenant);
     await call('GET', '/api/emails?limit=1000', tenant);
+    await ok('GET', '/api/emails?q=reset&domain=recipient.example', tenant);
+    await call('GET', `/api/emails/${sent.id}/raw`, tenant);
+    // As the worker keeps them after an attempt.
+    await env.services.repos.messages.keepRaw(
+      tenant.accountId,
+      sent.id,
+      Buffer.from('Subject: s\r\n\r\nx\r\n'),
+      Date.now(),
+    );
+    await ok('GET', `/api/emails/${sent.id}/raw`, tenant);
+    await ok('POST', `/api/emails/${sent.id}/resend`, tenant);
+    await call('POST', '/api/emails/00000000-0000-4000-8000-000000000000/resend', tenant);
 
     // The account.
     await ok('GET', '/api/account', tenant);
+    await ok('PATCH', '/api/account', tenant, { content_retention_days: 7 });
+    await call('PATCH', '/api/account', tenant, { content_retention_days: 0 });
     await ok('GET', '/api/account/activity?days=7', tenant);
     await ok('GET', '/api/account/notices', tenant);
 
@@ -331,6 +346,7 @@ describe('the OpenAPI document', () => {
       updated_at: new Date().toISOString(),
       attempts: 0,
       next_attempt_at: null,
+      next: null,
     };
     const list = (data: object[]) =>
       contract.check({

@@ -55,6 +55,11 @@ export interface AccountsTable {
   reputation_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the status last changed; null: never. */
   reputation_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * Days a message's content (HTML and raw bytes) is kept once the message is final; null keeps it
+   * (ARCHITECTURE.md, "Message content"). Defaults on insert (30).
+   */
+  content_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
@@ -179,6 +184,27 @@ export interface MessagesTable {
    * that already bounced, failed or complained.
    */
   category: string | null;
+}
+
+/**
+ * Columns of `messages` that the accept path and the queue never name (they are written after the
+ * message is stored): read by the log's repository only.
+ */
+export interface MessageLogColumns {
+  /** When the content retention removed the HTML and the raw bytes; null while kept. */
+  content_removed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The message this one is a re-sent copy of (POST /api/emails/:id/resend); null for others. */
+  resent_from: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The exact bytes of a message as last sent (signed), gzip in base64 (ARCHITECTURE.md, "Message content"). */
+export interface MessageRawTable {
+  message_id: string;
+  account_id: string;
+  raw: string;
+  /** Bytes as sent, before compression. */
+  size: number;
+  signed_at: number;
 }
 
 /** Every column of `messages`, in one place for the statements that name them all. */
@@ -573,7 +599,8 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   domains: DomainsTable;
-  messages: MessagesTable;
+  messages: MessagesTable & MessageLogColumns;
+  message_raw: MessageRawTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   usage: UsageTable;
@@ -610,6 +637,8 @@ export type SessionRow = Selectable<SessionsTable>;
 export type AccountTokenRow = Selectable<AccountTokensTable>;
 export type LoginDeviceRow = Selectable<LoginDevicesTable>;
 export type MessageRow = Selectable<MessagesTable>;
+/** A message as the log reads it: with the columns only the log names (MessageLogColumns). */
+export type LoggedMessageRow = MessageRow & Selectable<MessageLogColumns>;
 export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;

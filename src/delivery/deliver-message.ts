@@ -21,6 +21,7 @@ import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './t
 import { tlsRequirement } from './tls-verdict.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
+import type { SimulatorTransport } from '../simulator/simulator-transport.js';
 
 export interface DelivererSettings {
   hostname: string;
@@ -84,6 +85,13 @@ export class Deliverer {
           sessions: TlsSessionReport[];
         }): void;
       };
+      /**
+       * Keeps the bytes of an attempt as signed with the message (ARCHITECTURE.md, "Message content");
+       * never throws, and is not waited for: the attempt's record goes ahead of it. Absent: not kept.
+       */
+      keepRaw?: (m: MessageRow, signed: Buffer) => Promise<void>;
+      /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
+      simulator?: SimulatorTransport;
       clock: Clock;
     },
   ) {}
@@ -99,6 +107,7 @@ export class Deliverer {
 
   async deliver(m: MessageRow): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
+    if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
     const sender = await this.sender(m);
     if ('refused' in sender) return { kind: 'unsendable', reason: sender.refused, details: sender.details };
     const { key, envelopeDomain } = sender;
@@ -129,21 +138,7 @@ export class Deliverer {
       route.targets = listed;
     }
 
-    const signed = await deps.builder.build({
-      message: {
-        id: m.id,
-        fromName: m.from_name,
-        fromEmail: m.from_email,
-        toName: m.to_name,
-        toEmail: m.to_email,
-        subject: m.subject,
-        html: m.html,
-        createdAt: m.created_at,
-        feedbackId: feedbackId(m.account_id, m.from_domain),
-      },
-      hostname: settings.hostname,
-      key,
-    });
+    const signed = await this.sign(m, key);
 
     const admission = await deps.limits.acquire(route.destination);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -157,6 +152,8 @@ export class Deliverer {
         source.address,
         tls,
       );
+      // Not awaited: the attempt's record does not wait for the bytes' commit (they follow it).
+      void deps.keepRaw?.(m, signed);
       if (result.tlsSessions && result.tlsSessions.length > 0 && !settings.relay) {
         deps.tlsReports?.record({
           recipientDomain: m.to_domain,
@@ -182,6 +179,46 @@ export class Deliverer {
     } finally {
       admission.release();
     }
+  }
+
+  private sign(m: MessageRow, key: SigningKey): Promise<Buffer> {
+    return this.deps.builder.build({
+      message: {
+        id: m.id,
+        fromName: m.from_name,
+        fromEmail: m.from_email,
+        toName: m.to_name,
+        toEmail: m.to_email,
+        subject: m.subject,
+        html: m.html,
+        createdAt: m.created_at,
+        feedbackId: feedbackId(m.account_id, m.from_domain),
+      },
+      hostname: this.settings.hostname,
+      key,
+    });
+  }
+
+  /**
+   * Mail to a simulator address: signed as it would be sent (with its domain's key while that domain
+   * may send, else with the test domain's: the simulator takes mail from a domain not yet verified),
+   * kept, and answered by the simulator; no route, no limits, no connection (docs/design.md §16).
+   */
+  private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
+    const { deps, settings } = this;
+    let sender = await this.sender(m);
+    if ('refused' in sender) {
+      const key = await deps.dkim.signingKey(settings.testDomain, null);
+      if (!key) return { kind: 'unsendable', reason: `no DKIM key for ${settings.testDomain}` };
+      sender = { key, envelopeDomain: settings.testDomain };
+    }
+    const signed = await this.sign(m, sender.key);
+    const result = await simulator.deliver(
+      { from: deps.verp.address(m.id, sender.envelopeDomain), to: m.to_email, raw: signed },
+      m.attempts,
+    );
+    void deps.keepRaw?.(m, signed);
+    return { kind: 'attempted', result };
   }
 
   /**

@@ -22,6 +22,7 @@ import type { RateLimitStore } from '../db/seams.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountActivityRoute, registerAccountRoutes } from './routes/account.js';
+import { registerResendRoute } from './routes/resend.js';
 import { registerDomainRoutes } from './routes/domains.js';
 import { registerAccountNoticeRoutes } from './routes/account-notices.js';
 import { registerEmailRoutes } from './routes/emails.js';
@@ -189,6 +190,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       route.schema = { ...route.schema, security: [{ apiKey: [] }, { session: [] }] };
     });
     registerSendRoutes(api, deps.accept);
+    registerResendRoute(api, { accept: deps.accept, messages: deps.messages });
     registerEmailRoutes(api, deps.messages);
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);

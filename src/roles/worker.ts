@@ -11,6 +11,7 @@ import {
 import { blocklistPlanNow } from '../blocklists/targets.js';
 import { utcDay } from '../clock.js';
 import type { Config } from '../config.js';
+import { rawRow, type MessageRawRow } from '../db/messages-repo.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
@@ -20,6 +21,7 @@ import { SourceIpPool } from '../delivery/source-ip-pool.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import { DnsCache } from '../dns/dns-cache.js';
 import { DnsResolver } from '../dns/resolver.js';
+import { GroupCommit } from '../group-commit.js';
 import {
   DEFAULT_DOMAIN_CHECKER_OPTIONS,
   DomainChecker,
@@ -28,6 +30,8 @@ import {
 import { OperatorMail } from '../messages/operator-mail.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { isSimulatorDomain } from '../simulator/simulator-addresses.js';
+import { SimulatorTransport } from '../simulator/simulator-transport.js';
 import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
 import { TlsReportCounter } from '../tls-reports/counter.js';
 import { DEFAULT_REPORTER_OPTIONS, TlsReporter } from '../tls-reports/reporter.js';
@@ -301,12 +305,15 @@ function tlsReporting(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics }: Core,
+  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics, signals }: Core,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
     ConstructorParameters<typeof Deliverer>[1],
     'tlsPolicy' | 'tlsReports'
   >,
 ): Deliverer {
+  const rawWriter = new GroupCommit((rows: MessageRawRow[]) => repos.messages.keepRawMany(rows), {
+    lingerMs: 5,
+  });
   return new Deliverer(
     {
       hostname: config.hostname,
@@ -333,6 +340,21 @@ function newDeliverer(
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
+      // Attempts finishing together share one commit, as their records do.
+      keepRaw: async (m, signed) => {
+        try {
+          const row = await rawRow(m.account_id, m.id, signed, clock.now());
+          if (row) await rawWriter.submit(row);
+        } catch (err) {
+          logger.warn({ err, messageId: m.id }, 'could not keep the bytes sent');
+        }
+      },
+      simulator: new SimulatorTransport({
+        testDomain: config.testDomain,
+        storeReport: (row) => repos.inbound.store(row),
+        wakeReceiver: () => signals.inboundStored.emit(),
+        clock,
+      }),
       clock,
     },
   );
@@ -388,6 +410,7 @@ function newDeliveryWorker(
       leaseMs: config.workerLeaseSeconds * 1000,
       // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
+      simulated: (m) => isSimulatorDomain(m.to_domain, config.testDomain),
       ...options,
     },
     {

@@ -14,6 +14,7 @@ import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
+import { simulatorDomain } from '../simulator/simulator-addresses.js';
 
 export interface AcceptPath {
   writer: AcceptWriter;
@@ -71,6 +72,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
       suppression: (accountId, address) => repos.suppressions.find(accountId, address),
     },
     clock,
+    simulatorDomain(config.testDomain),
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },

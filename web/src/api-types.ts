@@ -1006,6 +1006,260 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/emails/{id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Queue a copy of a message as a new message */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The copy, queued */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ResendResult'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `account_suspended`: The account is suspended by the operator.
+         *
+         *     `account_paused`: Sending is paused: the bounce or complaint rate reached its pause threshold; the operator resumes the account.
+         *
+         *     `account_sandboxed`: The account has no verified domain yet; only test sends and the guided test work.
+         *
+         *     `domain_not_verified`: The from address is not on a verified domain of this account.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `recipient_suppressed`: The recipient is on the suppression list of this account. */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `monthly_quota_exceeded`: The plan's emails per month are used up; see Retry-After.
+         */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/emails/{id}/raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The message as sent: its bytes as signed, message/rfc822 */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The bytes of its latest attempt as signed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'message/rfc822': string;
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/emails': {
     parameters: {
       query?: never;
@@ -1047,6 +1301,10 @@ export interface paths {
           cursor?: string;
           /** @description 1–100, default 50 */
           limit?: string;
+          /** @description A Message-ID (<id@host>), or words that must all appear in the subject (at most 8) */
+          q?: string;
+          /** @description The recipient's domain, exactly (an internationalised one as written or in punycode) */
+          domain?: string;
         };
         header?: never;
         path?: never;
@@ -1054,7 +1312,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description A page of the log */
+        /** @description A page of the log; with Accept: text/csv, the filtered log as CSV (docs/API.md) */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1065,6 +1323,7 @@ export interface paths {
               /** @description Pass as `cursor` for the next page */
               next_cursor: string | null;
             };
+            'text/csv': string;
           };
         };
         /**
@@ -1323,7 +1582,122 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /** The account's settings: how long a final message's content is kept */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Days a final message's content is kept, 1–3650; null keeps it */
+            content_retention_days: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description The account */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Account'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/api/domains': {
@@ -5177,6 +5551,8 @@ export interface components {
       attempts: number;
       /** Format: date-time */
       next_attempt_at: string | null;
+      /** @description Null unless queued or deferred */
+      next: components['schemas']['NextStep'] | null;
     };
     EmailEvent: {
       id: string;
@@ -5257,6 +5633,8 @@ export interface components {
       attempts: number;
       /** Format: date-time */
       next_attempt_at: string | null;
+      /** @description Null unless queued or deferred */
+      next: components['schemas']['NextStep'] | null;
       /** @description The HTML as stored */
       message: string;
       /** @description Size of the HTML as sent, in UTF-8 bytes */
@@ -5269,6 +5647,18 @@ export interface components {
       delivery_attempts: components['schemas']['DeliveryAttempt'][];
       /** @description Oldest first */
       webhook_deliveries: components['schemas']['WebhookPush'][];
+      /** @description Size of the raw bytes kept (GET /api/emails/:id/raw); null before an attempt or once removed */
+      raw_bytes: number | null;
+      /** @description The account's setting */
+      content_retention_days: number | null;
+      /** Format: date-time */
+      content_removed_at: string | null;
+      /** Format: date-time */
+      content_removes_at: string | null;
+      /** @description The message this one is a re-sent copy of */
+      resent_from: string | null;
+      /** @description Re-sent copies, oldest first */
+      resends: string[];
     };
     SendResult: {
       /** @description Message id; GET /api/emails/:id shows its history. */
@@ -5277,6 +5667,24 @@ export interface components {
       status: 'queued' | 'test';
       /** @description Test route only: what a real send would have been refused for. */
       warnings?: string[];
+    };
+    /** @description Why a queued or deferred message waits and when it is tried next (messages/next-step.ts) */
+    NextStep: {
+      /** Format: date-time */
+      at: string;
+      /** @enum {string} */
+      reason: 'delivering' | 'due' | 'destination_paused' | 'throttled' | 'retry' | 'account_paused';
+      why: string;
+      /** @description The attempt that comes next (1: the first) */
+      attempt: number;
+      /** Format: date-time */
+      expires_at: string;
+    };
+    ResendResult: {
+      id: string;
+      /** @enum {string} */
+      status: 'queued';
+      resent_from: string;
     };
     /** @description Bounce and complaint rates (fractions) over the rolling window, the state they earned and the thresholds */
     Reputation: {
@@ -5351,6 +5759,8 @@ export interface components {
         [key: string]: number;
       };
       reputation: components['schemas']['Reputation'];
+      /** @description Days a message's content (HTML and raw bytes) is kept once it is final; null: kept for the log's retention */
+      content_retention_days: number | null;
     };
     ActivityDay: {
       /** @description YYYY-MM-DD (UTC) */
@@ -5870,6 +6280,8 @@ export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type WebhookPush = components['schemas']['WebhookPush'];
 export type EmailDetail = components['schemas']['EmailDetail'];
 export type SendResult = components['schemas']['SendResult'];
+export type NextStep = components['schemas']['NextStep'];
+export type ResendResult = components['schemas']['ResendResult'];
 export type Reputation = components['schemas']['Reputation'];
 export type Account = components['schemas']['Account'];
 export type ActivityDay = components['schemas']['ActivityDay'];
@@ -6022,6 +6434,12 @@ export const deliveryAttemptOutcomeValues: ReadonlyArray<
 export const sendResultStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['SendResult']['status']
 > = ['queued', 'test'];
+export const nextStepReasonValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['NextStep']['reason']
+> = ['delivering', 'due', 'destination_paused', 'throttled', 'retry', 'account_paused'];
+export const resendResultStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ResendResult']['status']
+> = ['queued'];
 export const reputationStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Reputation']['status']
 > = ['healthy', 'warning', 'paused'];

@@ -84,6 +84,29 @@ export async function api<T>(
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
+/**
+ * A GET answered as text rather than JSON (`accept`: the raw message, the log's CSV), with the same
+ * session and errors as api().
+ */
+export async function apiText(path: string, accept: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { accept }, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'network_error', 'the server could not be reached; check your connection');
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    const m = /^([a-z_]+): (.*)$/s.exec(text.trim());
+    const error = m
+      ? new ApiError(res.status, m[1]!, m[2]!)
+      : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
+    if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
+    throw error;
+  }
+  return text;
+}
+
 /** Builds a query string from the set values only. */
 export function query(params: Record<string, string | undefined>): string {
   const q = new URLSearchParams();

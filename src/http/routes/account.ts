@@ -6,10 +6,49 @@ import { utcDay, type Clock } from '../../clock.js';
 import type { ReputationRepo } from '../../db/reputation-repo.js';
 import { dayBefore } from '../../reputation/counts.js';
 import { AppError } from '../../errors.js';
+import { MAX_CONTENT_RETENTION_DAYS } from '../../accounts/content-retention.js';
 import { authOf } from '../authenticate.js';
-import { AUTHENTICATED, json, ref, responses } from '../schemas/responses.js';
+import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
+
+const patchAccountSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content_retention_days'],
+  properties: {
+    content_retention_days: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: MAX_CONTENT_RETENTION_DAYS,
+      description: `Days a final message's content is kept, 1–${MAX_CONTENT_RETENTION_DAYS}; null keeps it`,
+    },
+  },
+} as const;
 
 export function registerAccountRoutes(app: FastifyInstance, overviews: AccountOverviews): void {
+  app.patch<{ Body: { content_retention_days: number | null } }>(
+    '/api/account',
+    {
+      schema: {
+        summary: "The account's settings: how long a final message's content is kept",
+        body: patchAccountSchema,
+        response: responses({ 200: json('The account', ref('Account')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'validation_error',
+          'not_found',
+        ]),
+      },
+    },
+    async (request) => {
+      const id = authOf(request).account.id;
+      if (!(await overviews.setContentRetention(id, request.body.content_retention_days)))
+        throw new AppError('not_found', 'the account no longer exists');
+      const overview = await overviews.get(id);
+      if (!overview) throw new AppError('not_found', 'the account no longer exists');
+      return overview;
+    },
+  );
+
   app.get(
     '/api/account',
     {

@@ -90,6 +90,11 @@ const account = {
       additionalProperties: integer,
     },
     reputation: { $ref: 'Reputation#' },
+    content_retention_days: {
+      type: ['integer', 'null'],
+      description:
+        "Days a message's content (HTML and raw bytes) is kept once it is final; null: kept for the log's retention",
+    },
   }),
 };
 

@@ -35,6 +35,24 @@ const bounceCategory = {
 
 const emailStatus = { $id: 'EmailStatus', type: 'string', enum: MESSAGE_STATUSES } as const;
 
+const nextStepSchema = {
+  $id: 'NextStep',
+  type: 'object',
+  additionalProperties: false,
+  required: ['at', 'reason', 'why', 'attempt', 'expires_at'],
+  description: 'Why a queued or deferred message waits and when it is tried next (messages/next-step.ts)',
+  properties: {
+    at: isoTime,
+    reason: {
+      type: 'string',
+      enum: ['delivering', 'due', 'destination_paused', 'throttled', 'retry', 'account_paused'],
+    },
+    why: { type: 'string' },
+    attempt: { type: 'integer', description: 'The attempt that comes next (1: the first)' },
+    expires_at: isoTime,
+  },
+} as const;
+
 /** The fields of a message in the log; the detail adds to them. */
 const summaryProperties = {
   id: { type: 'string' },
@@ -50,6 +68,7 @@ const summaryProperties = {
   updated_at: isoTime,
   attempts: { type: 'integer', description: 'Delivery attempts so far' },
   next_attempt_at: nullableIsoTime,
+  next: { ...nullable(ref('NextStep')), description: 'Null unless queued or deferred' },
 } as const;
 
 const email = {
@@ -166,6 +185,16 @@ const detailProperties = {
   events: { type: 'array', items: ref('EmailEvent'), description: 'Newest first' },
   delivery_attempts: { type: 'array', items: ref('DeliveryAttempt'), description: 'Newest first' },
   webhook_deliveries: { type: 'array', items: ref('WebhookPush'), description: 'Oldest first' },
+  raw_bytes: {
+    type: ['integer', 'null'],
+    description:
+      'Size of the raw bytes kept (GET /api/emails/:id/raw); null before an attempt or once removed',
+  },
+  content_retention_days: { type: ['integer', 'null'], description: "The account's setting" },
+  content_removed_at: nullableIsoTime,
+  content_removes_at: nullableIsoTime,
+  resent_from: { type: ['string', 'null'], description: 'The message this one is a re-sent copy of' },
+  resends: { type: 'array', items: { type: 'string' }, description: 'Re-sent copies, oldest first' },
 } as const;
 
 const emailDetail = {
@@ -179,6 +208,19 @@ const emailDetail = {
 /** The send routes' answer: messages/send-request.ts's schema, closed. */
 const sendResult = { $id: 'SendResult', ...sendResponseSchema, additionalProperties: false } as const;
 
+/** POST /api/emails/:id/resend's answer: the copy, queued, and its original. */
+const resendResult = {
+  $id: 'ResendResult',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'resent_from'],
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string', enum: ['queued'] },
+    resent_from: { type: 'string' },
+  },
+} as const;
+
 export const emailSchemas = [
   bounceCategory,
   emailStatus,
@@ -189,4 +231,6 @@ export const emailSchemas = [
   webhookPush,
   emailDetail,
   sendResult,
+  nextStepSchema,
+  resendResult,
 ];
