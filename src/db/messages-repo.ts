@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from './database.js';
+import type { KeptRaw } from './queue-record.js';
 import {
   MESSAGE_COLUMNS,
   type Database,
@@ -57,16 +58,11 @@ export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
 
 export type MessageRawRow = Selectable<MessageRawTable>;
 
-/** The row that keeps `signed` (compressed off the event loop), or undefined when it is too large. */
-export async function rawRow(
-  accountId: string,
-  messageId: string,
-  signed: Buffer,
-  now: number,
-): Promise<MessageRawRow | undefined> {
+/** What keeps `signed` (compressed off the event loop), or undefined when it is too large. */
+export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw | undefined> {
   if (signed.length > MAX_RAW_KEPT_BYTES) return undefined;
   const raw = (await gzipped(signed, { level: 1 })).toString('base64');
-  return { message_id: messageId, account_id: accountId, raw, size: signed.length, signed_at: now };
+  return { raw, size: signed.length, signed_at: now };
 }
 
 /** The bytes a message was last sent as, or why there are none. */
@@ -169,27 +165,20 @@ export class MessagesRepo {
 
   /**
    * Keeps the bytes of the message's latest attempt as signed (gzip, base64; one row per message, the
-   * latest replaces the earlier). A message too large to keep is not kept.
+   * latest replaces the earlier). A message too large to keep is not kept. The worker keeps them with
+   * the attempt's record instead (db/queue-record.ts); this is the same row for tests and tools.
    */
   async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
-    const row = await rawRow(accountId, messageId, signed, now);
-    if (row) await this.keepRawMany([row]);
-  }
-
-  /** Stores rows made by rawRow in one transaction (the worker's group commit: delivery/). */
-  async keepRawMany(rows: MessageRawRow[]): Promise<void[]> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        await trx
-          .insertInto('message_raw')
-          .values(row)
-          .onConflict((oc) =>
-            oc.column('message_id').doUpdateSet({ raw: row.raw, size: row.size, signed_at: row.signed_at }),
-          )
-          .execute();
-      }
-    });
-    return rows.map(() => undefined);
+    const kept = await compressRaw(signed, now);
+    if (!kept) return;
+    const row: MessageRawRow = { message_id: messageId, account_id: accountId, ...kept };
+    await this.db
+      .insertInto('message_raw')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('message_id').doUpdateSet({ raw: row.raw, size: row.size, signed_at: row.signed_at }),
+      )
+      .execute();
   }
 
   /** The bytes the message was last sent as (decompressed), or why there are none. */

@@ -13,11 +13,15 @@ import {
   QUEUED_MESSAGE_STATUSES,
   type DeliveryAttemptRow,
   type EventType,
+  type MessageRawTable,
   type MessageStatus,
   type SuppressionRow,
 } from './schema.js';
 import { placeholders, type Statement } from './statement.js';
 import type { RecordedEvent } from './webhook-enqueue.js';
+
+/** An attempt's bytes as kept: gzip in base64, their size as sent, when they were signed. */
+export type KeptRaw = Pick<MessageRawTable, 'raw' | 'size' | 'signed_at'>;
 
 export interface AttemptRecord {
   messageId: string;
@@ -29,6 +33,11 @@ export interface AttemptRecord {
   counted: boolean;
   attempt: DeliveryAttemptRow | undefined;
   events: { id: string; type: EventType; data: Record<string, unknown> }[];
+  /**
+   * The bytes the attempt sent, compressed (messages-repo.ts rawRow): they replace the message's
+   * earlier ones, in the same transaction as the attempt (ARCHITECTURE.md, "Message content").
+   */
+  raw?: KeptRaw;
   /** The recipient to put on the account's suppression list (kept if already there). */
   suppression?: Omit<SuppressionRow, 'account_id' | 'source_message_id' | 'created_at'>;
   now: number;
@@ -93,6 +102,9 @@ const RELEASE = `update messages set next_attempt_at = null, updated_at = ?, att
   where id = ? and lease_owner = ?`;
 const INSERT_ATTEMPT = `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(', ')})
   values (${placeholders(ATTEMPT_COLUMNS.length)})`;
+const KEEP_RAW = `insert into message_raw (message_id, account_id, raw, size, signed_at)
+  values (${placeholders(5)})
+  on conflict (message_id) do update set raw = excluded.raw, size = excluded.size, signed_at = excluded.signed_at`;
 const INSERT_SUPPRESSION = `insert into suppressions
     (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
   values (${placeholders(8)}) on conflict (account_id, address) do nothing`;
@@ -124,6 +136,9 @@ export function* recordSteps(r: AttemptRecord): RecordSteps {
   }
   const a = r.attempt;
   if (a) yield { sql: INSERT_ATTEMPT, parameters: ATTEMPT_COLUMNS.map((c) => a[c]) };
+  // What was sent is kept whether or not the record applied: the message went out.
+  const raw = r.raw;
+  if (raw) yield { sql: KEEP_RAW, parameters: [r.messageId, r.accountId, raw.raw, raw.size, raw.signed_at] };
   if (outcome === 'applied' && r.events.length > 0) {
     yield {
       sql: eventsInsert(r.events.length),

@@ -8,6 +8,7 @@ import {
   type DomainTls,
   type MessageRow,
 } from '../db/schema.js';
+import type { KeptRaw } from '../db/queue-record.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
 import type { RouteDns } from '../dns/dns-cache.js';
 import type { DestinationBlocks } from './destination-blocks.js';
@@ -34,7 +35,7 @@ export interface DelivererSettings {
 
 export type DeliveryOutcome =
   /** sourceIp: the local address the attempt left from (undefined: the system's choice, or none). */
-  | { kind: 'attempted'; result: AttemptResult; sourceIp?: string }
+  | { kind: 'attempted'; result: AttemptResult; sourceIp?: string; raw?: KeptRaw }
   /** The destination is paused or saturated: try again then, without counting an attempt. */
   | { kind: 'paused'; until: number }
   /** Failed without an attempt; `details` go into the email.failed event beside the reason. */
@@ -86,10 +87,11 @@ export class Deliverer {
         }): void;
       };
       /**
-       * Keeps the bytes of an attempt as signed with the message (ARCHITECTURE.md, "Message content");
-       * never throws, and is not waited for: the attempt's record goes ahead of it. Absent: not kept.
+       * The bytes of an attempt as signed, compressed to be kept with its record (ARCHITECTURE.md,
+       * "Message content"); never throws (undefined: not kept). Started as soon as the message is
+       * signed, so the compression runs while the SMTP exchange waits. Absent: nothing is kept.
        */
-      keepRaw?: (m: MessageRow, signed: Buffer) => Promise<void>;
+      keepRaw?: (signed: Buffer) => Promise<KeptRaw | undefined>;
       /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
       simulator?: SimulatorTransport;
       clock: Clock;
@@ -139,6 +141,7 @@ export class Deliverer {
     }
 
     const signed = await this.sign(m, key);
+    const kept = deps.keepRaw?.(signed);
 
     const admission = await deps.limits.acquire(route.destination);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -152,8 +155,6 @@ export class Deliverer {
         source.address,
         tls,
       );
-      // Not awaited: the attempt's record does not wait for the bytes' commit (they follow it).
-      void deps.keepRaw?.(m, signed);
       if (result.tlsSessions && result.tlsSessions.length > 0 && !settings.relay) {
         deps.tlsReports?.record({
           recipientDomain: m.to_domain,
@@ -175,7 +176,7 @@ export class Deliverer {
           reply: result.reply,
         });
       }
-      return { kind: 'attempted', result, sourceIp: source.address };
+      return { kind: 'attempted', result, sourceIp: source.address, raw: await kept };
     } finally {
       admission.release();
     }
@@ -213,12 +214,12 @@ export class Deliverer {
       sender = { key, envelopeDomain: settings.testDomain };
     }
     const signed = await this.sign(m, sender.key);
+    const kept = deps.keepRaw?.(signed);
     const result = await simulator.deliver(
       { from: deps.verp.address(m.id, sender.envelopeDomain), to: m.to_email, raw: signed },
       m.attempts,
     );
-    void deps.keepRaw?.(m, signed);
-    return { kind: 'attempted', result };
+    return { kind: 'attempted', result, raw: await kept };
   }
 
   /**

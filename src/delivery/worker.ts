@@ -221,7 +221,10 @@ export class DeliveryWorker {
       case 'unsendable':
         return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
-        return this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline);
+        return {
+          ...(await this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline)),
+          raw: outcome.raw,
+        };
     }
   }
 

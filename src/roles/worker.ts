@@ -11,7 +11,7 @@ import {
 import { blocklistPlanNow } from '../blocklists/targets.js';
 import { utcDay } from '../clock.js';
 import type { Config } from '../config.js';
-import { rawRow, type MessageRawRow } from '../db/messages-repo.js';
+import { compressRaw } from '../db/messages-repo.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
@@ -21,7 +21,6 @@ import { SourceIpPool } from '../delivery/source-ip-pool.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import { DnsCache } from '../dns/dns-cache.js';
 import { DnsResolver } from '../dns/resolver.js';
-import { GroupCommit } from '../group-commit.js';
 import {
   DEFAULT_DOMAIN_CHECKER_OPTIONS,
   DomainChecker,
@@ -311,9 +310,6 @@ function newDeliverer(
     'tlsPolicy' | 'tlsReports'
   >,
 ): Deliverer {
-  const rawWriter = new GroupCommit((rows: MessageRawRow[]) => repos.messages.keepRawMany(rows), {
-    lingerMs: 5,
-  });
   return new Deliverer(
     {
       hostname: config.hostname,
@@ -340,15 +336,12 @@ function newDeliverer(
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
-      // Attempts finishing together share one commit, as their records do.
-      keepRaw: async (m, signed) => {
-        try {
-          const row = await rawRow(m.account_id, m.id, signed, clock.now());
-          if (row) await rawWriter.submit(row);
-        } catch (err) {
-          logger.warn({ err, messageId: m.id }, 'could not keep the bytes sent');
-        }
-      },
+      // Kept with the attempt's record, in its transaction (db/queue-record.ts).
+      keepRaw: (signed) =>
+        compressRaw(signed, clock.now()).catch((err: unknown) => {
+          logger.warn({ err }, 'could not keep the bytes sent');
+          return undefined;
+        }),
       simulator: new SimulatorTransport({
         testDomain: config.testDomain,
         storeReport: (row) => repos.inbound.store(row),
