@@ -8,6 +8,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
     // Run alone afterwards (vitest.faults.config.ts): they restart shared services.
     exclude: ['test/faults/**', 'node_modules/**'],
+    // Every answer the tests get is checked against /openapi.json: a mismatch fails its test file,
+    // and the run ends with the count (test/helpers/openapi-contract.ts).
+    globalSetup: ['test/openapi-contract-setup.ts'],
+    setupFiles: ['test/openapi-contract-file.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -13,7 +13,7 @@ import { createDatabase } from './lib/database.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { claimLeased } from '../dist/db/lease-claim.js';
 import { QueueRepo } from '../dist/db/queue-repo.js';
-import { SqliteQueueRepo } from '../dist/db/queue-repo-sqlite.js';
+import { dialectSeams } from '../dist/db/dialect.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,9 +36,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
   try {
     await migrate(db);
     await seed(db.kysely, kind);
-    const queue = db.sqlite
-      ? new SqliteQueueRepo(db.kysely, db.sqlite)
-      : new QueueRepo(db.kysely, db.dialect);
+    const queue = new QueueRepo(db.kysely, dialectSeams(db).queue());
     const k = db.kysely;
     const release = () =>
       k
@@ -46,7 +44,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
         .set({ lease_owner: null, lease_expires_at: null })
         .where('lease_owner', 'is not', null)
         .execute();
-    // The claim the queue used before, as it was: a prepared statement on SQLite (queue-repo-sqlite.ts),
+    // The claim the queue used before, as it was: a prepared statement on SQLite (db/sqlite/queue.ts),
     // lease-claim.ts's statement with SKIP LOCKED on PostgreSQL.
     const firstDue = db.sqlite
       ? (() => {

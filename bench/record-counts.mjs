@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bench/record-counts: what keeping the reputation counts costs the delivery worker's record (the one
-// transaction per batch of attempts: db/queue-repo.ts, db/queue-repo-sqlite.ts). The same records of
+// transaction per batch of attempts: db/queue-repo.ts, db/sqlite/queue.ts). The same records of
 // "delivered" attempts (state, attempt row, event) are stored in batches of 50, in alternating rounds
 // with and without their reputation delta (reputation/counts.ts), on SQLite and PostgreSQL, and the
 // time per batch of each kind is printed side by side. Needs a current build (npm run build).
@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { createDatabase } from './lib/database.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { QueueRepo } from '../dist/db/queue-repo.js';
-import { SqliteQueueRepo } from '../dist/db/queue-repo-sqlite.js';
+import { dialectSeams } from '../dist/db/dialect.js';
 import { newId } from '../dist/ids.js';
 import { deliveryDelta } from '../dist/reputation/counts.js';
 
@@ -70,7 +70,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
         .insertInto('messages')
         .values(messages.slice(i, i + 500))
         .execute();
-    const queue = db.sqlite ? new SqliteQueueRepo(k, db.sqlite) : new QueueRepo(k, db.dialect);
+    const queue = new QueueRepo(k, dialectSeams(db).queue());
 
     const record = (m, counted) => {
       const r = {
@@ -95,6 +95,12 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
           enhanced_code: '2.0.0',
           reply: '250 2.0.0 Ok: queued',
           source_ip: null,
+          tls_version: 'TLSv1.3',
+          tls_cipher: 'TLS_AES_256_GCM_SHA384',
+          tls_certificate: 'valid',
+          tls_certificate_error: null,
+          tls_policy: 'opportunistic',
+          tls_fallback: 0,
         },
         events: [{ id: newId(), type: 'email.delivered', data: { attempt: 1, smtp_code: 250 } }],
       };

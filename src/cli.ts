@@ -9,13 +9,18 @@ import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
 import { rotateCommand } from './dkim/rotate-command.js';
-import { createServices, type Services } from './services.js';
+import { createApiRole } from './roles/api.js';
+import { createCore, type Core } from './roles/core.js';
+import { createHealthRole } from './roles/health.js';
+import { createInboundRole } from './roles/inbound.js';
+import { createWorkerRole } from './roles/worker.js';
 import { coreSections, formatStatus, statusJson, type StatusSection } from './operator-status.js';
 import { accountReport } from './reputation/account-report.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlanNow } from './blocklists/targets.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 import { reputationSection } from './reputation/status-section.js';
+import { tlsSection } from './tls-reports/status-section.js';
 
 const USAGE = `usage: txmail <command> [options]
 
@@ -111,10 +116,10 @@ async function run(command: string, args: Args): Promise<number> {
           : undefined;
       const verdict = command === 'inbound' ? undefined : hostnameVerdict(config.hostname, allowance);
       if (verdict?.ok === false) throw new ConfigError('TXMAIL_HOSTNAME', verdict.message);
-      const services = await createServices(config, { acceptOnly: command === 'api' });
+      const core = await createCore(config, { acceptOnly: command === 'api' });
       // ehlo_name, not hostname: every log line's base `hostname` already names the machine.
-      if (verdict?.ok === 'warn') services.logger.warn({ ehlo_name: config.hostname }, verdict.message);
-      return runRoles(services, command);
+      if (verdict?.ok === 'warn') core.logger.warn({ ehlo_name: config.hostname }, verdict.message);
+      return runRoles(core, command);
     }
     case 'migrate': {
       const db = openDatabase(config.databaseUrl);
@@ -134,15 +139,16 @@ async function run(command: string, args: Args): Promise<number> {
       print(args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
       return 0;
   }
-  const services = await createServices(config, { logger: quietLogger(config.logLevel) });
+  // The operator commands need the core alone: no role of theirs runs.
+  const core = await createCore(config, { logger: quietLogger(config.logLevel) });
   try {
-    return await operatorCommand(services, command, args);
+    return await operatorCommand(core, command, args);
   } finally {
-    await services.close();
+    await core.close();
   }
 }
 
-async function operatorCommand(s: Services, command: string, args: Args): Promise<number> {
+async function operatorCommand(s: Core, command: string, args: Args): Promise<number> {
   switch (command) {
     case 'account create': {
       const plan = planArg(args, 'free');
@@ -239,6 +245,7 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
         ),
         await destinationBlocksSection(() => s.repos.destinationBlocks.active(s.clock.now()), s.clock.now()),
         await reputationSection(s.repos.accountReputation),
+        await tlsSection(s.repos, s.config, s.clock.now()),
       ];
       print(args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;
@@ -327,40 +334,42 @@ async function operatorCommand(s: Services, command: string, args: Args): Promis
   }
 }
 
-/** Runs a role until SIGINT/SIGTERM, then shuts down gracefully. */
-async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound'): Promise<number> {
-  const app = role === 'serve' || role === 'api' ? s.http() : undefined;
-  if (role === 'serve' || role === 'worker') {
-    await s.startWorker();
-    s.startDomainChecker();
-    s.startBlocklistMonitor();
-  }
-  const inbound = role === 'serve' || role === 'inbound' ? await s.startInbound() : undefined;
+/**
+ * Runs the roles of a command until SIGINT/SIGTERM, then shuts down gracefully: serve is api, worker
+ * and inbound in one process; worker and inbound alone add a health listener when its port is set.
+ */
+async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbound'): Promise<number> {
+  const { config, logger } = core;
+  const worker = command === 'serve' || command === 'worker' ? createWorkerRole(core) : undefined;
+  const inbound = command === 'serve' || command === 'inbound' ? createInboundRole(core) : undefined;
+  const api = command === 'serve' || command === 'api' ? createApiRole(core) : undefined;
   // The inbound and worker roles have no API listener: their own small one for probes and scrapes,
   // when asked for.
   const healthPort =
-    role === 'inbound'
-      ? s.config.inboundHealthPort
-      : role === 'worker'
-        ? s.config.workerHealthPort
+    command === 'inbound'
+      ? config.inboundHealthPort
+      : command === 'worker'
+        ? config.workerHealthPort
         : undefined;
-  const health = healthPort !== undefined ? s.healthHttp() : undefined;
+  const health = healthPort !== undefined ? createHealthRole(core, healthPort) : undefined;
+  await worker?.start();
+  const receiver = await inbound?.start();
   // The HTTP port last: once /healthz answers, every part of this process is running.
-  if (app) await app.listen({ host: s.config.httpHost, port: s.config.httpPort });
-  const healthUrl = health ? await health.listen({ host: s.config.httpHost, port: healthPort }) : undefined;
-  s.logger.info(
+  await api?.start();
+  const healthUrl = await health?.start();
+  logger.info(
     {
-      role,
-      url: app ? s.config.publicUrl : undefined,
-      inbound: inbound ? `${s.config.inboundHost}:${inbound.port}` : undefined,
+      role: command,
+      url: api ? config.publicUrl : undefined,
+      inbound: receiver ? `${config.inboundHost}:${receiver.port}` : undefined,
       health: healthUrl,
-      database: s.db.dialect,
+      database: core.db.dialect,
     },
     'txmail is running',
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      s.logger.info({ signal }, 'shutting down: finishing requests in flight');
+      logger.info({ signal }, 'shutting down: finishing requests in flight');
       process.removeAllListeners('SIGINT');
       process.removeAllListeners('SIGTERM');
       // A second signal means "now".
@@ -371,10 +380,14 @@ async function runRoles(s: Services, role: 'serve' | 'api' | 'worker' | 'inbound
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  await app?.close(); // finishes requests in flight
-  await health?.close();
-  await s.close(); // stops the worker: lets deliveries in flight finish, gives back leases
-  s.logger.info('stopped');
+  // The listeners first (requests in flight finish), then intake, then the work in flight: the worker
+  // lets deliveries finish and gives back leases, and may still queue mail through the core's writer.
+  await api?.stop();
+  await health?.stop();
+  await inbound?.stop();
+  await worker?.stop();
+  await core.close();
+  logger.info('stopped');
   return 0;
 }
 
@@ -392,7 +405,7 @@ function planArg(args: Args, fallback?: 'free') {
 }
 
 /** The audit entry of an operator command that changed an account (docs/design.md §2, "Audit log"). */
-function operatorAudit(s: Services, accountId: string, action: string, target: string | null): Promise<void> {
+function operatorAudit(s: Core, accountId: string, action: string, target: string | null): Promise<void> {
   return new Audit(s.repos.audit, s.clock).record({
     accountId,
     actor: { type: 'operator' },
@@ -402,7 +415,7 @@ function operatorAudit(s: Services, accountId: string, action: string, target: s
   });
 }
 
-async function accountArg(s: Services, args: Args) {
+async function accountArg(s: Core, args: Args) {
   const email = required(args, 'account');
   const account = await s.repos.accounts.findByEmail(email);
   if (!account) throw new UsageError(`no account with the email ${email}`);

@@ -1,6 +1,7 @@
 // The arithmetic of the request rate limits (http/rate-limit.ts): GCRA, the generic cell rate algorithm,
 // one number per bucket, its "theoretical arrival time". A leaf without imports: the shared PostgreSQL
-// store (db/rate-limit-repo.ts) applies the same step in one statement.
+// store (db/postgres/rate-limit-store.ts) applies the same step in one statement; where the
+// buckets live is the rate-limit store seam (db/seams.ts RateLimitStore).
 
 export interface Bucket {
   key: string;
@@ -27,9 +28,4 @@ export interface BucketState {
   allowed: boolean;
   /** The bucket's arrival time after this request. */
   tat: number;
-}
-
-/** Where bucket states live: this process (SQLite, one process) or PostgreSQL (shared by processes). */
-export interface RateLimitStore {
-  take(buckets: Bucket[], now: number): Promise<BucketState[]>;
 }

@@ -30,9 +30,9 @@ export class Signal {
   }
 }
 
-/** Every wake-up signal of one process, built once by the composition root (services.ts). */
+/** Every wake-up signal of one process, built once per process by the core (roles/core.ts). */
 export class WakeSignals {
-  /** Mail was queued for delivery (here, or in another process: db/queue-signal.ts relays it). */
+  /** Mail was queued for delivery (here, or in another process: db/postgres/queue-signal.ts relays it). */
   readonly messagesQueued = new Signal();
   /** A commit queued webhook pushes (delivery results, inbound reports). */
   readonly webhookPushesQueued = new Signal();

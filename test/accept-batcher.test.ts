@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onEventLoop } from '../src/accept/sqlite-writer.js';
 import { quotaNoticeAt } from '../src/accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from '../src/db/accept-item.js';
-import { postgresAcceptTransaction } from '../src/db/accept-postgres.js';
+import { dialectSeams } from '../src/db/dialect.js';
 import { GroupCommit } from '../src/group-commit.js';
 import { databaseKinds } from './helpers/databases.js';
 import { acceptItem } from './helpers/accept-item.js';
@@ -23,8 +22,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
   beforeAll(async () => {
     env = await startTestEnv(kind);
     accountId = (await createTenant(env.services)).accountId;
-    const db = env.services.db;
-    persist = db.sqlite ? onEventLoop(db) : postgresAcceptTransaction(db.kysely, quotaNoticeAt);
+    persist = dialectSeams(env.services.db).accept(quotaNoticeAt);
   });
   afterAll(() => env.close());
 

@@ -33,14 +33,7 @@ describe('accepting on the SQLite accept thread', () => {
       .where('messages.account_id', '=', tenant.accountId)
       .where('messages.subject', '=', validSend.subject) // not a quota warning email
       .execute();
-  const usage = async (tenant: Tenant) =>
-    (
-      await env.services.db.kysely
-        .selectFrom('usage')
-        .select('sent')
-        .where('account_id', '=', tenant.accountId)
-        .executeTakeFirst()
-    )?.sent;
+  const usage = async (tenant: Tenant) => (await env.usage(tenant.accountId))[0]?.sent;
 
   it('stores every message it acknowledges, with its first event and its count', async () => {
     const tenant = await createTenant(env.services, { domain: 'acme.example' });
@@ -56,10 +49,7 @@ describe('accepting on the SQLite accept thread', () => {
 
   it('accepts exactly up to the monthly cap under concurrency', async () => {
     const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
-    await env.services.db.kysely
-      .insertInto('usage')
-      .values({ account_id: tenant.accountId, month: new Date().toISOString().slice(0, 7), sent: 990 })
-      .execute();
+    await env.setMonthUsage(tenant.accountId, new Date().toISOString().slice(0, 7), 990);
     const replies = await Promise.all(Array.from({ length: 30 }, () => send(tenant)));
     const codes = replies.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(10);
@@ -127,11 +117,7 @@ describe('the accept thread merging batches', () => {
       // Posted together, so the thread may take several in one transaction (see the test below).
       const results = await Promise.allSettled([...good, bad].map((batch) => writer.persist(batch)));
       expect(results.map((r) => r.status)).toEqual([...good.map(() => 'fulfilled'), 'rejected']);
-      const stored = await env.services.db.kysely
-        .selectFrom('messages')
-        .select('id')
-        .where('account_id', '=', tenant.accountId)
-        .execute();
+      const stored = await env.messagesOf(tenant.accountId);
       expect(stored).toHaveLength(1 + good.length); // the bad batch's valid first item was rolled back
     } finally {
       await writer.close();

@@ -55,7 +55,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
   const db = () => env.services.db.kysely;
   const count = (accountId: string, counts: Partial<ReputationDelta>, day = TODAY, domain = 'acme.example') =>
     addReputationCounts(db(), [{ ...NO_COUNTS, accountId, day, domain, ...counts }]);
-  const state = (accountId: string) => env.services.repos.accountReputation.state(accountId);
+  const state = (accountId: string) => env.reputationState(accountId);
   const notices = (accountId: string) =>
     db()
       .selectFrom('account_notices')
@@ -133,7 +133,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     expect(await env.services.reputation.judge(t.accountId)).toBeUndefined();
     expect(await env.services.reputation.sweep()).toBe(0);
     expect((await state(t.accountId))?.status).toBe('paused');
-    expect(await env.services.repos.accountReputation.paused()).toContain(t.accountId);
+    expect(await env.pausedAccounts()).toContain(t.accountId);
   });
 
   it('resume lifts a pause only: a fresh window, held mail due now (not later retries), a notice', async () => {
@@ -173,7 +173,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     clock.advance(1000);
     expect(await env.services.reputation.resume(t.accountId)).toBe(true);
     expect(await state(t.accountId)).toEqual({ status: 'healthy', reason: null, changedAt: NOW + 1000 });
-    expect(await env.services.repos.reputation.window(t.accountId, '2026-11-01')).toEqual({
+    expect(await env.reputationWindow(t.accountId, '2026-11-01')).toEqual({
       messages: 0,
       bounced: 0,
       complained: 0,
@@ -210,7 +210,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     ]);
     // Five days on, 2026-11-20 is out of the 7-day window: nothing left in it, yet the sweep judges it.
     clock.set(Date.UTC(2026, 10, 27, 12));
-    expect(await env.services.repos.reputation.window(t.accountId, '2026-11-21')).toEqual({
+    expect(await env.reputationWindow(t.accountId, '2026-11-21')).toEqual({
       messages: 0,
       bounced: 0,
       complained: 0,
@@ -258,7 +258,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
   });
 
   it('counts the accounts per status for /metrics', async () => {
-    const counts = await env.services.repos.accountReputation.countByStatus();
+    const counts = await env.reputationCounts();
     expect(counts.paused).toBeGreaterThanOrEqual(1);
     expect(counts.healthy).toBeGreaterThanOrEqual(1);
     const metrics = await env.services.metrics.registry.metrics();

@@ -69,11 +69,7 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
 
   const sourcesOf = async (ids: string[]): Promise<string[]> =>
     until('attempts recorded', async () => {
-      const rows = await env.services.db.kysely
-        .selectFrom('delivery_attempts')
-        .select(['message_id', 'source_ip'])
-        .where('message_id', 'in', ids)
-        .execute();
+      const rows = (await env.allAttempts()).filter((r) => ids.includes(r.message_id));
       return rows.length === ids.length ? rows.map((r) => r.source_ip ?? '') : undefined;
     });
 
@@ -121,7 +117,7 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
     expect(mail.parsed.from?.value[0]?.address).toBe('notifications@test.mta.txmail.test');
     expect(mail.parsed.html).toContain('Listed for tests, see https://bl.test/127.0.0.2');
     expect(mail.received.clientAddress).toBe('127.0.0.1');
-    const operator = await env.services.repos.accounts.findByEmail('ops@ops.example');
+    const operator = await env.accountByEmail('ops@ops.example');
     expect(operator).toMatchObject({ plan: 'scale', state: 'production', password_hash: null });
 
     // Customer mail leaves from the clean address only.
@@ -143,7 +139,7 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
   it("looks up customers' return-path domains: a listed send.<domain> shows like the others", async () => {
     // A domain still being verified is not looked up; a sendable one is, under the return-path label.
     const beta = await createTenant(env.services, { domain: 'beta.example' });
-    await env.services.repos.domains.insert({
+    await env.addDomain({
       id: 'dom_pending_gamma',
       account_id: beta.accountId,
       name: 'gamma.example',

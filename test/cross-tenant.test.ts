@@ -24,7 +24,7 @@ describe.each(databaseKinds)('cross-account access on $name', (kind) => {
     const hook = await as(owner, 'POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(hook.statusCode, hook.body).toBe(201);
     ids.webhook = hook.json<{ id: string }>().id;
-    const events = await env.services.repos.messages.events(owner.accountId, ids.email);
+    const events = await env.events(owner.accountId, ids.email);
     ids.event = events[0]!.id;
     expect((await as(owner, 'POST', '/api/suppressions', { address: suppressed })).statusCode).toBe(201);
     ids.key = owner.apiKeyId;

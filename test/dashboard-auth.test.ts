@@ -42,7 +42,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
 
   /** The token of the newest link to `path` mailed to the account's signup address. */
   const mailedToken = async (accountId: string, path: string): Promise<string> => {
-    const account = await env.services.repos.accounts.findById(accountId);
+    const account = await env.account(accountId);
     return mailedTo(env, account!.email, path);
   };
 
@@ -53,7 +53,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(res.json()).toEqual({ status: 'check_inbox' });
     // No session at sign-up: nothing to log in with until the inbox is proven.
     expect(res.headers['set-cookie']).toBeUndefined();
-    expect(await env.services.db.kysely.selectFrom('sessions').selectAll().execute()).toEqual([]);
+    expect(await env.sessions()).toEqual([]);
     const token = await mailedTo(env, 'new.user@example.org', '/verify-email');
     const verified = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
     expect(verified.statusCode).toBe(200);
@@ -62,7 +62,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       /^txmail_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/,
     );
     const id = cookieOf(verified).split('=')[1]!;
-    const rows = await env.services.db.kysely.selectFrom('sessions').selectAll().execute();
+    const rows = await env.sessions();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id_hash).toBe(createHash('sha256').update(id).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(id);
@@ -262,7 +262,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     });
     const token = 'a'.repeat(43);
     // Such links were mailed to logged-in, unverified accounts, and verified the account as it stood.
-    await env.services.repos.signups.replaceLink({
+    await env.plantLink({
       token_hash: createHash('sha256').update(token).digest('hex'),
       account_id: made.id,
       purpose: 'verify_email',
@@ -273,7 +273,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     });
     const res = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
     expect(res.body).toMatch(/^invalid_token: /);
-    expect((await env.services.repos.accounts.findById(made.id))!.email_verified_at).toBeNull();
+    expect((await env.account(made.id))!.email_verified_at).toBeNull();
   });
 
   it('runs the guided test at most 10 times an hour, counting the mail sent at sign-up', async () => {
@@ -311,20 +311,17 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     });
     for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
     expect(answers[0]!.headers['set-cookie']).toBeUndefined();
-    expect(await env.services.db.kysely.selectFrom('sessions').select('id_hash').execute()).toHaveLength(1);
+    expect(await env.sessions()).toHaveLength(1);
   });
 
   it('mails the owner of an address that has an account that someone tried to sign up, through the queue, and changes nothing', async () => {
     await start();
     const owner = await signup('owner@example.org');
-    const tokensBefore = await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute();
+    const tokensBefore = await env.accountTokens();
     expect((await postSignup(env, 'Owner@example.org', 'the intruder password')).statusCode).toBe(202);
-    const mails = await env.services.db.kysely
-      .selectFrom('messages')
-      .selectAll()
-      .where('account_id', '=', owner.accountId)
-      .where('subject', '=', 'Someone tried to sign up for txmail with your address')
-      .execute();
+    const mails = (await env.messagesOf(owner.accountId)).filter(
+      (m) => m.subject === 'Someone tried to sign up for txmail with your address',
+    );
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect(mail).toMatchObject({
@@ -333,19 +330,13 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       to_email: 'owner@example.org',
     });
     expect(mail.next_attempt_at).not.toBeNull();
-    const events = await env.services.db.kysely
-      .selectFrom('events')
-      .select('type')
-      .where('message_id', '=', mail.id)
-      .execute();
+    const events = await env.events(owner.accountId, mail.id);
     expect(events.map((e) => e.type)).toEqual(['email.queued']);
     // A hint to log in or reset, and no link that does anything by itself (no token).
     expect(mail.html).toContain('http://localhost:8080/login');
     expect(mail.html).toContain('http://localhost:8080/forgot-password');
     expect(mail.html).not.toMatch(/token=/);
-    expect(await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute()).toEqual(
-      tokensBefore,
-    );
+    expect(await env.accountTokens()).toEqual(tokensBefore);
     // The dashboard tells the owner too, with one notice however many times it happens.
     expect((await postSignup(env, 'owner@example.org', 'the intruder again')).statusCode).toBe(202);
     const notices = (await as(owner, 'GET', '/api/account/notices')).json().data as { kind: string }[];
@@ -380,18 +371,14 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       });
     const owner = browserOf(await login(PASSWORD));
     expect((await postSignup(env, 'owner@example.org', 'the stranger password')).statusCode).toBe(202);
-    const mails = await env.services.db.kysely
-      .selectFrom('messages')
-      .select(['subject', 'html'])
-      .where('to_email', '=', 'owner@example.org')
-      .execute();
+    const mails = await env.mailTo('owner@example.org');
     expect(mails.map((m) => m.subject)).toEqual(['Someone tried to sign up for txmail with your address']);
     expect(mails[0]!.html).toContain('http://localhost:8080/forgot-password');
     expect(mails[0]!.html).not.toMatch(/token=/);
-    expect(await env.services.db.kysely.selectFrom('account_tokens').selectAll().execute()).toEqual([]);
+    expect(await env.accountTokens()).toEqual([]);
     // A link an earlier sign-up mailed for this account, carrying a stranger's password, does nothing.
     const token = 'b'.repeat(43);
-    await env.services.repos.signups.replaceLink({
+    await env.plantLink({
       token_hash: createHash('sha256').update(token).digest('hex'),
       account_id: made.id,
       purpose: 'verify_email',
@@ -548,12 +535,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
         payload: { email: 'victim@example.org', password },
       });
     const attacker = browserOf(await login('the attacker password'));
-    const devices = () =>
-      env.services.db.kysely
-        .selectFrom('login_devices')
-        .select('account_id')
-        .where('account_id', '=', planted.id)
-        .execute();
+    const devices = () => env.loginDevices(planted.id);
     expect(await devices()).toHaveLength(1);
     // The owner signs up: the account has a password, so the owner is mailed the note, not a link…
     expect((await postSignup(env, 'victim@example.org', 'the owner password')).statusCode).toBe(202);
@@ -630,14 +612,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect((await postSignup(env, 'user21@example.org', PASSWORD, '2001:db8:5:7::1')).statusCode).toBe(202);
     // Per address the answer never changes, but a sixth mail within the hour is not sent, whether the
     // address has an account or not.
-    const subjects = async (email: string) =>
-      (
-        await env.services.db.kysely
-          .selectFrom('messages')
-          .select('subject')
-          .where('to_email', '=', email)
-          .execute()
-      ).map((m) => m.subject);
+    const subjects = async (email: string) => (await env.mailTo(email)).map((m) => m.subject);
     await signup('owner@example.org');
     for (let i = 0; i < 6; i++) {
       for (const email of ['owner@example.org', 'someone@example.org']) {
@@ -651,14 +626,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
 
   it('sends one address at most 5 mails an hour whichever kind a stranger asks for: sign-up, reset, verification', async () => {
     await start();
-    const subjects = async (email: string) =>
-      (
-        await env.services.db.kysely
-          .selectFrom('messages')
-          .select('subject')
-          .where('to_email', '=', email)
-          .execute()
-      ).map((m) => m.subject);
+    const subjects = async (email: string) => (await env.mailTo(email)).map((m) => m.subject);
     const reset = async (email: string, ip: string) => {
       const res = await env.app.inject({
         method: 'POST',
@@ -736,11 +704,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       );
       const device = deviceCookieOf(first);
       const id = device.split('=')[1]!;
-      const rows = await env.services.db.kysely
-        .selectFrom('login_devices')
-        .selectAll()
-        .where('account_id', '=', alice.accountId)
-        .execute();
+      const rows = await env.loginDevices(alice.accountId);
       expect(rows.map((r) => r.id_hash)).toContain(createHash('sha256').update(id).digest('hex'));
       expect(JSON.stringify(rows)).not.toContain(id);
       // Logging out ends the session only; the next log-in from this browser keeps its id.
@@ -815,13 +779,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       expect((await login('alice@example.org', 'the reset password', '192.0.2.1', renewed)).statusCode).toBe(
         429,
       );
-      expect(
-        await env.services.db.kysely
-          .selectFrom('login_devices')
-          .selectAll()
-          .where('account_id', '=', alice.accountId)
-          .execute(),
-      ).toEqual([]);
+      expect(await env.loginDevices(alice.accountId)).toEqual([]);
     });
 
     it('answers a wrong address and a wrong password with one generic error', async () => {
@@ -1019,10 +977,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     expect(answers[0]).toMatchObject({ status: 202 });
     expect(answers[1]).toEqual(answers[0]);
     expect(
-      await mailedToken(
-        (await env.services.repos.accounts.findByEmail('alice@example.org'))!.id,
-        '/reset-password',
-      ),
+      await mailedToken((await env.accountByEmail('alice@example.org'))!.id, '/reset-password'),
     ).toBeTruthy();
   });
 

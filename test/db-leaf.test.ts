@@ -67,7 +67,7 @@ describe('db/ as a leaf', () => {
 
   it('sees the imports it checks', () => {
     // The scan itself: a db/ module's import of a leaf, and a leaf's own import, are found.
-    expect(importsOf('db/rate-limit-repo.ts')).toContain('rate-limit-gcra.ts');
+    expect(importsOf('db/postgres/rate-limit-store.ts')).toContain('rate-limit-gcra.ts');
     expect(reachedFromDb().get('bounce/categories.ts')).toBe('reputation/counts.ts');
     expect(importsOf('accounts/quota-warning.ts')).toContain('db/accept-item.ts');
   });

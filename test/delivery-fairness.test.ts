@@ -35,7 +35,7 @@ describe.each(databaseKinds)('fair delivery on $name', (kind) => {
       [burst, 'acme.example'],
       [trickle, 'beta.example'],
     ] as const) {
-      const key = (await env.services.repos.dkimKeys.current(domain, t.accountId))!;
+      const key = (await env.dkimKey(domain, t.accountId))!;
       dnsServer.add(dkimRecordName(key.selector, domain), 'TXT', dkimRecordValue(key.public_key));
     }
     // Woken by each commit that queues mail (the fast path), as `txmail serve` runs it.

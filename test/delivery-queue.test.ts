@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
+import type { MessageStatus } from '../src/db/schema.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import type { SmtpSink } from './helpers/smtp-sink.js';
+import { testFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
 import { BIN } from './helpers/process.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -29,13 +31,8 @@ function receivedCounts(sink: SmtpSink): Map<string, number> {
   return counts;
 }
 
-async function countByStatus(services: Services, status: string): Promise<number> {
-  const row = await services.db.kysely
-    .selectFrom('messages')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('status', '=', status as 'delivered')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+async function countByStatus(services: Services, status: MessageStatus): Promise<number> {
+  return (await testFacade(services).idsWithStatus(status)).length;
 }
 
 describe.each(databaseKinds)('queue on $name', (kind) => {
@@ -63,7 +60,7 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
       });
       return (res.json() as { id: string }).id;
     };
-    const message = (id: string) => env.services.repos.messages.get(tenant.accountId, id);
+    const message = (id: string) => env.message(tenant.accountId, id);
     const waitFor = (id: string, attempts: number) =>
       until(`attempt ${attempts} of ${id}`, async () => {
         const m = await message(id);
@@ -88,13 +85,13 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
       clock.advance(12 * 60_000);
       worker.wake();
       expect(await waitFor(id, 3)).toMatchObject({ status: 'delivered', next_attempt_at: null });
-      const events = await env.services.repos.messages.events(tenant.accountId, id);
+      const events = await env.events(tenant.accountId, id);
       expect(events.map((e) => e.type)).toEqual([
         'email.delivered',
         'email.delivery_delayed',
         'email.queued',
       ]);
-      const attempts = await env.services.repos.messages.attempts(tenant.accountId, id);
+      const attempts = await env.attempts(tenant.accountId, id);
       expect(attempts.map((a) => a.outcome)).toEqual(['delivered', 'deferred', 'deferred']);
     });
 
@@ -110,7 +107,7 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
         return m?.status === 'failed' && m.lease_owner === null ? m : undefined;
       });
       expect(failed).toMatchObject({ attempts: 1, next_attempt_at: null, category: 'expired' });
-      const events = await env.services.repos.messages.events(tenant.accountId, id);
+      const events = await env.events(tenant.accountId, id);
       expect(events[0]).toMatchObject({ type: 'email.failed' });
       expect(JSON.parse(events[0]!.data)).toMatchObject({ reason: 'expired', category: 'expired' });
     });
@@ -164,7 +161,8 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
     const env = { TXMAIL_DATABASE_URL: database.url, TXMAIL_HOSTNAME: hostname, ...deliveryEnv(mail) };
     const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
     const tenant = await createTenant(services, { domain: 'acme.example' });
-    const account = (await services.repos.accounts.findById(tenant.accountId))!;
+    const facade = testFacade(services);
+    const account = (await facade.account(tenant.accountId))!;
     const ids = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         services.accept.accept({
@@ -194,13 +192,12 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
         await new Promise((r) => worker.once('exit', r));
       }
     };
-    const leased = () =>
-      services.db.kysely.selectFrom('messages').select('id').where('lease_owner', 'is not', null).execute();
+    const leased = () => facade.leased();
     const close = async () => {
       await services.close();
       await database.drop();
     };
-    return { services, ids, startWorker, finish, leased, close };
+    return { ...facade, services, ids, startWorker, finish, leased, close };
   };
 
   it('loses nothing when a worker process is killed with SIGKILL mid-delivery', async () => {
@@ -245,15 +242,7 @@ describe.each(databaseKinds)('queue on $name', (kind) => {
       expect(code).toBe(0);
       expect(await run.leased()).toEqual([]);
       // Everything the sink accepted was recorded as delivered before the process exited.
-      const delivered = new Set(
-        (
-          await run.services.db.kysely
-            .selectFrom('messages')
-            .select('id')
-            .where('status', '=', 'delivered')
-            .execute()
-        ).map((r) => r.id),
-      );
+      const delivered = new Set(await run.idsWithStatus('delivered'));
       const ours = new Set(run.ids.map((r) => r.id));
       const arrived = [...receivedCounts(sink).keys()].filter((id) => ours.has(id));
       expect(arrived.filter((id) => !delivered.has(id))).toEqual([]);

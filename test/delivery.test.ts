@@ -42,7 +42,7 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
       env: { ...mail.env, TXMAIL_TEST_DOMAIN: 'test.txmail.example' },
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
-    const key = (await env.services.repos.dkimKeys.current('acme.example', tenant.accountId))!;
+    const key = (await env.dkimKey('acme.example', tenant.accountId))!;
     dnsServer.add(dkimRecordName(key.selector, 'acme.example'), 'TXT', dkimRecordValue(key.public_key));
     // A poll interval far beyond every wait below: the worker only runs because a commit wakes it
     // (the transactional fast path).
@@ -237,6 +237,21 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     expect(await suppressed('someone@broken.example')).toBe(0);
   });
 
+  it('looks a domain up once for the deliveries that follow (the worker DNS cache)', async () => {
+    mail.addDomain('cached.example');
+    // The routing look-ups only (MTA-STS asks for its TXT record on its own, with its own cache).
+    const asked = () => dnsServer.queries.filter((q) => /^(MX|A|AAAA) (.+\.)?cached\.example$/.test(q));
+    const first = await send({ to: 'one@cached.example' });
+    await settled(first, ['delivered']);
+    // The first delivery asked for the MX and the host's addresses (A; AAAA answers "no records").
+    expect(asked()).toEqual(['MX cached.example', 'A mx.cached.example', 'AAAA mx.cached.example']);
+    const second = await send({ to: 'two@cached.example' });
+    expect((await settled(second, ['delivered'])).delivery_attempts[0]!.remote_host).toBe(
+      'mx.cached.example',
+    );
+    expect(asked()).toHaveLength(3);
+  });
+
   it('defers as network_error when no MX host can be reached', async () => {
     dnsServer.add('unreachable.example', 'MX', { preference: 10, exchange: 'dead.unreachable.example' });
     dnsServer.add('dead.unreachable.example', 'A', '127.0.0.2'); // nothing listens there
@@ -289,11 +304,11 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       });
       const id = (res.json() as { id: string }).id;
       const d = await until('the bounce', async () => {
-        const m = await env.services.repos.messages.get(tenant.accountId, id);
+        const m = await env.message(tenant.accountId, id);
         return m?.status === 'bounced' ? m : undefined;
       });
       expect(d.status).toBe('bounced');
-      const [attempt] = await env.services.repos.messages.attempts(tenant.accountId, id);
+      const [attempt] = await env.attempts(tenant.accountId, id);
       expect(attempt).toMatchObject({ enhanced_code: '5.4.4' });
     } finally {
       await env.close();
@@ -335,7 +350,7 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       // Waiting for a slot is not an attempt: every message was delivered on its first.
       // (The sink has it before the worker records it: wait for the records.)
       const rows = await until('8 attempts recorded', async () => {
-        const r = await env.services.db.kysely.selectFrom('delivery_attempts').select('outcome').execute();
+        const r = await env.allAttempts();
         return r.length >= 8 ? r : undefined;
       });
       expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
@@ -378,21 +393,14 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
       expect(from('127.0.0.2')).toBe(4);
       // Each attempt records the address it left from, and the counts reach the shared table.
       const attempts = await until('every attempt recorded', async () => {
-        const rows = await env.services.db.kysely
-          .selectFrom('delivery_attempts')
-          .select(['source_ip'])
-          .execute();
+        const rows = await env.allAttempts();
         return rows.length === ids.length ? rows : undefined;
       });
       expect(attempts.filter((a) => a.source_ip === '127.0.0.3')).toHaveLength(allowance);
       await until(
         'counts synced',
         async () => {
-          const row = await env.services.db.kysely
-            .selectFrom('source_ip_usage')
-            .selectAll()
-            .where('ip', '=', '127.0.0.3')
-            .executeTakeFirst();
+          const row = (await env.sourceIpUsage()).find((r) => r.ip === '127.0.0.3');
           return row && Number(row.sent) === allowance ? row : undefined;
         },
         10_000,

@@ -119,11 +119,11 @@ describe.each(databaseKinds)('destination blocks end to end on $name', (kind) =>
     const a1 = await send(env, a, 'Acme <noreply@acme.example>', 'jane@dest.example');
     await deferred(a, a1);
     // One account is not enough: that could be the account's own trouble.
-    expect(await env.services.repos.destinationBlocks.active(Date.now())).toEqual([]);
+    expect(await env.destinationBlocks(Date.now())).toEqual([]);
 
     const b1 = await send(env, b, 'Beta <noreply@beta.example>', 'joe@dest.example');
     await deferred(b, b1);
-    const [block, ...more] = await env.services.repos.destinationBlocks.active(Date.now());
+    const [block, ...more] = await env.destinationBlocks(Date.now());
     expect(more).toEqual([]);
     expect(block).toMatchObject({
       destination: 'dest.example',
@@ -134,8 +134,8 @@ describe.each(databaseKinds)('destination blocks end to end on $name', (kind) =>
     expect(block!.pausedUntil - block!.pausedAt).toBe(60 * 60_000);
 
     // Nothing suppressed: the recipients did nothing wrong.
-    expect(await env.services.repos.suppressions.get(a.accountId, 'jane@dest.example')).toBeUndefined();
-    expect(await env.services.repos.suppressions.get(b.accountId, 'joe@dest.example')).toBeUndefined();
+    expect(await env.suppression(a.accountId, 'jane@dest.example')).toBeUndefined();
+    expect(await env.suppression(b.accountId, 'joe@dest.example')).toBeUndefined();
 
     // New mail for the destination waits for the pause to end, without an attempt: no session reaches
     // RCPT for it.
@@ -207,6 +207,6 @@ describe.each(databaseKinds)('destination blocks end to end on $name', (kind) =>
     env.services.signals.messagesQueued.emit();
     for (const id of waiting) await delivered(id);
     // Still paused for 127.0.0.1: nothing left from it after the pause was set.
-    expect(await env.services.repos.destinationBlocks.active(Date.now())).toHaveLength(1);
+    expect(await env.destinationBlocks(Date.now())).toHaveLength(1);
   });
 });

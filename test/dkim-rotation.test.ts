@@ -177,7 +177,7 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
       api(t, 'POST', `/api/domains/${d.id}/dkim/rotate`),
     ]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
-    const keys = await env.services.repos.dkimKeys.all('race.example', t.accountId);
+    const keys = await env.dkimKeys('race.example', t.accountId);
     expect(keys.filter((k) => k.status === 'pending')).toHaveLength(1);
   });
 
@@ -279,11 +279,10 @@ describe.each(databaseKinds)('DKIM rotation on $name', (kind) => {
 
     // Failed: never checked again on its own; a rotation has its pending key looked for.
     const failed = await verifiedDomain('soon-failed.example');
-    await env.services.db.kysely
-      .updateTable('domains')
-      .set({ status: 'failed', next_check_at: null })
-      .where('id', '=', failed.d.id)
-      .execute();
+    await env.updateDomain(failed.t.accountId, 'soon-failed.example', {
+      status: 'failed',
+      next_check_at: null,
+    });
     const rotated = await ok(failed.t, 'POST', `/api/domains/${failed.d.id}/dkim/rotate`);
     expect(await nextCheck(failed.t, failed.d.id)).toBe(soon());
     const pending = rotated.dkim_keys.find((k) => k.status === 'pending')!;

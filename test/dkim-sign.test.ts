@@ -278,6 +278,14 @@ describe('DKIM signing', () => {
     for (const l of sigLines) expect(l.length, l).toBeLessThanOrEqual(78);
   });
 
+  it('returns the signed message in an ArrayBuffer of its own, which a build thread can transfer', async () => {
+    // A small message: Buffer.concat would have placed it in Node's shared pool.
+    const raw = signMessage(Buffer.from('Subject: s\r\n\r\nhi\r\n'), rsaOnly, SIGNED_AT);
+    expect(raw.byteOffset).toBe(0);
+    expect(raw.buffer.byteLength).toBe(raw.byteLength);
+    expect(raw.toString('latin1')).toMatch(/^DKIM-Signature: [^]*\r\nSubject: s\r\n\r\nhi\r\n$/);
+  });
+
   it('refuses a key that cannot sign DKIM rather than sending mail unsigned', async () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const composed = await composeMessage(message(), 'mta.txmail.test');

@@ -40,7 +40,7 @@ describe.each(databaseKinds)('scheduled domain checks on $name', (kind) => {
     (await api(tenant, 'POST', '/api/domains', { name })).json() as DomainJson;
   const get = async (d: DomainJson) =>
     (await api(tenant, 'GET', `/api/domains/${d.id}`)).json() as DomainJson;
-  const state = async () => (await env.services.repos.accounts.findById(tenant.accountId))!.state;
+  const state = async () => (await env.account(tenant.accountId))!.state;
   const send = (from: string) => api(tenant, 'POST', '/api/email/send', { ...validSend, from });
 
   it('runs the checks on its own once started, as serve and worker do', async () => {

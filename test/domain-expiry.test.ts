@@ -48,7 +48,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
   /** A tenant with its own verified domain; answers the domain's id too. */
   const tenantWithDomain = async (domain: string) => {
     const tenant = await createTenant(env.services, { domain });
-    const [row] = await env.services.repos.domains.list(tenant.accountId);
+    const [row] = await env.domainsOf(tenant.accountId);
     return { tenant, domainId: row!.id };
   };
   const setExpireAfter = async (t: Tenant, domainId: string, value: unknown) => {
@@ -65,7 +65,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { id: string }).id;
   };
-  const message = (t: Tenant, id: string) => env.services.repos.messages.get(t.accountId, id);
+  const message = (t: Tenant, id: string) => env.message(t.accountId, id);
   /** The message once the worker has recorded it in `status` (its lease given back). */
   const settled = (t: Tenant, id: string, status: string, attempts: number) =>
     until(`${id} ${status} after ${attempts} attempts`, async () => {
@@ -73,7 +73,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
       return m && m.status === status && m.attempts === attempts && m.lease_owner === null ? m : undefined;
     });
   const failedEvent = async (t: Tenant, id: string) =>
-    (await env.services.repos.messages.events(t.accountId, id)).find((e) => e.type === 'email.failed');
+    (await env.events(t.accountId, id)).find((e) => e.type === 'email.failed');
   const receivedFor = (address: string) => sink.received.filter((r) => r.to.includes(address)).length;
 
   it('fails a message already past its expiry when claimed, without an attempt', async () => {
@@ -86,7 +86,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     await startWorker();
     const m = await settled(tenant, id, 'failed', 0);
     expect(m).toMatchObject({ next_attempt_at: null, category: 'expired' });
-    expect(await env.services.repos.messages.attempts(tenant.accountId, id)).toEqual([]);
+    expect(await env.attempts(tenant.accountId, id)).toEqual([]);
     expect(receivedFor('waited@dest.example')).toBe(0);
     const failed = await failedEvent(tenant, id);
     expect(JSON.parse(failed!.data)).toMatchObject({
@@ -178,7 +178,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     });
     expect(failed.detail).toMatch(/^not delivered within 10 minutes; last reply: 451 /);
     // Every attempt started before the deadline; none is left to come.
-    const attempts = await env.services.repos.messages.attempts(tenant.accountId, id);
+    const attempts = await env.attempts(tenant.accountId, id);
     expect(attempts).toHaveLength(2);
     for (const a of attempts) expect(Number(a.started_at)).toBeLessThan(createdAt + 600_000);
     expect(receivedFor('defer-code@dest.example')).toBe(0);
@@ -206,7 +206,7 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
       detail: expect.stringMatching(/^not delivered within 1 minute; last reply: 451 /) as unknown,
     });
     // No delivery_delayed: the message never waited for a retry.
-    const types = (await env.services.repos.messages.events(tenant.accountId, id)).map((e) => e.type);
+    const types = (await env.events(tenant.accountId, id)).map((e) => e.type);
     expect(types).not.toContain('email.delivery_delayed');
   });
 
@@ -231,6 +231,6 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
       category: 'expired',
       detail: 'not delivered within 48 hours; not tried again',
     });
-    expect(await env.services.repos.messages.attempts(tenant.accountId, id)).toHaveLength(2);
+    expect(await env.attempts(tenant.accountId, id)).toHaveLength(2);
   });
 });

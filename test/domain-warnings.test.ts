@@ -121,18 +121,10 @@ describe.each(databaseKinds)('domain check warnings on $name', (kind) => {
   it('answers no warnings for a check stored before warnings existed', async () => {
     const t = await createTenant(env.services);
     const d = await checked('stored.example', () => {}, t);
-    const row = await env.services.db.kysely
-      .selectFrom('domains')
-      .select('findings')
-      .where('id', '=', d.id)
-      .executeTakeFirstOrThrow();
+    const row = (await env.domainsOf(t.accountId)).find((r) => r.id === d.id)!;
     const { warnings, ...older } = JSON.parse(row.findings!) as { warnings: unknown[] };
     expect(warnings).toHaveLength(2);
-    await env.services.db.kysely
-      .updateTable('domains')
-      .set({ findings: JSON.stringify(older) })
-      .where('id', '=', d.id)
-      .execute();
+    await env.updateDomain(t.accountId, row.name, { findings: JSON.stringify(older) });
     const got = (await api(t, 'GET', `/api/domains/${d.id}`)).json() as Checked;
     expect(got.last_check).toMatchObject({ outcome: 'pass', warnings: [] });
   });

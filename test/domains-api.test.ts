@@ -36,7 +36,7 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as DomainJson;
   };
-  const accountState = async (t: Tenant) => (await env.services.repos.accounts.findById(t.accountId))!.state;
+  const accountState = async (t: Tenant) => (await env.account(t.accountId))!.state;
 
   it('adds a domain with a new RSA-2048 key and answers the exact records to publish', async () => {
     const t = await tenant();

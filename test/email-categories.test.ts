@@ -145,7 +145,7 @@ describe.each(databaseKinds)('bounce categories in the log and the webhooks on $
       .select('account_id')
       .where('id', '=', messageId)
       .executeTakeFirstOrThrow())!.account_id;
-    const outcomes = await env.services.repos.queue.recordMany([
+    const outcomes = await env.recordAttempts([
       {
         messageId,
         accountId,
@@ -176,7 +176,7 @@ describe.each(databaseKinds)('bounce categories in the log and the webhooks on $
     category: BounceCategory,
   ): Promise<void> {
     const inboundId = newId();
-    await env.services.repos.inbound.store({
+    await env.storeInbound({
       id: inboundId,
       received_at: now,
       remote_ip: '127.0.0.1',

@@ -53,6 +53,7 @@ describe('the inbound receiver under malformed SMTP', () => {
   let receiver: InboundReceiver;
   let messageId: string;
   let verp: string;
+  let accountId: string;
 
   beforeAll(async () => {
     env = await startTestEnv(sqlite, {
@@ -64,8 +65,9 @@ describe('the inbound receiver under malformed SMTP', () => {
     });
     const tenant = await createTenant(env.services, { domain: 'acme.example' });
     const row = messageRow(tenant.accountId, { status: 'delivered', attempts: 1, next_attempt_at: null });
-    await env.services.db.kysely.insertInto('messages').values(row).execute();
+    await env.insertMessage(row);
     messageId = row.id;
+    accountId = tenant.accountId;
     verp = env.services.verp.address(messageId, RETURN_PATH);
     receiver = await env.services.startInbound({ port: 0 });
   });
@@ -143,17 +145,9 @@ describe('the inbound receiver under malformed SMTP', () => {
     // Still serving a well-formed report, and nothing before it touched the message.
     const report = 'Subject: hello\r\nFrom: someone@example.com\r\n\r\nnot a report\r\n';
     expect((await smtpSend(receiver.port, { from: '', to: [`fbl@${RETURN_PATH}`] }, report)).code).toBe(250);
-    const events = await env.services.db.kysely
-      .selectFrom('events')
-      .select('type')
-      .where('message_id', '=', messageId)
-      .execute();
+    const events = await env.events(accountId, messageId);
     expect(events).toEqual([]);
-    const message = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('status')
-      .where('id', '=', messageId)
-      .executeTakeFirstOrThrow();
+    const message = (await env.message(accountId, messageId))!;
     expect(message.status).toBe('delivered');
   });
 });

@@ -64,11 +64,7 @@ describe('the issue 15 attacks over SMTP', () => {
 
       // Only the status and outcome: reading the stored message every poll would stall the loop itself.
       const row = await until(`processing of ${id}`, async () => {
-        const r = await env.services.db.kysely
-          .selectFrom('inbound_messages')
-          .select(['status', 'outcome'])
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const r = await env.inboundReport(id);
         return r?.status === 'pending' ? undefined : r;
       });
       return { row, utilization: performance.eventLoopUtilization(accepted).utilization };
@@ -137,7 +133,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       processed_at: null,
       outcome: null,
     };
-    await env.services.repos.inbound.store(row);
+    await env.storeInbound(row);
     return row;
   };
 
@@ -160,7 +156,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       const row = await stored();
       const { stallMs } = await longestStall(() => processor(parser).process(row));
       expect(stallMs).toBeLessThan(timeoutMs / 2);
-      const after = await env.services.repos.inbound.get(row.id);
+      const after = await env.inboundReport(row.id);
       expect(after).toMatchObject({ status: 'failed', attempts: 1, lease_expires_at: null });
       expect(JSON.parse(after!.outcome!)).toEqual({
         kind: 'failed',
@@ -184,7 +180,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     try {
       const row = await stored();
       await processor(parser).process(row);
-      const after = await env.services.repos.inbound.get(row.id);
+      const after = await env.inboundReport(row.id);
       expect(after).toMatchObject({ status: 'failed', attempts: 1 });
       expect(JSON.parse(after!.outcome!)).toMatchObject({
         kind: 'failed',
@@ -207,7 +203,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     } finally {
       await spinning.close();
     }
-    expect((await env.services.repos.inbound.get(row.id))?.status).toBe('failed');
+    expect((await env.inboundReport(row.id))?.status).toBe('failed');
 
     // "Restarted": a new processor with a working parser finds nothing to do.
     const parser = new ThreadedReportParser({ timeoutMs: 5000 });
@@ -216,7 +212,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     } finally {
       await parser.close();
     }
-    const after = await env.services.repos.inbound.get(row.id);
+    const after = await env.inboundReport(row.id);
     expect(after).toMatchObject({ status: 'failed', attempts: 1 });
     expect(JSON.parse(after!.outcome!)).toEqual({
       kind: 'failed',
@@ -237,7 +233,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     } finally {
       await spinning.close();
     }
-    const after = await env.services.repos.inbound.get(row.id);
+    const after = await env.inboundReport(row.id);
     expect(after).toMatchObject({ status: 'failed', attempts: 5 });
     expect(JSON.parse(after!.outcome!)).toEqual({
       kind: 'failed',

@@ -130,14 +130,7 @@ describe('the session lifetime', () => {
   });
   afterAll(() => env?.close());
 
-  const stored = async (address: string) =>
-    (
-      await env.services.db.kysely
-        .selectFrom('inbound_messages')
-        .select('id')
-        .where('remote_ip', '=', address)
-        .execute()
-    ).length;
+  const stored = async (address: string) => (await env.inboundFrom(address)).length;
 
   it('cuts a session that keeps itself alive with NOOP at its lifetime with 421 4.4.2, and frees its slot', async () => {
     const address = '127.0.0.5';
@@ -202,14 +195,7 @@ describe.each(databaseKinds)('the hourly budget per client address on $name', (k
   });
   afterAll(() => a?.close());
 
-  const stored = async (address: string) =>
-    (
-      await a.services.db.kysely
-        .selectFrom('inbound_messages')
-        .select('id')
-        .where('remote_ip', '=', address)
-        .execute()
-    ).length;
+  const stored = async (address: string) => (await a.inboundFrom(address)).length;
 
   it('refuses the message past the hourly count at MAIL FROM with 421, stores nothing of it, and takes mail an hour later', async () => {
     const address = '127.0.0.5';

@@ -17,6 +17,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { messageRow } from './helpers/message-row.js';
+import { testFacade } from './helpers/test-env.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/db/schema.js';
 import { expectCleanStop, expectHealthOnly, metricsWith } from './helpers/health-listener.js';
 
@@ -109,12 +110,8 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
   /** Waits until the receiver has processed everything it stored. */
   const quiet = () =>
     until('inbound processing', async () => {
-      const pending = await env.services.db.kysely
-        .selectFrom('inbound_messages')
-        .select('id')
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return pending ? undefined : true;
+      const pending = await env.inboundWithStatus('pending');
+      return pending.length > 0 ? undefined : true;
     });
 
   it('sends with a VERP return path on the return-path domain', async () => {
@@ -178,7 +175,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     const m = { verp: held.from, to, messageId: `${id}@mta.txmail.test` };
     expect((await deliverReport('postfix-user-unknown.eml', m)).code).toBe(250);
     expect((await eventually(id, 'email.bounced')).status).toBe('bounced');
-    const leased = await env.services.repos.messages.get(tenant.accountId, id);
+    const leased = await env.message(tenant.accountId, id);
     expect(leased!.lease_owner).not.toBeNull();
 
     sink.release(to);
@@ -190,7 +187,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     expect(d.next_attempt_at).toBeNull();
     expect(d.events.map((e) => e.type)).toEqual(['email.bounced', 'email.queued']);
     expect(d.delivery_attempts).toEqual([expect.objectContaining({ outcome: 'delivered', smtp_code: 250 })]);
-    expect((await env.services.repos.messages.get(tenant.accountId, id))!.lease_owner).toBeNull();
+    expect((await env.message(tenant.accountId, id))!.lease_owner).toBeNull();
   });
 
   it.each([
@@ -306,7 +303,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
 
   it('pushes the bounce and the complaint to the account’s webhook, signed', async () => {
     const hooks = await new WebhookReceiver().start();
-    const account = (await env.services.repos.accounts.findById(tenant.accountId))!;
+    const account = (await env.account(tenant.accountId))!;
     const { webhook, secret } = await env.services.webhooks.create(account, {
       url: hooks.url('/inbound'),
       events: ['email.bounced', 'email.complained'],
@@ -376,7 +373,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
 
   it('records an auth-failure report without a complaint, and pushes it to no webhook', async () => {
     const hooks = await new WebhookReceiver().start();
-    const account = (await env.services.repos.accounts.findById(tenant.accountId))!;
+    const account = (await env.account(tenant.accountId))!;
     const { webhook } = await env.services.webhooks.create(account, {
       url: hooks.url('/every-type'),
       events: [...WEBHOOK_EVENT_TYPES],
@@ -393,11 +390,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
         auth_failure: 'dkim',
       });
       expect(await suppressed(m.to)).toEqual([]);
-      const pushes = await env.services.db.kysely
-        .selectFrom('webhook_outbox')
-        .select('id')
-        .where('webhook_id', '=', webhook.id)
-        .execute();
+      const pushes = await env.webhookPushes(webhook.id);
       // The delivery of this message was pushed; the report was not.
       expect(pushes.length).toBe(1);
     } finally {
@@ -552,7 +545,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
   it('processes a message stored before a crash when the recovery pass runs', async () => {
     const m = await delivered();
     const now = Date.now();
-    await env.services.repos.inbound.store({
+    await env.storeInbound({
       id: '019ab000-0000-7000-8000-00000000abcd',
       received_at: now,
       remote_ip: '127.0.0.1',
@@ -568,9 +561,7 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
       outcome: null,
     });
     expect(await receiver.recover()).toBe(1);
-    expect((await env.services.repos.inbound.get('019ab000-0000-7000-8000-00000000abcd'))?.status).toBe(
-      'processed',
-    );
+    expect((await env.inboundReport('019ab000-0000-7000-8000-00000000abcd'))?.status).toBe('processed');
     expect((await detail(m.id)).status).toBe('bounced');
     // Processed once: a second pass finds nothing to redo.
     expect(await receiver.recover()).toBe(0);
@@ -708,6 +699,6 @@ async function deliveredMessage(services: Services, accountId: string): Promise<
     attempts: 1,
     next_attempt_at: null,
   });
-  await services.db.kysely.insertInto('messages').values(row).execute();
+  await testFacade(services).insertMessage(row);
   return row.id;
 }

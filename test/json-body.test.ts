@@ -119,11 +119,7 @@ describe.each(databaseKinds)('a large send on $name', (kind) => {
     });
     expect(res.statusCode).toBe(200);
     const { id } = res.json<{ id: string }>();
-    const row = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('html')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = (await env.message(tenant.accountId, id))!;
     expect(row.html).toBe((JSON.parse(payload.toString()) as { message: string }).message);
   });
 });

@@ -2,7 +2,7 @@
 // operator's process would trust a public CA, delivers to a domain whose MTA-STS policy (served over
 // HTTPS with a test-CA certificate) is `enforce` and does not list the domain's MX. The message is
 // deferred with a reason that says so, and the mail host gets nothing; a domain without a policy still
-// gets its mail. ARCHITECTURE.md, "TLS policy".
+// gets its mail; `txmail status` counts the stored policy. ARCHITECTURE.md, "TLS policy".
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
@@ -10,9 +10,10 @@ import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { HttpsSite } from './helpers/https-site.js';
-import { startServer } from './helpers/process.js';
+import { runCli, startServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
 import { TestCa } from './helpers/test-ca.js';
+import { testFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
 
 const POLICY_IP = '127.0.0.82';
@@ -53,6 +54,7 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
     };
     const services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
     const tenant = await createTenant(services, { domain: 'acme.example' });
+    const facade = testFacade(services);
     const server = await startServer('serve', env);
     try {
       const send = async (to: string) => {
@@ -65,13 +67,7 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
         return ((await res.json()) as { id: string }).id;
       };
       const attemptOf = (id: string) =>
-        until(`the attempt of ${id}`, async () =>
-          services.db.kysely
-            .selectFrom('delivery_attempts')
-            .selectAll()
-            .where('message_id', '=', id)
-            .executeTakeFirst(),
-        );
+        until(`the attempt of ${id}`, async () => (await facade.attempts(tenant.accountId, id))[0]);
 
       // Without a policy the mail goes (the path works, and the mail host answers).
       const plain = await send('someone@plain.example');
@@ -83,19 +79,20 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
       expect(attempt.outcome).toBe('deferred');
       expect(attempt.reply).toMatch(/MTA-STS/i);
       expect(attempt.reply).toContain('mx.secure.example');
-      const message = await services.db.kysely
-        .selectFrom('messages')
-        .select(['status', 'next_attempt_at'])
-        .where('id', '=', secure)
-        .executeTakeFirstOrThrow();
+      const message = (await facade.message(tenant.accountId, secure))!;
       expect(message.status).toBe('deferred');
       expect(message.next_attempt_at).not.toBeNull();
       expect(sink.for('someone@secure.example')).toHaveLength(0);
 
       // The policy was fetched over HTTPS (the test CA trusted through NODE_EXTRA_CA_CERTS) and stored.
       expect(site.to('mta-sts.secure.example').length).toBeGreaterThanOrEqual(1);
-      const stored = await services.repos.mtaSts.get('secure.example');
+      const stored = await facade.mtaStsPolicy('secure.example');
       expect(stored).toMatchObject({ id: '20260110', mode: 'enforce', mx: ['mx.elsewhere.example'] });
+      // The operator sees it in `txmail status`.
+      const status = await runCli(['status', '--json'], env);
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        tls: { mta_sts: true, policies: { enforce: 1, testing: 0, none: 0 }, tls_reports: true },
+      });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -59,7 +59,7 @@ describe.each(databaseKinds)('operations on $name', (kind) => {
 
     // A new month starts from zero; a plan change shows at once.
     clock.set(Date.UTC(2026, 11, 1, 0, 0, 1));
-    await env.services.repos.accounts.setPlan(tenant.accountId, 'scale');
+    await env.setPlan(tenant.accountId, 'scale');
     expect((await call('GET', '/api/account')).json()).toMatchObject({
       plan: 'scale',
       usage: { month: '2026-12', sent: 0, limit: 100_000 },

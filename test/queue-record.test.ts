@@ -64,7 +64,7 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
   /** The receiver's transaction for one stored report (inbound-repo.ts complete()). */
   const receive = async (messageId: string, status: 'bounced' | 'complained') => {
     const inboundId = newId();
-    await env.services.repos.inbound.store({
+    await env.storeInbound({
       id: inboundId,
       received_at: now,
       remote_ip: '127.0.0.1',
@@ -138,9 +138,8 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
 
   const message = (id: string) =>
     db().selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
-  const eventTypes = async (id: string) =>
-    (await env.services.repos.messages.events(tenant.accountId, id)).map((e) => e.type);
-  const attempts = (id: string) => env.services.repos.messages.attempts(tenant.accountId, id);
+  const eventTypes = async (id: string) => (await env.events(tenant.accountId, id)).map((e) => e.type);
+  const attempts = (id: string) => env.attempts(tenant.accountId, id);
   const pushedTypes = async (id: string) =>
     (
       await db()

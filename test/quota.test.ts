@@ -15,11 +15,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
   });
   afterAll(() => env.close());
 
-  const useUp = async (tenant: Tenant, sent: number) =>
-    env.services.db.kysely
-      .insertInto('usage')
-      .values({ account_id: tenant.accountId, month: '2026-11', sent })
-      .execute();
+  const useUp = async (tenant: Tenant, sent: number) => env.setMonthUsage(tenant.accountId, '2026-11', sent);
   const send = (tenant: Tenant, app = env.app) =>
     app.inject({
       method: 'POST',
@@ -41,12 +37,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     expect(over.headers['retry-after']).toBe('60');
     clock.set(Date.UTC(2026, 11, 1, 0, 0, 0));
     expect((await send(tenant)).statusCode).toBe(200);
-    const usage = await env.services.db.kysely
-      .selectFrom('usage')
-      .select(['month', 'sent'])
-      .where('account_id', '=', tenant.accountId)
-      .orderBy('month')
-      .execute();
+    const usage = await env.usage(tenant.accountId);
     expect(usage.map((u) => [u.month, Number(u.sent)])).toEqual([
       ['2026-11', 1000],
       ['2026-12', 1],
@@ -60,36 +51,20 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     const results = await Promise.all(Array.from({ length: 200 }, () => send(tenant)));
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(100);
     expect(results.filter((r) => r.statusCode === 429)).toHaveLength(100);
-    const stored = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', tenant.accountId)
-      .where('subject', '=', validSend.subject) // not the quota warning email that follows
-      .execute();
+    // Not the quota warning email that follows.
+    const stored = (await env.messagesOf(tenant.accountId)).filter((m) => m.subject === validSend.subject);
     expect(stored).toHaveLength(100);
   });
 
   it('stores each threshold notice once when parallel sends cross it together', async () => {
     clock.set(Date.UTC(2026, 10, 16));
     const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
-    const notices = async () =>
-      (
-        await env.services.db.kysely
-          .selectFrom('account_notices')
-          .select('kind')
-          .where('account_id', '=', tenant.accountId)
-          .orderBy('kind')
-          .execute()
-      ).map((n) => n.kind);
+    const notices = async () => (await env.notices(tenant.accountId)).map((n) => n.kind);
     await useUp(tenant, 780);
     const first = await Promise.all(Array.from({ length: 40 }, () => send(tenant))); // 781…820
     expect(first.every((r) => r.statusCode === 200)).toBe(true);
     expect(await notices()).toEqual(['quota_80']);
-    await env.services.db.kysely
-      .updateTable('usage')
-      .set({ sent: 980 })
-      .where('account_id', '=', tenant.accountId)
-      .execute();
+    await env.setMonthUsage(tenant.accountId, '2026-11', 980);
     const second = await Promise.all(Array.from({ length: 40 }, () => send(tenant))); // 981…1000, then 20 refused
     expect(second.filter((r) => r.statusCode === 200)).toHaveLength(20);
     expect(await notices()).toEqual(['quota_100', 'quota_80']);
@@ -99,13 +74,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     clock.set(Date.UTC(2026, 10, 20));
     const tenant = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
     await useUp(tenant, 798);
-    const notices = async () =>
-      env.services.db.kysely
-        .selectFrom('account_notices')
-        .select(['kind', 'data'])
-        .where('account_id', '=', tenant.accountId)
-        .orderBy('kind')
-        .execute();
+    const notices = async () => env.notices(tenant.accountId);
     const mails = async () =>
       env.services.db.kysely
         .selectFrom('messages')
@@ -119,11 +88,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     expect((await send(tenant)).statusCode).toBe(200); // 800 = 80 %
     expect((await send(tenant)).statusCode).toBe(200); // 801
     expect((await notices()).map((n) => n.kind)).toEqual(['quota_80']);
-    await env.services.db.kysely
-      .updateTable('usage')
-      .set({ sent: 999 })
-      .where('account_id', '=', tenant.accountId)
-      .execute();
+    await env.setMonthUsage(tenant.accountId, '2026-11', 999);
     expect((await send(tenant)).statusCode).toBe(200); // 1000 = 100 %
     expect((await send(tenant)).statusCode).toBe(429);
     expect((await notices()).map((n) => n.kind)).toEqual(['quota_100', 'quota_80']);
@@ -145,10 +110,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     ]);
     // Next month counts again from zero, and warns again.
     clock.set(Date.UTC(2026, 11, 3));
-    await env.services.db.kysely
-      .insertInto('usage')
-      .values({ account_id: tenant.accountId, month: '2026-12', sent: 799 })
-      .execute();
+    await env.setMonthUsage(tenant.accountId, '2026-12', 799);
     expect((await send(tenant)).statusCode).toBe(200);
     expect((await notices()).map((n) => n.kind)).toEqual(['quota_100', 'quota_80', 'quota_80']);
   });
@@ -168,7 +130,7 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
         Array.from({ length: 200 }, (_, i) => send(tenant, i % 2 === 0 ? env.app : otherApp)),
       );
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(100);
-      const usage = await env.services.repos.accounts.monthUsage(tenant.accountId, '2026-11');
+      const usage = await env.monthUsage(tenant.accountId, '2026-11');
       expect(usage).toBe(1000);
     } finally {
       await otherApp.close();

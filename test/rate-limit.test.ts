@@ -2,7 +2,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { MemoryRateLimitStore, RateLimiter } from '../src/http/rate-limit.js';
+import { MemoryRateLimitStore } from '../src/db/sqlite/rate-limit-store.js';
+import { RateLimiter } from '../src/http/rate-limit.js';
 import { gcraStep } from '../src/rate-limit-gcra.js';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';

@@ -7,12 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
-import { createServices, type Services } from '../src/services.js';
+import { createServices } from '../src/services.js';
 import { databaseKinds, type DatabaseKind } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { BIN, startServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
 import type { Received } from './helpers/smtp-sink.js';
+import { testFacade, type TestFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
 
 // At most the connections one destination gets (delivery/destination-limits.ts): all in delivery at once.
@@ -44,20 +45,12 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
       await services.close();
       await database.drop();
     };
-    return { env, services, tenant, holds, plain, close };
+    return { ...testFacade(services), env, services, tenant, holds, plain, close };
   };
 
   /** Leases (message id → until) held when the process died: what the restart must not wait out. */
-  const leasesOf = async (services: Services) =>
-    new Map(
-      (
-        await services.db.kysely
-          .selectFrom('messages')
-          .select(['id', 'lease_expires_at'])
-          .where('lease_owner', 'is not', null)
-          .execute()
-      ).map((r) => [r.id, Number(r.lease_expires_at)]),
-    );
+  const leasesOf = async (facade: TestFacade) =>
+    new Map((await facade.leased()).map((r) => [r.id, Number(r.lease_expires_at)]));
 
   /** Releases every reply held for a delivery that came after the kill (the dead one's stay unanswered). */
   const answerNewDeliveries = (holds: string[], stale: Map<string, Received | undefined>) => {
@@ -69,7 +62,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
 
   /** Every message delivered, each with the time its delivered event was recorded. */
   const allDelivered = async (
-    services: Services,
+    facade: TestFacade,
     ids: string[],
     holds: string[],
     stale: Map<string, Received | undefined>,
@@ -78,12 +71,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
       `all ${ids.length} acknowledged messages delivered`,
       async () => {
         answerNewDeliveries(holds, stale);
-        const rows = await services.db.kysely
-          .selectFrom('events')
-          .select(['message_id', 'created_at'])
-          .where('type', '=', 'email.delivered')
-          .where('message_id', 'in', ids)
-          .execute();
+        const rows = await facade.eventsOfTypes(['email.delivered'], ids);
         return rows.length === ids.length
           ? new Map(rows.map((r) => [r.message_id!, Number(r.created_at)]))
           : undefined;
@@ -119,18 +107,18 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
       server.child.kill('SIGKILL');
       expect(await server.exited).toBe('SIGKILL');
       const stale = new Map(run.holds.map((a) => [a, sink.held(a)]));
-      const leases = await leasesOf(run.services);
+      const leases = await leasesOf(run);
 
       const restartedAt = Date.now();
       server = await startServer('serve', run.env);
-      const delivered = await allDelivered(run.services, ids, run.holds, stale);
+      const delivered = await allDelivered(run, ids, run.holds, stale);
       console.log(
         `${kind.name}: ${ids.length} acknowledged, ${leases.size} leased at the kill; all delivered ` +
           `${Math.max(...delivered.values()) - restartedAt} ms after the restart began (the leases: 600 s)`,
       );
       expectRecoveredBeforeLeasesEnd(leases, delivered);
       // The dead process left the registry with its leases.
-      const registered = await run.services.db.kysely.selectFrom('processes').select('pid').execute();
+      const registered = await run.processes();
       expect(registered.map((p) => p.pid)).toEqual([server.child.pid]);
     } finally {
       server.child.kill('SIGTERM');
@@ -143,7 +131,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
     'a live txmail worker takes over a killed one’s messages with no restart',
     async () => {
       const run = await setUp(kind, 'takeover');
-      const account = (await run.services.repos.accounts.findById(run.tenant.accountId))!;
+      const account = (await run.account(run.tenant.accountId))!;
       const ids: string[] = [];
       for (const to of [...run.holds, ...run.plain]) {
         const r = await run.services.accept.accept({
@@ -160,8 +148,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
         workers.push(child);
         return child;
       };
-      const registered = async () =>
-        (await run.services.db.kysely.selectFrom('processes').select('pid').execute()).map((p) => p.pid);
+      const registered = async () => (await run.processes()).map((p) => p.pid);
       try {
         const first = startWorker();
         await until('every held message in delivery by the first worker', async () =>
@@ -174,8 +161,8 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
         first.kill('SIGKILL');
         await new Promise((r) => first.once('exit', r));
         const stale = new Map(run.holds.map((a) => [a, sink.held(a)]));
-        const leases = await leasesOf(run.services);
-        const delivered = await allDelivered(run.services, ids, run.holds, stale);
+        const leases = await leasesOf(run);
+        const delivered = await allDelivered(run, ids, run.holds, stale);
         expectRecoveredBeforeLeasesEnd(leases, delivered);
         expect(await registered()).toEqual([second.pid]);
       } finally {

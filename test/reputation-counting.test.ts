@@ -51,14 +51,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
 
   const today = () => utcDay(Date.now());
   const repo = () => env.services.repos.reputation;
-  const status = async (id: string) =>
-    (
-      await env.services.db.kysely
-        .selectFrom('messages')
-        .select('status')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-    ).status;
+  const status = async (id: string) => (await env.statuses([id]))[0]!.status;
   const send = async (local: string) => {
     const to = `${local}-${Date.now()}@recipient.example`;
     const res = await env.app.inject({
@@ -87,12 +80,8 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
   /** Waits until the receiver has processed everything it stored. */
   const quiet = () =>
     until('inbound processing', async () => {
-      const pending = await env.services.db.kysely
-        .selectFrom('inbound_messages')
-        .select('id')
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return pending ? undefined : true;
+      const pending = await env.inboundWithStatus('pending');
+      return pending.length > 0 ? undefined : true;
     });
 
   it("counts the worker's records: sent once, final states, bad-address bounces", async () => {
@@ -199,15 +188,9 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
   it('counts a spam complaint after an unsubscribe once, and records its event', async () => {
     const id = sent.get('ok3')!.id;
     const complaints = async () =>
-      (
-        await env.services.db.kysely
-          .selectFrom('events')
-          .select('data')
-          .where('message_id', '=', id)
-          .where('type', '=', 'email.complained')
-          .orderBy('created_at')
-          .execute()
-      ).map((e) => (JSON.parse(e.data) as { category: string }).category);
+      (await env.eventsOfTypes(['email.complained'], [id])).map(
+        (e) => (JSON.parse(e.data) as { category: string }).category,
+      );
     expect(await complaints()).toEqual(['unsubscribe']);
     await report('rfc5965-abuse.eml', 'ok3', true);
     await until('the spam complaint recorded', async () =>
@@ -272,12 +255,12 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
         // otherwise take over a lease ending in January and the record would find it lost.
         lease_expires_at: Date.now() + 600_000,
       });
-      await env.services.db.kysely.insertInto('messages').values(row).execute();
+      await env.insertMessage(row);
       return row;
     };
     const receiveBounce = async (messageId: string) => {
       const inboundId = newId();
-      await env.services.repos.inbound.store({
+      await env.storeInbound({
         id: inboundId,
         received_at: now,
         remote_ip: '127.0.0.1',
@@ -325,7 +308,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     it("counts the receiver's bounce of a message in flight once: the superseded record adds nothing", async () => {
       const m = await claimed('queued', 0);
       await receiveBounce(m.id);
-      expect(await env.services.repos.queue.recordMany([delivered(m)])).toEqual(['superseded']);
+      expect(await env.recordAttempts([delivered(m)])).toEqual(['superseded']);
       expect(await counts()).toEqual({
         window: { messages: 1, bounced: 1, complained: 0 },
         activity: {
@@ -344,10 +327,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
     it('sums a batch of applied records into the same row', async () => {
       const a = await claimed('queued', 0);
       const b = await claimed('deferred', 1);
-      expect(await env.services.repos.queue.recordMany([delivered(a), delivered(b)])).toEqual([
-        'applied',
-        'applied',
-      ]);
+      expect(await env.recordAttempts([delivered(a), delivered(b)])).toEqual(['applied', 'applied']);
       expect(await counts()).toEqual({
         window: { messages: 3, bounced: 1, complained: 0 },
         activity: {

@@ -68,18 +68,14 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     return (res.json() as { id: string }).id;
   };
   const finals = async (ids: string[]) => {
-    const rows = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('status')
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await env.statuses(ids);
     return rows.filter((r) => r.status === 'delivered' || r.status === 'bounced').length;
   };
   const allFinal = (ids: string[]) =>
     until(`${ids.length} messages final`, async () =>
       (await finals(ids)) === ids.length ? true : undefined,
     );
-  const status = async (t: Tenant) => (await env.services.repos.accountReputation.state(t.accountId))?.status;
+  const status = async (t: Tenant) => (await env.reputationState(t.accountId))?.status;
 
   it('pauses a tenant whose bounces pass 10 %, and only the operator resumes it', async () => {
     const a = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
@@ -165,36 +161,29 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     // Mail of the tenant's still in the queue is held: rescheduled without an attempt.
     const held = newId();
     const now = Date.now();
-    await env.services.db.kysely
-      .insertInto('messages')
-      .values({
-        id: held,
-        account_id: a.accountId,
-        status: 'queued',
-        from_name: '',
-        from_email: 'noreply@acme.example',
-        from_domain: 'acme.example',
-        to_name: '',
-        to_email: 'held@dest.example',
-        to_domain: 'dest.example',
-        subject: 'held',
-        html: '<p>held</p>',
-        created_at: now,
-        updated_at: now,
-        attempts: 0,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-        category: null,
-      })
-      .execute();
+    await env.insertMessage({
+      id: held,
+      account_id: a.accountId,
+      status: 'queued',
+      from_name: '',
+      from_email: 'noreply@acme.example',
+      from_domain: 'acme.example',
+      to_name: '',
+      to_email: 'held@dest.example',
+      to_domain: 'dest.example',
+      subject: 'held',
+      html: '<p>held</p>',
+      created_at: now,
+      updated_at: now,
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+      category: null,
+    });
     env.services.signals.messagesQueued.emit();
     const heldRow = await until('the held message rescheduled', async () => {
-      const row = await env.services.db.kysely
-        .selectFrom('messages')
-        .select(['status', 'attempts', 'next_attempt_at'])
-        .where('id', '=', held)
-        .executeTakeFirst();
+      const row = await env.message(a.accountId, held);
       return row && Number(row.next_attempt_at) >= now + 60_000 ? row : undefined;
     });
     expect(heldRow).toMatchObject({ status: 'queued', attempts: 0 });
@@ -268,7 +257,7 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     await until('the tenant paused by its complaint', async () =>
       (await status(c)) === 'paused' ? true : undefined,
     );
-    const state = await env.services.repos.accountReputation.state(c.accountId);
+    const state = await env.reputationState(c.accountId);
     expect(state?.reason).toBe(
       'the complaint rate over the last 7 days is 5.00 % (1 of 20 messages), at or above 0.5 %',
     );

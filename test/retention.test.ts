@@ -168,7 +168,7 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     const month = await send(tenant, 24 * 30);
     const day = await send(tenant, 24);
     expect(await sweeper().sweep()).toBe(0);
-    await env.services.repos.accounts.setPlan(tenant.accountId, 'free');
+    await env.setPlan(tenant.accountId, 'free');
     expect(await sweeper().sweep()).toBe(1);
     expect(await remaining()).toEqual([day]);
     expect(month).not.toBe(day);

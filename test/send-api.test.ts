@@ -27,12 +27,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     const body = res.json() as { id: string; status: string };
     expect(body.status).toBe('queued');
 
-    const db = env.services.db.kysely;
-    const row = await db
-      .selectFrom('messages')
-      .selectAll()
-      .where('id', '=', body.id)
-      .executeTakeFirstOrThrow();
+    const row = (await env.message(tenant.accountId, body.id))!;
     expect(row).toMatchObject({
       account_id: tenant.accountId,
       status: 'queued',
@@ -45,21 +40,15 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
       attempts: 0,
     });
     expect(row.next_attempt_at).toBeTypeOf('number');
-    const events = await db.selectFrom('events').select('type').where('message_id', '=', body.id).execute();
+    const events = await env.events(tenant.accountId, body.id);
     expect(events.map((e) => e.type)).toEqual(['email.queued']);
   });
 
   it('counts a real send toward the monthly usage and a test send not', async () => {
-    const before = await env.services.repos.accounts.monthUsage(
-      tenant.accountId,
-      new Date().toISOString().slice(0, 7),
-    );
+    const before = await env.monthUsage(tenant.accountId, new Date().toISOString().slice(0, 7));
     expect((await send(validSend)).statusCode).toBe(200);
     expect((await send(validSend, {}, '/api/email/send/test')).statusCode).toBe(200);
-    const after = await env.services.repos.accounts.monthUsage(
-      tenant.accountId,
-      new Date().toISOString().slice(0, 7),
-    );
+    const after = await env.monthUsage(tenant.accountId, new Date().toISOString().slice(0, 7));
     expect(after).toBe(before + 1);
   });
 
@@ -68,14 +57,14 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     expect(res.statusCode).toBe(200);
     const body = res.json() as { id: string; status: string; warnings: string[] };
     expect(body).toMatchObject({ status: 'test', warnings: [] });
-    const row = await env.services.repos.messages.get(tenant.accountId, body.id);
+    const row = await env.message(tenant.accountId, body.id);
     expect(row).toMatchObject({ status: 'test', next_attempt_at: null });
   });
 
   it('accepts an internationalised domain and stores it as punycode', async () => {
     const res = await send({ ...validSend, to: 'José <jose@bücher.example>' });
     expect(res.statusCode).toBe(200);
-    const row = await env.services.repos.messages.get(tenant.accountId, (res.json() as { id: string }).id);
+    const row = await env.message(tenant.accountId, (res.json() as { id: string }).id);
     expect(row).toMatchObject({
       to_name: 'José',
       to_email: 'jose@xn--bcher-kva.example',
@@ -229,7 +218,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     }
     const other = await createTenant(env.services, { domain: 'other.example' });
     expect((await send(validSend, { 'x-api-key': other.apiKey })).statusCode).toBe(403); // works, but wrong domain
-    await env.services.repos.accounts.revokeApiKey(other.accountId, other.apiKeyId, Date.now());
+    await env.revokeKey(other.accountId, other.apiKeyId, Date.now());
     env.services.auth.invalidate();
     const revoked = await send(validSend, { 'x-api-key': other.apiKey });
     expect(revoked.statusCode).toBe(401);
@@ -269,7 +258,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
 
   it('refuses every send of a suspended account with 403', async () => {
     const t = await createTenant(env.services, { domain: 'suspended.example' });
-    await env.services.repos.accounts.setSuspended(t.accountId, Date.now());
+    await env.setSuspended(t.accountId, Date.now());
     const res = await send({ ...validSend, from: 'a@suspended.example' }, { 'x-api-key': t.apiKey });
     expect(res.statusCode).toBe(403);
     expect(res.body).toMatch(/^account_suspended: /);
@@ -285,11 +274,9 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     const other = await send({ ...validSend, subject: 'different' }, { 'idempotency-key': key });
     expect(other.statusCode).toBe(422);
     expect(other.body).toMatch(/^idempotency_key_reused: /);
-    const rows = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('id')
-      .where('id', '=', (first.json() as { id: string }).id)
-      .execute();
+    const rows = (await env.messagesOf(tenant.accountId)).filter(
+      (m) => m.id === (first.json() as { id: string }).id,
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -305,7 +292,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     const body = { ...validSend, from: 'a@paused.example' };
     const first = await sendAs(body, { 'idempotency-key': 'before-the-pause' });
     expect(first.statusCode, first.body).toBe(200);
-    const moved = await env.services.repos.accountReputation.move({
+    const moved = await env.moveReputation({
       accountId: t.accountId,
       from: 'healthy',
       fromChangedAt: null,
@@ -324,11 +311,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     expect(fresh.statusCode).toBe(403);
     expect(fresh.body).toMatch(/^account_paused: sending from this account is paused: the bounce rate/);
     expect((await sendAs(body, {})).statusCode).toBe(403);
-    const rows = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', t.accountId)
-      .execute();
+    const rows = await env.messagesOf(t.accountId);
     expect(rows).toHaveLength(1);
   });
 
@@ -352,10 +335,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
   it('accepts the last email of the monthly cap and refuses the next with 429 and Retry-After', async () => {
     const t = await createTenant(env.services, { domain: 'capped.example', plan: 'free' });
     const month = new Date().toISOString().slice(0, 7);
-    await env.services.db.kysely
-      .insertInto('usage')
-      .values({ account_id: t.accountId, month, sent: 999 })
-      .execute();
+    await env.setMonthUsage(t.accountId, month, 999);
     const body = { ...validSend, from: 'a@capped.example' };
     expect((await send(body, { 'x-api-key': t.apiKey })).statusCode).toBe(200);
     const over = await send(body, { 'x-api-key': t.apiKey });
@@ -368,10 +348,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
   it('accepts exactly the remaining quota when many sends race', async () => {
     const t = await createTenant(env.services, { domain: 'race.example', plan: 'free' });
     const month = new Date().toISOString().slice(0, 7);
-    await env.services.db.kysely
-      .insertInto('usage')
-      .values({ account_id: t.accountId, month, sent: 980 })
-      .execute();
+    await env.setMonthUsage(t.accountId, month, 980);
     const results = await Promise.all(
       Array.from({ length: 60 }, () =>
         send({ ...validSend, from: 'a@race.example' }, { 'x-api-key': t.apiKey }),

@@ -67,12 +67,10 @@ describe.each(databaseKinds)('sender domains at delivery on $name', (kind) => {
   /** What the domain checker writes when a domain's status moves (db + the cache it drops). */
   const setStatus = async (domain: string, status: DomainStatus) => {
     const t = tenants.get(domain)!;
-    await env.services.db.kysely
-      .updateTable('domains')
-      .set({ status, ...(status === 'failed' ? { next_check_at: null } : { failing_since: Date.now() }) })
-      .where('account_id', '=', t.accountId)
-      .where('name', '=', domain)
-      .execute();
+    await env.updateDomain(t.accountId, domain, {
+      status,
+      ...(status === 'failed' ? { next_check_at: null } : { failing_since: Date.now() }),
+    });
     env.services.verifiedDomains.invalidate(t.accountId);
   };
 
@@ -84,7 +82,7 @@ describe.each(databaseKinds)('sender domains at delivery on $name', (kind) => {
     await setStatus('lapsed.example', 'failed');
     await setStatus('grace.example', 'temporary_failure');
     // The service's own mail to the account whose domain is gone (from onboarding@<test domain>).
-    const account = (await env.services.repos.accounts.findById(gone.accountId))!;
+    const account = (await env.account(gone.accountId))!;
     const system = await env.services.systemMail.queue(account, {
       sender: 'onboarding',
       subject: 'Welcome',

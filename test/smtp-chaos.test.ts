@@ -57,37 +57,22 @@ describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
     }
     const worker = await env.services.startWorker({ pollMs: 20 });
     const open = async () =>
-      Number(
-        (
-          await env.services.db.kysely
-            .selectFrom('messages')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('account_id', '=', tenant.accountId)
-            .where((eb) => eb.or([eb('next_attempt_at', 'is not', null), eb('lease_owner', 'is not', null)]))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      (await env.messagesOf(tenant.accountId)).filter(
+        (m) => m.next_attempt_at !== null || m.lease_owner !== null,
+      ).length;
     // Let every due message be tried, then move time to the next retry (or the end of a pause).
     for (let round = 0; round < 400 && (await open()) > 0; round++) {
       await until('the due messages to be tried', async () => {
-        const due = await env.services.db.kysely
-          .selectFrom('messages')
-          .select('id')
-          .where((eb) => eb.or([eb('next_attempt_at', '<=', clock.now()), eb('lease_owner', 'is not', null)]))
-          .execute();
+        const due = await env.dueOrLeased(clock.now());
         return due.length === 0 ? true : undefined;
       });
-      const next = await env.services.repos.queue.nextDue();
+      const next = await env.nextDue();
       if (next === undefined) break;
       clock.set(Math.max(clock.now(), next));
       worker.wake();
     }
 
-    const rows = await env.services.db.kysely
-      .selectFrom('messages')
-      .select(['id', 'status', 'attempts'])
-      .where('account_id', '=', tenant.accountId)
-      .execute();
+    const rows = await env.messagesOf(tenant.accountId);
     expect(rows).toHaveLength(60);
     const statuses = new Map(rows.map((r) => [r.id, r.status]));
     expect(rows.filter((r) => r.status !== 'delivered' && r.status !== 'bounced')).toEqual([]);
@@ -105,12 +90,7 @@ describe.each(databaseKinds)('a chaotic SMTP peer on $name', (kind) => {
         arrived: statuses.get(id) === 'delivered' ? 1 : 0,
       });
     }
-    const finals = await env.services.db.kysely
-      .selectFrom('events')
-      .select(['message_id', 'type'])
-      .where('message_id', 'in', ids)
-      .where('type', 'in', ['email.delivered', 'email.bounced'])
-      .execute();
+    const finals = await env.eventsOfTypes(['email.delivered', 'email.bounced'], ids);
     expect(finals).toHaveLength(60);
     for (const e of finals)
       expect(e.type).toBe(statuses.get(e.message_id!) === 'delivered' ? 'email.delivered' : 'email.bounced');

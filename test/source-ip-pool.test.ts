@@ -138,7 +138,7 @@ describe.each(databaseKinds)('source address counts on $name', (kind) => {
     await b.sync();
     await a.sync();
     expect('retryAt' in a.take()).toBe(true);
-    const rows = await env.services.db.kysely.selectFrom('source_ip_usage').selectAll().execute();
+    const rows = await env.sourceIpUsage();
     expect(rows.map((r) => ({ ...r, sent: Number(r.sent) }))).toEqual([
       { ip: '192.0.2.9', day: '2026-11-20', sent: 48 },
     ]);

@@ -38,14 +38,7 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
       payload,
     });
   const stored = async (tenant: Tenant) =>
-    (
-      await env.services.db.kysely
-        .selectFrom('messages')
-        .select('id')
-        .where('account_id', '=', tenant.accountId)
-        .where('status', '=', 'test')
-        .execute()
-    ).length;
+    (await env.messagesOf(tenant.accountId)).filter((m) => m.status === 'test').length;
   const account = async (tenant: Tenant) =>
     (
       await env.app.inject({ method: 'GET', url: '/api/account', headers: { 'x-api-key': tenant.apiKey } })
@@ -101,10 +94,7 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
     const free = await createTenant(env.services, { plan: 'free' });
     expect((await account(pro)).limits.test_sends_per_day).toBe(1_000);
     expect((await account(scale)).limits.test_sends_per_day).toBe(10_000);
-    await env.services.db.kysely
-      .insertInto('test_usage')
-      .values({ account_id: pro.accountId, day: '2026-11-25', sent: 999 })
-      .execute();
+    await env.setTestUsage(pro.accountId, '2026-11-25', 999);
     // One batch with three accounts: the pro account's last one, then its refusal; the free one untouched.
     const results = await Promise.all([testSend(pro), testSend(pro), testSend(free), testSend(scale)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 429]);
@@ -148,11 +138,7 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
     const res = await testSend(tenant, { ...validSend, message: html });
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json() as { id: string };
-    const row = await env.services.db.kysely
-      .selectFrom('messages')
-      .select('html')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = (await env.message(tenant.accountId, id))!;
     const note = `<!-- txmail: ${(1024 * KIB - (64 * KIB - 1)).toLocaleString('en-US')} more bytes not stored (test sends keep at most 64 KiB) -->`;
     expect(row.html.endsWith(note)).toBe(true);
     expect(Buffer.byteLength(row.html)).toBeLessThanOrEqual(64 * KIB + Buffer.byteLength(note));
@@ -189,28 +175,16 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
   it('deletes the counters of past days, keeping yesterday and today', async () => {
     clock.set(Date.UTC(2026, 11, 10, 12, 0, 0));
     const tenant = await createTenant(env.services, { plan: 'free' });
-    await env.services.db.kysely
-      .insertInto('test_usage')
-      .values(
-        ['2026-12-07', '2026-12-08', '2026-12-09', '2026-12-10'].map((day) => ({
-          account_id: tenant.accountId,
-          day,
-          sent: 5,
-        })),
-      )
-      .execute();
+    for (const day of ['2026-12-07', '2026-12-08', '2026-12-09', '2026-12-10']) {
+      await env.setTestUsage(tenant.accountId, day, 5);
+    }
     const sweeper = new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
       intervalMs: 60_000,
       batchSize: 1,
       pauseMs: 0,
     });
     await sweeper.sweep();
-    const days = await env.services.db.kysely
-      .selectFrom('test_usage')
-      .select('day')
-      .where('account_id', '=', tenant.accountId)
-      .orderBy('day')
-      .execute();
+    const days = await env.testUsage(tenant.accountId);
     expect(days.map((d) => d.day)).toEqual(['2026-12-09', '2026-12-10']);
   });
 

@@ -224,7 +224,7 @@ describe.each(databaseKinds)('TLS reports on $name', (kind) => {
     // The HTTPS report was refused: tried, not marked sent.
     const posts = () => collector.to('collector.example').filter((r) => r.path === `/v1/${kind.name}`);
     expect(posts()).toHaveLength(1);
-    const sends = await env.services.repos.tlsReports.sendsOn('2026-01-10');
+    const sends = await env.tlsReportSends('2026-01-10');
     expect(sends.find((s) => s.policy_domain === postDomain)).toMatchObject({ attempts: 1, sent_at: null });
     // A domain without a TLSRPT record is settled without a report.
     expect(sends.find((s) => s.policy_domain === silentDomain)).toMatchObject({ rua: '' });
@@ -253,7 +253,7 @@ describe.each(databaseKinds)('TLS reports on $name', (kind) => {
       },
     ]);
     expect(sink.for(rua)).toHaveLength(1);
-    const after = await env.services.repos.tlsReports.sendsOn('2026-01-10');
+    const after = await env.tlsReportSends('2026-01-10');
     expect(after.find((s) => s.policy_domain === postDomain)).toMatchObject({
       attempts: 2,
       sent_at: expect.any(Number),
@@ -268,6 +268,6 @@ describe.each(databaseKinds)('TLS reports on $name', (kind) => {
     // Past the retention, the counts go.
     clock.advance((DEFAULT_REPORTER_OPTIONS.keepDays + 1) * 86_400_000);
     expect(await reporter().tick()).toBe(true);
-    expect(await env.services.repos.tlsReports.domainsOn('2026-01-10')).toEqual([]);
+    expect(await env.tlsReportDomains('2026-01-10')).toEqual([]);
   });
 });

@@ -13,7 +13,8 @@ import { freePort, startServer, type RunningServer } from './helpers/process.js'
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
-import { dueTimes, queuePushes } from './helpers/webhook-pushes.js';
+import { dueTimes } from './helpers/webhook-pushes.js';
+import { testFacade } from './helpers/test-env.js';
 
 /** An endpoint that holds every request until `release()`, and answers 200 from then on. */
 function hangingEndpoint(receiver: WebhookReceiver, path: string) {
@@ -69,16 +70,7 @@ async function endpoint(services: Services, tenant: Tenant, url: string): Promis
 }
 
 const pendingOf = async (services: Services, accountId: string) =>
-  Number(
-    (
-      await services.db.kysely
-        .selectFrom('webhook_outbox')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('account_id', '=', accountId)
-        .where('next_attempt_at', 'is not', null)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  testFacade(services).pendingPushes(accountId);
 
 describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -99,8 +91,8 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     cleanups.push(async () => hang.release());
     // A's 200 pushes are all older than B's one.
     const now = Date.now();
-    const aEvents = await queuePushes(env.services.db.kysely, a.accountId, dueTimes(now - 10_000, 200));
-    const [bEvent] = await queuePushes(env.services.db.kysely, b.accountId, [now]);
+    const aEvents = await env.queuePushes(a.accountId, dueTimes(now - 10_000, 200));
+    const [bEvent] = await env.queuePushes(b.accountId, [now]);
 
     await env.services.startWorker(undefined, { pollMs: 50 });
     const pushB = await until("B's push", async () => receiver.at('/b')[0], 10_000);
@@ -134,14 +126,14 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     await endpoint(env.services, b, receiver.url('/b'));
     const hold = holdingEndpoints(receiver, '/a');
     cleanups.push(async () => hold.releaseAll());
-    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(Date.now() - 10_000, 40));
+    await env.queuePushes(a.accountId, dueTimes(Date.now() - 10_000, 40));
 
     await env.services.startWorker(undefined, { pollMs: 50 });
     await until('10 requests open at A', async () =>
       receivedUnder(receiver, '/a') >= 10 ? true : undefined,
     );
     // B's push arrives while every request of A hangs (each of A's endpoints could take 4).
-    const [bEvent] = await queuePushes(env.services.db.kysely, b.accountId, [Date.now()]);
+    const [bEvent] = await env.queuePushes(b.accountId, [Date.now()]);
     await until("B's push, or more of A's", async () =>
       receiver.at('/b').length > 0 || receivedUnder(receiver, '/a') > 10 ? true : undefined,
     );
@@ -177,15 +169,15 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     });
     // A's and C's backlogs (100 pushes each) are older than B's push.
     const now = Date.now();
-    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(now - 20_000, 20));
-    await queuePushes(env.services.db.kysely, c.accountId, dueTimes(now - 10_000, 20));
+    await env.queuePushes(a.accountId, dueTimes(now - 20_000, 20));
+    await env.queuePushes(c.accountId, dueTimes(now - 10_000, 20));
 
     await env.services.startWorker(undefined, { pollMs: 50 });
     await until('20 requests open at A and C', async () =>
       receivedUnder(receiver, '/a') === 10 && receivedUnder(receiver, '/c') === 10 ? true : undefined,
     );
     // The dispatcher is full; B's push arrives, then one of A's requests is answered.
-    const [bEvent] = await queuePushes(env.services.db.kysely, b.accountId, [now]);
+    const [bEvent] = await env.queuePushes(b.accountId, [now]);
     const before = receiver.received.length;
     holdA.releaseOldest();
     const next = await until('the next request', async () => receiver.received[before]);
@@ -213,7 +205,7 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     await endpoint(env.services, a, receiver.url('/a'));
     const hang = hangingEndpoint(receiver, '/a');
     cleanups.push(async () => hang.release());
-    await queuePushes(env.services.db.kysely, a.accountId, dueTimes(Date.now() - 1000, 20));
+    await env.queuePushes(a.accountId, dueTimes(Date.now() - 1000, 20));
     await env.services.startWorker(undefined, { pollMs: 50 });
     await until('2 requests open at A', async () => (receiver.openAt('/a') >= 2 ? true : undefined));
     hang.release();
@@ -244,7 +236,7 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     await endpoint(services, b, receiver.url('/b'));
     const hang = hangingEndpoint(receiver, '/a');
     cleanups.push(async () => hang.release());
-    await queuePushes(services.db.kysely, a.accountId, dueTimes(Date.now() - 10_000, 60));
+    await testFacade(services).queuePushes(a.accountId, dueTimes(Date.now() - 10_000, 60));
 
     const workers: RunningServer[] = [];
     const startWorker = async () => {
@@ -272,7 +264,7 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
       );
     for (let i = 1; !((await delivered(workers[0]!)) && (await delivered(workers[1]!))); i++) {
       expect(i, "both workers delivering B's pushes").toBeLessThan(40);
-      await queuePushes(services.db.kysely, b.accountId, [Date.now()]);
+      await testFacade(services).queuePushes(b.accountId, [Date.now()]);
       await until(`B's push ${i}`, async () => (receiver.at('/b').length === i ? true : undefined), 10_000);
     }
     expect(receiver.openAt('/a')).toBe(4);

@@ -75,7 +75,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     await endpoint(other.accountId, ',email.delivered,'); // another account's
     const messageId = await leasedMessage(tenant.accountId, 'w1');
     const r = record(messageId, tenant.accountId, 'w1', ['email.delivered', 'email.queued']);
-    expect(await env.services.repos.queue.recordMany([r])).toEqual(['applied']);
+    expect(await env.recordAttempts([r])).toEqual(['applied']);
     const rows = await outboxOf(tenant.accountId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -92,9 +92,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     expect(await outboxOf(other.accountId)).toEqual([]);
     // A type whose name holds a LIKE wildcard matches only itself.
     const m2 = await leasedMessage(tenant.accountId, 'w1');
-    await env.services.repos.queue.recordMany([
-      record(m2, tenant.accountId, 'w1', ['email.delivery_delayed']),
-    ]);
+    await env.recordAttempts([record(m2, tenant.accountId, 'w1', ['email.delivery_delayed'])]);
     expect(
       (await outboxOf(tenant.accountId)).filter((row) => row.webhook_id === delayedOnly.id),
     ).toHaveLength(1);
@@ -123,9 +121,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     await endpoint(tenant.accountId, ',email.delivered,');
     const messageId = await leasedMessage(tenant.accountId, 'someone-else');
     expect(
-      await env.services.repos.queue.recordMany([
-        record(messageId, tenant.accountId, 'w1', ['email.delivered']),
-      ]),
+      await env.recordAttempts([record(messageId, tenant.accountId, 'w1', ['email.delivered'])]),
     ).toEqual(['lease_lost']);
     expect(await outboxOf(tenant.accountId)).toEqual([]);
   });
@@ -168,9 +164,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     const tenant = await createTenant(env.services);
     await endpoint(tenant.accountId, ',email.delivered,');
     const messageId = await leasedMessage(tenant.accountId, 'w1');
-    await env.services.repos.queue.recordMany([
-      record(messageId, tenant.accountId, 'w1', ['email.delivered']),
-    ]);
+    await env.recordAttempts([record(messageId, tenant.accountId, 'w1', ['email.delivered'])]);
     const outbox = new WebhookOutboxRepo(db(), env.services.db.dialect);
     const [a, b] = await Promise.all([
       outbox.claimDue('d1', 2000, 3000, 100, CAPS),
@@ -209,7 +203,7 @@ describe.each(databaseKinds)('webhook outbox on $name', (kind) => {
     const w = await endpoint(tenant.accountId, ',email.delivered,');
     const messageId = await leasedMessage(tenant.accountId, 'w1');
     const r = record(messageId, tenant.accountId, 'w1', ['email.delivered']);
-    await env.services.repos.queue.recordMany([r]);
+    await env.recordAttempts([r]);
     const outbox = new WebhookOutboxRepo(db(), env.services.db.dialect);
     const [first] = (await outbox.claimDue('d1', 2000, 60_000, 100, CAPS)).filter(
       (row) => row.account_id === tenant.accountId,

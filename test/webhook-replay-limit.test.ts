@@ -125,7 +125,7 @@ describe.each(databaseKinds)('webhook replay limit on $name', (kind) => {
         payload: { url: 'http://127.0.0.1:9/hook' },
       });
       const webhookId = (created.json() as { id: string }).id;
-      const [eventId] = await queuePushes(small.services.db.kysely, tenant.accountId, [Date.now()]);
+      const [eventId] = await small.queuePushes(tenant.accountId, [Date.now()]);
       const replay = () =>
         small.app.inject({
           method: 'POST',

@@ -92,13 +92,8 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
    */
   const settled = (webhookId: string) =>
     until(`every push to ${webhookId} final`, async () => {
-      const pending = await env.services.db.kysely
-        .selectFrom('webhook_outbox')
-        .select('id')
-        .where('webhook_id', '=', webhookId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return pending ? undefined : true;
+      const pushes = await env.webhookPushes(webhookId);
+      return pushes.some((p) => p.status === 'pending') ? undefined : true;
     });
   /** Waits until the message's `type` event is recorded (with the pushes it queued: one transaction). */
   const recorded = (t: Tenant, emailId: string, type: string) =>

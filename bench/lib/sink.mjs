@@ -9,6 +9,7 @@ export async function startSink() {
   });
   const sink = {
     port,
+    pid: child.pid,
     count: 0,
     /** Resolves with the time the sink has received `n` messages in all. */
     async reaches(n, timeoutMs = 600_000) {

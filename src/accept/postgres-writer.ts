@@ -1,8 +1,8 @@
-// Accepting on PostgreSQL: group commit in front of the batch transaction (db/accept-postgres.ts).
+// Accepting on PostgreSQL: group commit in front of the batch transaction (db/postgres/accept.ts).
 import type { Kysely } from 'kysely';
 import { quotaNoticeAt } from '../accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from '../db/accept-item.js';
-import { postgresAcceptTransaction } from '../db/accept-postgres.js';
+import { postgresAcceptTransaction } from '../db/postgres/accept.js';
 import type { Database } from '../db/schema.js';
 import { GroupCommit } from '../group-commit.js';
 import type { AcceptWriter, AcceptWriterOptions } from './writer.js';

@@ -4,7 +4,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { quotaNoticeAt } from '../accounts/quota-warning.js';
-import { sqliteAcceptTransaction } from '../db/accept-sqlite.js';
+import { prepareSqliteAccept } from '../db/sqlite/accept.js';
 import { configureSqlite } from '../db/sqlite-pragmas.js';
 import { commitRequests, type AcceptThreadData, type AcceptThreadRequest } from './sqlite-thread.js';
 
@@ -15,7 +15,7 @@ configureSqlite(database);
 // WAL): it runs here, off the event loop, so it can run often and keep the WAL short (bench/accept: a
 // 4 MB WAL, where checkpoints from the checkpointer thread alone let it pass 600 MB; see database.ts).
 database.pragma('wal_autocheckpoint = 1000');
-const run = sqliteAcceptTransaction(database, quotaNoticeAt);
+const run = prepareSqliteAccept(database, quotaNoticeAt);
 
 // Requests and replies are JSON text (see sqlite-thread.ts).
 port.on('message', (first: string) => {

@@ -1,9 +1,9 @@
-// Accepting on SQLite: group commit in front of the accept transaction (db/accept-sqlite.ts), run on a
+// Accepting on SQLite: group commit in front of the accept transaction (db/sqlite/accept.ts), run on a
 // thread with its own connection to the database file (sqlite-thread.ts) or on the event loop's
 // connection (in memory, or TXMAIL_SQLITE_WRITER_THREAD off: see wiring/accept-path.ts).
 import { quotaNoticeAt } from '../accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from '../db/accept-item.js';
-import { sqliteAcceptTransaction } from '../db/accept-sqlite.js';
+import { sqliteAcceptTransaction } from '../db/sqlite/accept.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../group-commit.js';
 import { AcceptThread } from './sqlite-thread.js';
@@ -29,7 +29,10 @@ export class SqliteAcceptWriter implements AcceptWriter {
       });
     } else {
       // On the event loop a write blocks anyway: one batch at a time.
-      this.batcher = new GroupCommit(onEventLoop(db), { maxInFlight: 1, ...committed });
+      this.batcher = new GroupCommit(sqliteAcceptTransaction(db.kysely, db.sqlite!, quotaNoticeAt), {
+        maxInFlight: 1,
+        ...committed,
+      });
     }
   }
 
@@ -41,10 +44,4 @@ export class SqliteAcceptWriter implements AcceptWriter {
     await this.batcher.drain();
     await this.thread?.close();
   }
-}
-
-/** The accept transaction on the serving connection, under Kysely's lock on it. */
-export function onEventLoop(db: Db): (items: AcceptItem[]) => Promise<AcceptOutcome[]> {
-  const run = sqliteAcceptTransaction(db.sqlite!, quotaNoticeAt);
-  return (items) => db.kysely.connection().execute(async () => run(items));
 }

@@ -1,6 +1,7 @@
 // The accept seam: where the accept path hands over a message to be committed. One writer per database,
 // each owning its batching (group commit: the requests that arrive together share one transaction and
-// one disk flush); what they commit is db/accept-postgres.ts or db/accept-sqlite.ts.
+// one disk flush); what they commit is the accept seam (db/seams.ts: db/sqlite/accept.ts,
+// db/postgres/accept.ts).
 import type { AcceptItem, AcceptOutcome } from '../db/accept-item.js';
 import type { Db } from '../db/database.js';
 import { PostgresAcceptWriter } from './postgres-writer.js';

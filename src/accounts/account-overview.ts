@@ -27,6 +27,8 @@ export interface AccountOverview {
   };
   counts: Record<string, number>;
   reputation: ReputationOverview;
+  /** Days a final message's content is kept (content-retention.ts); null: kept. */
+  content_retention_days: number | null;
 }
 
 /** Rates are fractions (0.052 = 5.2 %) over the window's final messages (docs/API.md, GET /api/account). */
@@ -106,7 +108,13 @@ export class AccountOverviews {
       },
       counts,
       reputation: await reputationOverview(account, this.reputation, now),
+      content_retention_days: account.content_retention_days,
     };
+  }
+
+  /** Sets how long a final message's content is kept (PATCH /api/account); false: no such account. */
+  async setContentRetention(accountId: string, days: number | null): Promise<boolean> {
+    return this.accounts.setContentRetention(accountId, days);
   }
 }
 

@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { parseAddress } from '../messages/address.js';
 import { generateApiKey } from './api-key-format.js';
 import { hashPassword } from './passwords.js';
+import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
 
 export interface CreatedApiKey {
   record: ApiKeyRow;
@@ -66,6 +67,7 @@ export class Accounts {
       reputation_status: 'healthy',
       reputation_reason: null,
       reputation_changed_at: null,
+      content_retention_days: DEFAULT_CONTENT_RETENTION_DAYS,
     };
     await this.repo.create(account);
     return account;

@@ -21,6 +21,7 @@ import type { AttemptLimiter } from './attempt-limiter.js';
 import { clientNetwork } from '../client-network.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
+import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
 
 export const SIGNUP_LINK_TTL_MS = 48 * 3600_000;
 /** Sign-ups (and password reset requests, which share the count) per client network and hour. */
@@ -192,6 +193,7 @@ function pendingAccount(id: string, email: string, now: number): Account {
     reputation_status: 'healthy',
     reputation_reason: null,
     reputation_changed_at: null,
+    content_retention_days: DEFAULT_CONTENT_RETENTION_DAYS,
   };
 }
 

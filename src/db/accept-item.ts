@@ -1,4 +1,4 @@
-// What the accept transaction takes and gives back (db/accept-postgres.ts, db/accept-sqlite.ts): a
+// What the accept transaction takes and gives back (the accept seam, seams.ts AcceptTransaction): a
 // message with its first event and what to check and count for it; per item, what became of it.
 import type { AccountNoticeRow, NewEvent, NewMessage } from './schema.js';
 import type { SuppressionFacts } from './suppressions-repo.js';

@@ -48,6 +48,16 @@ export class AccountsRepo {
     return Number(row?.sent ?? 0);
   }
 
+  /** Days a final message's content is kept (null: kept); false when there is no such account. */
+  async setContentRetention(id: string, days: number | null): Promise<boolean> {
+    const r = await this.db
+      .updateTable('accounts')
+      .set({ content_retention_days: days })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+
   async setPlan(id: string, plan: Plan): Promise<void> {
     await this.db.updateTable('accounts').set({ plan }).where('id', '=', id).execute();
   }

@@ -1,6 +1,7 @@
 // Opens the database named by TXMAIL_DATABASE_URL: embedded SQLite (default) or PostgreSQL.
 // Everything above this file talks to Kysely and does not care which one it got, except the few
-// repository methods that need a dialect-specific statement (they check `db.dialect`).
+// seams (seams.ts, picked by dialect.ts) and the few repository statements that lock rows on PostgreSQL
+// only (they check `db.dialect`).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';

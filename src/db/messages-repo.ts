@@ -1,12 +1,17 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
-import type { Kysely } from 'kysely';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from './database.js';
+import type { KeptRaw } from './queue-record.js';
 import {
   MESSAGE_COLUMNS,
   type Database,
   type DeliveryAttemptRow,
   type WebhookAttemptRow,
   type EventRow,
+  type LoggedMessageRow,
+  type MessageRawTable,
   type MessageRow,
   type MessageStatus,
 } from './schema.js';
@@ -21,6 +26,17 @@ export interface MessageFilter {
   until?: number;
   /** Only messages older than this id (the cursor: ids are time-ordered). */
   beforeId?: string;
+  /** Exactly this message (a search by its Message-ID). */
+  id?: string;
+  /** The recipient's domain (ASCII, lower case). */
+  toDomain?: string;
+  /** Every word in the subject, case-insensitively (ASCII), as a substring. */
+  subjectWords?: string[];
+}
+
+/** A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'). */
+export function likeContains(word: string): string {
+  return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A message row without its body, as the log lists it. */
@@ -30,8 +46,37 @@ const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
   (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
 );
 
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+
+/**
+ * The largest message whose bytes are kept (as sent, before compression): the request's 10 MiB of
+ * HTML with its text alternative and encoding is larger, and such a message's raw view is not worth
+ * the storage; its log says the bytes were not kept.
+ */
+export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
+
+export type MessageRawRow = Selectable<MessageRawTable>;
+
+/** What keeps `signed` (compressed off the event loop), or undefined when it is too large. */
+export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw | undefined> {
+  if (signed.length > MAX_RAW_KEPT_BYTES) return undefined;
+  const raw = (await gzipped(signed, { level: 1 })).toString('base64');
+  return { raw, size: signed.length, signed_at: now };
+}
+
+/** The bytes a message was last sent as, or why there are none. */
+export type RawMessage =
+  { kind: 'kept'; raw: Buffer; signedAt: number } | { kind: 'removed'; removedAt: number } | { kind: 'none' };
+
 export interface MessageDetail {
-  message: MessageRow;
+  message: LoggedMessageRow;
+  /** The raw bytes kept: their size as sent; undefined when none are. */
+  rawSize: number | undefined;
+  /** The account's content_retention_days as it is now (the authenticated account may be cached). */
+  contentRetentionDays: number | null;
+  /** Re-sent copies of this message (POST /api/emails/:id/resend), oldest first. */
+  resends: string[];
   events: EventRow[];
   attempts: DeliveryAttemptRow[];
   webhookAttempts: (WebhookAttemptRow & { url: string })[];
@@ -53,6 +98,13 @@ export class MessagesRepo {
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
+    if (filter.id) q = q.where('id', '=', filter.id);
+    if (filter.toDomain) q = q.where('to_domain', '=', filter.toDomain);
+    // Parameters, never text in the statement; lower() on both sides, as PostgreSQL's LIKE is
+    // case-sensitive and SQLite's is not. The account's own messages are scanned newest first and
+    // the scan stops at the page's end.
+    for (const word of filter.subjectWords ?? [])
+      q = q.where(sql<boolean>`lower(subject) like ${likeContains(word)} escape '\\'`);
     return q.orderBy('id', 'desc').limit(limit).execute();
   }
 
@@ -72,17 +124,96 @@ export class MessagesRepo {
       const events = await reader.events(accountId, id);
       const attempts = await reader.attempts(accountId, id);
       const webhookAttempts = await reader.webhookAttempts(accountId, id);
-      return { message, events, attempts, webhookAttempts };
+      const raw = await trx
+        .selectFrom('message_raw')
+        .select('size')
+        .where('message_id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      const resends = await trx
+        .selectFrom('messages')
+        .select('id')
+        .where('resent_from', '=', id)
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      const account = await trx
+        .selectFrom('accounts')
+        .select('content_retention_days')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      return {
+        message,
+        contentRetentionDays: account?.content_retention_days ?? null,
+        events,
+        attempts,
+        webhookAttempts,
+        rawSize: raw?.size,
+        resends: resends.map((r) => r.id),
+      };
     });
   }
 
-  async get(accountId: string, id: string): Promise<MessageRow | undefined> {
+  async get(accountId: string, id: string): Promise<LoggedMessageRow | undefined> {
     return this.db
       .selectFrom('messages')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
+  }
+
+  /**
+   * Keeps the bytes of the message's latest attempt as signed (gzip, base64; one row per message, the
+   * latest replaces the earlier). A message too large to keep is not kept. The worker keeps them with
+   * the attempt's record instead (db/queue-record.ts); this is the same row for tests and tools.
+   */
+  async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
+    const kept = await compressRaw(signed, now);
+    if (!kept) return;
+    const row: MessageRawRow = { message_id: messageId, account_id: accountId, ...kept };
+    await this.db
+      .insertInto('message_raw')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('message_id').doUpdateSet({ raw: row.raw, size: row.size, signed_at: row.signed_at }),
+      )
+      .execute();
+  }
+
+  /** The bytes the message was last sent as (decompressed), or why there are none. */
+  async raw(accountId: string, messageId: string): Promise<RawMessage | undefined> {
+    const row = await this.db
+      .selectFrom('messages as m')
+      .leftJoin('message_raw as r', 'r.message_id', 'm.id')
+      .select(['m.content_removed_at', 'r.raw', 'r.signed_at'])
+      .where('m.account_id', '=', accountId)
+      .where('m.id', '=', messageId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.content_removed_at !== null) return { kind: 'removed', removedAt: row.content_removed_at };
+    if (row.raw === null || row.signed_at === null) return { kind: 'none' };
+    return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
+  }
+
+  /** The expire_after (seconds, null: the default) of the account's domains, by name. */
+  async expireAfters(accountId: string): Promise<Map<string, number | null>> {
+    const rows = await this.db
+      .selectFrom('domains')
+      .select(['name', 'expire_after'])
+      .where('account_id', '=', accountId)
+      .execute();
+    return new Map(rows.map((r) => [r.name, r.expire_after]));
+  }
+
+  /** Links a re-sent copy to its original (the original lists its copies by this column). */
+  async markResent(accountId: string, copyId: string, originalId: string): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({ resent_from: originalId })
+      .where('id', '=', copyId)
+      .where('account_id', '=', accountId)
+      .execute();
   }
 
   /** The message's history, newest first. */

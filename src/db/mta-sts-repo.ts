@@ -39,6 +39,19 @@ export class MtaStsRepo {
     };
   }
 
+  /** How many stored policies still apply at `now`, by mode (`txmail status`). */
+  async modesAt(now: number): Promise<Record<StsMode, number>> {
+    const rows = await this.db
+      .selectFrom('mta_sts_policies')
+      .select(['mode', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('expires_at', '>', now)
+      .groupBy('mode')
+      .execute();
+    const modes: Record<StsMode, number> = { enforce: 0, testing: 0, none: 0 };
+    for (const r of rows) modes[r.mode] = Number(r.n);
+    return modes;
+  }
+
   async put(p: CachedStsPolicy): Promise<void> {
     const row = {
       domain: p.domain,

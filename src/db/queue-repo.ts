@@ -13,70 +13,18 @@
 // cannot hold every worker slot either: destination-limits.ts reschedules a delivery that would wait for
 // its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
 //
-// A record moves the message only out of a queued status (QUEUED_MESSAGE_STATUSES), checked in the
-// UPDATE itself so it holds across processes: the receiver may record a bounce or a complaint while a
-// worker still holds the lease (a relay that accepted the message and bounced it before the worker's
-// record committed), and a "delivered" or "deferred" written after it would lose it.
+// What a record writes, and the guard that keeps it from overwriting a status the receiver recorded, is
+// queue-record.ts; the statements that differ by database are the queue seam (seams.ts QueueStore).
 import { Signal } from '../wake-signals.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from './database.js';
-import type {
-  Database,
-  DeliveryAttemptRow,
-  EventType,
-  MessageRow,
-  MessageStatus,
-  SuppressionRow,
-} from './schema.js';
-import { QUEUED_MESSAGE_STATUSES } from './schema.js';
-import type { ReputationDelta } from '../reputation/counts.js';
-import { addReputationCounts } from './reputation-repo.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, MessageRow } from './schema.js';
 import { PLANS } from '../accounts/plans.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
-import { eventCategory } from './event-category.js';
-import { claimFair, inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
-import { enqueueWebhookEvents } from './webhook-enqueue.js';
+import { inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
+import type { AttemptRecord, RecordOutcome } from './queue-record.js';
+import type { QueueStore } from './seams.js';
 
-export interface AttemptRecord {
-  messageId: string;
-  accountId: string;
-  owner: string;
-  status: MessageStatus;
-  nextAttemptAt: number | null;
-  /** false: the attempt did not count (e.g. destination paused), only the schedule moves. */
-  counted: boolean;
-  attempt: DeliveryAttemptRow | undefined;
-  events: { id: string; type: EventType; data: Record<string, unknown> }[];
-  /** The recipient to put on the account's suppression list (kept if already there). */
-  suppression?: Omit<SuppressionRow, 'account_id' | 'source_message_id' | 'created_at'>;
-  now: number;
-  /**
-   * What the record adds to the account's reputation counts if it is applied (reputation/counts.ts
-   * deliveryDelta); a superseded record adds nothing (the receiver counted the change it made).
-   */
-  reputation?: ReputationDelta;
-}
-
-/** The reputation deltas of the records that were applied. */
-export function appliedDeltas(
-  records: readonly AttemptRecord[],
-  outcomes: readonly RecordOutcome[],
-): ReputationDelta[] {
-  const deltas: ReputationDelta[] = [];
-  records.forEach((r, i) => {
-    if (outcomes[i] === 'applied' && r.reputation) deltas.push(r.reputation);
-  });
-  return deltas;
-}
-
-/**
- * What became of a record. `applied`: the message's new state, the attempt and the events are stored.
- * `superseded`: the message had reached a final status meanwhile (a bounce or complaint recorded by the
- * receiver); it keeps that status and leaves the queue, the attempt row (and a suppression it found) is
- * stored, its events are not (an event is a status change, and this one did not happen). `lease_lost`:
- * nothing is stored.
- */
-export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
+export type { AttemptRecord, RecordOutcome } from './queue-record.js';
 
 /**
  * The delivery queue as a fair queue: accounts in turn, each account one group, weighed by plan
@@ -121,7 +69,8 @@ export class QueueRepo {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    /** The claim and the record on this database (db/dialect.ts). */
+    private readonly store: QueueStore,
     webhookPushesQueued: Signal = new Signal(),
   ) {
     this.webhookPushesQueued = webhookPushesQueued;
@@ -130,25 +79,12 @@ export class QueueRepo {
   /**
    * Leases up to `limit` due messages to `owner` until `leaseUntil`, in turn by account (fair-claim.ts):
    * the accounts holding the fewest leases first, each account's messages by due time, then id. The
-   * answer is in that order too (inDeliveryTurn). A
-   * message whose lease expired (its worker died) is due again. On PostgreSQL, SKIP LOCKED lets many
-   * workers claim at once without waiting on each other (a claim skips the accounts another claim is
-   * taking from, and never leases a row twice); SQLite has one writer at a time, so the statement alone
-   * is atomic.
+   * answer is in that order too (inDeliveryTurn). A message whose lease expired (its worker died) is
+   * due again. Concurrent claims never lease a message twice (the store's claim: SKIP LOCKED on
+   * PostgreSQL; SQLite has one writer at a time, so the statement alone is atomic).
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
-    return inDeliveryTurn(
-      await claimFair<MessageRow>(
-        this.db,
-        this.dialect,
-        DELIVERY_QUEUE,
-        owner,
-        now,
-        leaseUntil,
-        limit,
-        DELIVERY_CAPS,
-      ),
-    );
+    return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit));
   }
 
   /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
@@ -166,96 +102,12 @@ export class QueueRepo {
    * rows, in one transaction (group commit: see group-commit.ts), with the batch's reputation counts
    * (one upsert per account, day and domain, last, so a busy account's row is locked only until the
    * commit). A record applies only while `owner` still holds the lease, and changes the status only of
-   * a message still queued (see RecordOutcome).
+   * a message still queued (see RecordOutcome, queue-record.ts).
    */
   async recordMany(records: AttemptRecord[]): Promise<RecordOutcome[]> {
-    let pushes = 0;
-    const outcomes = await this.db.transaction().execute(async (trx) => {
-      const outcomes: RecordOutcome[] = [];
-      for (const r of records) outcomes.push(await this.recordOne(trx, r));
-      // The batch's events in one statement (webhook-enqueue.ts).
-      pushes = await enqueueWebhookEvents(
-        trx,
-        records.flatMap((r, i) =>
-          outcomes[i] === 'applied'
-            ? r.events.map((e) => ({ id: e.id, account_id: r.accountId, type: e.type, created_at: r.now }))
-            : [],
-        ),
-      );
-      await addReputationCounts(trx, appliedDeltas(records, outcomes));
-      return outcomes;
-    });
+    const { outcomes, pushes } = await this.store.record(records);
     if (pushes > 0) this.webhookPushesQueued.emit();
     return outcomes;
-  }
-
-  private async recordOne(trx: Transaction<Database>, r: AttemptRecord): Promise<RecordOutcome> {
-    const attempts = r.counted ? { attempts: sql<number>`attempts + 1` } : {};
-    // The category of the failure these events record, if any (event-category.ts); kept otherwise.
-    const category = eventCategory(r.events);
-    const updated = await trx
-      .updateTable('messages')
-      .set({
-        status: r.status,
-        next_attempt_at: r.nextAttemptAt,
-        updated_at: r.now,
-        lease_owner: null,
-        lease_expires_at: null,
-        ...attempts,
-        ...(category === null ? {} : { category }),
-      })
-      .where('id', '=', r.messageId)
-      .where('lease_owner', '=', r.owner)
-      .where('status', 'in', QUEUED_MESSAGE_STATUSES)
-      .executeTakeFirst();
-    let outcome: RecordOutcome = 'applied';
-    if (updated.numUpdatedRows === 0n) {
-      // Not queued any more (or not ours): if the lease is still ours, give it back and take the
-      // message out of the queue, keeping the status the receiver recorded.
-      const released = await trx
-        .updateTable('messages')
-        .set({
-          next_attempt_at: null,
-          updated_at: r.now,
-          lease_owner: null,
-          lease_expires_at: null,
-          ...attempts,
-        })
-        .where('id', '=', r.messageId)
-        .where('lease_owner', '=', r.owner)
-        .executeTakeFirst();
-      if (released.numUpdatedRows === 0n) return 'lease_lost';
-      outcome = 'superseded';
-    }
-    if (r.attempt) await trx.insertInto('delivery_attempts').values(r.attempt).execute();
-    if (outcome === 'applied' && r.events.length > 0) {
-      await trx
-        .insertInto('events')
-        .values(
-          r.events.map((e) => ({
-            id: e.id,
-            message_id: r.messageId,
-            account_id: r.accountId,
-            type: e.type,
-            created_at: r.now,
-            data: JSON.stringify(e.data),
-          })),
-        )
-        .execute();
-    }
-    if (r.suppression) {
-      await trx
-        .insertInto('suppressions')
-        .values({
-          ...r.suppression,
-          account_id: r.accountId,
-          source_message_id: r.messageId,
-          created_at: r.now,
-        })
-        .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
-        .execute();
-    }
-    return outcome;
   }
 
   /**
@@ -274,13 +126,8 @@ export class QueueRepo {
   }
 
   /** The earliest next_attempt_at in the queue (to sleep exactly until then), or undefined. */
-  async nextDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-      .where('next_attempt_at', 'is not', null)
-      .executeTakeFirst();
-    return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+  nextDue(): Promise<number | undefined> {
+    return this.store.nextDue();
   }
 
   /** Messages waiting for delivery (queued or deferred) and when the oldest of them was accepted. */

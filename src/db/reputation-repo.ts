@@ -1,7 +1,8 @@
 // Reputation counts (ARCHITECTURE.md, "Reputation counts"): per account, sending domain and UTC day,
-// what happened to its mail. Written by the transactions that change a message's state (queue-repo.ts,
-// queue-repo-sqlite.ts, inbound-repo.ts, through addReputationCounts / prepareReputationCounts); read here
-// as the rolling window the reputation judge weighs and the activity per day the dashboard draws.
+// what happened to its mail. Written by the transactions that change a message's state (the queue
+// stores, postgres/queue.ts and sqlite/queue.ts, and inbound-repo.ts, through addReputationCounts /
+// prepareReputationCounts); read here as the rolling window the reputation judge weighs and the
+// activity per day the dashboard draws.
 //
 // The service's own mail (from the test domain) is counted in the activity but never in a window (nor
 // in the activity's window columns): a tenant's guided tests say nothing about its list.
@@ -215,7 +216,7 @@ export async function addReputationCounts(
 }
 
 /**
- * The same for SQLite's prepared-statement path (queue-repo-sqlite.ts): one cached statement, run once
+ * The same for SQLite's prepared-statement path (sqlite/queue.ts): one cached statement, run once
  * per row of the batch, inside the caller's transaction.
  */
 export function prepareReputationCounts(

@@ -39,6 +39,49 @@ export class RetentionRepo {
     return Number(r.numDeletedRows);
   }
 
+  /** Accounts that remove content after some days (content_retention_days set), in pages by id. */
+  async accountsRemovingContent(afterId: string, limit: number): Promise<{ id: string; days: number }[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'content_retention_days'])
+      .where('content_retention_days', 'is not', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, days: r.content_retention_days! }));
+  }
+
+  /**
+   * Removes the content (the HTML and the raw bytes) of up to `limit` of the account's messages that
+   * have been final since before `finalBefore` (updated_at: a final message changes only for a later
+   * report) and still have it; the rest of the message stays. Answers how many. The batch is found by
+   * the partial index messages_content_kept (migration 026).
+   */
+  async removeContent(accountId: string, finalBefore: number, now: number, limit: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('content_removed_at', 'is', null)
+      .where('next_attempt_at', 'is', null)
+      .where('updated_at', '<', finalBefore)
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable('messages')
+        .set({ html: '', content_removed_at: now })
+        .where('id', 'in', ids)
+        .where('content_removed_at', 'is', null)
+        .executeTakeFirst();
+      await trx.deleteFrom('message_raw').where('message_id', 'in', ids).execute();
+      return Number(r.numUpdatedRows);
+    });
+  }
+
   /** Deletes up to `limit` of the account's webhook attempts that started before `before`. */
   async deleteWebhookAttempts(accountId: string, before: number, limit: number): Promise<number> {
     const batch = this.db

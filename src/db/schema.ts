@@ -57,6 +57,11 @@ export interface AccountsTable {
   reputation_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** Set by the owner: every member signs in with a second factor (migration 028). Defaults on insert. */
   require_totp_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * Days a message's content (HTML and raw bytes) is kept once the message is final; null keeps it
+   * (ARCHITECTURE.md, "Message content"). Defaults on insert (30).
+   */
+  content_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
@@ -224,6 +229,27 @@ export interface MessagesTable {
   category: string | null;
 }
 
+/**
+ * Columns of `messages` that the accept path and the queue never name (they are written after the
+ * message is stored): read by the log's repository only.
+ */
+export interface MessageLogColumns {
+  /** When the content retention removed the HTML and the raw bytes; null while kept. */
+  content_removed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The message this one is a re-sent copy of (POST /api/emails/:id/resend); null for others. */
+  resent_from: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The exact bytes of a message as last sent (signed), gzip in base64 (ARCHITECTURE.md, "Message content"). */
+export interface MessageRawTable {
+  message_id: string;
+  account_id: string;
+  raw: string;
+  /** Bytes as sent, before compression. */
+  size: number;
+  signed_at: number;
+}
+
 /** Every column of `messages`, in one place for the statements that name them all. */
 export const MESSAGE_COLUMNS = [
   'id',
@@ -356,7 +382,7 @@ export interface SourceIpUsageTable {
   sent: number;
 }
 
-/** PostgreSQL only (see db/rate-limit-repo.ts). */
+/** PostgreSQL only (see db/postgres/rate-limit-store.ts). */
 export interface RateLimitsTable {
   key: string;
   tat: number;
@@ -616,7 +642,8 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   domains: DomainsTable;
-  messages: MessagesTable;
+  messages: MessagesTable & MessageLogColumns;
+  message_raw: MessageRawTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   usage: UsageTable;
@@ -658,6 +685,8 @@ export type LoginDeviceRow = Selectable<LoginDevicesTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type MessageRow = Selectable<MessagesTable>;
+/** A message as the log reads it: with the columns only the log names (MessageLogColumns). */
+export type LoggedMessageRow = MessageRow & Selectable<MessageLogColumns>;
 export type NewMessage = Insertable<MessagesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;

@@ -67,6 +67,17 @@ export class TlsReportsRepo extends RunScheduleRepo {
     return rows.map((r) => r.policy_domain);
   }
 
+  /** The day's sessions by result type (`success` or a failure type of RFC 8460 §4.3), all domains. */
+  async resultTotals(day: string): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tls_report_counts')
+      .select(['result_type', (eb) => eb.fn.sum<number>('sessions').as('n')])
+      .where('day', '=', day)
+      .groupBy('result_type')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.result_type, Number(r.n)]));
+  }
+
   async counts(day: string, policyDomain: string): Promise<SessionCount[]> {
     const rows = await this.db
       .selectFrom('tls_report_counts')

@@ -1,17 +1,18 @@
-// The webhook outbox's one write on the event path: called inside the transaction that records events,
-// so an event and its pushes to every subscribed endpoint commit together or not at all.
+// The webhook outbox's one write on the event path: run inside the transaction that records events, so
+// an event and its pushes to every subscribed endpoint commit together or not at all.
 //
 // Cheap on purpose (it runs for every delivery result): types no endpoint can subscribe to cost nothing;
 // the others cost one indexed read of the account's endpoints, and a write only per endpoint that is
 // enabled and subscribed. The fan-out happens in SQL, so there is no cache that could miss an endpoint
 // created a moment ago.
 //
-// Whoever records events (the delivery worker today, the bounce and complaint receiver next) calls
-// `enqueueWebhookEvents(trx, events)` inside its own transaction, or on SQLite's prepared-statement
-// path `prepareWebhookEnqueue(sqlite)` once and the returned function inside its transaction.
-import type SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+// The statements are the webhook enqueue seam (seams.ts WebhookEnqueue): the delivery queue's record
+// runs its database's (db/sqlite/webhook-enqueue.ts, db/postgres/webhook-enqueue.ts). Transactions
+// that run through Kysely on either database (the receiver's, the reputation guard's) call
+// `enqueueWebhookEvents(trx, events)`: one statement for the whole batch, which both databases run.
+import type { Kysely } from 'kysely';
 import { WEBHOOK_EVENT_TYPES, type Database, type EventType } from './schema.js';
+import { executeStatement, type Statement } from './statement.js';
 
 /** The identity of a recorded event: what the outbox needs to find it again. */
 export interface RecordedEvent {
@@ -23,58 +24,44 @@ export interface RecordedEvent {
 
 const SUBSCRIBABLE = new Set<string>(WEBHOOK_EVENT_TYPES);
 
+/** The events an endpoint can subscribe to: the others are not looked up at all. */
+export function subscribable(events: RecordedEvent[]): RecordedEvent[] {
+  return events.filter((e) => SUBSCRIBABLE.has(e.type));
+}
+
 /** The LIKE pattern that finds `type` in a webhooks.event_types list (`_` is a LIKE wildcard). */
 export function eventTypePattern(type: string): string {
   return `%,${type.replace(/[\\%_]/g, (c) => '\\' + c)},%`;
 }
 
+/** One VALUES row per event: its id, account, time and the pattern of its type. */
+const VALUES_ROW = `(cast(? as text), cast(? as text), cast(? as bigint), cast(? as text))`;
+
 /**
- * Fans the events out to their accounts' enabled endpoints subscribed to each event's type, in `trx`.
- * One statement for the whole batch, however many events: on PostgreSQL every statement is a round trip
- * inside the recording transaction. Returns the number of pushes queued.
+ * The fan-out of a batch of events in one statement (none: undefined), on either database: a VALUES
+ * list of the events joined to their accounts' endpoints.
  */
-export async function enqueueWebhookEvents(trx: Kysely<Database>, events: RecordedEvent[]): Promise<number> {
-  const pushed = events.filter((e) => SUBSCRIBABLE.has(e.type));
-  if (pushed.length === 0) return 0;
+export function fanOutStatement(events: RecordedEvent[]): Statement | undefined {
+  const pushed = subscribable(events);
+  if (pushed.length === 0) return undefined;
   // VALUES columns are named column1… in both dialects; PostgreSQL types untyped parameters as text.
-  const rows = sql.join(
-    pushed.map(
-      (e) =>
-        sql`(cast(${e.id} as text), cast(${e.account_id} as text), cast(${e.created_at} as bigint), cast(${eventTypePattern(e.type)} as text))`,
-    ),
-  );
-  const r = await sql`insert into webhook_outbox
-      (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
-    select e.column1 || ':' || w.id, w.id, e.column1, w.account_id, 'pending', 0, e.column3, e.column3
-    from (values ${rows}) as e
-    join webhooks w on w.account_id = e.column2
-    where w.enabled = 1 and w.event_types like e.column4 escape '\\'`.execute(trx);
-  return Number(r.numAffectedRows ?? 0n);
+  return {
+    sql: `insert into webhook_outbox
+        (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
+      select e.column1 || ':' || w.id, w.id, e.column1, w.account_id, 'pending', 0, e.column3, e.column3
+      from (values ${pushed.map(() => VALUES_ROW).join(', ')}) as e
+      join webhooks w on w.account_id = e.column2
+      where w.enabled = 1 and w.event_types like e.column4 escape '\\'`,
+    parameters: pushed.flatMap((e) => [e.id, e.account_id, e.created_at, eventTypePattern(e.type)]),
+  };
 }
 
 /**
- * The same fan-out as a prepared statement, for transactions run on the raw SQLite connection; the
- * returned function gives the number of pushes queued.
+ * Fans the events out to their accounts' enabled endpoints subscribed to each event's type, in `trx`
+ * (fanOutStatement). Returns the number of pushes queued.
  */
-export function prepareWebhookEnqueue(sqlite: SQLite.Database): (events: RecordedEvent[]) => number {
-  const fanOut = sqlite.prepare<[string, string, number, number, string, string]>(
-    `insert into webhook_outbox (id, webhook_id, event_id, account_id, status, attempts, created_at, next_attempt_at)
-     select ? || ':' || id, id, ?, account_id, 'pending', 0, ?, ?
-     from webhooks where account_id = ? and enabled = 1 and event_types like ? escape '\\'`,
-  );
-  return (events) => {
-    let rows = 0;
-    for (const e of events) {
-      if (!SUBSCRIBABLE.has(e.type)) continue;
-      rows += fanOut.run(
-        e.id,
-        e.id,
-        e.created_at,
-        e.created_at,
-        e.account_id,
-        eventTypePattern(e.type),
-      ).changes;
-    }
-    return rows;
-  };
+export async function enqueueWebhookEvents(trx: Kysely<Database>, events: RecordedEvent[]): Promise<number> {
+  const statement = fanOutStatement(events);
+  if (!statement) return 0;
+  return executeStatement(trx, statement);
 }

@@ -4,6 +4,7 @@
 import { compile } from 'html-to-text';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import * as mimeFuncs from 'nodemailer/lib/mime-funcs';
+import { composeDirect } from './direct-compose.js';
 import { wrapText } from './wrap-text.js';
 
 export interface OutgoingMessage {
@@ -22,15 +23,32 @@ export interface OutgoingMessage {
   feedbackId?: string;
 }
 
-/** The complete RFC 5322 message, CRLF line endings, not yet signed. */
+/**
+ * The complete RFC 5322 message, CRLF line endings, not yet signed. The common shape is written
+ * directly (direct-compose.ts, the same bytes without MailComposer's streams), the rest by MailComposer.
+ */
 export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Buffer> {
+  const subject = foldableSubject(m.subject);
+  const messageId = messageIdHeader(m.id, hostname);
+  const text = plainText(m.html);
+  const direct = subject === m.subject ? composeDirect(m, messageId, text) : undefined;
+  return direct ? Promise.resolve(direct) : composeByMailComposer(m, subject, messageId, text);
+}
+
+/** The message as MailComposer writes it (`subject` already made foldable: foldableSubject). */
+export function composeByMailComposer(
+  m: OutgoingMessage,
+  subject: string,
+  messageId: string,
+  text: string,
+): Promise<Buffer> {
   const composer = new MailComposer({
     from: { name: m.fromName, address: m.fromEmail },
     to: { name: m.toName, address: m.toEmail },
-    subject: foldableSubject(m.subject),
-    messageId: messageIdHeader(m.id, hostname),
+    subject,
+    messageId,
     date: new Date(m.createdAt),
-    text: plainText(m.html),
+    text,
     html: m.html,
     newline: 'win',
     // The content is the caller's string and nothing else: never follow a URL or read a file.

@@ -8,8 +8,9 @@ import {
   type DomainTls,
   type MessageRow,
 } from '../db/schema.js';
+import type { KeptRaw } from '../db/queue-record.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
-import type { DnsResolver } from '../dns/resolver.js';
+import type { RouteDns } from '../dns/dns-cache.js';
 import type { DestinationBlocks } from './destination-blocks.js';
 import { blockDestination } from './destination-key.js';
 import type { DestinationLimits } from './destination-limits.js';
@@ -21,6 +22,7 @@ import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './t
 import { tlsRequirement } from './tls-verdict.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
+import type { SimulatorTransport } from '../simulator/simulator-transport.js';
 
 export interface DelivererSettings {
   hostname: string;
@@ -33,7 +35,7 @@ export interface DelivererSettings {
 
 export type DeliveryOutcome =
   /** sourceIp: the local address the attempt left from (undefined: the system's choice, or none). */
-  | { kind: 'attempted'; result: AttemptResult; sourceIp?: string }
+  | { kind: 'attempted'; result: AttemptResult; sourceIp?: string; raw?: KeptRaw }
   /** The destination is paused or saturated: try again then, without counting an attempt. */
   | { kind: 'paused'; until: number }
   /** Failed without an attempt; `details` go into the email.failed event beside the reason. */
@@ -46,7 +48,8 @@ export class Deliverer {
   constructor(
     private readonly settings: DelivererSettings,
     private readonly deps: {
-      dns: DnsResolver;
+      /** MX and address look-ups: the worker's DnsCache (dns/dns-cache.ts), shared by its deliveries. */
+      dns: RouteDns;
       dkim: DkimKeys;
       verp: Verp;
       transport: Transport;
@@ -83,6 +86,14 @@ export class Deliverer {
           sessions: TlsSessionReport[];
         }): void;
       };
+      /**
+       * The bytes of an attempt as signed, compressed to be kept with its record (ARCHITECTURE.md,
+       * "Message content"); never throws (undefined: not kept). Started as soon as the message is
+       * signed, so the compression runs while the SMTP exchange waits. Absent: nothing is kept.
+       */
+      keepRaw?: (signed: Buffer) => Promise<KeptRaw | undefined>;
+      /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
+      simulator?: SimulatorTransport;
       clock: Clock;
     },
   ) {}
@@ -98,6 +109,7 @@ export class Deliverer {
 
   async deliver(m: MessageRow): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
+    if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
     const sender = await this.sender(m);
     if ('refused' in sender) return { kind: 'unsendable', reason: sender.refused, details: sender.details };
     const { key, envelopeDomain } = sender;
@@ -128,21 +140,8 @@ export class Deliverer {
       route.targets = listed;
     }
 
-    const signed = await deps.builder.build({
-      message: {
-        id: m.id,
-        fromName: m.from_name,
-        fromEmail: m.from_email,
-        toName: m.to_name,
-        toEmail: m.to_email,
-        subject: m.subject,
-        html: m.html,
-        createdAt: m.created_at,
-        feedbackId: feedbackId(m.account_id, m.from_domain),
-      },
-      hostname: settings.hostname,
-      key,
-    });
+    const signed = await this.sign(m, key);
+    const kept = deps.keepRaw?.(signed);
 
     const admission = await deps.limits.acquire(route.destination);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -177,10 +176,50 @@ export class Deliverer {
           reply: result.reply,
         });
       }
-      return { kind: 'attempted', result, sourceIp: source.address };
+      return { kind: 'attempted', result, sourceIp: source.address, raw: await kept };
     } finally {
       admission.release();
     }
+  }
+
+  private sign(m: MessageRow, key: SigningKey): Promise<Buffer> {
+    return this.deps.builder.build({
+      message: {
+        id: m.id,
+        fromName: m.from_name,
+        fromEmail: m.from_email,
+        toName: m.to_name,
+        toEmail: m.to_email,
+        subject: m.subject,
+        html: m.html,
+        createdAt: m.created_at,
+        feedbackId: feedbackId(m.account_id, m.from_domain),
+      },
+      hostname: this.settings.hostname,
+      key,
+    });
+  }
+
+  /**
+   * Mail to a simulator address: signed as it would be sent (with its domain's key while that domain
+   * may send, else with the test domain's: the simulator takes mail from a domain not yet verified),
+   * kept, and answered by the simulator; no route, no limits, no connection (docs/design.md §16).
+   */
+  private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
+    const { deps, settings } = this;
+    let sender = await this.sender(m);
+    if ('refused' in sender) {
+      const key = await deps.dkim.signingKey(settings.testDomain, null);
+      if (!key) return { kind: 'unsendable', reason: `no DKIM key for ${settings.testDomain}` };
+      sender = { key, envelopeDomain: settings.testDomain };
+    }
+    const signed = await this.sign(m, sender.key);
+    const kept = deps.keepRaw?.(signed);
+    const result = await simulator.deliver(
+      { from: deps.verp.address(m.id, sender.envelopeDomain), to: m.to_email, raw: signed },
+      m.attempts,
+    );
+    return { kind: 'attempted', result, raw: await kept };
   }
 
   /**

@@ -2,7 +2,8 @@
 // shuffled; no MX records → the domain itself (implicit MX); a null MX (RFC 7505) → the domain accepts
 // no mail. Hosts on private or loopback addresses are refused unless explicitly allowed.
 import type { BounceCategory } from '../bounce/categories.js';
-import { DnsError, type DnsResolver } from '../dns/resolver.js';
+import type { RouteDns } from '../dns/dns-cache.js';
+import { DnsError } from '../dns/resolver.js';
 import { isPublicAddress } from '../public-address.js';
 import type { DeliveryTarget } from './transport.js';
 
@@ -22,7 +23,7 @@ export type MxRoute =
 
 export async function resolveMxRoute(
   domain: string,
-  dns: DnsResolver,
+  dns: RouteDns,
   options: { allowPrivate: boolean; random?: () => number },
 ): Promise<MxRoute> {
   const random = options.random ?? Math.random;
@@ -100,10 +101,7 @@ function orderByPreference(
   return shuffled.map(({ r }) => r.exchange.replace(/\.$/, '').toLowerCase());
 }
 
-async function addresses(
-  name: string,
-  dns: DnsResolver,
-): Promise<{ addresses: string[]; temporary: boolean }> {
+async function addresses(name: string, dns: RouteDns): Promise<{ addresses: string[]; temporary: boolean }> {
   const out: string[] = [];
   let temporary = false;
   for (const lookup of [dns.a.bind(dns), dns.aaaa.bind(dns)]) {

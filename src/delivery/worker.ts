@@ -34,6 +34,11 @@ export interface WorkerOptions {
    * "Reputation guardrails"). Asked for every message taken, so it answers from a cache.
    */
   held?: (m: MessageRow) => Promise<boolean>;
+  /**
+   * Whether the message is to a simulator address (docs/design.md §16): its answers suppress nothing
+   * and count nothing toward reputation. Absent: none is.
+   */
+  simulated?: (m: Pick<MessageRow, 'to_domain'>) => boolean;
 }
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
@@ -216,7 +221,10 @@ export class DeliveryWorker {
       case 'unsendable':
         return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
-        return this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline);
+        return {
+          ...(await this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline)),
+          raw: outcome.raw,
+        };
     }
   }
 
@@ -285,7 +293,8 @@ export class DeliveryWorker {
       counted: true,
       attempt,
       events: next.events.map((e) => ({ id: newId(), ...e })),
-      ...(next.suppress
+      // A simulator address is never suppressed: the next rehearsal is accepted too (docs/design.md §16).
+      ...(next.suppress && !this.options.simulated?.(m)
         ? {
             suppression: {
               id: newId(),
@@ -313,8 +322,9 @@ export class DeliveryWorker {
       now: this.clock.now(),
       ...change,
     };
-    // What it adds to the reputation counts if applied (reputation/counts.ts).
-    return { ...record, reputation: deliveryDelta(m, record) };
+    // What it adds to the reputation counts if applied (reputation/counts.ts); the simulator's answers
+    // say nothing about the account's mail.
+    return { ...record, reputation: this.options.simulated?.(m) ? undefined : deliveryDelta(m, record) };
   }
 }
 

@@ -68,7 +68,13 @@ export function signMessage(raw: Buffer, key: SigningKey, time: number = Date.no
   const signatures = [key, ...(key.beside ?? [])].map((k) =>
     signatureField(key.domain, k, t, names, data, bh),
   );
-  return Buffer.concat([Buffer.from(signatures.join(''), 'latin1'), raw]);
+  const fields = signatures.join('');
+  // Its own ArrayBuffer (never a slice of Node's shared pool): a build thread hands it to the event
+  // loop by transfer, without a copy (delivery/build-thread.ts).
+  const out = Buffer.allocUnsafeSlow(fields.length + raw.length);
+  out.write(fields, 0, 'latin1');
+  raw.copy(out, fields.length);
+  return out;
 }
 
 /** The relaxed body hash (RFC 6376 §3.4.4, §3.7), base64. */

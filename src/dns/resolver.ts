@@ -19,6 +19,12 @@ export interface MxRecord {
   priority: number;
 }
 
+/** An address with the TTL (seconds) its record was served with. */
+export interface TimedAddress {
+  address: string;
+  ttl: number;
+}
+
 export class DnsResolver {
   private readonly resolver: dns.Resolver;
 
@@ -37,6 +43,15 @@ export class DnsResolver {
 
   aaaa(name: string): Promise<string[]> {
     return this.wrap(name, 'AAAA', () => this.resolver.resolve6(name));
+  }
+
+  /** A records with their TTLs (dns-cache.ts keeps each answer that long). */
+  aTimed(name: string): Promise<TimedAddress[]> {
+    return this.wrap(name, 'A', () => this.resolver.resolve4(name, { ttl: true }));
+  }
+
+  aaaaTimed(name: string): Promise<TimedAddress[]> {
+    return this.wrap(name, 'AAAA', () => this.resolver.resolve6(name, { ttl: true }));
   }
 
   /** TXT records, each joined from its character strings. */

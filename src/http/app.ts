@@ -18,10 +18,11 @@ import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
-import type { RateLimitStore } from '../rate-limit-gcra.js';
+import type { RateLimitStore } from '../db/seams.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
 import { registerAccountActivityRoute, registerAccountRoutes } from './routes/account.js';
+import { registerResendRoute } from './routes/resend.js';
 import { registerDomainRoutes } from './routes/domains.js';
 import { registerAccountNoticeRoutes } from './routes/account-notices.js';
 import { registerEmailRoutes } from './routes/emails.js';
@@ -48,6 +49,8 @@ import { auditHook, checkPermission } from './access-hooks.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMemberRoutes } from './routes/members.js';
 import { registerAcceptInviteRoute, registerSecurityRoutes } from './routes/security.js';
+import { openApiWebhooks, registerSharedSchemas } from './schemas/index.js';
+import { describeOnly } from './schemas/serializer.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -125,23 +128,32 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   registerJsonBody(app);
   registerLengthPrecheck(app);
 
+  // Response schemas document the API (and the contract test checks answers against them); they never
+  // drop or coerce a field of what a handler returns.
+  app.setSerializerCompiler(describeOnly);
+  registerSharedSchemas(app);
+
   app.decorateRequest('auth', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  // The OpenAPI document is generated from the same JSON schemas that validate requests.
+  // The OpenAPI document is generated from the same JSON schemas that validate requests, and from the
+  // response schemas of every route (schemas/).
   app.register(swagger, {
+    // Shared schemas are components named by their $id.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'txmail',
         version: '1',
         description:
-          'Transactional email: send, delivery log, domains, webhooks. Errors are text/plain `code: message`.',
+          'Transactional email: send, delivery log, domains, webhooks. Errors are text/plain `code: message`; each operation lists the codes it can answer (docs/API.md, Error codes).',
       },
       servers: [{ url: deps.publicUrl }],
+      webhooks: openApiWebhooks(),
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -206,6 +218,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       route.schema = { ...route.schema, security: [{ apiKey: [] }, { session: [] }] };
     });
     registerSendRoutes(api, deps.accept);
+    registerResendRoute(api, { accept: deps.accept, messages: deps.messages });
     registerEmailRoutes(api, deps.messages);
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);

@@ -9,6 +9,7 @@ import { requestLogger } from './request-log.js';
 import { handleError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/operations.js';
+import { describeOnly } from './schemas/serializer.js';
 
 export interface HealthAppDeps {
   logger: Logger;
@@ -23,6 +24,7 @@ export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     return503OnClosing: true,
   });
+  app.setSerializerCompiler(describeOnly);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);

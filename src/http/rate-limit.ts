@@ -1,33 +1,12 @@
 // Request rate limits: per API key (TXMAIL_RATE_LIMIT) and per account (by plan,
 // TXMAIL_ACCOUNT_RATE_LIMITS), each a steady rate with bursts up to twice that. The algorithm is GCRA
 // (the generic cell rate algorithm, rate-limit-gcra.ts): one number per bucket, its "theoretical arrival
-// time", so the shared PostgreSQL store can apply it in one statement. The figures of the tighter bucket
+// time", so the shared PostgreSQL store can apply it in one statement. Where the buckets live is the
+// rate-limit store seam (db/seams.ts RateLimitStore). The figures of the tighter bucket
 // are reported in the RateLimit-* headers of every authenticated response.
 import type { Plan } from '../db/schema.js';
-import {
-  gcraParams,
-  gcraStep,
-  type Bucket,
-  type BucketState,
-  type RateLimitStore,
-} from '../rate-limit-gcra.js';
-
-export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly tats = new Map<string, number>();
-
-  async take(buckets: Bucket[], now: number): Promise<BucketState[]> {
-    if (this.tats.size > 100_000) this.forgetIdle(now);
-    return buckets.map((b) => {
-      const step = gcraStep(this.tats.get(b.key) ?? now, now, b.rate);
-      this.tats.set(b.key, step.tat);
-      return step;
-    });
-  }
-
-  private forgetIdle(now: number): void {
-    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
-  }
-}
+import type { RateLimitStore } from '../db/seams.js';
+import { gcraParams, type Bucket, type BucketState } from '../rate-limit-gcra.js';
 
 export interface RateDecision {
   allowed: boolean;

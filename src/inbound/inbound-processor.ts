@@ -35,6 +35,8 @@ export interface ProcessorDeps {
   logger: Logger;
   /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
   hostname: string;
+  /** The simulator's recipient domain (simulator/simulator-addresses.ts); absent: none. */
+  simulatorDomain?: string;
   /**
    * Told of every message processed: what it was (bounce, complaint, feedback, undetermined,
    * auto_reply, ignored; `error` when processing failed and will be retried; `failed` when it is given
@@ -220,7 +222,12 @@ export class InboundProcessor {
         ));
       const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });
       if ('effect' in decision) {
-        effects.push(decision.effect);
+        // The simulator's reports (docs/design.md §16) suppress nothing and count nothing against the
+        // account: they rehearse what a real one does to the message and its webhooks.
+        const simulated = this.deps.simulatorDomain === target.to_domain.toLowerCase();
+        effects.push(
+          simulated ? { ...decision.effect, suppression: undefined, reputation: undefined } : decision.effect,
+        );
         results[target.id] = decision.effect.event.type;
       } else {
         results[target.id] = `skipped: ${decision.skipped}`;

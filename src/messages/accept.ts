@@ -21,6 +21,8 @@ export interface AcceptRequest {
   route: SendRoute;
   body: SendRequestBody;
   idempotencyKey: string | undefined;
+  /** The message this one re-sends (POST /api/emails/:id/resend): named in its email.queued event. */
+  resentFrom?: string;
 }
 
 /** Policy facts about an account that live outside its row (verified domains, suppressions…). */
@@ -41,7 +43,14 @@ export class AcceptService {
     private readonly reads: AcceptReadsRepo,
     private readonly policy: SendPolicySource,
     private readonly clock: Clock,
+    /** The simulator's recipient domain (simulator/simulator-addresses.ts); absent: no simulator. */
+    private readonly simulatorDomain?: string,
   ) {}
+
+  /** A real send to a simulator address (docs/design.md §16). */
+  private simulated(route: SendRoute, send: ValidSend): boolean {
+    return route === 'send' && send.to.domain.toLowerCase() === this.simulatorDomain;
+  }
 
   async accept(req: AcceptRequest): Promise<SendResponse> {
     const { account, route } = req;
@@ -62,6 +71,8 @@ export class AcceptService {
           `sending from this account is paused: ${account.reputation_reason ?? 'its bounce or complaint rate is too high'}; clean the list, then ask the operator of this service to resume the account`,
         );
       }
+      // The simulator takes mail in the sandbox and from a domain not yet verified: nothing leaves.
+      if (this.simulated(route, send)) return [];
       const warnings = await this.policyRefusals(account, send, route);
       if (route === 'send' && warnings.length > 0) throw warnings[0]!;
       return warnings;
@@ -143,6 +154,9 @@ export class AcceptService {
     const now = this.clock.now();
     const id = newId();
     const isTest = req.route === 'test';
+    // Queued and delivered like any send, but counted as a test send and never refused for a
+    // suppression: the simulator's addresses are never suppressed (docs/design.md §16).
+    const simulated = this.simulated(req.route, send);
     const response: SendResponse = isTest
       ? { id, status: 'test', warnings: warnings.map((w) => `${w.code}: ${w.message}`) }
       : { id, status: 'queued' };
@@ -158,7 +172,10 @@ export class AcceptService {
             ? { html_truncated: true, html_bytes: stored.truncatedFrom }
             : {}),
         }
-      : {};
+      : {
+          ...(simulated ? { simulated: true } : {}),
+          ...(req.resentFrom !== undefined ? { resent_from: req.resentFrom } : {}),
+        };
     const item: AcceptItem = {
       message: {
         id,
@@ -188,7 +205,7 @@ export class AcceptService {
         created_at: now,
         data: JSON.stringify(eventData),
       },
-      ...(isTest
+      ...(isTest || simulated
         ? { testQuota: { day: usageDay(now), cap: testCap } }
         : { quota: { month: usageMonth(now), cap }, refuseSuppressed: send.to.email.toLowerCase() }),
       ...(requestHash && req.idempotencyKey !== undefined

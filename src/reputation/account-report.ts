@@ -5,7 +5,7 @@
 import { reputationOverview, type ReputationOverview } from '../accounts/account-overview.js';
 import type { ActivityDay } from '../db/reputation-repo.js';
 import type { Account } from '../db/schema.js';
-import type { Services } from '../services.js';
+import type { Core } from '../roles/core.js';
 import { utcDay } from '../clock.js';
 import { windowStart } from './counts.js';
 import { percent } from './judge.js';
@@ -24,7 +24,7 @@ export interface AccountReport {
 }
 
 export async function accountReport(
-  s: Pick<Services, 'repos' | 'config' | 'clock'>,
+  s: Pick<Core, 'repos' | 'config' | 'clock'>,
   account: Account,
 ): Promise<AccountReport> {
   const now = s.clock.now();

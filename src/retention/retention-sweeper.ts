@@ -81,9 +81,11 @@ export class RetentionSweeper {
     const now = this.clock.now();
     const logs = await this.sweepLogs(now);
     if (logs > 0) this.logger.info({ deleted: logs }, 'deleted messages past their retention');
+    const content = await this.sweepContent(now);
+    if (content > 0) this.logger.info({ messages: content }, "removed messages' content past its retention");
     const expired = await this.sweepExpired(now);
     if (expired > 0) this.logger.info({ deleted: expired }, 'deleted expired sessions, tokens and keys');
-    return logs + expired;
+    return logs + content + expired;
   }
 
   private async sweepLogs(now: number): Promise<number> {
@@ -108,6 +110,26 @@ export class RetentionSweeper {
       }
     }
     return deleted;
+  }
+
+  /**
+   * Removes the content of messages final for longer than their account keeps it (docs/design.md §9,
+   * "content retention"), account by account, in batches.
+   */
+  private async sweepContent(now: number): Promise<number> {
+    let removed = 0;
+    let after = '';
+    for (;;) {
+      const accounts = await this.repo.accountsRemovingContent(after, 100);
+      if (accounts.length === 0) break;
+      for (const { id, days } of accounts) {
+        const finalBefore = now - days * 24 * 3600_000;
+        removed += await this.inBatches([(limit) => this.repo.removeContent(id, finalBefore, now, limit)]);
+        if (this.stopped) return removed;
+      }
+      after = accounts.at(-1)!.id;
+    }
+    return removed;
   }
 
   private sweepExpired(now: number): Promise<number> {

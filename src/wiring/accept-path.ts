@@ -7,13 +7,14 @@ import { quotaWarningMail } from '../accounts/quota-warning.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { QueueSignal } from '../db/queue-signal.js';
+import type { QueueSignal } from '../db/seams.js';
 import type { VerifiedDomains } from '../domains/verified-domains.js';
 import { AcceptService } from '../messages/accept.js';
 import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
+import { simulatorDomain } from '../simulator/simulator-addresses.js';
 
 export interface AcceptPath {
   writer: AcceptWriter;
@@ -33,7 +34,7 @@ export interface AcceptPathDeps {
   logger: Logger;
   /** Wake-ups of this process: mail queued here wakes its delivery worker, if it runs one. */
   signals: WakeSignals;
-  /** ServiceOptions.acceptOnly: whether the SQLite accept thread has the write lock to itself. */
+  /** CoreOptions.acceptOnly (roles/core.ts): whether the SQLite accept thread has the write lock to itself. */
   acceptOnly: boolean;
 }
 
@@ -71,6 +72,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
       suppression: (accountId, address) => repos.suppressions.find(accountId, address),
     },
     clock,
+    simulatorDomain(config.testDomain),
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },

@@ -1,9 +1,9 @@
-// Accounts and who may act for them: API-key authentication, dashboard sessions, sign-up and log-in,
-// remembered browsers, and the mail those send (verification and reset links).
+// The dashboard's sign-in side of the api role (roles/api.ts): sessions, sign-up and log-in, remembered
+// browsers, and the mail those send (verification and reset links); members with their invitations,
+// two-factor sign-in and the audit log (docs/design.md §2). API-key authentication and the
+// accounts themselves are the core's (roles/core.ts): other roles change what they answer.
 import type { Logger } from 'pino';
 import { QueuedAccountMail } from '../accounts/account-mail.js';
-import { Accounts } from '../accounts/accounts.js';
-import { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import { AttemptLimiter } from '../accounts/attempt-limiter.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
 import { LoginDevices } from '../accounts/login-devices.js';
@@ -26,8 +26,6 @@ import type { SystemMail } from '../messages/system-mail.js';
 import type { Repos } from './repos.js';
 
 export interface AccountServices {
-  auth: ApiKeyAuth;
-  accounts: Accounts;
   sessions: Sessions;
   dashboardAuth: DashboardAuth;
   accountMail: QueuedAccountMail;
@@ -43,10 +41,6 @@ export function createAccountServices(
   deps: { repos: Repos; secretKey: string; systemMail: SystemMail; clock: Clock; logger: Logger },
 ): AccountServices {
   const { repos, clock, logger } = deps;
-  const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
-    logger.warn({ err }, 'could not record key use'),
-  );
-  const accounts = new Accounts(repos.accounts, clock);
   const sessions = new Sessions(
     repos.sessions,
     repos.accounts,
@@ -109,5 +103,5 @@ export function createAccountServices(
       twoFactor,
     },
   );
-  return { auth, accounts, sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit };
+  return { sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit };
 }

@@ -15,9 +15,9 @@ import { MtaStsRepo } from '../db/mta-sts-repo.js';
 import { NoticesRepo } from '../db/notices-repo.js';
 import { ProcessesRepo } from '../db/processes-repo.js';
 import { QueueRepo } from '../db/queue-repo.js';
+import { dialectSeams } from '../db/dialect.js';
 import { ReputationRepo } from '../db/reputation-repo.js';
 import { AccountReputationRepo } from '../db/account-reputation-repo.js';
-import { SqliteQueueRepo } from '../db/queue-repo-sqlite.js';
 import { RetentionRepo } from '../db/retention-repo.js';
 import { SessionsRepo } from '../db/sessions-repo.js';
 import { MembersRepo } from '../db/members-repo.js';
@@ -68,9 +68,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely, db.dialect),
     acceptReads: new AcceptReadsRepo(db.kysely),
-    queue: db.sqlite
-      ? new SqliteQueueRepo(db.kysely, db.sqlite, signals.webhookPushesQueued)
-      : new QueueRepo(db.kysely, db.dialect, signals.webhookPushesQueued),
+    queue: new QueueRepo(db.kysely, dialectSeams(db).queue(), signals.webhookPushesQueued),
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),

@@ -2,6 +2,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestEnv } from './services.js';
+import { testFacade } from './test-env.js';
 
 /** What the helpers need of a test instance. */
 type Instance = Pick<TestEnv, 'app' | 'services'>;
@@ -39,13 +40,7 @@ export function browserOf(res: LightMyRequestResponse): DashboardBrowser {
 export async function mailedToken(env: Instance, address: string, path: string): Promise<string> {
   // A reset request is answered before its mail is queued.
   await env.services.deferredWork.settled();
-  const rows = await env.services.db.kysely
-    .selectFrom('messages')
-    .select(['html', 'from_email'])
-    .where('to_email', '=', address.toLowerCase())
-    .orderBy('id', 'desc')
-    .execute();
-  const row = rows.find((r) => r.html.includes(path));
+  const row = (await testFacade(env.services).mailTo(address)).reverse().find((r) => r.html.includes(path));
   expect(row, `a mail with a ${path} link to ${address}`).toBeDefined();
   expect(row!.from_email).toBe('onboarding@test.mta.txmail.test');
   return new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(row!.html)![1]!;

@@ -17,6 +17,8 @@ export class TestDnsServer {
   private readonly broken = new Set<string>();
   private socket: Socket | undefined;
   address = '';
+  /** Every question received, `TYPE name` (lower-case, no final dot), in order. */
+  readonly queries: string[] = [];
 
   async start(): Promise<this> {
     const socket = createSocket('udp4');
@@ -72,6 +74,7 @@ export class TestDnsServer {
     const base = { type: 'response' as const, id: query.id, questions: query.questions };
     if (!q) return { ...base, flags: 1 };
     const name = q.name.toLowerCase().replace(/\.$/, '');
+    this.queries.push(`${q.type} ${name}`);
     const AA = 1 << 10;
     if (this.broken.has(name)) return { ...base, flags: AA | 2 };
     const byType = this.zone.get(name);

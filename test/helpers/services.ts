@@ -1,4 +1,5 @@
-// Builds a txmail instance for a test on a fresh database, with helpers to create tenants.
+// Builds a txmail instance for a test on a fresh database, with helpers to create tenants; what tests
+// read and set in it is the facade's (test-env.ts), which the instance carries.
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, type Clock } from '../../src/clock.js';
@@ -8,8 +9,10 @@ import { generateDkimKey, type DkimKeyPair } from '../../src/dkim/keys.js';
 import { newId } from '../../src/ids.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
+import { recordContract } from './openapi-contract.js';
+import { testFacade, type TestFacade } from './test-env.js';
 
-export interface TestEnv {
+export interface TestEnv extends TestFacade {
   database: TestDatabase;
   services: Services;
   app: FastifyInstance;
@@ -50,13 +53,17 @@ export async function startTestEnv(
     generateDkimKey: pooledDkimKey,
   });
   const app = services.http();
+  // Every answer is checked against /openapi.json (test/openapi-contract-setup.ts).
+  const contract = recordContract(app);
   await app.ready();
   return {
+    ...testFacade(services),
     database,
     services,
     app,
     clock,
     async close() {
+      contract.flush();
       await app.close();
       await services.close();
       if (!options.database) await database.drop();
@@ -94,22 +101,7 @@ export async function createTenant(
   const email = options.email ?? `owner-${newId().slice(-12)}@customer.example`;
   const account = await services.accounts.create({ email, plan: options.plan ?? 'pro' });
   if (options.domain) {
-    await services.repos.domains.insert({
-      id: newId(),
-      account_id: account.id,
-      name: options.domain,
-      status: 'verified',
-      created_at: Date.now(),
-      verified_at: Date.now(),
-    });
-    await services.repos.accounts.setState(account.id, 'production');
-    if (options.dkim !== false) {
-      // A selector of its own: several test accounts may add the same name.
-      const selector = `t${newId().replaceAll('-', '').slice(-12)}`;
-      await services.repos.dkimKeys.insert(
-        await services.dkim.generate(options.domain, account.id, selector),
-      );
-    }
+    await testFacade(services).addVerifiedDomain(account.id, options.domain, { dkim: options.dkim });
   }
   const key = await services.accounts.createApiKey(account.id, 'test');
   return { accountId: account.id, email, apiKey: key.key, apiKeyId: key.record.id };

@@ -1,5 +1,22 @@
 // The dashboard's only way to the server: same-origin fetch with the session cookie, the CSRF header on
 // state-changing requests, and txmail's one-line `code: message` errors turned into ApiError.
+import type { paths, Reputation } from './api-types.js';
+
+/**
+ * The JSON body an operation answers with `status`, as /openapi.json describes it (api-types.ts is
+ * generated from it): `ApiBody<'/api/webhooks', 'get'>` is `{ data: Webhook[] }`.
+ */
+export type ApiBody<
+  P extends keyof paths,
+  M extends keyof paths[P],
+  S extends number = 200,
+> = paths[P][M] extends { responses: infer R }
+  ? S extends keyof R
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never
+  : never;
 
 export class ApiError extends Error {
   constructor(
@@ -67,6 +84,29 @@ export async function api<T>(
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
+/**
+ * A GET answered as text rather than JSON (`accept`: the raw message, the log's CSV), with the same
+ * session and errors as api().
+ */
+export async function apiText(path: string, accept: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { accept }, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'network_error', 'the server could not be reached; check your connection');
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    const m = /^([a-z_]+): (.*)$/s.exec(text.trim());
+    const error = m
+      ? new ApiError(res.status, m[1]!, m[2]!)
+      : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
+    if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
+    throw error;
+  }
+  return text;
+}
+
 /** Builds a query string from the set values only. */
 export function query(params: Record<string, string | undefined>): string {
   const q = new URLSearchParams();
@@ -78,49 +118,9 @@ export function query(params: Record<string, string | undefined>): string {
 // The account's sending reputation and daily activity (docs/API.md, GET /api/account and
 // GET /api/account/activity). Rates are fractions (0.052 = 5.2 %).
 
-export type ReputationStatus = 'healthy' | 'warning' | 'paused';
-
-export interface ReputationRates {
-  bounce_rate: number;
-  complaint_rate: number;
-  /** Messages that reached a final state in the window. */
-  messages: number;
-}
-
-export interface Reputation extends ReputationRates {
-  status: ReputationStatus;
-  /** Why the account is warned or paused, with the rate; null when healthy. */
-  reason: string | null;
-  window_days: number;
-  changed_at: string | null;
-  thresholds: {
-    bounce_warning: number;
-    bounce_pause: number;
-    complaint_warning: number;
-    complaint_pause: number;
-    min_messages: number;
-  };
-  domains: (ReputationRates & { domain: string })[];
-}
-
-export interface ActivityDay {
-  /** The UTC day, YYYY-MM-DD. */
-  date: string;
-  sent: number;
-  delivered: number;
-  bounced: number;
-  complained: number;
-  /**
-   * The day's part of the reputation window, as the guard counts it (the service's test domain left
-   * out; zeroed when the operator resumes the account): final messages, bounces that say the address is
-   * bad, spam complaints. The daily rates are bad_bounces / final and spam_complaints / final.
-   */
-  final: number;
-  bad_bounces: number;
-  spam_complaints: number;
-}
+export type { ActivityDay, Reputation } from './api-types.js';
+export type ReputationStatus = Reputation['status'];
+export type ReputationRates = Pick<Reputation, 'bounce_rate' | 'complaint_rate' | 'messages'>;
 
 /** GET /api/account/activity?days=N: N days, oldest first, the last one today (UTC). */
-export interface Activity {
-  days: ActivityDay[];
-}
+export type Activity = ApiBody<'/api/account/activity', 'get'>;

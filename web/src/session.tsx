@@ -1,35 +1,13 @@
 // Who is logged in, shared by every page; loaded from GET /api/auth/session at start.
 import { createContext, useContext } from 'react';
+import type { ApiBody } from './api.js';
+import type { SessionMember } from './api-types.js';
 
-export interface SessionAccount {
-  id: string;
-  email: string;
-  email_verified: boolean;
-  plan: 'free' | 'pro' | 'scale';
-  state: 'sandbox' | 'production';
-  /** The owner requires two-factor sign-in of every member. */
-  require_totp: boolean;
-}
-
-export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
-
-/** Who is signed in (docs/API.md, members and roles). */
-export interface SessionMember {
-  id: string;
-  email: string;
-  role: Role;
-  totp_enabled: boolean;
-  /** The account requires two-factor sign-in and this member has not set it up: nothing else works. */
-  must_enrol_totp: boolean;
-}
-
-export interface SessionInfo {
-  account: SessionAccount | null;
-  /** Present with a session. */
-  member?: SessionMember;
-  csrf_token: string | null;
-  signup: 'open' | 'closed';
-}
+export type { SessionAccount, SessionMember } from './api-types.js';
+/** GET /api/auth/session: who is logged in (account null when nobody), the CSRF token, sign-up. */
+export type SessionInfo = ApiBody<'/api/auth/session', 'get'>;
+/** A member's role (docs/API.md, members and roles). */
+export type Role = SessionMember['role'];
 
 export interface SessionContextValue {
   session: SessionInfo;

@@ -25,6 +25,8 @@ import * as m022 from './022-blocklists.js';
 import * as m023 from './023-tls-details.js';
 import * as m024 from './024-mta-sts-tls-reports.js';
 import * as m025 from './025-dkim-rotation.js';
+import * as m026 from './026-message-content.js';
+import * as m027 from './027-log-search-resend.js';
 import * as m028 from './028-members.js';
 import * as m029 from './029-audit-log.js';
 
@@ -54,6 +56,8 @@ export const migrations: Record<string, Migration> = {
   '023-tls-details': m023,
   '024-mta-sts-tls-reports': m024,
   '025-dkim-rotation': m025,
+  '026-message-content': m026,
+  '027-log-search-resend': m027,
   '028-members': m028,
   '029-audit-log': m029,
 };

@@ -2,11 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { NoticesRepo } from '../../db/notices-repo.js';
 import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
 export function registerAccountNoticeRoutes(app: FastifyInstance, notices: NoticesRepo): void {
   app.get(
     '/api/account/notices',
-    { schema: { summary: 'Notices for the account, newest first (the last 100)' } },
+    {
+      schema: {
+        summary: 'Notices for the account, newest first (the last 100)',
+        response: responses({ 200: json('The notices', list(ref('Notice'))) }, AUTHENTICATED),
+      },
+    },
     async (request) => {
       const rows = await notices.list(authOf(request).account.id, 100);
       return {

@@ -6,123 +6,55 @@ import { utcDay, type Clock } from '../../clock.js';
 import type { ReputationRepo } from '../../db/reputation-repo.js';
 import { dayBefore } from '../../reputation/counts.js';
 import { AppError } from '../../errors.js';
+import { MAX_CONTENT_RETENTION_DAYS } from '../../accounts/content-retention.js';
 import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
 
-const accountSchema = {
+const patchAccountSchema = {
   type: 'object',
-  required: [
-    'id',
-    'email',
-    'plan',
-    'state',
-    'suspended',
-    'usage',
-    'test_sends',
-    'limits',
-    'counts',
-    'reputation',
-  ],
+  additionalProperties: false,
+  required: ['content_retention_days'],
   properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    plan: { type: 'string', enum: ['free', 'pro', 'scale'] },
-    state: { type: 'string', enum: ['sandbox', 'production'] },
-    suspended: { type: 'boolean' },
-    created_at: { type: 'string', format: 'date-time' },
-    usage: {
-      type: 'object',
-      description: 'Emails counted toward the monthly cap this calendar month (UTC)',
-      properties: {
-        month: { type: 'string', description: 'YYYY-MM' },
-        sent: { type: 'integer' },
-        limit: { type: 'integer' },
-        remaining: { type: 'integer' },
-        resets_at: { type: 'string', format: 'date-time' },
-      },
-    },
-    test_sends: {
-      type: 'object',
-      description: 'Test sends (POST /api/email/send/test) counted toward the daily allowance this UTC day',
-      properties: {
-        day: { type: 'string', description: 'YYYY-MM-DD' },
-        sent: { type: 'integer' },
-        limit: { type: 'integer' },
-        remaining: { type: 'integer' },
-        resets_at: { type: 'string', format: 'date-time' },
-      },
-    },
-    limits: {
-      type: 'object',
-      properties: {
-        emails_per_month: { type: 'integer' },
-        test_sends_per_day: { type: 'integer' },
-        domains: { type: 'integer' },
-        webhooks: { type: 'integer' },
-        log_retention_hours: { type: ['integer', 'null'], description: 'null: kept permanently' },
-      },
-    },
-    counts: {
-      type: 'object',
-      description: 'Domains and webhooks the account has',
-      additionalProperties: { type: 'integer' },
-    },
-    reputation: {
-      type: 'object',
-      description:
-        'Bounce and complaint rates (fractions) over the rolling window, the state they earned and the thresholds (docs/API.md)',
-      required: [
-        'status',
-        'reason',
-        'bounce_rate',
-        'complaint_rate',
-        'messages',
-        'window_days',
-        'changed_at',
-        'thresholds',
-        'domains',
-      ],
-      properties: {
-        status: { type: 'string', enum: ['healthy', 'warning', 'paused'] },
-        reason: { type: ['string', 'null'] },
-        bounce_rate: { type: 'number' },
-        complaint_rate: { type: 'number' },
-        messages: { type: 'integer' },
-        window_days: { type: 'integer' },
-        changed_at: { type: ['string', 'null'], format: 'date-time' },
-        thresholds: {
-          type: 'object',
-          properties: {
-            bounce_warning: { type: 'number' },
-            bounce_pause: { type: 'number' },
-            complaint_warning: { type: 'number' },
-            complaint_pause: { type: 'number' },
-            min_messages: { type: 'integer' },
-          },
-        },
-        domains: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              domain: { type: 'string' },
-              bounce_rate: { type: 'number' },
-              complaint_rate: { type: 'number' },
-              messages: { type: 'integer' },
-            },
-          },
-        },
-      },
+    content_retention_days: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: MAX_CONTENT_RETENTION_DAYS,
+      description: `Days a final message's content is kept, 1–${MAX_CONTENT_RETENTION_DAYS}; null keeps it`,
     },
   },
 } as const;
 
 export function registerAccountRoutes(app: FastifyInstance, overviews: AccountOverviews): void {
+  app.patch<{ Body: { content_retention_days: number | null } }>(
+    '/api/account',
+    {
+      schema: {
+        summary: "The account's settings: how long a final message's content is kept",
+        body: patchAccountSchema,
+        response: responses({ 200: json('The account', ref('Account')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'validation_error',
+          'not_found',
+        ]),
+      },
+    },
+    async (request) => {
+      const id = authOf(request).account.id;
+      if (!(await overviews.setContentRetention(id, request.body.content_retention_days)))
+        throw new AppError('not_found', 'the account no longer exists');
+      const overview = await overviews.get(id);
+      if (!overview) throw new AppError('not_found', 'the account no longer exists');
+      return overview;
+    },
+  );
+
   app.get(
     '/api/account',
     {
       schema: {
         summary: 'The account: plan, state, usage this month and limits',
-        response: { 200: accountSchema },
+        response: responses({ 200: json('The account', ref('Account')) }, [...AUTHENTICATED, 'not_found']),
       },
     },
     async (request) => {
@@ -151,45 +83,13 @@ const activityQuerySchema = {
 
 const activitySchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['days'],
   properties: {
     days: {
       type: 'array',
       description: 'One entry per UTC day, oldest first; the last is today',
-      items: {
-        type: 'object',
-        required: [
-          'date',
-          'sent',
-          'delivered',
-          'bounced',
-          'complained',
-          'final',
-          'bad_bounces',
-          'spam_complaints',
-        ],
-        properties: {
-          date: { type: 'string', description: 'YYYY-MM-DD (UTC)' },
-          sent: { type: 'integer', description: 'Messages that left the queue for the first time' },
-          delivered: { type: 'integer' },
-          bounced: { type: 'integer', description: 'Permanent bounces, any category' },
-          complained: { type: 'integer', description: 'Spam complaints (unsubscribes are not counted)' },
-          final: {
-            type: 'integer',
-            description:
-              "Messages that reached a final state, as the rates count them (the test domain's left out; zeroed when the account is resumed)",
-          },
-          bad_bounces: {
-            type: 'integer',
-            description:
-              'Bounces that say the address is bad, as the bounce rate counts them (same exclusions)',
-          },
-          spam_complaints: {
-            type: 'integer',
-            description: 'Spam complaints, as the complaint rate counts them (same exclusions)',
-          },
-        },
-      },
+      items: ref('ActivityDay'),
     },
   },
 } as const;
@@ -209,7 +109,10 @@ export function registerAccountActivityRoute(
       schema: {
         summary: "The account's mail per day: sent, delivered, bounced, complained",
         querystring: activityQuerySchema,
-        response: { 200: activitySchema },
+        response: responses({ 200: json('The days', activitySchema) }, [
+          ...AUTHENTICATED,
+          'validation_error',
+        ]),
       },
     },
     async (request) => {

@@ -8,6 +8,16 @@ import type { AccountsRepo } from '../../db/accounts-repo.js';
 import type { ApiKeyRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
+import {
+  AUTHENTICATED,
+  json,
+  list,
+  noContent,
+  ref,
+  responses,
+  SESSION_ONLY,
+  STATE_CHANGING,
+} from '../schemas/responses.js';
 
 const createBodySchema = {
   type: 'object',
@@ -35,7 +45,15 @@ export function registerApiKeyRoutes(
 ): void {
   app.get(
     '/api/api-keys',
-    { schema: { summary: "Dashboard: the account's live API keys" } },
+    {
+      schema: {
+        summary: "Dashboard: the account's live API keys",
+        response: responses({ 200: json('The keys', list(ref('ApiKey'))) }, [
+          ...AUTHENTICATED,
+          ...SESSION_ONLY,
+        ]),
+      },
+    },
     async (request) => {
       const { account } = sessionOf(request);
       const keys = await deps.repo.listApiKeys(account.id);
@@ -49,6 +67,12 @@ export function registerApiKeyRoutes(
       schema: {
         summary: 'Dashboard: create an API key; the key is in this answer only',
         body: createBodySchema,
+        response: responses({ 201: json('Created: the key is in this answer only', ref('NewApiKey')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          ...SESSION_ONLY,
+          'validation_error',
+        ]),
       },
     },
     async (request, reply) => {
@@ -67,7 +91,17 @@ export function registerApiKeyRoutes(
 
   app.delete<{ Params: { id: string } }>(
     '/api/api-keys/:id',
-    { schema: { summary: 'Dashboard: revoke an API key (at once in this process)' } },
+    {
+      schema: {
+        summary: 'Dashboard: revoke an API key (at once in this process)',
+        response: responses({ 204: noContent }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          ...SESSION_ONLY,
+          'not_found',
+        ]),
+      },
+    },
     async (request, reply) => {
       const { account } = sessionOf(request);
       const revoked = await deps.repo.revokeApiKey(account.id, request.params.id, deps.clock.now());

@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardAuth, SignedIn } from '../../accounts/dashboard-auth.js';
 import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
 import type { Account, MemberRow } from '../../db/schema.js';
+import type { ErrorCode } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
+import { AUTHENTICATED, json, ref, responses, SESSION_ONLY, STATE_CHANGING } from '../schemas/responses.js';
 import {
   clearedSessionCookie,
   DEVICE_COOKIE,
@@ -21,6 +23,29 @@ const token = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 const object = (required: string[], properties: Record<string, unknown>) =>
   ({ type: 'object', additionalProperties: false, required, properties }) as const;
+
+/** `{"status": "<value>"}` */
+const status = (value: string) => object(['status'], { status: { type: 'string', enum: [value] } });
+/** `{"<flag>": true}` */
+const done = (flag: string) => object([flag], { [flag]: { type: 'boolean', enum: [true] } });
+
+/** A log-in, or a verification link that logs in: the account and the CSRF token of the new session. */
+const signedIn = json(
+  'Logged in: the session and device cookies are set',
+  object(['account', 'member', 'csrf_token'], {
+    account: ref('SessionAccount'),
+    member: ref('SessionMember'),
+    csrf_token: { type: 'string' },
+  }),
+);
+
+/** Every public route takes a JSON body. */
+const PUBLIC_BODY: ErrorCode[] = [
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'validation_error',
+];
 
 export interface AuthRouteDeps {
   auth: DashboardAuth;
@@ -76,7 +101,23 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
   app.get(
     '/api/auth/session',
     {
-      schema: { summary: 'Dashboard: who is logged in (account: null when nobody), the CSRF token, sign-up' },
+      schema: {
+        summary: 'Dashboard: who is logged in (account: null when nobody), the CSRF token, sign-up',
+        response: responses(
+          {
+            200: json(
+              'Never 401',
+              object(['account', 'csrf_token', 'signup'], {
+                account: { anyOf: [ref('SessionAccount'), { type: 'null' }] },
+                member: { ...ref('SessionMember'), description: 'Only with a session' },
+                csrf_token: { type: ['string', 'null'] },
+                signup: { type: 'string', enum: ['open', 'closed'] },
+              }),
+            ),
+          },
+          [],
+        ),
+      },
     },
     async (request: FastifyRequest, reply) => {
       const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
@@ -108,6 +149,11 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         summary:
           'Dashboard: sign up; emails a verification link that logs in (answers the same whether the address has an account or not)',
         body: object(['email', 'password'], { email, password }),
+        response: responses({ 202: json('The same answer for every address', status('check_inbox')) }, [
+          ...PUBLIC_BODY,
+          'signup_closed',
+          'rate_limit_exceeded',
+        ]),
       },
     },
     async (request, reply) => {
@@ -127,6 +173,13 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
           password,
           code: { type: 'string', maxLength: 20 },
         }),
+        response: responses({ 200: signedIn }, [
+          ...PUBLIC_BODY,
+          'invalid_credentials',
+          'totp_required',
+          'invalid_code',
+          'rate_limit_exceeded',
+        ]),
       },
     },
     async (request, reply) =>
@@ -149,6 +202,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       schema: {
         summary: 'Dashboard: use the emailed verification link: confirms the signup address and logs in',
         body: object(['token'], { token }),
+        response: responses({ 200: signedIn }, [...PUBLIC_BODY, 'invalid_token']),
       },
     },
     async (request, reply) => started(reply, await deps.auth.verifyEmail(request.body.token), 200),
@@ -161,6 +215,12 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         summary:
           'Dashboard: email a password reset link (answers the same whether the account exists or not)',
         body: object(['email'], { email }),
+        response: responses(
+          {
+            202: json('The same answer whether the account exists or not', status('sent_if_account_exists')),
+          },
+          [...PUBLIC_BODY, 'rate_limit_exceeded'],
+        ),
       },
     },
     async (request, reply) => {
@@ -175,6 +235,10 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       schema: {
         summary: 'Dashboard: set a new password with the token of the emailed link; logs out every session',
         body: object(['token', 'password'], { token, password }),
+        response: responses({ 200: json('Done; every session is logged out', done('password_reset')) }, [
+          ...PUBLIC_BODY,
+          'invalid_token',
+        ]),
       },
     },
     async (request, reply) => {
@@ -190,7 +254,15 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
 export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post(
     '/api/auth/logout',
-    { schema: { summary: 'Dashboard: log out (ends this session)' } },
+    {
+      schema: {
+        summary: 'Dashboard: log out (ends this session)',
+        response: responses(
+          { 204: { description: 'Logged out; the session cookie is cleared', type: 'null' } },
+          [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY],
+        ),
+      },
+    },
     async (request, reply) => {
       await deps.sessions.revoke(sessionOf(request).idHash);
       return reply.code(204).header('Set-Cookie', clearedSessionCookie(deps.secureCookies)).send();
@@ -206,6 +278,10 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
           current_password: password,
           new_password: password,
         }),
+        response: responses(
+          { 200: json('Changed; every other session is logged out', done('password_changed')) },
+          [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY, 'validation_error', 'invalid_credentials'],
+        ),
       },
     },
     async (request, reply) => {
@@ -222,7 +298,16 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
 
   app.post(
     '/api/auth/resend-verification',
-    { schema: { summary: 'Dashboard: email a new verification link' } },
+    {
+      schema: {
+        summary: 'Dashboard: email a new verification link',
+        response: responses({ 202: json('Sent', status('sent')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          ...SESSION_ONLY,
+        ]),
+      },
+    },
     async (request, reply) => {
       await deps.auth.sendVerification(sessionOf(request).account);
       return reply.code(202).send({ status: 'sent' });

@@ -9,6 +9,12 @@ import type { DomainDetail, Domains } from '../../domains/domains.js';
 import { MAX_DOMAIN_NAME_FIELD_LENGTH } from '../../domains/domain-name.js';
 import { GRACE_PERIOD_MS, VERIFICATION_WINDOW_MS } from '../../domains/domain-status.js';
 import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, list, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
+
+const detail = (description: string) => json(description, ref('DomainDetail'));
+/** A domain of another account, or no such id. */
+const ONE = [...AUTHENTICATED, 'not_found'] as const;
+const CHANGE_ONE = [...ONE, ...STATE_CHANGING] as const;
 
 const TLS_DESCRIPTION =
   '"opportunistic" (default: TLS when offered, any certificate, cleartext after a failed handshake) or "required" (only over TLS with a certificate valid for the host)';
@@ -59,7 +65,17 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
   app.post<{ Body: CreateBody }>(
     '/api/domains',
     {
-      schema: { summary: 'Add a sending domain; answers the DNS records to publish', body: createBodySchema },
+      schema: {
+        summary: 'Add a sending domain; answers the DNS records to publish',
+        body: createBodySchema,
+        response: responses({ 201: detail('Added: the records to publish') }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'validation_error',
+          'plan_limit',
+          'domain_exists',
+        ]),
+      },
     },
     async (request, reply) => {
       const { account } = authOf(request);
@@ -71,14 +87,31 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
     },
   );
 
-  app.get('/api/domains', { schema: { summary: "The account's sending domains" } }, async (request) => {
-    const { account } = authOf(request);
-    return { data: (await domains.list(account.id)).map(summaryJson) };
-  });
+  app.get(
+    '/api/domains',
+    {
+      schema: {
+        summary: "The account's sending domains",
+        response: responses(
+          { 200: json('The domains, without records', list(ref('Domain'))) },
+          AUTHENTICATED,
+        ),
+      },
+    },
+    async (request) => {
+      const { account } = authOf(request);
+      return { data: (await domains.list(account.id)).map(summaryJson) };
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     '/api/domains/:id',
-    { schema: { summary: 'One domain: the records to publish and what the last check found' } },
+    {
+      schema: {
+        summary: 'One domain: the records to publish and what the last check found',
+        response: responses({ 200: detail('The domain') }, ONE),
+      },
+    },
     async (request) => detailJson(await domains.get(authOf(request).account.id, request.params.id)),
   );
 
@@ -91,6 +124,7 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
       schema: {
         summary: "Change the domain's settings: expire_after, tls, dkim_ed25519",
         body: updateBodySchema,
+        response: responses({ 200: detail('The domain, changed') }, [...CHANGE_ONE, 'validation_error']),
       },
     },
     async (request) =>
@@ -99,7 +133,13 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
 
   app.post<{ Params: { id: string } }>(
     '/api/domains/:id/verify',
-    { schema: { summary: "Check the domain's DNS records now" }, onRequest: noBodyExpected },
+    {
+      schema: {
+        summary: "Check the domain's DNS records now",
+        response: responses({ 200: detail('The domain as the check left it') }, CHANGE_ONE),
+      },
+      onRequest: noBodyExpected,
+    },
     async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
   );
 
@@ -109,6 +149,7 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
       schema: {
         summary:
           'Start a DKIM key rotation: answers the new key (pending) and its record; the current key signs until the record is found',
+        response: responses({ 200: detail('The domain with its pending keys') }, CHANGE_ONE),
       },
       onRequest: noBodyExpected,
     },
@@ -117,7 +158,23 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
 
   app.delete<{ Params: { id: string } }>(
     '/api/domains/:id',
-    { schema: { summary: 'Delete a domain and its DKIM key' }, onRequest: noBodyExpected },
+    {
+      schema: {
+        summary: 'Delete a domain and its DKIM key',
+        response: responses(
+          {
+            200: json('Deleted', {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'deleted'],
+              properties: { id: { type: 'string' }, deleted: { type: 'boolean', enum: [true] } },
+            }),
+          },
+          CHANGE_ONE,
+        ),
+      },
+      onRequest: noBodyExpected,
+    },
     async (request) => {
       await domains.delete(authOf(request).account.id, request.params.id);
       return { id: request.params.id, deleted: true };

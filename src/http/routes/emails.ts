@@ -1,33 +1,40 @@
 // GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
-import type { FastifyInstance } from 'fastify';
+import { domainToASCII } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
-import type { MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
+import type { MessageFilter, MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
+import { contentRemovalAt } from '../../accounts/content-retention.js';
+import type { Account } from '../../db/schema.js';
+import { messageDeadline } from '../../delivery/retry-schedule.js';
+import { nextStep, type NextStep } from '../../messages/next-step.js';
 import { authOf } from '../authenticate.js';
+import { csvRow } from '../csv.js';
+import { MESSAGE_STATUSES } from '../schemas/emails.js';
+import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
-const STATUSES: MessageStatus[] = [
-  'queued',
-  'deferred',
-  'delivered',
-  'bounced',
-  'failed',
-  'complained',
-  'test',
-];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
 const MAX_TIME_LENGTH = 64;
 const MAX_CURSOR_LENGTH = 64;
+
+/** A search is at most this long, and at most this many words. */
+const MAX_SEARCH_LENGTH = 256;
+const MAX_SEARCH_WORDS = 8;
+/** Rows of one CSV export (newest first); the `x-next-cursor` header continues it. */
+export const MAX_CSV_ROWS = 10_000;
+const CSV_PAGE = 500;
+const MESSAGE_ID = /^<?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(@[^\s<>@]+)?>?$/i;
 
 // Every filter has a length limit: a huge one is refused by the schema before anything parses it.
 const listQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: STATUSES },
+    status: { type: 'string', enum: MESSAGE_STATUSES },
     category: {
       type: 'string',
       enum: BOUNCE_CATEGORIES,
@@ -43,6 +50,16 @@ const listQuerySchema = {
       description: 'next_cursor of the previous page',
     },
     limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
+    q: {
+      type: 'string',
+      maxLength: MAX_SEARCH_LENGTH,
+      description: `A Message-ID (<id@host>), or words that must all appear in the subject (at most ${MAX_SEARCH_WORDS})`,
+    },
+    domain: {
+      type: 'string',
+      maxLength: 255,
+      description: "The recipient's domain, exactly (an internationalised one as written or in punycode)",
+    },
   },
 } as const;
 
@@ -55,52 +72,92 @@ interface ListQuery {
   until?: string;
   cursor?: string;
   limit?: string;
+  q?: string;
+  domain?: string;
 }
 
+/** The log's 200: a page of JSON, or the filtered log as CSV (Accept: text/csv). */
+const logOrCsv = {
+  description: 'A page of the log; with Accept: text/csv, the filtered log as CSV (docs/API.md)',
+  content: {
+    'application/json': { schema: list(ref('Email'), true) },
+    'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header row first' } },
+  },
+};
+
 export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
+  registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
-    { schema: { summary: 'The delivery log, newest first', querystring: listQuerySchema } },
-    async (request) => {
+    {
+      schema: {
+        summary: 'The delivery log, newest first',
+        querystring: listQuerySchema,
+        response: responses({ 200: logOrCsv }, [...AUTHENTICATED, 'validation_error']),
+      },
+    },
+    async (request, reply) => {
       const { account } = authOf(request);
       const q = request.query;
       const limit = q.limit === undefined ? 50 : Number(q.limit);
       if (limit < 1 || limit > 100)
         throw new AppError('validation_error', '"limit" must be between 1 and 100');
-      const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-      const rows = await messages.list(
-        account.id,
-        {
-          status: q.status,
-          category: q.category,
-          toEmail: q.to === undefined ? undefined : addressFilter('to', q.to),
-          fromEmail: q.from === undefined ? undefined : addressFilter('from', q.from),
-          since: q.since === undefined ? undefined : time('since', q.since),
-          until: q.until === undefined ? undefined : time('until', q.until),
-          beforeId,
-        },
-        limit + 1,
-      );
+      const filter: MessageFilter = {
+        status: q.status,
+        category: q.category,
+        toEmail: q.to === undefined ? undefined : addressFilter('to', q.to),
+        fromEmail: q.from === undefined ? undefined : addressFilter('from', q.from),
+        since: q.since === undefined ? undefined : time('since', q.since),
+        until: q.until === undefined ? undefined : time('until', q.until),
+        beforeId: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+        toDomain: q.domain === undefined ? undefined : domainFilter(q.domain),
+        ...(q.q === undefined ? {} : searchFilter(q.q)),
+      };
+      if (wantsCsv(request.headers.accept)) return csvExport(messages, account.id, filter, reply);
+      const rows = await messages.list(account.id, filter, limit + 1);
       const page = rows.slice(0, limit);
       const more = rows.length > limit;
+      const next = await nextSteps(messages, account, page);
       return {
-        data: page.map(summaryJson),
-        next_cursor: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
+        data: page.map((m) => ({ ...summaryJson(m), next: next(m) })),
+        next_cursor: more ? cursorOf(page[page.length - 1]!.id) : null,
       };
     },
   );
 
   app.get<{ Params: { id: string } }>(
     '/api/emails/:id',
-    { schema: { summary: 'One message with its event history, newest first' } },
+    {
+      schema: {
+        summary: 'One message with its event history, newest first',
+        response: responses({ 200: json('The message', ref('EmailDetail')) }, [
+          ...AUTHENTICATED,
+          'not_found',
+        ]),
+      },
+    },
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
       const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
+      const days = detail.contentRetentionDays;
+      const final = message.next_attempt_at === null;
+      const next = await nextSteps(messages, account, [message]);
       return {
         ...detailJson(message, events),
+        next: next(message),
+        raw_bytes: detail.rawSize ?? null,
+        content_retention_days: days,
+        content_removed_at: iso(message.content_removed_at),
+        // When the content retention will remove it (docs/design.md §9); null while queued or kept.
+        content_removes_at:
+          message.content_removed_at === null && final
+            ? iso(contentRemovalAt(message.updated_at, days))
+            : null,
+        resent_from: message.resent_from,
+        resends: detail.resends,
         events: events.map(eventJson),
         delivery_attempts: attempts.map(attemptJson),
         webhook_deliveries: pushes.map((p) => ({
@@ -119,6 +176,164 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       };
     },
   );
+}
+
+/**
+ * GET /api/emails/:id/raw: the bytes of the message's latest attempt as signed, `message/rfc822`
+ * (docs/API.md). Kept from the first attempt until the content retention removes them.
+ */
+export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): void {
+  app.get<{ Params: { id: string } }>(
+    '/api/emails/:id/raw',
+    {
+      schema: {
+        summary: 'The message as sent: its bytes as signed, message/rfc822',
+        response: responses(
+          {
+            200: {
+              description: 'The bytes of its latest attempt as signed',
+              content: { 'message/rfc822': { schema: { type: 'string' } } },
+            },
+          },
+          [...AUTHENTICATED, 'not_found'],
+        ),
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 64 } },
+          required: ['id'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { account } = authOf(request);
+      const id = request.params.id;
+      const raw = UUID.test(id) ? await messages.raw(account.id, id) : undefined;
+      if (!raw) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      if (raw.kind === 'removed') {
+        throw new AppError(
+          'not_found',
+          `the content of email "${id}" was removed at ${iso(raw.removedAt)} (content retention)`,
+        );
+      }
+      if (raw.kind === 'none')
+        throw new AppError('not_found', `email "${id}" has not been sent yet: no bytes are kept for it`);
+      return reply
+        .header('content-type', 'message/rfc822')
+        .header('content-disposition', `inline; filename="${id}.eml"`)
+        .send(raw.raw);
+    },
+  );
+}
+
+/**
+ * "What happens next" for each queued or deferred message of a page (messages/next-step.ts): the
+ * account's domains are read once, and only when the page holds one.
+ */
+async function nextSteps(
+  messages: MessagesRepo,
+  account: Pick<Account, 'id' | 'reputation_status'>,
+  page: MessageSummary[],
+): Promise<(m: MessageSummary) => NextStep | null> {
+  const waiting = page.some((m) => m.status === 'queued' || m.status === 'deferred');
+  const expireAfter = waiting ? await messages.expireAfters(account.id) : new Map<string, number | null>();
+  const now = Date.now();
+  return (m) =>
+    nextStep(
+      m,
+      {
+        deadline: messageDeadline(m.created_at, expireAfter.get(m.from_domain) ?? null),
+        accountPaused: account.reputation_status === 'paused',
+      },
+      now,
+    );
+}
+
+function cursorOf(id: string): string {
+  return Buffer.from(id).toString('base64url');
+}
+
+/** `Accept: text/csv` (before JSON, when both are named) asks for the CSV export. */
+function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  const csv = types.indexOf('text/csv');
+  const json = types.indexOf('application/json');
+  return csv >= 0 && (json < 0 || csv < json);
+}
+
+/**
+ * The filtered log as CSV (docs/API.md): newest first, at most MAX_CSV_ROWS rows read a page at a
+ * time; when more match, `x-next-cursor` continues after the last row.
+ */
+async function csvExport(
+  messages: MessagesRepo,
+  accountId: string,
+  filter: MessageFilter,
+  reply: FastifyReply,
+): Promise<string> {
+  let out = csvRow(CSV_COLUMNS);
+  let beforeId = filter.beforeId;
+  let rows = 0;
+  for (;;) {
+    const want = Math.min(CSV_PAGE, MAX_CSV_ROWS - rows);
+    const page = await messages.list(accountId, { ...filter, beforeId }, want + 1);
+    const taken = page.slice(0, want);
+    for (const m of taken) {
+      const j = summaryJson(m);
+      out += csvRow([
+        j.id,
+        j.created_at,
+        j.status,
+        j.category,
+        j.from,
+        j.to,
+        j.subject,
+        j.attempts,
+        j.updated_at,
+      ]);
+    }
+    rows += taken.length;
+    if (page.length <= want) break;
+    beforeId = taken[taken.length - 1]!.id;
+    if (rows >= MAX_CSV_ROWS) {
+      void reply.header('x-next-cursor', cursorOf(beforeId));
+      break;
+    }
+  }
+  void reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="emails.csv"');
+  return out;
+}
+
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'status',
+  'category',
+  'from',
+  'to',
+  'subject',
+  'attempts',
+  'updated_at',
+];
+
+/** A Message-ID (ours: `<id@host>`) finds that message; anything else is words of the subject. */
+function searchFilter(q: string): Pick<MessageFilter, 'id' | 'subjectWords'> {
+  const trimmed = q.trim();
+  const id = MESSAGE_ID.exec(trimmed);
+  if (id) return { id: id[1]!.toLowerCase() };
+  const words = trimmed.split(/\s+/).filter((w) => w !== '');
+  if (words.length > MAX_SEARCH_WORDS)
+    throw new AppError('validation_error', `"q" may hold at most ${MAX_SEARCH_WORDS} words`);
+  return words.length === 0 ? {} : { subjectWords: words };
+}
+
+function domainFilter(value: string): string {
+  const ascii = domainToASCII(value.trim().toLowerCase());
+  if (ascii === '' || !ascii.includes('.'))
+    throw new AppError('validation_error', '"domain" must be a domain name');
+  return ascii;
 }
 
 function decodeCursor(cursor: string): string {

@@ -8,6 +8,19 @@ import type { Clock } from '../../clock.js';
 import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
+import { AUTHENTICATED, json, responses, SESSION_ONLY, STATE_CHANGING } from '../schemas/responses.js';
+
+const sentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'from', 'to'],
+  properties: {
+    id: { type: 'string', description: 'Follow it with GET /api/emails/:id' },
+    status: { type: 'string', enum: ['queued'] },
+    from: { type: 'string' },
+    to: { type: 'string', description: 'The signup address' },
+  },
+} as const;
 
 /** Mail from onboarding@ per account and hour (tests, verification and reset links together). */
 const MAX_PER_HOUR = 10;
@@ -18,7 +31,17 @@ export function registerGuidedTestRoutes(
 ): void {
   app.post(
     '/api/guided-test',
-    { schema: { summary: 'Dashboard: send one real message from the test domain to the signup address' } },
+    {
+      schema: {
+        summary: 'Dashboard: send one real message from the test domain to the signup address',
+        response: responses({ 200: json('Queued', sentSchema) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          ...SESSION_ONLY,
+          'email_not_verified',
+        ]),
+      },
+    },
     async (request) => {
       const { account } = sessionOf(request);
       if (account.email_verified_at === null) {

@@ -4,22 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Suppressions } from '../../suppressions/suppressions.js';
 import { authOf } from '../authenticate.js';
+import {
+  AUTHENTICATED,
+  json,
+  list,
+  noContent,
+  ref,
+  responses,
+  STATE_CHANGING,
+} from '../schemas/responses.js';
 
 /** RFC 5321 §4.5.3.1: a local part of 64 octets, "@", a domain of 255. */
 const MAX_SUPPRESSION_ADDRESS_LENGTH = 320;
-
-const suppressionSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    address: { type: 'string' },
-    origin: { type: 'string', enum: ['bounce', 'complaint', 'manual'] },
-    reason: { type: 'string' },
-    enhanced_code: { type: ['string', 'null'] },
-    source_email_id: { type: ['string', 'null'] },
-    created_at: { type: 'string' },
-  },
-} as const;
 
 const listQuerySchema = {
   type: 'object',
@@ -60,15 +56,10 @@ export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Su
       schema: {
         summary: 'The suppression list, newest first',
         querystring: listQuerySchema,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              data: { type: 'array', items: suppressionSchema },
-              next_cursor: { type: ['string', 'null'] },
-            },
-          },
-        },
+        response: responses({ 200: json('A page of the list', list(ref('Suppression'), true)) }, [
+          ...AUTHENTICATED,
+          'validation_error',
+        ]),
       },
     },
     async (request) => {
@@ -87,7 +78,13 @@ export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Su
       schema: {
         summary: 'Suppress an address by hand',
         body: addBodySchema,
-        response: { 200: suppressionSchema, 201: suppressionSchema },
+        response: responses(
+          {
+            200: json('The address was suppressed already: its entry', ref('Suppression')),
+            201: json('Suppressed', ref('Suppression')),
+          },
+          [...AUTHENTICATED, ...STATE_CHANGING, 'validation_error'],
+        ),
       },
     },
     async (request, reply) => {
@@ -99,7 +96,17 @@ export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Su
 
   app.delete<{ Params: { address: string } }>(
     '/api/suppressions/:address',
-    { schema: { summary: 'Remove an address from the suppression list' } },
+    {
+      schema: {
+        summary: 'Remove an address from the suppression list',
+        response: responses({ 204: noContent }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'validation_error',
+          'not_found',
+        ]),
+      },
+    },
     async (request, reply) => {
       const { account } = authOf(request);
       await suppressions.remove(account.id, request.params.address);

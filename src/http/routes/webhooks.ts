@@ -11,6 +11,19 @@ import { AppError } from '../../errors.js';
 import { decodeTypes, type WebhookEndpoints, type WebhookInput } from '../../webhooks/webhook-endpoints.js';
 import { MAX_URL_LENGTH } from '../../webhooks/webhook-url.js';
 import { authOf } from '../authenticate.js';
+import {
+  AUTHENTICATED,
+  json,
+  list,
+  noContent,
+  ref,
+  responses,
+  STATE_CHANGING,
+} from '../schemas/responses.js';
+
+/** An endpoint of another account, or no such id. */
+const ONE = [...AUTHENTICATED, 'not_found'] as const;
+const CHANGE_ONE = [...ONE, ...STATE_CHANGING] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Ids and cursors are far shorter (a UUID, its base64url); a longer one is refused unread. */
@@ -91,14 +104,34 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
     return id;
   };
 
-  app.get('/api/webhooks', { schema: { summary: "The account's webhook endpoints" } }, async (request) => {
-    const rows = await webhooks.list(authOf(request).account);
-    return { data: rows.map((w) => webhookJson(w)) };
-  });
+  app.get(
+    '/api/webhooks',
+    {
+      schema: {
+        summary: "The account's webhook endpoints",
+        response: responses({ 200: json('The endpoints', list(ref('Webhook'))) }, AUTHENTICATED),
+      },
+    },
+    async (request) => {
+      const rows = await webhooks.list(authOf(request).account);
+      return { data: rows.map((w) => webhookJson(w)) };
+    },
+  );
 
   app.post<{ Body: WebhookBody }>(
     '/api/webhooks',
-    { schema: { summary: 'Add a webhook endpoint (Pro: 3, Scale: 10)', body: createWebhookSchema } },
+    {
+      schema: {
+        summary: 'Add a webhook endpoint (Pro: 3, Scale: 10)',
+        body: createWebhookSchema,
+        response: responses({ 201: json('Added, with its signing secret', ref('NewWebhook')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'validation_error',
+          'plan_limit',
+        ]),
+      },
+    },
     async (request, reply) => {
       const created = await webhooks.create(
         authOf(request).account,
@@ -108,15 +141,33 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
     },
   );
 
-  app.get<Id>('/api/webhooks/:id', { schema: { summary: 'One webhook endpoint' } }, async (request) => {
-    const { account } = authOf(request);
-    const w = await webhooks.get(account, find(request.params.id));
-    return { ...webhookJson(w), previous_secret_expires_at: iso(webhooks.previousUntil(w)) };
-  });
+  app.get<Id>(
+    '/api/webhooks/:id',
+    {
+      schema: {
+        summary: 'One webhook endpoint',
+        response: responses({ 200: json('The endpoint', ref('WebhookDetail')) }, ONE),
+      },
+    },
+    async (request) => {
+      const { account } = authOf(request);
+      const w = await webhooks.get(account, find(request.params.id));
+      return { ...webhookJson(w), previous_secret_expires_at: iso(webhooks.previousUntil(w)) };
+    },
+  );
 
   app.patch<Id & { Body: Partial<WebhookBody> }>(
     '/api/webhooks/:id',
-    { schema: { summary: 'Change a webhook endpoint', body: updateWebhookSchema } },
+    {
+      schema: {
+        summary: 'Change a webhook endpoint',
+        body: updateWebhookSchema,
+        response: responses({ 200: json('The endpoint, changed', ref('Webhook')) }, [
+          ...CHANGE_ONE,
+          'validation_error',
+        ]),
+      },
+    },
     async (request) =>
       webhookJson(
         await webhooks.update(authOf(request).account, find(request.params.id), input(request.body)),
@@ -125,7 +176,7 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
 
   app.delete<Id>(
     '/api/webhooks/:id',
-    { schema: { summary: 'Delete a webhook endpoint' } },
+    { schema: { summary: 'Delete a webhook endpoint', response: responses({ 204: noContent }, CHANGE_ONE) } },
     async (request, reply) => {
       await webhooks.delete(authOf(request).account, find(request.params.id));
       return reply.code(204).send();
@@ -134,7 +185,12 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
 
   app.get<Id>(
     '/api/webhooks/:id/secret',
-    { schema: { summary: 'Reveal the signing secret' } },
+    {
+      schema: {
+        summary: 'Reveal the signing secret',
+        response: responses({ 200: json('The secret', ref('WebhookSecret')) }, ONE),
+      },
+    },
     async (request) => {
       const s = await webhooks.secret(authOf(request).account, find(request.params.id));
       return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
@@ -143,7 +199,12 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
 
   app.post<Id>(
     '/api/webhooks/:id/rotate-secret',
-    { schema: { summary: 'New signing secret; the old one keeps signing for 24 hours' } },
+    {
+      schema: {
+        summary: 'New signing secret; the old one keeps signing for 24 hours',
+        response: responses({ 200: json('The new secret', ref('WebhookSecret')) }, CHANGE_ONE),
+      },
+    },
     async (request) => {
       const s = await webhooks.rotateSecret(authOf(request).account, find(request.params.id));
       return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
@@ -152,13 +213,28 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
 
   app.post<Id>(
     '/api/webhooks/:id/test',
-    { schema: { summary: 'Send a signed webhook.test event now; the attempt is the answer' } },
+    {
+      schema: {
+        summary: 'Send a signed webhook.test event now; the attempt is the answer',
+        response: responses({ 200: json('The attempt', ref('WebhookAttempt')) }, CHANGE_ONE),
+      },
+    },
     async (request) => attemptJson(await webhooks.test(authOf(request).account, find(request.params.id))),
   );
 
   app.post<Id & { Body: { event_id: string } }>(
     '/api/webhooks/:id/replay',
-    { schema: { summary: 'Send an event of this account to this endpoint again', body: replaySchema } },
+    {
+      schema: {
+        summary: 'Send an event of this account to this endpoint again',
+        body: replaySchema,
+        response: responses({ 202: json('Queued', ref('WebhookReplay')) }, [
+          ...CHANGE_ONE,
+          'validation_error',
+          'replay_limit_exceeded',
+        ]),
+      },
+    },
     async (request, reply) => {
       const id = find(request.params.id);
       const eventId = request.body.event_id;
@@ -171,7 +247,15 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
 
   app.post<Id>(
     '/api/events/:id/replay',
-    { schema: { summary: 'Send an event again to every enabled endpoint subscribed to its type' } },
+    {
+      schema: {
+        summary: 'Send an event again to every enabled endpoint subscribed to its type',
+        response: responses({ 202: json('Queued', ref('EventReplay')) }, [
+          ...CHANGE_ONE,
+          'replay_limit_exceeded',
+        ]),
+      },
+    },
     async (request, reply) => {
       const eventId = request.params.id;
       if (!UUID.test(eventId))
@@ -187,6 +271,10 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
       schema: {
         summary: 'Every attempt to push to this endpoint, newest first',
         querystring: pageQuerySchema,
+        response: responses({ 200: json('A page of attempts', list(ref('WebhookAttempt'), true)) }, [
+          ...ONE,
+          'validation_error',
+        ]),
       },
     },
     async (request) => {

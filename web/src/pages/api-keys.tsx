@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, type ApiBody } from '../api.js';
+import type { ApiKey, NewApiKey } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -8,17 +9,9 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
 export function ApiKeysPage() {
-  const keys = useApi<{ data: ApiKey[] }>('/api/api-keys');
-  const [created, setCreated] = useState<ApiKey & { key: string }>();
+  const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
+  const [created, setCreated] = useState<NewApiKey>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
 
@@ -27,7 +20,7 @@ export function ApiKeysPage() {
     const form = e.currentTarget;
     const name = String(new FormData(form).get('name') ?? '').trim();
     try {
-      setCreated(await api<ApiKey & { key: string }>('POST', '/api/api-keys', name ? { name } : {}));
+      setCreated(await api<NewApiKey>('POST', '/api/api-keys', name ? { name } : {}));
       setMessage(undefined);
       setError(undefined);
       form.reset();

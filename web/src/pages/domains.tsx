@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api.js';
+import type { DkimKey, Domain, DomainDetail } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
@@ -11,69 +12,8 @@ import { useApi } from '../components/use-api.js';
 import { useSave, type Save } from '../components/use-save.js';
 import { Link, navigate } from '../router.js';
 
-interface DomainSummary {
-  id: string;
-  name: string;
-  unicode_name: string;
-  status: string;
-  created_at: string;
-  verified_at: string | null;
-  last_checked_at: string | null;
-  fails_at: string | null;
-  /** Seconds after acceptance when txmail stops trying the domain's mail; null: 2 days. */
-  expire_after: number | null;
-  /** Whether the domain's mail may go in cleartext (docs/API.md, Domains: TLS policy). */
-  tls: 'opportunistic' | 'required';
-}
-
-interface DomainRecord {
-  record: string;
-  type: string;
-  name: string;
-  value: string;
-  priority?: number;
-  required: boolean;
-  purpose?: string;
-  status: string;
-  seen: string[];
-  problems: string[];
-  warnings: string[];
-}
-
-/** One DKIM key of the domain (docs/API.md, Domains: dkim_keys). */
-interface DkimKey {
-  selector: string;
-  algorithm: 'rsa-sha256' | 'ed25519-sha256';
-  status: 'active' | 'pending' | 'retired';
-  type: string;
-  name: string;
-  value: string;
-  activated_at: string | null;
-  removable_after: string | null;
-  record_status: string | null;
-  record_checked_at: string | null;
-  record_problem: string | null;
-}
-
-interface DomainDetail extends DomainSummary {
-  records: DomainRecord[];
-  dkim_keys: DkimKey[];
-  dkim_ed25519: boolean;
-  last_check: {
-    checked_at: string;
-    outcome: string;
-    dmarc?: { policy: string | null; guidance?: string } | null;
-    /** About the domain as a whole (no MX, no DMARC); absent from servers before they existed. */
-    warnings?: DomainWarning[];
-  } | null;
-}
-
-interface DomainWarning {
-  code: string;
-  severity: string;
-  message: string;
-  suggested?: { type: string; name: string; value: string };
-}
+type DomainSummary = Domain;
+type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
 
 /** The dashboard's choices for expire_after (the API takes any whole seconds from 60 to 172800). */
 const EXPIRY_PRESETS: { seconds: number | null; words: string }[] = [

@@ -1,43 +1,15 @@
+import { useState } from 'react';
+import { api, apiText } from '../api.js';
+import type { EmailDetail, TlsDetails } from '../api-types.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
-import { ErrorNotice } from '../components/notice.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
-
-export interface EmailEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
-
-export interface DeliveryAttempt {
-  id: string;
-  started_at: string;
-  duration_ms: number;
-  outcome: string;
-  remote_host: string | null;
-  remote_ip: string | null;
-  tls: boolean;
-  /** What the session negotiated and the TLS policy applied; null: no session, or an old attempt. */
-  tls_details: TlsDetails | null;
-  smtp_code: number | null;
-  enhanced_code: string | null;
-  reply: string;
-  source_ip: string | null;
-}
-
-interface TlsDetails {
-  version: string | null;
-  cipher: string | null;
-  certificate: 'valid' | 'invalid' | null;
-  certificate_error: string | null;
-  policy: string;
-  cleartext_fallback: boolean;
-}
 
 /**
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
@@ -58,39 +30,6 @@ function tlsWords(t: TlsDetails): string {
   }
   parts.push(`policy ${t.policy}`);
   return parts.join(' · ');
-}
-
-export interface WebhookDelivery {
-  id: string;
-  url: string;
-  event_type: string;
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  success: boolean;
-  status_code: number | null;
-  error: string | null;
-}
-
-export interface EmailDetail {
-  id: string;
-  status: string;
-  /** The category of its latest failure, delay or complaint; null when none. */
-  category: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  created_at: string;
-  updated_at: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  message: string;
-  /** Size of the HTML as sent (UTF-8 bytes); a test send keeps at most 64 KiB of it. */
-  html_bytes?: number;
-  html_truncated?: boolean;
-  events: EmailEvent[];
-  delivery_attempts: DeliveryAttempt[];
-  webhook_deliveries: WebhookDelivery[];
 }
 
 const EVENT_WORDS: Record<string, string> = {
@@ -118,8 +57,14 @@ export function Timeline({ detail }: { detail: EmailDetail }) {
           <EventData data={e.data} />
         </li>
       ))}
-      {detail.next_attempt_at && (
-        <li className="event pending">Next attempt {formatTime(detail.next_attempt_at)}</li>
+      {detail.next ? (
+        <li className="event pending">
+          <strong>Next</strong> <NextStep next={detail.next} />
+        </li>
+      ) : (
+        detail.next_attempt_at && (
+          <li className="event pending">Next attempt {formatTime(detail.next_attempt_at)}</li>
+        )
       )}
     </ol>
   );
@@ -169,6 +114,89 @@ function EventData({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+/** What the content retention did or will do to the message's content, in words. */
+function contentWords(d: EmailDetail): string {
+  const days = d.content_retention_days;
+  const after = days === undefined || days === null ? undefined : `${days} day${days === 1 ? '' : 's'}`;
+  if (d.content_removed_at)
+    return `Content removed after ${after ?? 'its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
+  if (after === undefined) return 'Content kept as long as the log (no content retention).';
+  if (d.content_removes_at) return `Content removed after ${after}: on ${formatTime(d.content_removes_at)}.`;
+  return `Content removed after ${after} once the email is final.`;
+}
+
+/** The message exactly as sent (GET /api/emails/:id/raw), loaded when opened. */
+function RawMessage({ detail }: { detail: EmailDetail }) {
+  const [raw, setRaw] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const path = `/api/emails/${encodeURIComponent(detail.id)}/raw`;
+  const load = async () => {
+    if (raw !== undefined) return;
+    try {
+      setRaw(await apiText(path, 'message/rfc822'));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  if (!detail.raw_bytes) {
+    return (
+      <p className="muted">
+        {detail.content_removed_at
+          ? 'The raw message was removed with the content.'
+          : 'No raw message yet: it is kept from the first delivery attempt.'}
+      </p>
+    );
+  }
+  return (
+    <details onToggle={(e) => e.currentTarget.open && void load()}>
+      <summary>Raw message as sent ({formatNumber(detail.raw_bytes)} bytes, DKIM-signed)</summary>
+      <p>
+        <a href={path} download={`${detail.id}.eml`}>
+          Download .eml
+        </a>
+      </p>
+      <ErrorNotice error={error} />
+      {raw === undefined && !error ? <p className="muted">Loading…</p> : <pre className="code">{raw}</pre>}
+    </details>
+  );
+}
+
+/** Re-send: a copy queued as a new message (POST /api/emails/:id/resend), then a link to it. */
+function Resend({ detail }: { detail: EmailDetail }) {
+  const [busy, setBusy] = useState(false);
+  const [copy, setCopy] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  if (detail.status === 'test' || detail.content_removed_at) return null;
+  const resend = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setCopy((await api<{ id: string }>('POST', `/api/emails/${encodeURIComponent(detail.id)}/resend`)).id);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="stack">
+      <p>
+        <button type="button" className="button secondary" onClick={() => void resend()} disabled={busy}>
+          {busy ? 'Re-sending…' : 'Re-send as a new email'}
+        </button>
+      </p>
+      <LiveRegion>
+        {copy && (
+          <Notice kind="success">
+            Queued a copy: <Link href={`/logs/${copy}`}>open the new email</Link>.
+          </Notice>
+        )}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+    </div>
+  );
+}
+
 export function EmailDetailPage({ id }: { id: string }) {
   const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
   return (
@@ -204,7 +232,31 @@ export function EmailDetailPage({ id }: { id: string }) {
             <dd>
               <code>{data.id}</code>
             </dd>
+            <dt>Content</dt>
+            <dd>{contentWords(data)}</dd>
+            {data.resent_from && (
+              <>
+                <dt>Re-sent from</dt>
+                <dd>
+                  <Link href={`/logs/${data.resent_from}`}>the original email</Link>
+                </dd>
+              </>
+            )}
+            {data.resends && data.resends.length > 0 && (
+              <>
+                <dt>Re-sent as</dt>
+                <dd>
+                  {data.resends.map((r, i) => (
+                    <span key={r}>
+                      {i > 0 && ', '}
+                      <Link href={`/logs/${r}`}>copy {i + 1}</Link>
+                    </span>
+                  ))}
+                </dd>
+              </>
+            )}
           </dl>
+          <Resend detail={data} />
           <h2>Timeline</h2>
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
@@ -273,14 +325,20 @@ export function EmailDetailPage({ id }: { id: string }) {
               },
             ]}
           />
-          <details>
-            <summary>
-              {data.html_truncated
-                ? `HTML body: the first 64 KiB of ${formatNumber(data.html_bytes ?? 0)} bytes (test sends keep no more)`
-                : 'HTML body as sent'}
-            </summary>
-            <pre className="code">{data.message}</pre>
-          </details>
+          <h2>Content</h2>
+          <RawMessage detail={data} />
+          {data.content_removed_at ? (
+            <p className="muted">The HTML body was removed with the content.</p>
+          ) : (
+            <details>
+              <summary>
+                {data.html_truncated
+                  ? `HTML body: the first 64 KiB of ${formatNumber(data.html_bytes ?? 0)} bytes (test sends keep no more)`
+                  : 'HTML body as sent'}
+              </summary>
+              <pre className="code">{data.message}</pre>
+            </details>
+          )}
         </>
       )}
     </Page>

@@ -4,7 +4,8 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
-import { Timeline, type EmailDetail } from './email-detail.js';
+import type { EmailDetail } from '../api-types.js';
+import { Timeline } from './email-detail.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'complained']);
 

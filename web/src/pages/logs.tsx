@@ -1,26 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, query } from '../api.js';
+import { api, apiText, query, type ApiBody } from '../api.js';
+import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
 
-interface Summary {
-  id: string;
-  status: string;
-  /** The category of its latest failure, delay or complaint; null when none. */
-  category: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  created_at: string;
-  attempts: number;
-}
-
-const STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'complained', 'test'];
+const STATUSES = emailStatusValues;
 
 /** datetime-local (the person's time zone) → ISO for the API, and back. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -39,17 +29,39 @@ export function LogsPage() {
     from: search.get('from') ?? undefined,
     since: search.get('since') ?? undefined,
     until: search.get('until') ?? undefined,
+    q: search.get('q') ?? undefined,
+    domain: search.get('domain') ?? undefined,
   };
   const key = query(filters);
-  const [rows, setRows] = useState<Summary[]>([]);
+  const [rows, setRows] = useState<Email[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
+  const [exporting, setExporting] = useState(false);
+
+  /** The filtered log as CSV (Accept: text/csv), saved as a file by the browser. */
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = await apiText(`/api/emails${query(filters)}`, 'text/csv');
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'emails.csv';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const load = async (after: string | null) => {
     setLoading(true);
     try {
-      const page = await api<{ data: Summary[]; next_cursor: string | null }>(
+      const page = await api<ApiBody<'/api/emails', 'get'>>(
         'GET',
         `/api/emails${query({ ...filters, cursor: after ?? undefined, limit: '50' })}`,
       );
@@ -73,7 +85,7 @@ export function LogsPage() {
     const f = new FormData(e.currentTarget);
     const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
     navigate(
-      `/logs${query({ status: get('status'), category: get('category'), to: get('to'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
+      `/logs${query({ q: get('q'), status: get('status'), category: get('category'), to: get('to'), domain: get('domain'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
     );
   };
 
@@ -83,6 +95,17 @@ export function LogsPage() {
       intro="Every email of your account, newest first: sends, test sends and the mail we sent you."
     >
       <form className="filters" onSubmit={apply} key={key} aria-label="Filter the logs">
+        <div className="field">
+          <label htmlFor="f-q">Search</label>
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            maxLength={256}
+            defaultValue={filters.q}
+            placeholder="Message-ID or subject words"
+          />
+        </div>
         <div className="field">
           <label htmlFor="f-status">Status</label>
           <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
@@ -108,6 +131,10 @@ export function LogsPage() {
         <div className="field">
           <label htmlFor="f-to">Recipient</label>
           <input id="f-to" name="to" type="email" defaultValue={filters.to} placeholder="jane@example.org" />
+        </div>
+        <div className="field">
+          <label htmlFor="f-domain">To domain</label>
+          <input id="f-domain" name="domain" defaultValue={filters.domain} placeholder="gmail.com" />
         </div>
         <div className="field">
           <label htmlFor="f-from">Sender</label>
@@ -138,6 +165,14 @@ export function LogsPage() {
               Clear
             </button>
           )}
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void exportCsv()}
+            disabled={exporting}
+          >
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </button>
         </div>
       </form>
       <LiveRegion>
@@ -162,6 +197,11 @@ export function LogsPage() {
             cell: (m) => (
               <div>
                 <StatusBadge status={m.status} /> <Category category={m.category} />
+                {m.next && (
+                  <p className="muted">
+                    <NextStep next={m.next} />
+                  </p>
+                )}
               </div>
             ),
           },

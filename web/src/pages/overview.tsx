@@ -1,4 +1,5 @@
-import type { Reputation } from '../api.js';
+import type { ApiBody } from '../api.js';
+import type { Account } from '../api-types.js';
 import { ActivityPanel } from '../components/activity-panel.js';
 import { Page } from '../components/page.js';
 import { ReputationNotice, ReputationPanel } from '../components/reputation-panel.js';
@@ -9,19 +10,7 @@ import { formatNumber, formatTime } from '../components/format.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 
-export interface AccountOverview {
-  email: string;
-  plan: string;
-  state: 'sandbox' | 'production';
-  suspended: boolean;
-  usage: { month: string; sent: number; limit: number; remaining: number; resets_at: string };
-  /** Absent from servers older than the daily allowance of test sends. */
-  test_sends?: { day: string; sent: number; limit: number; remaining: number; resets_at: string };
-  limits: { emails_per_month: number; domains: number; webhooks: number; log_retention_hours: number | null };
-  counts: Record<string, number>;
-  /** Absent from servers older than the reputation guardrails. */
-  reputation?: Reputation;
-}
+type AccountOverview = Account;
 
 /**
  * Notices of a move to warning or paused say what the reputation panel and its banner say live (and a
@@ -29,19 +18,11 @@ export interface AccountOverview {
  */
 const LIVE_REPUTATION_KINDS = new Set(['reputation_warning', 'reputation_paused']);
 
-interface AccountNotice {
-  id: string;
-  kind: string;
-  message: string;
-  data: { webhook_id?: string };
-  created_at: string;
-}
-
 export function OverviewPage() {
   const { session } = useSession();
   const { data, error } = useApi<AccountOverview>('/api/account');
   // What txmail has to tell the account (a webhook endpoint disabled…); servers without it answer 404.
-  const notices = useApi<{ data: AccountNotice[] }>('/api/account/notices');
+  const notices = useApi<ApiBody<'/api/account/notices', 'get'>>('/api/account/notices');
   const verified = session.account?.email_verified ?? false;
   return (
     <Page title="Overview">
@@ -61,7 +42,7 @@ export function OverviewPage() {
             .map((n) => (
               <Notice key={n.id} kind="warning">
                 {n.message} <span className="muted">({formatTime(n.created_at)})</span>
-                {n.data.webhook_id && (
+                {typeof n.data.webhook_id === 'string' && (
                   <>
                     {' '}
                     <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>

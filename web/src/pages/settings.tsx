@@ -3,7 +3,67 @@ import { api } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
+import { useApi } from '../components/use-api.js';
+import { useSave } from '../components/use-save.js';
 import { useSession } from '../session.js';
+
+const RETENTION_CHOICES = [1, 7, 30, 90, 365];
+
+/**
+ * How long a message's content (HTML and raw bytes) is kept once final (PATCH /api/account):
+ * private by default, 30 days; "keep" stores null.
+ */
+function ContentRetention() {
+  const account = useApi<{ content_retention_days: number | null }>('/api/account');
+  const save = useSave(account.reload);
+  if (!account.data) return <ErrorNotice error={account.error} />;
+  const current = account.data.content_retention_days;
+  const choices =
+    current === null || RETENTION_CHOICES.includes(current)
+      ? RETENTION_CHOICES
+      : [...RETENTION_CHOICES, current].sort((a, b) => a - b);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const value = String(new FormData(e.currentTarget).get('days'));
+    const days = value === 'keep' ? null : Number(value);
+    void save.run(
+      () => api('PATCH', '/api/account', { content_retention_days: days }),
+      days === null
+        ? 'Content is kept as long as the log.'
+        : `Content is removed ${days} day${days === 1 ? '' : 's'} after an email is final.`,
+    );
+  };
+  return (
+    <form onSubmit={submit} className="stack card" key={String(current)}>
+      <h2>Email content</h2>
+      <p>
+        {current === null
+          ? 'Content is kept as long as the log.'
+          : `Content removed after ${current} day${current === 1 ? '' : 's'}.`}{' '}
+        The HTML and the raw message of an email are removed that long after it is delivered, bounced or
+        failed; its status, events and the servers’ replies stay in the log.
+      </p>
+      <div className="field">
+        <label htmlFor="content-days">Remove content after</label>
+        <select id="content-days" name="days" defaultValue={current === null ? 'keep' : String(current)}>
+          {choices.map((d) => (
+            <option key={d} value={String(d)}>
+              {d} day{d === 1 ? '' : 's'}
+            </option>
+          ))}
+          <option value="keep">Keep content (no removal)</option>
+        </select>
+      </div>
+      <button className="button" disabled={save.busy}>
+        Save
+      </button>
+      <LiveRegion>
+        {save.done && <Notice kind="success">{save.done}</Notice>}
+        <ErrorNotice error={save.error} />
+      </LiveRegion>
+    </form>
+  );
+}
 
 export function SettingsPage() {
   const { session } = useSession();
@@ -65,6 +125,7 @@ export function SettingsPage() {
         />
         <button className="button">Change password</button>
       </form>
+      <ContentRetention />
       <LiveRegion>
         {resent && <Notice kind="success">A new verification link is on its way.</Notice>}
         {done && <Notice kind="success">Password changed; other sessions are logged out.</Notice>}

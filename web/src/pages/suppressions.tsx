@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, query } from '../api.js';
+import { api, query, type ApiBody } from '../api.js';
+import type { Suppression } from '../api-types.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
@@ -7,20 +8,9 @@ import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/not
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 
-interface Suppression {
-  id: string;
-  address: string;
-  origin: 'bounce' | 'complaint' | 'manual';
-  reason: string;
-  enhanced_code: string | null;
-  created_at: string;
-}
-
 export function SuppressionsPage() {
   const [address, setAddress] = useState('');
-  const list = useApi<{ data: Suppression[]; next_cursor: string | null }>(
-    `/api/suppressions${query({ address })}`,
-  );
+  const list = useApi<ApiBody<'/api/suppressions', 'get'>>(`/api/suppressions${query({ address })}`);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const search = (e: FormEvent<HTMLFormElement>) => {

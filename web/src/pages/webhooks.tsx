@@ -1,5 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, type ApiBody } from '../api.js';
+import {
+  webhookEventTypeValues,
+  type NewWebhook,
+  type WebhookDetail,
+  type WebhookAttempt,
+  type WebhookEventType,
+  type WebhookSecret,
+} from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -10,50 +18,29 @@ import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { Link, navigate } from '../router.js';
 
-interface Webhook {
-  id: string;
-  url: string;
-  description: string;
-  events: string[];
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-}
-
-interface Attempt {
-  id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  success: boolean;
-  status_code: number | null;
-  duration_ms: number;
-  response: string | null;
-  error: string | null;
-  created_at: string;
-}
-
-const EVENT_TYPES = [
-  ['email.delivered', 'Delivered'],
-  ['email.bounced', 'Bounced'],
-  ['email.complained', 'Complained (marked as spam)'],
-  ['email.delivery_delayed', 'Delivery delayed'],
-  ['email.failed', 'Failed (gave up)'],
-  ['account.warning', 'Account reputation warning'],
-  ['account.paused', 'Account sending paused'],
-] as const;
-const DEFAULT_EVENTS = new Set(['email.delivered', 'email.bounced', 'email.complained']);
+// The event types are the API's (webhookEventTypeValues, generated from /openapi.json); a type added
+// there fails the build here until it has a label.
+const EVENT_LABELS: Record<WebhookEventType, string> = {
+  'email.delivered': 'Delivered',
+  'email.bounced': 'Bounced',
+  'email.complained': 'Complained (marked as spam)',
+  'email.delivery_delayed': 'Delivery delayed',
+  'email.failed': 'Failed (gave up)',
+  'account.warning': 'Account reputation warning',
+  'account.paused': 'Account sending paused',
+};
+const DEFAULT_EVENTS = new Set<WebhookEventType>(['email.delivered', 'email.bounced', 'email.complained']);
 
 export function WebhooksPage() {
-  const hooks = useApi<{ data: Webhook[] }>('/api/webhooks');
+  const hooks = useApi<ApiBody<'/api/webhooks', 'get'>>('/api/webhooks');
   const [error, setError] = useState<unknown>();
-  const [created, setCreated] = useState<Webhook & { secret: string }>();
+  const [created, setCreated] = useState<NewWebhook>();
   const create = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const description = String(f.get('description') ?? '').trim();
     try {
-      const res = await api<Webhook & { secret: string }>('POST', '/api/webhooks', {
+      const res = await api<NewWebhook>('POST', '/api/webhooks', {
         url: String(f.get('url') ?? '').trim(),
         events: f.getAll('events').map(String),
         ...(description ? { description } : {}),
@@ -86,7 +73,7 @@ export function WebhooksPage() {
             <Field label="Description (optional)" name="description" maxLength={256} />
             <fieldset>
               <legend>Events to send</legend>
-              {EVENT_TYPES.map(([value, label]) => (
+              {webhookEventTypeValues.map((value) => (
                 <label key={value} className="check">
                   <input
                     type="checkbox"
@@ -94,7 +81,7 @@ export function WebhooksPage() {
                     value={value}
                     defaultChecked={DEFAULT_EVENTS.has(value)}
                   />{' '}
-                  {label} <code>{value}</code>
+                  {EVENT_LABELS[value]} <code>{value}</code>
                 </label>
               ))}
             </fieldset>
@@ -130,8 +117,8 @@ export function WebhooksPage() {
 }
 
 export function WebhookPage({ id }: { id: string }) {
-  const hook = useApi<Webhook>(`/api/webhooks/${encodeURIComponent(id)}`);
-  const attempts = useApi<{ data: Attempt[]; next_cursor: string | null }>(
+  const hook = useApi<WebhookDetail>(`/api/webhooks/${encodeURIComponent(id)}`);
+  const attempts = useApi<ApiBody<'/api/webhooks/{id}/deliveries', 'get'>>(
     `/api/webhooks/${encodeURIComponent(id)}/deliveries`,
   );
   const [secret, setSecret] = useState<string>();
@@ -179,9 +166,7 @@ export function WebhookPage({ id }: { id: string }) {
                   onClick={() =>
                     void act(
                       async () => (
-                        setSecret(
-                          (await api<{ secret: string }>('GET', `/api/webhooks/${id}/secret`)).secret,
-                        ),
+                        setSecret((await api<WebhookSecret>('GET', `/api/webhooks/${id}/secret`)).secret),
                         undefined
                       ),
                     )
@@ -198,7 +183,7 @@ export function WebhookPage({ id }: { id: string }) {
               className="button"
               onClick={() =>
                 void act(async () => {
-                  const a = await api<Attempt>('POST', `/api/webhooks/${id}/test`);
+                  const a = await api<WebhookAttempt>('POST', `/api/webhooks/${id}/test`);
                   return a.success
                     ? `Test event delivered: your endpoint answered ${a.status_code}.`
                     : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
@@ -214,7 +199,7 @@ export function WebhookPage({ id }: { id: string }) {
                 void act(async () => {
                   if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.'))
                     return undefined;
-                  const s = await api<{ secret: string }>('POST', `/api/webhooks/${id}/rotate-secret`);
+                  const s = await api<WebhookSecret>('POST', `/api/webhooks/${id}/rotate-secret`);
                   setSecret(s.secret);
                   return 'New secret created; the old one also signs for 24 hours.';
                 })

@@ -1,43 +1,24 @@
-// The inbound role: the bounce and complaint receiver (SMTP), the processor behind it, and the thread
-// it parses reports on.
-import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Verp } from '../delivery/verp.js';
+// The inbound role (`txmail inbound`, part of `txmail serve`): the bounce and complaint receiver (SMTP),
+// the processor behind it, and the thread it parses reports on.
 import { InboundBudget } from '../inbound/inbound-budget.js';
 import { InboundProcessor } from '../inbound/inbound-processor.js';
 import { InboundReceiver } from '../inbound/receiver.js';
 import { ThreadedReportParser } from '../inbound/report-parser.js';
-import type { Metrics } from '../metrics.js';
-import type { ProcessRegistry } from '../process-registry.js';
-import type { ReputationGuard } from '../reputation/guard.js';
-import type { WakeSignals } from '../wake-signals.js';
-import type { Repos } from './repos.js';
+import type { Core, Role } from './core.js';
+import { simulatorDomain } from '../simulator/simulator-addresses.js';
 
-export interface InboundRole {
-  /** Starts the receiver and the recovery pass once; `port` 0 picks one. */
+export interface InboundRole extends Role {
+  /**
+   * Starts the receiver (on TXMAIL_INBOUND_PORT, or `port`: 0 picks one) and the recovery pass once,
+   * registered in the registry of live processes, whose leases it takes.
+   */
   start(options?: { port?: number }): Promise<InboundReceiver>;
   /** Stops taking mail, then processing it. */
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
-export function createInboundRole(
-  config: Config,
-  deps: {
-    repos: Repos;
-    verp: Verp;
-    metrics: Metrics;
-    clock: Clock;
-    logger: Logger;
-    /** Whose leases this process takes (process-registry.ts). */
-    registry: ProcessRegistry;
-    /** inboundStored wakes the recovery pass (wake-signals.ts). */
-    signals: WakeSignals;
-    /** Judges an account soon after a bounce or complaint of its mail is recorded. */
-    reputation: ReputationGuard;
-  },
-): InboundRole {
-  const { repos, verp, metrics, clock } = deps;
+export function createInboundRole(core: Core): InboundRole {
+  const { config, repos, verp, metrics, clock } = core;
   let receiver: InboundReceiver | undefined;
   let processor: InboundProcessor | undefined;
   let parser: ThreadedReportParser | undefined;
@@ -45,8 +26,8 @@ export function createInboundRole(
   return {
     async start(options = {}) {
       if (receiver) return receiver;
-      const log = deps.logger.child({ role: 'inbound' });
-      await deps.registry.start();
+      const log = core.logger.child({ role: 'inbound' });
+      await core.registry.start();
       parser = new ThreadedReportParser({ timeoutMs: config.inboundParseTimeoutMs });
       processor = new InboundProcessor({
         repo: repos.inbound,
@@ -55,14 +36,15 @@ export function createInboundRole(
         clock,
         logger: log,
         hostname: config.hostname,
-        owner: deps.registry.id,
-        canClaim: () => deps.registry.canClaim(),
+        simulatorDomain: simulatorDomain(config.testDomain),
+        owner: core.registry.id,
+        canClaim: () => core.registry.canClaim(),
         processed: (kind, effects) => {
           metrics.inboundMessages.inc({ kind });
           for (const e of effects) {
             metrics.countEvent(e.event);
             if (e.event.type === 'email.bounced' || e.event.type === 'email.complained')
-              deps.reputation.soon(e.accountId);
+              core.reputation.soon(e.accountId);
           }
         },
       });
@@ -96,10 +78,10 @@ export function createInboundRole(
       processor.startRecovery();
       // A dead process's reports were released: process them now, not at the next recovery pass.
       const recovering = processor;
-      stopWaking = deps.signals.inboundStored.on(() => recovering.wake());
+      stopWaking = core.signals.inboundStored.on(() => recovering.wake());
       return receiver;
     },
-    async close() {
+    async stop() {
       stopWaking?.();
       await receiver?.close();
       // Closing the parser drops the parses still waiting (their messages stay leased, and are taken

@@ -1,9 +1,10 @@
-// The accept transaction on PostgreSQL: suppression check, idempotency record, monthly usage, message row
-// and its first event, for a whole batch of requests at once (one durable commit per batch).
+// The accept seam on PostgreSQL: suppression check, idempotency record, monthly usage, message row and
+// its first event, for a whole batch of requests at once (one durable commit per batch).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from './accept-item.js';
-import type { Database } from './schema.js';
-import type { SuppressionFacts } from './suppressions-repo.js';
+import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from '../accept-item.js';
+import type { Database } from '../schema.js';
+import type { AcceptTransaction } from '../seams.js';
+import type { SuppressionFacts } from '../suppressions-repo.js';
 
 /**
  * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
@@ -11,10 +12,7 @@ import type { SuppressionFacts } from './suppressions-repo.js';
  * test sends), one insert each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
  * account's cap, take a statement per item.
  */
-export function postgresAcceptTransaction(
-  db: Kysely<Database>,
-  noticeAt: QuotaNoticeAt,
-): (items: AcceptItem[]) => Promise<AcceptOutcome[]> {
+export function postgresAcceptTransaction(db: Kysely<Database>, noticeAt: QuotaNoticeAt): AcceptTransaction {
   const accept = new PostgresAccept(db, noticeAt);
   return (items) => accept.persist(items);
 }

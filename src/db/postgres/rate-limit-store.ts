@@ -1,9 +1,10 @@
-// Rate-limit buckets shared by every API process on PostgreSQL: one GCRA step for several buckets in
-// one statement (see rate-limit-gcra.ts). The table is UNLOGGED: no WAL, no fsync per request; a crash
-// of the database empties it, which only refills every bucket.
+// The rate-limit store seam on PostgreSQL: buckets shared by every API process, one GCRA step for
+// several buckets in one statement (see rate-limit-gcra.ts). The table is UNLOGGED: no WAL, no fsync per
+// request; a crash of the database empties it, which only refills every bucket.
 import { sql, type Kysely } from 'kysely';
-import { gcraParams, type Bucket, type BucketState, type RateLimitStore } from '../rate-limit-gcra.js';
-import type { Database } from './schema.js';
+import { gcraParams, type Bucket, type BucketState } from '../../rate-limit-gcra.js';
+import type { Database } from '../schema.js';
+import type { RateLimitStore } from '../seams.js';
 
 export class PostgresRateLimitStore implements RateLimitStore {
   constructor(private readonly db: Kysely<Database>) {}

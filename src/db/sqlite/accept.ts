@@ -1,11 +1,27 @@
-// The accept transaction on SQLite: the same steps as accept-postgres.ts, as cached prepared statements
+// The accept seam on SQLite: the same steps as db/postgres/accept.ts, as cached prepared statements
 // in one synchronous transaction. Preparing statements per query (as Kysely's SQLite driver does) cost
 // more than the writes themselves on the send path; see bench/accept. It runs on the event loop's
-// connection or, for a database file, on a thread of its own (accept/sqlite-thread.ts).
+// connection (sqliteAcceptTransaction) or, for a database file, on a thread of its own with its own
+// connection (prepareSqliteAccept, from accept/sqlite-thread-entry.ts).
 import type SQLite from 'better-sqlite3';
-import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from './accept-item.js';
-import { MESSAGE_COLUMNS, type AccountNoticeRow } from './schema.js';
-import type { SuppressionFacts } from './suppressions-repo.js';
+import type { Kysely } from 'kysely';
+import type { AcceptItem, AcceptOutcome, QuotaNoticeAt } from '../accept-item.js';
+import { MESSAGE_COLUMNS, type AccountNoticeRow, type Database } from '../schema.js';
+import type { AcceptTransaction } from '../seams.js';
+import type { SuppressionFacts } from '../suppressions-repo.js';
+
+/**
+ * The accept transaction on the connection Kysely serves (`kysely` over `sqlite`), under Kysely's lock
+ * on it, so it never runs inside a transaction Kysely has open.
+ */
+export function sqliteAcceptTransaction(
+  kysely: Kysely<Database>,
+  sqlite: SQLite.Database,
+  noticeAt: QuotaNoticeAt,
+): AcceptTransaction {
+  const run = prepareSqliteAccept(sqlite, noticeAt);
+  return (items) => kysely.connection().execute(async () => run(items));
+}
 
 const EVENT_COLUMNS = ['id', 'message_id', 'account_id', 'type', 'created_at', 'data'] as const;
 
@@ -13,7 +29,7 @@ const insertSql = (table: string, columns: readonly string[]) =>
   `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => '@' + c).join(', ')})`;
 
 /** Prepares the accept statements on this connection; the returned function writes one batch. */
-export function sqliteAcceptTransaction(
+export function prepareSqliteAccept(
   sqlite: SQLite.Database,
   noticeAt: QuotaNoticeAt,
 ): (items: AcceptItem[]) => AcceptOutcome[] {

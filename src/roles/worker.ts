@@ -1,8 +1,6 @@
-// The worker role (serve, worker): the delivery worker with its transport, message builder and source
-// addresses, the webhook dispatcher, and the periodic jobs: retention sweeps, domain re-checks and
-// blocklist checks.
-import type { Logger } from 'pino';
-import { Accounts } from '../accounts/accounts.js';
+// The worker role (`txmail worker`, part of `txmail serve`): the delivery worker with its transport,
+// message builder and source addresses, the webhook dispatcher, and the periodic jobs: retention
+// sweeps, reputation sweeps, TLS reports, domain re-checks and blocklist checks.
 import { listingMail } from '../blocklists/listing-mail.js';
 import {
   BlocklistMonitor,
@@ -11,33 +9,28 @@ import {
   type CheckResult,
 } from '../blocklists/monitor.js';
 import { blocklistPlanNow } from '../blocklists/targets.js';
-import { utcDay, type Clock } from '../clock.js';
+import { utcDay } from '../clock.js';
 import type { Config } from '../config.js';
-import type { QueueSignal } from '../db/queue-signal.js';
+import { compressRaw } from '../db/messages-repo.js';
 import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
 import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
 import { SmtpTransport, type SmtpTransportOptions } from '../delivery/smtp-transport.js';
 import { SourceIpPool } from '../delivery/source-ip-pool.js';
-import type { Verp } from '../delivery/verp.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
-import type { DkimKeys } from '../dkim/dkim-keys.js';
+import { DnsCache } from '../dns/dns-cache.js';
 import { DnsResolver } from '../dns/resolver.js';
 import {
   DEFAULT_DOMAIN_CHECKER_OPTIONS,
   DomainChecker,
   type DomainCheckerOptions,
 } from '../domains/domain-checker.js';
-import type { Domains } from '../domains/domains.js';
-import type { VerifiedDomains } from '../domains/verified-domains.js';
 import { OperatorMail } from '../messages/operator-mail.js';
-import type { SystemMail } from '../messages/system-mail.js';
-import type { Metrics } from '../metrics.js';
-import type { ProcessRegistry } from '../process-registry.js';
-import type { ReputationGuard } from '../reputation/guard.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { isSimulatorDomain } from '../simulator/simulator-addresses.js';
+import { SimulatorTransport } from '../simulator/simulator-transport.js';
 import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
 import { TlsReportCounter } from '../tls-reports/counter.js';
 import { DEFAULT_REPORTER_OPTIONS, TlsReporter } from '../tls-reports/reporter.js';
@@ -48,49 +41,27 @@ import {
   WebhookDispatcher,
   type DispatcherOptions,
 } from '../webhooks/dispatcher.js';
-import type { WebhookSender } from '../webhooks/webhook-sender.js';
-import type { WakeSignals } from '../wake-signals.js';
-import type { Repos } from './repos.js';
+import type { Core, Role } from './core.js';
 
-export interface WorkerRole {
-  /** Built at once (Services.retention), started with the worker. */
-  retention: RetentionSweeper;
+export interface WorkerRole extends Role {
+  /** Everything the role runs: delivery with webhooks, domain checks and blocklist checks. */
+  start(): Promise<void>;
   /**
-   * Starts the delivery worker and the webhook dispatcher once. `transportOptions.ca`: certificate
-   * authorities trusted besides the system's when checking receiving servers (tests of TLS policy).
+   * Starts the delivery worker and the webhook dispatcher once, with the retention sweeps, reputation
+   * sweeps and TLS reports. `transportOptions.ca`: certificate authorities trusted besides the
+   * system's when checking receiving servers (tests of TLS policy).
    */
-  start(
+  startDelivery(
     options?: Partial<WorkerOptions>,
     webhookOptions?: Partial<DispatcherOptions>,
     transportOptions?: Pick<SmtpTransportOptions, 'ca'>,
   ): Promise<DeliveryWorker>;
-  dispatcher(): WebhookDispatcher | undefined;
+  /** Starts the periodic re-check of domains. */
   startDomainChecker(options?: Partial<DomainCheckerOptions>): DomainChecker;
-  /** Starts the periodic blocklist check (when TXMAIL_DNSBL_ZONES names any zone). */
+  /** Starts the periodic blocklist check (when TXMAIL_DNSBL_ZONES names any zone; one process checks). */
   startBlocklistMonitor(options?: Partial<BlocklistMonitorOptions>): BlocklistMonitor;
   /** Stops what finds work first, then the work in flight, then what it sends with. */
-  close(): Promise<void>;
-}
-
-export interface WorkerRoleDeps {
-  repos: Repos;
-  metrics: Metrics;
-  queueSignal: QueueSignal;
-  /** What wakes the worker (messagesQueued) and the dispatcher (webhookPushesQueued). */
-  signals: WakeSignals;
-  dns: DnsResolver;
-  dkim: DkimKeys;
-  verp: Verp;
-  verifiedDomains: VerifiedDomains;
-  domains: Domains;
-  webhookSender: WebhookSender;
-  systemMail: SystemMail;
-  /** Judges accounts after their bounces and complaints, and sweeps them all every few minutes. */
-  reputation: ReputationGuard;
-  clock: Clock;
-  logger: Logger;
-  /** Whose leases this process takes, and whether it may take more (process-registry.ts). */
-  registry: ProcessRegistry;
+  stop(): Promise<void>;
 }
 
 /** How often a worker shares its source address counts (warm-up caps) with the others. */
@@ -98,8 +69,8 @@ const SOURCE_SYNC_MS = 5000;
 /** How often a worker reads which source addresses a blocklist holds (the checking process: at once). */
 const LISTED_REFRESH_MS = 30_000;
 
-export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRole {
-  const { repos, clock, logger } = deps;
+export function createWorkerRole(core: Core): WorkerRole {
+  const { config, repos, clock, logger } = core;
   const retention = new RetentionSweeper(repos.retention, clock, logger.child({ role: 'retention' }));
   let worker: DeliveryWorker | undefined;
   let dispatcher: WebhookDispatcher | undefined;
@@ -115,15 +86,19 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
   let tlsCounter: TlsReportCounter | undefined;
   let tlsReporter: TlsReporter | undefined;
   const unsubscribe: (() => void)[] = [];
-  return {
-    retention,
-    async start(options = {}, webhookOptions = {}, transportOptions = {}) {
+  const role: WorkerRole = {
+    async start() {
+      await role.startDelivery();
+      role.startDomainChecker();
+      role.startBlocklistMonitor();
+    },
+    async startDelivery(options = {}, webhookOptions = {}, transportOptions = {}) {
       if (worker) return worker;
       // Everything that can fail (the database) before anything that must be closed again (sockets,
       // threads): a failed start leaves nothing open, and a second start builds afresh.
-      await deps.dkim.ensureServiceKey(config.testDomain);
+      await core.dkim.ensureServiceKey(config.testDomain);
       // Registered (and the dead swept) before the first claim: a restart takes its predecessor's work.
-      await deps.registry.start();
+      await core.registry.start();
       const sources = new SourceIpPool(
         config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
         config.warmupSchedule,
@@ -149,50 +124,49 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
         }, LISTED_REFRESH_MS);
         listedRefresh.unref();
       }
-      ({ tlsCounter, tlsReporter } = tlsReporting(config, deps, transport));
-      const deliverer = newDeliverer(config, deps, {
+      ({ tlsCounter, tlsReporter } = tlsReporting(config, core, transport));
+      const deliverer = newDeliverer(config, core, {
         transport,
         builder,
         sources,
-        ...tlsPolicyDeps(config, deps, tlsCounter),
+        ...tlsPolicyDeps(config, core, tlsCounter),
       });
-      const leases = { owner: deps.registry.id, canClaim: () => deps.registry.canClaim() };
-      dispatcher = newDispatcher(config, deps, { ...leases, ...webhookOptions });
-      worker = newDeliveryWorker(config, deps, deliverer, { ...leases, ...options });
+      const leases = { owner: core.registry.id, canClaim: () => core.registry.canClaim() };
+      dispatcher = newDispatcher(config, core, { ...leases, ...webhookOptions });
+      worker = newDeliveryWorker(config, core, deliverer, { ...leases, ...options });
       // Mail queued here or released from a dead process, and pushes queued by this process's delivery
       // results or inbound reports, are taken now, not at the next poll (wake-signals.ts).
       const woken = worker;
       const pushing = dispatcher;
       unsubscribe.push(
-        deps.signals.messagesQueued.on(() => woken.wake()),
-        deps.signals.webhookPushesQueued.on(() => pushing.wake()),
+        core.signals.messagesQueued.on(() => woken.wake()),
+        core.signals.webhookPushesQueued.on(() => pushing.wake()),
       );
       worker.start();
       retention.start();
       dispatcher.start();
-      deps.reputation.startSweeps();
+      core.reputation.startSweeps();
       tlsCounter?.start();
       tlsReporter?.start();
       // Mail queued by other processes (PostgreSQL NOTIFY) is one more source of the same signal.
-      stopListening = await deps.queueSignal.listen(
-        () => deps.signals.messagesQueued.emit(),
+      stopListening = await core.queueSignal.listen(
+        () => core.signals.messagesQueued.emit(),
         (err) => logger.warn({ err }, 'lost the queue notification channel; polling until it is back'),
       );
       return worker;
     },
-    dispatcher: () => dispatcher,
     startDomainChecker(options = {}) {
       // Its claims wait for this process to be registered (the worker role's start registers it too).
-      deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
+      core.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
       domainChecker ??= new DomainChecker(
-        deps.domains,
+        core.domains,
         repos.domains,
         clock,
         logger.child({ role: 'domains' }),
         {
           ...DEFAULT_DOMAIN_CHECKER_OPTIONS,
-          owner: deps.registry.id,
-          canClaim: () => deps.registry.canClaim(),
+          owner: core.registry.id,
+          canClaim: () => core.registry.canClaim(),
           ...options,
         },
       );
@@ -200,7 +174,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       return domainChecker;
     },
     startBlocklistMonitor(options = {}) {
-      deps.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
+      core.registry.start().catch((err: unknown) => logger.warn({ err }, 'could not register this process'));
       blocklistMonitor ??= new BlocklistMonitor(
         repos.blocklists,
         // Its own resolver (same servers): stopping cancels its look-ups, not delivery's.
@@ -209,19 +183,19 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
         logger.child({ role: 'blocklists' }),
         // Customers' return-path names are read at each check: domains are added and verified meanwhile.
         () => blocklistPlanNow(config, repos.domains),
-        blocklistsChecked(config, deps, () => refreshListed?.()),
+        blocklistsChecked(config, core, () => refreshListed?.()),
         {
           ...DEFAULT_BLOCKLIST_MONITOR_OPTIONS,
           intervalMs: config.blocklistIntervalMs,
-          owner: deps.registry.id,
-          canClaim: () => deps.registry.canClaim(),
+          owner: core.registry.id,
+          canClaim: () => core.registry.canClaim(),
           ...options,
         },
       );
       if (config.blocklistZones.length > 0) blocklistMonitor.start();
       return blocklistMonitor;
     },
-    async close() {
+    async stop() {
       for (const off of unsubscribe.splice(0)) off();
       clearInterval(sourceSync);
       clearInterval(listedRefresh);
@@ -238,6 +212,7 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
       await builder?.close();
     },
   };
+  return role;
 }
 
 /**
@@ -246,14 +221,14 @@ export function createWorkerRole(config: Config, deps: WorkerRoleDeps): WorkerRo
  */
 function blocklistsChecked(
   config: Config,
-  { repos, systemMail, clock, logger }: WorkerRoleDeps,
+  { repos, accounts, systemMail, logger }: Core,
   refreshListed: () => Promise<void> | undefined,
 ): (result: CheckResult) => Promise<void> {
   const operator =
     config.operatorEmail === undefined
       ? undefined
       : new OperatorMail(config.operatorEmail, {
-          accounts: new Accounts(repos.accounts, clock),
+          accounts,
           repo: repos.accounts,
           systemMail,
         });
@@ -273,7 +248,7 @@ function blocklistsChecked(
  */
 function tlsPolicyDeps(
   config: Config,
-  { dns, repos, clock, logger }: WorkerRoleDeps,
+  { dns, repos, clock, logger }: Core,
   counter: TlsReportCounter | undefined,
 ): Pick<ConstructorParameters<typeof Deliverer>[1], 'tlsPolicy' | 'tlsReports'> {
   const policies =
@@ -291,7 +266,7 @@ function tlsPolicyDeps(
 /** The TLS-RPT session counter and the daily report job (TXMAIL_TLS_REPORTS). */
 function tlsReporting(
   config: Config,
-  { dns, dkim, repos, clock, logger, registry }: WorkerRoleDeps,
+  { dns, dkim, repos, clock, logger, registry }: Core,
   transport: SmtpTransport,
 ): { tlsCounter?: TlsReportCounter; tlsReporter?: TlsReporter } {
   if (!config.tlsReports) return {};
@@ -329,7 +304,7 @@ function tlsReporting(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics }: WorkerRoleDeps,
+  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics, signals }: Core,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
     ConstructorParameters<typeof Deliverer>[1],
     'tlsPolicy' | 'tlsReports'
@@ -345,7 +320,7 @@ function newDeliverer(
       allowPrivateNetworks: config.allowPrivateNetworks,
     },
     {
-      dns,
+      dns: new DnsCache(dns, () => clock.now()),
       dkim,
       verp,
       ...parts,
@@ -361,6 +336,18 @@ function newDeliverer(
       expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
+      // Kept with the attempt's record, in its transaction (db/queue-record.ts).
+      keepRaw: (signed) =>
+        compressRaw(signed, clock.now()).catch((err: unknown) => {
+          logger.warn({ err }, 'could not keep the bytes sent');
+          return undefined;
+        }),
+      simulator: new SimulatorTransport({
+        testDomain: config.testDomain,
+        storeReport: (row) => repos.inbound.store(row),
+        wakeReceiver: () => signals.inboundStored.emit(),
+        clock,
+      }),
       clock,
     },
   );
@@ -368,7 +355,7 @@ function newDeliverer(
 
 function newDispatcher(
   config: Config,
-  { repos, webhookSender, systemMail, clock, logger }: WorkerRoleDeps,
+  { repos, webhookSender, systemMail, clock, logger }: Core,
   options: Partial<DispatcherOptions>,
 ): WebhookDispatcher {
   const webhookLogger = logger.child({ role: 'webhooks' });
@@ -394,7 +381,7 @@ function newDispatcher(
 
 function newDeliveryWorker(
   config: Config,
-  { repos, metrics, reputation, clock, logger }: WorkerRoleDeps,
+  { repos, metrics, reputation, clock, logger }: Core,
   deliverer: Deliverer,
   options: Partial<WorkerOptions>,
 ): DeliveryWorker {
@@ -416,6 +403,7 @@ function newDeliveryWorker(
       leaseMs: config.workerLeaseSeconds * 1000,
       // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
+      simulated: (m) => isSimulatorDomain(m.to_domain, config.testDomain),
       ...options,
     },
     {

@@ -1,28 +1,14 @@
-// Wakes delivery workers in other processes when mail is queued, so that a message accepted by a
-// `txmail api` process starts delivery within milliseconds in a `txmail worker` process instead of at
-// its next poll. On PostgreSQL: NOTIFY after each accept commit, and one dedicated LISTEN connection
-// per worker process. The signal is only a hint: a lost one costs at most one poll interval, never a
-// message (the queue itself is the truth). SQLite has no such channel; its workers poll.
+// The queue signal seam on PostgreSQL: wakes delivery workers in other processes when mail is queued, so
+// that a message accepted by a `txmail api` process starts delivery within milliseconds in a `txmail
+// worker` process instead of at its next poll. NOTIFY after each accept commit, and one dedicated LISTEN
+// connection per worker process. The signal is only a hint: a lost one costs at most one poll interval,
+// never a message (the queue itself is the truth).
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.js';
+import type { Database } from '../schema.js';
+import type { QueueSignal } from '../seams.js';
 
 const CHANNEL = 'txmail_queue';
-
-export interface QueueSignal {
-  /** Tells every listening process that mail was queued. Never throws. */
-  queued(): void;
-  /** Calls onQueued whenever any process queued mail, until the returned stop function is called. */
-  listen(onQueued: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
-  /** The server process id of the listening connection, when there is one (operations, tests). */
-  listenerPid(): number | undefined;
-}
-
-export const noQueueSignal: QueueSignal = {
-  queued: () => undefined,
-  listen: async () => async () => undefined,
-  listenerPid: () => undefined,
-};
 
 export class PostgresQueueSignal implements QueueSignal {
   private sending = false;

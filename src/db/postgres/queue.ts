@@ -1,0 +1,65 @@
+// The queue seam on PostgreSQL: the claim with SKIP LOCKED, so many workers claim at once without
+// waiting on each other (a claim skips the accounts another claim is taking from, and never leases a
+// row twice), and the record (queue-record.ts) in one Kysely transaction, whose statements Kysely writes
+// with PostgreSQL's placeholders (statement.ts).
+import type { Kysely, Transaction } from 'kysely';
+import { claimFair } from '../fair-claim.js';
+import {
+  appliedDeltas,
+  appliedEvents,
+  NEXT_DUE,
+  recordSteps,
+  type AttemptRecord,
+  type RecordOutcome,
+  type RecordSteps,
+} from '../queue-record.js';
+import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
+import { addReputationCounts } from '../reputation-repo.js';
+import type { Database, MessageRow } from '../schema.js';
+import type { QueueStore, RecordedAttempts } from '../seams.js';
+import { executeStatement, queryStatement } from '../statement.js';
+import { postgresWebhookEnqueue } from './webhook-enqueue.js';
+
+export class PostgresQueueStore implements QueueStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+    return claimFair<MessageRow>(
+      this.db,
+      'postgres',
+      DELIVERY_QUEUE,
+      owner,
+      now,
+      leaseUntil,
+      limit,
+      DELIVERY_CAPS,
+    );
+  }
+
+  record(records: AttemptRecord[]): Promise<RecordedAttempts> {
+    return this.db.transaction().execute(async (trx) => {
+      const outcomes: RecordOutcome[] = [];
+      for (const r of records) outcomes.push(await runSteps(trx, recordSteps(r)));
+      // The batch's events in one statement (postgres/webhook-enqueue.ts).
+      let pushes = 0;
+      for (const s of postgresWebhookEnqueue.statements(appliedEvents(records, outcomes)))
+        pushes += await executeStatement(trx, s);
+      // Last, so a busy account's counts row is locked only until the commit (reputation-repo.ts).
+      await addReputationCounts(trx, appliedDeltas(records, outcomes));
+      return { outcomes, pushes };
+    });
+  }
+
+  async nextDue(): Promise<number | undefined> {
+    const [row] = await queryStatement<{ next: number | null }>(this.db, NEXT_DUE);
+    const next = row?.next;
+    return next === null || next === undefined ? undefined : Number(next);
+  }
+}
+
+async function runSteps(trx: Transaction<Database>, steps: RecordSteps): Promise<RecordOutcome> {
+  for (let step = steps.next(); ;) {
+    if (step.done) return step.value;
+    step = steps.next(await executeStatement(trx, step.value));
+  }
+}

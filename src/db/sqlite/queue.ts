@@ -1,0 +1,113 @@
+// The queue seam on SQLite: the claim and the record (queue-record.ts) as cached prepared statements,
+// run synchronously under Kysely's lock on the connection (Kysely's SQLite driver prepares every
+// statement anew, which cost more than the writes themselves).
+//
+// Claims commit without an fsync (synchronous=NORMAL for that one statement): a lease is only a
+// reservation, and the next durable commit (every attempt's record is one) flushes it with everything
+// before it in the WAL. A claim lost to a power cut puts the message back in the queue, where it
+// belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { claimFairSqlite } from '../fair-claim.js';
+import {
+  appliedDeltas,
+  appliedEvents,
+  NEXT_DUE,
+  recordSteps,
+  type AttemptRecord,
+  type RecordOutcome,
+  type RecordSteps,
+} from '../queue-record.js';
+import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
+import { prepareReputationCounts } from '../reputation-repo.js';
+import type { Database, MessageRow } from '../schema.js';
+import type { QueueStore, RecordedAttempts } from '../seams.js';
+import type { Statement } from '../statement.js';
+import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
+
+/** More distinct statements than the record and the claim ever make: past it, the cache starts over. */
+const CACHE_LIMIT = 64;
+
+export class SqliteQueueStore implements QueueStore {
+  private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
+  private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
+  private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
+
+  constructor(
+    private readonly kysely: Kysely<Database>,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    this.addCounts = prepareReputationCounts(sqlite);
+    this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
+      const outcomes = records.map((r) => this.runSteps(recordSteps(r)));
+      let pushes = 0;
+      for (const q of sqliteWebhookEnqueue.statements(appliedEvents(records, outcomes)))
+        pushes += this.run(q);
+      // The batch's reputation counts: one upsert per account, day and domain (reputation-repo.ts).
+      this.addCounts(appliedDeltas(records, outcomes));
+      return { outcomes, pushes };
+    });
+  }
+
+  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return this.locked(() => {
+      // The fair claim (fair-claim.ts): its text is the same for every claim, only the parameters change.
+      const compiled = claimFairSqlite<MessageRow>(
+        DELIVERY_QUEUE,
+        owner,
+        now,
+        leaseUntil,
+        limit,
+        DELIVERY_CAPS,
+      ).compile(this.kysely);
+      const statement = this.prepared(compiled.sql);
+      this.sqlite.pragma('synchronous = NORMAL');
+      try {
+        return statement.all(...compiled.parameters) as MessageRow[];
+      } finally {
+        this.sqlite.pragma('synchronous = FULL');
+      }
+    });
+  }
+
+  record(records: AttemptRecord[]): Promise<RecordedAttempts> {
+    return this.locked(() => this.recordAll(records));
+  }
+
+  nextDue(): Promise<number | undefined> {
+    return this.locked(() => {
+      const row = this.prepared(NEXT_DUE.sql).get(...NEXT_DUE.parameters) as
+        { next: number | null } | undefined;
+      return row?.next ?? undefined;
+    });
+  }
+
+  /** Runs a record's steps, each statement prepared once for this connection. */
+  private runSteps(steps: RecordSteps): RecordOutcome {
+    for (let step = steps.next(); ;) {
+      if (step.done) return step.value;
+      step = steps.next(this.run(step.value));
+    }
+  }
+
+  private run(s: Statement): number {
+    return this.prepared(s.sql).run(...s.parameters).changes;
+  }
+
+  /** The connection's prepared statement of this text. */
+  private prepared(text: string): SQLite.Statement<unknown[]> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      if (this.statements.size >= CACHE_LIMIT) this.statements.clear();
+      statement = this.sqlite.prepare<unknown[]>(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `fn` while no Kysely query holds the connection (no transaction of theirs is open). */
+  private locked<T>(fn: () => T): Promise<T> {
+    return this.kysely.connection().execute(async () => fn());
+  }
+}

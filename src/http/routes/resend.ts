@@ -1,0 +1,91 @@
+// POST /api/emails/:id/resend (docs/API.md): queues a copy of a message as a new message, through the
+// accept path like any send (its policy, quota and suppression check apply: a suppressed recipient is
+// refused), linked both ways: the copy's email.queued event and `resent_from` name the original,
+// whose detail lists its copies.
+import type { FastifyInstance } from 'fastify';
+import type { MessagesRepo } from '../../db/messages-repo.js';
+import { AppError } from '../../errors.js';
+import type { AcceptService } from '../../messages/accept.js';
+import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** An address as the send route reads it: the display name quoted, its quotes and backslashes escaped. */
+export function sendableAddress(name: string, email: string): string {
+  return name === '' ? email : `"${name.replace(/["\\]/g, (c) => `\\${c}`)}" <${email}>`;
+}
+
+export function registerResendRoute(
+  app: FastifyInstance,
+  deps: { accept: AcceptService; messages: MessagesRepo },
+): void {
+  app.post<{ Params: { id: string } }>(
+    '/api/emails/:id/resend',
+    {
+      schema: {
+        summary: 'Queue a copy of a message as a new message',
+        response: responses({ 200: json('The copy, queued', ref('ResendResult')) }, [
+          ...AUTHENTICATED,
+          ...STATE_CHANGING,
+          'not_found',
+          'validation_error',
+          'account_suspended',
+          'account_paused',
+          'account_sandboxed',
+          'domain_not_verified',
+          'recipient_suppressed',
+          'monthly_quota_exceeded',
+          'service_unavailable',
+        ]),
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 64 } },
+          required: ['id'],
+        },
+      },
+    },
+    async (request) => {
+      const { account } = authOf(request);
+      const id = request.params.id;
+      const original = UUID.test(id) ? await deps.messages.get(account.id, id) : undefined;
+      if (!original) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      if (original.status === 'test') {
+        throw new AppError(
+          'validation_error',
+          'a test send was never sent and keeps at most 64 KiB of its HTML; send it with POST /api/email/send',
+        );
+      }
+      if (original.content_removed_at !== null) {
+        throw new AppError(
+          'validation_error',
+          `the content of email "${id}" was removed (content retention): there is nothing to re-send`,
+        );
+      }
+      const answer = await deps.accept
+        .accept({
+          account,
+          route: 'send',
+          body: {
+            from: sendableAddress(original.from_name, original.from_email),
+            to: sendableAddress(original.to_name, original.to_email),
+            subject: original.subject,
+            message: original.html,
+          },
+          idempotencyKey: undefined,
+          resentFrom: original.id,
+        })
+        .catch((err: unknown) => {
+          if (err instanceof AppError) throw err;
+          request.log.error({ err }, 'could not store the message');
+          throw new AppError(
+            'service_unavailable',
+            'the message could not be stored and was not accepted; retry later',
+          );
+        });
+      // After the copy's commit: the event already names the original, the column makes it listable.
+      await deps.messages.markResent(account.id, answer.id, original.id);
+      return { ...answer, resent_from: original.id };
+    },
+  );
+}

@@ -1,0 +1,184 @@
+// The accept seam's contract (db/seams.ts AcceptTransaction), the same on SQLite and PostgreSQL: a batch
+// commits at once and answers per item, in order; an Idempotency-Key is taken once (an expired one is
+// taken over); a suppressed recipient, a full month and a used-up day of test sends are refused, and a
+// refused send gives its key back; the send that reaches a quota threshold stores its notice once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcceptItem, QuotaNoticeAt } from '../../src/db/accept-item.js';
+import type { AccountNoticeRow } from '../../src/db/schema.js';
+import type { AcceptTransaction } from '../../src/db/seams.js';
+import { newId } from '../../src/ids.js';
+import { acceptItem } from '../helpers/accept-item.js';
+import { databaseKinds } from '../helpers/databases.js';
+import { insertAccounts } from '../helpers/webhook-pushes.js';
+import { contractDatabase, type ContractDatabase } from './database.js';
+
+const NOW = Date.UTC(2026, 10, 24, 12);
+const MONTH = '2026-11';
+
+/** A notice when a send is the cap's last: its id is the month's, so it is stored once. */
+const noticeAt: QuotaNoticeAt = (accountId, month, sent, cap, now) =>
+  sent === cap
+    ? {
+        id: `quota:${accountId}:${month}`,
+        account_id: accountId,
+        kind: 'quota',
+        message: `${sent} of ${cap}`,
+        data: '{}',
+        created_at: now,
+      }
+    : undefined;
+
+describe.each(databaseKinds)('the accept seam on $name', (kind) => {
+  let c: ContractDatabase;
+  let accept: AcceptTransaction;
+  beforeAll(async () => {
+    c = await contractDatabase(kind);
+    accept = c.seams.accept(noticeAt);
+  });
+  afterAll(() => c.close());
+
+  const db = () => c.db.kysely;
+  const account = async () => (await insertAccounts(db(), 1))[0]!;
+  const item = (accountId: string, changes: Partial<AcceptItem> = {}): AcceptItem => {
+    const i = acceptItem(accountId);
+    i.message.created_at = NOW;
+    i.event.created_at = NOW;
+    return { ...i, ...changes };
+  };
+  const stored = async (accountId: string) =>
+    (
+      await db()
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.id);
+  const idempotency = (key: string, expiredBefore = NOW - 86_400_000) => ({
+    key,
+    requestHash: 'h',
+    response: '{"id":"x"}',
+    expiredBefore,
+  });
+
+  it('commits a batch and answers each item in order, with its message and first event', async () => {
+    const a = await account();
+    const items = [item(a), item(a), item(a)];
+    expect(await accept(items)).toEqual([{ kind: 'accepted' }, { kind: 'accepted' }, { kind: 'accepted' }]);
+    expect(await stored(a)).toEqual(items.map((i) => i.message.id).sort());
+    const events = await db()
+      .selectFrom('events')
+      .select(['id', 'message_id', 'type'])
+      .where('account_id', '=', a)
+      .orderBy('id')
+      .execute();
+    expect(events).toEqual(
+      items
+        .map((i) => ({ id: i.event.id, message_id: i.message.id, type: 'email.queued' }))
+        .sort((x, y) => x.id.localeCompare(y.id)),
+    );
+  });
+
+  it('takes an Idempotency-Key once, in one batch or across batches', async () => {
+    const a = await account();
+    const first = item(a, { idempotency: idempotency('k1') });
+    const again = item(a, { idempotency: idempotency('k1') });
+    const other = item(a, { idempotency: idempotency('k2') });
+    expect(await accept([first, again, other])).toEqual([
+      { kind: 'accepted' },
+      { kind: 'idempotency_conflict' },
+      { kind: 'accepted' },
+    ]);
+    expect(await accept([item(a, { idempotency: idempotency('k1') })])).toEqual([
+      { kind: 'idempotency_conflict' },
+    ]);
+    expect(await stored(a)).toEqual([first.message.id, other.message.id].sort());
+    // Another account's key of the same name is its own.
+    const b = await account();
+    expect(await accept([item(b, { idempotency: idempotency('k1') })])).toEqual([{ kind: 'accepted' }]);
+  });
+
+  it('takes over an expired Idempotency-Key', async () => {
+    const a = await account();
+    expect(await accept([item(a, { idempotency: idempotency('old') })])).toEqual([{ kind: 'accepted' }]);
+    // Every key created before NOW + 1 has expired for this request.
+    const later = item(a, { idempotency: { ...idempotency('old', NOW + 1), response: '{"id":"later"}' } });
+    expect(await accept([later])).toEqual([{ kind: 'accepted' }]);
+    const key = await db()
+      .selectFrom('idempotency_keys')
+      .select('response')
+      .where('account_id', '=', a)
+      .where('key', '=', 'old')
+      .executeTakeFirstOrThrow();
+    expect(key.response).toBe('{"id":"later"}');
+  });
+
+  it('refuses a suppressed recipient with the suppression, and stores nothing for it', async () => {
+    const a = await account();
+    await db()
+      .insertInto('suppressions')
+      .values({
+        id: newId(),
+        account_id: a,
+        address: 'gone@dest.example',
+        origin: 'bounce',
+        reason: 'the mailbox does not exist',
+        enhanced_code: '5.1.1',
+        source_message_id: null,
+        created_at: 7,
+      })
+      .execute();
+    const kept = item(a, { refuseSuppressed: 'fine@dest.example' });
+    expect(await accept([item(a, { refuseSuppressed: 'gone@dest.example' }), kept])).toEqual([
+      { kind: 'suppressed', suppression: { reason: 'the mailbox does not exist', created_at: 7 } },
+      { kind: 'accepted' },
+    ]);
+    expect(await stored(a)).toEqual([kept.message.id]);
+  });
+
+  it('counts the month up to its cap, refuses past it and gives the refused send its key back', async () => {
+    const a = await account();
+    const quota = { month: MONTH, cap: 2 };
+    const items = [
+      item(a, { quota }),
+      item(a, { quota }),
+      item(a, { quota, idempotency: idempotency('over') }),
+    ];
+    const outcomes = await accept(items);
+    const notice: AccountNoticeRow = noticeAt(a, MONTH, 2, 2, NOW)!;
+    expect(outcomes).toEqual([
+      { kind: 'accepted' },
+      { kind: 'accepted', warned: notice },
+      { kind: 'quota_exceeded' },
+    ]);
+    expect(await stored(a)).toEqual([items[0]!.message.id, items[1]!.message.id].sort());
+    const usage = await db().selectFrom('usage').select('sent').where('account_id', '=', a).execute();
+    expect(usage).toEqual([{ sent: 2 }]);
+    const keys = await db()
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('account_id', '=', a)
+      .execute();
+    expect(keys).toEqual([]);
+    const notices = await db()
+      .selectFrom('account_notices')
+      .selectAll()
+      .where('account_id', '=', a)
+      .execute();
+    expect(notices).toEqual([notice]);
+    // A later batch is refused as a whole once the month is full.
+    expect(await accept([item(a, { quota })])).toEqual([{ kind: 'quota_exceeded' }]);
+  });
+
+  it("counts test sends against the day's allowance, apart from the month", async () => {
+    const a = await account();
+    const testQuota = { day: '2026-11-24', cap: 1 };
+    expect(await accept([item(a, { testQuota }), item(a, { testQuota })])).toEqual([
+      { kind: 'accepted' },
+      { kind: 'test_quota_exceeded' },
+    ]);
+    const usage = await db().selectFrom('test_usage').select('sent').where('account_id', '=', a).execute();
+    expect(usage).toEqual([{ sent: 1 }]);
+    expect(await db().selectFrom('usage').selectAll().where('account_id', '=', a).execute()).toEqual([]);
+  });
+});

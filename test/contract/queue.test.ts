@@ -1,0 +1,258 @@
+// The queue seam's contract (db/seams.ts QueueStore), the same on SQLite and PostgreSQL: a claim leases
+// the due messages, none twice however many claims run at once; a record moves the message only while
+// the lease is its worker's and the status still queued (db/queue-record.ts), and says what it did.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AttemptRecord } from '../../src/db/queue-record.js';
+import type { DeliveryAttemptRow, MessageRow } from '../../src/db/schema.js';
+import type { QueueStore } from '../../src/db/seams.js';
+import { newId } from '../../src/ids.js';
+import { databaseKinds } from '../helpers/databases.js';
+import { messageRow } from '../helpers/message-row.js';
+import { contractDatabase, type ContractDatabase } from './database.js';
+
+const NOW = Date.UTC(2026, 10, 24, 12);
+const UNTIL = NOW + 600_000;
+
+describe.each(databaseKinds)('the queue seam on $name', (kind) => {
+  let c: ContractDatabase;
+  let queue: QueueStore;
+  beforeAll(async () => {
+    c = await contractDatabase(kind);
+    queue = c.seams.queue();
+    await db()
+      .insertInto('webhooks')
+      .values({
+        id: newId(),
+        account_id: c.accountId,
+        url: 'https://hooks.example.com/',
+        description: '',
+        event_types: ',email.delivered,email.bounced,',
+        enabled: 1,
+        disabled_reason: null,
+        secret: 'sealed',
+        previous_secret: null,
+        previous_secret_until: null,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+  });
+  afterAll(() => c.close());
+  // Each test's messages are the only ones in the queue.
+  beforeEach(async () => {
+    await db().updateTable('messages').set({ next_attempt_at: null, lease_owner: null }).execute();
+  });
+
+  const db = () => c.db.kysely;
+  const insert = async (changes: Partial<MessageRow> = {}) => {
+    const row = messageRow(c.accountId, {
+      created_at: NOW,
+      updated_at: NOW,
+      next_attempt_at: NOW,
+      ...changes,
+    });
+    await db().insertInto('messages').values(row).execute();
+    return row.id;
+  };
+  const message = (id: string) =>
+    db().selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const attempts = (id: string) =>
+    db().selectFrom('delivery_attempts').selectAll().where('message_id', '=', id).execute();
+  const events = (id: string) =>
+    db().selectFrom('events').select(['type', 'data']).where('message_id', '=', id).execute();
+  const attempt = (messageId: string): DeliveryAttemptRow => ({
+    id: newId(),
+    message_id: messageId,
+    account_id: c.accountId,
+    started_at: NOW,
+    duration_ms: 5,
+    outcome: 'delivered',
+    remote_host: 'mx.dest.example',
+    remote_ip: '192.0.2.1',
+    tls: 1,
+    smtp_code: 250,
+    enhanced_code: '2.0.0',
+    reply: '250 2.0.0 Ok',
+    source_ip: null,
+    tls_version: 'TLSv1.3',
+    tls_cipher: 'TLS_AES_256_GCM_SHA384',
+    tls_certificate: 'valid',
+    tls_certificate_error: null,
+    tls_policy: 'opportunistic',
+    tls_fallback: 0,
+  });
+  const delivered = (
+    messageId: string,
+    owner: string,
+    changes: Partial<AttemptRecord> = {},
+  ): AttemptRecord => ({
+    messageId,
+    accountId: c.accountId,
+    owner,
+    status: 'delivered',
+    nextAttemptAt: null,
+    counted: true,
+    attempt: attempt(messageId),
+    events: [{ id: newId(), type: 'email.delivered', data: { smtp_code: 250 } }],
+    now: NOW + 1000,
+    ...changes,
+  });
+
+  it('leases the due messages, and only those, to the claiming worker', async () => {
+    const due = [await insert(), await insert({ next_attempt_at: NOW - 5000 })];
+    const expired = await insert({ lease_owner: 'dead', lease_expires_at: NOW - 1 });
+    await insert({ next_attempt_at: NOW + 60_000 });
+    await insert({ lease_owner: 'other', lease_expires_at: UNTIL });
+    await insert({ status: 'delivered', next_attempt_at: null });
+    const claimed = await queue.claim('w1', NOW, UNTIL, 10);
+    expect(claimed.map((m) => m.id).sort()).toEqual([...due, expired].sort());
+    for (const m of claimed) {
+      expect(await message(m.id)).toMatchObject({ lease_owner: 'w1', lease_expires_at: UNTIL });
+    }
+    expect(await queue.claim('w2', NOW, UNTIL, 10)).toEqual([]);
+  });
+
+  it('never leases a message twice to claims running at once, and stops at the limit', async () => {
+    const due = await Promise.all(Array.from({ length: 12 }, () => insert()));
+    // On PostgreSQL a claim skips the accounts another claim is taking from: what the concurrent claims
+    // leave, later claims take.
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((w) => queue.claim(w, NOW, UNTIL, 4)));
+    for (let w = 0; ; w++) {
+      const later = await queue.claim(`later-${w}`, NOW, UNTIL, 4);
+      if (later.length === 0) break;
+      claims.push(later);
+    }
+    for (const claim of claims) expect(claim.length).toBeLessThanOrEqual(4);
+    const ids = claims.flatMap((claim) => claim.map((m) => m.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual([...due].sort());
+  });
+
+  it('records an attempt: the new status, the attempt, the events and their pushes, the lease given back', async () => {
+    const id = await insert();
+    await queue.claim('w1', NOW, UNTIL, 10);
+    const r = delivered(id, 'w1');
+    expect(await queue.record([r])).toEqual({ outcomes: ['applied'], pushes: 1 });
+    expect(await message(id)).toMatchObject({
+      status: 'delivered',
+      next_attempt_at: null,
+      updated_at: NOW + 1000,
+      attempts: 1,
+      lease_owner: null,
+      lease_expires_at: null,
+    });
+    expect(await attempts(id)).toEqual([r.attempt]);
+    expect(await events(id)).toEqual([{ type: 'email.delivered', data: '{"smtp_code":250}' }]);
+    const outbox = await db()
+      .selectFrom('webhook_outbox')
+      .select('event_id')
+      .where('event_id', '=', r.events[0]!.id)
+      .execute();
+    expect(outbox).toHaveLength(1);
+  });
+
+  it('reschedules a deferral, keeps the count of an attempt that did not count, and takes the category', async () => {
+    const id = await insert();
+    await queue.claim('w1', NOW, UNTIL, 10);
+    const r = delivered(id, 'w1', {
+      status: 'deferred',
+      nextAttemptAt: NOW + 300_000,
+      counted: false,
+      attempt: undefined,
+      events: [{ id: newId(), type: 'email.delivery_delayed', data: { category: 'mailbox_full' } }],
+    });
+    expect(await queue.record([r])).toEqual({ outcomes: ['applied'], pushes: 0 });
+    expect(await message(id)).toMatchObject({
+      status: 'deferred',
+      next_attempt_at: NOW + 300_000,
+      attempts: 0,
+      category: 'mailbox_full',
+      lease_owner: null,
+    });
+    expect(await attempts(id)).toEqual([]);
+    expect(await queue.nextDue()).toBe(NOW + 300_000);
+  });
+
+  it('keeps a final status recorded meanwhile: the record is superseded, stores its attempt, not its events', async () => {
+    const id = await insert();
+    await queue.claim('w1', NOW, UNTIL, 10);
+    // The receiver recorded a bounce while the worker still held the lease.
+    await db()
+      .updateTable('messages')
+      .set({ status: 'bounced', category: 'bad_mailbox' })
+      .where('id', '=', id)
+      .execute();
+    const r = delivered(id, 'w1');
+    expect(await queue.record([r])).toEqual({ outcomes: ['superseded'], pushes: 0 });
+    expect(await message(id)).toMatchObject({
+      status: 'bounced',
+      category: 'bad_mailbox',
+      next_attempt_at: null,
+      attempts: 1,
+      lease_owner: null,
+    });
+    expect(await attempts(id)).toEqual([r.attempt]);
+    expect(await events(id)).toEqual([]);
+  });
+
+  it("refuses a stale lease's record: nothing of it is stored", async () => {
+    const id = await insert({ lease_owner: 'dead', lease_expires_at: NOW - 1 });
+    await queue.claim('w2', NOW, UNTIL, 10);
+    const stale = delivered(id, 'dead', {
+      suppression: {
+        id: newId(),
+        address: 'someone@dest.example',
+        origin: 'bounce',
+        reason: 'r',
+        enhanced_code: null,
+      },
+    });
+    expect(await queue.record([stale, delivered(id, 'w2')])).toEqual({
+      outcomes: ['lease_lost', 'applied'],
+      pushes: 1,
+    });
+    expect(await attempts(id)).toHaveLength(1);
+    expect(await events(id)).toHaveLength(1);
+    expect(
+      await db().selectFrom('suppressions').selectAll().where('source_message_id', '=', id).execute(),
+    ).toEqual([]);
+  });
+
+  it('stores the suppression a record found, once per address', async () => {
+    const [a, b] = [
+      await insert({ to_email: 'gone@dest.example' }),
+      await insert({ to_email: 'gone@dest.example' }),
+    ];
+    await queue.claim('w1', NOW, UNTIL, 10);
+    const bounced = (id: string): AttemptRecord =>
+      delivered(id, 'w1', {
+        status: 'bounced',
+        events: [{ id: newId(), type: 'email.bounced', data: { category: 'bad_mailbox' } }],
+        suppression: {
+          id: newId(),
+          address: 'gone@dest.example',
+          origin: 'bounce',
+          reason: 'r',
+          enhanced_code: '5.1.1',
+        },
+      });
+    expect(await queue.record([bounced(a), bounced(b)])).toEqual({
+      outcomes: ['applied', 'applied'],
+      pushes: 2,
+    });
+    const rows = await db()
+      .selectFrom('suppressions')
+      .select(['address', 'source_message_id'])
+      .where('account_id', '=', c.accountId)
+      .where('address', '=', 'gone@dest.example')
+      .execute();
+    expect(rows).toEqual([{ address: 'gone@dest.example', source_message_id: a }]);
+  });
+
+  it('gives the earliest due time, or none', async () => {
+    expect(await queue.nextDue()).toBeUndefined();
+    await insert({ next_attempt_at: NOW + 7 });
+    await insert({ next_attempt_at: NOW + 3 });
+    expect(await queue.nextDue()).toBe(NOW + 3);
+  });
+});

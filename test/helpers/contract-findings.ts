@@ -1,0 +1,26 @@
+// The OpenAPI contract check's findings (helpers/openapi-contract.ts records them), apart from the
+// checker so that the set-up file every test file loads (openapi-contract-file.ts) does not load Ajv.
+
+/** Where the run's findings go: set by test/openapi-contract-setup.ts for every test process. */
+export const CONTRACT_DIR_VARIABLE = 'TXMAIL_TEST_OPENAPI_CONTRACT_DIR';
+
+export interface Finding {
+  method: string;
+  route: string;
+  status: number;
+  problem: string;
+  /** The test file that got the answer. */
+  file: string | undefined;
+}
+
+/** This test process's mismatches not yet reported (test/openapi-contract-file.ts reports them). */
+const unreported: Finding[] = [];
+
+export function recordFinding(finding: Finding): void {
+  unreported.push(finding);
+}
+
+/** The mismatches recorded since the last call. */
+export function takeFindings(): Finding[] {
+  return unreported.splice(0);
+}

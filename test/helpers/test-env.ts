@@ -1,0 +1,265 @@
+// What tests read and set in a txmail instance, named once: accounts and their usage, messages with
+// their events and attempts, the mail the service sent, queue state, reputation, blocks and suppressions.
+// Every method goes through the instance's own repositories (or, where no repository answers the
+// question, one query of the same database): tests say what they look at, not which table holds it.
+import type { Insertable, Updateable } from 'kysely';
+import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
+import type { AttemptRecord } from '../../src/db/queue-repo.js';
+import type {
+  AccountTokenRow,
+  DomainsTable,
+  EventType,
+  InboundMessageRow,
+  InboundMessagesTable,
+  MessageRow,
+  MessageStatus,
+  NewDomain,
+  Plan,
+} from '../../src/db/schema.js';
+import { newId } from '../../src/ids.js';
+import type { Services } from '../../src/services.js';
+import { queuePushes } from './webhook-pushes.js';
+
+export type TestFacade = ReturnType<typeof testFacade>;
+
+export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
+  const { repos } = services;
+  const db = services.db.kysely;
+  return {
+    // Accounts.
+    account: (accountId: string) => repos.accounts.findById(accountId),
+    accountByEmail: (email: string) => repos.accounts.findByEmail(email),
+    setPlan: (accountId: string, plan: Plan) => repos.accounts.setPlan(accountId, plan),
+    /** `at` null resumes. */
+    setSuspended: (accountId: string, at: number | null) => repos.accounts.setSuspended(accountId, at),
+    revokeKey: (accountId: string, keyId: string, at: number) =>
+      repos.accounts.revokeApiKey(accountId, keyId, at),
+    /** Mail counted against the plan in `month` (YYYY-MM). */
+    monthUsage: (accountId: string, month: string) => repos.accounts.monthUsage(accountId, month),
+    /** Sets the count of `month` (YYYY-MM) as if that much mail had been accepted. */
+    async setMonthUsage(accountId: string, month: string, sent: number): Promise<void> {
+      await db
+        .insertInto('usage')
+        .values({ account_id: accountId, month, sent })
+        .onConflict((oc) => oc.columns(['account_id', 'month']).doUpdateSet({ sent }))
+        .execute();
+    },
+    /** The account's monthly counts, by month (YYYY-MM). */
+    usage: (accountId: string) =>
+      db
+        .selectFrom('usage')
+        .select(['month', 'sent'])
+        .where('account_id', '=', accountId)
+        .orderBy('month')
+        .execute(),
+    /** The account's guided test sends per day, by day (YYYY-MM-DD). */
+    testUsage: (accountId: string) =>
+      db
+        .selectFrom('test_usage')
+        .select(['day', 'sent'])
+        .where('account_id', '=', accountId)
+        .orderBy('day')
+        .execute(),
+    /** Sets the guided test sends' count of `day` (YYYY-MM-DD). */
+    async setTestUsage(accountId: string, day: string, sent: number): Promise<void> {
+      await db
+        .insertInto('test_usage')
+        .values({ account_id: accountId, day, sent })
+        .onConflict((oc) => oc.columns(['account_id', 'day']).doUpdateSet({ sent }))
+        .execute();
+    },
+    /** The account's notices (quota warnings…), by kind. */
+    notices: (accountId: string) =>
+      db
+        .selectFrom('account_notices')
+        .select(['kind', 'data'])
+        .where('account_id', '=', accountId)
+        .orderBy('kind')
+        .execute(),
+    // Dashboard sign-in.
+    /** Every dashboard session (its id only as a hash). */
+    sessions: () => db.selectFrom('sessions').selectAll().execute(),
+    /** Stores a mailed link as sign-up does (its token as a hash), in place of the account's earlier one. */
+    plantLink: (link: AccountTokenRow) => repos.signups.replaceLink(link),
+    /** Every link token mailed (verification, reset), as stored. */
+    accountTokens: () => db.selectFrom('account_tokens').selectAll().execute(),
+    /** The browsers remembered for the account (device cookies, as hashes). */
+    loginDevices: (accountId: string) =>
+      db.selectFrom('login_devices').selectAll().where('account_id', '=', accountId).execute(),
+    reputationState: (accountId: string) => repos.accountReputation.state(accountId),
+    /** Moves an account's reputation state as the guard does (false: it was not in `from`). */
+    moveReputation: (move: ReputationMove) => repos.accountReputation.move(move),
+    pausedAccounts: () => repos.accountReputation.paused(),
+    /** How many accounts are in each reputation state. */
+    reputationCounts: () => repos.accountReputation.countByStatus(),
+    /** The account's bounce and complaint counts over days >= fromDay (YYYY-MM-DD), as the guard weighs them. */
+    reputationWindow: (accountId: string, fromDay: string) => repos.reputation.window(accountId, fromDay),
+
+    // Sending domains.
+    /**
+     * Gives the account `name` as a verified domain (as adding and verifying one does) and makes it
+     * production; with its DKIM key unless `dkim` is false (a domain verified by hand before
+     * verification existed).
+     */
+    async addVerifiedDomain(accountId: string, name: string, options: { dkim?: boolean } = {}) {
+      await repos.domains.insert({
+        id: newId(),
+        account_id: accountId,
+        name,
+        status: 'verified',
+        created_at: Date.now(),
+        verified_at: Date.now(),
+      });
+      await repos.accounts.setState(accountId, 'production');
+      if (options.dkim !== false) {
+        // A selector of its own: several test accounts may add the same name.
+        const selector = `t${newId().replaceAll('-', '').slice(-12)}`;
+        await repos.dkimKeys.insert(await services.dkim.generate(name, accountId, selector));
+      }
+    },
+    /** Adds a domain row as it is given (a pending one, say). */
+    addDomain: (domain: NewDomain) => repos.domains.insert(domain),
+    domainsOf: (accountId: string) => repos.domains.list(accountId),
+    /** Changes the account's domain `name` as a check or an older version would have left it. */
+    async updateDomain(accountId: string, name: string, changes: Updateable<DomainsTable>): Promise<void> {
+      await db
+        .updateTable('domains')
+        .set(changes)
+        .where('account_id', '=', accountId)
+        .where('name', '=', name)
+        .execute();
+    },
+    /** Every DKIM key of the domain: current, next and retired. */
+    dkimKeys: (domain: string, accountId: string | null) => repos.dkimKeys.all(domain, accountId),
+    /** The key that signs the domain's mail now (accountId null: the service's own domain). */
+    dkimKey: (domain: string, accountId: string | null) => repos.dkimKeys.current(domain, accountId),
+
+    // Messages.
+    message: (accountId: string, id: string) => repos.messages.get(accountId, id),
+    events: (accountId: string, id: string) => repos.messages.events(accountId, id),
+    attempts: (accountId: string, id: string) => repos.messages.attempts(accountId, id),
+    /** How many messages are stored, whichever account's. */
+    async messageCount(): Promise<number> {
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Every message of the account, the service's own mail to it included, oldest first. */
+    messagesOf: (accountId: string) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .execute(),
+    /** Every message to `address` (the service's own mail: links, warnings), oldest first. */
+    mailTo: (address: string) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where('to_email', '=', address.toLowerCase())
+        .orderBy('id')
+        .execute(),
+    /** Puts a message straight into the database (messageRow.ts makes one), as if accepted. */
+    async insertMessage(row: MessageRow): Promise<void> {
+      await db.insertInto('messages').values(row).execute();
+    },
+    /** Events of these types recorded for any of the messages, oldest first. */
+    eventsOfTypes: (types: EventType[], messageIds: string[]) =>
+      db
+        .selectFrom('events')
+        .selectAll()
+        .where('type', 'in', types)
+        .where('message_id', 'in', messageIds)
+        .orderBy('created_at')
+        .execute(),
+    /** Every delivery attempt recorded, whichever account's. */
+    allAttempts: () => db.selectFrom('delivery_attempts').selectAll().execute(),
+    /** The status of each of these messages that exists. */
+    statuses: (messageIds: string[]) =>
+      db.selectFrom('messages').select(['id', 'status']).where('id', 'in', messageIds).execute(),
+
+    // The queue and who works on it.
+    /** The live processes' registrations (pid, host, heartbeat). */
+    processes: () => repos.processes.all(),
+    /** The ids of every message in `status`, whichever account's. */
+    async idsWithStatus(status: MessageStatus): Promise<string[]> {
+      const rows = await db.selectFrom('messages').select('id').where('status', '=', status).execute();
+      return rows.map((r) => r.id);
+    },
+    /** The messages due by `now` or held under a lease: what a worker still has to try. */
+    dueOrLeased: (now: number) =>
+      db
+        .selectFrom('messages')
+        .select(['id', 'status', 'lease_owner', 'next_attempt_at'])
+        .where((eb) => eb.or([eb('next_attempt_at', '<=', now), eb('lease_owner', 'is not', null)]))
+        .execute(),
+    /** The messages some process holds a lease on now. */
+    leased: () =>
+      db
+        .selectFrom('messages')
+        .select(['id', 'status', 'lease_owner', 'lease_expires_at'])
+        .where('lease_owner', 'is not', null)
+        .execute(),
+    /** When the next queued message falls due (undefined: none waits). */
+    nextDue: () => repos.queue.nextDue(),
+    /** Records delivery results as the worker does (the queue's recordMany). */
+    recordAttempts: (records: AttemptRecord[]) => repos.queue.recordMany(records),
+
+    /** One event of the account per due time, each pushed to every endpoint it has (webhook-pushes.ts); the event ids. */
+    queuePushes: (accountId: string, dues: number[]) => queuePushes(db, accountId, dues),
+    /** How many of the account's pushes are still to be made (due, or retried later). */
+    async pendingPushes(accountId: string): Promise<number> {
+      const row = await db
+        .selectFrom('webhook_outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', accountId)
+        .where('next_attempt_at', 'is not', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** The pushes queued for a webhook endpoint, sent or not. */
+    webhookPushes: (webhookId: string) =>
+      db.selectFrom('webhook_outbox').selectAll().where('webhook_id', '=', webhookId).execute(),
+
+    /** The source addresses' daily counts as the workers share them (warm-up caps). */
+    sourceIpUsage: () => db.selectFrom('source_ip_usage').selectAll().execute(),
+
+    // What stops or holds mail.
+    /** A recipient domain's MTA-STS policy as last fetched. */
+    mtaStsPolicy: (domain: string) => repos.mtaSts.get(domain),
+    destinationBlocks: (now: number) => repos.destinationBlocks.active(now),
+    suppression: (accountId: string, address: string) => repos.suppressions.get(accountId, address),
+
+    // TLS reports (TLS-RPT).
+    /** The reports of `day` (YYYY-MM-DD): sent, pending or settled without one, per policy domain. */
+    tlsReportSends: (day: string) => repos.tlsReports.sendsOn(day),
+    /** The policy domains with sessions counted on `day`. */
+    tlsReportDomains: (day: string) => repos.tlsReports.domainsOn(day),
+
+    // Inbound reports.
+    /** Stores a received report as the receiver does, for the processor to take. */
+    storeInbound: (row: Insertable<InboundMessagesTable>) => repos.inbound.store(row),
+    inboundReport: (id: string) => repos.inbound.get(id),
+    /** The ids of the reports in `status` (pending: stored, not yet processed). */
+    async inboundWithStatus(status: InboundMessageRow['status']): Promise<string[]> {
+      const rows = await db
+        .selectFrom('inbound_messages')
+        .select('id')
+        .where('status', '=', status)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    /** The ids of the reports stored from a client address. */
+    async inboundFrom(remoteIp: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('inbound_messages')
+        .select('id')
+        .where('remote_ip', '=', remoteIp)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The raw view (docs/API.md, GET /api/emails/:id/raw) on SQLite and PostgreSQL: the bytes a real SMTP
+// server received are the bytes the log serves, as message/rfc822; nothing before the first attempt.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from './helpers/databases.js';
+import { MailFixture } from './helpers/mail-fixture.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+import { until } from './helpers/wait.js';
+
+describe.each(databaseKinds)('raw view on $name', (kind) => {
+  let env: TestEnv;
+  let alice: Tenant;
+  let bob: Tenant;
+  const mail = new MailFixture({ domains: ['dest.example'], exchange: 'mx.dest.example' });
+
+  beforeAll(async () => {
+    await mail.start();
+    env = await startTestEnv(kind, { env: mail.env });
+    await env.services.startWorker({ pollMs: 100 });
+    alice = await createTenant(env.services, { domain: 'acme.example' });
+    bob = await createTenant(env.services, { domain: 'bob.example' });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await mail.stop();
+  });
+
+  const call = (t: Tenant, method: 'GET' | 'POST', url: string, payload?: object) =>
+    env.app.inject({ method, url, headers: { 'x-api-key': t.apiKey }, ...(payload ? { payload } : {}) });
+
+  it('serves the bytes the recipient server received, as signed', async () => {
+    const res = await call(alice, 'POST', '/api/email/send', {
+      ...validSend,
+      from: 'Acme <noreply@acme.example>',
+      to: 'jane@dest.example',
+      message: `<p>${'ünïcode and a long line '.repeat(200)}</p>`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = (res.json() as { id: string }).id;
+    const received = await until('delivery', async () =>
+      mail.sink.received.find((r) => r.to.includes('jane@dest.example')),
+    );
+    const detail = await until('delivered', async () => {
+      const d = (await call(alice, 'GET', `/api/emails/${id}`)).json() as {
+        status: string;
+        raw_bytes: number | null;
+      };
+      // The bytes are kept beside the attempt's record, a moment after it.
+      return d.status === 'delivered' && d.raw_bytes !== null ? d : undefined;
+    });
+    const raw = await call(alice, 'GET', `/api/emails/${id}/raw`);
+    expect(raw.statusCode).toBe(200);
+    expect(raw.headers['content-type']).toBe('message/rfc822');
+    expect(raw.rawPayload.equals(received.raw)).toBe(true);
+    expect(detail.raw_bytes).toBe(received.raw.length);
+    expect(raw.rawPayload.toString('latin1')).toMatch(/^DKIM-Signature: /m);
+    expect(raw.rawPayload.toString('latin1')).toContain(`Message-ID: <${id}@mta.txmail.test>`);
+
+    // Another account's message is not found.
+    expect((await call(bob, 'GET', `/api/emails/${id}/raw`)).statusCode).toBe(404);
+  });
+
+  it('has no bytes for a message never sent', async () => {
+    const res = await call(alice, 'POST', '/api/email/send/test', { ...validSend, from: 'a@acme.example' });
+    const id = (res.json() as { id: string }).id;
+    const raw = await call(alice, 'GET', `/api/emails/${id}/raw`);
+    expect(raw.statusCode).toBe(404);
+    expect(raw.body).toMatch(/^not_found: .*has not been sent yet/);
+    const detail = (await call(alice, 'GET', `/api/emails/${id}`)).json() as { raw_bytes: number | null };
+    expect(detail.raw_bytes).toBeNull();
+    expect((await call(alice, 'GET', '/api/emails/not-an-id/raw')).statusCode).toBe(404);
+  });
+});

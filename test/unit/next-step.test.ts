@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { nextStep } from '../../src/messages/next-step.js';
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
+const MIN = 60_000;
+const facts = { deadline: NOW + 47 * MIN, accountPaused: false };
+const base = {
+  status: 'deferred' as const,
+  attempts: 2,
+  next_attempt_at: NOW + 10 * MIN,
+  lease_expires_at: null,
+  category: 'mailbox_full',
+};
+
+describe('what happens next', () => {
+  it('is nothing for a final message', () => {
+    expect(nextStep({ ...base, status: 'delivered', next_attempt_at: null }, facts, NOW)).toBeNull();
+    expect(nextStep({ ...base, status: 'test', next_attempt_at: null }, facts, NOW)).toBeNull();
+  });
+
+  it('names the retry, its time and the expiry', () => {
+    const n = nextStep(base, facts, NOW)!;
+    expect(n).toMatchObject({
+      reason: 'retry',
+      at: '2026-11-24T12:10:00.000Z',
+      attempt: 3,
+      expires_at: '2026-11-24T12:47:00.000Z',
+    });
+    expect(n.why).toBe(
+      'retry 2 (attempt 3) at 2026-11-24T12:10:00.000Z after a temporary failure (mailbox_full); it expires at 2026-11-24T12:47:00.000Z',
+    );
+  });
+
+  it('tells a throttle, a paused destination, a paused account, a due and a running attempt apart', () => {
+    expect(nextStep({ ...base, category: 'rate_limited' }, facts, NOW)!.reason).toBe('throttled');
+    expect(nextStep({ ...base, status: 'queued', attempts: 0, category: null }, facts, NOW)!.reason).toBe(
+      'destination_paused',
+    );
+    expect(nextStep(base, { ...facts, accountPaused: true }, NOW)!.reason).toBe('account_paused');
+    expect(nextStep({ ...base, next_attempt_at: NOW - 1 }, facts, NOW)).toMatchObject({
+      reason: 'due',
+      at: new Date(NOW).toISOString(),
+    });
+    expect(nextStep({ ...base, lease_expires_at: NOW + MIN }, facts, NOW)!.reason).toBe('delivering');
+  });
+});
