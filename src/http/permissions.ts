@@ -57,16 +57,21 @@ export const ROUTE_RULES: Record<string, RouteRule | typeof PUBLIC> = {
   // The account's address and security settings: the owner's.
   'POST /api/auth/resend-verification': { permission: 'account.manage' },
   'PATCH /api/account/security': { permission: 'account.manage', audit: 'account.security_changed' },
+  // The account's settings (how long a final message's content is kept).
+  'PATCH /api/account': { permission: 'account.manage', audit: 'account.updated' },
   // Overview and logs: every role.
   'GET /api/account': { permission: 'overview.read' },
   'GET /api/account/activity': { permission: 'overview.read' },
   'GET /api/account/notices': { permission: 'overview.read' },
   'GET /api/emails': { permission: 'logs.read' },
   'GET /api/emails/:id': { permission: 'logs.read' },
+  // The raw message as sent (message/rfc822); the log's search and CSV export are GET /api/emails.
+  'GET /api/emails/:id/raw': { permission: 'logs.read' },
   // Sending (a session sends the guided test; the send routes work with a session too).
   'POST /api/email/send': { permission: 'send' },
   'POST /api/email/send/test': { permission: 'send' },
   'POST /api/guided-test': { permission: 'send' },
+  'POST /api/emails/:id/resend': { permission: 'send', audit: 'email.resent' },
   'GET /api/api-keys': { permission: 'keys.read' },
   'POST /api/api-keys': { permission: 'keys.write', audit: 'api_key.created' },
   'DELETE /api/api-keys/:id': { permission: 'keys.write', audit: 'api_key.revoked' },

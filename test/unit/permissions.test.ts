@@ -30,7 +30,7 @@ function outcome(req: FastifyRequest): string {
 
 describe('the permission hook', () => {
   it('lets only the owner call a session route missing from the table; keys keep their rights', () => {
-    const route = '/api/emails/:id/resend';
+    const route = '/api/not-yet-in-the-table';
     expect(outcome(request('POST', route, 'owner'))).toBe('allowed');
     for (const role of ['admin', 'developer', 'viewer'] as const)
       expect(outcome(request('POST', route, role))).toMatch(/cannot do this \(needs account.manage\)/);
@@ -52,7 +52,9 @@ describe('the permission hook', () => {
   });
 
   it('audits a change without an entry under its route, and never a read', () => {
-    expect(auditAction('POST', '/api/emails/:id/resend')).toBe('POST /api/emails/:id/resend');
+    expect(auditAction('POST', '/api/not-yet-in-the-table')).toBe('POST /api/not-yet-in-the-table');
+    expect(auditAction('POST', '/api/emails/:id/resend')).toBe('email.resent');
+    expect(auditAction('PATCH', '/api/account')).toBe('account.updated');
     expect(auditAction('GET', '/api/emails/search')).toBeUndefined();
     expect(auditAction('POST', '/api/api-keys')).toBe('api_key.created');
     expect(auditAction('GET', '/api/webhooks/:id/secret')).toBe('webhook.secret_revealed');
