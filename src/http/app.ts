@@ -46,6 +46,8 @@ import type { Members } from '../accounts/members.js';
 import type { TwoFactor } from '../accounts/two-factor.js';
 import type { MembersRepo } from '../db/members-repo.js';
 import { auditHook, checkPermission } from './access-hooks.js';
+import { roleCheckErrors } from './permissions.js';
+import { withErrorCodes } from './schemas/responses.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerMemberRoutes } from './routes/members.js';
 import { registerAcceptInviteRoute, registerSecurityRoutes } from './routes/security.js';
@@ -215,7 +217,14 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     api.addHook('onRequest', checkPermission);
     api.addHook('onSend', auditHook(deps.audit, deps.logger));
     api.addHook('onRoute', (route) => {
-      route.schema = { ...route.schema, security: [{ apiKey: [] }, { session: [] }] };
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const response = route.schema?.response as Record<string, object> | undefined;
+      route.schema = {
+        ...route.schema,
+        security: [{ apiKey: [] }, { session: [] }],
+        // What the role check above can answer on this route (http/permissions.ts).
+        ...(response ? { response: withErrorCodes(response, roleCheckErrors(methods[0]!, route.url)) } : {}),
+      };
     });
     registerSendRoutes(api, deps.accept);
     registerResendRoute(api, { accept: deps.accept, messages: deps.messages });

@@ -5,6 +5,7 @@
 // the owner has: a new route is owner-only until it is given its entry (a test lists every registered
 // /api route against this table).
 import type { MemberRole } from '../db/schema.js';
+import type { ErrorCode } from '../errors.js';
 
 export type Permission =
   | 'self'
@@ -160,3 +161,16 @@ export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/auth/totp/setup',
   'POST /api/auth/totp/confirm',
 ]);
+
+/**
+ * The errors the role check (access-hooks.ts) can answer on a route, for its OpenAPI responses: the
+ * enrolment gate everywhere but the enrolment routes, `forbidden` unless every role may call it.
+ */
+export function roleCheckErrors(method: string, pattern: string): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (!ENROLMENT_ROUTES.has(`${method === 'HEAD' ? 'GET' : method} ${pattern}`)) {
+    codes.push('totp_enrolment_required');
+  }
+  if (!allows('viewer', ruleFor(method, pattern).permission)) codes.push('forbidden');
+  return codes;
+}

@@ -706,12 +706,62 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Joined and logged in: the session cookie is set (no device cookie) */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              account: components['schemas']['SessionAccount'];
+              member: components['schemas']['SessionMember'];
+              csrf_token: string;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -806,6 +856,10 @@ export interface paths {
          *     `account_sandboxed`: The account has no verified domain yet; only test sends and the guided test work.
          *
          *     `domain_not_verified`: The from address is not on a verified domain of this account.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -973,6 +1027,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `account_suspended`: The account is suspended by the operator.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1129,6 +1187,10 @@ export interface paths {
          *     `account_sandboxed`: The account has no verified domain yet; only test sends and the guided test work.
          *
          *     `domain_not_verified`: The from address is not on a verified domain of this account.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1265,7 +1327,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1405,7 +1471,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1494,7 +1564,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1590,7 +1664,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1693,6 +1771,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1803,7 +1885,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1899,6 +1987,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `plan_limit`: The plan does not allow more of this resource.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2013,7 +2105,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2110,6 +2208,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2234,6 +2336,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2354,6 +2460,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2478,6 +2588,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2605,7 +2719,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2704,6 +2824,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2820,6 +2944,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2933,7 +3061,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3038,6 +3172,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `plan_limit`: The plan does not allow more of this resource.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3143,7 +3281,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3234,6 +3378,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3367,6 +3515,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3477,7 +3629,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3585,6 +3743,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3709,6 +3871,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3842,6 +4008,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3970,6 +4140,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4101,7 +4275,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4199,7 +4379,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4425,6 +4609,8 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
          */
         403: {
           headers: {
@@ -4543,6 +4729,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4652,6 +4842,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4744,6 +4938,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4860,6 +5058,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4993,6 +5195,10 @@ export interface paths {
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
          *
          *     `email_not_verified`: The signup address is not verified yet; open the link emailed at sign-up.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -5106,7 +5312,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -5160,12 +5370,75 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The members, the owner first */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              data: components['schemas']['Member'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5188,12 +5461,108 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Invited; the link is mailed */
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['Member'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `member_exists`: The address already has a txmail account or membership. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5225,12 +5594,104 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Done; no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5255,12 +5716,108 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description The member with its new role */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['Member'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5273,7 +5830,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Dashboard: a member's live sessions */
+    /** Dashboard: a member's live sessions (the owner's: the owner only) */
     get: {
       parameters: {
         query?: never;
@@ -5285,12 +5842,84 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The live sessions */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              data: components['schemas']['MemberSession'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5312,7 +5941,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Dashboard: end one of a member's sessions */
+    /** Dashboard: end one of a member's sessions (the owner's: the owner only) */
     delete: {
       parameters: {
         query?: never;
@@ -5325,12 +5954,104 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Done; no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5358,12 +6079,95 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description The pending secret */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['TotpSetup'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5398,12 +6202,100 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Two-factor sign-in is on */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              /** @description Each works once instead of a code; shown in this answer only */
+              recovery_codes: string[];
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5438,12 +6330,102 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description Two-factor sign-in is off */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              totp_enabled: false;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5470,12 +6452,73 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description Your live sessions */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              data: components['schemas']['MemberSession'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5509,12 +6552,102 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
-        200: {
+        /** @description Done; no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5552,12 +6685,101 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description The requirement as set */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              require_totp: boolean;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };
@@ -5583,12 +6805,79 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Default Response */
+        /** @description A page of entries */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': {
+              data: components['schemas']['AuditEntry'][];
+              /** @description Pass as `cursor` for the next page */
+              next_cursor: string | null;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
         };
       };
     };

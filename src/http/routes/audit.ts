@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditJson, type Audit } from '../../audit/audit.js';
 import { AppError } from '../../errors.js';
 import { authOf } from '../authenticate.js';
+import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
 export function registerAuditRoutes(app: FastifyInstance, audit: Audit): void {
   app.get<{ Querystring: { cursor?: string; limit?: string } }>(
@@ -18,6 +19,10 @@ export function registerAuditRoutes(app: FastifyInstance, audit: Audit): void {
             limit: { type: 'string', pattern: '^[0-9]{1,3}$' },
           },
         },
+        response: responses({ 200: json('A page of entries', list(ref('AuditEntry'), true)) }, [
+          ...AUTHENTICATED,
+          'validation_error',
+        ]),
       },
     },
     async (request) => {

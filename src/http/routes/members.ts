@@ -7,6 +7,19 @@ import type { MemberRole, SessionRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
 import { ASSIGNABLE_ROLES } from '../permissions.js';
+import {
+  AUTHENTICATED,
+  json,
+  list,
+  noContent,
+  ref,
+  responses,
+  SESSION_ONLY,
+  STATE_CHANGING,
+} from '../schemas/responses.js';
+
+const READ = [...AUTHENTICATED, ...SESSION_ONLY] as const;
+const CHANGE = [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY] as const;
 
 const role = { type: 'string', enum: [...ASSIGNABLE_ROLES] } as const;
 
@@ -36,7 +49,12 @@ export function registerMemberRoutes(
 ): void {
   app.get(
     '/api/members',
-    { schema: { summary: "Dashboard: the account's members and invitations" } },
+    {
+      schema: {
+        summary: "Dashboard: the account's members and invitations",
+        response: responses({ 200: json('The members, the owner first', list(ref('Member'))) }, READ),
+      },
+    },
     async (request) => {
       const { account } = sessionOf(request);
       return { data: (await deps.members.list(account)).map(memberJson) };
@@ -54,6 +72,11 @@ export function registerMemberRoutes(
           required: ['email', 'role'],
           properties: { email: { type: 'string', minLength: 3, maxLength: 320 }, role },
         },
+        response: responses({ 201: json('Invited; the link is mailed', ref('Member')) }, [
+          ...CHANGE,
+          'validation_error',
+          'member_exists',
+        ]),
       },
     },
     async (request, reply) => {
@@ -74,6 +97,11 @@ export function registerMemberRoutes(
       schema: {
         summary: "Dashboard: change an invited member's role",
         body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role } },
+        response: responses({ 200: json('The member with its new role', ref('Member')) }, [
+          ...CHANGE,
+          'validation_error',
+          'not_found',
+        ]),
       },
     },
     async (request) => {
@@ -84,7 +112,12 @@ export function registerMemberRoutes(
 
   app.delete<{ Params: { id: string } }>(
     '/api/members/:id',
-    { schema: { summary: 'Dashboard: remove an invited member (its sessions end at once)' } },
+    {
+      schema: {
+        summary: 'Dashboard: remove an invited member (its sessions end at once)',
+        response: responses({ 204: noContent }, [...CHANGE, 'not_found']),
+      },
+    },
     async (request, reply) => {
       const { account } = sessionOf(request);
       await deps.members.remove(account, request.params.id);
@@ -94,7 +127,16 @@ export function registerMemberRoutes(
 
   app.get<{ Params: { id: string } }>(
     '/api/members/:id/sessions',
-    { schema: { summary: "Dashboard: a member's live sessions" } },
+    {
+      schema: {
+        summary: "Dashboard: a member's live sessions (the owner's: the owner only)",
+        response: responses({ 200: json('The live sessions', list(ref('MemberSession'))) }, [
+          ...READ,
+          'forbidden',
+          'not_found',
+        ]),
+      },
+    },
     async (request) => {
       const session = sessionOf(request);
       const member = await memberForSessions(deps.members, session, request.params.id);
@@ -105,7 +147,12 @@ export function registerMemberRoutes(
 
   app.delete<{ Params: { id: string; sid: string } }>(
     '/api/members/:id/sessions/:sid',
-    { schema: { summary: "Dashboard: end one of a member's sessions" } },
+    {
+      schema: {
+        summary: "Dashboard: end one of a member's sessions (the owner's: the owner only)",
+        response: responses({ 204: noContent }, [...CHANGE, 'forbidden', 'not_found']),
+      },
+    },
     async (request, reply) => {
       const session = sessionOf(request);
       const member = await memberForSessions(deps.members, session, request.params.id);

@@ -8,6 +8,16 @@ import type { TwoFactor } from '../../accounts/two-factor.js';
 import type { MembersRepo } from '../../db/members-repo.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
+import {
+  AUTHENTICATED,
+  json,
+  list,
+  noContent,
+  ref,
+  responses,
+  SESSION_ONLY,
+  STATE_CHANGING,
+} from '../schemas/responses.js';
 import { sessionCookie } from '../session-cookie.js';
 import { signedInJson } from './auth.js';
 import { sessionJson } from './members.js';
@@ -25,6 +35,8 @@ export interface SecurityRouteDeps {
 const object = (required: string[], properties: Record<string, unknown>) =>
   ({ type: 'object', additionalProperties: false, required, properties }) as const;
 
+const CHANGE = [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY] as const;
+
 /** POST /api/auth/accept-invite: outside the authentication hook. */
 export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRouteDeps): void {
   app.post<{ Body: { token: string; password: string } }>(
@@ -36,6 +48,25 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
           token: { type: 'string', minLength: 1, maxLength: 200 },
           password: { type: 'string', minLength: 1, maxLength: 1024 },
         }),
+        response: responses(
+          {
+            200: json(
+              'Joined and logged in: the session cookie is set (no device cookie)',
+              object(['account', 'member', 'csrf_token'], {
+                account: ref('SessionAccount'),
+                member: ref('SessionMember'),
+                csrf_token: { type: 'string' },
+              }),
+            ),
+          },
+          [
+            'invalid_json',
+            'unsupported_media_type',
+            'payload_too_large',
+            'validation_error',
+            'invalid_token',
+          ],
+        ),
       },
     },
     async (request, reply) => {
@@ -59,7 +90,15 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
 export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRouteDeps): void {
   app.post(
     '/api/auth/totp/setup',
-    { schema: { summary: 'Dashboard: start two-factor sign-in: a new TOTP secret and its otpauth:// URL' } },
+    {
+      schema: {
+        summary: 'Dashboard: start two-factor sign-in: a new TOTP secret and its otpauth:// URL',
+        response: responses({ 200: json('The pending secret', ref('TotpSetup')) }, [
+          ...CHANGE,
+          'validation_error',
+        ]),
+      },
+    },
     async (request, reply) =>
       reply.header('Cache-Control', 'no-store').send(await deps.twoFactor.setup(sessionOf(request).member)),
   );
@@ -70,6 +109,21 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
       schema: {
         summary: 'Dashboard: confirm with a code from the app; answers the recovery codes, shown once',
         body: object(['code'], { code: { type: 'string', minLength: 1, maxLength: 20 } }),
+        response: responses(
+          {
+            200: json(
+              'Two-factor sign-in is on',
+              object(['recovery_codes'], {
+                recovery_codes: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description: 'Each works once instead of a code; shown in this answer only',
+                },
+              }),
+            ),
+          },
+          [...CHANGE, 'validation_error', 'invalid_code', 'rate_limit_exceeded'],
+        ),
       },
     },
     async (request, reply) => {
@@ -84,6 +138,15 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
       schema: {
         summary: 'Dashboard: turn two-factor sign-in off with a code (not while the account requires it)',
         body: object(['code'], { code: { type: 'string', minLength: 1, maxLength: 20 } }),
+        response: responses(
+          {
+            200: json(
+              'Two-factor sign-in is off',
+              object(['totp_enabled'], { totp_enabled: { type: 'boolean', enum: [false] } }),
+            ),
+          },
+          [...CHANGE, 'validation_error', 'invalid_code', 'rate_limit_exceeded'],
+        ),
       },
     },
     async (request) => {
@@ -95,7 +158,15 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
 
   app.get(
     '/api/auth/sessions',
-    { schema: { summary: 'Dashboard: your own live sessions' } },
+    {
+      schema: {
+        summary: 'Dashboard: your own live sessions',
+        response: responses({ 200: json('Your live sessions', list(ref('MemberSession'))) }, [
+          ...AUTHENTICATED,
+          ...SESSION_ONLY,
+        ]),
+      },
+    },
     async (request) => {
       const session = sessionOf(request);
       const rows = await deps.sessions.listOf(session.member.id);
@@ -105,7 +176,12 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
 
   app.delete<{ Params: { id: string } }>(
     '/api/auth/sessions/:id',
-    { schema: { summary: 'Dashboard: end one of your own sessions' } },
+    {
+      schema: {
+        summary: 'Dashboard: end one of your own sessions',
+        response: responses({ 204: noContent }, [...CHANGE, 'not_found']),
+      },
+    },
     async (request, reply) => {
       const session = sessionOf(request);
       if (!(await deps.sessions.revokeOf(session.member.id, request.params.id))) {
@@ -121,6 +197,15 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
       schema: {
         summary: 'Dashboard (owner): require two-factor sign-in of every member',
         body: object(['require_totp'], { require_totp: { type: 'boolean' } }),
+        response: responses(
+          {
+            200: json(
+              'The requirement as set',
+              object(['require_totp'], { require_totp: { type: 'boolean' } }),
+            ),
+          },
+          [...CHANGE, 'validation_error'],
+        ),
       },
     },
     async (request) => {
