@@ -4,15 +4,8 @@ import { api } from '../api.js';
 import { DataTable } from './data-table.js';
 import { formatTime } from './format.js';
 import { ErrorNotice, LiveRegion, Notice } from './notice.js';
+import type { MemberSession as SessionRow } from '../api-types.js';
 import { useApi } from './use-api.js';
-
-interface SessionRow {
-  id: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  current: boolean;
-}
 
 /** `path`: GET lists the sessions, DELETE `${path}/:id` ends one. */
 export function SessionsTable({ path, caption }: { path: string; caption: string }) {

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
 import { navigate, useLocation } from '../router.js';
-import { useSession, type SessionInfo } from '../session.js';
+import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
 /**
@@ -17,7 +17,7 @@ export function AcceptInvitePage() {
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     try {
-      const res = await api<Omit<SessionInfo, 'signup'>>('POST', '/api/auth/accept-invite', {
+      const res = await api<ApiBody<'/api/auth/accept-invite', 'post'>>('POST', '/api/auth/accept-invite', {
         token,
         password: new FormData(e.currentTarget).get('password'),
       });

@@ -3,15 +3,8 @@ import { formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
-
-interface AuditEntry {
-  id: string;
-  created_at: string;
-  actor: { type: 'member' | 'api_key' | 'operator'; id: string | null; label: string | null };
-  action: string;
-  target: string | null;
-  ip: string | null;
-}
+import type { ApiBody } from '../api.js';
+import type { AuditEntry } from '../api-types.js';
 
 function actor(e: AuditEntry): string {
   if (e.actor.type === 'member') return e.actor.label ?? 'a member';
@@ -20,7 +13,7 @@ function actor(e: AuditEntry): string {
 }
 
 export function AuditPage() {
-  const entries = useApi<{ data: AuditEntry[] }>('/api/audit?limit=100');
+  const entries = useApi<ApiBody<'/api/audit', 'get'>>('/api/audit?limit=100');
   return (
     <Page title="Audit log" intro="Every change to this account: who made it, when and from which address.">
       <ErrorNotice error={entries.error} />

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Link, navigate } from '../router.js';
-import { useSession, type SessionInfo } from '../session.js';
+import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
 export function LoginPage() {
@@ -17,7 +17,7 @@ export function LoginPage() {
     const form = new FormData(e.currentTarget);
     setBusy(true);
     try {
-      const res = await api<Omit<SessionInfo, 'signup'>>('POST', '/api/auth/login', {
+      const res = await api<ApiBody<'/api/auth/login', 'post'>>('POST', '/api/auth/login', {
         email: form.get('email'),
         password: form.get('password'),
         ...(needCode ? { code: form.get('code') } : {}),

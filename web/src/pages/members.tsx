@@ -7,16 +7,9 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { SessionsTable } from '../components/sessions-table.js';
 import { useApi } from '../components/use-api.js';
+import type { ApiBody } from '../api.js';
+import type { Member } from '../api-types.js';
 import type { Role } from '../session.js';
-
-interface Member {
-  id: string;
-  email: string;
-  role: Role;
-  status: 'active' | 'invited';
-  totp_enabled: boolean;
-  created_at: string;
-}
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
@@ -25,7 +18,7 @@ const ROLES: { value: Role; label: string }[] = [
 ];
 
 export function MembersPage() {
-  const members = useApi<{ data: Member[] }>('/api/members');
+  const members = useApi<ApiBody<'/api/members', 'get'>>('/api/members');
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<string>();

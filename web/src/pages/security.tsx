@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, type ApiBody } from '../api.js';
+import type { TotpSetup } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
@@ -11,14 +12,14 @@ import { useSession } from '../session.js';
 export function SecurityPage() {
   const { session, refresh } = useSession();
   const member = session.member;
-  const [setup, setSetup] = useState<{ secret: string; otpauth_url: string }>();
+  const [setup, setSetup] = useState<TotpSetup>();
   const [codes, setCodes] = useState<string[]>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
 
   const start = async () => {
     try {
-      setSetup(await api('POST', '/api/auth/totp/setup'));
+      setSetup(await api<TotpSetup>('POST', '/api/auth/totp/setup'));
       setError(undefined);
     } catch (err) {
       setError(err);
@@ -27,7 +28,7 @@ export function SecurityPage() {
   const confirm = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     try {
-      const res = await api<{ recovery_codes: string[] }>('POST', '/api/auth/totp/confirm', {
+      const res = await api<ApiBody<'/api/auth/totp/confirm', 'post'>>('POST', '/api/auth/totp/confirm', {
         code: String(new FormData(e.currentTarget).get('code') ?? '').trim(),
       });
       setCodes(res.recovery_codes);
