@@ -281,6 +281,27 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
   });
 
+  it("gives the log tools their roles: search and the raw message to all, re-send to senders, the account's settings to the owner", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await as(viewer, 'GET', '/api/emails?q=receipt')).statusCode).toBe(200);
+    // Past the role check: no such message.
+    expect((await as(viewer, 'GET', `/api/emails/${unknown}/raw`)).statusCode).toBe(404);
+    expect((await as(viewer, 'POST', `/api/emails/${unknown}/resend`)).body).toMatch(/^forbidden: /);
+    expect((await as(dev, 'POST', `/api/emails/${unknown}/resend`)).statusCode).toBe(404);
+    for (const member of [viewer, dev, admin]) {
+      const refused = await as(member, 'PATCH', '/api/account', { content_retention_days: 7 });
+      expect(refused.body).toMatch(/^forbidden: .*needs account\.manage/);
+    }
+    const changed = await as(owner, 'PATCH', '/api/account', { content_retention_days: 7 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await auditActions(owner)).toContain('account.updated');
+  });
+
   it('writes an audit entry for every change, with who, when and from where', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
