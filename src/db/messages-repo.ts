@@ -34,10 +34,16 @@ export interface MessageFilter {
   subjectWords?: string[];
 }
 
-/** A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'). */
+/**
+ * A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'); only A–Z
+ * lower-cased, as the subject is on both databases (asciiLower), so both find the same messages.
+ */
 export function likeContains(word: string): string {
-  return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${asciiLower(word).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** A message row without its body, as the log lists it. */
 export type MessageSummary = Omit<MessageRow, 'html'>;
@@ -100,11 +106,16 @@ export class MessagesRepo {
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
     if (filter.id) q = q.where('id', '=', filter.id);
     if (filter.toDomain) q = q.where('to_domain', '=', filter.toDomain);
-    // Parameters, never text in the statement; lower() on both sides, as PostgreSQL's LIKE is
-    // case-sensitive and SQLite's is not. The account's own messages are scanned newest first and
-    // the scan stops at the page's end.
+    // Parameters, never text in the statement; the subject lower-cased on both sides, as PostgreSQL's
+    // LIKE is case-sensitive and SQLite's is not, and only A–Z: SQLite's lower() leaves other letters
+    // as they are, PostgreSQL's would not (translate() does as SQLite does). The account's own
+    // messages are scanned newest first and the scan stops at the page's end.
+    const subject =
+      this.dialect === 'postgres'
+        ? sql`translate(subject, ${UPPER}, ${UPPER.toLowerCase()})`
+        : sql`lower(subject)`;
     for (const word of filter.subjectWords ?? [])
-      q = q.where(sql<boolean>`lower(subject) like ${likeContains(word)} escape '\\'`);
+      q = q.where(sql<boolean>`${subject} like ${likeContains(word)} escape '\\'`);
     return q.orderBy('id', 'desc').limit(limit).execute();
   }
 
