@@ -73,7 +73,10 @@ export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw 
 
 /** The bytes a message was last sent as, or why there are none. */
 export type RawMessage =
-  { kind: 'kept'; raw: Buffer; signedAt: number } | { kind: 'removed'; removedAt: number } | { kind: 'none' };
+  | { kind: 'kept'; raw: Buffer; signedAt: number }
+  | { kind: 'removed'; removedAt: number }
+  /** attempted: the message was sent, but its bytes were not kept (too large, or not compressed). */
+  | { kind: 'none'; attempted: boolean };
 
 export interface MessageDetail {
   message: LoggedMessageRow;
@@ -197,13 +200,14 @@ export class MessagesRepo {
     const row = await this.db
       .selectFrom('messages as m')
       .leftJoin('message_raw as r', 'r.message_id', 'm.id')
-      .select(['m.content_removed_at', 'r.raw', 'r.signed_at'])
+      .select(['m.content_removed_at', 'm.attempts', 'r.raw', 'r.signed_at'])
       .where('m.account_id', '=', accountId)
       .where('m.id', '=', messageId)
       .executeTakeFirst();
     if (!row) return undefined;
     if (row.content_removed_at !== null) return { kind: 'removed', removedAt: row.content_removed_at };
-    if (row.raw === null || row.signed_at === null) return { kind: 'none' };
+    if (row.raw === null || row.signed_at === null)
+      return { kind: 'none', attempted: Number(row.attempts) > 0 };
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 

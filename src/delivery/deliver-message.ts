@@ -141,7 +141,6 @@ export class Deliverer {
     }
 
     const signed = await this.sign(m, key);
-    const kept = deps.keepRaw?.(signed);
 
     const admission = await deps.limits.acquire(route.destination);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -149,6 +148,8 @@ export class Deliverer {
     try {
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
+      // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
+      const kept = deps.keepRaw?.(signed);
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),
