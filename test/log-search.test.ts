@@ -66,6 +66,16 @@ describe.each(databaseKinds)('log search on $name', (kind) => {
     expect(await subjects('/api/emails?q=%5C')).toEqual([]);
   });
 
+  it('finds words with letters beyond ASCII alike on both databases (case ignored for A–Z only)', async () => {
+    const carol = await createTenant(env.services, { domain: 'acme.example' });
+    await send(carol, 'Été Über Straße', 'c@gmail.example');
+    const found = (q: string) => subjects(`/api/emails?q=${encodeURIComponent(q)}`, carol);
+    expect(await found('Été')).toEqual(['Été Über Straße']);
+    expect(await found('über straße')).toEqual([]);
+    expect(await found('Über STRAßE')).toEqual(['Été Über Straße']);
+    expect(await found('été')).toEqual([]);
+  });
+
   it('filters by recipient domain, with the other filters', async () => {
     expect(await subjects('/api/emails?domain=gmail.example')).toHaveLength(3);
     expect(await subjects('/api/emails?domain=GMAIL.example&q=reset')).toEqual(['Reset your password']);

@@ -67,7 +67,7 @@ describe('ThreadedMessageBuilder', () => {
   it('signs on the threads with an Ed25519 key beside the RSA key (the keys cross to the thread)', async () => {
     const ed = generateKeyPairSync('ed25519');
     const req = request(2);
-    req.key = { ...req.key, beside: [{ selector: 'txm202611e', privateKey: ed.privateKey }] };
+    req.key = { ...req.key!, beside: [{ selector: 'txm202611e', privateKey: ed.privateKey }] };
     const raw = await builder.build(req);
     const edRecord = `v=DKIM1; k=ed25519; p=${ed.publicKey.export({ type: 'spki', format: 'der' }).subarray(-32).toString('base64')}`;
     const verdicts = await mailauthVerify(raw, {

@@ -39,17 +39,21 @@ describe.each(databaseKinds)('raw view on $name', (kind) => {
     const received = await until('delivery', async () =>
       mail.sink.received.find((r) => r.to.includes('jane@dest.example')),
     );
+    // The bytes are kept with the attempt's record, in its transaction.
     const detail = await until('delivered', async () => {
       const d = (await call(alice, 'GET', `/api/emails/${id}`)).json() as {
         status: string;
         raw_bytes: number | null;
       };
-      // The bytes are kept beside the attempt's record, a moment after it.
       return d.status === 'delivered' && d.raw_bytes !== null ? d : undefined;
     });
     const raw = await call(alice, 'GET', `/api/emails/${id}/raw`);
     expect(raw.statusCode).toBe(200);
     expect(raw.headers['content-type']).toBe('message/rfc822');
+    // A download: never rendered on the dashboard's origin, nor sniffed as a page.
+    expect(raw.headers['content-disposition']).toBe(`attachment; filename="${id}.eml"`);
+    expect(raw.headers['x-content-type-options']).toBe('nosniff');
+    expect(raw.headers['content-security-policy']).toBe('sandbox');
     expect(raw.rawPayload.equals(received.raw)).toBe(true);
     expect(detail.raw_bytes).toBe(received.raw.length);
     expect(raw.rawPayload.toString('latin1')).toMatch(/^DKIM-Signature: /m);

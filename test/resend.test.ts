@@ -68,6 +68,25 @@ describe.each(databaseKinds)('re-send on $name', (kind) => {
     expect(account.usage.sent).toBe(3);
   });
 
+  it('answers a retried re-send with the same Idempotency-Key with the first copy', async () => {
+    const original = await send('retry@dest.example');
+    const resend = (key: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: `/api/emails/${original}/resend`,
+        headers: { 'x-api-key': alice.apiKey, 'idempotency-key': key },
+      });
+    const first = await resend('resend-1');
+    expect(first.statusCode, first.body).toBe(200);
+    const retried = await resend('resend-1');
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect((retried.json() as { id: string }).id).toBe((first.json() as { id: string }).id);
+    expect((await detail(original)).resends).toEqual([(first.json() as { id: string }).id]);
+    const bad = await resend('\u0001');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/^invalid_idempotency_key: /);
+  });
+
   it('is refused while the recipient is suppressed', async () => {
     const original = await send('gone@dest.example');
     const added = await call(alice, 'POST', '/api/suppressions', { address: 'gone@dest.example' });

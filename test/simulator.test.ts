@@ -85,7 +85,7 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     expect(account.test_sends.sent).toBe(before + 5);
     expect(account.usage.sent).toBe(0);
 
-    // The bytes are kept beside the attempt's record, a moment after it.
+    // The bytes are kept with the attempt's record.
     const delivered = await reaches(
       sandboxed,
       ids.delivered,
@@ -93,6 +93,14 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     );
     expect(delivered.events.map((e) => e.type)).toEqual(['email.delivered', 'email.queued']);
     expect(delivered.raw_bytes).toBeGreaterThan(0);
+    // From a domain the account may not send from, nothing signs it: no key of the service vouches for
+    // a From the customer wrote, the test domain's least of all.
+    const raw = async (id: string) => {
+      const res = await call(sandboxed, 'GET', `/api/emails/${id}/raw`);
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    expect(await raw(ids.delivered)).not.toMatch(/^DKIM-Signature:/im);
 
     const bounced = await reaches(sandboxed, ids.bounce, (d) => d.status === 'bounced');
     expect(bounced.category).toBe('unknown_recipient');
@@ -183,5 +191,14 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     await reaches(sender, id, (d) => d.status === 'delivered');
     expect(mail.sink.received.map((r) => r.to)).toEqual([['someone@dest.example']]);
     expect(mail.sink.connections).toBe(1);
+  });
+
+  it("never signs a customer's From with the service's key, whatever it claims", async () => {
+    const posing = await send(sandboxed, `delivered@${SIM}`, `Security <security@${TEST_DOMAIN}>`);
+    await reaches(sandboxed, posing, (d) => d.status === 'delivered' && d.raw_bytes !== null);
+    const res = await call(sandboxed, 'GET', `/api/emails/${posing}/raw`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`From: Security <security@${TEST_DOMAIN}>`);
+    expect(res.body).not.toMatch(/^DKIM-Signature:/im);
   });
 });

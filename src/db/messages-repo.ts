@@ -34,10 +34,16 @@ export interface MessageFilter {
   subjectWords?: string[];
 }
 
-/** A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'). */
+/**
+ * A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'); only A–Z
+ * lower-cased, as the subject is on both databases (asciiLower), so both find the same messages.
+ */
 export function likeContains(word: string): string {
-  return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${asciiLower(word).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** A message row without its body, as the log lists it. */
 export type MessageSummary = Omit<MessageRow, 'html'>;
@@ -67,7 +73,10 @@ export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw 
 
 /** The bytes a message was last sent as, or why there are none. */
 export type RawMessage =
-  { kind: 'kept'; raw: Buffer; signedAt: number } | { kind: 'removed'; removedAt: number } | { kind: 'none' };
+  | { kind: 'kept'; raw: Buffer; signedAt: number }
+  | { kind: 'removed'; removedAt: number }
+  /** attempted: the message was sent, but its bytes were not kept (too large, or not compressed). */
+  | { kind: 'none'; attempted: boolean };
 
 export interface MessageDetail {
   message: LoggedMessageRow;
@@ -100,11 +109,16 @@ export class MessagesRepo {
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
     if (filter.id) q = q.where('id', '=', filter.id);
     if (filter.toDomain) q = q.where('to_domain', '=', filter.toDomain);
-    // Parameters, never text in the statement; lower() on both sides, as PostgreSQL's LIKE is
-    // case-sensitive and SQLite's is not. The account's own messages are scanned newest first and
-    // the scan stops at the page's end.
+    // Parameters, never text in the statement; the subject lower-cased on both sides, as PostgreSQL's
+    // LIKE is case-sensitive and SQLite's is not, and only A–Z: SQLite's lower() leaves other letters
+    // as they are, PostgreSQL's would not (translate() does as SQLite does). The account's own
+    // messages are scanned newest first and the scan stops at the page's end.
+    const subject =
+      this.dialect === 'postgres'
+        ? sql`translate(subject, ${UPPER}, ${UPPER.toLowerCase()})`
+        : sql`lower(subject)`;
     for (const word of filter.subjectWords ?? [])
-      q = q.where(sql<boolean>`lower(subject) like ${likeContains(word)} escape '\\'`);
+      q = q.where(sql<boolean>`${subject} like ${likeContains(word)} escape '\\'`);
     return q.orderBy('id', 'desc').limit(limit).execute();
   }
 
@@ -186,13 +200,14 @@ export class MessagesRepo {
     const row = await this.db
       .selectFrom('messages as m')
       .leftJoin('message_raw as r', 'r.message_id', 'm.id')
-      .select(['m.content_removed_at', 'r.raw', 'r.signed_at'])
+      .select(['m.content_removed_at', 'm.attempts', 'r.raw', 'r.signed_at'])
       .where('m.account_id', '=', accountId)
       .where('m.id', '=', messageId)
       .executeTakeFirst();
     if (!row) return undefined;
     if (row.content_removed_at !== null) return { kind: 'removed', removedAt: row.content_removed_at };
-    if (row.raw === null || row.signed_at === null) return { kind: 'none' };
+    if (row.raw === null || row.signed_at === null)
+      return { kind: 'none', attempted: Number(row.attempts) > 0 };
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 

@@ -6,9 +6,11 @@ import { composeMessage, type OutgoingMessage } from './compose.js';
 export interface BuildRequest {
   message: OutgoingMessage;
   hostname: string;
-  key: SigningKey;
+  /** Absent: not signed (the simulator's mail from a domain the account may not send from). */
+  key?: SigningKey;
 }
 
 export async function buildMessage(req: BuildRequest): Promise<Buffer> {
-  return signMessage(await composeMessage(req.message, req.hostname), req.key);
+  const composed = await composeMessage(req.message, req.hostname);
+  return req.key ? signMessage(composed, req.key) : composed;
 }

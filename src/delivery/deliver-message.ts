@@ -141,7 +141,6 @@ export class Deliverer {
     }
 
     const signed = await this.sign(m, key);
-    const kept = deps.keepRaw?.(signed);
 
     const admission = await deps.limits.acquire(route.destination);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -149,6 +148,8 @@ export class Deliverer {
     try {
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
+      // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
+      const kept = deps.keepRaw?.(signed);
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),
@@ -182,7 +183,7 @@ export class Deliverer {
     }
   }
 
-  private sign(m: MessageRow, key: SigningKey): Promise<Buffer> {
+  private sign(m: MessageRow, key: SigningKey | undefined): Promise<Buffer> {
     return this.deps.builder.build({
       message: {
         id: m.id,
@@ -201,22 +202,24 @@ export class Deliverer {
   }
 
   /**
-   * Mail to a simulator address: signed as it would be sent (with its domain's key while that domain
-   * may send, else with the test domain's: the simulator takes mail from a domain not yet verified),
+   * Mail to a simulator address: signed as it would be sent while its From domain is one the account
+   * may send from, else not signed at all: the simulator takes mail from a domain not yet verified,
+   * and no other key may sign it (the test domain's would vouch for any From the customer wrote, and
+   * the raw view would hand out a message that passes DKIM and DMARC for the service's domain). Then
    * kept, and answered by the simulator; no route, no limits, no connection (docs/design.md §16).
    */
   private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
-    let sender = await this.sender(m);
-    if ('refused' in sender) {
-      const key = await deps.dkim.signingKey(settings.testDomain, null);
-      if (!key) return { kind: 'unsendable', reason: `no DKIM key for ${settings.testDomain}` };
-      sender = { key, envelopeDomain: settings.testDomain };
-    }
-    const signed = await this.sign(m, sender.key);
+    const sender = m.from_domain === settings.testDomain ? undefined : await this.sender(m);
+    const own = sender && !('refused' in sender) ? sender : undefined;
+    const signed = await this.sign(m, own?.key);
     const kept = deps.keepRaw?.(signed);
     const result = await simulator.deliver(
-      { from: deps.verp.address(m.id, sender.envelopeDomain), to: m.to_email, raw: signed },
+      {
+        from: deps.verp.address(m.id, own?.envelopeDomain ?? settings.testDomain),
+        to: m.to_email,
+        raw: signed,
+      },
       m.attempts,
     );
     return { kind: 'attempted', result, raw: await kept };

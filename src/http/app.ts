@@ -228,7 +228,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     });
     registerSendRoutes(api, deps.accept);
     registerResendRoute(api, { accept: deps.accept, messages: deps.messages });
-    registerEmailRoutes(api, deps.messages);
+    registerEmailRoutes(api, deps.messages, deps.clock);
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);
     registerSuppressionRoutes(api, deps.suppressions);

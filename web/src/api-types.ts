@@ -1151,6 +1151,8 @@ export interface paths {
          *     `invalid_json`: The body is not valid JSON.
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long or not printable.
          */
         400: {
           headers: {
@@ -1209,6 +1211,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `idempotency_in_progress`: A request with the same Idempotency-Key is still being processed. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
@@ -1227,7 +1238,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `recipient_suppressed`: The recipient is on the suppression list of this account. */
+        /**
+         * @description `idempotency_key_reused`: The Idempotency-Key was used in the last 24 hours with a different request.
+         *
+         *     `recipient_suppressed`: The recipient is on the suppression list of this account.
+         */
         422: {
           headers: {
             [name: string]: unknown;

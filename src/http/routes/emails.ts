@@ -2,7 +2,13 @@
 import { domainToASCII } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
-import type { MessageFilter, MessageSummary, MessagesRepo } from '../../db/messages-repo.js';
+import {
+  MAX_RAW_KEPT_BYTES,
+  type MessageFilter,
+  type MessageSummary,
+  type MessagesRepo,
+} from '../../db/messages-repo.js';
+import type { Clock } from '../../clock.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -85,7 +91,7 @@ const logOrCsv = {
   },
 };
 
-export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo): void {
+export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo, clock: Clock): void {
   registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
@@ -117,7 +123,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const rows = await messages.list(account.id, filter, limit + 1);
       const page = rows.slice(0, limit);
       const more = rows.length > limit;
-      const next = await nextSteps(messages, account, page);
+      const next = await nextSteps(messages, account, page, clock);
       return {
         data: page.map((m) => ({ ...summaryJson(m), next: next(m) })),
         next_cursor: more ? cursorOf(page[page.length - 1]!.id) : null,
@@ -144,7 +150,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
-      const next = await nextSteps(messages, account, [message]);
+      const next = await nextSteps(messages, account, [message], clock);
       return {
         ...detailJson(message, events),
         next: next(message),
@@ -215,11 +221,20 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
           `the content of email "${id}" was removed at ${iso(raw.removedAt)} (content retention)`,
         );
       }
-      if (raw.kind === 'none')
-        throw new AppError('not_found', `email "${id}" has not been sent yet: no bytes are kept for it`);
+      if (raw.kind === 'none') {
+        throw new AppError(
+          'not_found',
+          raw.attempted
+            ? `the bytes email "${id}" was sent as were not kept (larger than ${MAX_RAW_KEPT_BYTES / 1048576} MiB as sent)`
+            : `email "${id}" has not been sent yet: no bytes are kept for it`,
+        );
+      }
+      // The customer's HTML on the dashboard's origin: a download, never rendered or sniffed as a page.
       return reply
         .header('content-type', 'message/rfc822')
-        .header('content-disposition', `inline; filename="${id}.eml"`)
+        .header('content-disposition', `attachment; filename="${id}.eml"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', 'sandbox')
         .send(raw.raw);
     },
   );
@@ -233,10 +248,11 @@ async function nextSteps(
   messages: MessagesRepo,
   account: Pick<Account, 'id' | 'reputation_status'>,
   page: MessageSummary[],
+  clock: Clock,
 ): Promise<(m: MessageSummary) => NextStep | null> {
   const waiting = page.some((m) => m.status === 'queued' || m.status === 'deferred');
   const expireAfter = waiting ? await messages.expireAfters(account.id) : new Map<string, number | null>();
-  const now = Date.now();
+  const now = clock.now();
   return (m) =>
     nextStep(
       m,

@@ -1,12 +1,13 @@
 // POST /api/emails/:id/resend (docs/API.md): queues a copy of a message as a new message, through the
 // accept path like any send (its policy, quota and suppression check apply: a suppressed recipient is
 // refused), linked both ways: the copy's email.queued event and `resent_from` name the original,
-// whose detail lists its copies.
+// whose detail lists its copies. An Idempotency-Key makes a retried re-send answer the first copy.
 import type { FastifyInstance } from 'fastify';
 import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import type { AcceptService } from '../../messages/accept.js';
 import { authOf } from '../authenticate.js';
+import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -30,6 +31,9 @@ export function registerResendRoute(
           ...STATE_CHANGING,
           'not_found',
           'validation_error',
+          'invalid_idempotency_key',
+          'idempotency_in_progress',
+          'idempotency_key_reused',
           'account_suspended',
           'account_paused',
           'account_sandboxed',
@@ -47,6 +51,7 @@ export function registerResendRoute(
     },
     async (request) => {
       const { account } = authOf(request);
+      const idempotencyKey = idempotencyKeyOf(request);
       const id = request.params.id;
       const original = UUID.test(id) ? await deps.messages.get(account.id, id) : undefined;
       if (!original) throw new AppError('not_found', `no email with id "${id}" in this account`);
@@ -72,7 +77,7 @@ export function registerResendRoute(
             subject: original.subject,
             message: original.html,
           },
-          idempotencyKey: undefined,
+          idempotencyKey,
           resentFrom: original.id,
         })
         .catch((err: unknown) => {
@@ -84,7 +89,10 @@ export function registerResendRoute(
           );
         });
       // After the copy's commit: the event already names the original, the column makes it listable.
-      await deps.messages.markResent(account.id, answer.id, original.id);
+      // The copy is queued whatever happens here: failing the request would invite a second copy.
+      await deps.messages.markResent(account.id, answer.id, original.id).catch((err: unknown) => {
+        request.log.warn({ err, emailId: answer.id }, 'could not link the copy to its original');
+      });
       return { ...answer, resent_from: original.id };
     },
   );

@@ -4,9 +4,8 @@ import { AppError, type ErrorCode } from '../../errors.js';
 import type { AcceptService, SendRoute } from '../../messages/accept.js';
 import { sendRequestSchema, type SendRequestBody } from '../../messages/send-request.js';
 import { authOf } from '../authenticate.js';
+import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
-
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,256}$/;
 
 export function registerSendRoutes(app: FastifyInstance, accept: AcceptService): void {
   const route = (url: string, kind: SendRoute, summary: string, refusals: ErrorCode[]) =>
@@ -31,14 +30,7 @@ export function registerSendRoutes(app: FastifyInstance, accept: AcceptService):
       },
       async (request) => {
         const { account } = authOf(request);
-        const header = request.headers['idempotency-key'];
-        const idempotencyKey = Array.isArray(header) ? header[0] : header;
-        if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-          throw new AppError(
-            'invalid_idempotency_key',
-            'Idempotency-Key must be 1–256 printable ASCII characters',
-          );
-        }
+        const idempotencyKey = idempotencyKeyOf(request);
         try {
           return await accept.accept({ account, route: kind, body: request.body, idempotencyKey });
         } catch (err) {
