@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { isPlan, PLAN_NAMES } from './accounts/plans.js';
 import { ConfigError, describeConfig, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
+import { Audit } from './audit/audit.js';
 import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
@@ -169,6 +170,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
         account.id,
         typeof args.name === 'string' ? args.name : 'default',
       );
+      await operatorAudit(s, account.id, 'api_key.created', created.record.id);
       print(args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
       return 0;
     }
@@ -195,6 +197,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
       if (!(await s.repos.accounts.revokeApiKey(account.id, id, s.clock.now()))) {
         throw new UsageError(`${account.email} has no live key with the id ${id}`);
       }
+      await operatorAudit(s, account.id, 'api_key.revoked', id);
       print(args, { id, revoked: true }, `revoked ${id}; running servers stop accepting it within a second`);
       return 0;
     }
@@ -202,6 +205,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
       const account = await accountArg(s, args);
       const plan = planArg(args);
       await s.repos.accounts.setPlan(account.id, plan);
+      await operatorAudit(s, account.id, 'account.plan_changed', plan);
       print(args, { id: account.id, plan }, `${account.email} is now on the ${plan} plan`);
       return 0;
     }
@@ -212,6 +216,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
       await s.repos.accounts.setSuspended(account.id, suspend ? s.clock.now() : null);
       // Only the operator lifts a reputation pause (ARCHITECTURE.md, "Reputation guardrails").
       const unpaused = !suspend && (await s.reputation.resume(account.id));
+      await operatorAudit(s, account.id, suspend ? 'account.suspended' : 'account.resumed', null);
       print(
         args,
         { id: account.id, suspended: suspend, ...(suspend ? {} : { reputation_resumed: unpaused }) },
@@ -397,6 +402,17 @@ function planArg(args: Args, fallback?: 'free') {
   if (plan === undefined) throw new UsageError('--plan is required');
   if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
   return plan;
+}
+
+/** The audit entry of an operator command that changed an account (docs/design.md §2, "Audit log"). */
+function operatorAudit(s: Core, accountId: string, action: string, target: string | null): Promise<void> {
+  return new Audit(s.repos.audit, s.clock).record({
+    accountId,
+    actor: { type: 'operator' },
+    action,
+    target,
+    ip: null,
+  });
 }
 
 async function accountArg(s: Core, args: Args) {

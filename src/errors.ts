@@ -12,7 +12,11 @@ export const ERROR_CODES = {
   },
   invalid_token: {
     status: 400,
-    meaning: 'The email verification or password reset link is unknown, used already or expired.',
+    meaning: 'The email verification, password reset or invitation link is unknown, used already or expired.',
+  },
+  invalid_code: {
+    status: 400,
+    meaning: 'The two-factor code (or recovery code) is wrong, expired or used already.',
   },
   missing_api_key: { status: 401, meaning: 'No x-api-key header (nor a dashboard session) was sent.' },
   invalid_credentials: { status: 401, meaning: 'Dashboard log-in: the email or the password is wrong.' },
@@ -21,6 +25,10 @@ export const ERROR_CODES = {
     meaning: 'The dashboard session is unknown, expired or logged out; log in again.',
   },
   invalid_api_key: { status: 401, meaning: 'The API key is unknown or revoked.' },
+  totp_required: {
+    status: 401,
+    meaning: 'Dashboard log-in: the password is right; send it again with the two-factor "code".',
+  },
   account_sandboxed: {
     status: 403,
     meaning: 'The account has no verified domain yet; only test sends and the guided test work.',
@@ -56,8 +64,20 @@ export const ERROR_CODES = {
     status: 403,
     meaning: 'The signup address is not verified yet; open the link emailed at sign-up.',
   },
+  forbidden: {
+    status: 403,
+    meaning: "The member's role does not allow this (owner, admin, developer, viewer: see the roles).",
+  },
+  totp_enrolment_required: {
+    status: 403,
+    meaning: 'The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.',
+  },
   not_found: { status: 404, meaning: 'No such route or resource (or it belongs to another account).' },
   domain_exists: { status: 409, meaning: 'The account already has a domain with this name.' },
+  member_exists: {
+    status: 409,
+    meaning: 'The address already has a txmail account or membership.',
+  },
   idempotency_in_progress: {
     status: 409,
     meaning: 'A request with the same Idempotency-Key is still being processed.',

@@ -63,6 +63,22 @@ describe('txmail operator commands', () => {
     expect(bad.stderr).toContain('--plan must be one of free, pro, scale');
   });
 
+  it("records the operator's changes in the account's audit log", async () => {
+    expect((await runCli(['account', 'suspend', '--account', 'ops@example.com'], env)).code).toBe(0);
+    expect((await runCli(['account', 'resume', '--account', 'ops@example.com'], env)).code).toBe(0);
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
+    const rows = db.prepare('select actor_type, action, target from audit_log order by id').all();
+    db.close();
+    expect(rows).toEqual([
+      { actor_type: 'operator', action: 'api_key.created', target: expect.any(String) },
+      { actor_type: 'operator', action: 'api_key.revoked', target: expect.any(String) },
+      { actor_type: 'operator', action: 'account.plan_changed', target: 'scale' },
+      { actor_type: 'operator', action: 'account.suspended', target: null },
+      { actor_type: 'operator', action: 'account.resumed', target: null },
+    ]);
+  });
+
   it('refuses a duplicate account', async () => {
     const dup = await runCli(['account', 'create', '--email', 'ops@example.com'], env);
     expect(dup.code).toBe(2);

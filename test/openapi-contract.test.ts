@@ -4,6 +4,7 @@
 // helpers/openapi-contract.ts), and the check itself is shown to catch what it must.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/accounts/totp.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/db/schema.js';
 import { ERROR_CODES, type ErrorCode } from '../src/errors.js';
 import { eventPayload } from '../src/webhooks/payload.js';
@@ -294,6 +295,71 @@ describe('the OpenAPI document', () => {
     await ok('GET', `/api/webhooks/${hook.id}/deliveries?limit=10`, tenant);
     await ok('DELETE', `/api/webhooks/${hook.id}`, tenant);
     await call('GET', `/api/webhooks/${hook.id}`, tenant);
+
+    // Teams: members and invitations, roles, two-factor sign-in, sessions, the audit log.
+    const invited = 'member@contract.example';
+    const member = (
+      await ok('POST', '/api/members', browser, { email: invited, role: 'developer' })
+    ).json() as {
+      id: string;
+    };
+    expect((await call('POST', '/api/members', browser, { email: invited, role: 'viewer' })).body).toMatch(
+      /^member_exists: /,
+    );
+    await ok('GET', '/api/members', browser);
+    await ok('PATCH', `/api/members/${member.id}`, browser, { role: 'viewer' });
+    const inviteToken = await mailedToken(env, invited, '/accept-invite');
+    const viewer = browserOf(
+      await ok('POST', '/api/auth/accept-invite', null, { token: inviteToken, password: 'a viewer horse' }),
+    );
+    await call('POST', '/api/auth/accept-invite', null, { token: inviteToken, password: 'a viewer horse' });
+    expect((await call('POST', '/api/api-keys', viewer, { name: 'not mine' })).body).toMatch(/^forbidden: /);
+    const memberSessions = (await ok('GET', `/api/members/${member.id}/sessions`, browser)).json() as {
+      data: { id: string }[];
+    };
+    await ok('DELETE', `/api/members/${member.id}/sessions/${memberSessions.data[0]!.id}`, browser);
+    await call('DELETE', `/api/members/${member.id}/sessions/${memberSessions.data[0]!.id}`, browser);
+    const password = 'the third correct horse';
+    const other = browserOf(await ok('POST', '/api/auth/login', null, { email, password }));
+    const own = (await ok('GET', '/api/auth/sessions', browser)).json() as {
+      data: { id: string; current: boolean }[];
+    };
+    await ok('DELETE', `/api/auth/sessions/${own.data.find((x) => !x.current)!.id}`, browser);
+    await call('GET', '/api/account', other);
+    const setup = (await ok('POST', '/api/auth/totp/setup', browser)).json() as { secret: string };
+    const confirmed = (
+      await ok('POST', '/api/auth/totp/confirm', browser, {
+        code: totpCode(setup.secret, env.services.clock.now()),
+      })
+    ).json() as { recovery_codes: string[] };
+    await ok('PATCH', '/api/account/security', browser, { require_totp: true });
+    const enrolling = browserOf(
+      await ok('POST', '/api/auth/accept-invite', null, {
+        token: await mailedToken(
+          env,
+          (
+            (
+              await ok('POST', '/api/members', browser, { email: 'new@contract.example', role: 'viewer' })
+            ).json() as {
+              email: string;
+            }
+          ).email,
+          '/accept-invite',
+        ),
+        password: 'an enrolling horse',
+      }),
+    );
+    expect((await call('GET', '/api/emails', enrolling)).body).toMatch(/^totp_enrolment_required: /);
+    await call('POST', '/api/auth/totp/disable', browser, { code: confirmed.recovery_codes[0]! });
+    await ok('PATCH', '/api/account/security', browser, { require_totp: false });
+    expect((await call('POST', '/api/auth/login', null, { email, password })).body).toMatch(
+      /^totp_required: /,
+    );
+    await ok('POST', '/api/auth/totp/disable', browser, { code: confirmed.recovery_codes[1]! });
+    await ok('GET', '/api/audit?limit=5', browser);
+    await ok('GET', '/api/audit?limit=5', tenant);
+    await ok('DELETE', `/api/members/${member.id}`, browser);
+    await call('DELETE', `/api/members/${member.id}`, browser);
 
     await ok('POST', '/api/auth/logout', browser);
     await call('GET', '/api/account', browser);

@@ -136,6 +136,33 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(left.map((r) => r.id)).toEqual(['pro', 'young']);
   });
 
+  it('deletes the free plan’s audit entries past 48 hours, and keeps a paid plan’s', async () => {
+    const free = await createTenant(env.services, { plan: 'free' });
+    const pro = await createTenant(env.services, { plan: 'pro' });
+    const entry = (id: string, accountId: string, ageHours: number) => ({
+      id,
+      account_id: accountId,
+      created_at: clock.now() - ageHours * HOUR,
+      actor_type: 'operator' as const,
+      actor_id: null,
+      actor_label: null,
+      action: 'api_key.created',
+      target: null,
+      ip: null,
+    });
+    await env.services.db.kysely
+      .insertInto('audit_log')
+      .values([
+        entry('old', free.accountId, 49),
+        entry('young', free.accountId, 47),
+        entry('pro', pro.accountId, 24 * 30),
+      ])
+      .execute();
+    expect(await sweeper().sweep()).toBe(1);
+    const left = await env.services.db.kysely.selectFrom('audit_log').select('id').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['pro', 'young']);
+  });
+
   it('applies the shorter retention after a downgrade', async () => {
     const tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
     const month = await send(tenant, 24 * 30);

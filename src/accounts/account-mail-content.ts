@@ -84,3 +84,15 @@ export function addressProofMail(link: string): MailContent {
     ),
   };
 }
+
+/** An invitation to an account: the link sets the member's password and logs in. */
+export function inviteMail(link: string, accountEmail: string, invitedBy: string, role: string): MailContent {
+  const a = escapeHtml(link);
+  return {
+    subject: 'You are invited to a txmail account',
+    html: layout(
+      'You are invited to txmail',
+      `<p>${escapeHtml(invitedBy)} invited you to the txmail account of ${escapeHtml(accountEmail)} as ${escapeHtml(role)}. Open this link to choose your password and log in:</p><p><a href="${a}">${a}</a></p><p>The link works once, for 7 days. If you did not expect this, ignore this message.</p>`,
+    ),
+  };
+}

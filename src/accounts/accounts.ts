@@ -61,6 +61,7 @@ export class Accounts {
       plan: input.plan ?? 'free',
       state: 'sandbox',
       suspended_at: null,
+      require_totp_at: null,
       created_at: this.clock.now(),
       email_verified_at: input.emailVerified === false ? null : this.clock.now(),
       reputation_status: 'healthy',

@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
+import type { MembersRepo } from '../db/members-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
-import type { Account } from '../db/schema.js';
+import type { Account, MemberRow } from '../db/schema.js';
 import type { DeferredWork } from '../deferred-work.js';
 import { AppError } from '../errors.js';
 import type { AccountMail } from './account-mail.js';
@@ -19,6 +20,7 @@ import { LoginLimits } from './login-limits.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
 import type { MailRequestLimits, Signup } from './signup.js';
+import type { TwoFactor } from './two-factor.js';
 
 const RESET_TTL_MS = 3600_000;
 
@@ -27,10 +29,14 @@ export interface DashboardAuthSettings {
   publicUrl: string;
 }
 
-/** A browser that just signed in: its session, and the device cookie that remembers it for log-ins. */
+/**
+ * A browser that just signed in: its session, and the device cookie that remembers it for log-ins (the
+ * owner's only: a device is bound to the account's address, and one given to an invited member would
+ * let it guess the owner's password on a device's budget, outside the per-address ceiling).
+ */
 export interface SignedIn {
   session: ActiveSession;
-  device: RememberedDevice;
+  device?: RememberedDevice;
 }
 
 export class DashboardAuth {
@@ -54,6 +60,9 @@ export class DashboardAuth {
       /** What a reset request does after it is answered. */
       deferred: DeferredWork;
       clock: Clock;
+      /** Invited members sign in here too (members.ts), with their second factor (two-factor.ts). */
+      members: MembersRepo;
+      twoFactor: TwoFactor;
     },
   ) {
     this.logins = new LoginLimits(deps.attempts);
@@ -101,7 +110,13 @@ export class DashboardAuth {
    * the browser's device cookie: when it names a browser that logged in to this address before, the
    * attempt is counted for that browser alone (login-limits.ts).
    */
-  async login(email: string, password: string, ip: string, deviceId?: string): Promise<SignedIn> {
+  async login(
+    email: string,
+    password: string,
+    ip: string,
+    deviceId?: string,
+    code?: string,
+  ): Promise<SignedIn> {
     const now = this.deps.clock.now();
     const address = email.trim().toLowerCase();
     const device = await this.deps.devices.recognise(deviceId, address, now);
@@ -115,15 +130,27 @@ export class DashboardAuth {
         { 'Retry-After': String(d.retryAfterSeconds) },
       );
     }
-    const account = await this.deps.accountsRepo.findByEmail(address);
+    const { account, member, passwordHash } = await this.whoIs(address);
     // Hash even when there is no such account (or a sign-up not finished: no password yet), so the
     // answer takes as long either way.
-    const ok = account?.password_hash
-      ? await verifyPassword(password, account.password_hash)
+    const ok = passwordHash
+      ? await verifyPassword(password, passwordHash)
       : (await verifyPassword(password, await this.dummy()), false);
     if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
     await this.logins.succeeded(ip, address, now, device);
-    const session = await this.deps.sessions.create(account);
+    const signedIn = member ?? (await this.deps.members.ensureOwner(account));
+    // The second factor, counted per member (two-factor.ts): the password alone starts no session.
+    if (signedIn.totp_enabled_at !== null) {
+      if (code === undefined || code.trim() === '') {
+        throw new AppError(
+          'totp_required',
+          'enter the code from your authenticator app (or a recovery code)',
+        );
+      }
+      await this.deps.twoFactor.verify(signedIn, code);
+    }
+    const session = await this.deps.sessions.create(account, signedIn);
+    if (signedIn.role !== 'owner') return { session };
     const remembered = await this.deps.devices.remember(
       account.id,
       device === undefined ? undefined : deviceId,
@@ -186,17 +213,45 @@ export class DashboardAuth {
    * browser forgotten (they proved the old password). This browser, which just proved the current one,
    * is remembered anew.
    */
-  async changePassword(session: ActiveSession, current: string, next: string): Promise<RememberedDevice> {
+  async changePassword(
+    session: ActiveSession,
+    current: string,
+    next: string,
+  ): Promise<RememberedDevice | undefined> {
     checkNewPassword(next);
-    const hash = session.account.password_hash;
+    const invited = session.member.role !== 'owner';
+    const hash = invited ? session.member.password_hash : session.account.password_hash;
     if (!hash || !(await verifyPassword(current, hash))) {
       throw new AppError('invalid_credentials', 'the current password is wrong');
     }
     const accountId = session.account.id;
+    if (invited) {
+      // An invited member's own password: that member's other sessions end, nobody else's.
+      await this.deps.members.setPassword(session.member.id, await hashPassword(next));
+      await this.deps.sessionsRepo.deleteMemberSessions(session.member.id, session.idHash);
+      return undefined;
+    }
     await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
     await this.deps.sessions.revokeAll(accountId, session.idHash);
     await this.deps.devices.forgetAll(accountId);
     return this.deps.devices.remember(accountId, undefined, this.deps.clock.now());
+  }
+
+  /**
+   * Who signs in with `address`: the account whose signup address it is (its owner), else an invited
+   * member who accepted the invitation, with the password hash to check.
+   */
+  private async whoIs(
+    address: string,
+  ): Promise<{ account?: Account; member?: MemberRow; passwordHash?: string | null }> {
+    // No stored address holds NUL, and PostgreSQL refuses it in a query: nobody to find.
+    if (address.includes('\0')) return {};
+    const account = await this.deps.accountsRepo.findByEmail(address);
+    if (account) return { account, passwordHash: account.password_hash };
+    const member = await this.deps.members.findInvitedByEmail(address);
+    if (!member || member.accepted_at === null) return {};
+    const owner = await this.deps.accountsRepo.findById(member.account_id);
+    return owner ? { account: owner, member, passwordHash: member.password_hash } : {};
   }
 
   /** After the answer to a reset request made at `now`: the link, if the address has an account. */

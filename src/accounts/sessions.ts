@@ -1,11 +1,14 @@
 // Dashboard sessions: a random 256-bit id in an HttpOnly cookie, stored only as its SHA-256, with a
 // 30-day sliding expiry. The CSRF token is an HMAC of the session id, so it needs no storage and
-// changes with every session. Expired sessions are deleted by the retention sweeper.
+// changes with every session. Expired sessions are deleted by the retention sweeper. A session belongs to a
+// member of the account (the owner unless said otherwise); the member's role is read at every request,
+// so a role change or a removal applies at once.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { MembersRepo } from '../db/members-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
-import type { Account, SessionRow } from '../db/schema.js';
+import type { Account, MemberRow, SessionRow } from '../db/schema.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** A session's expiry is pushed forward at most this often (one write per hour of use, not per request). */
@@ -16,6 +19,8 @@ export interface ActiveSession {
   id: string;
   idHash: string;
   account: Account;
+  /** Who signed in: the owner or an invited member. */
+  member: MemberRow;
   expiresAt: number;
   /** True when the expiry moved: the cookie is sent again so the browser's copy slides too. */
   extended: boolean;
@@ -31,20 +36,24 @@ export class Sessions {
     private readonly accounts: AccountsRepo,
     private readonly csrfKey: Buffer,
     private readonly clock: Clock,
+    private readonly members: MembersRepo,
   ) {}
 
-  async create(account: Account): Promise<ActiveSession> {
+  /** A new session of `member`, by default the account's owner (sign-up and verification links). */
+  async create(account: Account, member?: MemberRow): Promise<ActiveSession> {
     const id = randomBytes(32).toString('base64url');
     const now = this.clock.now();
+    const signedIn = member ?? (await this.members.ensureOwner(account));
     const row: SessionRow = {
       id_hash: hashSecret(id),
       account_id: account.id,
+      member_id: signedIn.id,
       created_at: now,
       last_seen_at: now,
       expires_at: now + SESSION_TTL_MS,
     };
     await this.repo.create(row);
-    return { id, idHash: row.id_hash, account, expiresAt: row.expires_at, extended: true };
+    return { id, idHash: row.id_hash, account, member: signedIn, expiresAt: row.expires_at, extended: true };
   }
 
   /** The live session for a cookie value, extending it when due; undefined when unknown or expired. */
@@ -56,13 +65,30 @@ export class Sessions {
     if (!row) return undefined;
     const account = await this.accounts.findById(row.account_id);
     if (!account) return undefined;
+    // A row from before members (migration 028 gives every old row its owner) is the owner's.
+    const member =
+      row.member_id === null
+        ? await this.members.ensureOwner(account)
+        : await this.members.byId(row.member_id);
+    if (!member || member.account_id !== account.id) return undefined;
     let expiresAt = row.expires_at;
     const extended = now - row.last_seen_at >= EXTEND_EVERY_MS;
     if (extended) {
       expiresAt = now + SESSION_TTL_MS;
       await this.repo.extend(idHash, now, expiresAt);
     }
-    return { id, idHash, account, expiresAt, extended };
+    return { id, idHash, account, member, expiresAt, extended };
+  }
+
+  /** The live sessions of a member, newest first. */
+  listOf(memberId: string): Promise<SessionRow[]> {
+    return this.repo.listOf(memberId, this.clock.now());
+  }
+
+  /** Ends one session of the member, named by the start of its id hash; false when there is none. */
+  revokeOf(memberId: string, idPrefix: string): Promise<boolean> {
+    if (!/^[0-9a-f]{32}$/.test(idPrefix)) return Promise.resolve(false);
+    return this.repo.deleteOf(memberId, idPrefix);
   }
 
   async revoke(idHash: string): Promise<void> {

@@ -187,6 +187,7 @@ function pendingAccount(id: string, email: string, now: number): Account {
     plan: 'free',
     state: 'sandbox',
     suspended_at: null,
+    require_totp_at: null,
     created_at: now,
     email_verified_at: null,
     reputation_status: 'healthy',

@@ -1,5 +1,5 @@
 // Deleting what is past its retention: messages with their events, delivery attempts and webhook
-// pushes (cascading foreign keys), the webhook attempt log; and what has expired: sessions, login
+// pushes (cascading foreign keys), the webhook attempt log, the audit log; and what has expired: sessions, login
 // devices, used or expired one-time tokens, idempotency keys, attempt counts, test-send counters of
 // past days, destination blocks' records past their window or pause. Every delete takes a bounded
 // batch.
@@ -107,6 +107,18 @@ export class RetentionRepo {
       .where('created_at', '<', before)
       .limit(limit);
     const r = await this.db.deleteFrom('events').where('id', 'in', batch).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Deletes up to `limit` of the account's audit entries made before `before` (kept as long as logs). */
+  async deleteAuditEntries(accountId: string, before: number, limit: number): Promise<number> {
+    const batch = this.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('created_at', '<', before)
+      .limit(limit);
+    const r = await this.db.deleteFrom('audit_log').where('id', 'in', batch).executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 

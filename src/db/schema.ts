@@ -55,6 +55,8 @@ export interface AccountsTable {
   reputation_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the status last changed; null: never. */
   reputation_changed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set by the owner: every member signs in with a second factor (migration 028). Defaults on insert. */
+  require_totp_at: ColumnType<number | null, number | null | undefined, number | null>;
   /**
    * Days a message's content (HTML and raw bytes) is kept once the message is final; null keeps it
    * (ARCHITECTURE.md, "Message content"). Defaults on insert (30).
@@ -70,6 +72,47 @@ export interface SessionsTable {
   last_seen_at: number;
   /** Sliding: pushed forward while the session is used. */
   expires_at: number;
+  /** The member signed in (migration 028); null only for a row written by an older version. */
+  member_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type MemberRole = 'owner' | 'admin' | 'developer' | 'viewer';
+
+/** People of an account (migration 028; accounts/members.ts). */
+export interface MembersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: MemberRole;
+  /** Invited members' own password; null for the owner (the account's) and for a pending invite. */
+  password_hash: string | null;
+  created_at: number;
+  accepted_at: number | null;
+  invite_token_hash: string | null;
+  invite_expires_at: number | null;
+  totp_pending_secret: string | null;
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  totp_last_step: number | null;
+}
+
+export interface MemberRecoveryCodesTable {
+  code_hash: string;
+  member_id: string;
+  used_at: number | null;
+}
+
+/** One change to an account (migration 029; audit/audit.ts). */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  created_at: number;
+  actor_type: 'member' | 'api_key' | 'operator';
+  actor_id: string | null;
+  actor_label: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
 }
 
 export interface LoginDevicesTable {
@@ -629,6 +672,9 @@ export interface Database {
   tls_report_counts: TlsReportCountsTable;
   tls_report_sends: TlsReportSendsTable;
   tls_report_schedule: TlsReportScheduleTable;
+  members: MembersTable;
+  member_recovery_codes: MemberRecoveryCodesTable;
+  audit_log: AuditLogTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -636,6 +682,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AccountTokenRow = Selectable<AccountTokensTable>;
 export type LoginDeviceRow = Selectable<LoginDevicesTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type MessageRow = Selectable<MessagesTable>;
 /** A message as the log reads it: with the columns only the log names (MessageLogColumns). */
 export type LoggedMessageRow = MessageRow & Selectable<MessageLogColumns>;

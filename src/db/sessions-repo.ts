@@ -27,6 +27,30 @@ export class SessionsRepo {
       .execute();
   }
 
+  /** The member's unexpired sessions, newest first. */
+  async listOf(memberId: string, now: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('member_id', '=', memberId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  /**
+   * Deletes the member's session whose id hash starts with `idPrefix` (32 hex digits: the public name
+   * of a session; the hash of a 256-bit secret, useless for signing in); false when there is none.
+   */
+  async deleteOf(memberId: string, idPrefix: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('sessions')
+      .where('member_id', '=', memberId)
+      .where('id_hash', 'like', `${idPrefix}%`)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
   async delete(idHash: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
@@ -36,6 +60,15 @@ export class SessionsRepo {
     let q = this.db.deleteFrom('sessions').where('account_id', '=', accountId);
     if (except !== undefined) q = q.where('id_hash', '!=', except);
     await q.execute();
+  }
+
+  /** Every session of one member, but `except`. */
+  async deleteMemberSessions(memberId: string, except: string): Promise<void> {
+    await this.db
+      .deleteFrom('sessions')
+      .where('member_id', '=', memberId)
+      .where('id_hash', '!=', except)
+      .execute();
   }
 
   async createToken(token: AccountTokenRow): Promise<void> {

@@ -41,6 +41,16 @@ import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
 import { registerGuidedTestRoutes } from './routes/guided-test.js';
 import { registerWebAssets } from './web-assets.js';
+import type { Audit } from '../audit/audit.js';
+import type { Members } from '../accounts/members.js';
+import type { TwoFactor } from '../accounts/two-factor.js';
+import type { MembersRepo } from '../db/members-repo.js';
+import { auditHook, checkPermission } from './access-hooks.js';
+import { roleCheckErrors } from './permissions.js';
+import { withErrorCodes } from './schemas/responses.js';
+import { registerAuditRoutes } from './routes/audit.js';
+import { registerMemberRoutes } from './routes/members.js';
+import { registerAcceptInviteRoute, registerSecurityRoutes } from './routes/security.js';
 import { openApiWebhooks, registerSharedSchemas } from './schemas/index.js';
 import { describeOnly } from './schemas/serializer.js';
 
@@ -80,6 +90,11 @@ export interface HttpDeps {
   trustProxy: TrustProxy;
   /** The reputation counts (GET /api/account/activity). */
   reputation: ReputationRepo;
+  /** Members, two-factor sign-in and the audit log (docs/design.md §2). */
+  members: Members;
+  membersRepo: MembersRepo;
+  twoFactor: TwoFactor;
+  audit: Audit;
 }
 
 /**
@@ -176,7 +191,19 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   // Cookies are marked Secure when the dashboard's public address is https.
   const secureCookies = deps.publicUrl.startsWith('https:');
   const authDeps = { auth: deps.dashboardAuth, sessions: deps.sessions, secureCookies };
-  app.register(async (pub) => registerPublicAuthRoutes(pub, authDeps));
+  const securityDeps = {
+    members: deps.members,
+    membersRepo: deps.membersRepo,
+    sessions: deps.sessions,
+    twoFactor: deps.twoFactor,
+    audit: deps.audit,
+    secureCookies,
+    clock: deps.clock,
+  };
+  app.register(async (pub) => {
+    registerPublicAuthRoutes(pub, authDeps);
+    registerAcceptInviteRoute(pub, securityDeps);
+  });
 
   // Routes authenticated by API key or by the dashboard's session cookie + CSRF token. No CORS headers
   // are ever sent on them (keys stay server-side; the dashboard is same-origin).
@@ -186,8 +213,18 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       'onRequest',
       authHook({ auth: deps.auth, sessions: deps.sessions, limiter, clock: deps.clock, secureCookies }),
     );
+    // Roles (http/permissions.ts) after authentication; the audit entry of every change before its answer.
+    api.addHook('onRequest', checkPermission);
+    api.addHook('onSend', auditHook(deps.audit, deps.logger));
     api.addHook('onRoute', (route) => {
-      route.schema = { ...route.schema, security: [{ apiKey: [] }, { session: [] }] };
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const response = route.schema?.response as Record<string, object> | undefined;
+      route.schema = {
+        ...route.schema,
+        security: [{ apiKey: [] }, { session: [] }],
+        // What the role check above can answer on this route (http/permissions.ts).
+        ...(response ? { response: withErrorCodes(response, roleCheckErrors(methods[0]!, route.url)) } : {}),
+      };
     });
     registerSendRoutes(api, deps.accept);
     registerResendRoute(api, { accept: deps.accept, messages: deps.messages });
@@ -206,6 +243,9 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     });
     registerGuidedTestRoutes(api, { mail: deps.accountMail, messages: deps.messages, clock: deps.clock });
     registerAccountActivityRoute(api, { reputation: deps.reputation, clock: deps.clock });
+    registerMemberRoutes(api, { members: deps.members, sessions: deps.sessions });
+    registerSecurityRoutes(api, securityDeps);
+    registerAuditRoutes(api, deps.audit);
   });
 
   // The dashboard: everything else that is a GET.

@@ -1,5 +1,5 @@
-// Log retention (docs/design.md §9): messages, their events and attempts, and webhook attempts older than the
-// plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
+// Log retention (docs/design.md §9): messages, their events and attempts, webhook attempts and audit
+// entries older than the plan keeps them are deleted, in small batches with a pause between them, so the single SQLite writer
 // is never held long enough to stall accepting or delivering mail. The plan read is the current one: a downgrade applies the
 // shorter retention from the next sweep on. Every worker process sweeps; deletes are idempotent.
 // The same pass deletes what has expired and is never read again: sessions, device cookies' records, used or expired one-time
@@ -102,6 +102,7 @@ export class RetentionSweeper {
             (limit) => this.repo.deleteMessages(accountId, before, limit),
             (limit) => this.repo.deleteWebhookAttempts(accountId, before, limit),
             (limit) => this.repo.deleteAccountEvents(accountId, before, limit),
+            (limit) => this.repo.deleteAuditEntries(accountId, before, limit),
           ]);
           if (this.stopped) return deleted;
         }

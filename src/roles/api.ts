@@ -26,7 +26,8 @@ export interface ApiRole extends Role {
 
 export function createApiRole(core: Core): ApiRole {
   const { config, db, repos, clock } = core;
-  const { sessions, dashboardAuth, accountMail, deferredWork } = createAccountServices(config, core);
+  const { sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit } =
+    createAccountServices(config, core);
   // Shared by API processes on PostgreSQL; SQLite runs one process, whose memory is enough.
   const rateLimitStore = dialectSeams(db).rateLimitStore();
   const app = (): FastifyInstance =>
@@ -62,6 +63,10 @@ export function createApiRole(core: Core): ApiRole {
       webRoot: defaultWebRoot(),
       trustProxy: config.trustProxy,
       reputation: repos.reputation,
+      members,
+      membersRepo: repos.members,
+      twoFactor,
+      audit,
     });
   let listening: FastifyInstance | undefined;
   return {

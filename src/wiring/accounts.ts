@@ -1,5 +1,6 @@
 // The dashboard's sign-in side of the api role (roles/api.ts): sessions, sign-up and log-in, remembered
-// browsers, and the mail those send (verification and reset links). API-key authentication and the
+// browsers, and the mail those send (verification and reset links); members with their invitations,
+// two-factor sign-in and the audit log (docs/design.md §2). API-key authentication and the
 // accounts themselves are the core's (roles/core.ts): other roles change what they answer.
 import type { Logger } from 'pino';
 import { QueuedAccountMail } from '../accounts/account-mail.js';
@@ -7,6 +8,10 @@ import { AttemptLimiter } from '../accounts/attempt-limiter.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
 import { LoginDevices } from '../accounts/login-devices.js';
 import { Sessions } from '../accounts/sessions.js';
+import { Members } from '../accounts/members.js';
+import { TwoFactor } from '../accounts/two-factor.js';
+import { Audit } from '../audit/audit.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import {
   MAILS_PER_ADDRESS_PER_HOUR,
   Signup,
@@ -26,6 +31,9 @@ export interface AccountServices {
   accountMail: QueuedAccountMail;
   /** What the sign-in pages do after answering (reset mail); waited for on close. */
   deferredWork: DeferredWork;
+  members: Members;
+  twoFactor: TwoFactor;
+  audit: Audit;
 }
 
 export function createAccountServices(
@@ -33,7 +41,13 @@ export function createAccountServices(
   deps: { repos: Repos; secretKey: string; systemMail: SystemMail; clock: Clock; logger: Logger },
 ): AccountServices {
   const { repos, clock, logger } = deps;
-  const sessions = new Sessions(repos.sessions, repos.accounts, deriveKey(deps.secretKey, 'session'), clock);
+  const sessions = new Sessions(
+    repos.sessions,
+    repos.accounts,
+    deriveKey(deps.secretKey, 'session'),
+    clock,
+    repos.members,
+  );
   const accountMail = new QueuedAccountMail(deps.systemMail);
   const deferredWork = new DeferredWork((err) =>
     logger.error({ err }, 'sign-in work after the answer failed'),
@@ -55,6 +69,22 @@ export function createAccountServices(
       clock,
     },
   );
+  const members = new Members(
+    { publicUrl: config.publicUrl },
+    {
+      repo: repos.members,
+      accounts: repos.accounts,
+      mail: accountMail,
+      clock,
+    },
+  );
+  const twoFactor = new TwoFactor({
+    members: repos.members,
+    box: new SecretBox(deriveKey(deps.secretKey, 'totp-secret-encryption')),
+    attempts: repos.attemptCounts,
+    clock,
+  });
+  const audit = new Audit(repos.audit, clock);
   const dashboardAuth = new DashboardAuth(
     { publicUrl: config.publicUrl },
     {
@@ -69,7 +99,9 @@ export function createAccountServices(
       attempts: repos.attemptCounts,
       deferred: deferredWork,
       clock,
+      members: repos.members,
+      twoFactor,
     },
   );
-  return { sessions, dashboardAuth, accountMail, deferredWork };
+  return { sessions, dashboardAuth, accountMail, deferredWork, members, twoFactor, audit };
 }

@@ -20,6 +20,8 @@ import { ReputationRepo } from '../db/reputation-repo.js';
 import { AccountReputationRepo } from '../db/account-reputation-repo.js';
 import { RetentionRepo } from '../db/retention-repo.js';
 import { SessionsRepo } from '../db/sessions-repo.js';
+import { MembersRepo } from '../db/members-repo.js';
+import { AuditRepo } from '../db/audit-repo.js';
 import { SignupsRepo } from '../db/signups-repo.js';
 import { SourceIpUsageRepo } from '../db/source-ip-usage-repo.js';
 import { SuppressionsRepo } from '../db/suppressions-repo.js';
@@ -42,6 +44,8 @@ export interface Repos {
   webhookOutbox: WebhookOutboxRepo;
   notices: NoticesRepo;
   sessions: SessionsRepo;
+  members: MembersRepo;
+  audit: AuditRepo;
   attemptCounts: AttemptCountsRepo;
   signups: SignupsRepo;
   loginDevices: LoginDevicesRepo;
@@ -74,6 +78,8 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
+    members: new MembersRepo(db.kysely),
+    audit: new AuditRepo(db.kysely),
     attemptCounts: new AttemptCountsRepo(db.kysely),
     signups: new SignupsRepo(db.kysely),
     loginDevices: new LoginDevicesRepo(db.kysely),

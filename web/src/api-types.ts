@@ -149,6 +149,7 @@ export interface paths {
           content: {
             'application/json': {
               account: components['schemas']['SessionAccount'] | null;
+              member?: components['schemas']['SessionMember'];
               csrf_token: string | null;
               /** @enum {string} */
               signup: 'open' | 'closed';
@@ -298,7 +299,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network) */
+    /** Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network); with two-factor sign-in on, `code` too */
     post: {
       parameters: {
         query?: never;
@@ -311,6 +312,7 @@ export interface paths {
           'application/json': {
             email: string;
             password: string;
+            code?: string;
           };
         };
       };
@@ -323,6 +325,7 @@ export interface paths {
           content: {
             'application/json': {
               account: components['schemas']['SessionAccount'];
+              member: components['schemas']['SessionMember'];
               csrf_token: string;
             };
           };
@@ -333,6 +336,8 @@ export interface paths {
          *     `invalid_json`: The body is not valid JSON.
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
          */
         400: {
           headers: {
@@ -342,7 +347,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `invalid_credentials`: Dashboard log-in: the email or the password is wrong. */
+        /**
+         * @description `invalid_credentials`: Dashboard log-in: the email or the password is wrong.
+         *
+         *     `totp_required`: Dashboard log-in: the password is right; send it again with the two-factor "code".
+         */
         401: {
           headers: {
             [name: string]: unknown;
@@ -428,6 +437,7 @@ export interface paths {
           content: {
             'application/json': {
               account: components['schemas']['SessionAccount'];
+              member: components['schemas']['SessionMember'];
               csrf_token: string;
             };
           };
@@ -439,7 +449,7 @@ export interface paths {
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
-         *     `invalid_token`: The email verification or password reset link is unknown, used already or expired.
+         *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
         400: {
           headers: {
@@ -625,7 +635,98 @@ export interface paths {
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
-         *     `invalid_token`: The email verification or password reset link is unknown, used already or expired.
+         *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/accept-invite': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: use an invitation link: sets the member's password and logs in */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            token: string;
+            password: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Joined and logged in: the session cookie is set (no device cookie) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              account: components['schemas']['SessionAccount'];
+              member: components['schemas']['SessionMember'];
+              csrf_token: string;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
         400: {
           headers: {
@@ -755,6 +856,10 @@ export interface paths {
          *     `account_sandboxed`: The account has no verified domain yet; only test sends and the guided test work.
          *
          *     `domain_not_verified`: The from address is not on a verified domain of this account.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -922,6 +1027,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `account_suspended`: The account is suspended by the operator.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1042,6 +1151,8 @@ export interface paths {
          *     `invalid_json`: The body is not valid JSON.
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long or not printable.
          */
         400: {
           headers: {
@@ -1078,6 +1189,10 @@ export interface paths {
          *     `account_sandboxed`: The account has no verified domain yet; only test sends and the guided test work.
          *
          *     `domain_not_verified`: The from address is not on a verified domain of this account.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1089,6 +1204,15 @@ export interface paths {
         };
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `idempotency_in_progress`: A request with the same Idempotency-Key is still being processed. */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -1114,7 +1238,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `recipient_suppressed`: The recipient is on the suppression list of this account. */
+        /**
+         * @description `idempotency_key_reused`: The Idempotency-Key was used in the last 24 hours with a different request.
+         *
+         *     `recipient_suppressed`: The recipient is on the suppression list of this account.
+         */
         422: {
           headers: {
             [name: string]: unknown;
@@ -1214,7 +1342,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1354,7 +1486,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1443,7 +1579,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1539,7 +1679,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1642,6 +1786,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1752,7 +1900,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1848,6 +2002,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `plan_limit`: The plan does not allow more of this resource.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -1962,7 +2120,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2059,6 +2223,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2183,6 +2351,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2303,6 +2475,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2427,6 +2603,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2554,7 +2734,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2653,6 +2839,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2769,6 +2959,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -2882,7 +3076,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2987,6 +3187,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `plan_limit`: The plan does not allow more of this resource.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3092,7 +3296,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3183,6 +3393,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3316,6 +3530,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3426,7 +3644,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3534,6 +3758,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3658,6 +3886,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3791,6 +4023,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -3919,6 +4155,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4050,7 +4290,13 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4148,7 +4394,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4374,6 +4624,8 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
          */
         403: {
           headers: {
@@ -4492,6 +4744,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4601,6 +4857,10 @@ export interface paths {
          * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4693,6 +4953,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4809,6 +5073,10 @@ export interface paths {
          *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -4942,6 +5210,10 @@ export interface paths {
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
          *
          *     `email_not_verified`: The signup address is not verified yet; open the link emailed at sign-up.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
          */
         403: {
           headers: {
@@ -5055,7 +5327,1547 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers. */
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Dashboard: the account's members and invitations */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The members, the owner first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Member'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Dashboard: invite a member by email (a link valid 7 days, mailed from onboarding@) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            email: string;
+            /** @enum {string} */
+            role: 'admin' | 'developer' | 'viewer';
+          };
+        };
+      };
+      responses: {
+        /** @description Invited; the link is mailed */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Member'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `member_exists`: The address already has a txmail account or membership. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/members/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Dashboard: remove an invited member (its sessions end at once) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done; no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Dashboard: change an invited member's role */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            role: 'admin' | 'developer' | 'viewer';
+          };
+        };
+      };
+      responses: {
+        /** @description The member with its new role */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Member'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/members/{id}/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Dashboard: a member's live sessions (the owner's: the owner only) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The live sessions */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['MemberSession'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/members/{id}/sessions/{sid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Dashboard: end one of a member's sessions (the owner's: the owner only) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          sid: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done; no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/totp/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: start two-factor sign-in: a new TOTP secret and its otpauth:// URL */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The pending secret */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TotpSetup'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/totp/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: confirm with a code from the app; answers the recovery codes, shown once */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            code: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Two-factor sign-in is on */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Each works once instead of a code; shown in this answer only */
+              recovery_codes: string[];
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/totp/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: turn two-factor sign-in off with a code (not while the account requires it) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            code: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Two-factor sign-in is off */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              totp_enabled: false;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Dashboard: your own live sessions */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Your live sessions */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['MemberSession'][];
+            };
+          };
+        };
+        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Dashboard: end one of your own sessions */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done; no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/account/security': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Dashboard (owner): require two-factor sign-in of every member */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            require_totp: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description The requirement as set */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              require_totp: boolean;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's audit log: every change, who made it, when and from where (newest first) */
+    get: {
+      parameters: {
+        query?: {
+          cursor?: string;
+          limit?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of entries */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['AuditEntry'][];
+              /** @description Pass as `cursor` for the next page */
+              next_cursor: string | null;
+            };
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
         403: {
           headers: {
             [name: string]: unknown;
@@ -6241,6 +8053,8 @@ export interface components {
       plan: 'free' | 'pro' | 'scale';
       /** @enum {string} */
       state: 'sandbox' | 'production';
+      /** @description The owner requires two-factor sign-in of every member */
+      require_totp: boolean;
     };
     ApiKey: {
       id: string;
@@ -6263,6 +8077,62 @@ export interface components {
       last_used_at: string | null;
       /** @description txm_…: shown in this answer only */
       key: string;
+    };
+    /** @description Who is signed in: the member, its role and its two-factor sign-in */
+    SessionMember: {
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+      totp_enabled: boolean;
+      /** @description The account requires two-factor sign-in and this member has not set it up: nothing else works */
+      must_enrol_totp: boolean;
+    };
+    Member: {
+      /** @description The owner's is `own_<account id>` */
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+      /** @enum {string} */
+      status: 'invited' | 'active';
+      totp_enabled: boolean;
+      /** Format: date-time */
+      created_at: string;
+    };
+    MemberSession: {
+      /** @description The first 32 hex digits of the session id's hash */
+      id: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      last_seen_at: string;
+      /** Format: date-time */
+      expires_at: string;
+      /** @description The session of this request */
+      current: boolean;
+    };
+    TotpSetup: {
+      /** @description The base32 key, for apps that cannot read the URL */
+      secret: string;
+      /** @description otpauth://totp/…: the QR code of authenticator apps */
+      otpauth_url: string;
+    };
+    AuditEntry: {
+      id: string;
+      /** Format: date-time */
+      created_at: string;
+      actor: {
+        /** @enum {string} */
+        type: 'member' | 'api_key' | 'operator';
+        id: string | null;
+        /** @description The member's address at the time */
+        label: string | null;
+      };
+      /** @description e.g. `member.invited`, `api_key.created`, `email.resent` */
+      action: string;
+      target: string | null;
+      ip: string | null;
     };
   };
   responses: never;
@@ -6312,6 +8182,11 @@ export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type SessionAccount = components['schemas']['SessionAccount'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type NewApiKey = components['schemas']['NewApiKey'];
+export type SessionMember = components['schemas']['SessionMember'];
+export type Member = components['schemas']['Member'];
+export type MemberSession = components['schemas']['MemberSession'];
+export type TotpSetup = components['schemas']['TotpSetup'];
+export type AuditEntry = components['schemas']['AuditEntry'];
 export type $defs = Record<string, never>;
 type FlattenedDeepRequired<T> = {
   [K in keyof T]-?: FlattenedDeepRequired<
@@ -6386,6 +8261,12 @@ export const pathsApiAuthResendVerificationPostResponses202ContentApplicationJso
 export const pathsApiGuidedTestPostResponses200ContentApplicationJsonStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/api/guided-test']['post']['responses']['200']['content']['application/json']['status']
 > = ['queued'];
+export const pathsApiMembersPostRequestBodyContentApplicationJsonRoleValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/api/members']['post']['requestBody']['content']['application/json']['role']
+> = ['admin', 'developer', 'viewer'];
+export const pathsApiMembersIdPatchRequestBodyContentApplicationJsonRoleValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/api/members/{id}']['patch']['requestBody']['content']['application/json']['role']
+> = ['admin', 'developer', 'viewer'];
 export const bounceCategoryValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['BounceCategory']
 > = [
@@ -6551,4 +8432,15 @@ export const sessionAccountPlanValues: ReadonlyArray<
 export const sessionAccountStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['SessionAccount']['state']
 > = ['sandbox', 'production'];
+export const sessionMemberRoleValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['SessionMember']['role']
+> = ['owner', 'admin', 'developer', 'viewer'];
+export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Member']['role']> =
+  ['owner', 'admin', 'developer', 'viewer'];
+export const memberStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Member']['status']
+> = ['invited', 'active'];
+export const auditEntryActorTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AuditEntry']['actor']['type']
+> = ['member', 'api_key', 'operator'];
 export type operations = Record<string, never>;

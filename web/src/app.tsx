@@ -2,33 +2,45 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, onSessionExpired, setCsrfToken } from './api.js';
 import { Notice } from './components/notice.js';
+import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { AuditPage } from './pages/audit.js';
 import { DomainPage, DomainsPage } from './pages/domains.js';
 import { EmailDetailPage } from './pages/email-detail.js';
 import { ForgotPasswordPage } from './pages/forgot-password.js';
 import { GuidedTestPage } from './pages/guided-test.js';
 import { LoginPage } from './pages/login.js';
 import { LogsPage } from './pages/logs.js';
+import { MembersPage } from './pages/members.js';
 import { OverviewPage } from './pages/overview.js';
 import { ResetPasswordPage } from './pages/reset-password.js';
+import { SecurityPage } from './pages/security.js';
 import { SettingsPage } from './pages/settings.js';
 import { SignupPage } from './pages/signup.js';
 import { SuppressionsPage } from './pages/suppressions.js';
 import { VerifyEmailPage } from './pages/verify-email.js';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.js';
 import { Link, navigate, useLocation } from './router.js';
-import { SessionContext, useSession, type SessionInfo } from './session.js';
+import { SessionContext, useSession, type Role, type SessionInfo } from './session.js';
 
-const NAV = [
-  ['/', 'Overview'],
-  ['/guided-test', 'Guided test'],
-  ['/api-keys', 'API keys'],
-  ['/domains', 'Domains'],
-  ['/logs', 'Logs'],
-  ['/webhooks', 'Webhooks'],
-  ['/suppressions', 'Suppressions'],
-  ['/settings', 'Settings'],
-] as const;
+const EVERYONE: readonly Role[] = ['owner', 'admin', 'developer', 'viewer'];
+const DEVELOPERS: readonly Role[] = ['owner', 'admin', 'developer'];
+const ADMINS: readonly Role[] = ['owner', 'admin'];
+
+/** The pages, each shown to the roles that may use it (the server checks every request anyway). */
+const NAV: readonly (readonly [string, string, readonly Role[]])[] = [
+  ['/', 'Overview', EVERYONE],
+  ['/guided-test', 'Guided test', DEVELOPERS],
+  ['/api-keys', 'API keys', DEVELOPERS],
+  ['/domains', 'Domains', DEVELOPERS],
+  ['/logs', 'Logs', EVERYONE],
+  ['/webhooks', 'Webhooks', DEVELOPERS],
+  ['/suppressions', 'Suppressions', DEVELOPERS],
+  ['/members', 'Members', ADMINS],
+  ['/audit', 'Audit log', ADMINS],
+  ['/security', 'Security', EVERYONE],
+  ['/settings', 'Settings', EVERYONE],
+];
 
 /** Pages that work without a session. */
 const PUBLIC: Record<string, () => ReactNode> = {
@@ -37,6 +49,7 @@ const PUBLIC: Record<string, () => ReactNode> = {
   '/forgot-password': () => <ForgotPasswordPage />,
   '/reset-password': () => <ResetPasswordPage />,
   '/verify-email': () => <VerifyEmailPage />,
+  '/accept-invite': () => <AcceptInvitePage />,
 };
 
 function page(path: string): ReactNode {
@@ -58,6 +71,12 @@ function page(path: string): ReactNode {
       return <SuppressionsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'members':
+      return <MembersPage />;
+    case 'audit':
+      return <AuditPage />;
+    case 'security':
+      return <SecurityPage />;
     default:
       return (
         <Notice kind="error">
@@ -88,6 +107,13 @@ export function App() {
   }, [refresh]);
   useEffect(() => onSessionExpired(() => void refresh()), [refresh]);
 
+  // The account requires two-factor sign-in and this member has none: the Security page is the only
+  // page until it is set up (the server refuses everything else meanwhile).
+  const mustEnrol = session?.member?.must_enrol_totp === true;
+  useEffect(() => {
+    if (mustEnrol && location.path !== '/security') navigate('/security', true);
+  }, [mustEnrol, location.path]);
+
   const value = useMemo(
     () => (session ? { session, setSession, refresh } : null),
     [session, setSession, refresh],
@@ -102,6 +128,12 @@ export function App() {
   if (publicPage) content = publicPage();
   else if (!session.account) {
     content = <LoginPage />;
+  } else if (mustEnrol) {
+    content = (
+      <Shell path="/security">
+        <SecurityPage />
+      </Shell>
+    );
   } else {
     content = <Shell path={location.path}>{page(location.path)}</Shell>;
   }
@@ -128,6 +160,10 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
       window.location.reload();
     }
   };
+  const role = session.member?.role ?? 'owner';
+  const nav = session.member?.must_enrol_totp
+    ? NAV.filter(([href]) => href === '/security')
+    : NAV.filter(([, , roles]) => roles.includes(role));
   const active = (href: string) =>
     href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
   return (
@@ -147,7 +183,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
         </button>
         <nav id="nav" aria-label="Dashboard" className={menuOpen ? 'open' : ''}>
           <ul>
-            {NAV.map(([href, label]) => (
+            {nav.map(([href, label]) => (
               <li key={href}>
                 <Link href={href} aria-current={active(href) ? 'page' : undefined}>
                   {label}

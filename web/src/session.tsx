@@ -1,10 +1,13 @@
 // Who is logged in, shared by every page; loaded from GET /api/auth/session at start.
 import { createContext, useContext } from 'react';
 import type { ApiBody } from './api.js';
+import type { SessionMember } from './api-types.js';
 
-export type { SessionAccount } from './api-types.js';
+export type { SessionAccount, SessionMember } from './api-types.js';
 /** GET /api/auth/session: who is logged in (account null when nobody), the CSRF token, sign-up. */
 export type SessionInfo = ApiBody<'/api/auth/session', 'get'>;
+/** A member's role (docs/API.md, members and roles). */
+export type Role = SessionMember['role'];
 
 export interface SessionContextValue {
   session: SessionInfo;

@@ -27,6 +27,8 @@ import * as m024 from './024-mta-sts-tls-reports.js';
 import * as m025 from './025-dkim-rotation.js';
 import * as m026 from './026-message-content.js';
 import * as m027 from './027-log-search-resend.js';
+import * as m028 from './028-members.js';
+import * as m029 from './029-audit-log.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   '025-dkim-rotation': m025,
   '026-message-content': m026,
   '027-log-search-resend': m027,
+  '028-members': m028,
+  '029-audit-log': m029,
 };

@@ -3,8 +3,8 @@
 // to them. Log-out, password change and a new verification link are behind the session hook.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardAuth, SignedIn } from '../../accounts/dashboard-auth.js';
-import type { Sessions } from '../../accounts/sessions.js';
-import type { Account } from '../../db/schema.js';
+import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
+import type { Account, MemberRow } from '../../db/schema.js';
 import type { ErrorCode } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
 import { AUTHENTICATED, json, ref, responses, SESSION_ONLY, STATE_CHANGING } from '../schemas/responses.js';
@@ -32,7 +32,11 @@ const done = (flag: string) => object([flag], { [flag]: { type: 'boolean', enum:
 /** A log-in, or a verification link that logs in: the account and the CSRF token of the new session. */
 const signedIn = json(
   'Logged in: the session and device cookies are set',
-  object(['account', 'csrf_token'], { account: ref('SessionAccount'), csrf_token: { type: 'string' } }),
+  object(['account', 'member', 'csrf_token'], {
+    account: ref('SessionAccount'),
+    member: ref('SessionMember'),
+    csrf_token: { type: 'string' },
+  }),
 );
 
 /** Every public route takes a JSON body. */
@@ -56,6 +60,28 @@ function accountJson(a: Account) {
     email_verified: a.email_verified_at !== null,
     plan: a.plan,
     state: a.state,
+    require_totp: a.require_totp_at !== null,
+  };
+}
+
+/** Who is signed in: the member, its role and whether it has (and must set up) two-factor sign-in. */
+function memberJson(m: MemberRow, a: Account) {
+  const totpEnabled = m.totp_enabled_at !== null;
+  return {
+    id: m.id,
+    email: m.email,
+    role: m.role,
+    totp_enabled: totpEnabled,
+    must_enrol_totp: a.require_totp_at !== null && !totpEnabled,
+  };
+}
+
+/** The answer of everything that starts a session (log-in, verification and invitation links). */
+export function signedInJson(session: ActiveSession, csrfToken: string) {
+  return {
+    account: accountJson(session.account),
+    member: memberJson(session.member, session.account),
+    csrf_token: csrfToken,
   };
 }
 
@@ -66,10 +92,11 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       .code(status)
       .header('Set-Cookie', [
         sessionCookie(session.id, deps.secureCookies),
-        deviceCookie(device.id, deps.secureCookies),
+        // Invited members are not remembered (dashboard-auth.ts): no device cookie.
+        ...(device ? [deviceCookie(device.id, deps.secureCookies)] : []),
       ])
       .header('Cache-Control', 'no-store')
-      .send({ account: accountJson(session.account), csrf_token: deps.sessions.csrfToken(session.id) });
+      .send(signedInJson(session, deps.sessions.csrfToken(session.id)));
 
   app.get(
     '/api/auth/session',
@@ -82,6 +109,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
               'Never 401',
               object(['account', 'csrf_token', 'signup'], {
                 account: { anyOf: [ref('SessionAccount'), { type: 'null' }] },
+                member: { ...ref('SessionMember'), description: 'Only with a session' },
                 csrf_token: { type: ['string', 'null'] },
                 signup: { type: 'string', enum: ['open', 'closed'] },
               }),
@@ -104,6 +132,8 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       }
       return {
         account: session ? accountJson(session.account) : null,
+        // Only with a session: the signed-out answer stays as it was.
+        ...(session ? { member: memberJson(session.member, session.account) } : {}),
         csrf_token: session ? deps.sessions.csrfToken(session.id) : null,
         signup: deps.auth.signupOpen ? 'open' : 'closed',
       };
@@ -132,16 +162,22 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post<{ Body: { email: string; password: string; code?: string } }>(
     '/api/auth/login',
     {
       schema: {
         summary:
-          'Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network)',
-        body: object(['email', 'password'], { email, password }),
+          'Dashboard: log in (failures per 15 minutes: 10 per remembered browser and address; otherwise 10 per network and address, 100 per address, 30 per network); with two-factor sign-in on, `code` too',
+        body: object(['email', 'password'], {
+          email,
+          password,
+          code: { type: 'string', maxLength: 20 },
+        }),
         response: responses({ 200: signedIn }, [
           ...PUBLIC_BODY,
           'invalid_credentials',
+          'totp_required',
+          'invalid_code',
           'rate_limit_exceeded',
         ]),
       },
@@ -154,6 +190,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
           request.body.password,
           request.ip,
           readCookie(request.headers.cookie, DEVICE_COOKIE),
+          request.body.code,
         ),
         200,
       ),
@@ -254,9 +291,8 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
         request.body.new_password,
       );
       // The other browsers were forgotten with the old password; this one proved the current password.
-      return reply
-        .header('Set-Cookie', deviceCookie(device.id, deps.secureCookies))
-        .send({ password_changed: true });
+      if (device) reply.header('Set-Cookie', deviceCookie(device.id, deps.secureCookies));
+      return reply.send({ password_changed: true });
     },
   );
 

@@ -5,13 +5,14 @@ const sessionAccount = {
   $id: 'SessionAccount',
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'email', 'email_verified', 'plan', 'state'],
+  required: ['id', 'email', 'email_verified', 'plan', 'state', 'require_totp'],
   properties: {
     id: { type: 'string' },
     email: { type: 'string' },
     email_verified: { type: 'boolean' },
     plan: { type: 'string', enum: ['free', 'pro', 'scale'] },
     state: { type: 'string', enum: ['sandbox', 'production'] },
+    require_totp: { type: 'boolean', description: 'The owner requires two-factor sign-in of every member' },
   },
 } as const;
 

@@ -6,6 +6,7 @@ import { authSchemas } from './auth.js';
 import { domainSchemas } from './domains.js';
 import { emailSchemas } from './emails.js';
 import { suppressionSchemas } from './suppressions.js';
+import { teamSchemas } from './teams.js';
 import { webhookSchemas } from './webhooks.js';
 
 export const SHARED_SCHEMAS: readonly { $id: string }[] = [
@@ -15,6 +16,7 @@ export const SHARED_SCHEMAS: readonly { $id: string }[] = [
   ...suppressionSchemas,
   ...webhookSchemas,
   ...authSchemas,
+  ...teamSchemas,
 ];
 
 export function registerSharedSchemas(app: FastifyInstance): void {

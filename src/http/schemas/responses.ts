@@ -97,9 +97,27 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, obje
   return out;
 }
 
+/** The successes and codes each `responses(...)` answer was made of, for withErrorCodes. */
+const MADE_OF = new WeakMap<object, { ok: Record<number, object>; codes: readonly ErrorCode[] }>();
+
 /** A route's responses: its successes and the errors it can answer. */
 export function responses(ok: Record<number, object>, codes: readonly ErrorCode[]): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [status, response] of Object.entries(ok)) out[status] = response;
-  return { ...out, ...errorResponses(codes) };
+  const all = { ...out, ...errorResponses(codes) };
+  MADE_OF.set(all, { ok, codes });
+  return all;
+}
+
+/**
+ * A route's responses with more error codes: those a hook adds to every route of a plugin (the role
+ * check, http/access-hooks.ts). Responses not made by `responses(...)` are left as they are.
+ */
+export function withErrorCodes(
+  response: Record<string, object>,
+  extra: readonly ErrorCode[],
+): Record<string, object> {
+  const parts = MADE_OF.get(response);
+  if (!parts || extra.length === 0) return response;
+  return responses(parts.ok, [...new Set([...parts.codes, ...extra])]);
 }

@@ -1,29 +1,35 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, ApiError, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Link, navigate } from '../router.js';
-import { useSession, type SessionInfo } from '../session.js';
+import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
 export function LoginPage() {
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  // The password was right and the member has two-factor sign-in: ask for the code too.
+  const [needCode, setNeedCode] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setBusy(true);
     try {
-      const res = await api<Omit<SessionInfo, 'signup'>>('POST', '/api/auth/login', {
+      const res = await api<ApiBody<'/api/auth/login', 'post'>>('POST', '/api/auth/login', {
         email: form.get('email'),
         password: form.get('password'),
+        ...(needCode ? { code: form.get('code') } : {}),
       });
       setSession({ ...res, signup: session.signup });
       // Stay on the page that asked for a log-in; the log-in and sign-up pages lead to the overview.
       if (['/login', '/signup'].includes(window.location.pathname)) navigate('/', true);
     } catch (err) {
-      setError(err);
+      if (err instanceof ApiError && err.code === 'totp_required') {
+        setNeedCode(true);
+        setError(undefined);
+      } else setError(err);
     } finally {
       setBusy(false);
     }
@@ -33,6 +39,16 @@ export function LoginPage() {
       <form onSubmit={(e) => void submit(e)} className="stack">
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        {needCode && (
+          <Field
+            label="Two-factor code"
+            name="code"
+            autoComplete="one-time-code"
+            required
+            autoFocus
+            hint="The 6 digits your authenticator app shows, or one of your recovery codes."
+          />
+        )}
         <ErrorNotice error={error} />
         <button className="button" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}

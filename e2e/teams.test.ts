@@ -1,0 +1,256 @@
+// Teams in real headless Chromium against the real `txmail serve` (docs/design.md §2): the owner signs
+// up and invites a viewer and an admin by email; each opens the mailed link and joins; the viewer is
+// refused a key (403) where the admin gets one; the owner turns on two-factor sign-in and requires it,
+// after which the admin can use nothing but the Security page until enrolled; the owner logs in again
+// with a recovery code, ends the admin's session from the Members page, and finds every step in the
+// audit log. New pages are saved to docs/screenshots/.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/accounts/totp.js';
+import { MailFixture } from '../test/helpers/mail-fixture.js';
+import { freePort, startServer, type RunningServer } from '../test/helpers/process.js';
+import { until } from '../test/helpers/wait.js';
+import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
+
+const OWNER = 'owner@inbox.example';
+const VIEWER = 'viewer@inbox.example';
+const ADMIN = 'admin@inbox.example';
+const PASSWORD = 'a long enough password';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe.runIf(chromiumAvailable())('teams in a browser', () => {
+  const mail = new MailFixture();
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-teams-'));
+  let server: RunningServer;
+  let browser: Browser;
+  let owner: Page;
+  let viewer: Page;
+  let admin: Page;
+  let adminContext: BrowserContext;
+  let recoveryCodes: string[] = [];
+
+  beforeAll(async () => {
+    await mail.start();
+    const port = await freePort();
+    server = await startServer('serve', serveEnvironment(dir, mail, port, await freePort()), port);
+    browser = await launchChromium();
+    owner = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    owner.setDefaultTimeout(15_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    await mail.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const heading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name }).waitFor();
+  const nav = (p: Page) => p.getByRole('navigation', { name: 'Dashboard' });
+  const go = async (p: Page, name: string, title = name) => {
+    await nav(p).getByRole('link', { name, exact: true }).click();
+    await heading(p, title);
+  };
+  /** The link to `path` in the newest message to `to`. */
+  const mailedLink = (to: string, path: string) =>
+    until(`a ${path} link to ${to}`, async () => {
+      for (const m of sink().for(to).reverse()) {
+        const html = String((await simpleParser(m.raw)).html);
+        const link = new RegExp(`href="([^"]+${path}\\?token=[^"]+)"`).exec(html)?.[1];
+        if (link) return link;
+      }
+      return undefined;
+    });
+  const sink = () => mail.sink;
+  const navLinks = async (p: Page) => (await nav(p).getByRole('link').allInnerTexts()).map((t) => t.trim());
+
+  /** A new browser opens the invitation mailed to `email` and joins with a password. */
+  const joinAccount = async (email: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await context.newPage();
+    p.setDefaultTimeout(15_000);
+    await p.goto(await mailedLink(email, '/accept-invite'));
+    await heading(p, 'Join the account');
+    await p.getByLabel('Password').fill(PASSWORD);
+    await p.getByRole('button', { name: 'Join' }).click();
+    await heading(p, 'Overview');
+    return p;
+  };
+
+  /** Sets up two-factor sign-in on the Security page; answers the secret and the recovery codes. */
+  const enrol = async (p: Page, shot?: string): Promise<{ secret: string; codes: string[] }> => {
+    await p.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await p.getByTestId('totp-secret').innerText()).trim();
+    expect(await p.getByTestId('totp-url').innerText()).toMatch(/^otpauth:\/\/totp\/txmail%3A.*secret=/);
+    await p.getByLabel('Code from the app').fill(totpCode(secret, Date.now()));
+    await p.getByRole('button', { name: 'Turn on' }).click();
+    const list = p.getByTestId('recovery-codes');
+    await list.waitFor();
+    const codes = (await list.getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    if (shot) await screenshot(p, shot);
+    await p.getByRole('button', { name: 'I saved them' }).click();
+    await p.getByText('Two-factor sign-in is on.').waitFor();
+    return { secret, codes };
+  };
+
+  it('signs the owner up and invites a viewer and an admin from the Members page', async () => {
+    await owner.goto(`${server.url}/signup`);
+    await owner.getByLabel('Email').fill(OWNER);
+    await owner.getByLabel('Password').fill(PASSWORD);
+    await owner.getByRole('button', { name: 'Create account' }).click();
+    await heading(owner, 'Check your inbox');
+    await owner.goto(await mailedLink(OWNER, '/verify-email'));
+    await heading(owner, 'Overview');
+    await go(owner, 'Members');
+    for (const [email, role] of [
+      [VIEWER, 'viewer'],
+      [ADMIN, 'admin'],
+    ] as const) {
+      await owner.getByLabel('Email of the person to invite').fill(email);
+      await owner.getByLabel('Role', { exact: true }).selectOption(role);
+      await owner.getByRole('button', { name: 'Invite' }).click();
+      await owner.getByText(`An invitation is on its way to ${email}.`).waitFor();
+    }
+    const invite = await until('the invitation mail', async () => {
+      for (const m of sink().for(VIEWER)) return simpleParser(m.raw);
+      return undefined;
+    });
+    expect(invite.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
+    expect(await owner.getByRole('row').filter({ hasText: VIEWER }).innerText()).toContain('invited');
+    await screenshot(owner, 'members');
+  });
+
+  it('lets the viewer join and refuses it a key with 403; the admin joins and gets one', async () => {
+    viewer = await joinAccount(VIEWER);
+    expect(await navLinks(viewer)).toEqual(['Overview', 'Logs', 'Security', 'Settings']);
+    await viewer.goto(`${server.url}/api-keys`);
+    await heading(viewer, 'API keys');
+    const [answer] = await Promise.all([
+      viewer.waitForResponse((r) => r.url().endsWith('/api/api-keys') && r.request().method() === 'POST'),
+      viewer.getByRole('button', { name: 'Create key' }).click(),
+    ]);
+    expect(answer.status()).toBe(403);
+    await viewer
+      .getByText(/forbidden: the viewer role cannot do this/)
+      .first()
+      .waitFor();
+    expect(await viewer.getByTestId('new-api-key').count()).toBe(0);
+
+    admin = await joinAccount(ADMIN);
+    adminContext = admin.context();
+    expect(await navLinks(admin)).toContain('Members');
+    await go(admin, 'API keys');
+    await admin.getByLabel('Name of the new key').fill('from the admin');
+    const [created] = await Promise.all([
+      admin.waitForResponse((r) => r.url().endsWith('/api/api-keys') && r.request().method() === 'POST'),
+      admin.getByRole('button', { name: 'Create key' }).click(),
+    ]);
+    expect(created.status()).toBe(201);
+    expect(await admin.getByTestId('new-api-key').innerText()).toMatch(/^txm_/);
+  });
+
+  it('has the owner turn on two-factor sign-in and require it; the admin can only enrol until it does', async () => {
+    await go(owner, 'Security');
+    recoveryCodes = (await enrol(owner, 'security-recovery-codes')).codes;
+    await owner.getByRole('button', { name: 'Require two-factor sign-in' }).click();
+    await owner.getByText('Every member must now use two-factor sign-in.').waitFor();
+    await screenshot(owner, 'security');
+
+    // The admin's next page load: only the Security page, whatever the address.
+    await admin.goto(`${server.url}/logs`);
+    await heading(admin, 'Security');
+    await admin.getByText('This account requires two-factor sign-in.').waitFor();
+    expect(await navLinks(admin)).toEqual(['Security']);
+    const blocked = await admin.evaluate(async () => (await fetch('/api/emails')).status);
+    expect(blocked).toBe(403);
+    await screenshot(admin, 'security-enrolment-required');
+    expect(new URL(admin.url()).pathname).toBe('/security');
+    await enrol(admin);
+    // Enrolled: the whole dashboard is back.
+    await nav(admin).getByRole('link', { name: 'Logs', exact: true }).waitFor();
+    await go(admin, 'Logs');
+    expect(await admin.evaluate(async () => (await fetch('/api/emails')).status)).toBe(200);
+  });
+
+  it('logs the owner in again with the password and a recovery code', async () => {
+    await nav(owner).getByRole('button', { name: 'Log out' }).click();
+    await heading(owner, 'Log in');
+    await owner.getByLabel('Email').fill(OWNER);
+    await owner.getByLabel('Password').fill(PASSWORD);
+    await owner.getByRole('button', { name: 'Log in' }).click();
+    // The password alone starts nothing: the code is asked for.
+    await owner.getByLabel('Two-factor code').fill(recoveryCodes[0]!);
+    await owner.getByRole('button', { name: 'Log in' }).click();
+    await heading(owner, 'Overview');
+  });
+
+  it("ends the admin's session from the Members page", async () => {
+    await go(owner, 'Members');
+    await owner.getByRole('button', { name: `Sessions of ${ADMIN}` }).click();
+    await owner.getByRole('heading', { level: 2, name: `Sessions of ${ADMIN}` }).waitFor();
+    const table = owner.getByRole('table', { name: 'Live sessions of the member' });
+    expect(await table.getByRole('row').count()).toBe(2);
+    await table.getByRole('button', { name: /End session/ }).click();
+    await owner.getByText('The session is ended.').waitFor();
+    await admin.reload();
+    await heading(admin, 'Log in');
+    await adminContext.close();
+  });
+
+  it('shows every change in the audit log, with who and from where', async () => {
+    await go(owner, 'Audit log');
+    const table = owner.getByRole('table', { name: 'Changes, newest first' });
+    await table.waitFor();
+    const text = await table.innerText();
+    for (const action of [
+      'member.invited',
+      'member.joined',
+      'api_key.created',
+      'member.totp_enabled',
+      'account.security_changed',
+      'session.revoked',
+    ])
+      expect(text).toContain(action);
+    expect(await table.getByRole('row').filter({ hasText: 'api_key.created' }).innerText()).toContain(ADMIN);
+    expect(text).toContain('127.0.0.1');
+    // The viewer may not read it.
+    expect(await viewer.evaluate(async () => (await fetch('/api/audit')).status)).toBe(403);
+    await screenshot(owner, 'audit-log');
+  });
+
+  it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    await context.addCookies(await owner.context().cookies());
+    const problems: string[] = [];
+    for (const path of ['/members', '/security', '/audit', '/accept-invite?token=x']) {
+      const p = await context.newPage();
+      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      await p.getByRole('heading', { level: 1 }).first().waitFor();
+      await p.evaluate(AXE);
+      const violations = await p.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+            };
+          }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      for (const v of violations) {
+        if (v.impact === 'serious' || v.impact === 'critical')
+          problems.push(`${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+      await p.close();
+    }
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,127 @@
+// The people of an account (docs/design.md §2, "Members and roles"): the owner (the account's signup
+// address and password) and invited members with a role each. An invitation is a link mailed from
+// onboarding@ to the address, valid 7 days, stored only as the hash of its token; opening it sets the
+// member's password and starts a session. One invited membership per address across the service (a
+// log-in names the member by its address); an address that is already an account's cannot be invited.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { MembersRepo } from '../db/members-repo.js';
+import type { Account, MemberRole, MemberRow } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AccountMail } from './account-mail.js';
+import { inviteMail } from './account-mail-content.js';
+import { accountAddress } from './accounts.js';
+import { checkNewPassword, hashPassword } from './passwords.js';
+import { hashSecret } from './sessions.js';
+
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
+/** A member as the API shows it. */
+export function memberJson(m: MemberRow) {
+  return {
+    id: m.id,
+    email: m.email,
+    role: m.role,
+    status: m.accepted_at === null ? 'invited' : 'active',
+    totp_enabled: m.totp_enabled_at !== null,
+    created_at: new Date(m.created_at).toISOString(),
+  };
+}
+
+export class Members {
+  constructor(
+    private readonly settings: { publicUrl: string },
+    private readonly deps: {
+      repo: MembersRepo;
+      accounts: AccountsRepo;
+      mail: AccountMail;
+      clock: Clock;
+    },
+  ) {}
+
+  async list(account: Account): Promise<MemberRow[]> {
+    await this.deps.repo.ensureOwner(account);
+    return this.deps.repo.list(account.id);
+  }
+
+  /** Invites `email` with `role`: a new pending member and the mailed link. */
+  async invite(account: Account, email: string, role: MemberRole, invitedBy: MemberRow): Promise<MemberRow> {
+    let address: string;
+    try {
+      address = accountAddress(email);
+    } catch {
+      throw new AppError('validation_error', '"email" must be an email address');
+    }
+    if (
+      (await this.deps.accounts.findByEmail(address)) ||
+      (await this.deps.repo.findInvitedByEmail(address))
+    ) {
+      throw new AppError('member_exists', `${address} already has a txmail account or membership`);
+    }
+    const now = this.deps.clock.now();
+    const token = randomBytes(32).toString('base64url');
+    const row: MemberRow = {
+      id: newId(),
+      account_id: account.id,
+      email: address,
+      role,
+      password_hash: null,
+      created_at: now,
+      accepted_at: null,
+      invite_token_hash: hashSecret(token),
+      invite_expires_at: now + INVITE_TTL_MS,
+      totp_pending_secret: null,
+      totp_secret: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+    };
+    try {
+      await this.deps.repo.insert(row);
+    } catch {
+      // The unique address index: a concurrent invitation of the same address won.
+      throw new AppError('member_exists', `${address} already has a txmail account or membership`);
+    }
+    const link = `${this.settings.publicUrl.replace(/\/+$/, '')}/accept-invite?token=${token}`;
+    await this.deps.mail.send(account, inviteMail(link, account.email, invitedBy.email, role), address);
+    return row;
+  }
+
+  /** Uses an invitation link: the member's password is set; answers the member and its account. */
+  async accept(token: string, password: string): Promise<{ account: Account; member: MemberRow }> {
+    checkNewPassword(password);
+    const hash = await hashPassword(password);
+    const member = await this.deps.repo.acceptInvite(hashSecret(token), hash, this.deps.clock.now());
+    const account = member && (await this.deps.accounts.findById(member.account_id));
+    if (!member || !account) {
+      throw new AppError(
+        'invalid_token',
+        'this invitation is unknown, used already or expired; ask for a new one',
+      );
+    }
+    return { account, member };
+  }
+
+  async setRole(account: Account, id: string, role: MemberRole): Promise<MemberRow> {
+    if (!(await this.deps.repo.setRole(account.id, id, role))) throw notFound(id);
+    return (await this.deps.repo.find(account.id, id))!;
+  }
+
+  async remove(account: Account, id: string): Promise<void> {
+    if (!(await this.deps.repo.remove(account.id, id))) throw notFound(id);
+  }
+
+  async find(account: Account, id: string): Promise<MemberRow> {
+    const m = await this.deps.repo.find(account.id, id);
+    if (!m) throw notFound(id);
+    return m;
+  }
+}
+
+function notFound(id: string): AppError {
+  return new AppError(
+    'not_found',
+    `no invited member with id "${id}" in this account (the owner cannot be changed)`,
+  );
+}

@@ -1,0 +1,59 @@
+// The audit log (docs/design.md §2, "Audit log"): one seam, `record`, for every change made to an account
+// (keys, domains, DKIM keys, webhooks and their secrets, suppressions, members and roles, security
+// settings), with who made it (a member or an API key), when, and from which address. The HTTP layer
+// records every audited route of http/permissions.ts after it succeeded (http/audit-hook.ts); the
+// services that change things outside a route (accepting an invitation) call it themselves.
+import type { Clock } from '../clock.js';
+import type { AuditRepo } from '../db/audit-repo.js';
+import type { AuditLogRow } from '../db/schema.js';
+import { newId } from '../ids.js';
+
+export type AuditActor =
+  { type: 'member'; id: string; email: string } | { type: 'api_key'; id: string } | { type: 'operator' };
+
+export interface AuditEntry {
+  accountId: string;
+  actor: AuditActor;
+  action: string;
+  /** What was changed: an id, an address; null when the action names it (account settings). */
+  target: string | null;
+  ip: string | null;
+}
+
+export class Audit {
+  constructor(
+    private readonly repo: AuditRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(entry: AuditEntry): Promise<void> {
+    const { actor } = entry;
+    await this.repo.insert({
+      id: newId(),
+      account_id: entry.accountId,
+      created_at: this.clock.now(),
+      actor_type: actor.type,
+      actor_id: actor.type === 'operator' ? null : actor.id,
+      actor_label: actor.type === 'member' ? actor.email : null,
+      action: entry.action,
+      target: entry.target,
+      ip: entry.ip,
+    });
+  }
+
+  list(accountId: string, limit: number, cursor?: string): Promise<AuditLogRow[]> {
+    return this.repo.list(accountId, limit, cursor);
+  }
+}
+
+/** An entry as GET /api/audit shows it. */
+export function auditJson(row: AuditLogRow) {
+  return {
+    id: row.id,
+    created_at: new Date(row.created_at).toISOString(),
+    actor: { type: row.actor_type, id: row.actor_id, label: row.actor_label },
+    action: row.action,
+    target: row.target,
+    ip: row.ip,
+  };
+}

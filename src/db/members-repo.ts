@@ -1,0 +1,207 @@
+// Members of accounts (migration 028): invitations, roles, the two-factor state and recovery codes.
+// Every change that must happen once (an invitation used, a TOTP step, a recovery code) is one
+// conditional UPDATE, so two concurrent uses cannot both succeed.
+import type { Kysely } from 'kysely';
+import type { Account, Database, MemberRole, MemberRow } from './schema.js';
+
+/** The owner member's id: derived from the account's, so it never needs a look-up to exist. */
+export function ownerMemberId(accountId: string): string {
+  return `own_${accountId}`;
+}
+
+export class MembersRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The account's owner member, made if it is missing (accounts made after migration 028 get theirs at
+   * their first session).
+   */
+  async ensureOwner(account: Account): Promise<MemberRow> {
+    const id = ownerMemberId(account.id);
+    await this.db
+      .insertInto('members')
+      .values({
+        id,
+        account_id: account.id,
+        email: account.email,
+        role: 'owner',
+        password_hash: null,
+        created_at: account.created_at,
+        accepted_at: account.created_at,
+        invite_token_hash: null,
+        invite_expires_at: null,
+        totp_pending_secret: null,
+        totp_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return (await this.find(account.id, id))!;
+  }
+
+  async insert(row: MemberRow): Promise<void> {
+    await this.db.insertInto('members').values(row).execute();
+  }
+
+  async byId(id: string): Promise<MemberRow | undefined> {
+    return this.db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** One member of the account (never another account's). */
+  async find(accountId: string, id: string): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** An invited member (not an owner) with this address, accepted or not. */
+  async findInvitedByEmail(email: string): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('email', '=', email)
+      .where('role', '<>', 'owner')
+      .executeTakeFirst();
+  }
+
+  async list(accountId: string): Promise<MemberRow[]> {
+    return this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Changes an invited member's role (the owner's never changes here); false when there is none. */
+  async setRole(accountId: string, id: string, role: MemberRole): Promise<boolean> {
+    const r = await this.db
+      .updateTable('members')
+      .set({ role })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('role', '<>', 'owner')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Removes an invited member with its sessions (cascade); false when there is none. */
+  async remove(accountId: string, id: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('members')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('role', '<>', 'owner')
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) === 1;
+  }
+
+  /** Uses a live invitation: sets the member's password; undefined when unknown, used or expired. */
+  async acceptInvite(tokenHash: string, passwordHash: string, now: number): Promise<MemberRow | undefined> {
+    return this.db
+      .updateTable('members')
+      .set({
+        password_hash: passwordHash,
+        accepted_at: now,
+        invite_token_hash: null,
+        invite_expires_at: null,
+      })
+      .where('invite_token_hash', '=', tokenHash)
+      .where('accepted_at', 'is', null)
+      .where('invite_expires_at', '>', now)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('members').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
+  async setPendingTotp(id: string, sealed: string): Promise<void> {
+    await this.db.updateTable('members').set({ totp_pending_secret: sealed }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Turns two-factor sign-in on with the pending secret, the confirming code's step recorded (so it is
+   * not accepted again), and the recovery codes replaced.
+   */
+  async enableTotp(
+    id: string,
+    sealed: string,
+    step: number,
+    now: number,
+    codeHashes: string[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('members')
+        .set({
+          totp_secret: sealed,
+          totp_pending_secret: null,
+          totp_enabled_at: now,
+          totp_last_step: step,
+        })
+        .where('id', '=', id)
+        .execute();
+      await tx.deleteFrom('member_recovery_codes').where('member_id', '=', id).execute();
+      await tx
+        .insertInto('member_recovery_codes')
+        .values(codeHashes.map((code_hash) => ({ code_hash, member_id: id, used_at: null })))
+        .execute();
+    });
+  }
+
+  /** Turns two-factor sign-in off: the secrets and recovery codes go (the last step stays: no replay). */
+  async disableTotp(id: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('members')
+        .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null })
+        .where('id', '=', id)
+        .execute();
+      await tx.deleteFrom('member_recovery_codes').where('member_id', '=', id).execute();
+    });
+  }
+
+  /** Records that a code of `step` was used; false when that step or a later one was used already. */
+  async claimTotpStep(id: string, step: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('members')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Uses one unused recovery code of the member; false when it is unknown or used. */
+  async useRecoveryCode(memberId: string, codeHash: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('member_recovery_codes')
+      .set({ used_at: now })
+      .where('member_id', '=', memberId)
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async unusedRecoveryCodes(memberId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('member_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('member_id', '=', memberId)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async setRequireTotp(accountId: string, at: number | null): Promise<void> {
+    await this.db.updateTable('accounts').set({ require_totp_at: at }).where('id', '=', accountId).execute();
+  }
+}

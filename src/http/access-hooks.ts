@@ -1,0 +1,100 @@
+// The two hooks every authenticated /api route passes (docs/design.md §2): the role check of a dashboard
+// session against http/permissions.ts (and, when the account requires two-factor sign-in, the
+// enrolment gate), and the audit entry of every successful change (audit/audit.ts). Neither needs
+// anything from the route definitions: the table names routes by method and pattern.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Audit, AuditActor } from '../audit/audit.js';
+import { AppError } from '../errors.js';
+import { allows, ENROLMENT_ROUTES, PUBLIC, ROUTE_RULES, ruleFor } from './permissions.js';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * onRequest, after authentication: a session's member must hold the route's permission. A callback
+ * hook, like the metrics hook: no promise per request on the send path.
+ */
+export function checkPermission(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (err?: Error) => void,
+): void {
+  const session = request.auth?.session;
+  // API keys keep the rights they always had (docs/design.md §2).
+  if (!session) return done();
+  const { member, account } = session;
+  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+  if (account.require_totp_at !== null && member.totp_enabled_at === null && !ENROLMENT_ROUTES.has(route)) {
+    return done(
+      new AppError(
+        'totp_enrolment_required',
+        'this account requires two-factor sign-in: set it up under Security before anything else',
+      ),
+    );
+  }
+  const rule = ruleFor(request.method, request.routeOptions.url);
+  if (!allows(member.role, rule.permission)) {
+    return done(
+      new AppError('forbidden', `the ${member.role} role cannot do this (needs ${rule.permission})`),
+    );
+  }
+  done();
+}
+
+/** The audit action of a request: the table's, or for a change the table does not know yet, its route. */
+export function auditAction(method: string, pattern: string | undefined): string | undefined {
+  const entry = pattern === undefined ? undefined : ROUTE_RULES[`${method} ${pattern}`];
+  if (entry === PUBLIC) return undefined;
+  if (entry !== undefined) return entry.audit;
+  // A route without an entry still leaves a trace of every change it makes.
+  return READS.has(method) ? undefined : `${method} ${pattern ?? 'unknown'}`;
+}
+
+/** What a change was made to: the route's id parameters, else the id (or address) it answered. */
+function targetOf(request: FastifyRequest, payload: unknown): string | null {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  if (params.id !== undefined) return params.sid !== undefined ? `${params.id}/${params.sid}` : params.id;
+  if (params.address !== undefined) return params.address;
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    for (const k of ['id', 'address', 'email', 'domain']) if (typeof body[k] === 'string') return body[k];
+  } catch {
+    // Not JSON: no target.
+  }
+  return null;
+}
+
+export function actorOf(request: FastifyRequest): AuditActor | undefined {
+  const auth = request.auth;
+  if (!auth) return undefined;
+  if (auth.session) return { type: 'member', id: auth.session.member.id, email: auth.session.member.email };
+  return auth.apiKeyId === null ? undefined : { type: 'api_key', id: auth.apiKeyId };
+}
+
+/**
+ * onSend: records a successful audited request before its answer leaves, so a client that saw the
+ * answer finds the entry. A failed write is logged; the change itself is already made.
+ */
+export function auditHook(audit: Audit, logger: Logger) {
+  return function recordAudit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload?: unknown) => void,
+  ): void {
+    const action = reply.statusCode < 300 ? auditAction(request.method, request.routeOptions.url) : undefined;
+    const actor = action === undefined ? undefined : actorOf(request);
+    if (action === undefined || actor === undefined) return done(null, payload);
+    audit
+      .record({
+        accountId: request.auth!.account.id,
+        actor,
+        action,
+        target: targetOf(request, payload),
+        ip: request.ip,
+      })
+      .catch((err: unknown) => logger.error({ err, action }, 'could not write the audit entry'))
+      .finally(() => done(null, payload));
+  };
+}

@@ -1,0 +1,83 @@
+// Teams' shapes (docs/design.md §2): who is signed in, the account's members and invitations, sessions,
+// two-factor set-up and the audit log (docs/API.md), shared by $ref.
+import { isoTime } from './responses.js';
+
+/** Closed objects whose every property is required. */
+function record(properties: Record<string, object>, description?: string) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties),
+    properties,
+    ...(description ? { description } : {}),
+  };
+}
+
+const role = { type: 'string', enum: ['owner', 'admin', 'developer', 'viewer'] } as const;
+
+const sessionMember = {
+  $id: 'SessionMember',
+  ...record(
+    {
+      id: { type: 'string' },
+      email: { type: 'string' },
+      role,
+      totp_enabled: { type: 'boolean' },
+      must_enrol_totp: {
+        type: 'boolean',
+        description:
+          'The account requires two-factor sign-in and this member has not set it up: nothing else works',
+      },
+    },
+    'Who is signed in: the member, its role and its two-factor sign-in',
+  ),
+};
+
+const member = {
+  $id: 'Member',
+  ...record({
+    id: { type: 'string', description: "The owner's is `own_<account id>`" },
+    email: { type: 'string' },
+    role,
+    status: { type: 'string', enum: ['invited', 'active'] },
+    totp_enabled: { type: 'boolean' },
+    created_at: isoTime,
+  }),
+};
+
+const memberSession = {
+  $id: 'MemberSession',
+  ...record({
+    id: { type: 'string', description: "The first 32 hex digits of the session id's hash" },
+    created_at: isoTime,
+    last_seen_at: isoTime,
+    expires_at: isoTime,
+    current: { type: 'boolean', description: 'The session of this request' },
+  }),
+};
+
+const totpSetup = {
+  $id: 'TotpSetup',
+  ...record({
+    secret: { type: 'string', description: 'The base32 key, for apps that cannot read the URL' },
+    otpauth_url: { type: 'string', description: 'otpauth://totp/…: the QR code of authenticator apps' },
+  }),
+};
+
+const auditEntry = {
+  $id: 'AuditEntry',
+  ...record({
+    id: { type: 'string' },
+    created_at: isoTime,
+    actor: record({
+      type: { type: 'string', enum: ['member', 'api_key', 'operator'] },
+      id: { type: ['string', 'null'] },
+      label: { type: ['string', 'null'], description: "The member's address at the time" },
+    }),
+    action: { type: 'string', description: 'e.g. `member.invited`, `api_key.created`, `email.resent`' },
+    target: { type: ['string', 'null'] },
+    ip: { type: ['string', 'null'] },
+  }),
+};
+
+export const teamSchemas = [sessionMember, member, memberSession, totpSetup, auditEntry];

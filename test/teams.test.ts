@@ -1,0 +1,445 @@
+// Teams through app.inject on every database (docs/design.md §2): invitations, the role table applied
+// to every route, two-factor sign-in (enrolment, log-in, replay, recovery codes, the owner's
+// requirement), sessions per member, and the audit log of every change.
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/accounts/totp.js';
+import { ManualClock } from '../src/clock.js';
+import { migrate, migratorFor, openDatabase } from '../src/db/database.js';
+import { ASSIGNABLE_ROLES, PUBLIC, ROLE_PERMISSIONS, ROUTE_RULES, ruleFor } from '../src/http/permissions.js';
+import {
+  browserOf,
+  mailedToken,
+  setCookieOf,
+  signUpAndVerify,
+  type DashboardBrowser,
+} from './helpers/dashboard-signup.js';
+import { databaseKinds } from './helpers/databases.js';
+import { TestDnsServer } from './helpers/dns-server.js';
+import { startTestEnv, type TestEnv } from './helpers/services.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe.each(databaseKinds)('teams on $name', (kind) => {
+  let env: TestEnv;
+  let clock: ManualClock;
+  const dns = new TestDnsServer();
+  beforeAll(async () => {
+    await dns.start();
+    dns.add('hooks.example.net', 'A', '93.184.216.34');
+  });
+  afterAll(() => dns.stop());
+  afterEach(() => env?.close());
+
+  const start = async () => {
+    clock = new ManualClock(Date.UTC(2026, 10, 24, 9, 0, 0));
+    env = await startTestEnv(kind, {
+      clock,
+      env: { TXMAIL_PUBLIC_URL: 'https://txmail.example', TXMAIL_DNS_SERVERS: dns.address },
+    });
+  };
+
+  const as = (
+    b: DashboardBrowser,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    env.app.inject({
+      method,
+      url,
+      headers: { cookie: b.cookie, 'x-csrf-token': b.csrf },
+      ...(payload ? { payload } : {}),
+    });
+
+  /** The owner invites `email` as `role`; the invitee opens the mailed link and is logged in. */
+  const invite = async (owner: DashboardBrowser, email: string, role: string): Promise<DashboardBrowser> => {
+    const res = await as(owner, 'POST', '/api/members', { email, role });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ email, role, status: 'invited' });
+    const token = await mailedToken(env, email, '/accept-invite');
+    const accepted = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/accept-invite',
+      payload: { token, password: PASSWORD },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ member: { email, role }, account: { id: owner.accountId } });
+    return browserOf(accepted);
+  };
+
+  const login = (email: string, code?: string) =>
+    env.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: PASSWORD, ...(code === undefined ? {} : { code }) },
+    });
+
+  const auditActions = async (b: DashboardBrowser): Promise<string[]> => {
+    const res = await as(b, 'GET', '/api/audit?limit=100');
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { data: { action: string }[] }).data.map((e) => e.action);
+  };
+
+  it('has a rule for every registered /api route; unknown routes are owner-only', async () => {
+    await start();
+    const registered = registeredRoutes(env).filter((r) => r.includes(' /api/'));
+    expect(registered.length).toBeGreaterThan(40);
+    const missing = registered.filter((r) => ROUTE_RULES[r] === undefined);
+    expect(missing).toEqual([]);
+    expect(ruleFor('POST', '/api/not-yet-in-the-table')).toEqual({ permission: 'account.manage' });
+    for (const role of ASSIGNABLE_ROLES) expect(ROLE_PERMISSIONS[role].has('account.manage')).toBe(false);
+    expect(ROUTE_RULES['POST /api/auth/login']).toBe(PUBLIC);
+  });
+
+  it('gives a viewer 403 creating a key and an admin a key; an API key keeps its rights', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const refused = await as(viewer, 'POST', '/api/api-keys', { name: 'v' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toMatch(/^forbidden: the viewer role cannot do this/);
+    expect((await as(viewer, 'GET', '/api/emails')).statusCode).toBe(200);
+    expect((await as(viewer, 'GET', '/api/account')).statusCode).toBe(200);
+    expect((await as(viewer, 'GET', '/api/webhooks')).statusCode).toBe(403);
+    expect((await as(viewer, 'GET', '/api/members')).statusCode).toBe(403);
+    const created = await as(admin, 'POST', '/api/api-keys', { name: 'a' });
+    expect(created.statusCode, created.body).toBe(201);
+    // Admins manage members but cannot touch the owner or the account's security settings.
+    const list = (await as(admin, 'GET', '/api/members')).json() as { data: { id: string; role: string }[] };
+    expect(list.data.map((m) => m.role).sort()).toEqual(['admin', 'owner', 'viewer']);
+    const ownerId = list.data.find((m) => m.role === 'owner')!.id;
+    expect((await as(admin, 'DELETE', `/api/members/${ownerId}`)).statusCode).toBe(404);
+    expect((await as(admin, 'PATCH', '/api/account/security', { require_totp: false })).statusCode).toBe(403);
+    // A developer: keys yes, domains no.
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    expect((await as(dev, 'POST', '/api/api-keys', {})).statusCode).toBe(201);
+    expect((await as(dev, 'POST', '/api/domains', { name: 'example.net' })).statusCode).toBe(403);
+    // The key the admin made still does what keys did: the log, domains.
+    const key = (created.json() as { key: string }).key;
+    const byKey = await env.app.inject({ method: 'GET', url: '/api/domains', headers: { 'x-api-key': key } });
+    expect(byKey.statusCode).toBe(200);
+    // A role change applies at once; a removed member's sessions end.
+    const viewerId = list.data.find((m) => m.role === 'viewer')!.id;
+    expect((await as(owner, 'PATCH', `/api/members/${viewerId}`, { role: 'developer' })).statusCode).toBe(
+      200,
+    );
+    expect((await as(viewer, 'POST', '/api/api-keys', { name: 'v' })).statusCode).toBe(201);
+    expect((await as(owner, 'DELETE', `/api/members/${viewerId}`)).statusCode).toBe(204);
+    expect((await as(viewer, 'GET', '/api/emails')).statusCode).toBe(401);
+    // Nobody can be invited twice, nor an address with an account.
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'admin@example.org', role: 'viewer' })).statusCode,
+    ).toBe(409);
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'owner@example.org', role: 'viewer' })).statusCode,
+    ).toBe(409);
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'x@example.org', role: 'owner' })).statusCode,
+    ).toBe(400);
+    // The invitation works once.
+    const again = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/accept-invite',
+      payload: { token: await mailedToken(env, 'admin@example.org', '/accept-invite'), password: PASSWORD },
+    });
+    expect(again.statusCode).toBe(400);
+    // An invited member logs in with its own password, and is not remembered as a device of the
+    // account (whose device budget would let it guess the owner's password outside the ceilings).
+    const adminLogin = await login('admin@example.org');
+    expect(adminLogin.statusCode).toBe(200);
+    expect(setCookieOf(adminLogin, 'txmail_session')).toBeDefined();
+    expect(setCookieOf(adminLogin, 'txmail_device')).toBeUndefined();
+    // Admins manage members' sessions, but not the owner's.
+    expect((await as(admin, 'GET', `/api/members/${ownerId}/sessions`)).statusCode).toBe(403);
+  });
+
+  it('refuses an invitation past its 7 days', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'late@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const token = await mailedToken(env, 'late@example.org', '/accept-invite');
+    clock.advance(7 * 24 * 3600_000 + 1);
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/accept-invite',
+      payload: { token, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(/^invalid_token:/);
+  });
+
+  it('enrols in TOTP, signs in with a code once per step, and with each recovery code once', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const setup = await as(owner, 'POST', '/api/auth/totp/setup');
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret, otpauth_url } = setup.json() as { secret: string; otpauth_url: string };
+    expect(otpauth_url).toContain(`secret=${secret}`);
+    // Sealed at rest.
+    const row = await env.services.db.kysely.selectFrom('members').selectAll().executeTakeFirstOrThrow();
+    expect(row.totp_pending_secret).not.toContain(secret);
+    expect((await as(owner, 'POST', '/api/auth/totp/confirm', { code: '000000' })).statusCode).toBe(400);
+    const confirmed = await as(owner, 'POST', '/api/auth/totp/confirm', {
+      code: totpCode(secret, clock.now()),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const codes = (confirmed.json() as { recovery_codes: string[] }).recovery_codes;
+    expect(codes).toHaveLength(10);
+    // Password alone: no session.
+    const noCode = await login('owner@example.org');
+    expect(noCode.statusCode).toBe(401);
+    expect(noCode.body).toMatch(/^totp_required:/);
+    expect(noCode.headers['set-cookie']).toBeUndefined();
+    // The confirming code's step is spent; the next step's code works once.
+    expect((await login('owner@example.org', totpCode(secret, clock.now()))).statusCode).toBe(400);
+    clock.advance(30_000);
+    const next = totpCode(secret, clock.now());
+    expect((await login('owner@example.org', next)).statusCode).toBe(200);
+    expect((await login('owner@example.org', next)).statusCode).toBe(400);
+    // A code of the previous step is refused once a later one was used (replay across the window).
+    clock.advance(30_000);
+    expect((await login('owner@example.org', totpCode(secret, clock.now() - 30_000))).statusCode).toBe(400);
+    // Recovery codes: each once, in any case and with or without its dash.
+    expect((await login('owner@example.org', codes[0]!.toUpperCase().replace('-', ''))).statusCode).toBe(200);
+    expect((await login('owner@example.org', codes[0]!)).statusCode).toBe(400);
+    // Turning it off takes a code too; then the password alone logs in again.
+    const signedIn = browserOf(await login('owner@example.org', codes[2]!));
+    expect((await as(signedIn, 'POST', '/api/auth/totp/disable', { code: '123456' })).statusCode).toBe(400);
+    const off = await as(signedIn, 'POST', '/api/auth/totp/disable', { code: codes[3]! });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    // On again, for the limit below.
+    const again = (await as(signedIn, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+    clock.advance(30_000);
+    const reconfirmed = await as(signedIn, 'POST', '/api/auth/totp/confirm', {
+      code: totpCode(again.secret, clock.now()),
+    });
+    expect(reconfirmed.statusCode, reconfirmed.body).toBe(200);
+    codes.splice(0, codes.length, ...(reconfirmed.json() as { recovery_codes: string[] }).recovery_codes);
+    // Wrong codes are limited per member like log-ins.
+    for (let i = 0; i < 10; i++) await login('owner@example.org', 'nope-nope');
+    const limited = await login('owner@example.org', codes[1]!);
+    expect(limited.statusCode).toBe(429);
+  });
+
+  it('lets the owner require two-factor sign-in; a member without it can only enrol', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    // Not before the owner has it.
+    expect((await as(owner, 'PATCH', '/api/account/security', { require_totp: true })).statusCode).toBe(400);
+    const { secret } = (await as(owner, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+    expect(
+      (await as(owner, 'POST', '/api/auth/totp/confirm', { code: totpCode(secret, clock.now()) })).statusCode,
+    ).toBe(200);
+    expect((await as(owner, 'PATCH', '/api/account/security', { require_totp: true })).statusCode).toBe(200);
+    const session = (await as(dev, 'GET', '/api/auth/session')).json();
+    expect(session).toMatchObject({ account: { require_totp: true }, member: { must_enrol_totp: true } });
+    const blocked = await as(dev, 'GET', '/api/emails');
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.body).toMatch(/^totp_enrolment_required:/);
+    expect((await as(dev, 'POST', '/api/api-keys', {})).statusCode).toBe(403);
+    const devSetup = (await as(dev, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+    expect(
+      (await as(dev, 'POST', '/api/auth/totp/confirm', { code: totpCode(devSetup.secret, clock.now()) }))
+        .statusCode,
+    ).toBe(200);
+    expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(200);
+  });
+
+  it('lists and ends sessions per member', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const second = browserOf(await login('dev@example.org'));
+    const mine = (await as(dev, 'GET', '/api/auth/sessions')).json() as {
+      data: { id: string; current: boolean }[];
+    };
+    expect(mine.data).toHaveLength(2);
+    expect(mine.data.filter((s) => s.current)).toHaveLength(1);
+    const other = mine.data.find((s) => !s.current)!;
+    expect((await as(dev, 'DELETE', `/api/auth/sessions/${other.id}`)).statusCode).toBe(204);
+    expect((await as(second, 'GET', '/api/emails')).statusCode).toBe(401);
+    // The owner sees and ends the developer's sessions; the developer cannot see the owner's.
+    const members = (await as(owner, 'GET', '/api/members')).json() as {
+      data: { id: string; role: string }[];
+    };
+    const devId = members.data.find((m) => m.role === 'developer')!.id;
+    const ownerId = members.data.find((m) => m.role === 'owner')!.id;
+    const devSessions = (await as(owner, 'GET', `/api/members/${devId}/sessions`)).json() as {
+      data: { id: string }[];
+    };
+    expect(devSessions.data).toHaveLength(1);
+    expect((await as(dev, 'GET', `/api/members/${ownerId}/sessions`)).statusCode).toBe(403);
+    expect(
+      (await as(owner, 'DELETE', `/api/members/${devId}/sessions/${devSessions.data[0]!.id}`)).statusCode,
+    ).toBe(204);
+    expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
+  });
+
+  it("gives the log tools their roles: search and the raw message to all, re-send to senders, the account's settings to the owner", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await as(viewer, 'GET', '/api/emails?q=receipt')).statusCode).toBe(200);
+    // Past the role check: no such message.
+    expect((await as(viewer, 'GET', `/api/emails/${unknown}/raw`)).statusCode).toBe(404);
+    expect((await as(viewer, 'POST', `/api/emails/${unknown}/resend`)).body).toMatch(/^forbidden: /);
+    expect((await as(dev, 'POST', `/api/emails/${unknown}/resend`)).statusCode).toBe(404);
+    for (const member of [viewer, dev, admin]) {
+      const refused = await as(member, 'PATCH', '/api/account', { content_retention_days: 7 });
+      expect(refused.body).toMatch(/^forbidden: .*needs account\.manage/);
+    }
+    const changed = await as(owner, 'PATCH', '/api/account', { content_retention_days: 7 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await auditActions(owner)).toContain('account.updated');
+  });
+
+  it('writes an audit entry for every change, with who, when and from where', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const key = (await as(admin, 'POST', '/api/api-keys', { name: 'k' })).json() as {
+      id: string;
+      key: string;
+    };
+    expect((await as(admin, 'DELETE', `/api/api-keys/${key.id}`)).statusCode).toBe(204);
+    const sup = await as(admin, 'POST', '/api/suppressions', { address: 'gone@example.net' });
+    expect(sup.statusCode, sup.body).toBe(201);
+    expect((await as(admin, 'DELETE', '/api/suppressions/gone@example.net')).statusCode).toBe(204);
+    // Webhooks need a paid plan.
+    await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
+    const hook = await as(admin, 'POST', '/api/webhooks', {
+      url: 'https://hooks.example.net/x',
+      events: ['email.delivered'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const hookId = (hook.json() as { id: string }).id;
+    expect((await as(admin, 'GET', `/api/webhooks/${hookId}/secret`)).statusCode).toBe(200);
+    expect((await as(admin, 'POST', `/api/webhooks/${hookId}/rotate-secret`)).statusCode).toBe(200);
+    const domain = await as(admin, 'POST', '/api/domains', { name: 'example.net' });
+    expect(domain.statusCode, domain.body).toBe(201);
+    const domainId = (domain.json() as { id: string }).id;
+    expect((await as(admin, 'POST', `/api/domains/${domainId}/dkim/rotate`)).statusCode).toBeLessThan(300);
+    expect((await as(admin, 'DELETE', `/api/domains/${domainId}`)).statusCode).toBe(200);
+    const actions = await auditActions(owner);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'member.invited',
+        'member.joined',
+        'api_key.created',
+        'api_key.revoked',
+        'suppression.added',
+        'suppression.removed',
+      ]),
+    );
+    if (hookId)
+      expect(actions).toEqual(
+        expect.arrayContaining(['webhook.created', 'webhook.secret_revealed', 'webhook.secret_rotated']),
+      );
+    const entries = ((await as(owner, 'GET', '/api/audit')).json() as { data: Record<string, unknown>[] })
+      .data;
+    const created = entries.find((e) => e.action === 'api_key.created')!;
+    expect(created).toMatchObject({
+      actor: { type: 'member', label: 'admin@example.org' },
+      target: key.id,
+      ip: '127.0.0.1',
+    });
+    // Nothing secret in the log.
+    expect(JSON.stringify(entries)).not.toContain(key.key);
+    // A viewer cannot read it; a refused change leaves no entry.
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    expect((await as(viewer, 'GET', '/api/audit')).statusCode).toBe(403);
+    const before = (await auditActions(owner)).length;
+    expect((await as(viewer, 'POST', '/api/api-keys', {})).statusCode).toBe(403);
+    expect((await auditActions(owner)).length).toBe(before);
+    // Every mutating route of the table has an audit action.
+    for (const [route, rule] of Object.entries(ROUTE_RULES)) {
+      if (rule === PUBLIC || route.startsWith('GET ')) continue;
+      if (
+        ['POST /api/auth/logout', 'POST /api/auth/totp/setup', 'POST /api/auth/resend-verification'].includes(
+          route,
+        )
+      )
+        continue;
+      if (route.startsWith('POST /api/email/send') || route === 'POST /api/guided-test') continue;
+      expect(rule.audit, route).toBeDefined();
+    }
+  });
+});
+
+/**
+ * Every route the app registered, as `METHOD /pattern` (HEAD left out: Fastify answers it with the GET
+ * route), read from Fastify's route tree.
+ */
+function registeredRoutes(env: TestEnv): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of env.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (.*) \(([A-Z, ]+)\)$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? '') + m[2]!;
+    stack[depth] = path;
+    for (const method of m[3]!.split(', ')) if (method !== 'HEAD') out.push(`${method} ${path}`);
+  }
+  return out;
+}
+
+describe.each(databaseKinds)('migration 028 on $name', (kind) => {
+  it("makes every account's user its owner member, and its sessions the owner's", async () => {
+    const database = await kind.create();
+    const db = openDatabase(database.url);
+    try {
+      const migrator = await migratorFor(db);
+      expect((await migrator.migrateTo('025-dkim-rotation')).error).toBeUndefined();
+      const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      await k
+        .insertInto('accounts')
+        .values({
+          id: 'a1',
+          email: 'a@x.example',
+          password_hash: 'scrypt$hash',
+          plan: 'pro',
+          state: 'production',
+          suspended_at: null,
+          created_at: 5,
+          email_verified_at: 5,
+        })
+        .execute();
+      await k
+        .insertInto('sessions')
+        .values({ id_hash: 'h1', account_id: 'a1', created_at: 6, last_seen_at: 6, expires_at: 99 })
+        .execute();
+      expect(await migrate(db)).toEqual(expect.arrayContaining(['028-members', '029-audit-log']));
+      const members = await db.kysely.selectFrom('members').selectAll().execute();
+      expect(members).toEqual([
+        expect.objectContaining({
+          id: 'own_a1',
+          account_id: 'a1',
+          email: 'a@x.example',
+          role: 'owner',
+          password_hash: null,
+          accepted_at: 5,
+          totp_enabled_at: null,
+        }),
+      ]);
+      const account = await db.kysely.selectFrom('accounts').selectAll().executeTakeFirstOrThrow();
+      expect(account.password_hash).toBe('scrypt$hash');
+      expect(account.require_totp_at).toBeNull();
+      const sessions = await db.kysely.selectFrom('sessions').selectAll().execute();
+      expect(sessions).toEqual([expect.objectContaining({ id_hash: 'h1', member_id: 'own_a1' })]);
+    } finally {
+      await db.close();
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.js';
+import { DataTable } from '../components/data-table.js';
+import { Field } from '../components/field.js';
+import { formatTime } from '../components/format.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
+import { Page } from '../components/page.js';
+import { SessionsTable } from '../components/sessions-table.js';
+import { useApi } from '../components/use-api.js';
+import type { ApiBody } from '../api.js';
+import type { Member } from '../api-types.js';
+import type { Role } from '../session.js';
+
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
+  { value: 'developer', label: 'Developer: keys, webhook tests and replays, logs' },
+  { value: 'viewer', label: 'Viewer: logs and overview' },
+];
+
+export function MembersPage() {
+  const members = useApi<ApiBody<'/api/members', 'get'>>('/api/members');
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const [open, setOpen] = useState<string>();
+
+  const act = async (what: () => Promise<unknown>, done: string) => {
+    try {
+      await what();
+      setMessage(done);
+      setError(undefined);
+      await members.reload();
+    } catch (err) {
+      setMessage(undefined);
+      setError(err);
+    }
+  };
+  const invite = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const email = String(f.get('email') ?? '').trim();
+    await act(
+      () => api('POST', '/api/members', { email, role: f.get('role') }),
+      `An invitation is on its way to ${email}.`,
+    );
+    form.reset();
+  };
+  const remove = (m: Member) => {
+    if (!window.confirm(`Remove ${m.email}? Their sessions end at once.`)) return;
+    void act(() => api('DELETE', `/api/members/${m.id}`), `${m.email} is removed.`);
+  };
+
+  return (
+    <Page
+      title="Members"
+      intro="The people who use this account, and what each may do. Invitations are valid for 7 days."
+    >
+      <form onSubmit={(e) => void invite(e)} className="inline-form" aria-label="Invite a member">
+        <Field label="Email of the person to invite" name="email" type="email" required />
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <select id="invite-role" name="role" defaultValue="developer">
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button className="button">Invite</button>
+      </form>
+      <LiveRegion>
+        {message && <Notice kind="success">{message}</Notice>}
+        <ErrorNotice error={error} />
+      </LiveRegion>
+      <ErrorNotice error={members.error} />
+      <DataTable
+        caption="Members of this account"
+        rows={members.data?.data}
+        columns={[
+          { header: 'Email', cell: (m) => m.email },
+          {
+            header: 'Role',
+            cell: (m) =>
+              m.role === 'owner' ? (
+                'owner'
+              ) : (
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  onChange={(e) => {
+                    const role = e.currentTarget.value;
+                    void act(
+                      () => api('PATCH', `/api/members/${m.id}`, { role }),
+                      `${m.email} is now ${role}.`,
+                    );
+                  }}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r.value} value={r.value}>
+                      {r.value}
+                    </option>
+                  ))}
+                </select>
+              ),
+          },
+          { header: 'Status', cell: (m) => (m.status === 'invited' ? 'invited' : 'active') },
+          { header: 'Two-factor', cell: (m) => (m.totp_enabled ? 'on' : 'off') },
+          { header: 'Since', cell: (m) => formatTime(m.created_at) },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (m) => (
+              <>
+                <button
+                  type="button"
+                  className="button small secondary"
+                  aria-expanded={open === m.id}
+                  onClick={() => setOpen(open === m.id ? undefined : m.id)}
+                >
+                  Sessions<span className="visually-hidden"> of {m.email}</span>
+                </button>{' '}
+                {m.role !== 'owner' && (
+                  <button type="button" className="button small danger" onClick={() => remove(m)}>
+                    Remove<span className="visually-hidden"> {m.email}</span>
+                  </button>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+      {open && (
+        <section aria-label="Sessions of the member">
+          <h2>Sessions of {members.data?.data.find((m) => m.id === open)?.email}</h2>
+          <SessionsTable
+            key={open}
+            path={`/api/members/${open}/sessions`}
+            caption="Live sessions of the member"
+          />
+        </section>
+      )}
+    </Page>
+  );
+}
