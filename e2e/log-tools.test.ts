@@ -178,11 +178,12 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await page.goto(`${server.url}/logs/${ids['Your sign-in code']}`);
     await heading('Email').waitFor();
     await page.getByText('Content removed after 30 days: on ').waitFor();
-    await page.getByText(/^Raw message as sent \([\d,]+ bytes, DKIM-signed\)$/).click();
+    await page.getByText(/^Raw message as sent \([\d,]+ bytes\)$/).click();
     const raw = page.locator('details[open] pre.code');
     await raw.waitFor();
     const text = await raw.textContent();
-    expect(text).toMatch(/^DKIM-Signature: /m);
+    // From a domain this sandboxed account may not send from: the simulator signs nothing.
+    expect(text).not.toMatch(/^DKIM-Signature: /m);
     expect(text).toContain(`Message-ID: <${ids['Your sign-in code']}@mta.txmail.test>`);
     expect(text).toContain('424242');
     await screenshot(page, 'email-raw');

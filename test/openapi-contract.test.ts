@@ -439,5 +439,15 @@ describe('the OpenAPI document', () => {
     ).toEqual({
       skipped: true,
     });
+    // An API route the document forgot is a finding.
+    expect(
+      contract.check({
+        method: 'POST',
+        route: '/api/forgotten/:id',
+        status: 200,
+        contentType: 'text/plain',
+        body: '',
+      }),
+    ).toEqual({ ok: false, problem: 'POST /api/forgotten/{id} is not in the document' });
   });
 });

@@ -89,6 +89,11 @@ export async function api<T>(
  * session and errors as api().
  */
 export async function apiText(path: string, accept: string): Promise<string> {
+  return (await apiTextPage(path, accept)).text;
+}
+
+/** apiText with the answer's headers (a CSV export's `x-next-cursor`). */
+export async function apiTextPage(path: string, accept: string): Promise<{ text: string; headers: Headers }> {
   let res: Response;
   try {
     res = await fetch(path, { headers: { accept }, credentials: 'same-origin' });
@@ -104,7 +109,7 @@ export async function apiText(path: string, accept: string): Promise<string> {
     if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
     throw error;
   }
-  return text;
+  return { text, headers: res.headers };
 }
 
 /** Builds a query string from the set values only. */

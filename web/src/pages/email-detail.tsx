@@ -149,7 +149,7 @@ function RawMessage({ detail }: { detail: EmailDetail }) {
   }
   return (
     <details onToggle={(e) => e.currentTarget.open && void load()}>
-      <summary>Raw message as sent ({formatNumber(detail.raw_bytes)} bytes, DKIM-signed)</summary>
+      <summary>Raw message as sent ({formatNumber(detail.raw_bytes)} bytes)</summary>
       <p>
         <a href={path} download={`${detail.id}.eml`}>
           Download .eml

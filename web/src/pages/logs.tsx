@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, apiText, query, type ApiBody } from '../api.js';
+import { api, apiTextPage, query, type ApiBody } from '../api.js';
 import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
@@ -39,11 +39,23 @@ export function LogsPage() {
   const [loading, setLoading] = useState(true);
   const [exporting, setExporting] = useState(false);
 
-  /** The filtered log as CSV (Accept: text/csv), saved as a file by the browser. */
+  /**
+   * The filtered log as CSV (Accept: text/csv), saved as a file by the browser: every page the server
+   * gives (10,000 rows each, `x-next-cursor` for the next), one header line.
+   */
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const csv = await apiText(`/api/emails${query(filters)}`, 'text/csv');
+      let csv = '';
+      let cursor: string | null = null;
+      do {
+        const page: { text: string; headers: Headers } = await apiTextPage(
+          `/api/emails${query({ ...filters, cursor: cursor ?? undefined })}`,
+          'text/csv',
+        );
+        csv += csv === '' ? page.text : page.text.slice(page.text.indexOf('\r\n') + 2);
+        cursor = page.headers.get('x-next-cursor');
+      } while (cursor);
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
       const a = document.createElement('a');
       a.href = url;
