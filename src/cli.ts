@@ -282,6 +282,8 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
         domain,
         accountId,
       );
+      // The service's own domain belongs to no account: only a customer's rotation has a log to go in.
+      if (accountId !== null) await operatorAudit(s, accountId, 'dkim_key.rotated', domain);
       print(args, result.json, result.text);
       return 0;
     }
@@ -313,6 +315,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
         address: required(args, 'address'),
         reason: typeof args.reason === 'string' ? args.reason : undefined,
       });
+      if (created) await operatorAudit(s, account.id, 'suppression.added', suppression.address);
       print(
         args,
         { ...suppression, created },
@@ -326,6 +329,7 @@ async function operatorCommand(s: Core, command: string, args: Args): Promise<nu
       const account = await accountArg(s, args);
       const address = required(args, 'address');
       await s.suppressions.remove(account.id, address);
+      await operatorAudit(s, account.id, 'suppression.removed', address);
       print(args, { address, removed: true }, `${address} is no longer suppressed`);
       return 0;
     }

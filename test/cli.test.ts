@@ -66,6 +66,11 @@ describe('txmail operator commands', () => {
   it("records the operator's changes in the account's audit log", async () => {
     expect((await runCli(['account', 'suspend', '--account', 'ops@example.com'], env)).code).toBe(0);
     expect((await runCli(['account', 'resume', '--account', 'ops@example.com'], env)).code).toBe(0);
+    const suppression = (verb: string) =>
+      runCli(['suppression', verb, '--account', 'ops@example.com', '--address', 'gone@dest.example'], env);
+    expect((await suppression('add')).code).toBe(0);
+    expect((await suppression('add')).code).toBe(0);
+    expect((await suppression('remove')).code).toBe(0);
     const { default: SQLite } = await import('better-sqlite3');
     const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
     const rows = db.prepare('select actor_type, action, target from audit_log order by id').all();
@@ -76,6 +81,9 @@ describe('txmail operator commands', () => {
       { actor_type: 'operator', action: 'account.plan_changed', target: 'scale' },
       { actor_type: 'operator', action: 'account.suspended', target: null },
       { actor_type: 'operator', action: 'account.resumed', target: null },
+      // The second add changed nothing: not in the log.
+      { actor_type: 'operator', action: 'suppression.added', target: 'gone@dest.example' },
+      { actor_type: 'operator', action: 'suppression.removed', target: 'gone@dest.example' },
     ]);
   });
 
