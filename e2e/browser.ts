@@ -1,6 +1,7 @@
 // Headless Chromium for the browser tests: Debian's `chromium` package (TXMAIL_CHROMIUM overrides the
 // path) driven by playwright-core, which downloads no browser of its own.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MailFixture } from '../test/helpers/mail-fixture.js';
@@ -24,6 +25,26 @@ export function launchChromium(): Promise<Browser> {
     // Containers run tests as root, where Chromium's sandbox cannot start.
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The page's serious and critical accessibility violations (axe-core), each `<rule> at <targets>`. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Saves docs/screenshots/<name>.png of the whole page. */

@@ -2,8 +2,7 @@
 // with a real SMTP sink found through a real DNS server: sign up → "check your inbox" → open the emailed
 // link, which logs in → the same screen for a second sign-up with that address → create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
 // and webhook steps run when this txmail has those APIs. Every page is saved to docs/screenshots/.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +16,15 @@ import { newId } from '../src/ids.js';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
-import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+  serveEnvironment,
+} from './browser.js';
 
 const EMAIL = 'newcomer@inbox.example';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough password';
 
 describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
@@ -487,21 +491,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       const p = await context.newPage();
       await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
       await p.getByRole('heading', { level: 1 }).first().waitFor();
-      await p.evaluate(AXE);
-      const violations = await p.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        return (await axe.run()).violations;
-      });
-      for (const v of violations) {
-        if (v.impact === 'serious' || v.impact === 'critical')
-          problems.push(`${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
+      problems.push(...(await seriousViolations(p)).map((v) => `${path}: ${v}`));
       await p.close();
     }
     await signedIn.close();

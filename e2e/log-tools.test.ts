@@ -4,7 +4,6 @@
 // reads a message's raw bytes and what the content retention will do, and sets the retention in
 // Settings. Saves docs/screenshots/log-search.png and email-raw.png.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,11 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
-import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+  serveEnvironment,
+} from './browser.js';
 
 const EMAIL = 'owner@inbox.example';
 const PASSWORD = 'a long enough password';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** TXMAIL_TEST_DOMAIN's default: test.<TXMAIL_HOSTNAME>. */
 const SIM = 'simulator.test.mta.txmail.test';
 
@@ -52,22 +56,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
       const p = await context.newPage();
       await p.goto(url);
       await p.getByText(ready).first().waitFor();
-      await p.evaluate(AXE);
-      const violations = await p.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        return (await axe.run()).violations;
-      });
-      expect(
-        violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
     } finally {
       await context.close();
     }

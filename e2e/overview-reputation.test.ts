@@ -4,8 +4,7 @@
 // 550 5.1.1, show on the chart as today's numbers and in the rates; once the window holds
 // min_messages, the account pauses itself and the overview says so, with the reason. Saves
 // docs/screenshots/overview-reputation.png.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,11 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
-import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+  serveEnvironment,
+} from './browser.js';
 
 const EMAIL = 'owner@inbox.example';
 const PASSWORD = 'a long enough password';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Small enough for a test to reach with real sends; the rates and states are the defaults'. */
 const MIN_MESSAGES = 10;
 
@@ -256,22 +260,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
       const p = await context.newPage();
       await p.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       await p.locator('svg.activity-chart').waitFor();
-      await p.evaluate(AXE);
-      const violations = await p.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        return (await axe.run()).violations;
-      });
-      expect(
-        violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      expect(await seriousViolations(p)).toEqual([]);
     } finally {
       await context.close();
     }

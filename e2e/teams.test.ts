@@ -4,8 +4,7 @@
 // after which the admin can use nothing but the Security page until enrolled; the owner logs in again
 // with a recovery code, ends the admin's session from the Members page, and finds every step in the
 // audit log. New pages are saved to docs/screenshots/.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -15,13 +14,18 @@ import { totpCode } from '../src/accounts/totp.js';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
-import { chromiumAvailable, launchChromium, screenshot, serveEnvironment } from './browser.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+  serveEnvironment,
+} from './browser.js';
 
 const OWNER = 'owner@inbox.example';
 const VIEWER = 'viewer@inbox.example';
 const ADMIN = 'admin@inbox.example';
 const PASSWORD = 'a long enough password';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.runIf(chromiumAvailable())('teams in a browser', () => {
   const mail = new MailFixture();
@@ -233,21 +237,7 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       const p = await context.newPage();
       await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
       await p.getByRole('heading', { level: 1 }).first().waitFor();
-      await p.evaluate(AXE);
-      const violations = await p.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        return (await axe.run()).violations;
-      });
-      for (const v of violations) {
-        if (v.impact === 'serious' || v.impact === 'critical')
-          problems.push(`${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      }
+      problems.push(...(await seriousViolations(p)).map((v) => `${path}: ${v}`));
       await p.close();
     }
     await context.close();
