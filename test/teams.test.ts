@@ -155,6 +155,42 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect((await as(admin, 'GET', `/api/members/${ownerId}/sessions`)).statusCode).toBe(403);
   });
 
+  it("bounds a key an invited member made by the member's role, follows its changes, revokes it on removal", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const byKey = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+      env.app.inject({ method, url, headers: { 'x-api-key': key }, ...(payload ? { payload } : {}) });
+    const made = await as(dev, 'POST', '/api/api-keys', { name: 'ci' });
+    expect(made.statusCode, made.body).toBe(201);
+    const devKey = (made.json() as { key: string }).key;
+    const ownerKey = ((await as(owner, 'POST', '/api/api-keys', { name: 'o' })).json() as { key: string })
+      .key;
+    // What a developer may: the log, reading domains; not changing domains or suppressions.
+    expect((await byKey(devKey, 'GET', '/api/emails')).statusCode).toBe(200);
+    expect((await byKey(devKey, 'GET', '/api/domains')).statusCode).toBe(200);
+    const refused = await byKey(devKey, 'POST', '/api/domains', { name: 'example.net' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toMatch(/^forbidden: this API key is bounded by its maker's role \(developer\)/);
+    expect((await byKey(devKey, 'POST', '/api/suppressions', { address: 'a@example.net' })).statusCode).toBe(
+      403,
+    );
+    // The owner's key keeps full rights.
+    const byOwner = await byKey(ownerKey, 'POST', '/api/suppressions', { address: 'a@example.net' });
+    expect(byOwner.statusCode, byOwner.body).toBe(201);
+    // Promoted to admin, the member's key may manage domains at once.
+    const devId = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; role: string }[] }
+    ).data.find((m) => m.role === 'developer')!.id;
+    expect((await as(owner, 'PATCH', `/api/members/${devId}`, { role: 'admin' })).statusCode).toBe(200);
+    const promoted = await byKey(devKey, 'POST', '/api/domains', { name: 'example.com' });
+    expect(promoted.statusCode, promoted.body).toBe(201);
+    // Removed, the member's keys stop working; the owner's goes on.
+    expect((await as(owner, 'DELETE', `/api/members/${devId}`)).statusCode).toBe(204);
+    expect((await byKey(devKey, 'GET', '/api/emails')).statusCode).toBe(401);
+    expect((await byKey(ownerKey, 'GET', '/api/emails')).statusCode).toBe(200);
+  });
+
   it('refuses an invitation past its 7 days', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

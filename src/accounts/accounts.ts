@@ -1,7 +1,7 @@
 // Creating accounts and API keys (operator CLI and the dashboard's sign-up).
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
-import type { Account, ApiKeyRow, Plan } from '../db/schema.js';
+import type { Account, ApiKeyRow, MemberRole, Plan } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseAddress } from '../messages/address.js';
@@ -91,7 +91,15 @@ export class Accounts {
     return { ...pending, password_hash: passwordHash, plan, email_verified_at: verifiedAt };
   }
 
-  async createApiKey(accountId: string, name = 'default'): Promise<CreatedApiKey> {
+  /**
+   * A new key of the account. `maker`: the invited member who makes it, whose role bounds the key
+   * (docs/design.md §2); absent for the owner and the operator (full rights).
+   */
+  async createApiKey(
+    accountId: string,
+    name = 'default',
+    maker?: { memberId: string; role: MemberRole },
+  ): Promise<CreatedApiKey> {
     const generated = generateApiKey();
     const record: ApiKeyRow = {
       id: newId(),
@@ -102,6 +110,8 @@ export class Accounts {
       created_at: this.clock.now(),
       last_used_at: null,
       revoked_at: null,
+      member_id: maker?.memberId ?? null,
+      role: maker?.role ?? null,
     };
     await this.repo.createApiKey(record);
     return { record, key: generated.key };

@@ -38,6 +38,8 @@ export class Members {
       accounts: AccountsRepo;
       mail: AccountMail;
       clock: Clock;
+      /** Called when keys' rights changed (a role change or removal): forget cached keys. */
+      keysChanged: () => void;
     },
   ) {}
 
@@ -105,11 +107,13 @@ export class Members {
 
   async setRole(account: Account, id: string, role: MemberRole): Promise<MemberRow> {
     if (!(await this.deps.repo.setRole(account.id, id, role))) throw notFound(id);
+    this.deps.keysChanged();
     return (await this.deps.repo.find(account.id, id))!;
   }
 
   async remove(account: Account, id: string): Promise<void> {
-    if (!(await this.deps.repo.remove(account.id, id))) throw notFound(id);
+    if (!(await this.deps.repo.remove(account.id, id, this.deps.clock.now()))) throw notFound(id);
+    this.deps.keysChanged();
   }
 
   async find(account: Account, id: string): Promise<MemberRow> {

@@ -78,27 +78,46 @@ export class MembersRepo {
       .execute();
   }
 
-  /** Changes an invited member's role (the owner's never changes here); false when there is none. */
+  /**
+   * Changes an invited member's role (the owner's never changes here), and with it the bound of the
+   * keys the member made (docs/design.md §2); false when there is none.
+   */
   async setRole(accountId: string, id: string, role: MemberRole): Promise<boolean> {
-    const r = await this.db
-      .updateTable('members')
-      .set({ role })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('role', '<>', 'owner')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx
+        .updateTable('members')
+        .set({ role })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .where('role', '<>', 'owner')
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await tx.updateTable('api_keys').set({ role }).where('member_id', '=', id).execute();
+      return true;
+    });
   }
 
-  /** Removes an invited member with its sessions (cascade); false when there is none. */
-  async remove(accountId: string, id: string): Promise<boolean> {
-    const r = await this.db
-      .deleteFrom('members')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('role', '<>', 'owner')
-      .executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+  /**
+   * Removes an invited member with its sessions (cascade) and revokes the keys it made; false when
+   * there is none.
+   */
+  async remove(accountId: string, id: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx
+        .deleteFrom('members')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .where('role', '<>', 'owner')
+        .executeTakeFirst();
+      if (Number(r.numDeletedRows) !== 1) return false;
+      await tx
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('member_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      return true;
+    });
   }
 
   /** Uses a live invitation: sets the member's password; undefined when unknown, used or expired. */

@@ -162,6 +162,10 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** The invited member who made the key (migration 030); null: the owner, the operator, or older. */
+  member_id: string | null;
+  /** That member's role, the most the key may do (http/permissions.ts); null: full rights. */
+  role: MemberRole | null;
 }
 
 export interface DomainsTable {

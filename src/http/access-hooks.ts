@@ -1,5 +1,5 @@
 // The two hooks every authenticated /api route passes (docs/design.md §2): the role check of a dashboard
-// session against http/permissions.ts (and, when the account requires two-factor sign-in, the
+// session, or of a key an invited member made, against http/permissions.ts (and, when the account requires two-factor sign-in, the
 // enrolment gate), and the audit entry of every successful change (audit/audit.ts). Neither needs
 // anything from the route definitions: the table names routes by method and pattern.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,9 +19,24 @@ export function checkPermission(
   _reply: FastifyReply,
   done: (err?: Error) => void,
 ): void {
-  const session = request.auth?.session;
-  // API keys keep the rights they always had (docs/design.md §2).
-  if (!session) return done();
+  const auth = request.auth;
+  if (!auth) return done();
+  const rule = () => ruleFor(request.method, request.routeOptions.url);
+  const session = auth.session;
+  if (!session) {
+    // A key made by an invited member can do what its maker may; any other key keeps the rights API
+    // keys always had (docs/design.md §2).
+    const role = auth.apiKeyRole;
+    if (role !== null && !allows(role, rule().permission)) {
+      return done(
+        new AppError(
+          'forbidden',
+          `this API key is bounded by its maker's role (${role}), which cannot do this (needs ${rule().permission})`,
+        ),
+      );
+    }
+    return done();
+  }
   const { member, account } = session;
   const route = `${request.method} ${request.routeOptions.url ?? ''}`;
   if (account.require_totp_at !== null && member.totp_enabled_at === null && !ENROLMENT_ROUTES.has(route)) {
@@ -32,11 +47,9 @@ export function checkPermission(
       ),
     );
   }
-  const rule = ruleFor(request.method, request.routeOptions.url);
-  if (!allows(member.role, rule.permission)) {
-    return done(
-      new AppError('forbidden', `the ${member.role} role cannot do this (needs ${rule.permission})`),
-    );
+  const permission = rule().permission;
+  if (!allows(member.role, permission)) {
+    return done(new AppError('forbidden', `the ${member.role} role cannot do this (needs ${permission})`));
   }
   done();
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { ActiveSession, Sessions } from '../accounts/sessions.js';
 import type { Clock } from '../clock.js';
-import type { Account } from '../db/schema.js';
+import type { Account, MemberRole } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
@@ -14,6 +14,8 @@ export interface AuthContext {
   account: Account;
   /** The API key used; null when the caller is the dashboard (session). */
   apiKeyId: string | null;
+  /** The role that bounds the key (made by an invited member); null: full rights, or a session. */
+  apiKeyRole: MemberRole | null;
   /** The dashboard session; null when the caller used an API key. */
   session: ActiveSession | null;
 }
@@ -84,7 +86,7 @@ export function authHook(deps: AuthHookDeps) {
           sessionCookie(session.id, deps.secureCookies, session.expiresAt - deps.clock.now()),
         );
       }
-      request.auth = { account: session.account, apiKeyId: null, session };
+      request.auth = { account: session.account, apiKeyId: null, apiKeyRole: null, session };
       bucket = `session:${session.idHash.slice(0, 32)}`;
     } else {
       // API keys stay on servers (docs/design.md §2). A browser always sends Origin on
@@ -96,7 +98,12 @@ export function authHook(deps: AuthHookDeps) {
         );
       }
       const found = await deps.auth.authenticate(key);
-      request.auth = { account: found.account, apiKeyId: found.key.id, session: null };
+      request.auth = {
+        account: found.account,
+        apiKeyId: found.key.id,
+        apiKeyRole: found.key.role,
+        session: null,
+      };
       bucket = found.key.id;
     }
     if (!deps.limiter.enabled) return;

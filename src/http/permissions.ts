@@ -1,7 +1,7 @@
 // Who may call which route with a dashboard session (docs/design.md §2, "Members and roles"): ONE table
 // from route (method + pattern) to the permission it needs, and one from role to permissions, applied
-// by one hook (permissionHook) for session-authenticated requests. API keys are not checked here: a
-// key keeps the rights it always had. A route missing from the table needs `account.manage`, which only
+// by one hook (access-hooks.ts checkPermission) for session-authenticated requests and for keys an
+// invited member made (bounded by the maker's role); any other key keeps the rights keys always had. A route missing from the table needs `account.manage`, which only
 // the owner has: a new route is owner-only until it is given its entry (a test lists every registered
 // /api route against this table).
 import type { MemberRole } from '../db/schema.js';

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { QueuedAccountMail } from '../accounts/account-mail.js';
 import { AttemptLimiter } from '../accounts/attempt-limiter.js';
+import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
 import { LoginDevices } from '../accounts/login-devices.js';
 import { Sessions } from '../accounts/sessions.js';
@@ -38,7 +39,14 @@ export interface AccountServices {
 
 export function createAccountServices(
   config: Config,
-  deps: { repos: Repos; secretKey: string; systemMail: SystemMail; clock: Clock; logger: Logger },
+  deps: {
+    repos: Repos;
+    secretKey: string;
+    systemMail: SystemMail;
+    clock: Clock;
+    logger: Logger;
+    auth: ApiKeyAuth;
+  },
 ): AccountServices {
   const { repos, clock, logger } = deps;
   const sessions = new Sessions(
@@ -76,6 +84,7 @@ export function createAccountServices(
       accounts: repos.accounts,
       mail: accountMail,
       clock,
+      keysChanged: () => deps.auth.invalidate(),
     },
   );
   const twoFactor = new TwoFactor({

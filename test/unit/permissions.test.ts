@@ -11,6 +11,7 @@ function request(method: string, url: string, role: MemberRole | null, requireTo
     routeOptions: { url },
     auth: {
       apiKeyId: role === null ? 'key1' : null,
+      apiKeyRole: null,
       session:
         role === null
           ? null
@@ -19,6 +20,15 @@ function request(method: string, url: string, role: MemberRole | null, requireTo
               account: { require_totp_at: requireTotp ? 1 : null },
             },
     },
+  } as unknown as FastifyRequest;
+}
+
+/** A call with a key an invited member of this role made. */
+function keyRequest(method: string, url: string, role: MemberRole) {
+  return {
+    method,
+    routeOptions: { url },
+    auth: { apiKeyId: 'key2', apiKeyRole: role, session: null },
   } as unknown as FastifyRequest;
 }
 
@@ -43,6 +53,19 @@ describe('the permission hook', () => {
     expect(outcome(request('POST', '/api/api-keys', 'viewer'))).toMatch(/the viewer role cannot do this/);
     expect(outcome(request('POST', '/api/api-keys', 'admin'))).toBe('allowed');
     expect(outcome(request('PATCH', '/api/account/security', 'admin'))).toMatch(/cannot do this/);
+  });
+
+  it("bounds a key an invited member made by the maker's role", () => {
+    expect(outcome(keyRequest('POST', '/api/email/send', 'developer'))).toBe('allowed');
+    expect(outcome(keyRequest('GET', '/api/emails', 'developer'))).toBe('allowed');
+    expect(outcome(keyRequest('POST', '/api/domains', 'developer'))).toMatch(
+      /bounded by its maker's role \(developer\), which cannot do this \(needs domains.write\)/,
+    );
+    expect(outcome(keyRequest('POST', '/api/domains', 'admin'))).toBe('allowed');
+    expect(outcome(keyRequest('PATCH', '/api/account', 'admin'))).toMatch(
+      /role \(admin\), which cannot do this/,
+    );
+    expect(outcome(keyRequest('POST', '/api/not-yet-in-the-table', 'admin'))).toMatch(/cannot do this/);
   });
 
   it('holds a member without two-factor sign-in to enrolment when the account requires it', () => {

@@ -29,6 +29,7 @@ import * as m026 from './026-message-content.js';
 import * as m027 from './027-log-search-resend.js';
 import * as m028 from './028-members.js';
 import * as m029 from './029-audit-log.js';
+import * as m030 from './030-api-key-roles.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '027-log-search-resend': m027,
   '028-members': m028,
   '029-audit-log': m029,
+  '030-api-key-roles': m030,
 };

@@ -76,12 +76,14 @@ export function registerApiKeyRoutes(
       },
     },
     async (request, reply) => {
-      const { account } = sessionOf(request);
+      const { account, member } = sessionOf(request);
       const name = (request.body?.name ?? 'default').trim();
       if (name === '' || /[\r\n\0]/.test(name)) {
         throw new AppError('validation_error', '"name" must be 1–100 characters on one line');
       }
-      const created = await deps.accounts.createApiKey(account.id, name);
+      // An invited member's key can do what the member may, no more (docs/design.md §2).
+      const maker = member.role === 'owner' ? undefined : { memberId: member.id, role: member.role };
+      const created = await deps.accounts.createApiKey(account.id, name, maker);
       return reply
         .code(201)
         .header('Cache-Control', 'no-store')
