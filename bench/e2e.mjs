@@ -17,14 +17,13 @@
 // master and every process under it, plus OpenDKIM), "machine" is the machine's busy time less the
 // injector's (this process for HTTP, smtp-source for Postfix) and the sink's, which also counts
 // whatever else the machine ran meanwhile.
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import pg from 'pg';
+import { createDatabase } from './lib/database.mjs';
 import { createBenchTenant } from './lib/tenant.mjs';
 import { HTML, latencies, postAll, postSteady, poster } from './lib/post.mjs';
 import { startSink } from './lib/sink.mjs';
@@ -66,6 +65,8 @@ console.log(
 );
 const size = messageSize();
 const results = [];
+/** Each txmail run gets its own database. */
+let txmailRuns = 0;
 
 for (let round = 0; round < ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`--- round ${round + 1} of ${ROUNDS}`);
@@ -206,16 +207,9 @@ async function captureServer() {
 async function txmailRun(build) {
   const { parseConfig } = await import(join(build.tree, 'dist/config.js'));
   const { createServices } = await import(join(build.tree, 'dist/services.js'));
-  const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-'));
-  let databaseUrl = `sqlite:${join(dir, 'txmail.db')}`;
-  let pgSchema;
-  if (values.database === 'postgres') {
-    pgSchema = `bench_e2e_${process.pid}_${Date.now()}`;
-    await adminQuery(`create schema ${pgSchema}`);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/test?options=-c%20search_path%3D${pgSchema}`;
-  }
+  const database = await createDatabase(values.database, `e2e${++txmailRuns}`);
   const env = {
-    TXMAIL_DATABASE_URL: databaseUrl,
+    TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.bench.example',
     TXMAIL_SECRET_KEY: 'b'.repeat(64),
     TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
@@ -304,20 +298,12 @@ async function txmailRun(build) {
   const sent = TOTAL + (RATE_SECONDS > 0 ? RATE * RATE_SECONDS : 0);
   console.log(`check              ${Number(delivered.n)} messages recorded delivered of ${sent} sent`);
   hookServer?.close();
-  if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
-  if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
-  else console.log('kept', dir);
+  if (!process.env.BENCH_KEEP) await database.drop();
+  else console.log('kept', database.url);
   return { rate, cpu: used };
 }
 
 /** Size of the message txmail sends for this body, so Postfix relays messages of the same size. */
 function messageSize() {
   return 1400 + HTML.length + 1200; // headers + HTML + generated text part + DKIM-Signature
-}
-
-async function adminQuery(text) {
-  const c = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' });
-  await c.connect();
-  await c.query(text);
-  await c.end();
 }
