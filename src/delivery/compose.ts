@@ -23,9 +23,6 @@ export interface OutgoingMessage {
   feedbackId?: string;
 }
 
-/** Whether the common shape is written by direct-compose.ts (off until the fairness regression is understood). */
-const DIRECT_COMPOSE = false;
-
 /**
  * The complete RFC 5322 message, CRLF line endings, not yet signed. The common shape is written
  * directly (direct-compose.ts, the same bytes without MailComposer's streams), the rest by MailComposer.
@@ -34,9 +31,7 @@ export function composeMessage(m: OutgoingMessage, hostname: string): Promise<Bu
   const subject = foldableSubject(m.subject);
   const messageId = messageIdHeader(m.id, hostname);
   const text = plainText(m.html);
-  // The direct path is parked: with it on, test/delivery-fairness.test.ts fails on SQLite (one message
-  // of the other account waits as long as the burst's last); ARCHITECTURE.md, "Composing".
-  const direct = DIRECT_COMPOSE && subject === m.subject ? composeDirect(m, messageId, text) : undefined;
+  const direct = subject === m.subject ? composeDirect(m, messageId, text) : undefined;
   return direct ? Promise.resolve(direct) : composeByMailComposer(m, subject, messageId, text);
 }
 

@@ -142,7 +142,7 @@ export class Deliverer {
 
     const signed = await this.sign(m, key);
 
-    const admission = await deps.limits.acquire(route.destination);
+    const admission = await deps.limits.acquire(route.destination, m.account_id);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {

@@ -38,11 +38,22 @@ export const DEFAULT_DESTINATION_LIMITS: DestinationLimitsOptions = {
 /** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
 export type Admission = { release: () => void } | { retryAt: number };
 
+/** A delivery waiting for one of its destination's connections. */
+interface Waiter {
+  /** Whose message (the account): the line is served by turns between them. */
+  tenant: string;
+  /** Hands it a slot (already counted as active) or sends it away to try again later. */
+  settle: (admitted: boolean) => void;
+}
+
 interface Destination {
   rule: DestinationRule;
   limit: number;
   active: number;
-  waiting: (() => void)[];
+  /** Deliveries in progress by tenant (only tenants with some). */
+  activeBy: Map<string, number>;
+  /** In arrival order; the next slot goes by turns (nextWaiter), not to the first. */
+  waiting: Waiter[];
   pausedUntil: number;
   successes: number;
   /** Token bucket for the rate: tokens now, and when they were counted. */
@@ -73,30 +84,44 @@ export class DestinationLimits {
   }
 
   /**
-   * Waits for a delivery slot and a rate token. When the wait would be long (more waiters than slots,
-   * or no token within maxWaitMs), answers when to try again instead: a worker slot blocked on one
-   * slow destination is a slot that every other destination loses.
+   * Waits for a delivery slot and a rate token. When the wait would be long (as many waiting as there
+   * are slots, or no token within maxWaitMs), answers when to try again instead: a worker slot blocked
+   * on one slow destination is a slot that every other destination loses.
+   *
+   * `tenant` (the account) makes the line fair (ARCHITECTURE.md, "Fair delivery claim"): a free slot
+   * goes to the waiting tenant with the fewest deliveries in progress here, and a full line turns away
+   * the newest waiter of the tenant holding the most rather than a newcomer holding far fewer. Without
+   * it, one account's burst filling the line sent every other account's message away for a second.
    */
-  async acquire(key: string): Promise<Admission> {
+  async acquire(key: string, tenant = ''): Promise<Admission> {
     const d = this.get(key);
     const now = this.now();
     if (d.active >= d.limit && d.waiting.length >= d.limit) {
-      return { retryAt: now + this.options.maxWaitMs };
+      const displaced = this.displaceable(d, tenant);
+      if (displaced === undefined) return { retryAt: now + this.options.maxWaitMs };
+      d.waiting.splice(displaced, 1)[0]!.settle(false);
     }
     if (d.rule.rate > 0) {
       const wait = this.takeToken(d, now);
       if (wait > this.options.maxWaitMs) return { retryAt: now + wait };
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    while (d.active >= d.limit) await new Promise<void>((resolve) => d.waiting.push(resolve));
-    d.active++;
+    if (d.active < d.limit && d.waiting.length === 0) {
+      this.start(d, tenant);
+    } else {
+      const admitted = await new Promise<boolean>((settle) => d.waiting.push({ tenant, settle }));
+      if (!admitted) return { retryAt: this.now() + this.options.maxWaitMs };
+    }
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
         d.active--;
-        d.waiting.shift()?.();
+        const left = (d.activeBy.get(tenant) ?? 1) - 1;
+        if (left > 0) d.activeBy.set(tenant, left);
+        else d.activeBy.delete(tenant);
+        this.admit(d);
       },
     };
   }
@@ -115,12 +140,41 @@ export class DestinationLimits {
     if (++d.successes >= this.options.recoverAfter) {
       d.limit++;
       d.successes = 0;
-      d.waiting.shift()?.();
+      this.admit(d);
     }
   }
 
   concurrency(key: string): number {
     return this.get(key).limit;
+  }
+
+  /** Hands free slots to waiters, by turns. */
+  private admit(d: Destination): void {
+    while (d.active < d.limit && d.waiting.length > 0) {
+      const waiter = d.waiting.splice(nextWaiter(d.waiting, d.activeBy), 1)[0]!;
+      this.start(d, waiter.tenant);
+      waiter.settle(true);
+    }
+  }
+
+  private start(d: Destination, tenant: string): void {
+    d.active++;
+    d.activeBy.set(tenant, (d.activeBy.get(tenant) ?? 0) + 1);
+  }
+
+  /**
+   * In a full line, the waiter to turn away for a newcomer of `tenant`: the newest of the tenant holding
+   * the most here (in progress and waiting), when that is at least two more than the newcomer's (one
+   * more would only swap the two). Undefined: the newcomer is the one to go.
+   */
+  private displaceable(d: Destination, tenant: string): number | undefined {
+    const held = new Map(d.activeBy);
+    for (const w of d.waiting) held.set(w.tenant, (held.get(w.tenant) ?? 0) + 1);
+    let heaviest: string | undefined;
+    for (const [t, n] of held) if (heaviest === undefined || n > held.get(heaviest)!) heaviest = t;
+    if (heaviest === undefined || held.get(heaviest)! < (held.get(tenant) ?? 0) + 2) return undefined;
+    for (let i = d.waiting.length - 1; i >= 0; i--) if (d.waiting[i]!.tenant === heaviest) return i;
+    return undefined;
   }
 
   /**
@@ -149,6 +203,7 @@ export class DestinationLimits {
         rule,
         limit: rule.connections,
         active: 0,
+        activeBy: new Map(),
         waiting: [],
         pausedUntil: 0,
         successes: 0,
@@ -159,6 +214,21 @@ export class DestinationLimits {
     }
     return d;
   }
+}
+
+/**
+ * The waiter whose tenant has the fewest deliveries in progress at the destination; the earliest of
+ * those. The line is never longer than the destination's connections, so a scan costs nothing.
+ */
+export function nextWaiter(
+  waiting: readonly { tenant: string }[],
+  activeBy: ReadonlyMap<string, number>,
+): number {
+  let best = 0;
+  for (let i = 1; i < waiting.length; i++) {
+    if ((activeBy.get(waiting[i]!.tenant) ?? 0) < (activeBy.get(waiting[best]!.tenant) ?? 0)) best = i;
+  }
+  return best;
 }
 
 /**

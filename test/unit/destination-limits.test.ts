@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DestinationLimits,
+  nextWaiter,
   parseDestinationRules,
   resolveRule,
   type Admission,
@@ -55,6 +56,48 @@ describe('destination limits', () => {
     expect(third).toBe(true);
     now = 7000;
     void fourth;
+  });
+
+  it("serves the line by turns: another account's delivery takes the next slot and is not turned away by a burst's", async () => {
+    const limits = new DestinationLimits({ rules: { default: { connections: 2 } } }, () => 5000);
+    const order: string[] = [];
+    const track = (tenant: string, name: string) =>
+      limits.acquire('mx:a', tenant).then((a) => {
+        order.push(name);
+        return a;
+      });
+    const burst1 = released(await limits.acquire('mx:a', 'burst'));
+    released(await limits.acquire('mx:a', 'burst'));
+    const burst3 = track('burst', 'burst3');
+    const burst4 = track('burst', 'burst4');
+    // The line is full of the burst's; the burst's next goes away, as before.
+    expect(await limits.acquire('mx:a', 'burst')).toEqual({ retryAt: 6000 });
+    // Another account's delivery is not turned away: the burst's newest waiter is, in its place.
+    const other = track('other', 'other');
+    expect(await burst4).toEqual({ retryAt: 6000 });
+    // And it takes the next free slot, before the burst's waiter that came first.
+    burst1();
+    released(await other);
+    expect(order).toEqual(['burst4', 'other']);
+    void burst3;
+  });
+
+  it('does not turn away a waiter for a newcomer of an account holding one fewer (that would only swap them)', async () => {
+    const limits = new DestinationLimits({ rules: { default: { connections: 1 } } }, () => 0);
+    released(await limits.acquire('mx:a', 'a'));
+    void limits.acquire('mx:a', 'b');
+    // a holds one, b one: c (none) may not displace either, as neither holds two more.
+    expect(await limits.acquire('mx:a', 'c')).toEqual({ retryAt: 1000 });
+  });
+
+  it('picks the waiter whose account has the fewest deliveries in progress, the earliest of those', () => {
+    const active = new Map([
+      ['a', 3],
+      ['b', 1],
+    ]);
+    expect(nextWaiter([{ tenant: 'a' }, { tenant: 'b' }, { tenant: 'b' }], active)).toBe(1);
+    expect(nextWaiter([{ tenant: 'a' }, { tenant: 'b' }, { tenant: 'c' }], active)).toBe(2);
+    expect(nextWaiter([{ tenant: 'a' }, { tenant: 'a' }], active)).toBe(0);
   });
 
   it('spaces deliveries to a rate, and reschedules those that would wait too long', async () => {

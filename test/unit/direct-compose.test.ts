@@ -2,7 +2,8 @@
 // same bytes, the multipart boundary's random part aside, for every message it writes; and it does
 // write the common ones (the benchmark's message, a one-line HTML, accented Latin text).
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { describe, expect, it, vi } from 'vitest';
 import {
   composeByMailComposer,
   composeMessage,
@@ -53,9 +54,18 @@ describe('composeDirect', () => {
       expect(direct, JSON.stringify(extra)).toBeDefined();
       expect(direct).toBe(composer);
     }
-    // composeMessage takes that path.
-    const composed = await composeMessage(base, 'mta.txmail.test');
-    expect(sameBoundary(composed)).toBe((await both(base)).composer);
+    // composeMessage takes that path: MailComposer is not asked, for the same bytes.
+    const expected = (await both(base)).composer;
+    const compile = vi.spyOn(MailComposer.prototype, 'compile');
+    try {
+      const composed = await composeMessage(base, 'mta.txmail.test');
+      expect(sameBoundary(composed)).toBe(expected);
+      expect(compile).not.toHaveBeenCalled();
+      await composeMessage({ ...base, subject: 'Grüße' }, 'mta.txmail.test');
+      expect(compile).toHaveBeenCalledTimes(1);
+    } finally {
+      compile.mockRestore();
+    }
   });
 
   it('declines what MailComposer encodes or folds', async () => {
