@@ -2,10 +2,15 @@
 // run synchronously under Kysely's lock on the connection (Kysely's SQLite driver prepares every
 // statement anew, which cost more than the writes themselves).
 //
-// Claims commit without an fsync (synchronous=NORMAL for that one statement): a lease is only a
-// reservation, and the next durable commit (every attempt's record is one) flushes it with everything
-// before it in the WAL. A claim lost to a power cut puts the message back in the queue, where it
-// belongs anyway. Records stay fully durable: a lost "delivered" would mean delivering twice.
+// Claims and records commit without an fsync on the event loop (synchronous=NORMAL for that one
+// transaction; ARCHITECTURE.md, "Durability"). Either is on disk a moment later: the checkpointer
+// thread (sqlite-checkpointer.ts) syncs the WAL before each PASSIVE checkpoint, every 250 ms, and any
+// accept's commit (always synchronous=FULL) syncs everything written before it. A process that dies
+// loses nothing (the WAL is in the operating system's hands at commit); only a power cut or a kernel
+// crash in that moment can: a lost claim puts the message back in the queue, where it belongs anyway,
+// and a lost record means the message is delivered again once its lease ends (a duplicate, never a
+// loss). Waiting for the fsync of every record batch held the event loop about a third of its time in
+// bench/e2e.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { claimFairSqlite } from '../fair-claim.js';
@@ -62,17 +67,12 @@ export class SqliteQueueStore implements QueueStore {
         DELIVERY_CAPS,
       ).compile(this.kysely);
       const statement = this.prepared(compiled.sql);
-      this.sqlite.pragma('synchronous = NORMAL');
-      try {
-        return statement.all(...compiled.parameters) as MessageRow[];
-      } finally {
-        this.sqlite.pragma('synchronous = FULL');
-      }
+      return this.withoutFsync(() => statement.all(...compiled.parameters) as MessageRow[]);
     });
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {
-    return this.locked(() => this.recordAll(records));
+    return this.locked(() => this.withoutFsync(() => this.recordAll(records)));
   }
 
   nextDue(): Promise<number | undefined> {
@@ -104,6 +104,16 @@ export class SqliteQueueStore implements QueueStore {
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /** Runs `fn` with its commit not waiting for the disk (see the top of this file). */
+  private withoutFsync<T>(fn: () => T): T {
+    this.sqlite.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      this.sqlite.pragma('synchronous = FULL');
+    }
   }
 
   /** Runs `fn` while no Kysely query holds the connection (no transaction of theirs is open). */
