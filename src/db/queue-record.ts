@@ -57,11 +57,22 @@ export interface AttemptRecord {
  */
 export type RecordOutcome = 'applied' | 'superseded' | 'lease_lost';
 
+/** A statement of the record; `returning`: it answers the ids of the messages it changed. */
+export interface RecordStatement extends Statement {
+  readonly returning?: true;
+}
+
+/** What a statement did: the rows it changed, and for a `returning` statement their message ids. */
+export interface StepResult {
+  changes: number;
+  ids: readonly string[];
+}
+
 /**
- * The steps of one record: yields each statement, is given back the number of rows it changed, and
- * returns what became of the record. A store runs them inside its transaction.
+ * The steps of a batch's record: yields each statement, is given back what it did, and returns what
+ * became of each record, in order. A store runs them inside its transaction.
  */
-export type RecordSteps = Generator<Statement, RecordOutcome, number>;
+export type RecordSteps = Generator<RecordStatement, RecordOutcome[], StepResult>;
 
 /** The one status guard: the message is still waiting for delivery. */
 const STILL_QUEUED = `status in (${QUEUED_MESSAGE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -92,74 +103,172 @@ type MissingAttemptColumns = Exclude<keyof DeliveryAttemptRow, (typeof ATTEMPT_C
 const EVERY_ATTEMPT_COLUMN: [MissingAttemptColumns] extends [never] ? true : never = true;
 void EVERY_ATTEMPT_COLUMN;
 
-/** The record's new state, only while the lease is ours and the message still queued. */
-const APPLY = `update messages set status = ?, next_attempt_at = ?, updated_at = ?, attempts = attempts + ?,
-    category = coalesce(?, category), lease_owner = null, lease_expires_at = null
-  where id = ? and lease_owner = ? and ${STILL_QUEUED}`;
-/** A message no longer queued: out of the queue and the lease given back, its status kept. */
-const RELEASE = `update messages set next_attempt_at = null, updated_at = ?, attempts = attempts + ?,
-    lease_owner = null, lease_expires_at = null
-  where id = ? and lease_owner = ?`;
-const INSERT_ATTEMPT = `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(', ')})
-  values (${placeholders(ATTEMPT_COLUMNS.length)})`;
-const KEEP_RAW = `insert into message_raw (message_id, account_id, raw, size, signed_at)
-  values (${placeholders(5)})
-  on conflict (message_id) do update set raw = excluded.raw, size = excluded.size, signed_at = excluded.signed_at`;
-const INSERT_SUPPRESSION = `insert into suppressions
-    (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
-  values (${placeholders(8)}) on conflict (account_id, address) do nothing`;
-/** The insert of a record's n events, by n. */
-const insertEvents: string[] = [];
-const eventsInsert = (n: number) =>
-  (insertEvents[n] ??= `insert into events (id, message_id, account_id, type, created_at, data)
-  values ${Array.from({ length: n }, () => `(${placeholders(6)})`).join(', ')}`);
+/** Rows per statement at most: a larger batch is written in several (bounded text and parameters). */
+const ROWS_PER_STATEMENT = 100;
+
+/** `(?, ?, …), (?, ?, …)`: `rows` rows of the given placeholders. */
+const rowsOf = (rows: number, row: string) => Array.from({ length: rows }, () => `(${row})`).join(', ');
+
+/** A statement text by its number of rows, written once per number. */
+function byRows(write: (rows: number) => string): (rows: number) => string {
+  const texts: string[] = [];
+  return (rows) => (texts[rows] ??= write(rows));
+}
 
 /**
- * The statements of one record. Their text depends only on the number of events, so SQLite prepares
- * each once (db/sqlite/queue.ts).
+ * The records' new state, each only while its lease is ours and the message still queued; answers the
+ * ids it moved. The values carry their types (cast): PostgreSQL types a VALUES list from its rows, and a
+ * placeholder alone is text to it.
  */
-export function* recordSteps(r: AttemptRecord): RecordSteps {
-  const counted = r.counted ? 1 : 0;
-  // The category of the failure these events record, if any (event-category.ts); kept otherwise.
-  const category = eventCategory(r.events);
-  let outcome: RecordOutcome = 'applied';
-  const applied = yield {
-    sql: APPLY,
-    parameters: [r.status, r.nextAttemptAt, r.now, counted, category, r.messageId, r.owner],
-  };
-  if (applied === 0) {
-    // Not queued any more (or not ours): if the lease is still ours, give it back and take the
-    // message out of the queue, keeping the status the receiver recorded.
-    const released = yield { sql: RELEASE, parameters: [r.now, counted, r.messageId, r.owner] };
-    if (released === 0) return 'lease_lost';
-    outcome = 'superseded';
+const APPLY = byRows(
+  (n) => `with v (mid, new_status, next_at, at, counted, cat, owner) as (values ${rowsOf(
+    n,
+    '?, ?, cast(? as bigint), cast(? as bigint), cast(? as bigint), ?, ?',
+  )})
+  update messages set status = v.new_status, next_attempt_at = v.next_at, updated_at = v.at,
+    attempts = messages.attempts + v.counted, category = coalesce(v.cat, messages.category),
+    lease_owner = null, lease_expires_at = null
+  from v where messages.id = v.mid and messages.lease_owner = v.owner and messages.${STILL_QUEUED}
+  returning id`,
+);
+/** Messages no longer queued: out of the queue and the lease given back, their status kept. */
+const RELEASE = byRows(
+  (n) => `with v (mid, at, counted, owner) as (values ${rowsOf(
+    n,
+    '?, cast(? as bigint), cast(? as bigint), ?',
+  )})
+  update messages set next_attempt_at = null, updated_at = v.at, attempts = messages.attempts + v.counted,
+    lease_owner = null, lease_expires_at = null
+  from v where messages.id = v.mid and messages.lease_owner = v.owner
+  returning id`,
+);
+const INSERT_ATTEMPTS = byRows(
+  (n) => `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(', ')})
+  values ${rowsOf(n, placeholders(ATTEMPT_COLUMNS.length))}`,
+);
+const KEEP_RAW = byRows(
+  (n) => `insert into message_raw (message_id, account_id, raw, size, signed_at)
+  values ${rowsOf(n, placeholders(5))}
+  on conflict (message_id) do update set raw = excluded.raw, size = excluded.size, signed_at = excluded.signed_at`,
+);
+const INSERT_EVENTS = byRows(
+  (n) => `insert into events (id, message_id, account_id, type, created_at, data)
+  values ${rowsOf(n, placeholders(6))}`,
+);
+const INSERT_SUPPRESSIONS = byRows(
+  (n) => `insert into suppressions
+    (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
+  values ${rowsOf(n, placeholders(8))} on conflict (account_id, address) do nothing`,
+);
+
+/**
+ * The statements that write `rows`, ROWS_PER_STATEMENT at a time (`text(n)` for n rows, `values(row)`
+ * a row's parameters); returns the ids a `returning` statement answered.
+ */
+function* writeRows<T>(
+  rows: readonly T[],
+  text: (n: number) => string,
+  values: (row: T) => unknown[],
+  returning?: true,
+): Generator<RecordStatement, string[], StepResult> {
+  const ids: string[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const parameters = chunk.flatMap(values);
+    const done = yield returning
+      ? { sql: text(chunk.length), parameters, returning }
+      : { sql: text(chunk.length), parameters };
+    ids.push(...done.ids);
   }
-  const a = r.attempt;
-  if (a) yield { sql: INSERT_ATTEMPT, parameters: ATTEMPT_COLUMNS.map((c) => a[c]) };
-  // What was sent is kept whether or not the record applied: the message went out.
-  const raw = r.raw;
-  if (raw) yield { sql: KEEP_RAW, parameters: [r.messageId, r.accountId, raw.raw, raw.size, raw.signed_at] };
-  if (outcome === 'applied' && r.events.length > 0) {
-    yield {
-      sql: eventsInsert(r.events.length),
-      parameters: r.events.flatMap((e) => [
-        e.id,
+  return ids;
+}
+
+/** The records' indexes in rounds in which no message appears twice, each in the order they came. */
+function rounds(records: readonly AttemptRecord[]): number[][] {
+  const result: number[][] = [];
+  const seen = new Map<string, number>();
+  records.forEach((r, i) => {
+    const n = seen.get(r.messageId) ?? 0;
+    seen.set(r.messageId, n + 1);
+    (result[n] ??= []).push(i);
+  });
+  return result;
+}
+
+/** The state statements of records of distinct messages: what became of each. */
+function* moveMessages(
+  records: readonly AttemptRecord[],
+): Generator<RecordStatement, RecordOutcome[], StepResult> {
+  const counted = (r: AttemptRecord) => (r.counted ? 1 : 0);
+  const applied = new Set(
+    yield* writeRows(
+      records,
+      APPLY,
+      (r) => [
         r.messageId,
-        r.accountId,
-        e.type,
+        r.status,
+        r.nextAttemptAt,
         r.now,
-        JSON.stringify(e.data),
-      ]),
-    };
+        counted(r),
+        // The category of the failure these events record, if any (event-category.ts); kept otherwise.
+        eventCategory(r.events),
+        r.owner,
+      ],
+      true,
+    ),
+  );
+  // Not queued any more (or not ours): where the lease is still ours, give it back and take the
+  // message out of the queue, keeping the status the receiver recorded.
+  const released = new Set(
+    yield* writeRows(
+      records.filter((r) => !applied.has(r.messageId)),
+      RELEASE,
+      (r) => [r.messageId, r.now, counted(r), r.owner],
+      true,
+    ),
+  );
+  return records.map((r): RecordOutcome =>
+    applied.has(r.messageId) ? 'applied' : released.has(r.messageId) ? 'superseded' : 'lease_lost',
+  );
+}
+
+/**
+ * The statements of a batch's record: one of each kind whatever the batch's size (up to
+ * ROWS_PER_STATEMENT records), each writing every record's rows of its kind. Their text depends only on
+ * the numbers of rows, so SQLite prepares each once (db/sqlite/queue.ts), and on PostgreSQL a batch
+ * costs the round trips of one record.
+ */
+export function* recordSteps(records: readonly AttemptRecord[]): RecordSteps {
+  const outcomes: RecordOutcome[] = new Array<RecordOutcome>(records.length);
+  // A message's records in one batch (a stale lease's and the current one's) are told apart by the
+  // order they came in: one round of the state statements per repeat (almost always one in all).
+  for (const round of rounds(records)) {
+    const moved = yield* moveMessages(round.map((i) => records[i]!));
+    for (const [k, i] of round.entries()) outcomes[i] = moved[k]!;
   }
-  const s = r.suppression;
-  if (s) {
-    yield {
-      sql: INSERT_SUPPRESSION,
-      parameters: [s.id, r.accountId, s.address, s.origin, s.reason, s.enhanced_code, r.messageId, r.now],
-    };
-  }
-  return outcome;
+  const stored = records.filter((_, i) => outcomes[i] !== 'lease_lost');
+  yield* writeRows(
+    stored.flatMap((r) => (r.attempt ? [r.attempt] : [])),
+    INSERT_ATTEMPTS,
+    (a) => ATTEMPT_COLUMNS.map((c) => a[c]),
+  );
+  // What was sent is kept whether or not the record applied: the message went out.
+  yield* writeRows(
+    stored.flatMap((r) => (r.raw ? [{ r, raw: r.raw }] : [])),
+    KEEP_RAW,
+    ({ r, raw }) => [r.messageId, r.accountId, raw.raw, raw.size, raw.signed_at],
+  );
+  yield* writeRows(
+    records.flatMap((r, i) => (outcomes[i] === 'applied' ? r.events.map((e) => ({ r, e })) : [])),
+    INSERT_EVENTS,
+    ({ r, e }) => [e.id, r.messageId, r.accountId, e.type, r.now, JSON.stringify(e.data)],
+  );
+  yield* writeRows(
+    stored.flatMap((r) => (r.suppression ? [{ r, s: r.suppression }] : [])),
+    INSERT_SUPPRESSIONS,
+    ({ r, s }) => [s.id, r.accountId, s.address, s.origin, s.reason, s.enhanced_code, r.messageId, r.now],
+  );
+  return outcomes;
 }
 
 /** The events of the records that were applied, for the webhook outbox (webhook-enqueue.ts). */

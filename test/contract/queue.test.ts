@@ -249,6 +249,46 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(rows).toEqual([{ address: 'gone@dest.example', source_message_id: a }]);
   });
 
+  it('records a batch larger than one statement takes, each record as if alone', async () => {
+    // 250 records (three statements of each kind): every third superseded (bounced meanwhile), every
+    // seventh of a stale lease; each with its attempt, and two events for the applied.
+    const ids = await Promise.all(Array.from({ length: 250 }, () => insert()));
+    const claimed = await queue.claim('w1', NOW, UNTIL, 250);
+    expect(claimed).toHaveLength(250);
+    const superseded = ids.filter((_, i) => i % 3 === 1);
+    await db().updateTable('messages').set({ status: 'bounced' }).where('id', 'in', superseded).execute();
+    const records = ids.map((id, i) =>
+      delivered(id, i % 7 === 3 ? 'dead' : 'w1', {
+        status: i % 2 === 0 ? 'delivered' : 'deferred',
+        nextAttemptAt: i % 2 === 0 ? null : NOW + 60_000,
+        events: [
+          { id: newId(), type: i % 2 === 0 ? 'email.delivered' : 'email.delivery_delayed', data: { n: i } },
+          { id: newId(), type: 'email.delivered', data: { n: i, second: true } },
+        ],
+      }),
+    );
+    const expected = ids.map((_, i) => (i % 7 === 3 ? 'lease_lost' : i % 3 === 1 ? 'superseded' : 'applied'));
+    const result = await queue.record(records);
+    expect(result.outcomes).toEqual(expected);
+    for (const [i, id] of ids.entries()) {
+      const m = await message(id);
+      const outcome = expected[i];
+      if (outcome === 'lease_lost') {
+        expect(m, `message ${i}`).toMatchObject({ lease_owner: 'w1', attempts: 0 });
+        expect(await attempts(id)).toHaveLength(0);
+      } else {
+        expect(m, `message ${i}`).toMatchObject({
+          status: outcome === 'superseded' ? 'bounced' : i % 2 === 0 ? 'delivered' : 'deferred',
+          next_attempt_at: outcome === 'applied' && i % 2 === 1 ? NOW + 60_000 : null,
+          lease_owner: null,
+          attempts: 1,
+        });
+        expect(await attempts(id)).toHaveLength(1);
+      }
+      expect(await events(id), `message ${i}`).toHaveLength(outcome === 'applied' ? 2 : 0);
+    }
+  });
+
   it('gives the earliest due time, or none', async () => {
     expect(await queue.nextDue()).toBeUndefined();
     await insert({ next_attempt_at: NOW + 7 });

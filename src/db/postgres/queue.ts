@@ -11,7 +11,9 @@ import {
   recordSteps,
   type AttemptRecord,
   type RecordOutcome,
+  type RecordStatement,
   type RecordSteps,
+  type StepResult,
 } from '../queue-record.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { addReputationCounts } from '../reputation-repo.js';
@@ -38,8 +40,8 @@ export class PostgresQueueStore implements QueueStore {
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {
     return this.db.transaction().execute(async (trx) => {
-      const outcomes: RecordOutcome[] = [];
-      for (const r of records) outcomes.push(await runSteps(trx, recordSteps(r)));
+      // A fixed number of statements for the whole batch (queue-record.ts): each is a round trip.
+      const outcomes = await runSteps(trx, recordSteps(records));
       // The batch's events in one statement (postgres/webhook-enqueue.ts).
       let pushes = 0;
       for (const s of postgresWebhookEnqueue.statements(appliedEvents(records, outcomes)))
@@ -57,9 +59,15 @@ export class PostgresQueueStore implements QueueStore {
   }
 }
 
-async function runSteps(trx: Transaction<Database>, steps: RecordSteps): Promise<RecordOutcome> {
+async function runSteps(trx: Transaction<Database>, steps: RecordSteps): Promise<RecordOutcome[]> {
   for (let step = steps.next(); ;) {
     if (step.done) return step.value;
-    step = steps.next(await executeStatement(trx, step.value));
+    step = steps.next(await runStep(trx, step.value));
   }
+}
+
+async function runStep(trx: Transaction<Database>, s: RecordStatement): Promise<StepResult> {
+  if (!s.returning) return { changes: await executeStatement(trx, s), ids: [] };
+  const rows = await queryStatement<{ id: string }>(trx, s);
+  return { changes: rows.length, ids: rows.map((r) => r.id) };
 }

@@ -30,8 +30,11 @@ import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
 import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
 
-/** More distinct statements than the record and the claim ever make: past it, the cache starts over. */
-const CACHE_LIMIT = 64;
+/**
+ * More distinct statements than the claim and the record usually make (the record's texts vary with
+ * its batch's numbers of rows: queue-record.ts): past it, the cache starts over.
+ */
+const CACHE_LIMIT = 256;
 
 export class SqliteQueueStore implements QueueStore {
   private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
@@ -44,7 +47,7 @@ export class SqliteQueueStore implements QueueStore {
   ) {
     this.addCounts = prepareReputationCounts(sqlite);
     this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
-      const outcomes = records.map((r) => this.runSteps(recordSteps(r)));
+      const outcomes = this.runSteps(recordSteps(records));
       let pushes = 0;
       for (const q of sqliteWebhookEnqueue.statements(appliedEvents(records, outcomes)))
         pushes += this.run(q);
@@ -83,11 +86,17 @@ export class SqliteQueueStore implements QueueStore {
     });
   }
 
-  /** Runs a record's steps, each statement prepared once for this connection. */
-  private runSteps(steps: RecordSteps): RecordOutcome {
+  /** Runs a batch's record steps, each statement prepared once for this connection. */
+  private runSteps(steps: RecordSteps): RecordOutcome[] {
     for (let step = steps.next(); ;) {
       if (step.done) return step.value;
-      step = steps.next(this.run(step.value));
+      const s = step.value;
+      if (s.returning) {
+        const rows = this.prepared(s.sql).all(...s.parameters) as { id: string }[];
+        step = steps.next({ changes: rows.length, ids: rows.map((r) => r.id) });
+      } else {
+        step = steps.next({ changes: this.run(s), ids: [] });
+      }
     }
   }
 
