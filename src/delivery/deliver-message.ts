@@ -140,6 +140,9 @@ export class Deliverer {
       route.targets = listed;
     }
 
+    // A destination whose line is full would send the message away: know it before signing it.
+    const turnedAway = deps.limits.turnsAway(route.destination, m.account_id, deps.clock.now());
+    if (turnedAway !== undefined) return { kind: 'paused', until: turnedAway };
     const signed = await this.sign(m, key);
 
     const admission = await deps.limits.acquire(route.destination, m.account_id);

@@ -96,7 +96,7 @@ export class DestinationLimits {
   async acquire(key: string, tenant = ''): Promise<Admission> {
     const d = this.get(key);
     const now = this.now();
-    if (d.active >= d.limit && d.waiting.length >= d.limit) {
+    if (this.full(d)) {
       const displaced = this.displaceable(d, tenant);
       if (displaced === undefined) return { retryAt: now + this.options.maxWaitMs };
       d.waiting.splice(displaced, 1)[0]!.settle(false);
@@ -126,6 +126,17 @@ export class DestinationLimits {
     };
   }
 
+  /**
+   * When a delivery of `tenant` would be sent away at once (the line is full and it could displace
+   * nobody): the time to try again; undefined when it would wait or start. Asked
+   * before the message is built, so a saturated destination costs no signing.
+   */
+  turnsAway(key: string, tenant: string, now: number): number | undefined {
+    const d = this.get(key);
+    if (!this.full(d) || this.displaceable(d, tenant) !== undefined) return undefined;
+    return now + this.options.maxWaitMs;
+  }
+
   /** The destination pushed back (421, rate limit): halve its concurrency and pause it. */
   throttled(key: string, now: number): void {
     const d = this.get(key);
@@ -146,6 +157,10 @@ export class DestinationLimits {
 
   concurrency(key: string): number {
     return this.get(key).limit;
+  }
+
+  private full(d: Destination): boolean {
+    return d.active >= d.limit && d.waiting.length >= d.limit;
   }
 
   /** Hands free slots to waiters, by turns. */

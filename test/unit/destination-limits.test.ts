@@ -90,6 +90,25 @@ describe('destination limits', () => {
     expect(await limits.acquire('mx:a', 'c')).toEqual({ retryAt: 1000 });
   });
 
+  it('says before the build whom a full line would send away, without changing the line', async () => {
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 1 } }, maxWaitMs: 1000 },
+      () => 0,
+    );
+    expect(limits.turnsAway('mx:a', 'burst', 5)).toBeUndefined();
+    released(await limits.acquire('mx:a', 'burst'));
+    expect(limits.turnsAway('mx:a', 'burst', 5)).toBeUndefined(); // it would wait
+    const waiting = limits.acquire('mx:a', 'burst');
+    // Full of the burst's: its next is sent away; another account's would displace one, so it is not.
+    expect(limits.turnsAway('mx:a', 'burst', 5)).toBe(1005);
+    expect(limits.turnsAway('mx:a', 'other', 5)).toBeUndefined();
+    // Asking changed nothing: the burst's waiter still waits.
+    let settled = false;
+    void waiting.then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+  });
+
   it('picks the waiter whose account has the fewest deliveries in progress, the earliest of those', () => {
     const active = new Map([
       ['a', 3],
