@@ -38,7 +38,7 @@ export interface MessageFilter {
  * A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'); only A–Z
  * lower-cased, as the subject is on both databases (asciiLower), so both find the same messages.
  */
-export function likeContains(word: string): string {
+function likeContains(word: string): string {
   return `%${asciiLower(word).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -62,7 +62,7 @@ const gunzipped = promisify(gunzip);
  */
 export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
 
-export type MessageRawRow = Selectable<MessageRawTable>;
+type MessageRawRow = Selectable<MessageRawTable>;
 
 /** What keeps `signed` (compressed off the event loop), or undefined when it is too large. */
 export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw | undefined> {

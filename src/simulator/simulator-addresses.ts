@@ -5,11 +5,11 @@
 // is here, pure, so the accept path, the worker and the receiver agree on it.
 import type { BounceCategory } from '../bounce/categories.js';
 
-export const SIMULATOR_KINDS = ['delivered', 'bounce', 'complaint', 'delayed', 'suppressed'] as const;
-export type SimulatorKind = (typeof SIMULATOR_KINDS)[number];
+const SIMULATOR_KINDS = ['delivered', 'bounce', 'complaint', 'delayed', 'suppressed'] as const;
+type SimulatorKind = (typeof SIMULATOR_KINDS)[number];
 
 /** The label under the test domain that holds the simulator's addresses. */
-export const SIMULATOR_LABEL = 'simulator';
+const SIMULATOR_LABEL = 'simulator';
 
 export function simulatorDomain(testDomain: string): string {
   return `${SIMULATOR_LABEL}.${testDomain.toLowerCase()}`;
@@ -30,7 +30,7 @@ export function simulatorKind(email: string): SimulatorKind {
 }
 
 /** The reply the simulated recipient's server gives to one attempt. */
-export interface SimulatedReply {
+interface SimulatedReply {
   outcome: 'delivered' | 'deferred' | 'bounced';
   smtpCode: number;
   enhanced: string;

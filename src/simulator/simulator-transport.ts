@@ -17,9 +17,9 @@ import {
 } from './simulator-addresses.js';
 
 /** How long after the simulated delivery its complaint report is due for the receiver. */
-export const COMPLAINT_DELAY_MS = 1000;
+const COMPLAINT_DELAY_MS = 1000;
 
-export interface SimulatorDeps {
+interface SimulatorDeps {
   testDomain: string;
   /** Stores a report for the receiver (InboundRepo.store). */
   storeReport(row: Insertable<InboundMessagesTable>): Promise<void>;
