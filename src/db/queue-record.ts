@@ -34,7 +34,7 @@ export interface AttemptRecord {
   attempt: DeliveryAttemptRow | undefined;
   events: { id: string; type: EventType; data: Record<string, unknown> }[];
   /**
-   * The bytes the attempt sent, compressed (messages-repo.ts rawRow): they replace the message's
+   * The bytes the attempt sent, compressed (messages-repo.ts compressRaw): they replace the message's
    * earlier ones, in the same transaction as the attempt (ARCHITECTURE.md, "Message content").
    */
   raw?: KeptRaw;
