@@ -105,6 +105,11 @@ const INSERT_ATTEMPT = `insert into delivery_attempts (${ATTEMPT_COLUMNS.join(',
 const KEEP_RAW = `insert into message_raw (message_id, account_id, raw, size, signed_at)
   values (${placeholders(5)})
   on conflict (message_id) do update set raw = excluded.raw, size = excluded.size, signed_at = excluded.signed_at`;
+
+/** Keeps an attempt's bytes as the message's (they replace the earlier ones): a record's step. */
+export function keepRawStatement(messageId: string, accountId: string, raw: KeptRaw): Statement {
+  return { sql: KEEP_RAW, parameters: [messageId, accountId, raw.raw, raw.size, raw.signed_at] };
+}
 const INSERT_SUPPRESSION = `insert into suppressions
     (id, account_id, address, origin, reason, enhanced_code, source_message_id, created_at)
   values (${placeholders(8)}) on conflict (account_id, address) do nothing`;
@@ -137,8 +142,7 @@ export function* recordSteps(r: AttemptRecord): RecordSteps {
   const a = r.attempt;
   if (a) yield { sql: INSERT_ATTEMPT, parameters: ATTEMPT_COLUMNS.map((c) => a[c]) };
   // What was sent is kept whether or not the record applied: the message went out.
-  const raw = r.raw;
-  if (raw) yield { sql: KEEP_RAW, parameters: [r.messageId, r.accountId, raw.raw, raw.size, raw.signed_at] };
+  if (r.raw) yield keepRawStatement(r.messageId, r.accountId, r.raw);
   if (outcome === 'applied' && r.events.length > 0) {
     yield {
       sql: eventsInsert(r.events.length),

@@ -4,7 +4,9 @@
 // question, one query of the same database): tests say what they look at, not which table holds it.
 import type { Insertable, Updateable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
+import { compressRaw } from '../../src/db/messages-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
+import { keepRawStatement } from '../../src/db/queue-record.js';
 import type {
   AccountTokenRow,
   DomainsTable,
@@ -16,6 +18,7 @@ import type {
   NewDomain,
   Plan,
 } from '../../src/db/schema.js';
+import { executeStatement } from '../../src/db/statement.js';
 import { newId } from '../../src/ids.js';
 import type { Services } from '../../src/services.js';
 import { queuePushes } from './webhook-pushes.js';
@@ -175,6 +178,14 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
         .where('message_id', 'in', messageIds)
         .orderBy('created_at')
         .execute(),
+    /**
+     * Keeps `signed` as the message's latest bytes, as the worker's record does (the same statement:
+     * queue-record.ts keepRawStatement); a message too large to keep is not kept.
+     */
+    async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
+      const kept = await compressRaw(signed, now);
+      if (kept) await executeStatement(db, keepRawStatement(messageId, accountId, kept));
+    },
     /** Every delivery attempt recorded, whichever account's. */
     allAttempts: () => db.selectFrom('delivery_attempts').selectAll().execute(),
     /** The status of each of these messages that exists. */
