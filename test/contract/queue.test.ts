@@ -2,7 +2,7 @@
 // the due messages, none twice however many claims run at once; a record moves the message only while
 // the lease is its worker's and the status still queued (db/queue-record.ts), and says what it did.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../../src/db/queue-record.js';
+import type { AttemptRecord, KeptRaw } from '../../src/db/queue-record.js';
 import type { DeliveryAttemptRow, MessageRow } from '../../src/db/schema.js';
 import type { QueueStore } from '../../src/db/seams.js';
 import { newId } from '../../src/ids.js';
@@ -60,6 +60,19 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     db().selectFrom('delivery_attempts').selectAll().where('message_id', '=', id).execute();
   const events = (id: string) =>
     db().selectFrom('events').select(['type', 'data']).where('message_id', '=', id).execute();
+  /** The bytes kept for the message (message_raw), as stored. */
+  const kept = (id: string) =>
+    db()
+      .selectFrom('message_raw')
+      .select(['account_id', 'raw', 'size', 'signed_at'])
+      .where('message_id', '=', id)
+      .execute();
+  /** What a record carries of the bytes it sent (gzip in base64, as compressRaw makes them). */
+  const sentBytes = (label: string): KeptRaw => ({
+    raw: Buffer.from(`gzip of ${label}`).toString('base64'),
+    size: 100 + label.length,
+    signed_at: NOW + 500,
+  });
   const attempt = (messageId: string): DeliveryAttemptRow => ({
     id: newId(),
     message_id: messageId,
@@ -94,6 +107,7 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     counted: true,
     attempt: attempt(messageId),
     events: [{ id: newId(), type: 'email.delivered', data: { smtp_code: 250 } }],
+    raw: sentBytes(owner),
     now: NOW + 1000,
     ...changes,
   });
@@ -143,6 +157,8 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     });
     expect(await attempts(id)).toEqual([r.attempt]);
     expect(await events(id)).toEqual([{ type: 'email.delivered', data: '{"smtp_code":250}' }]);
+    // The bytes it sent, kept in the same transaction.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...r.raw }]);
     const outbox = await db()
       .selectFrom('webhook_outbox')
       .select('event_id')
@@ -193,6 +209,8 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     });
     expect(await attempts(id)).toEqual([r.attempt]);
     expect(await events(id)).toEqual([]);
+    // The message went out: its bytes are kept all the same.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...r.raw }]);
   });
 
   it("refuses a stale lease's record: nothing of it is stored", async () => {
@@ -216,6 +234,11 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(
       await db().selectFrom('suppressions').selectAll().where('source_message_id', '=', id).execute(),
     ).toEqual([]);
+    // The bytes kept are the live lease's; a stale record alone keeps none.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...sentBytes('w2') }]);
+    const lost = await insert({ lease_owner: 'w3', lease_expires_at: UNTIL });
+    expect(await queue.record([delivered(lost, 'dead')])).toEqual({ outcomes: ['lease_lost'], pushes: 0 });
+    expect(await kept(lost)).toEqual([]);
   });
 
   it('stores the suppression a record found, once per address', async () => {
