@@ -18,7 +18,7 @@ import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { mxTargets, resolveMxRoute } from './mx-route.js';
 import { senderDomainRefusal } from './sender-domain-refusal.js';
-import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
+import { unlistedHost, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
 import { tlsRequirement } from './tls-verdict.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
@@ -134,8 +134,8 @@ export class Deliverer {
     const tls = await this.tlsRequirement(m);
     // MTA-STS in enforce: only the hosts its policy lists are tried (RFC 8461 §4.1); none listed, the
     // message waits (the policy or the MX records may change) instead of going elsewhere.
-    if (tls.policy === 'mta-sts' && tls.mxPatterns) {
-      const listed = route.targets.filter((t) => mxMatchesPolicy(t.host, tls.mxPatterns!));
+    if (tls.policy === 'mta-sts') {
+      const listed = route.targets.filter((t) => unlistedHost(t.host, tls) === undefined);
       if (listed.length === 0) return { kind: 'attempted', result: this.unlisted(m, route.targets, tls) };
       route.targets = listed;
     }
@@ -303,7 +303,7 @@ export class Deliverer {
         receivingIp: t.address,
         ok: false,
         failure: 'validation-failure',
-        detail: `${t.host} is not listed in the MTA-STS policy of ${of}`,
+        detail: unlistedHost(t.host, tls)!,
       })),
     });
     return {

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { CachedStsPolicy, MtaStsRepo } from '../db/mta-sts-repo.js';
-import type { TlsFailureType, TlsRequirement } from '../delivery/tls-policy.js';
+import { requirementUnder, type TlsFailureType, type TlsRequirement } from '../delivery/tls-policy.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { fetchStsPolicy, type FetchResult } from './fetch-policy.js';
 import { parseStsPolicy, parseStsRecord } from './policy.js';
@@ -54,18 +54,14 @@ export function requirementOf(
   lines?: string[],
 ): TlsRequirement | undefined {
   if (policy && policy.mode !== 'none') {
-    return {
-      policy: policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
-      requireVerified: policy.mode === 'enforce',
+    return requirementUnder(policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing', {
       sts: policy.mode,
       mxPatterns: policy.mx,
       policyDomain: domain,
       policyStrings: lines ?? policyLines(policy.text),
-    };
+    });
   }
-  if (failure) {
-    return { policy: 'opportunistic', requireVerified: false, policyFailure: failure, policyDomain: domain };
-  }
+  if (failure) return requirementUnder('opportunistic', { policyFailure: failure, policyDomain: domain });
   return undefined;
 }
 
