@@ -8,6 +8,7 @@ import type { QueueStore } from '../../src/db/seams.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { messageRow } from '../helpers/message-row.js';
+import { insertEndpoint } from '../helpers/webhook-pushes.js';
 import { contractDatabase, type ContractDatabase } from './database.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
@@ -19,23 +20,7 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
   beforeAll(async () => {
     c = await contractDatabase(kind);
     queue = c.seams.queue();
-    await db()
-      .insertInto('webhooks')
-      .values({
-        id: newId(),
-        account_id: c.accountId,
-        url: 'https://hooks.example.com/',
-        description: '',
-        event_types: ',email.delivered,email.bounced,',
-        enabled: 1,
-        disabled_reason: null,
-        secret: 'sealed',
-        previous_secret: null,
-        previous_secret_until: null,
-        created_at: 1,
-        updated_at: 1,
-      })
-      .execute();
+    await insertEndpoint(db(), c.accountId, { eventTypes: ',email.delivered,email.bounced,' });
   });
   afterAll(() => c.close());
   // Each test's messages are the only ones in the queue.
@@ -51,15 +36,13 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
       next_attempt_at: NOW,
       ...changes,
     });
-    await db().insertInto('messages').values(row).execute();
+    await c.facade.insertMessage(row);
     return row.id;
   };
-  const message = (id: string) =>
-    db().selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const attempts = (id: string) =>
-    db().selectFrom('delivery_attempts').selectAll().where('message_id', '=', id).execute();
-  const events = (id: string) =>
-    db().selectFrom('events').select(['type', 'data']).where('message_id', '=', id).execute();
+  const message = (id: string) => c.facade.message(c.accountId, id);
+  const attempts = (id: string) => c.facade.attempts(c.accountId, id);
+  const events = async (id: string) =>
+    (await c.facade.events(c.accountId, id)).map(({ type, data }) => ({ type, data }));
   /** The bytes kept for the message (message_raw), as stored. */
   const kept = (id: string) =>
     db()

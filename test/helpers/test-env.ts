@@ -25,7 +25,8 @@ import { queuePushes } from './webhook-pushes.js';
 
 export type TestFacade = ReturnType<typeof testFacade>;
 
-export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
+/** `dkim`: absent where no test adds a signing domain (a seam's contract database). */
+export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pick<Services, 'dkim'>>) {
   const { repos } = services;
   const db = services.db.kysely;
   return {
@@ -117,6 +118,7 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
       if (options.dkim !== false) {
         // A selector of its own: several test accounts may add the same name.
         const selector = `t${newId().replaceAll('-', '').slice(-12)}`;
+        if (!services.dkim) throw new Error('this facade has no DKIM keys to give a domain');
         await repos.dkimKeys.insert(await services.dkim.generate(name, accountId, selector));
       }
     },
