@@ -6,7 +6,7 @@
 // The two servers are measured in turn, round after round, and the medians compared: on a shared
 // virtual machine the speed of both drifts by 10-20 % over minutes, and a single pair of runs can land
 // on different sides of a drift. --profile writes a V8 CPU profile of the txmail process into DIR.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { parseConfig } from '../dist/config.js';
 import { createServices } from '../dist/services.js';
+import { processMs } from './lib/cpu.mjs';
 import { createBenchTenant } from './lib/tenant.mjs';
 import { freePort, machine, start, waitForHttp, wrk } from './lib/harness.mjs';
 
@@ -86,11 +87,11 @@ const refs = [];
 const txs = [];
 for (let round = 1; round <= rounds; round++) {
   refs.push(await wrk(bareUrl, { connections, seconds }));
-  const cpuBefore = processCpuSeconds(api.child.pid);
+  const cpuBefore = processMs(api.child.pid);
   txs.push(await wrk(sendUrl, { connections, seconds, key }));
   const [r, t] = [refs.at(-1), txs.at(-1)];
   // The txmail process's CPU (all its threads, the accept thread included) per acknowledged request.
-  t.cpu_us = ((processCpuSeconds(api.child.pid) - cpuBefore) / Math.max(t.ok, 1)) * 1e6;
+  t.cpu_us = ((processMs(api.child.pid) - cpuBefore) / Math.max(t.ok, 1)) * 1000;
   console.log(
     `round ${round}: bare ${r.rps.toFixed(0)} req/s, txmail ${t.rps.toFixed(0)} req/s (p99 ${t.p99_ms.toFixed(2)} ms, ${t.cpu_us.toFixed(0)} µs CPU per request), ${(t.rps / r.rps).toFixed(2)}×`,
   );
@@ -98,12 +99,15 @@ for (let round = 1; round <= rounds; round++) {
 bare.child.kill('SIGTERM');
 api.child.kill('SIGTERM');
 await Promise.all([bare.exited, api.exited]);
-const median = (runs) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)];
+const middle = (sorted) => sorted[Math.floor(sorted.length / 2)];
+const median = (runs) => middle([...runs].sort((x, y) => x.rps - y.rps));
 const ref = median(refs);
 const tx = median(txs);
+// The CPU's own median: the median-rate round's CPU may be any round's.
+const cpuUs = middle(txs.map((t) => t.cpu_us).sort((x, y) => x - y));
 // Each round's pair ran minutes apart at most: their ratio is what drift disturbs least.
 const ratios = txs.map((t, i) => t.rps / refs[i].rps).sort((x, y) => x - y);
-const ratio = ratios[Math.floor(ratios.length / 2)];
+const ratio = middle(ratios);
 
 // Every acknowledged message must be in the database.
 services = await createServices(config, { logger: pino({ level: 'silent' }), migrate: false });
@@ -118,7 +122,7 @@ const fmt = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50_ms.toFixed(2)} ms   p99 ${r.p99_ms.toFixed(2)} ms   max ${r.max_ms.toFixed(1)} ms   non-2xx ${r.other}   socket errors ${r.errors}`;
 console.log(`median of ${rounds} runs each:`);
 console.log(`bare node server   ${fmt(ref)}`);
-console.log(`txmail send route  ${fmt(tx)}   ${tx.cpu_us.toFixed(0)} µs CPU per request`);
+console.log(`txmail send route  ${fmt(tx)}   ${cpuUs.toFixed(0)} µs CPU per request (median)`);
 console.log(
   `ratio              ${ratio.toFixed(2)}× the bare server, median of the rounds (target ≥ 0.35×); p99 target ≤ 15 ms`,
 );
@@ -134,11 +138,3 @@ if (pgSchema) {
 }
 rmSync(dir, { recursive: true, force: true });
 process.exitCode = Number(count) >= acked ? 0 : 1;
-
-/** User + system CPU seconds a process has used so far (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-function processCpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}

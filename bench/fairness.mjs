@@ -7,12 +7,9 @@
 // same run: compare the fair claim (this tree) with a build of main that claims first-due.
 //   node bench/fairness.mjs [--burst 10000] [--rate 5] [--database sqlite|postgres]
 //                           [--build label=/path/to/tree ...]   (default: this tree, as "fair")
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import pg from 'pg';
+import { createDatabase } from './lib/database.mjs';
 import { createBenchTenant } from './lib/tenant.mjs';
 import { poster, postAll } from './lib/post.mjs';
 import { startSink } from './lib/sink.mjs';
@@ -28,7 +25,6 @@ const { values } = parseArgs({
 });
 const BURST = Number(values.burst);
 const RATE = Number(values.rate);
-const ADMIN = 'postgres://postgres@127.0.0.1:5432/test';
 const here = new URL('..', import.meta.url).pathname;
 const builds = (values.build ?? [`fair=${here}`]).map((b) => {
   const [label, path] = b.split('=');
@@ -39,6 +35,8 @@ console.log(
   `bench/fairness — ${machine()}; database ${values.database}; A bursts ${BURST}, B sends ${RATE}/s meanwhile`,
 );
 const sink = await startSink();
+/** Each build's run gets its own database. */
+let runs = 0;
 for (const build of builds) {
   const r = await scenario(build);
   const f = (l) => `p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.count} messages)`;
@@ -55,16 +53,9 @@ sink.stop();
 async function scenario({ root }) {
   const { parseConfig } = await import(`${root}dist/config.js`);
   const { createServices } = await import(`${root}dist/services.js`);
-  const dir = mkdtempSync(join(tmpdir(), 'txmail-fairness-'));
-  let databaseUrl = `sqlite:${join(dir, 'txmail.db')}`;
-  let pgSchema;
-  if (values.database === 'postgres') {
-    pgSchema = `bench_fair_${process.pid}_${Date.now()}`;
-    await adminQuery(`create schema ${pgSchema}`);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/test?options=-c%20search_path%3D${pgSchema}`;
-  }
+  const database = await createDatabase(values.database, `fair${++runs}`);
   const env = {
-    TXMAIL_DATABASE_URL: databaseUrl,
+    TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.bench.example',
     TXMAIL_SECRET_KEY: 'b'.repeat(64),
     TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
@@ -114,8 +105,7 @@ async function scenario({ root }) {
   const a = await latencies(services, accountA);
   const b = await latencies(services, accountB);
   await services.close();
-  if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
-  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
   if (a.count !== BURST || b.count !== bPosted)
     throw new Error(`delivered ${a.count}/${BURST} of A's and ${b.count}/${bPosted} of B's`);
   return {
@@ -147,11 +137,4 @@ async function latencies(services, accountId) {
     delivered,
     lastDelivered: Math.max(...delivered),
   };
-}
-
-async function adminQuery(text) {
-  const c = new pg.Client({ connectionString: ADMIN });
-  await c.connect();
-  await c.query(text);
-  await c.end();
 }

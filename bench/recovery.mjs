@@ -10,12 +10,9 @@
 //   node bench/recovery.mjs [--messages 3000] [--database sqlite|postgres] [--mode restart|takeover]
 //                           [--give-up 60] [--kill-at 0.5 (share delivered at the kill)]
 //                           [--build label=/path/to/tree ...]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import pg from 'pg';
+import { createDatabase } from './lib/database.mjs';
 import { freePort, machine, start, waitForHttp } from './lib/harness.mjs';
 import { poster, postAll } from './lib/post.mjs';
 import { startSink } from './lib/sink.mjs';
@@ -34,7 +31,6 @@ const { values } = parseArgs({
 const N = Number(values.messages);
 const KILL_AT = Number(values['kill-at']);
 const GIVE_UP_MS = Number(values['give-up']) * 1000;
-const ADMIN = 'postgres://postgres@127.0.0.1:5432/test';
 const here = new URL('..', import.meta.url).pathname;
 const builds = (values.build ?? [`registry=${here}`]).map((b) => {
   const [label, path] = b.split('=');
@@ -47,6 +43,8 @@ console.log(
   `bench/recovery — ${machine()}; database ${values.database}; mode ${values.mode}; ${N} messages acknowledged, then kill -9 mid-delivery`,
 );
 const sink = await startSink();
+/** Each build's run gets its own database. */
+let runs = 0;
 for (const build of builds) {
   const r = await scenario(build);
   const leasedAfter =
@@ -66,16 +64,9 @@ sink.stop();
 async function scenario({ root }) {
   const { parseConfig } = await import(`${root}dist/config.js`);
   const { createServices } = await import(`${root}dist/services.js`);
-  const dir = mkdtempSync(join(tmpdir(), 'txmail-recovery-'));
-  let databaseUrl = `sqlite:${join(dir, 'txmail.db')}`;
-  let pgSchema;
-  if (values.database === 'postgres') {
-    pgSchema = `bench_recovery_${process.pid}_${Date.now()}`;
-    await adminQuery(`create schema ${pgSchema}`);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/test?options=-c%20search_path%3D${pgSchema}`;
-  }
+  const database = await createDatabase(values.database, `recovery${++runs}`);
   const env = {
-    TXMAIL_DATABASE_URL: databaseUrl,
+    TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.bench.example',
     TXMAIL_SECRET_KEY: 'b'.repeat(64),
     TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
@@ -161,8 +152,7 @@ async function scenario({ root }) {
     }
   }
   await services.close();
-  if (pgSchema) await adminQuery(`drop schema ${pgSchema} cascade`);
-  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
   return { leasedAtKill, deliveredAtKill, doneMs, leasedDoneMs, waitingAt10s, waitingAt20s };
 }
 
@@ -179,11 +169,4 @@ async function leasedLeft(services, ids) {
     left += Number(row.n);
   }
   return left;
-}
-
-async function adminQuery(text) {
-  const c = new pg.Client({ connectionString: ADMIN });
-  await c.connect();
-  await c.query(text);
-  await c.end();
 }

@@ -22,9 +22,10 @@ export interface ScheduledRunOptions {
 
 /**
  * What a run did, or `undefined` when it stopped part-way (the service is stopping, or it lost its
- * claim): the run is then released, not finished, and `done` is not called.
+ * claim): the run is then released, not finished, and `done` is not called. A long run reads its job's
+ * `stopping` between steps.
  */
-export type RunWork<T> = (run: ScheduledRun<T>) => Promise<T | undefined>;
+type RunWork<T> = () => Promise<T | undefined>;
 
 export class ScheduledRun<T> {
   /** Runs this process finished with its claim still held (tests wait on it). */
@@ -75,7 +76,7 @@ export class ScheduledRun<T> {
     if (!(await this.repo.claimRun(this.owner, now, now + this.options.leaseMs))) return false;
     let result: T | undefined;
     try {
-      result = await this.work(this);
+      result = await this.work();
     } catch (err) {
       await this.repo.releaseRun(this.owner, this.clock.now()).catch(() => undefined);
       throw err;

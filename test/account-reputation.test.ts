@@ -85,7 +85,7 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
 
   it('pauses once when two processes judge at once: one notice, one event, one push, one email', async () => {
     const t = await createTenant(env.services, { plan: 'pro' });
-    const hook = await insertEndpoint(db(), t.accountId, 'https://hooks.example.com/');
+    const hook = await insertEndpoint(db(), t.accountId, { url: 'https://hooks.example.com/' });
     await db()
       .updateTable('webhooks')
       .set({ event_types: ',account.paused,account.warning,' })

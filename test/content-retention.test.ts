@@ -33,12 +33,7 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const id = (res.json() as { id: string }).id;
     const at = clock.now() - ageDays * DAY;
-    await env.services.repos.messages.keepRaw(
-      t.accountId,
-      id,
-      Buffer.from('Subject: x\r\n\r\nsecret 123456\r\n'),
-      at,
-    );
+    await env.keepRaw(t.accountId, id, Buffer.from('Subject: x\r\n\r\nsecret 123456\r\n'), at);
     if (final) {
       await env.services.db.kysely
         .updateTable('messages')

@@ -163,6 +163,14 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     const deferredCategory = (await settled(tenant, id, 'deferred', 1)).category;
     const retryAt = Number((await message(tenant, id))!.next_attempt_at);
     expect(retryAt).toBeLessThan(createdAt + 600_000);
+    // The log tells the deadline the worker applies: the domain's ten minutes, in the detail and the list.
+    const expiresAt = new Date(createdAt + 600_000).toISOString();
+    const shown = (await call(tenant, 'GET', `/api/emails/${id}`)).json() as { next: { expires_at: string } };
+    expect(shown.next.expires_at).toBe(expiresAt);
+    const listed = (await call(tenant, 'GET', '/api/emails')).json() as {
+      data: { id: string; next: { expires_at: string } | null }[];
+    };
+    expect(listed.data.find((e) => e.id === id)!.next!.expires_at).toBe(expiresAt);
 
     clock.set(retryAt);
     worker!.wake();

@@ -1,15 +1,13 @@
 // The threaded message builder produces exactly what building on the event loop produces: the same
-// composed message with a DKIM signature that verifies. Threads run the compiled build (npm test
-// builds before it runs the tests).
+// composed message with a DKIM signature that verifies. Its threads run the sources beside it
+// (start-thread.ts), not the last build.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMessage, type BuildRequest } from '../src/delivery/build-message.js';
 import { ThreadedMessageBuilder } from '../src/delivery/message-builder.js';
 import { mailauthVerify } from './helpers/dkim-verifiers.js';
 
-const threadEntry = new URL('../dist/delivery/build-thread.js', import.meta.url);
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const publicKeyB64 = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 
@@ -50,8 +48,7 @@ async function verifies(raw: Buffer): Promise<string> {
 }
 
 describe('ThreadedMessageBuilder', () => {
-  if (!existsSync(threadEntry)) throw new Error('no build to run threads from: run npm run build first');
-  const builder = new ThreadedMessageBuilder(2, threadEntry);
+  const builder = new ThreadedMessageBuilder(2);
   afterAll(() => builder.close());
 
   it('builds the same message as the event loop, signed', async () => {

@@ -242,12 +242,7 @@ describe('the OpenAPI document', () => {
     await ok('GET', '/api/emails?q=reset&domain=recipient.example', tenant);
     await call('GET', `/api/emails/${sent.id}/raw`, tenant);
     // As the worker keeps them after an attempt.
-    await env.services.repos.messages.keepRaw(
-      tenant.accountId,
-      sent.id,
-      Buffer.from('Subject: s\r\n\r\nx\r\n'),
-      Date.now(),
-    );
+    await env.keepRaw(tenant.accountId, sent.id, Buffer.from('Subject: s\r\n\r\nx\r\n'), Date.now());
     await ok('GET', `/api/emails/${sent.id}/raw`, tenant);
     await ok('POST', `/api/emails/${sent.id}/resend`, tenant);
     await call('POST', '/api/emails/00000000-0000-4000-8000-000000000000/resend', tenant);

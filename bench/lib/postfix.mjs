@@ -1,7 +1,7 @@
 // The reference stack a self-hosting user would otherwise run: a private Postfix instance (a temporary
 // directory, loopback only) relaying everything to the sink, with Debian's OpenDKIM as its milter
 // (RSA-2048, relaxed/relaxed) or without. Both stop with stop(); their processes are measured through
-// `pids()` (Postfix's master, whose tree holds every Postfix process, and OpenDKIM's).
+// Postfix's `masterPid` (its tree holds every Postfix process) and OpenDKIM's `pid`.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,

@@ -21,16 +21,4 @@ export class AuditRepo {
     if (cursor !== undefined) q = q.where('id', '<', cursor);
     return q.execute();
   }
-
-  /** Deletes up to `limit` of the account's entries made before `before`; answers how many went. */
-  async deleteBefore(accountId: string, before: number, limit: number): Promise<number> {
-    const batch = this.db
-      .selectFrom('audit_log')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('created_at', '<', before)
-      .limit(limit);
-    const r = await this.db.deleteFrom('audit_log').where('id', 'in', batch).executeTakeFirst();
-    return Number(r.numDeletedRows);
-  }
 }

@@ -1,6 +1,9 @@
-// The one place that asks which database a connection is: it picks that database's implementation of
-// every seam (seams.ts), from db/sqlite/ or db/postgres/. Callers take what it gives and never branch
-// on the database themselves.
+// Picks a connection's implementation of every seam (seams.ts), from db/sqlite/ or db/postgres/: what
+// differs between the databases as a whole. Callers of a seam take what this gives. Smaller differences
+// stay in the code that has them, which checks the database itself: PostgreSQL's row locks and a read's
+// isolation level in a few repositories, the log's subject search (messages-repo.ts), the fair claim's
+// statement (fair-claim.ts), the migrator's schema (database.ts); the accept writer is picked by
+// accept/writer.ts, and each queue store runs its own database's webhook enqueue.
 import type { QuotaNoticeAt } from './accept-item.js';
 import type { Db } from './database.js';
 import { postgresAcceptTransaction } from './postgres/accept.js';

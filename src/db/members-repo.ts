@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Account, Database, MemberRole, MemberRow } from './schema.js';
 
 /** The owner member's id: derived from the account's, so it never needs a look-up to exist. */
-export function ownerMemberId(accountId: string): string {
+function ownerMemberId(accountId: string): string {
   return `own_${accountId}`;
 }
 
@@ -208,16 +208,6 @@ export class MembersRepo {
       .where('used_at', 'is', null)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
-  }
-
-  async unusedRecoveryCodes(memberId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('member_recovery_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('member_id', '=', memberId)
-      .where('used_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   async setRequireTotp(accountId: string, at: number | null): Promise<void> {

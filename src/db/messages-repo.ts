@@ -1,7 +1,7 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { KeptRaw } from './queue-record.js';
 import {
@@ -11,7 +11,6 @@ import {
   type WebhookAttemptRow,
   type EventRow,
   type LoggedMessageRow,
-  type MessageRawTable,
   type MessageRow,
   type MessageStatus,
 } from './schema.js';
@@ -38,7 +37,7 @@ export interface MessageFilter {
  * A word of a search as a LIKE pattern: its own %, _ and \ match themselves (ESCAPE '\'); only A–Z
  * lower-cased, as the subject is on both databases (asciiLower), so both find the same messages.
  */
-export function likeContains(word: string): string {
+function likeContains(word: string): string {
   return `%${asciiLower(word).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -61,8 +60,6 @@ const gunzipped = promisify(gunzip);
  * the storage; its log says the bytes were not kept.
  */
 export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
-
-export type MessageRawRow = Selectable<MessageRawTable>;
 
 /** What keeps `signed` (compressed off the event loop), or undefined when it is too large. */
 export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw | undefined> {
@@ -177,24 +174,6 @@ export class MessagesRepo {
       .executeTakeFirst();
   }
 
-  /**
-   * Keeps the bytes of the message's latest attempt as signed (gzip, base64; one row per message, the
-   * latest replaces the earlier). A message too large to keep is not kept. The worker keeps them with
-   * the attempt's record instead (db/queue-record.ts); this is the same row for tests and tools.
-   */
-  async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
-    const kept = await compressRaw(signed, now);
-    if (!kept) return;
-    const row: MessageRawRow = { message_id: messageId, account_id: accountId, ...kept };
-    await this.db
-      .insertInto('message_raw')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('message_id').doUpdateSet({ raw: row.raw, size: row.size, signed_at: row.signed_at }),
-      )
-      .execute();
-  }
-
   /** The bytes the message was last sent as (decompressed), or why there are none. */
   async raw(accountId: string, messageId: string): Promise<RawMessage | undefined> {
     const row = await this.db
@@ -209,16 +188,6 @@ export class MessagesRepo {
     if (row.raw === null || row.signed_at === null)
       return { kind: 'none', attempted: Number(row.attempts) > 0 };
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
-  }
-
-  /** The expire_after (seconds, null: the default) of the account's domains, by name. */
-  async expireAfters(accountId: string): Promise<Map<string, number | null>> {
-    const rows = await this.db
-      .selectFrom('domains')
-      .select(['name', 'expire_after'])
-      .where('account_id', '=', accountId)
-      .execute();
-    return new Map(rows.map((r) => [r.name, r.expire_after]));
   }
 
   /** Links a re-sent copy to its original (the original lists its copies by this column). */

@@ -34,7 +34,7 @@ export interface AttemptRecord {
   attempt: DeliveryAttemptRow | undefined;
   events: { id: string; type: EventType; data: Record<string, unknown> }[];
   /**
-   * The bytes the attempt sent, compressed (messages-repo.ts rawRow): they replace the message's
+   * The bytes the attempt sent, compressed (messages-repo.ts compressRaw): they replace the message's
    * earlier ones, in the same transaction as the attempt (ARCHITECTURE.md, "Message content").
    */
   raw?: KeptRaw;
@@ -151,6 +151,10 @@ const KEEP_RAW = byRows(
   values ${rowsOf(n, placeholders(5))}
   on conflict (message_id) do update set raw = excluded.raw, size = excluded.size, signed_at = excluded.signed_at`,
 );
+/** Keeps an attempt's bytes as the message's (they replace the earlier ones), as a record does. */
+export function keepRawStatement(messageId: string, accountId: string, raw: KeptRaw): Statement {
+  return { sql: KEEP_RAW(1), parameters: [messageId, accountId, raw.raw, raw.size, raw.signed_at] };
+}
 const INSERT_EVENTS = byRows(
   (n) => `insert into events (id, message_id, account_id, type, created_at, data)
   values ${rowsOf(n, placeholders(6))}`,

@@ -1,8 +1,9 @@
 // The database seams: the few things SQLite and PostgreSQL do differently, one interface each. Every
 // seam has one implementation per database, under the same file name in db/sqlite/ and db/postgres/
 // (accept.ts, queue.ts, webhook-enqueue.ts, rate-limit-store.ts, queue-signal.ts); db/dialect.ts picks
-// a connection's set, and nothing else asks which database it runs on. test/contract/ holds one
-// contract per seam, run on both databases (ARCHITECTURE.md, "db/: the seams").
+// a connection's set. What differs only in a clause (a row lock, an isolation level) is not a seam: the
+// repository checks `db.dialect` there (dialect.ts lists them). test/contract/ holds one contract per
+// seam, run on both databases (ARCHITECTURE.md, "db/: the seams").
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
 import type { AttemptRecord, RecordOutcome } from './queue-record.js';

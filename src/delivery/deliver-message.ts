@@ -18,7 +18,7 @@ import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { mxTargets, resolveMxRoute } from './mx-route.js';
 import { senderDomainRefusal } from './sender-domain-refusal.js';
-import { mxMatchesPolicy, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
+import { unlistedHost, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
 import { tlsRequirement } from './tls-verdict.js';
 import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
@@ -134,8 +134,8 @@ export class Deliverer {
     const tls = await this.tlsRequirement(m);
     // MTA-STS in enforce: only the hosts its policy lists are tried (RFC 8461 §4.1); none listed, the
     // message waits (the policy or the MX records may change) instead of going elsewhere.
-    if (tls.policy === 'mta-sts' && tls.mxPatterns) {
-      const listed = route.targets.filter((t) => mxMatchesPolicy(t.host, tls.mxPatterns!));
+    if (tls.policy === 'mta-sts') {
+      const listed = route.targets.filter((t) => unlistedHost(t.host, tls) === undefined);
       if (listed.length === 0) return { kind: 'attempted', result: this.unlisted(m, route.targets, tls) };
       route.targets = listed;
     }
@@ -210,22 +210,37 @@ export class Deliverer {
    * and no other key may sign it (the test domain's would vouch for any From the customer wrote, and
    * the raw view would hand out a message that passes DKIM and DMARC for the service's domain). Then
    * kept, and answered by the simulator; no route, no limits, no connection (docs/design.md §16).
+   * Only the cached look-ups (ownKey): a domain not yet verified, the simulator's common case, must not
+   * cost a read of its status for every message, as a real send's last look before failing does.
    */
   private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
-    const sender = m.from_domain === settings.testDomain ? undefined : await this.sender(m);
-    const own = sender && !('refused' in sender) ? sender : undefined;
-    const signed = await this.sign(m, own?.key);
+    const key = m.from_domain === settings.testDomain ? undefined : await this.ownKey(m);
+    const signed = await this.sign(m, key);
     const kept = deps.keepRaw?.(signed);
     const result = await simulator.deliver(
       {
-        from: deps.verp.address(m.id, own?.envelopeDomain ?? settings.testDomain),
+        from: deps.verp.address(m.id, key ? this.returnPathDomain(m.from_domain) : settings.testDomain),
         to: m.to_email,
         raw: signed,
       },
       m.attempts,
     );
     return { kind: 'attempted', result, raw: await kept };
+  }
+
+  /**
+   * The key of the customer's From domain while the account may send from it, through the caches (the
+   * sendable domains a second, keys a minute); undefined otherwise.
+   */
+  private async ownKey(m: MessageRow): Promise<SigningKey | undefined> {
+    const sendable = (await this.deps.verifiedDomains(m.account_id)).includes(m.from_domain);
+    return sendable ? this.deps.dkim.signingKey(m.from_domain, m.account_id) : undefined;
+  }
+
+  /** Where a customer domain's bounces come back: send.<domain> (SPF and return-path alignment). */
+  private returnPathDomain(domain: string): string {
+    return `${this.settings.returnPathLabel}.${domain}`;
   }
 
   /**
@@ -242,12 +257,8 @@ export class Deliverer {
       const key = await deps.dkim.signingKey(domain, null);
       return key ? { key, envelopeDomain: domain } : { refused: `no DKIM key for ${domain}` };
     }
-    const signed = (key: SigningKey): Sender => ({
-      key,
-      envelopeDomain: `${settings.returnPathLabel}.${domain}`,
-    });
-    const sendable = (await deps.verifiedDomains(m.account_id)).includes(domain);
-    const key = sendable ? await deps.dkim.signingKey(domain, m.account_id) : undefined;
+    const signed = (key: SigningKey): Sender => ({ key, envelopeDomain: this.returnPathDomain(domain) });
+    const key = await this.ownKey(m);
     if (key) return signed(key);
     // Before failing the message, look again past the caches (a second for the domains, a minute for
     // keys): the domain may have been verified, or given its key, a moment ago.
@@ -295,7 +306,7 @@ export class Deliverer {
         receivingIp: t.address,
         ok: false,
         failure: 'validation-failure',
-        detail: `${t.host} is not listed in the MTA-STS policy of ${of}`,
+        detail: unlistedHost(t.host, tls)!,
       })),
     });
     return {

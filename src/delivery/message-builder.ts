@@ -2,6 +2,7 @@
 // with RSA-2048 costs about a millisecond of CPU: on the event loop that caps a process at one core
 // and delays every HTTP request and SMTP reply behind it; on threads it uses the other cores.
 import { Piscina } from 'piscina';
+import { besideModule, poolThread } from '../start-thread.js';
 import { buildMessage, type BuildRequest } from './build-message.js';
 
 export interface MessageBuilder {
@@ -21,14 +22,14 @@ const inlineBuilder: MessageBuilder = {
 export class ThreadedMessageBuilder implements MessageBuilder {
   private readonly pool: Piscina<BuildRequest, Uint8Array>;
 
-  /** `filename`: the compiled thread entry; tests running from source point it at the build. */
-  constructor(threads: number, filename: URL = new URL('./build-thread.js', import.meta.url)) {
+  constructor(threads: number) {
     this.pool = new Piscina({
-      filename: filename.href,
+      // The thread entry beside this module: compiled, or its source when run from source (the tests).
+      // The parent process's heap flags and signal handling are not wanted in the threads: execArgv
+      // holds only what running from source needs (start-thread.ts).
+      ...poolThread(besideModule('./build-thread.js', import.meta.url)),
       minThreads: threads,
       maxThreads: threads,
-      // The parent process's heap flags and signal handling are not wanted in the threads.
-      execArgv: [],
     });
   }
 

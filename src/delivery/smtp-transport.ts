@@ -60,7 +60,8 @@ interface SmtpError extends Error {
 
 /** A new session, or why there is none: its connection failed, or its TLS was refused. */
 type Opened =
-  | { conn: SMTPConnection; tls: TlsFacts }
+  /** `verdict`: the session judged for the requirement it was opened for (`send`). */
+  | { conn: SMTPConnection; tls: TlsFacts; verdict: TlsVerdict }
   | { err: SmtpError; verdict?: TlsVerdict }
   /** No MAIL FROM: the session (if one was made) fell short of the requirement. */
   | { refused: TlsVerdict; conn?: SMTPConnection };
@@ -142,6 +143,8 @@ export class SmtpTransport implements Transport {
     // was handed over, that says nothing about this message; retry once on a fresh connection.
     for (let fresh = false; ; fresh = true) {
       let pooled = fresh ? undefined : this.takeIdle(key);
+      /** The verdict of a session opened now, for this message's requirement; a reused one is judged below. */
+      let judged: TlsVerdict | undefined;
       if (!pooled) {
         const opened = await this.connect(target, sourceIp, requirement);
         if ('err' in opened) {
@@ -163,6 +166,7 @@ export class SmtpTransport implements Transport {
           tls: opened.tls,
           reportedTo: new Set(),
         };
+        judged = opened.verdict;
       }
       const session = pooled;
       // The session for TLS reporting, once per policy domain (its details go with every attempt).
@@ -172,9 +176,9 @@ export class SmtpTransport implements Transport {
         session.reportedTo.add(domain);
         sessions.push(v.session);
       };
-      // Judged for this message: a reused session may have been opened for another recipient domain,
-      // whose policy asked less of it (reporting differs, never what the key lets through).
-      const verdict = judgeTls(target, pooled.tls, requirement, target.auth !== undefined);
+      // A reused session is judged for this message: it may have been opened for another recipient
+      // domain, whose policy asked less of it (reporting differs, never what the key lets through).
+      const verdict = judged ?? judgeTls(target, pooled.tls, requirement, target.auth !== undefined);
       if (verdict.action !== 'send') {
         report(verdict);
         this.discard(pooled, true);
@@ -250,7 +254,7 @@ export class SmtpTransport implements Transport {
         return { err: err as SmtpError, verdict };
       }
     }
-    return { conn, tls: facts };
+    return { conn, tls: facts, verdict };
   }
 
   /**

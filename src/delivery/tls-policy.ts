@@ -27,7 +27,10 @@ export type TlsFailureType =
 
 export interface TlsRequirement {
   policy: TlsPolicyName;
-  /** No delivery without TLS and a certificate valid for the host name (chain, name and dates). */
+  /**
+   * No delivery without TLS and a certificate valid for the host name (chain, name and dates). Follows
+   * from `policy` (verifiesCertificate): made by requirementUnder, never set on its own.
+   */
   requireVerified: boolean;
   /**
    * MTA-STS: the policy's `mx` patterns (`mx.example.com`, `*.example.net`). In `enforce` a host that
@@ -46,7 +49,23 @@ export interface TlsRequirement {
   policyFailure?: { type: TlsFailureType; detail: string };
 }
 
-export const OPPORTUNISTIC: TlsRequirement = { policy: 'opportunistic', requireVerified: false };
+/**
+ * Whether a policy requires TLS with a certificate valid for the host: the sending domain's `required`
+ * and MTA-STS in enforce; opportunistic and MTA-STS testing take any certificate, or none.
+ */
+export function verifiesCertificate(policy: TlsPolicyName): boolean {
+  return policy === 'required' || policy === 'mta-sts';
+}
+
+/** The requirement of `policy` with `fields` (the MTA-STS ones), requireVerified as the policy says. */
+export function requirementUnder(
+  policy: TlsPolicyName,
+  fields: Omit<TlsRequirement, 'policy' | 'requireVerified'> = {},
+): TlsRequirement {
+  return { ...fields, policy, requireVerified: verifiesCertificate(policy) };
+}
+
+export const OPPORTUNISTIC: TlsRequirement = requirementUnder('opportunistic');
 
 /** What one session negotiated, recorded with the attempt that used it. */
 export interface TlsDetails {
@@ -71,6 +90,18 @@ export interface TlsSessionReport {
   ok: boolean;
   failure?: TlsFailureType;
   detail?: string;
+}
+
+/**
+ * Why the requirement's MTA-STS policy does not cover `host` (its `mx` patterns match none of it), or
+ * undefined when it does or there is no such policy: the one statement of the rule. In enforce the
+ * Deliverer never tries such a host (deliver-message.ts); in testing it is tried and reported.
+ */
+export function unlistedHost(host: string, requirement: TlsRequirement): string | undefined {
+  if (requirement.mxPatterns === undefined || mxMatchesPolicy(host, requirement.mxPatterns)) return undefined;
+  const name = host.replace(/\.$/, '');
+  const of = requirement.policyDomain ? ` of ${requirement.policyDomain}` : '';
+  return `${name} is not listed in the MTA-STS policy${of}`;
 }
 
 /**

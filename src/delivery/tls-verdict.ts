@@ -3,7 +3,8 @@
 // TLS-RPT. Pure: the transport (smtp-transport.ts) reads the facts off the socket, this judges them
 // against the requirement (tls-policy.ts). ARCHITECTURE.md, "TLS policy".
 import {
-  mxMatchesPolicy,
+  requirementUnder,
+  unlistedHost,
   type TlsDetails,
   type TlsFailureType,
   type TlsRequirement,
@@ -71,12 +72,9 @@ export function judgeTls(
     cleartextFallback: false,
     ...over,
   });
-  // A host an MTA-STS policy does not list: in enforce the Deliverer never tries it (and it is refused
-  // here too); in testing it is tried and reported.
-  const unlisted =
-    requirement.mxPatterns !== undefined && !mxMatchesPolicy(host, requirement.mxPatterns)
-      ? `${host} is not listed in the MTA-STS policy${requirement.policyDomain ? ` of ${requirement.policyDomain}` : ''}`
-      : undefined;
+  // A host an MTA-STS policy does not list (tls-policy.ts unlistedHost): in testing it is tried and
+  // reported; in enforce the Deliverer never tries it, and the verdict, whole on its own, refuses it.
+  const unlisted = unlistedHost(host, requirement);
   const refuse = (
     d: TlsDetails,
     failure: TlsFailureType,
@@ -234,9 +232,9 @@ export function tlsRequirement(
   domainTls: 'opportunistic' | 'required',
   mtaSts: TlsRequirement | undefined,
 ): TlsRequirement {
-  if (mtaSts?.requireVerified) return { ...mtaSts, policy: 'mta-sts', requireVerified: true };
-  if (domainTls === 'required') return { ...mtaSts, policy: 'required', requireVerified: true };
-  return mtaSts ?? { policy: 'opportunistic', requireVerified: false };
+  if (mtaSts?.policy === 'mta-sts') return requirementUnder('mta-sts', mtaSts);
+  if (domainTls === 'required') return requirementUnder('required', { ...mtaSts });
+  return mtaSts ?? requirementUnder('opportunistic');
 }
 
 /**

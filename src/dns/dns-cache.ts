@@ -18,7 +18,7 @@ export interface TimedDns {
   aaaaTimed(name: string): Promise<TimedAddress[]>;
 }
 
-export interface DnsCacheLimits {
+interface DnsCacheLimits {
   /** A TTL below this is raised to it: a 0 s TTL would make every message ask again. */
   minSeconds: number;
   /** A TTL above this is cut to it: a changed or failing MX host is noticed within this long. */

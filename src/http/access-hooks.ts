@@ -78,7 +78,7 @@ function targetOf(request: FastifyRequest, payload: unknown): string | null {
   return null;
 }
 
-export function actorOf(request: FastifyRequest): AuditActor | undefined {
+function actorOf(request: FastifyRequest): AuditActor | undefined {
   const auth = request.auth;
   if (!auth) return undefined;
   if (auth.session) return { type: 'member', id: auth.session.member.id, email: auth.session.member.email };

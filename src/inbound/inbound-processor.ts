@@ -16,6 +16,7 @@ import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
+import type { IsSimulated } from '../simulator/simulator-addresses.js';
 import { decideEffects } from './decide-effects.js';
 import { ParserClosed, type ReportParser } from './report-parser.js';
 
@@ -35,8 +36,8 @@ export interface ProcessorDeps {
   logger: Logger;
   /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
   hostname: string;
-  /** The simulator's recipient domain (simulator/simulator-addresses.ts); absent: none. */
-  simulatorDomain?: string;
+  /** Whether mail to a recipient domain is the simulator's (simulator-addresses.ts); absent: none is. */
+  isSimulated?: IsSimulated;
   /**
    * Told of every message processed: what it was (bounce, complaint, feedback, undetermined,
    * auto_reply, ignored; `error` when processing failed and will be retried; `failed` when it is given
@@ -224,7 +225,7 @@ export class InboundProcessor {
       if ('effect' in decision) {
         // The simulator's reports (docs/design.md §16) suppress nothing and count nothing against the
         // account: they rehearse what a real one does to the message and its webhooks.
-        const simulated = this.deps.simulatorDomain === target.to_domain.toLowerCase();
+        const simulated = this.deps.isSimulated?.(target.to_domain) ?? false;
         effects.push(
           simulated ? { ...decision.effect, suppression: undefined, reputation: undefined } : decision.effect,
         );

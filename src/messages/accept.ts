@@ -12,6 +12,7 @@ import { newId } from '../ids.js';
 import { PLANS, nextDayStart, nextMonthStart, usageDay, usageMonth } from '../accounts/plans.js';
 import type { SendRequestBody, SendResponse, ValidSend } from './send-request.js';
 import { validateSend } from './send-request.js';
+import type { IsSimulated } from '../simulator/simulator-addresses.js';
 import { storedTestHtml } from './test-html.js';
 
 export type SendRoute = 'send' | 'test';
@@ -43,13 +44,13 @@ export class AcceptService {
     private readonly reads: AcceptReadsRepo,
     private readonly policy: SendPolicySource,
     private readonly clock: Clock,
-    /** The simulator's recipient domain (simulator/simulator-addresses.ts); absent: no simulator. */
-    private readonly simulatorDomain?: string,
+    /** Whether mail to a recipient domain is the simulator's (simulator-addresses.ts); absent: none is. */
+    private readonly isSimulated?: IsSimulated,
   ) {}
 
   /** A real send to a simulator address (docs/design.md §16). */
   private simulated(route: SendRoute, send: ValidSend): boolean {
-    return route === 'send' && send.to.domain.toLowerCase() === this.simulatorDomain;
+    return route === 'send' && this.isSimulated?.(send.to.domain) === true;
   }
 
   async accept(req: AcceptRequest): Promise<SendResponse> {

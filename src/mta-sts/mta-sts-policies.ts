@@ -5,9 +5,10 @@
 // could not be had and was never stored is answered as opportunistic with the failure, for TLS
 // reporting. Concurrent deliveries to one domain share one discovery. ARCHITECTURE.md, "TLS policy".
 import type { Logger } from 'pino';
+import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { CachedStsPolicy, MtaStsRepo } from '../db/mta-sts-repo.js';
-import type { TlsFailureType, TlsRequirement } from '../delivery/tls-policy.js';
+import { requirementUnder, type TlsFailureType, type TlsRequirement } from '../delivery/tls-policy.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { fetchStsPolicy, type FetchResult } from './fetch-policy.js';
 import { parseStsPolicy, parseStsRecord } from './policy.js';
@@ -54,18 +55,14 @@ export function requirementOf(
   lines?: string[],
 ): TlsRequirement | undefined {
   if (policy && policy.mode !== 'none') {
-    return {
-      policy: policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing',
-      requireVerified: policy.mode === 'enforce',
+    return requirementUnder(policy.mode === 'enforce' ? 'mta-sts' : 'mta-sts-testing', {
       sts: policy.mode,
       mxPatterns: policy.mx,
       policyDomain: domain,
       policyStrings: lines ?? policyLines(policy.text),
-    };
+    });
   }
-  if (failure) {
-    return { policy: 'opportunistic', requireVerified: false, policyFailure: failure, policyDomain: domain };
-  }
+  if (failure) return requirementUnder('opportunistic', { policyFailure: failure, policyDomain: domain });
   return undefined;
 }
 
@@ -74,7 +71,8 @@ export class MtaStsPolicies {
   fetches = 0;
   /** Stored policy texts parsed by this process (tests). */
   parses = 0;
-  private readonly answers = new Map<string, { value: TlsRequirement | undefined; until: number }>();
+  /** Each domain's requirement, kept until the recheck or the policy's expiry, whichever is first. */
+  private readonly answers: TtlCache<TlsRequirement | undefined>;
   /**
    * The lines of each domain's policy, by the fetch they came from: a stored text is parsed once per
    * process, not at every discovery (a minute apart, for as long as it is stored; up to 64 KiB).
@@ -93,13 +91,14 @@ export class MtaStsPolicies {
   ) {
     this.recheckMs = options.recheckMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.answers = new TtlCache(this.recheckMs, this.maxEntries);
   }
 
   /** The requirement for mail to `domain`; undefined when it has no MTA-STS policy. Never throws. */
   requirement(recipientDomain: string): Promise<TlsRequirement | undefined> {
     const domain = recipientDomain.toLowerCase().replace(/\.$/, '');
-    const hit = this.answers.get(domain);
-    if (hit && hit.until > this.clock.now()) return Promise.resolve(hit.value);
+    const hit = this.answers.fresh(domain, this.clock.now());
+    if (hit) return Promise.resolve(hit.value);
     let pending = this.running.get(domain);
     if (!pending) {
       pending = this.discover(domain)
@@ -160,8 +159,7 @@ export class MtaStsPolicies {
       ? requirementOf(domain, policy, undefined, this.linesOf(policy))
       : requirementOf(domain, undefined, failure);
     const until = Math.min(this.clock.now() + this.recheckMs, policy?.expiresAt ?? Infinity);
-    if (this.answers.size >= this.maxEntries) this.answers.clear();
-    this.answers.set(domain, { value, until });
+    this.answers.set(domain, value, until);
     return value;
   }
 

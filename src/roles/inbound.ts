@@ -5,7 +5,7 @@ import { InboundProcessor } from '../inbound/inbound-processor.js';
 import { InboundReceiver } from '../inbound/receiver.js';
 import { ThreadedReportParser } from '../inbound/report-parser.js';
 import type { Core, Role } from './core.js';
-import { simulatorDomain } from '../simulator/simulator-addresses.js';
+import { simulatorTest } from '../simulator/simulator-addresses.js';
 
 export interface InboundRole extends Role {
   /**
@@ -36,7 +36,7 @@ export function createInboundRole(core: Core): InboundRole {
         clock,
         logger: log,
         hostname: config.hostname,
-        simulatorDomain: simulatorDomain(config.testDomain),
+        isSimulated: simulatorTest(config.testDomain),
         owner: core.registry.id,
         canClaim: () => core.registry.canClaim(),
         processed: (kind, effects) => {

@@ -29,7 +29,7 @@ import {
 import { OperatorMail } from '../messages/operator-mail.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
-import { isSimulatorDomain } from '../simulator/simulator-addresses.js';
+import { simulatorTest } from '../simulator/simulator-addresses.js';
 import { SimulatorTransport } from '../simulator/simulator-transport.js';
 import { MtaStsPolicies } from '../mta-sts/mta-sts-policies.js';
 import { TlsReportCounter } from '../tls-reports/counter.js';
@@ -392,6 +392,7 @@ function newDeliveryWorker(
     1000,
     async (accountId) => (await repos.accountReputation.state(accountId))?.status === 'paused',
   );
+  const isSimulated = simulatorTest(config.testDomain);
   return new DeliveryWorker(
     repos.queue,
     deliverer,
@@ -403,7 +404,7 @@ function newDeliveryWorker(
       leaseMs: config.workerLeaseSeconds * 1000,
       // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
-      simulated: (m) => isSimulatorDomain(m.to_domain, config.testDomain),
+      simulated: (m) => isSimulated(m.to_domain),
       ...options,
     },
     {

@@ -1,26 +1,32 @@
 // Simulator addresses (docs/design.md §16): mail to `<kind>@simulator.<test domain>` is accepted like
 // a test send (in the sandbox, from a domain not yet verified, counted against the day's test sends)
 // and goes through the queue, its states, events and webhooks like any message, but never leaves the
-// machine: the worker answers it for the recipient (simulator-transport.ts). What each address does
-// is here, pure, so the accept path, the worker and the receiver agree on it.
+// machine: the worker answers it for the recipient (simulator-transport.ts). Which mail is the
+// simulator's (simulatorTest) and what each address does are here, pure, so the accept path, the worker,
+// the Deliverer and the receiver agree on them.
 import type { BounceCategory } from '../bounce/categories.js';
 
-export const SIMULATOR_KINDS = ['delivered', 'bounce', 'complaint', 'delayed', 'suppressed'] as const;
-export type SimulatorKind = (typeof SIMULATOR_KINDS)[number];
+const SIMULATOR_KINDS = ['delivered', 'bounce', 'complaint', 'delayed', 'suppressed'] as const;
+type SimulatorKind = (typeof SIMULATOR_KINDS)[number];
 
 /** The label under the test domain that holds the simulator's addresses. */
-export const SIMULATOR_LABEL = 'simulator';
+const SIMULATOR_LABEL = 'simulator';
 
 export function simulatorDomain(testDomain: string): string {
   return `${SIMULATOR_LABEL}.${testDomain.toLowerCase()}`;
 }
 
+/** Whether mail to a recipient domain is the simulator's. */
+export type IsSimulated = (recipientDomain: string) => boolean;
+
 /**
- * Whether the recipient domain is the simulator's. Every address there is simulated (an unknown local
- * part is delivered), so nothing addressed to it is ever sent out.
+ * The one test of whether mail is the simulator's, by its recipient domain: the accept path, the worker,
+ * the Deliverer and the receiver all ask it. Every address there is simulated (an unknown local part is
+ * delivered), so nothing addressed to it is ever sent out.
  */
-export function isSimulatorDomain(domain: string, testDomain: string): boolean {
-  return domain.toLowerCase() === simulatorDomain(testDomain);
+export function simulatorTest(testDomain: string): IsSimulated {
+  const domain = simulatorDomain(testDomain);
+  return (recipientDomain) => recipientDomain.toLowerCase() === domain;
 }
 
 /** What an address of the simulator does; an unknown local part is delivered. */
@@ -30,7 +36,7 @@ export function simulatorKind(email: string): SimulatorKind {
 }
 
 /** The reply the simulated recipient's server gives to one attempt. */
-export interface SimulatedReply {
+interface SimulatedReply {
   outcome: 'delivered' | 'deferred' | 'bounced';
   smtpCode: number;
   enhanced: string;

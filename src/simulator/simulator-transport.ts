@@ -9,17 +9,18 @@ import type { InboundMessagesTable } from '../db/schema.js';
 import type { AttemptResult, DeliveryJob } from '../delivery/transport.js';
 import { newId } from '../ids.js';
 import {
-  isSimulatorDomain,
   simulatedComplaintReport,
   simulatedReply,
   simulatorDomain,
   simulatorKind,
+  simulatorTest,
+  type IsSimulated,
 } from './simulator-addresses.js';
 
 /** How long after the simulated delivery its complaint report is due for the receiver. */
-export const COMPLAINT_DELAY_MS = 1000;
+const COMPLAINT_DELAY_MS = 1000;
 
-export interface SimulatorDeps {
+interface SimulatorDeps {
   testDomain: string;
   /** Stores a report for the receiver (InboundRepo.store). */
   storeReport(row: Insertable<InboundMessagesTable>): Promise<void>;
@@ -30,13 +31,12 @@ export interface SimulatorDeps {
 
 export class SimulatorTransport {
   readonly domain: string;
+  /** Whether it answers mail to the recipient domain (simulator-addresses.ts simulatorTest). */
+  readonly handles: IsSimulated;
 
   constructor(private readonly deps: SimulatorDeps) {
     this.domain = simulatorDomain(deps.testDomain);
-  }
-
-  handles(recipientDomain: string): boolean {
-    return isSimulatorDomain(recipientDomain, this.deps.testDomain);
+    this.handles = simulatorTest(deps.testDomain);
   }
 
   /** The answer to one attempt (`attemptsBefore`: attempts already made); stores complaint@'s report. */

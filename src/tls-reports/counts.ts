@@ -63,9 +63,26 @@ export function sessionKeys(attempt: AttemptTls, now: number): SessionKey[] {
   }));
 }
 
-/** SHA-256 (hex) of a policy's lines: the key of the lines in the table. */
+const sha256 = (strings: readonly string[]) =>
+  createHash('sha256').update(JSON.stringify(strings)).digest('hex');
+/** The hash of each policy's lines, by the lines' array: one per policy a process holds. */
+const hashes = new WeakMap<readonly string[], string>();
+/** No policy (most sessions): no lines, each time a new empty array. */
+const NO_LINES_HASH = sha256([]);
+
+/**
+ * SHA-256 (hex) of a policy's lines: the key of the lines in the table, and of the policy in the
+ * in-memory counts. Worked out once per policy: every session under a policy carries the same array of
+ * lines (the MTA-STS policies' cache hands it to each delivery's requirement; nothing changes it).
+ */
 export function policyHash(strings: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify(strings)).digest('hex');
+  if (strings.length === 0) return NO_LINES_HASH;
+  let hash = hashes.get(strings);
+  if (hash === undefined) {
+    hash = sha256(strings);
+    hashes.set(strings, hash);
+  }
+  return hash;
 }
 
 /** One string per distinct key (the in-memory map's key). */
@@ -74,7 +91,7 @@ export function keyText(k: SessionKey): string {
     k.day,
     k.policyDomain,
     k.policyType,
-    k.policyStrings,
+    policyHash(k.policyStrings),
     k.resultType,
     k.mxHost,
     k.receivingIp,

@@ -24,7 +24,7 @@ export interface TlsStatusFacts {
 }
 
 /** Pure: the section from what was read. */
-export function tlsStatus(f: TlsStatusFacts, now: number): StatusSection {
+function tlsStatus(f: TlsStatusFacts, now: number): StatusSection {
   const iso = (t: number | null | undefined) =>
     t === null || t === undefined ? null : new Date(t).toISOString();
   const sessions = Object.values(f.results).reduce((a, b) => a + b, 0);

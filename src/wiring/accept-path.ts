@@ -14,7 +14,7 @@ import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { WakeSignals } from '../wake-signals.js';
 import type { Repos } from './repos.js';
-import { simulatorDomain } from '../simulator/simulator-addresses.js';
+import { simulatorTest } from '../simulator/simulator-addresses.js';
 
 export interface AcceptPath {
   writer: AcceptWriter;
@@ -72,7 +72,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
       suppression: (accountId, address) => repos.suppressions.find(accountId, address),
     },
     clock,
-    simulatorDomain(config.testDomain),
+    simulatorTest(config.testDomain),
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },

@@ -45,15 +45,7 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
     i.event.created_at = NOW;
     return { ...i, ...changes };
   };
-  const stored = async (accountId: string) =>
-    (
-      await db()
-        .selectFrom('messages')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute()
-    ).map((r) => r.id);
+  const stored = async (accountId: string) => (await c.facade.messagesOf(accountId)).map((r) => r.id).sort();
   const idempotency = (key: string, expiredBefore = NOW - 86_400_000) => ({
     key,
     requestHash: 'h',
@@ -152,7 +144,7 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
       { kind: 'quota_exceeded' },
     ]);
     expect(await stored(a)).toEqual([items[0]!.message.id, items[1]!.message.id].sort());
-    const usage = await db().selectFrom('usage').select('sent').where('account_id', '=', a).execute();
+    const usage = (await c.facade.usage(a)).map(({ sent }) => ({ sent }));
     expect(usage).toEqual([{ sent: 2 }]);
     const keys = await db()
       .selectFrom('idempotency_keys')
@@ -177,8 +169,8 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
       { kind: 'accepted' },
       { kind: 'test_quota_exceeded' },
     ]);
-    const usage = await db().selectFrom('test_usage').select('sent').where('account_id', '=', a).execute();
+    const usage = (await c.facade.testUsage(a)).map(({ sent }) => ({ sent }));
     expect(usage).toEqual([{ sent: 1 }]);
-    expect(await db().selectFrom('usage').selectAll().where('account_id', '=', a).execute()).toEqual([]);
+    expect(await c.facade.usage(a)).toEqual([]);
   });
 });

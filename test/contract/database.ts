@@ -1,10 +1,12 @@
 // A database for a seam's contract (db/seams.ts): a fresh SQLite file or PostgreSQL schema
-// (helpers/databases.ts), migrated, with its seams as db/dialect.ts picks them and an account to write for.
+// (helpers/databases.ts), migrated, with its seams as db/dialect.ts picks them, an account to write for,
+// and the tests' facade over its repositories (helpers/test-env.ts) to read what the seams wrote.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { migrate, openDatabase, type Db } from '../../src/db/database.js';
 import { dialectSeams, type DialectSeams } from '../../src/db/dialect.js';
-import { POSTGRES_URL, type DatabaseKind } from '../helpers/databases.js';
+import { createRepos } from '../../src/wiring/repos.js';
+import { adminQuery, POSTGRES_URL, type DatabaseKind } from '../helpers/databases.js';
+import { testFacade, type TestFacade } from '../helpers/test-env.js';
 import { insertAccounts } from '../helpers/webhook-pushes.js';
 
 export interface ContractDatabase {
@@ -13,6 +15,8 @@ export interface ContractDatabase {
   url: string;
   seams: DialectSeams;
   accountId: string;
+  /** What tests read and set, through the database's repositories (no DKIM keys: no domains). */
+  facade: TestFacade;
   close(): Promise<void>;
 }
 
@@ -26,6 +30,7 @@ export async function contractDatabase(kind: DatabaseKind): Promise<ContractData
     url: test.url,
     seams: dialectSeams(db),
     accountId: accountId!,
+    facade: testFacade({ db, repos: createRepos(db) }),
     close: async () => {
       await db.close();
       await test.drop();
@@ -39,17 +44,8 @@ export async function contractDatabase(kind: DatabaseKind): Promise<ContractData
  */
 export async function ownPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `contract_${process.pid}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
+  await adminQuery(`create database ${name}`);
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }

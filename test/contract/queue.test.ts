@@ -2,12 +2,13 @@
 // the due messages, none twice however many claims run at once; a record moves the message only while
 // the lease is its worker's and the status still queued (db/queue-record.ts), and says what it did.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../../src/db/queue-record.js';
+import type { AttemptRecord, KeptRaw } from '../../src/db/queue-record.js';
 import type { DeliveryAttemptRow, MessageRow } from '../../src/db/schema.js';
 import type { QueueStore } from '../../src/db/seams.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { messageRow } from '../helpers/message-row.js';
+import { insertEndpoint } from '../helpers/webhook-pushes.js';
 import { contractDatabase, type ContractDatabase } from './database.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
@@ -19,23 +20,7 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
   beforeAll(async () => {
     c = await contractDatabase(kind);
     queue = c.seams.queue();
-    await db()
-      .insertInto('webhooks')
-      .values({
-        id: newId(),
-        account_id: c.accountId,
-        url: 'https://hooks.example.com/',
-        description: '',
-        event_types: ',email.delivered,email.bounced,',
-        enabled: 1,
-        disabled_reason: null,
-        secret: 'sealed',
-        previous_secret: null,
-        previous_secret_until: null,
-        created_at: 1,
-        updated_at: 1,
-      })
-      .execute();
+    await insertEndpoint(db(), c.accountId, { eventTypes: ',email.delivered,email.bounced,' });
   });
   afterAll(() => c.close());
   // Each test's messages are the only ones in the queue.
@@ -51,15 +36,26 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
       next_attempt_at: NOW,
       ...changes,
     });
-    await db().insertInto('messages').values(row).execute();
+    await c.facade.insertMessage(row);
     return row.id;
   };
-  const message = (id: string) =>
-    db().selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const attempts = (id: string) =>
-    db().selectFrom('delivery_attempts').selectAll().where('message_id', '=', id).execute();
-  const events = (id: string) =>
-    db().selectFrom('events').select(['type', 'data']).where('message_id', '=', id).execute();
+  const message = (id: string) => c.facade.message(c.accountId, id);
+  const attempts = (id: string) => c.facade.attempts(c.accountId, id);
+  const events = async (id: string) =>
+    (await c.facade.events(c.accountId, id)).map(({ type, data }) => ({ type, data }));
+  /** The bytes kept for the message (message_raw), as stored. */
+  const kept = (id: string) =>
+    db()
+      .selectFrom('message_raw')
+      .select(['account_id', 'raw', 'size', 'signed_at'])
+      .where('message_id', '=', id)
+      .execute();
+  /** What a record carries of the bytes it sent (gzip in base64, as compressRaw makes them). */
+  const sentBytes = (label: string): KeptRaw => ({
+    raw: Buffer.from(`gzip of ${label}`).toString('base64'),
+    size: 100 + label.length,
+    signed_at: NOW + 500,
+  });
   const attempt = (messageId: string): DeliveryAttemptRow => ({
     id: newId(),
     message_id: messageId,
@@ -94,6 +90,7 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     counted: true,
     attempt: attempt(messageId),
     events: [{ id: newId(), type: 'email.delivered', data: { smtp_code: 250 } }],
+    raw: sentBytes(owner),
     now: NOW + 1000,
     ...changes,
   });
@@ -143,6 +140,8 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     });
     expect(await attempts(id)).toEqual([r.attempt]);
     expect(await events(id)).toEqual([{ type: 'email.delivered', data: '{"smtp_code":250}' }]);
+    // The bytes it sent, kept in the same transaction.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...r.raw }]);
     const outbox = await db()
       .selectFrom('webhook_outbox')
       .select('event_id')
@@ -193,6 +192,8 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     });
     expect(await attempts(id)).toEqual([r.attempt]);
     expect(await events(id)).toEqual([]);
+    // The message went out: its bytes are kept all the same.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...r.raw }]);
   });
 
   it("refuses a stale lease's record: nothing of it is stored", async () => {
@@ -216,6 +217,11 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(
       await db().selectFrom('suppressions').selectAll().where('source_message_id', '=', id).execute(),
     ).toEqual([]);
+    // The bytes kept are the live lease's; a stale record alone keeps none.
+    expect(await kept(id)).toEqual([{ account_id: c.accountId, ...sentBytes('w2') }]);
+    const lost = await insert({ lease_owner: 'w3', lease_expires_at: UNTIL });
+    expect(await queue.record([delivered(lost, 'dead')])).toEqual({ outcomes: ['lease_lost'], pushes: 0 });
+    expect(await kept(lost)).toEqual([]);
   });
 
   it('stores the suppression a record found, once per address', async () => {

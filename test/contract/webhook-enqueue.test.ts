@@ -10,7 +10,7 @@ import type { RecordedEvent } from '../../src/db/webhook-enqueue.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { messageRow } from '../helpers/message-row.js';
-import { insertAccounts } from '../helpers/webhook-pushes.js';
+import { insertAccounts, insertEndpoint } from '../helpers/webhook-pushes.js';
 import { contractDatabase, type ContractDatabase } from './database.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
@@ -25,31 +25,12 @@ describe.each(databaseKinds)('the webhook enqueue seam on $name', (kind) => {
   afterAll(() => c.close());
 
   const db = () => c.db.kysely;
-  const endpoint = async (accountId: string, eventTypes: string, enabled = 1) => {
-    const id = newId();
-    await db()
-      .insertInto('webhooks')
-      .values({
-        id,
-        account_id: accountId,
-        url: `https://hooks.example.com/${id}`,
-        description: '',
-        event_types: eventTypes,
-        enabled,
-        disabled_reason: null,
-        secret: 'sealed',
-        previous_secret: null,
-        previous_secret_until: null,
-        created_at: 1,
-        updated_at: 1,
-      })
-      .execute();
-    return id;
-  };
+  const endpoint = async (accountId: string, eventTypes: string, enabled: 0 | 1 = 1) =>
+    (await insertEndpoint(db(), accountId, { eventTypes, enabled })).id;
   /** A stored event of a message of the account (the outbox refers to it). */
   const event = async (accountId: string, type: EventType): Promise<RecordedEvent> => {
     const message = messageRow(accountId);
-    await db().insertInto('messages').values(message).execute();
+    await c.facade.insertMessage(message);
     const e = { id: newId(), account_id: accountId, type, created_at: NOW };
     await db()
       .insertInto('events')

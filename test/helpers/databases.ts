@@ -50,7 +50,8 @@ const postgres: DatabaseKind = {
   },
 };
 
-async function adminQuery(text: string): Promise<void> {
+/** Runs `text` on the test server as its administrator (schemas, databases). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {

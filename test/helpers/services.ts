@@ -39,8 +39,8 @@ export async function startTestEnv(
     TXMAIL_HOSTNAME: 'mta.txmail.test',
     TXMAIL_SECRET_KEY: 'k'.repeat(64),
     TXMAIL_RATE_LIMIT: '0',
-    // Tests run from source, and worker threads need the compiled build: build on the event loop.
-    // The threaded builder has its own test, and every test of a started process uses it.
+    // Build on the event loop: a thread pool per test instance costs more than it saves. The threaded
+    // builder has its own test (message-builder.test.ts), and every test of a started process uses it.
     TXMAIL_BUILD_THREADS: '0',
     // Likewise the SQLite accept thread: accept on the event loop unless a test asks for the thread.
     TXMAIL_SQLITE_WRITER_THREAD: options.acceptThread ? '1' : '0',

@@ -4,7 +4,9 @@
 // question, one query of the same database): tests say what they look at, not which table holds it.
 import type { Insertable, Updateable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
+import { compressRaw } from '../../src/db/messages-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
+import { keepRawStatement } from '../../src/db/queue-record.js';
 import type {
   AccountTokenRow,
   DomainsTable,
@@ -16,13 +18,15 @@ import type {
   NewDomain,
   Plan,
 } from '../../src/db/schema.js';
+import { executeStatement } from '../../src/db/statement.js';
 import { newId } from '../../src/ids.js';
 import type { Services } from '../../src/services.js';
 import { queuePushes } from './webhook-pushes.js';
 
 export type TestFacade = ReturnType<typeof testFacade>;
 
-export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
+/** `dkim`: absent where no test adds a signing domain (a seam's contract database). */
+export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pick<Services, 'dkim'>>) {
   const { repos } = services;
   const db = services.db.kysely;
   return {
@@ -114,6 +118,7 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
       if (options.dkim !== false) {
         // A selector of its own: several test accounts may add the same name.
         const selector = `t${newId().replaceAll('-', '').slice(-12)}`;
+        if (!services.dkim) throw new Error('this facade has no DKIM keys to give a domain');
         await repos.dkimKeys.insert(await services.dkim.generate(name, accountId, selector));
       }
     },
@@ -175,6 +180,14 @@ export function testFacade(services: Pick<Services, 'repos' | 'db' | 'dkim'>) {
         .where('message_id', 'in', messageIds)
         .orderBy('created_at')
         .execute(),
+    /**
+     * Keeps `signed` as the message's latest bytes, as the worker's record does (the same statement:
+     * queue-record.ts keepRawStatement); a message too large to keep is not kept.
+     */
+    async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
+      const kept = await compressRaw(signed, now);
+      if (kept) await executeStatement(db, keepRawStatement(messageId, accountId, kept));
+    },
     /** Every delivery attempt recorded, whichever account's. */
     allAttempts: () => db.selectFrom('delivery_attempts').selectAll().execute(),
     /** The status of each of these messages that exists. */

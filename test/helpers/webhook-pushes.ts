@@ -26,19 +26,22 @@ export async function insertAccounts(db: Kysely<Database>, n: number): Promise<s
   return rows.map((r) => r.id);
 }
 
-/** An enabled endpoint of the account, subscribed to email.delivered. */
+/**
+ * An endpoint of the account: by default enabled and subscribed to email.delivered; `eventTypes` as
+ * stored (`,email.delivered,email.bounced,`).
+ */
 export async function insertEndpoint(
   db: Kysely<Database>,
   accountId: string,
-  url = 'https://hooks.example.com/',
+  options: { url?: string; eventTypes?: string; enabled?: 0 | 1 } = {},
 ): Promise<WebhookRow> {
   const row: WebhookRow = {
     id: newId(),
     account_id: accountId,
-    url,
+    url: options.url ?? 'https://hooks.example.com/',
     description: '',
-    event_types: ',email.delivered,',
-    enabled: 1,
+    event_types: options.eventTypes ?? ',email.delivered,',
+    enabled: options.enabled ?? 1,
     disabled_reason: null,
     secret: 'sealed',
     previous_secret: null,

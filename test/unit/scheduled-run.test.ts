@@ -131,16 +131,16 @@ describe('ScheduledRun', () => {
     let sawStopping: boolean | undefined;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const job = new ScheduledRun(
+    const job: ScheduledRun<number> = new ScheduledRun<number>(
       repo,
       new ManualClock(0),
       pino({ level: 'silent' }),
       'job',
       OPTIONS,
-      async (run) => {
+      async () => {
         await gate;
-        sawStopping = run.stopping;
-        return run.stopping ? undefined : 1;
+        sawStopping = job.stopping;
+        return job.stopping ? undefined : 1;
       },
     );
     const ticking = job.tick();

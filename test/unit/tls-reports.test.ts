@@ -1,5 +1,6 @@
 // TLS-RPT's pure parts (RFC 8460): what an attempt adds to the counts, the report JSON (the structure of
 // the RFC's §4.4 example), its id and file name, the `_smtp._tls` record, the days a run reports.
+import { createHash } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -7,7 +8,7 @@ import { TlsReportCounter } from '../../src/tls-reports/counter.js';
 import type { TlsRequirement } from '../../src/delivery/tls-policy.js';
 import { tlsRequirement } from '../../src/delivery/tls-verdict.js';
 import { requirementOf } from '../../src/mta-sts/mta-sts-policies.js';
-import { sessionKeys, type SessionCount } from '../../src/tls-reports/counts.js';
+import { keyText, policyHash, sessionKeys, type SessionCount } from '../../src/tls-reports/counts.js';
 import { buildReport, parseTlsRptRecord, reportFileName, reportId } from '../../src/tls-reports/report.js';
 import { redactRua, reportableDays } from '../../src/tls-reports/reporter.js';
 
@@ -153,7 +154,34 @@ describe('what an attempt counts', () => {
       ),
     ).toEqual([]);
   });
+
+  it("keys a policy by its lines' content, whichever array holds them, as the table always has", () => {
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const lines = [...ENFORCE.policyStrings!];
+    expect(policyHash(lines)).toBe(sha256(JSON.stringify(lines)));
+    expect(policyHash([...lines])).toBe(policyHash(lines));
+    expect(policyHash(lines.slice(1))).toBe(sha256(JSON.stringify(lines.slice(1))));
+    expect(policyHash([])).toBe(sha256('[]'));
+    // Two sessions of one policy share a key in memory; another policy's do not.
+    const [a, b] = [lines, [...lines]].map((policyStrings) =>
+      keyText({ ...sessionKeys(attemptOf(ENFORCE), NOW)[0]!, policyStrings }),
+    );
+    expect(a).toBe(b);
+    expect(keyText({ ...sessionKeys(attemptOf(ENFORCE), NOW)[0]!, policyStrings: lines.slice(1) })).not.toBe(
+      a,
+    );
+  });
 });
+
+/** One attempt under `requirement`: a successful session. */
+function attemptOf(requirement: TlsRequirement) {
+  return {
+    recipientDomain: 'company-y.example',
+    requirement,
+    sourceIp: null,
+    sessions: [{ mxHost: 'mx1.mail.company-y.example', receivingIp: '203.0.113.56', ok: true }],
+  };
+}
 
 describe('the report', () => {
   const count = (c: Partial<SessionCount>): SessionCount => ({

@@ -9,6 +9,7 @@ import {
   type MessagesRepo,
 } from '../../db/messages-repo.js';
 import type { Clock } from '../../clock.js';
+import type { VerifiedDomains } from '../../domains/verified-domains.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -91,7 +92,15 @@ const logOrCsv = {
   },
 };
 
-export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo, clock: Clock): void {
+/** The expire_after of the account's sendable domains, as the worker reads it (cached). */
+type ExpireAfter = Pick<VerifiedDomains, 'expireAfter'>;
+
+export function registerEmailRoutes(
+  app: FastifyInstance,
+  messages: MessagesRepo,
+  domains: ExpireAfter,
+  clock: Clock,
+): void {
   registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
@@ -123,7 +132,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const rows = await messages.list(account.id, filter, limit + 1);
       const page = rows.slice(0, limit);
       const more = rows.length > limit;
-      const next = await nextSteps(messages, account, page, clock);
+      const next = await nextSteps(domains, account, page, clock);
       return {
         data: page.map((m) => ({ ...summaryJson(m), next: next(m) })),
         next_cursor: more ? cursorOf(page[page.length - 1]!.id) : null,
@@ -150,7 +159,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
-      const next = await nextSteps(messages, account, [message], clock);
+      const next = await nextSteps(domains, account, [message], clock);
       return {
         ...detailJson(message, events),
         next: next(message),
@@ -241,17 +250,22 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
 }
 
 /**
- * "What happens next" for each queued or deferred message of a page (messages/next-step.ts): the
- * account's domains are read once, and only when the page holds one.
+ * "What happens next" for each queued or deferred message of a page (messages/next-step.ts), with the
+ * deadline the worker will apply: its sending domain's expire_after as the worker reads it
+ * (domains/verified-domains.ts, one cached read of the account's domains), asked only for a page that
+ * holds such a message.
  */
 async function nextSteps(
-  messages: MessagesRepo,
+  domains: ExpireAfter,
   account: Pick<Account, 'id' | 'reputation_status'>,
   page: MessageSummary[],
   clock: Clock,
 ): Promise<(m: MessageSummary) => NextStep | null> {
-  const waiting = page.some((m) => m.status === 'queued' || m.status === 'deferred');
-  const expireAfter = waiting ? await messages.expireAfters(account.id) : new Map<string, number | null>();
+  const expireAfter = new Map<string, number | null>();
+  for (const m of page) {
+    if ((m.status === 'queued' || m.status === 'deferred') && !expireAfter.has(m.from_domain))
+      expireAfter.set(m.from_domain, await domains.expireAfter(account.id, m.from_domain));
+  }
   const now = clock.now();
   return (m) =>
     nextStep(
