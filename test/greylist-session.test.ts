@@ -67,7 +67,10 @@ describe('a greylisting reply during the session', () => {
         dkim: { signingKey: async () => ({}) } as unknown as DkimKeys,
         verp: new Verp(Buffer.alloc(32, 1)),
         transport,
-        builder: { build: async () => Buffer.from('Subject: s\r\n\r\nhello\r\n'), close: async () => {} },
+        builder: {
+          build: async () => ({ bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }),
+          close: async () => {},
+        },
         limits,
         sources: { take: () => ({ address: undefined }) } as unknown as SourceIpPool,
         verifiedDomains: async () => [],

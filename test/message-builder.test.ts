@@ -1,6 +1,7 @@
 // The threaded message builder produces exactly what building on the event loop produces: the same
 // composed message with a DKIM signature that verifies. Its threads run the sources beside it
 // (start-thread.ts), not the last build.
+import { gunzipSync } from 'node:zlib';
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,19 +54,27 @@ describe('ThreadedMessageBuilder', () => {
 
   it('builds the same message as the event loop, signed', async () => {
     const inline = await buildMessage(request(1));
-    const threaded = await builder.build(request(1));
+    const { bytes: threaded, gzipped } = await builder.build(request(1));
     expect(Buffer.isBuffer(threaded)).toBe(true);
     // Equal but for the random MIME boundary, and so the signature over it.
     expect(unsigned(threaded)).toBe(unsigned(inline));
     expect(threaded.toString('latin1')).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed;/);
     expect(await verifies(threaded)).toBe('pass');
+    expect(gzipped).toBeUndefined(); // not asked for
+  });
+
+  it('compresses the bytes for keeping on the thread when asked, up to the size asked', async () => {
+    const { bytes, gzipped } = await builder.build({ ...request(3), keepUpTo: 1024 * 1024 });
+    expect(gunzipSync(gzipped!).equals(bytes)).toBe(true);
+    const small = await builder.build({ ...request(3), keepUpTo: 100 });
+    expect(small.gzipped).toBeUndefined();
   });
 
   it('signs on the threads with an Ed25519 key beside the RSA key (the keys cross to the thread)', async () => {
     const ed = generateKeyPairSync('ed25519');
     const req = request(2);
     req.key = { ...req.key!, beside: [{ selector: 'txm202611e', privateKey: ed.privateKey }] };
-    const raw = await builder.build(req);
+    const { bytes: raw } = await builder.build(req);
     const edRecord = `v=DKIM1; k=ed25519; p=${ed.publicKey.export({ type: 'spki', format: 'der' }).subarray(-32).toString('base64')}`;
     const verdicts = await mailauthVerify(raw, {
       'txm202611._domainkey.acme.example': `v=DKIM1; k=rsa; p=${publicKeyB64}`,
@@ -78,7 +87,9 @@ describe('ThreadedMessageBuilder', () => {
   });
 
   it('builds many messages in parallel, each for its own request', async () => {
-    const built = await Promise.all(Array.from({ length: 40 }, (_, i) => builder.build(request(i))));
+    const built = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => (await builder.build(request(i))).bytes),
+    );
     for (const [i, raw] of built.entries()) {
       expect(raw.toString('latin1')).toContain(`Subject: Your code ${i}\r\n`);
     }

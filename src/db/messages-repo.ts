@@ -51,7 +51,7 @@ const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
   (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
 );
 
-const gzipped = promisify(gzip);
+const gzippedAsync = promisify(gzip);
 const gunzipped = promisify(gunzip);
 
 /**
@@ -61,10 +61,17 @@ const gunzipped = promisify(gunzip);
  */
 export const MAX_RAW_KEPT_BYTES = 16 * 1024 * 1024;
 
-/** What keeps `signed` (compressed off the event loop), or undefined when it is too large. */
-export async function compressRaw(signed: Buffer, now: number): Promise<KeptRaw | undefined> {
+/**
+ * What keeps `signed`, or undefined when it is too large: `gzipped` is its compressed copy when the
+ * build thread made one (message-builder.ts buildKept), else it is compressed here, off the event loop.
+ */
+export async function compressRaw(
+  signed: Buffer,
+  now: number,
+  gzipped?: Buffer,
+): Promise<KeptRaw | undefined> {
   if (signed.length > MAX_RAW_KEPT_BYTES) return undefined;
-  const raw = (await gzipped(signed, { level: 1 })).toString('base64');
+  const raw = (gzipped ?? (await gzippedAsync(signed, { level: 1 }))).toString('base64');
   return { raw, size: signed.length, signed_at: now };
 }
 

@@ -8,12 +8,14 @@ import {
   type DomainTls,
   type MessageRow,
 } from '../db/schema.js';
+import { MAX_RAW_KEPT_BYTES } from '../db/messages-repo.js';
 import type { KeptRaw } from '../db/queue-record.js';
 import type { DkimKeys, SigningKey } from '../dkim/dkim-keys.js';
 import type { RouteDns } from '../dns/dns-cache.js';
 import type { DestinationBlocks } from './destination-blocks.js';
 import { blockDestination } from './destination-key.js';
 import type { DestinationLimits } from './destination-limits.js';
+import type { BuiltMessage } from './build-message.js';
 import type { MessageBuilder } from './message-builder.js';
 import type { SourceIpPool } from './source-ip-pool.js';
 import { mxTargets, resolveMxRoute } from './mx-route.js';
@@ -91,7 +93,7 @@ export class Deliverer {
        * "Message content"); never throws (undefined: not kept). Started as soon as the message is
        * signed, so the compression runs while the SMTP exchange waits. Absent: nothing is kept.
        */
-      keepRaw?: (signed: Buffer) => Promise<KeptRaw | undefined>;
+      keepRaw?: (signed: Buffer, gzipped: Buffer | undefined) => Promise<KeptRaw | undefined>;
       /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
       simulator?: SimulatorTransport;
       clock: Clock;
@@ -143,7 +145,7 @@ export class Deliverer {
     // A destination whose line is full would send the message away: know it before signing it.
     const turnedAway = deps.limits.turnsAway(route.destination, m.account_id, deps.clock.now());
     if (turnedAway !== undefined) return { kind: 'paused', until: turnedAway };
-    const signed = await this.sign(m, key);
+    const { bytes: signed, gzipped } = await this.sign(m, key);
 
     const admission = await deps.limits.acquire(route.destination, m.account_id);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
@@ -152,7 +154,7 @@ export class Deliverer {
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
       // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
-      const kept = deps.keepRaw?.(signed);
+      const kept = deps.keepRaw?.(signed, gzipped);
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),
@@ -186,7 +188,7 @@ export class Deliverer {
     }
   }
 
-  private sign(m: MessageRow, key: SigningKey | undefined): Promise<Buffer> {
+  private sign(m: MessageRow, key: SigningKey | undefined): Promise<BuiltMessage> {
     return this.deps.builder.build({
       message: {
         id: m.id,
@@ -201,6 +203,8 @@ export class Deliverer {
       },
       hostname: this.settings.hostname,
       key,
+      // Compressed for keeping on the build thread (build-message.ts keptCopy).
+      ...(this.deps.keepRaw ? { keepUpTo: MAX_RAW_KEPT_BYTES } : {}),
     });
   }
 
@@ -216,8 +220,8 @@ export class Deliverer {
   private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     const key = m.from_domain === settings.testDomain ? undefined : await this.ownKey(m);
-    const signed = await this.sign(m, key);
-    const kept = deps.keepRaw?.(signed);
+    const { bytes: signed, gzipped } = await this.sign(m, key);
+    const kept = deps.keepRaw?.(signed, gzipped);
     const result = await simulator.deliver(
       {
         from: deps.verp.address(m.id, key ? this.returnPathDomain(m.from_domain) : settings.testDomain),

@@ -3,10 +3,14 @@
 // and delays every HTTP request and SMTP reply behind it; on threads it uses the other cores.
 import { Piscina } from 'piscina';
 import { besideModule, poolThread } from '../start-thread.js';
-import { buildMessage, type BuildRequest } from './build-message.js';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { buildMessage, KEPT_GZIP_LEVEL, type BuildRequest, type BuiltMessage } from './build-message.js';
+import type { ThreadAnswer } from './build-thread.js';
 
 export interface MessageBuilder {
-  build(req: BuildRequest): Promise<Buffer>;
+  /** The bytes, and their compressed copy when `req.keepUpTo` asks and they fit. */
+  build(req: BuildRequest): Promise<BuiltMessage>;
   close(): Promise<void>;
 }
 
@@ -14,13 +18,21 @@ export function createMessageBuilder(threads: number): MessageBuilder {
   return threads > 0 ? new ThreadedMessageBuilder(threads) : inlineBuilder;
 }
 
+const gzipped = promisify(gzip);
+
 const inlineBuilder: MessageBuilder = {
-  build: buildMessage,
+  build: async (req) => {
+    const bytes = await buildMessage(req);
+    const keep = req.keepUpTo !== undefined && bytes.length <= req.keepUpTo;
+    return { bytes, gzipped: keep ? await gzipped(bytes, { level: KEPT_GZIP_LEVEL }) : undefined };
+  },
   close: async () => undefined,
 };
 
+const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
 export class ThreadedMessageBuilder implements MessageBuilder {
-  private readonly pool: Piscina<BuildRequest, Uint8Array>;
+  private readonly pool: Piscina<BuildRequest, ThreadAnswer>;
 
   constructor(threads: number) {
     this.pool = new Piscina({
@@ -33,9 +45,9 @@ export class ThreadedMessageBuilder implements MessageBuilder {
     });
   }
 
-  async build(req: BuildRequest): Promise<Buffer> {
-    const bytes = await this.pool.run(req);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  async build(req: BuildRequest): Promise<BuiltMessage> {
+    const answer = await this.pool.run(req);
+    return { bytes: asBuffer(answer.bytes), gzipped: answer.gzipped && asBuffer(answer.gzipped) };
   }
 
   async close(): Promise<void> {

@@ -337,8 +337,8 @@ function newDeliverer(
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
       // Kept with the attempt's record, in its transaction (db/queue-record.ts).
-      keepRaw: (signed) =>
-        compressRaw(signed, clock.now()).catch((err: unknown) => {
+      keepRaw: (signed, gzipped) =>
+        compressRaw(signed, clock.now(), gzipped).catch((err: unknown) => {
           logger.warn({ err }, 'could not keep the bytes sent');
           return undefined;
         }),

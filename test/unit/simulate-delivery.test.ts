@@ -61,7 +61,10 @@ describe('a simulated delivery', () => {
         verp,
         transport: { deliver: unused } as unknown as Transport,
         builder: {
-          build: async (req) => (built.push(req), Buffer.from('Subject: s\r\n\r\nhello\r\n')),
+          build: async (req) => (
+            built.push(req),
+            { bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }
+          ),
           close: async () => undefined,
         },
         limits: { pausedUntil: unused, acquire: unused } as never,
