@@ -9,7 +9,7 @@ import type { SuppressionFacts } from '../suppressions-repo.js';
 /**
  * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
  * whatever its size: one suppression look-up, one usage increment per account and month (or day, for
- * test sends), one insert each for messages and events. Only items with an Idempotency-Key, and a batch that would cross its
+ * test sends), one insert of the messages and their events. Only items with an Idempotency-Key, and a batch that would cross its
  * account's cap, take a statement per item.
  */
 export function postgresAcceptTransaction(db: Kysely<Database>, noticeAt: QuotaNoticeAt): AcceptTransaction {
@@ -44,11 +44,11 @@ class PostgresAccept {
         return outcomes[i].kind === 'accepted';
       });
       if (accepted.length > 0) {
+        // One statement for both: the usage rows counted above stay locked until the commit, and every
+        // round trip before it is one more that another API process's batch waits for them
+        // (docs/benchmarks.md, "Where the time goes on PostgreSQL").
         await trx
-          .insertInto('messages')
-          .values(accepted.map((i) => i.message))
-          .execute();
-        await trx
+          .with('inserted', (db) => db.insertInto('messages').values(accepted.map((i) => i.message)))
           .insertInto('events')
           .values(accepted.map((i) => i.event))
           .execute();
