@@ -1,10 +1,17 @@
 // Headless Chromium for the browser tests: Debian's `chromium` package (TXMAIL_CHROMIUM overrides the
-// path) driven by playwright-core, which downloads no browser of its own.
+// path) driven by playwright-core, which downloads no browser of its own. Every /api answer its pages
+// get is checked against the server's /openapi.json, as every answer of the tests' in-process apps is.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { MailFixture } from '../test/helpers/mail-fixture.js';
+import {
+  ContractRecorder,
+  ResponseContract,
+  type Answer,
+  type OpenApiDocument,
+} from '../test/helpers/openapi-contract.js';
 
 export const CHROMIUM = process.env.TXMAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -18,13 +25,71 @@ export function chromiumAvailable(): boolean {
   return false;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/** What closeChromium waits for: the checks of the answers still being read. */
+const contractChecks = new WeakMap<Browser, () => Promise<void>>();
+
+/**
+ * Chromium for a test of `server` (a running `txmail serve`): every /api answer any page of any of its
+ * contexts gets from the server is checked against the server's own /openapi.json; one the document
+ * does not describe fails the test file (test/openapi-contract-file.ts). Close it with closeChromium.
+ */
+export async function launchChromium(server: { url: string }): Promise<Browser> {
+  const res = await fetch(`${server.url}/openapi.json`);
+  if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
+  const contract = new ResponseContract((await res.json()) as OpenApiDocument);
+  const recorder = new ContractRecorder(() => contract);
+  const pending = new Set<Promise<void>>();
+  const origin = new URL(server.url).origin;
+  const watch = (context: BrowserContext) =>
+    context.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin !== origin || !url.pathname.startsWith('/api/')) return;
+      const check = answerOf(response, contract.route(url.pathname)).then((a) => recorder.record(a));
+      pending.add(check);
+      // A failed check stays in `pending`: closeChromium throws it.
+      check.then(
+        () => pending.delete(check),
+        () => undefined,
+      );
+    });
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     // Containers run tests as root, where Chromium's sandbox cannot start.
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
+  // Emitted as each context is made, before any of its pages exist: browser.newPage's contexts too.
+  browser.on('context', watch);
+  contractChecks.set(browser, async () => {
+    await Promise.all(pending);
+    recorder.flush();
+  });
+  return browser;
+}
+
+/** Waits for the checks of the answers the pages got, then closes the browser. */
+export async function closeChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  await contractChecks.get(browser)?.();
+  await browser.close();
+}
+
+/**
+ * An answer as the contract check takes it. JSON and text bodies are checked; others (the raw message)
+ * by status and media type only, as the in-process check does with bytes. A body the browser can no
+ * longer give (its page closed first) is left out the same way.
+ */
+async function answerOf(response: Response, route: string | undefined): Promise<Answer> {
+  const contentType = response.headers()['content-type'];
+  const media = (contentType ?? '').split(';')[0]!.trim();
+  const textual = media === 'application/json' || media.startsWith('text/') || media === '';
+  return {
+    method: response.request().method(),
+    route,
+    status: response.status(),
+    contentType,
+    body: textual ? await response.text().catch(() => undefined) : undefined,
+  };
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

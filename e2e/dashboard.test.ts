@@ -18,6 +18,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   chromiumAvailable,
+  closeChromium,
   launchChromium,
   screenshot,
   seriousViolations,
@@ -47,13 +48,13 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       ...serveEnvironment(dir, mail, port, await freePort()),
     };
     server = await startServer('serve', env, port);
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(15_000);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     server?.child.kill('SIGTERM');
     await server?.exited;
     await mail.stop();

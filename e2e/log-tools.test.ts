@@ -13,6 +13,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   chromiumAvailable,
+  closeChromium,
   launchChromium,
   screenshot,
   seriousViolations,
@@ -98,7 +99,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     });
     expect(mail.sink.received).toEqual([]);
 
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}/login`);
@@ -110,7 +111,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     server?.child.kill('SIGTERM');
     await server?.exited;
     await mail.stop();

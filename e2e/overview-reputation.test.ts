@@ -14,6 +14,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   chromiumAvailable,
+  closeChromium,
   launchChromium,
   screenshot,
   seriousViolations,
@@ -116,7 +117,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
         : undefined,
     );
 
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}/login`);
@@ -128,7 +129,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     server?.child.kill('SIGTERM');
     await server?.exited;
     await mail.stop();

@@ -16,6 +16,7 @@ import { freePort, startServer, type RunningServer } from '../test/helpers/proce
 import { until } from '../test/helpers/wait.js';
 import {
   chromiumAvailable,
+  closeChromium,
   launchChromium,
   screenshot,
   seriousViolations,
@@ -42,13 +43,13 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await mail.start();
     const port = await freePort();
     server = await startServer('serve', serveEnvironment(dir, mail, port, await freePort()), port);
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     owner = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     owner.setDefaultTimeout(15_000);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     server?.child.kill('SIGTERM');
     await server?.exited;
     await mail.stop();
