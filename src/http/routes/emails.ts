@@ -4,19 +4,27 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
 import {
   MAX_RAW_KEPT_BYTES,
+  type MessageDetail,
   type MessageFilter,
   type MessageSummary,
   type MessagesRepo,
 } from '../../db/messages-repo.js';
 import type { Clock } from '../../clock.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
-import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
+import type {
+  DeliveryAttemptRow,
+  EventRow,
+  LoggedMessageRow,
+  MessageRow,
+  MessageStatus,
+} from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { contentRemovalAt } from '../../accounts/content-retention.js';
 import type { Account } from '../../db/schema.js';
 import { messageDeadline } from '../../delivery/retry-schedule.js';
 import { nextStep, type NextStep } from '../../messages/next-step.js';
+import { contentRemovedAfterGrace } from '../../retention/content-grace.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
@@ -157,11 +165,9 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
         raw_bytes: detail.rawSize ?? null,
         content_retention_days: days,
         content_removed_at: iso(message.content_removed_at),
-        // When the content retention will remove it (docs/design.md §9); null while queued or kept.
-        content_removes_at:
-          message.content_removed_at === null && final
-            ? iso(contentRemovalAt(message.updated_at, days))
-            : null,
+        // When the content retention will remove it (docs/design.md §9; after an upgrade's grace,
+        // retention/content-grace.ts); null while queued or kept.
+        content_removes_at: message.content_removed_at === null && final ? removesAt(message, detail) : null,
         resent_from: message.resent_from,
         resends: detail.resends,
         events: events.map(eventJson),
@@ -372,6 +378,13 @@ function time(field: string, value: string): number {
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+function removesAt(message: LoggedMessageRow, detail: MessageDetail): string | null {
+  const due = contentRemovalAt(message.updated_at, detail.contentRetentionDays);
+  return due === null
+    ? null
+    : iso(contentRemovedAfterGrace(due, message.updated_at, detail.contentRetentionSince));
 }
 
 function formatAddress(name: string, email: string): string {
