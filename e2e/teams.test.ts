@@ -161,6 +161,30 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     expect(await admin.getByTestId('new-api-key').innerText()).toMatch(/^txm_/);
   });
 
+  it('shows each member only the settings its role may change', async () => {
+    for (const [p, email] of [
+      [viewer, VIEWER],
+      [admin, ADMIN],
+    ] as const) {
+      await go(p, 'Settings');
+      await p.getByText(`Signed in as ${email}.`).waitFor();
+      await p.getByRole('heading', { name: 'Change password' }).waitFor();
+      // The account's content setting is said, not offered: PATCH /api/account is the owner's.
+      await p.getByText('Content removed after 30 days.', { exact: false }).waitFor();
+      await p.getByText('Only the account’s owner can change this.').waitFor();
+      expect(await p.getByLabel('Remove content after').count()).toBe(0);
+      expect(await p.getByRole('button', { name: 'Email me a new verification link' }).count()).toBe(0);
+      // Nor the owner's two-factor requirement on the Security page.
+      await go(p, 'Security');
+      await p.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+      expect(await p.getByRole('heading', { name: 'For every member' }).count()).toBe(0);
+    }
+    await go(owner, 'Settings');
+    await owner.getByText(`Signed in as ${OWNER} (verified).`).waitFor();
+    await owner.getByLabel('Remove content after').waitFor();
+    expect(await owner.getByText('Only the account’s owner can change this.').count()).toBe(0);
+  });
+
   it('has the owner turn on two-factor sign-in and require it; the admin can only enrol until it does', async () => {
     await go(owner, 'Security');
     recoveryCodes = (await enrol(owner, 'security-recovery-codes')).codes;
