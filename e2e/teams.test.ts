@@ -11,6 +11,8 @@ import { simpleParser } from 'mailparser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/accounts/totp.js';
+import { openDatabase } from '../src/db/database.js';
+import { newId } from '../src/ids.js';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
@@ -31,6 +33,7 @@ const PASSWORD = 'a long enough password';
 describe.runIf(chromiumAvailable())('teams in a browser', () => {
   const mail = new MailFixture();
   const dir = mkdtempSync(join(tmpdir(), 'txmail-e2e-teams-'));
+  let env: Record<string, string>;
   let server: RunningServer;
   let browser: Browser;
   let owner: Page;
@@ -42,7 +45,8 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
   beforeAll(async () => {
     await mail.start();
     const port = await freePort();
-    server = await startServer('serve', serveEnvironment(dir, mail, port, await freePort()), port);
+    env = serveEnvironment(dir, mail, port, await freePort());
+    server = await startServer('serve', env, port);
     browser = await launchChromium(server);
     owner = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     owner.setDefaultTimeout(15_000);
@@ -252,6 +256,48 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     // The viewer may not read it.
     expect(await viewer.evaluate(async () => (await fetch('/api/audit')).status)).toBe(403);
     await screenshot(owner, 'audit-log');
+  });
+
+  it('pages the audit log: a hundred entries, then the rest with "Load more"', async () => {
+    type Page1 = { data: unknown[]; next_cursor: string | null };
+    const before = (await owner.evaluate(async () => (await fetch('/api/audit?limit=100')).json())) as Page1;
+    expect(before.next_cursor).toBeNull();
+    // 120 more changes, newer than the walk-through's, written to the server's database as the audit
+    // hook writes them.
+    const session = (await owner.evaluate(async () => (await fetch('/api/auth/session')).json())) as {
+      account: { id: string };
+    };
+    const db = openDatabase(env.TXMAIL_DATABASE_URL!);
+    try {
+      for (let i = 0; i < 120; i++) {
+        await db.kysely
+          .insertInto('audit_log')
+          .values({
+            id: newId(),
+            account_id: session.account.id,
+            created_at: Date.now(),
+            actor_type: 'api_key',
+            actor_id: 'k1',
+            actor_label: null,
+            action: 'suppression.added',
+            target: `paged-${i}@inbox.example`,
+            ip: '127.0.0.1',
+          })
+          .execute();
+      }
+    } finally {
+      await db.close();
+    }
+    await owner.goto(`${server.url}/audit`);
+    const rows = owner.getByRole('table', { name: 'Changes, newest first' }).locator('tbody tr');
+    await owner.getByRole('cell', { name: 'paged-119@inbox.example' }).waitFor();
+    expect(await rows.count()).toBe(100);
+    expect(await owner.getByRole('cell', { name: 'member.invited' }).count()).toBe(0);
+    await owner.getByRole('button', { name: 'Load more' }).click();
+    await owner.getByRole('cell', { name: 'paged-0@inbox.example' }).waitFor();
+    await owner.getByRole('cell', { name: 'member.invited' }).first().waitFor();
+    expect(await rows.count()).toBe(120 + before.data.length);
+    expect(await owner.getByRole('button', { name: 'Load more' }).count()).toBe(0);
   });
 
   it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {
