@@ -29,8 +29,8 @@ import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
 import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
+import { ID_PATTERN, isId } from '../../ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
 const MAX_TIME_LENGTH = 64;
 const MAX_CURSOR_LENGTH = 64;
@@ -41,7 +41,7 @@ const MAX_SEARCH_WORDS = 8;
 /** Rows of one CSV export (newest first); the `x-next-cursor` header continues it. */
 export const MAX_CSV_ROWS = 10_000;
 const CSV_PAGE = 500;
-const MESSAGE_ID = /^<?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(@[^\s<>@]+)?>?$/i;
+const MESSAGE_ID = new RegExp(`^<?(${ID_PATTERN})(@[^\\s<>@]+)?>?$`, 'i');
 
 // Every filter has a length limit: a huge one is refused by the schema before anything parses it.
 const listQuerySchema = {
@@ -153,7 +153,7 @@ export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
-      const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
+      const detail = isId(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
@@ -219,7 +219,7 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
     async (request, reply) => {
       const { account } = authOf(request);
       const id = request.params.id;
-      const raw = UUID.test(id) ? await messages.raw(account.id, id) : undefined;
+      const raw = isId(id) ? await messages.raw(account.id, id) : undefined;
       if (!raw) throw new AppError('not_found', `no email with id "${id}" in this account`);
       if (raw.kind === 'removed') {
         throw new AppError(
@@ -360,7 +360,7 @@ function domainFilter(value: string): string {
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!UUID.test(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+  if (!isId(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
   return id;
 }
 

@@ -9,8 +9,7 @@ import type { AcceptService } from '../../messages/accept.js';
 import { authOf } from '../authenticate.js';
 import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isId } from '../../ids.js';
 
 /** An address as the send route reads it: the display name quoted, its quotes and backslashes escaped. */
 export function sendableAddress(name: string, email: string): string {
@@ -53,7 +52,7 @@ export function registerResendRoute(
       const { account } = authOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
       const id = request.params.id;
-      const original = UUID.test(id) ? await deps.messages.get(account.id, id) : undefined;
+      const original = isId(id) ? await deps.messages.get(account.id, id) : undefined;
       if (!original) throw new AppError('not_found', `no email with id "${id}" in this account`);
       if (original.status === 'test') {
         throw new AppError(
