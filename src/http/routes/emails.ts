@@ -19,7 +19,7 @@ import type {
   MessageStatus,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
+import { displayAddress, MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { contentRemovalAt } from '../../accounts/content-retention.js';
 import type { Account } from '../../db/schema.js';
 import { messageDeadline } from '../../delivery/retry-schedule.js';
@@ -387,18 +387,14 @@ function removesAt(message: LoggedMessageRow, detail: MessageDetail): string | n
     : iso(contentRemovedAfterGrace(due, message.updated_at, detail.contentRetentionSince));
 }
 
-function formatAddress(name: string, email: string): string {
-  return name === '' ? email : `${name} <${email}>`;
-}
-
 function summaryJson(m: MessageSummary) {
   return {
     id: m.id,
     status: m.status,
     // Stored from the event that carried it; anything else than a known category is shown as none.
     category: m.category !== null && isBounceCategory(m.category) ? m.category : null,
-    from: formatAddress(m.from_name, m.from_email),
-    to: formatAddress(m.to_name, m.to_email),
+    from: displayAddress(m.from_name, m.from_email),
+    to: displayAddress(m.to_name, m.to_email),
     subject: m.subject,
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),

@@ -6,15 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import type { AcceptService } from '../../messages/accept.js';
+import { sendableAddress } from '../../messages/address.js';
 import { authOf } from '../authenticate.js';
 import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
 import { isId } from '../../ids.js';
-
-/** An address as the send route reads it: the display name quoted, its quotes and backslashes escaped. */
-export function sendableAddress(name: string, email: string): string {
-  return name === '' ? email : `"${name.replace(/["\\]/g, (c) => `\\${c}`)}" <${email}>`;
-}
 
 export function registerResendRoute(
   app: FastifyInstance,
