@@ -4,7 +4,7 @@
 // after which the admin can use nothing but the Security page until enrolled; the owner logs in again
 // with a recovery code, ends the admin's session from the Members page, and finds every step in the
 // audit log. New pages are saved to docs/screenshots/.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -17,12 +17,12 @@ import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
 import {
+  accessibilityProblems,
   chromiumAvailable,
-  closeChromium,
   launchChromium,
   screenshot,
-  seriousViolations,
   serveEnvironment,
+  stopAll,
 } from './browser.js';
 
 const OWNER = 'owner@inbox.example';
@@ -52,13 +52,7 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     owner.setDefaultTimeout(15_000);
   });
 
-  afterAll(async () => {
-    await closeChromium(browser);
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    await mail.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAll({ browser, server, mail, dir }));
 
   const heading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name }).waitFor();
   const nav = (p: Page) => p.getByRole('navigation', { name: 'Dashboard' });
@@ -301,17 +295,12 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
   });
 
   it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
-    await context.addCookies(await owner.context().cookies());
-    const problems: string[] = [];
-    for (const path of ['/members', '/security', '/audit', '/accept-invite?token=x']) {
-      const p = await context.newPage();
-      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
-      await p.getByRole('heading', { level: 1 }).first().waitFor();
-      problems.push(...(await seriousViolations(p)).map((v) => `${path}: ${v}`));
-      await p.close();
-    }
-    await context.close();
+    const problems = await accessibilityProblems(
+      browser,
+      server,
+      ['/members', '/security', '/audit', '/accept-invite?token=x'],
+      { as: owner },
+    );
     expect(problems).toEqual([]);
   });
 });
