@@ -223,6 +223,8 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await owner.getByRole('button', { name: `Sessions of ${ADMIN}` }).click();
     await owner.getByRole('heading', { level: 2, name: `Sessions of ${ADMIN}` }).waitFor();
     const table = owner.getByRole('table', { name: 'Live sessions of the member' });
+    // The table is drawn once the sessions are in: counted before, it has no rows yet.
+    await table.waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
     await table.getByRole('button', { name: /End session/ }).click();
     await owner.getByText('The session is ended.').waitFor();
