@@ -1,10 +1,18 @@
 // Headless Chromium for the browser tests: Debian's `chromium` package (TXMAIL_CHROMIUM overrides the
-// path) driven by playwright-core, which downloads no browser of its own.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// path) driven by playwright-core, which downloads no browser of its own. Every /api answer its pages
+// get is checked against the server's /openapi.json, as every answer of the tests' in-process apps is.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { MailFixture } from '../test/helpers/mail-fixture.js';
+import type { RunningServer } from '../test/helpers/process.js';
+import {
+  ContractRecorder,
+  ResponseContract,
+  type Answer,
+  type OpenApiDocument,
+} from '../test/helpers/openapi-contract.js';
 
 export const CHROMIUM = process.env.TXMAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -18,13 +26,71 @@ export function chromiumAvailable(): boolean {
   return false;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/** What closeChromium waits for: the checks of the answers still being read. */
+const contractChecks = new WeakMap<Browser, () => Promise<void>>();
+
+/**
+ * Chromium for a test of `server` (a running `txmail serve`): every /api answer any page of any of its
+ * contexts gets from the server is checked against the server's own /openapi.json; one the document
+ * does not describe fails the test file (test/openapi-contract-file.ts). Close it with closeChromium.
+ */
+export async function launchChromium(server: { url: string }): Promise<Browser> {
+  const res = await fetch(`${server.url}/openapi.json`);
+  if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
+  const contract = new ResponseContract((await res.json()) as OpenApiDocument);
+  const recorder = new ContractRecorder(() => contract);
+  const pending = new Set<Promise<void>>();
+  const origin = new URL(server.url).origin;
+  const watch = (context: BrowserContext) =>
+    context.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin !== origin || !url.pathname.startsWith('/api/')) return;
+      const check = answerOf(response, contract.route(url.pathname)).then((a) => recorder.record(a));
+      pending.add(check);
+      // A failed check stays in `pending`: closeChromium throws it.
+      check.then(
+        () => pending.delete(check),
+        () => undefined,
+      );
+    });
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     // Containers run tests as root, where Chromium's sandbox cannot start.
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
+  // Emitted as each context is made, before any of its pages exist: browser.newPage's contexts too.
+  browser.on('context', watch);
+  contractChecks.set(browser, async () => {
+    await Promise.all(pending);
+    recorder.flush();
+  });
+  return browser;
+}
+
+/** Waits for the checks of the answers the pages got, then closes the browser. */
+export async function closeChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  await contractChecks.get(browser)?.();
+  await browser.close();
+}
+
+/**
+ * An answer as the contract check takes it. JSON and text bodies are checked; others (the raw message)
+ * by status and media type only, as the in-process check does with bytes. A body the browser can no
+ * longer give (its page closed first) is left out the same way.
+ */
+async function answerOf(response: Response, route: string | undefined): Promise<Answer> {
+  const contentType = response.headers()['content-type'];
+  const media = (contentType ?? '').split(';')[0]!.trim();
+  const textual = media === 'application/json' || media.startsWith('text/') || media === '';
+  return {
+    method: response.request().method(),
+    route,
+    status: response.status(),
+    contentType,
+    body: textual ? await response.text().catch(() => undefined) : undefined,
+  };
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -45,6 +111,83 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The serious and critical accessibility problems (axe-core) of each of `paths` on `server`, each
+ * `<path>: <rule> at <targets>`, seen with the cookies of `as` (signed out without), each page once
+ * `ready` says it is drawn (default: its first h1). axe is injected as a script: the context made for it
+ * lets it past the CSP, which the pages keep otherwise.
+ */
+export async function accessibilityProblems(
+  browser: Browser,
+  server: { url: string },
+  paths: string[],
+  options: { as?: Page; ready?: (page: Page) => Promise<void> } = {},
+): Promise<string[]> {
+  const ready = options.ready ?? ((p: Page) => p.getByRole('heading', { level: 1 }).first().waitFor());
+  const context = await browser.newContext({ bypassCSP: true });
+  try {
+    if (options.as) await context.addCookies(await options.as.context().cookies());
+    const problems: string[] = [];
+    for (const path of paths) {
+      const p = await context.newPage();
+      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      await ready(p);
+      problems.push(...(await seriousViolations(p)).map((v) => `${path}: ${v}`));
+      await p.close();
+    }
+    return problems;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Logs `page` in on `server`'s log-in page with a password (no second factor), up to the overview. */
+export async function logIn(
+  page: Page,
+  server: { url: string },
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+/**
+ * Ends what a browser test started, each part that was started, in order: the browser (after the
+ * contract checks of its answers: closeChromium), the server (SIGTERM, then its exit), the mail
+ * fixture, the folder. Every part is stopped even when one fails; the first failure is thrown.
+ */
+export async function stopAll(parts: {
+  browser?: Browser | undefined;
+  server?: RunningServer | undefined;
+  mail?: MailFixture;
+  dir?: string;
+}): Promise<void> {
+  const failures: unknown[] = [];
+  const step = async (stop: () => Promise<unknown>) => {
+    try {
+      await stop();
+    } catch (err) {
+      failures.push(err);
+    }
+  };
+  await step(() => closeChromium(parts.browser));
+  await step(async () => {
+    if (!parts.server) return;
+    parts.server.child.kill('SIGTERM');
+    await parts.server.exited;
+  });
+  await step(async () => parts.mail?.stop());
+  await step(async () => {
+    if (parts.dir) rmSync(parts.dir, { recursive: true, force: true });
+  });
+  if (failures.length > 0) throw failures[0];
 }
 
 /** Saves docs/screenshots/<name>.png of the whole page. */

@@ -2,7 +2,7 @@
 // with a real SMTP sink found through a real DNS server: sign up → "check your inbox" → open the emailed
 // link, which logs in → the same screen for a second sign-up with that address → create a key → guided test delivered → send with the key from a server → find it in the logs. Domain
 // and webhook steps run when this txmail has those APIs. Every page is saved to docs/screenshots/.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +17,13 @@ import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
 import {
+  accessibilityProblems,
   chromiumAvailable,
   launchChromium,
+  logIn,
   screenshot,
-  seriousViolations,
   serveEnvironment,
+  stopAll,
 } from './browser.js';
 
 const EMAIL = 'newcomer@inbox.example';
@@ -47,18 +49,14 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       ...serveEnvironment(dir, mail, port, await freePort()),
     };
     server = await startServer('serve', env, port);
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(15_000);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    await mail.stop();
     hooks?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopAll({ browser, server, mail, dir });
   });
 
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
@@ -465,37 +463,31 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   });
 
   it('has no serious or critical accessibility problems (axe-core) on any page', async () => {
-    // axe is injected as a script: this context lets it past the CSP, which the pages keep otherwise.
-    const signedIn = await browser.newContext({ bypassCSP: true });
-    const signedOut = await browser.newContext({ bypassCSP: true });
-    await signedIn.addCookies(await page.context().cookies());
-    const problems: string[] = [];
-    const pages: [typeof signedIn, string][] = [
-      ...[
-        '/',
-        '/guided-test',
-        '/api-keys',
-        '/domains',
-        '/logs',
-        '/webhooks',
-        '/suppressions',
-        '/settings',
-        '/logs?category=unknown_recipient',
-        `/logs/${bouncedId}`,
-      ].map((p) => [signedIn, p] as [typeof signedIn, string]),
-      ...['/login', '/signup', '/forgot-password', '/reset-password?token=x'].map(
-        (p) => [signedOut, p] as [typeof signedIn, string],
-      ),
+    const problems = [
+      ...(await accessibilityProblems(
+        browser,
+        server,
+        [
+          '/',
+          '/guided-test',
+          '/api-keys',
+          '/domains',
+          '/logs',
+          '/webhooks',
+          '/suppressions',
+          '/settings',
+          '/logs?category=unknown_recipient',
+          `/logs/${bouncedId}`,
+        ],
+        { as: page },
+      )),
+      ...(await accessibilityProblems(browser, server, [
+        '/login',
+        '/signup',
+        '/forgot-password',
+        '/reset-password?token=x',
+      ])),
     ];
-    for (const [context, path] of pages) {
-      const p = await context.newPage();
-      await p.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
-      await p.getByRole('heading', { level: 1 }).first().waitFor();
-      problems.push(...(await seriousViolations(p)).map((v) => `${path}: ${v}`));
-      await p.close();
-    }
-    await signedIn.close();
-    await signedOut.close();
     expect(problems).toEqual([]);
   });
 
@@ -556,9 +548,6 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await heading('Overview').waitFor();
     await page.getByRole('button', { name: 'Log out' }).click();
     await heading('Log in').waitFor();
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await heading('Overview').waitFor();
+    await logIn(page, server, EMAIL, PASSWORD);
   });
 });

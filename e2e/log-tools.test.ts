@@ -3,7 +3,7 @@
 // its messages by subject words, recipient domain and Message-ID, exports the filtered log as CSV,
 // reads a message's raw bytes and what the content retention will do, and sets the retention in
 // Settings. Saves docs/screenshots/log-search.png and email-raw.png.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,11 +12,13 @@ import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
 import {
+  accessibilityProblems,
   chromiumAvailable,
   launchChromium,
+  logIn,
   screenshot,
-  seriousViolations,
   serveEnvironment,
+  stopAll,
 } from './browser.js';
 
 const EMAIL = 'owner@inbox.example';
@@ -48,19 +50,14 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     return d.raw_bytes === null ? 'not kept yet' : d.status;
   };
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
-  /** No serious or critical axe-core finding on what `url` shows once `ready` is on it (CSP bypassed for axe). */
-  const accessible = async (url: string, ready: string) => {
-    const context = await browser.newContext({ bypassCSP: true });
-    try {
-      await context.addCookies(await page.context().cookies());
-      const p = await context.newPage();
-      await p.goto(url);
-      await p.getByText(ready).first().waitFor();
-      expect(await seriousViolations(p)).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  };
+  /** No serious or critical axe-core finding on what `path` shows once `ready` is on it. */
+  const accessible = async (path: string, ready: string) =>
+    expect(
+      await accessibilityProblems(browser, server, [path], {
+        as: page,
+        ready: (p) => p.getByText(ready).first().waitFor(),
+      }),
+    ).toEqual([]);
 
   beforeAll(async () => {
     await mail.start();
@@ -98,24 +95,13 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     });
     expect(mail.sink.received).toEqual([]);
 
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/login`);
-    await heading('Log in').waitFor();
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await heading('Overview').waitFor();
+    await logIn(page, server, EMAIL, PASSWORD);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    await mail.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAll({ browser, server, mail, dir }));
 
   const rowsShown = async () => {
     await page.getByText(/^(No emails match\.|\d+\+? emails?)$/).waitFor();
@@ -137,7 +123,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toContain('Reset your password');
     await screenshot(page, 'log-search');
-    await accessible(page.url(), 'Reset your password');
+    await accessible(`/logs${new URL(page.url()).search}`, 'Reset your password');
 
     await page.getByLabel('Search').fill(`<${ids['Receipt for order 1001']}@mta.txmail.test>`);
     await page.getByRole('button', { name: 'Search' }).click();
@@ -176,7 +162,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     expect(text).toContain(`Message-ID: <${ids['Your sign-in code']}@mta.txmail.test>`);
     expect(text).toContain('424242');
     await screenshot(page, 'email-raw');
-    await accessible(page.url(), 'Content removed after 30 days');
+    await accessible(new URL(page.url()).pathname, 'Content removed after 30 days');
   });
 
   it('says what happens next to a deferred email', async () => {

@@ -4,7 +4,7 @@
 // 550 5.1.1, show on the chart as today's numbers and in the rates; once the window holds
 // min_messages, the account pauses itself and the overview says so, with the reason. Saves
 // docs/screenshots/overview-reputation.png.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,11 +13,13 @@ import { MailFixture } from '../test/helpers/mail-fixture.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
 import {
+  accessibilityProblems,
   chromiumAvailable,
   launchChromium,
+  logIn,
   screenshot,
-  seriousViolations,
   serveEnvironment,
+  stopAll,
 } from './browser.js';
 
 const EMAIL = 'owner@inbox.example';
@@ -116,24 +118,13 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
         : undefined,
     );
 
-    browser = await launchChromium();
+    browser = await launchChromium(server);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/login`);
-    await heading('Log in').waitFor();
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await heading('Overview').waitFor();
+    await logIn(page, server, EMAIL, PASSWORD);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    await mail.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAll({ browser, server, mail, dir }));
 
   it('shows an empty state and a healthy account not judged yet before anything is sent', async () => {
     await openOverview();
@@ -254,15 +245,10 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
   });
 
   it('has no serious or critical accessibility problems (axe-core) on the overview with its charts', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
-    try {
-      await context.addCookies(await page.context().cookies());
-      const p = await context.newPage();
-      await p.goto(`${server.url}/`, { waitUntil: 'networkidle' });
-      await p.locator('svg.activity-chart').waitFor();
-      expect(await seriousViolations(p)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const problems = await accessibilityProblems(browser, server, ['/'], {
+      as: page,
+      ready: (p) => p.locator('svg.activity-chart').waitFor(),
+    });
+    expect(problems).toEqual([]);
   });
 });

@@ -131,6 +131,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The answer to a request over one of the limits (`rate_limit_exceeded`, 429): what was limited, and
+ * Retry-After in whole seconds, as every limit answers it.
+ */
+export function rateLimited(message: string, retryAfterSeconds: number): AppError {
+  return new AppError('rate_limit_exceeded', message, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+}
+
 /** The one-line text body of an error response. CR/LF never reach it, so it stays one line. */
 export function errorBody(code: ErrorCode, message: string): string {
   return `${code}: ${message.replace(/[\r\n]+/g, ' ')}`;

@@ -4,3 +4,16 @@ import { v7 } from 'uuid';
 export function newId(): string {
   return v7();
 }
+
+/** The text of an id as newId makes it (a UUID, lower-case hex), to build larger patterns from. */
+export const ID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const ID = new RegExp(`^${ID_PATTERN}$`);
+
+/**
+ * Whether `value` has an id's form: every id that comes from outside (a path, a cursor, a bounce's
+ * VERP tag) is checked before it is looked up, so a malformed one is "not found" without a query
+ * (PostgreSQL would refuse it as a uuid).
+ */
+export function isId(value: string): boolean {
+  return ID.test(value);
+}

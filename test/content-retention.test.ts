@@ -1,9 +1,14 @@
 // Content retention (docs/design.md §9): a message's HTML and raw bytes are removed the account's
 // content_retention_days after it became final (default 30, null keeps them), in batches, while the
-// message, its events and attempts stay; PATCH /api/account sets it.
+// message, its events and attempts stay; PATCH /api/account sets it. After the upgrade that began it,
+// the content of messages final before the upgrade is kept a week more (docs/upgrading.md).
+import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { migrate, migratorFor, openDatabase, type Db } from '../src/db/database.js';
+import { RetentionRepo } from '../src/db/retention-repo.js';
+import { CONTENT_GRACE_DAYS } from '../src/retention/content-grace.js';
 import { RetentionSweeper } from '../src/retention/retention-sweeper.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -124,6 +129,161 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     ]) {
       const res = await call(t, 'PATCH', '/api/account', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+  it('keeps the content of messages final before the upgrade a week after it, and follows the setting for the rest', async () => {
+    // Content retention began (migration 032's mark) now; the account keeps content a day.
+    const upgrade = clock.now();
+    await env.services.db.kysely
+      .insertInto('upgrade_marks')
+      .values({ name: 'content_retention', at: upgrade })
+      .execute();
+    const t = await createTenant(env.services, { domain: 'acme.example' });
+    const old = await message(t, 40);
+    const reset = await message(t, 0.5);
+    expect((await call(t, 'PATCH', '/api/account', { content_retention_days: 1 })).statusCode).toBe(200);
+    const graceEnd = upgrade + CONTENT_GRACE_DAYS * DAY;
+    clock.advance(2 * DAY);
+    const since = await message(t, 1.5);
+    // The API says when each goes: the old one when the grace ends, not a day after it was final.
+    expect((await detail(t, old)).content_removes_at).toBe(new Date(graceEnd).toISOString());
+    expect((await detail(t, reset)).content_removes_at).toBe(new Date(graceEnd).toISOString());
+    expect((await detail(t, since)).content_removes_at).toBe(new Date(upgrade + 1.5 * DAY).toISOString());
+
+    // During the grace: only what became final since the upgrade goes.
+    expect(await sweeper().sweep()).toBe(1);
+    expect((await detail(t, since)).message).toBe('');
+    clock.set(graceEnd - 1);
+    expect(await sweeper().sweep()).toBe(0);
+    for (const id of [old, reset]) expect((await detail(t, id)).message).toBe(validSend.message);
+    // Once it ends, the setting applies to every message.
+    clock.set(graceEnd);
+    expect(await sweeper().sweep()).toBe(2);
+    for (const id of [old, reset]) {
+      const d = await detail(t, id);
+      expect(d.message).toBe('');
+      expect(d.raw_bytes).toBeNull();
+    }
+  });
+
+  it('has no grace on a database made with content retention', async () => {
+    expect(await env.services.repos.retention.contentRetentionSince()).toBeUndefined();
+  });
+});
+
+describe.each(databaseKinds)('upgrading to content retention on $name', (kind) => {
+  const sweeperOn = (db: Db, clock: ManualClock) =>
+    new RetentionSweeper(new RetentionRepo(db.kysely), clock, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      batchSize: 500,
+      pauseMs: 0,
+    });
+  /** A database migrated to `to` holding an account and a message final 40 days before `now`. */
+  const before = async (to: string, now: number) => {
+    const database = await kind.create();
+    const db = openDatabase(database.url);
+    const migrated = await (await migratorFor(db)).migrateTo(to);
+    expect(migrated.error).toBeUndefined();
+    const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    await k
+      .insertInto('accounts')
+      .values({
+        id: 'a1',
+        email: 'a@x.example',
+        password_hash: null,
+        plan: 'pro',
+        state: 'production',
+        suspended_at: null,
+        created_at: 1,
+        email_verified_at: 1,
+      })
+      .execute();
+    const final = now - 40 * DAY;
+    await k
+      .insertInto('messages')
+      .values({
+        id: 'm1',
+        account_id: 'a1',
+        status: 'delivered',
+        from_name: '',
+        from_email: 'a@acme.example',
+        from_domain: 'acme.example',
+        to_name: '',
+        to_email: 'b@dest.example',
+        to_domain: 'dest.example',
+        subject: 'Your code',
+        html: 'code 123456',
+        created_at: final,
+        updated_at: final,
+        attempts: 1,
+        next_attempt_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        category: null,
+      })
+      .execute();
+    return {
+      db,
+      html: async () =>
+        (await k.selectFrom('messages').select('html').where('id', '=', 'm1').executeTakeFirstOrThrow()).html,
+      since: async () => new RetentionRepo(db.kysely).contentRetentionSince(),
+      close: async () => {
+        await db.close();
+        await database.drop();
+      },
+    };
+  };
+
+  it('keeps what an upgrade past migration 026 found for a week after it, then removes it', async () => {
+    const upgrade = await before('025-dkim-rotation', Date.now());
+    try {
+      const t0 = Date.now();
+      await migrate(upgrade.db);
+      const t1 = Date.now();
+      // Recorded in the database: the time migration 026 ran, as the migrator recorded it.
+      const since = (await upgrade.since())!;
+      expect(since).toBeGreaterThanOrEqual(t0);
+      expect(since).toBeLessThanOrEqual(t1);
+      const ran = await sql<{ timestamp: string }>`
+        select timestamp from kysely_migration where name = '026-message-content'`.execute(upgrade.db.kysely);
+      expect(since).toBe(Date.parse(ran.rows[0]!.timestamp));
+      // Every account got 30 days; the message was final 40 days before the upgrade.
+      const clock = new ManualClock(since + CONTENT_GRACE_DAYS * DAY - 1);
+      expect(await sweeperOn(upgrade.db, clock).sweep()).toBe(0);
+      expect(await upgrade.html()).toBe('code 123456');
+      clock.set(since + CONTENT_GRACE_DAYS * DAY);
+      expect(await sweeperOn(upgrade.db, clock).sweep()).toBe(1);
+      expect(await upgrade.html()).toBe('');
+    } finally {
+      await upgrade.close();
+    }
+  });
+
+  it('gives no new grace where migration 026 ran long before', async () => {
+    const now = Date.now();
+    const upgrade = await before('030-api-key-roles', now);
+    try {
+      // Applied 60 days ago, as the migrator records it (each migration's time, kept in order).
+      const applied = await sql<{ name: string; timestamp: string }>`
+        select name, timestamp from kysely_migration`.execute(upgrade.db.kysely);
+      for (const { name, timestamp } of applied.rows) {
+        const earlier = new Date(Date.parse(timestamp) - 60 * DAY).toISOString();
+        await sql`update kysely_migration set timestamp = ${earlier} where name = ${name}`.execute(
+          upgrade.db.kysely,
+        );
+      }
+      const ran026 = applied.rows.find((r) => r.name === '026-message-content')!.timestamp;
+      const long = Date.parse(ran026) - 60 * DAY;
+      await upgrade.db.kysely
+        .updateTable('messages')
+        .set({ created_at: now - 61 * DAY })
+        .execute();
+      await migrate(upgrade.db);
+      expect(await upgrade.since()).toBe(long);
+      expect(await sweeperOn(upgrade.db, new ManualClock(now)).sweep()).toBe(1);
+      expect(await upgrade.html()).toBe('');
+    } finally {
+      await upgrade.close();
     }
   });
 });

@@ -1,9 +1,11 @@
 // The log's search and CSV export on SQLite and PostgreSQL (docs/API.md, GET /api/emails): a Message-ID
 // finds its message exactly, words match the subject as text (a % or _ is itself, not a wildcard),
 // filters by recipient domain combine with the others, and the CSV is RFC 4180 with formulas
-// neutralised.
+// neutralised, a page of MAX_CSV_ROWS at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CSV_ROWS } from '../src/http/routes/emails.js';
 import { databaseKinds } from './helpers/databases.js';
+import { messageRow } from './helpers/message-row.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 interface Page {
@@ -124,5 +126,45 @@ describe.each(databaseKinds)('log search on $name', (kind) => {
     ).toHaveProperty('data');
     const bobs = await call(bob, '/api/emails', 'text/csv');
     expect(bobs.body.split('\r\n')).toHaveLength(3);
+  });
+
+  it('exports a log longer than one CSV page in pages, x-next-cursor leading to the next', async () => {
+    const carol = await createTenant(env.services, { domain: 'acme.example' });
+    const ids = new Set<string>();
+    const more = 250;
+    for (let n = 0; n < MAX_CSV_ROWS + more; n += 500) {
+      const rows = Array.from({ length: Math.min(500, MAX_CSV_ROWS + more - n) }, () =>
+        messageRow(carol.accountId, { subject: 'Your code' }),
+      );
+      await env.services.db.kysely.insertInto('messages').values(rows).execute();
+      for (const r of rows) ids.add(r.id);
+    }
+    const idsOf = (csv: string) => {
+      const lines = csv.split('\r\n');
+      expect(lines[0]).toBe('id,created_at,status,category,from,to,subject,attempts,updated_at');
+      expect(lines.at(-1)).toBe('');
+      return lines.slice(1, -1).map((l) => l.split(',')[0]!);
+    };
+    const first = await call(carol, '/api/emails?q=code', 'text/csv');
+    expect(first.statusCode).toBe(200);
+    const cursor = first.headers['x-next-cursor'];
+    expect(typeof cursor).toBe('string');
+    const firstIds = idsOf(first.body);
+    expect(firstIds).toHaveLength(MAX_CSV_ROWS);
+
+    const second = await call(
+      carol,
+      `/api/emails?q=code&cursor=${encodeURIComponent(String(cursor))}`,
+      'text/csv',
+    );
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
+    const secondIds = idsOf(second.body);
+    expect(secondIds).toHaveLength(more);
+    // Every message once, newest first across the pages.
+    const all = [...firstIds, ...secondIds];
+    expect(new Set(all)).toEqual(ids);
+    expect(all).toHaveLength(ids.size);
+    expect(firstIds.at(-1)! > secondIds[0]!).toBe(true);
   });
 });

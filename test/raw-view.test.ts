@@ -1,6 +1,9 @@
 // The raw view (docs/API.md, GET /api/emails/:id/raw) on SQLite and PostgreSQL: the bytes a real SMTP
-// server received are the bytes the log serves, as message/rfc822; nothing before the first attempt.
+// server received are the bytes the log serves, as message/rfc822; nothing before the first attempt;
+// up to 16 MiB as sent, and a larger message's bytes are not kept.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressRaw, MAX_RAW_KEPT_BYTES } from '../src/db/messages-repo.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -72,5 +75,44 @@ describe.each(databaseKinds)('raw view on $name', (kind) => {
     const detail = (await call(alice, 'GET', `/api/emails/${id}`)).json() as { raw_bytes: number | null };
     expect(detail.raw_bytes).toBeNull();
     expect((await call(alice, 'GET', '/api/emails/not-an-id/raw')).statusCode).toBe(404);
+  });
+
+  it('keeps a message of 16 MiB as sent whole, and says a larger one was not kept', async () => {
+    expect(MAX_RAW_KEPT_BYTES).toBe(16 * 1024 * 1024);
+    // Test sends are never delivered: the bytes below are the only ones these messages get.
+    const testSend = async () => {
+      const res = await call(alice, 'POST', '/api/email/send/test', { ...validSend, from: 'a@acme.example' });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { id: string }).id;
+    };
+    // Bytes that do not compress: the most a kept message stores (gzip, base64) in either database.
+    const largest = randomBytes(MAX_RAW_KEPT_BYTES);
+    const kept = await testSend();
+    await env.services.repos.messages.keepRaw(alice.accountId, kept, largest, Date.now());
+    const raw = await call(alice, 'GET', `/api/emails/${kept}/raw`);
+    expect(raw.statusCode).toBe(200);
+    expect(raw.rawPayload.equals(largest)).toBe(true);
+    expect(
+      ((await call(alice, 'GET', `/api/emails/${kept}`)).json() as { raw_bytes: number }).raw_bytes,
+    ).toBe(MAX_RAW_KEPT_BYTES);
+
+    // One byte more, as the Deliverer hands it over after an attempt: not kept.
+    const over = Buffer.concat([largest, Buffer.from('x')]);
+    expect(await compressRaw(over, Date.now())).toBeUndefined();
+    const sent = await testSend();
+    await env.services.repos.messages.keepRaw(alice.accountId, sent, over, Date.now());
+    await env.services.db.kysely
+      .updateTable('messages')
+      .set({ attempts: 1 })
+      .where('id', '=', sent)
+      .execute();
+    const none = await call(alice, 'GET', `/api/emails/${sent}/raw`);
+    expect(none.statusCode).toBe(404);
+    expect(none.body).toBe(
+      `not_found: the bytes email "${sent}" was sent as were not kept (larger than 16 MiB as sent)`,
+    );
+    expect(
+      ((await call(alice, 'GET', `/api/emails/${sent}`)).json() as { raw_bytes: null }).raw_bytes,
+    ).toBeNull();
   });
 });

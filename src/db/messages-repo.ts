@@ -88,6 +88,8 @@ export interface MessageDetail {
   rawSize: number | undefined;
   /** The account's content_retention_days as it is now (the authenticated account may be cached). */
   contentRetentionDays: number | null;
+  /** When content retention began on this database (migration 032); undefined: with the database. */
+  contentRetentionSince: number | undefined;
   /** Re-sent copies of this message (POST /api/emails/:id/resend), oldest first. */
   resends: string[];
   events: EventRow[];
@@ -160,9 +162,15 @@ export class MessagesRepo {
         .select('content_retention_days')
         .where('id', '=', accountId)
         .executeTakeFirst();
+      const since = await trx
+        .selectFrom('upgrade_marks')
+        .select('at')
+        .where('name', '=', 'content_retention')
+        .executeTakeFirst();
       return {
         message,
         contentRetentionDays: account?.content_retention_days ?? null,
+        contentRetentionSince: since?.at,
         events,
         attempts,
         webhookAttempts,

@@ -52,20 +52,37 @@ export class RetentionRepo {
     return rows.map((r) => ({ id: r.id, days: r.content_retention_days! }));
   }
 
+  /** When content retention began on this database (migration 032); undefined: with the database. */
+  async contentRetentionSince(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('upgrade_marks')
+      .select('at')
+      .where('name', '=', 'content_retention')
+      .executeTakeFirst();
+    return row?.at;
+  }
+
   /**
    * Removes the content (the HTML and the raw bytes) of up to `limit` of the account's messages that
-   * have been final since before `finalBefore` (updated_at: a final message changes only for a later
-   * report) and still have it; the rest of the message stays. Answers how many. The batch is found by
-   * the partial index messages_content_kept (migration 026).
+   * have been final since before `final.before` (and not before `final.from`, when given: updated_at,
+   * as a final message changes only for a later report) and still have it; the rest of the message
+   * stays. Answers how many. The batch is found by the partial index messages_content_kept (migration 026).
    */
-  async removeContent(accountId: string, finalBefore: number, now: number, limit: number): Promise<number> {
+  async removeContent(
+    accountId: string,
+    final: { from: number | undefined; before: number },
+    now: number,
+    limit: number,
+  ): Promise<number> {
+    const { from } = final;
     const rows = await this.db
       .selectFrom('messages')
       .select('id')
       .where('account_id', '=', accountId)
       .where('content_removed_at', 'is', null)
       .where('next_attempt_at', 'is', null)
-      .where('updated_at', '<', finalBefore)
+      .where('updated_at', '<', final.before)
+      .$if(from !== undefined, (q) => q.where('updated_at', '>=', from!))
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;

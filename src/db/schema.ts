@@ -115,6 +115,15 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/**
+ * When an upgrade changed what the service does with data already stored (migration 032):
+ * `content_retention` is when content retention began, for a database that held messages then.
+ */
+export interface UpgradeMarksTable {
+  name: 'content_retention';
+  at: number;
+}
+
 export interface LoginDevicesTable {
   /** SHA-256 of the device id (hex); the id itself lives only in the browser's device cookie. */
   id_hash: string;
@@ -679,6 +688,7 @@ export interface Database {
   members: MembersTable;
   member_recovery_codes: MemberRecoveryCodesTable;
   audit_log: AuditLogTable;
+  upgrade_marks: UpgradeMarksTable;
 }
 
 export type Account = Selectable<AccountsTable>;

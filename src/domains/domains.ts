@@ -18,7 +18,7 @@ import { DkimRotation, freeDkimSelector } from '../dkim/rotation.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_RETRY } from '../delivery/retry-schedule.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import { checkDomain, type DomainCheck, type SpfProbe } from './domain-check.js';
 import { isWithin, parseDomainName } from './domain-name.js';
 import { domainRecords, type ExpectedRecord, type ServiceDns } from './domain-records.js';
@@ -294,7 +294,7 @@ export class Domains {
   }
 
   private async find(accountId: string, id: string): Promise<DomainRow> {
-    const row = UUID.test(id) ? await this.repo.get(accountId, id) : undefined;
+    const row = isId(id) ? await this.repo.get(accountId, id) : undefined;
     if (!row) throw notFound(id);
     return row;
   }
@@ -344,8 +344,6 @@ function checkedTls(value: unknown): DomainTls {
   if (problem !== undefined) throw new AppError('validation_error', `"tls" ${problem}`);
   return value as DomainTls;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function notFound(id: string): AppError {
   return new AppError('not_found', `no domain with id "${id}" in this account`);

@@ -6,7 +6,7 @@ import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { ActiveSession, Sessions } from '../accounts/sessions.js';
 import type { Clock } from '../clock.js';
 import type { Account, MemberRole } from '../db/schema.js';
-import { AppError } from '../errors.js';
+import { AppError, rateLimited } from '../errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
 
@@ -113,14 +113,11 @@ export function authHook(deps: AuthHookDeps) {
     reply.header('RateLimit-Remaining', String(d.remaining));
     reply.header('RateLimit-Reset', String(d.resetSeconds));
     if (!d.allowed) {
-      throw new AppError(
-        'rate_limit_exceeded',
+      throw rateLimited(
         d.scope === 'key'
           ? `this ${request.auth.session ? 'session' : 'API key'} is limited to ${d.limit} requests in a burst; slow down`
           : `this account (${account.plan} plan) is limited to ${d.limit} requests in a burst across its keys; slow down`,
-        {
-          'Retry-After': String(d.retryAfterSeconds),
-        },
+        d.retryAfterSeconds,
       );
     }
   };

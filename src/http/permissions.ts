@@ -3,7 +3,8 @@
 // by one hook (access-hooks.ts checkPermission) for session-authenticated requests and for keys an
 // invited member made (bounded by the maker's role); any other key keeps the rights keys always had. A route missing from the table needs `account.manage`, which only
 // the owner has: a new route is owner-only until it is given its entry (a test lists every registered
-// /api route against this table).
+// /api route against this table). The dashboard bundles this file (web/src/permissions.ts) to show each
+// member what its role may use: it imports types only.
 import type { MemberRole } from '../db/schema.js';
 import type { ErrorCode } from '../errors.js';
 

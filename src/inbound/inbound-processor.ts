@@ -14,7 +14,7 @@ import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
 import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { IsSimulated } from '../simulator/simulator-addresses.js';
 import { decideEffects } from './decide-effects.js';
@@ -25,7 +25,6 @@ const MAX_ATTEMPTS = 5;
 /** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
 const KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ProcessorDeps {
   repo: InboundRepo;
@@ -268,7 +267,7 @@ export class InboundProcessor {
     if (found.length > 0 || (report.kind !== 'complaint' && report.kind !== 'feedback')) return found;
 
     const [id, host] = (report.original.messageId ?? '').toLowerCase().split('@');
-    if (!id || !UUID.test(id) || host !== this.deps.hostname.toLowerCase()) return [];
+    if (!id || !isId(id) || host !== this.deps.hostname.toLowerCase()) return [];
     const t = await this.deps.repo.findTarget(id);
     if (!t) return [];
     const shown = report.originalRcptTo ?? report.original.to;

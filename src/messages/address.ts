@@ -85,6 +85,22 @@ function angleAddressStart(value: string): number {
   return open;
 }
 
+/**
+ * An address as the log, its CSV export and webhook payloads show it: `Name <local@domain>`, or the
+ * address alone without a name. For people to read; sendableAddress is the form the send route parses.
+ */
+export function displayAddress(name: string, email: string): string {
+  return name === '' ? email : `${name} <${email}>`;
+}
+
+/**
+ * An address as the send route reads it (a re-send writes the original's back): the display name
+ * quoted, its quotes and backslashes escaped, so parseAddress gives back the same name and address.
+ */
+export function sendableAddress(name: string, email: string): string {
+  return name === '' ? email : `"${name.replace(/["\\]/g, (c) => `\\${c}`)}" <${email}>`;
+}
+
 /** The ASCII form of a (possibly internationalised) domain, or undefined when it is not a usable one. */
 export function asciiDomain(input: string): string | undefined {
   if (input.length > MAX_DOMAIN_LENGTH) return undefined;

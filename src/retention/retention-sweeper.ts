@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { RetentionRepo } from '../db/retention-repo.js';
 import type { Plan } from '../db/schema.js';
 import { IDEMPOTENCY_TTL_MS } from '../messages/accept.js';
+import { removableContent } from './content-grace.js';
 
 export interface RetentionOptions {
   intervalMs: number;
@@ -114,17 +115,20 @@ export class RetentionSweeper {
 
   /**
    * Removes the content of messages final for longer than their account keeps it (docs/design.md §9,
-   * "content retention"), account by account, in batches.
+   * "content retention"), account by account, in batches; after an upgrade, not that of messages final
+   * before it until its grace period ends (content-grace.ts).
    */
   private async sweepContent(now: number): Promise<number> {
     let removed = 0;
     let after = '';
+    const since = await this.repo.contentRetentionSince();
     for (;;) {
       const accounts = await this.repo.accountsRemovingContent(after, 100);
       if (accounts.length === 0) break;
       for (const { id, days } of accounts) {
-        const finalBefore = now - days * 24 * 3600_000;
-        removed += await this.inBatches([(limit) => this.repo.removeContent(id, finalBefore, now, limit)]);
+        const final = removableContent(now, days, since);
+        if (final)
+          removed += await this.inBatches([(limit) => this.repo.removeContent(id, final, now, limit)]);
         if (this.stopped) return removed;
       }
       after = accounts.at(-1)!.id;

@@ -4,10 +4,8 @@ import type { Clock } from '../clock.js';
 import type { SuppressionsRepo } from '../db/suppressions-repo.js';
 import type { SuppressionRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { newId } from '../ids.js';
+import { isId, newId } from '../ids.js';
 import { parseAddress } from '../messages/address.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface SuppressionPage {
   data: SuppressionJson[];
@@ -78,7 +76,7 @@ export function normalizeAddress(input: string, field: string): string {
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!UUID.test(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+  if (!isId(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
   return id;
 }
 

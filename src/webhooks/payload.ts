@@ -4,6 +4,7 @@
 // (`account.warning`, `account.paused`) has no message: its data is its record alone.
 import { isBounceCategory } from '../bounce/categories.js';
 import type { WebhookJob } from '../db/webhook-outbox-repo.js';
+import { displayAddress } from '../messages/address.js';
 
 /**
  * The events whose payload always has `data.category` (docs/API.md): the category the event was
@@ -41,8 +42,8 @@ export function eventPayload(job: Pick<WebhookJob, 'event' | 'message'>): Webhoo
       ...details,
       ...(CATEGORIZED_EVENTS.has(event.type) ? { category: categoryOf(details) } : {}),
       email_id: message.id,
-      from: address(message.from_name, message.from_email),
-      to: address(message.to_name, message.to_email),
+      from: displayAddress(message.from_name, message.from_email),
+      to: displayAddress(message.to_name, message.to_email),
       subject: message.subject,
       email_created_at: new Date(message.created_at).toISOString(),
     },
@@ -61,8 +62,4 @@ export function testPayload(webhookId: string, now: number): WebhookPayload {
 function categoryOf(details: Record<string, unknown> | null): string | null {
   const category = details?.category;
   return typeof category === 'string' && isBounceCategory(category) ? category : null;
-}
-
-function address(name: string, email: string): string {
-  return name === '' ? email : `${name} <${email}>`;
 }

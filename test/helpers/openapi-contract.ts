@@ -1,8 +1,10 @@
 // The OpenAPI contract (docs/design.md §3): every answer an operation gives must be one its document
 // describes: a documented status, a documented media type, a body valid against its schema. `check`
-// judges one answer; `recordContract` does it for every answer a test app gives and records what does
-// not match: the test file that got it fails (test/openapi-contract-file.ts), and the run lists them
-// all with the count of answers checked (test/openapi-contract-setup.ts).
+// judges one answer; `ContractRecorder` records what does not match: the test file that got it fails
+// (test/openapi-contract-file.ts), and the run lists them all with the count of answers checked
+// (test/openapi-contract-setup.ts). `recordContract` feeds it every answer a test app gives; the
+// browser tests feed it every /api answer their pages get from the `txmail serve` they drive
+// (e2e/browser.ts).
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -48,6 +50,28 @@ export class ResponseContract {
   /** The document's path of a Fastify route pattern: `:id` is `{id}`. */
   static path(route: string): string {
     return route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  }
+
+  /**
+   * The route pattern (Fastify's form, `/api/emails/:id`) of the document's path a request's path
+   * matches, for answers seen from outside the app (a browser's); undefined when none does. A literal
+   * segment wins over a parameter, as in Fastify's router.
+   */
+  route(urlPath: string): string | undefined {
+    const segments = urlPath.split('/');
+    let best: { path: string; params: number } | undefined;
+    for (const path of Object.keys(this.doc.paths)) {
+      const parts = path.split('/');
+      if (parts.length !== segments.length) continue;
+      let params = 0;
+      const matches = parts.every((part, i) => {
+        if (!/^\{[^}]+\}$/.test(part)) return part === segments[i];
+        params++;
+        return segments[i] !== '';
+      });
+      if (matches && (best === undefined || params < best.params)) best = { path, params };
+    }
+    return best?.path.replace(/\{([^}]+)\}/g, ':$1');
   }
 
   check(a: Answer): Verdict {
@@ -100,44 +124,61 @@ export class ResponseContract {
 }
 
 /**
+ * Records the findings of one test process: a mismatch fails the test file that got it (and is listed
+ * at the end of the run, from the run's folder), and `flush` adds how many answers were checked.
+ */
+export class ContractRecorder {
+  private checked = 0;
+  private readonly file: string | undefined;
+
+  constructor(private readonly contract: () => ResponseContract) {
+    const dir = process.env[CONTRACT_DIR_VARIABLE];
+    this.file = dir === undefined ? undefined : join(dir, `${process.pid}.jsonl`);
+  }
+
+  record(answer: Answer): void {
+    const verdict = this.contract().check(answer);
+    if (!('skipped' in verdict)) this.checked++;
+    if ('ok' in verdict && !verdict.ok) {
+      const finding: Finding = {
+        method: answer.method,
+        route: answer.route!,
+        status: answer.status,
+        problem: verdict.problem,
+        file: expect.getState().testPath,
+      };
+      recordFinding(finding);
+      if (this.file) appendFileSync(this.file, JSON.stringify(finding) + '\n');
+    }
+  }
+
+  flush(): void {
+    if (this.file && this.checked > 0)
+      appendFileSync(this.file, JSON.stringify({ checked: this.checked }) + '\n');
+    this.checked = 0;
+  }
+}
+
+/**
  * Checks every answer `app` gives against its own /openapi.json, recording mismatches (and how many
  * answers were checked, when `flush` runs) in the run's folder. Call before `app.ready()`.
  */
 export function recordContract(app: FastifyInstance): { flush(): void } {
-  const dir = process.env[CONTRACT_DIR_VARIABLE];
-  if (dir === undefined) return { flush() {} };
+  if (process.env[CONTRACT_DIR_VARIABLE] === undefined) return { flush() {} };
   let contract: ResponseContract | undefined;
-  let checked = 0;
-  const file = join(dir, `${process.pid}.jsonl`);
+  const recorder = new ContractRecorder(
+    () => (contract ??= new ResponseContract(app.swagger() as unknown as OpenApiDocument)),
+  );
   app.addHook('onSend', (request, reply, payload, done) => {
-    const route = request.routeOptions.url;
-    contract ??= new ResponseContract(app.swagger() as unknown as OpenApiDocument);
-    const verdict = contract.check({
+    recorder.record({
       method: request.method,
-      route,
+      route: request.routeOptions.url,
       status: reply.statusCode,
       contentType: reply.getHeader('content-type') as string | undefined,
       body:
         typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : undefined,
     });
-    if (!('skipped' in verdict)) checked++;
-    if ('ok' in verdict && !verdict.ok) {
-      const finding: Finding = {
-        method: request.method,
-        route: route!,
-        status: reply.statusCode,
-        problem: verdict.problem,
-        file: expect.getState().testPath,
-      };
-      recordFinding(finding);
-      appendFileSync(file, JSON.stringify(finding) + '\n');
-    }
     done(null, payload);
   });
-  return {
-    flush() {
-      if (checked > 0) appendFileSync(file, JSON.stringify({ checked }) + '\n');
-      checked = 0;
-    },
-  };
+  return recorder;
 }

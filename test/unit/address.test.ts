@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseAddress } from '../../src/messages/address.js';
+import { displayAddress, parseAddress, sendableAddress } from '../../src/messages/address.js';
 import { NASTY_PIECES } from '../helpers/linear-time.js';
 
 describe('parseAddress', () => {
@@ -150,3 +150,20 @@ function patternDomain(input: string): string | undefined {
   if (!/^([a-z]{2,63}|xn--[a-z0-9-]+)$/.test(labels[labels.length - 1]!)) return undefined;
   return ascii;
 }
+
+describe('writing an address', () => {
+  it('shows the name and the address, or the address alone', () => {
+    expect(displayAddress('', 'jane@example.com')).toBe('jane@example.com');
+    expect(displayAddress('Jane Doe', 'jane@example.com')).toBe('Jane Doe <jane@example.com>');
+  });
+
+  it('writes what the send route parses back to the same name and address', () => {
+    for (const name of ['', 'Jane Doe', 'Doe, Jane', 'Say "hi"', 'back\\slash', 'Zoë <x>', '"', '\\']) {
+      const parsed = parseAddress(sendableAddress(name, 'jane@example.com'));
+      expect(parsed, name).toEqual({
+        ok: true,
+        address: { name, email: 'jane@example.com', domain: 'example.com' },
+      });
+    }
+  });
+});

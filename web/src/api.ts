@@ -52,13 +52,20 @@ export function onSessionExpired(listener: () => void): () => void {
   return () => expiredListeners.delete(listener);
 }
 
-export async function api<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * The one request: the session cookie, the CSRF header on a change, a JSON body, and an answer other
+ * than 2xx thrown as ApiError (from the server's `code: message` line; session_expired also tells the
+ * listeners). Answers the body as text with the answer's headers.
+ */
+async function request(
+  method: Method,
   path: string,
-  body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  options: { body?: unknown; accept: string },
+): Promise<{ status: number; text: string; headers: Headers }> {
+  const headers: Record<string, string> = { accept: options.accept };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
@@ -66,12 +73,11 @@ export async function api<T>(
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
     throw new ApiError(0, 'network_error', 'the server could not be reached; check your connection');
   }
-  if (res.status === 204) return undefined as T;
   const text = await res.text();
   if (!res.ok) {
     const m = /^([a-z_]+): (.*)$/s.exec(text.trim());
@@ -81,7 +87,13 @@ export async function api<T>(
     if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
     throw error;
   }
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+  return { status: res.status, text, headers: res.headers };
+}
+
+/** A JSON request; answers the JSON body (undefined for 204 or an empty body). */
+export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const { status, text } = await request(method, path, { body, accept: 'application/json' });
+  return (status === 204 || text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /**
@@ -94,22 +106,8 @@ export async function apiText(path: string, accept: string): Promise<string> {
 
 /** apiText with the answer's headers (a CSV export's `x-next-cursor`). */
 export async function apiTextPage(path: string, accept: string): Promise<{ text: string; headers: Headers }> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: { accept }, credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, 'network_error', 'the server could not be reached; check your connection');
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    const m = /^([a-z_]+): (.*)$/s.exec(text.trim());
-    const error = m
-      ? new ApiError(res.status, m[1]!, m[2]!)
-      : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
-    if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
-    throw error;
-  }
-  return { text, headers: res.headers };
+  const { text, headers } = await request('GET', path, { accept });
+  return { text, headers };
 }
 
 /** Builds a query string from the set values only. */

@@ -20,26 +20,26 @@ import { SignupPage } from './pages/signup.js';
 import { SuppressionsPage } from './pages/suppressions.js';
 import { VerifyEmailPage } from './pages/verify-email.js';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.js';
+import { useMay } from './permissions.js';
 import { Link, navigate, useLocation } from './router.js';
-import { SessionContext, useSession, type Role, type SessionInfo } from './session.js';
+import { SessionContext, useSession, type SessionInfo } from './session.js';
 
-const EVERYONE: readonly Role[] = ['owner', 'admin', 'developer', 'viewer'];
-const DEVELOPERS: readonly Role[] = ['owner', 'admin', 'developer'];
-const ADMINS: readonly Role[] = ['owner', 'admin'];
-
-/** The pages, each shown to the roles that may use it (the server checks every request anyway). */
-const NAV: readonly (readonly [string, string, readonly Role[]])[] = [
-  ['/', 'Overview', EVERYONE],
-  ['/guided-test', 'Guided test', DEVELOPERS],
-  ['/api-keys', 'API keys', DEVELOPERS],
-  ['/domains', 'Domains', DEVELOPERS],
-  ['/logs', 'Logs', EVERYONE],
-  ['/webhooks', 'Webhooks', DEVELOPERS],
-  ['/suppressions', 'Suppressions', DEVELOPERS],
-  ['/members', 'Members', ADMINS],
-  ['/audit', 'Audit log', ADMINS],
-  ['/security', 'Security', EVERYONE],
-  ['/settings', 'Settings', EVERYONE],
+/**
+ * The pages, each with the route it stands on: shown to the roles that may call it (permissions.ts,
+ * the server's table).
+ */
+const NAV: readonly (readonly [href: string, label: string, route: string])[] = [
+  ['/', 'Overview', 'GET /api/account'],
+  ['/guided-test', 'Guided test', 'POST /api/guided-test'],
+  ['/api-keys', 'API keys', 'GET /api/api-keys'],
+  ['/domains', 'Domains', 'GET /api/domains'],
+  ['/logs', 'Logs', 'GET /api/emails'],
+  ['/webhooks', 'Webhooks', 'GET /api/webhooks'],
+  ['/suppressions', 'Suppressions', 'GET /api/suppressions'],
+  ['/members', 'Members', 'GET /api/members'],
+  ['/audit', 'Audit log', 'GET /api/audit'],
+  ['/security', 'Security', 'GET /api/auth/sessions'],
+  ['/settings', 'Settings', 'POST /api/auth/password'],
 ];
 
 /** Pages that work without a session. */
@@ -160,10 +160,10 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
       window.location.reload();
     }
   };
-  const role = session.member?.role ?? 'owner';
+  const may = useMay();
   const nav = session.member?.must_enrol_totp
     ? NAV.filter(([href]) => href === '/security')
-    : NAV.filter(([, , roles]) => roles.includes(role));
+    : NAV.filter(([, , route]) => may(route));
   const active = (href: string) =>
     href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
   return (
@@ -199,7 +199,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
         </nav>
       </header>
       <main id="main" className="content">
-        {session.account && !session.account.email_verified && (
+        {session.account && !session.account.email_verified && may('POST /api/auth/resend-verification') && (
           <Notice kind="warning">
             Verify your email address: we sent a link to {session.account.email}.{' '}
             <Link href="/settings">Send a new link</Link>

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
 import {
   MAX_RAW_KEPT_BYTES,
+  type MessageDetail,
   type MessageFilter,
   type MessageSummary,
   type MessagesRepo,
@@ -11,19 +12,26 @@ import {
 import type { Clock } from '../../clock.js';
 import type { VerifiedDomains } from '../../domains/verified-domains.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
-import type { DeliveryAttemptRow, EventRow, MessageRow, MessageStatus } from '../../db/schema.js';
+import type {
+  DeliveryAttemptRow,
+  EventRow,
+  LoggedMessageRow,
+  MessageRow,
+  MessageStatus,
+} from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
+import { displayAddress, MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
 import { contentRemovalAt } from '../../accounts/content-retention.js';
 import type { Account } from '../../db/schema.js';
 import { messageDeadline } from '../../delivery/retry-schedule.js';
 import { nextStep, type NextStep } from '../../messages/next-step.js';
+import { contentRemovedAfterGrace } from '../../retention/content-grace.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
 import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
+import { ID_PATTERN, isId } from '../../ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** An ISO 8601 time is about 30 characters; a cursor is a UUID in base64url (48). */
 const MAX_TIME_LENGTH = 64;
 const MAX_CURSOR_LENGTH = 64;
@@ -34,7 +42,7 @@ const MAX_SEARCH_WORDS = 8;
 /** Rows of one CSV export (newest first); the `x-next-cursor` header continues it. */
 export const MAX_CSV_ROWS = 10_000;
 const CSV_PAGE = 500;
-const MESSAGE_ID = /^<?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(@[^\s<>@]+)?>?$/i;
+const MESSAGE_ID = new RegExp(`^<?(${ID_PATTERN})(@[^\\s<>@]+)?>?$`, 'i');
 
 // Every filter has a length limit: a huge one is refused by the schema before anything parses it.
 const listQuerySchema = {
@@ -154,7 +162,7 @@ export function registerEmailRoutes(
     async (request) => {
       const { account } = authOf(request);
       const id = request.params.id;
-      const detail = UUID.test(id) ? await messages.detail(account.id, id) : undefined;
+      const detail = isId(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
@@ -166,11 +174,9 @@ export function registerEmailRoutes(
         raw_bytes: detail.rawSize ?? null,
         content_retention_days: days,
         content_removed_at: iso(message.content_removed_at),
-        // When the content retention will remove it (docs/design.md §9); null while queued or kept.
-        content_removes_at:
-          message.content_removed_at === null && final
-            ? iso(contentRemovalAt(message.updated_at, days))
-            : null,
+        // When the content retention will remove it (docs/design.md §9; after an upgrade's grace,
+        // retention/content-grace.ts); null while queued or kept.
+        content_removes_at: message.content_removed_at === null && final ? removesAt(message, detail) : null,
         resent_from: message.resent_from,
         resends: detail.resends,
         events: events.map(eventJson),
@@ -222,7 +228,7 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
     async (request, reply) => {
       const { account } = authOf(request);
       const id = request.params.id;
-      const raw = UUID.test(id) ? await messages.raw(account.id, id) : undefined;
+      const raw = isId(id) ? await messages.raw(account.id, id) : undefined;
       if (!raw) throw new AppError('not_found', `no email with id "${id}" in this account`);
       if (raw.kind === 'removed') {
         throw new AppError(
@@ -368,7 +374,7 @@ function domainFilter(value: string): string {
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!UUID.test(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+  if (!isId(id)) throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
   return id;
 }
 
@@ -388,8 +394,11 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function formatAddress(name: string, email: string): string {
-  return name === '' ? email : `${name} <${email}>`;
+function removesAt(message: LoggedMessageRow, detail: MessageDetail): string | null {
+  const due = contentRemovalAt(message.updated_at, detail.contentRetentionDays);
+  return due === null
+    ? null
+    : iso(contentRemovedAfterGrace(due, message.updated_at, detail.contentRetentionSince));
 }
 
 function summaryJson(m: MessageSummary) {
@@ -398,8 +407,8 @@ function summaryJson(m: MessageSummary) {
     status: m.status,
     // Stored from the event that carried it; anything else than a known category is shown as none.
     category: m.category !== null && isBounceCategory(m.category) ? m.category : null,
-    from: formatAddress(m.from_name, m.from_email),
-    to: formatAddress(m.to_name, m.to_email),
+    from: displayAddress(m.from_name, m.from_email),
+    to: displayAddress(m.to_name, m.to_email),
     subject: m.subject,
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),

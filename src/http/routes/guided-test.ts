@@ -6,7 +6,7 @@ import type { AccountMail } from '../../accounts/account-mail.js';
 import { guidedTestMail } from '../../accounts/account-mail-content.js';
 import type { Clock } from '../../clock.js';
 import type { MessagesRepo } from '../../db/messages-repo.js';
-import { AppError } from '../../errors.js';
+import { AppError, rateLimited } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
 import { AUTHENTICATED, json, responses, SESSION_ONLY, STATE_CHANGING } from '../schemas/responses.js';
 
@@ -53,13 +53,7 @@ export function registerGuidedTestRoutes(
       const now = deps.clock.now();
       // It sends real mail from the service's own domain: a cap keeps that domain's reputation safe.
       if ((await deps.messages.countFrom(account.id, deps.mail.from, now - 3600_000)) >= MAX_PER_HOUR) {
-        throw new AppError(
-          'rate_limit_exceeded',
-          `the guided test runs at most ${MAX_PER_HOUR} times an hour`,
-          {
-            'Retry-After': '3600',
-          },
-        );
+        throw rateLimited(`the guided test runs at most ${MAX_PER_HOUR} times an hour`, 3600);
       }
       const id = await deps.mail.send(account, guidedTestMail(new Date(now)));
       return { id, status: 'queued', from: deps.mail.from, to: account.email };

@@ -6,16 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import type { AcceptService } from '../../messages/accept.js';
+import { sendableAddress } from '../../messages/address.js';
 import { authOf } from '../authenticate.js';
 import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** An address as the send route reads it: the display name quoted, its quotes and backslashes escaped. */
-export function sendableAddress(name: string, email: string): string {
-  return name === '' ? email : `"${name.replace(/["\\]/g, (c) => `\\${c}`)}" <${email}>`;
-}
+import { isId } from '../../ids.js';
 
 export function registerResendRoute(
   app: FastifyInstance,
@@ -53,7 +48,7 @@ export function registerResendRoute(
       const { account } = authOf(request);
       const idempotencyKey = idempotencyKeyOf(request);
       const id = request.params.id;
-      const original = UUID.test(id) ? await deps.messages.get(account.id, id) : undefined;
+      const original = isId(id) ? await deps.messages.get(account.id, id) : undefined;
       if (!original) throw new AppError('not_found', `no email with id "${id}" in this account`);
       if (original.status === 'test') {
         throw new AppError(

@@ -20,12 +20,12 @@ import {
   responses,
   STATE_CHANGING,
 } from '../schemas/responses.js';
+import { isId } from '../../ids.js';
 
 /** An endpoint of another account, or no such id. */
 const ONE = [...AUTHENTICATED, 'not_found'] as const;
 const CHANGE_ONE = [...ONE, ...STATE_CHANGING] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Ids and cursors are far shorter (a UUID, its base64url); a longer one is refused unread. */
 const MAX_ID_FIELD_LENGTH = 64;
 
@@ -100,7 +100,7 @@ type Id = { Params: { id: string } };
 
 export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEndpoints): void {
   const find = (id: string) => {
-    if (!UUID.test(id)) throw new AppError('not_found', `no webhook with id "${id}" in this account`);
+    if (!isId(id)) throw new AppError('not_found', `no webhook with id "${id}" in this account`);
     return id;
   };
 
@@ -238,8 +238,7 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
     async (request, reply) => {
       const id = find(request.params.id);
       const eventId = request.body.event_id;
-      if (!UUID.test(eventId))
-        throw new AppError('not_found', `no event with id "${eventId}" in this account`);
+      if (!isId(eventId)) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
       await webhooks.replay(authOf(request).account, id, eventId);
       return reply.code(202).send({ webhook_id: id, event_id: eventId, status: 'queued' });
     },
@@ -258,8 +257,7 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
     },
     async (request, reply) => {
       const eventId = request.params.id;
-      if (!UUID.test(eventId))
-        throw new AppError('not_found', `no event with id "${eventId}" in this account`);
+      if (!isId(eventId)) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
       const ids = await webhooks.replayEvent(authOf(request).account, eventId);
       return reply.code(202).send({ event_id: eventId, webhook_ids: ids, status: 'queued' });
     },
@@ -286,7 +284,7 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
         throw new AppError('validation_error', '"limit" must be between 1 and 100');
       const cursor = request.query.cursor;
       const beforeId = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString('utf8');
-      if (beforeId !== undefined && !UUID.test(beforeId)) {
+      if (beforeId !== undefined && !isId(beforeId)) {
         throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
       }
       const rows = await webhooks.deliveries(account, id, beforeId, limit + 1);

@@ -2,8 +2,7 @@ import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Page } from '../components/page.js';
-import { useApi } from '../components/use-api.js';
-import type { ApiBody } from '../api.js';
+import { usePages } from '../components/use-pages.js';
 import type { AuditEntry } from '../api-types.js';
 
 function actor(e: AuditEntry): string {
@@ -13,13 +12,13 @@ function actor(e: AuditEntry): string {
 }
 
 export function AuditPage() {
-  const entries = useApi<ApiBody<'/api/audit', 'get'>>('/api/audit?limit=100');
+  const entries = usePages<AuditEntry>('/api/audit', { limit: '100' });
   return (
     <Page title="Audit log" intro="Every change to this account: who made it, when and from which address.">
       <ErrorNotice error={entries.error} />
       <DataTable
         caption="Changes, newest first"
-        rows={entries.data?.data}
+        rows={entries.rows}
         empty="Nothing changed yet."
         labelledCells
         columns={[
@@ -30,6 +29,16 @@ export function AuditPage() {
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
       />
+      {entries.more && (
+        <button
+          type="button"
+          className="button secondary"
+          onClick={entries.loadMore}
+          disabled={entries.loading}
+        >
+          Load more
+        </button>
+      )}
     </Page>
   );
 }

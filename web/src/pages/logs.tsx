@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, apiTextPage, query, type ApiBody } from '../api.js';
+import { useState, type FormEvent } from 'react';
+import { apiTextPage, query } from '../api.js';
 import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
@@ -7,6 +7,7 @@ import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
 import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
+import { usePages } from '../components/use-pages.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
 
@@ -33,10 +34,9 @@ export function LogsPage() {
     domain: search.get('domain') ?? undefined,
   };
   const key = query(filters);
-  const [rows, setRows] = useState<Email[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
-  const [loading, setLoading] = useState(true);
+  const log = usePages<Email>('/api/emails', { ...filters, limit: '50' });
+  const rows = log.rows ?? [];
+  const [exportError, setExportError] = useState<unknown>();
   const [exporting, setExporting] = useState(false);
 
   /**
@@ -62,35 +62,13 @@ export function LogsPage() {
       a.download = 'emails.csv';
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setError(undefined);
+      setExportError(undefined);
     } catch (err) {
-      setError(err);
+      setExportError(err);
     } finally {
       setExporting(false);
     }
   };
-
-  const load = async (after: string | null) => {
-    setLoading(true);
-    try {
-      const page = await api<ApiBody<'/api/emails', 'get'>>(
-        'GET',
-        `/api/emails${query({ ...filters, cursor: after ?? undefined, limit: '50' })}`,
-      );
-      setRows((prev) => (after ? [...prev, ...page.data] : page.data));
-      setCursor(page.next_cursor);
-      setError(undefined);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setLoading(false);
-    }
-  };
-  useEffect(() => {
-    void load(null);
-    // The filters are the query string; `key` changes exactly when they do.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
 
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -188,12 +166,12 @@ export function LogsPage() {
         </div>
       </form>
       <LiveRegion>
-        <ErrorNotice error={error} />
-        {!loading && !error && (
+        <ErrorNotice error={log.error ?? exportError} />
+        {!log.loading && !log.error && (
           <p className="muted">
             {rows.length === 0
               ? 'No emails match.'
-              : `${rows.length}${cursor ? '+' : ''} email${rows.length === 1 && !cursor ? '' : 's'}`}
+              : `${rows.length}${log.more ? '+' : ''} email${rows.length === 1 && !log.more ? '' : 's'}`}
           </p>
         )}
       </LiveRegion>
@@ -223,13 +201,8 @@ export function LogsPage() {
           { header: 'Sent', cell: (m) => formatTime(m.created_at) },
         ]}
       />
-      {cursor && (
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => void load(cursor)}
-          disabled={loading}
-        >
+      {log.more && (
+        <button type="button" className="button secondary" onClick={log.loadMore} disabled={log.loading}>
           Load more
         </button>
       )}

@@ -6,12 +6,14 @@ import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { SessionsTable } from '../components/sessions-table.js';
+import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
 
 /** Two-factor sign-in (set up, recovery codes shown once), the owner's requirement, your sessions. */
 export function SecurityPage() {
   const { session, refresh } = useSession();
   const member = session.member;
+  const may = useMay();
   const [setup, setSetup] = useState<TotpSetup>();
   const [codes, setCodes] = useState<string[]>();
   const [message, setMessage] = useState<string>();
@@ -148,7 +150,7 @@ export function SecurityPage() {
           </div>
         )}
       </section>
-      {member?.role === 'owner' && (
+      {may('PATCH /api/account/security') && (
         <section aria-labelledby="require-heading" className="stack card">
           <h2 id="require-heading">For every member</h2>
           {session.account?.require_totp ? (

@@ -5,19 +5,39 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { useSave } from '../components/use-save.js';
+import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
 
 const RETENTION_CHOICES = [1, 7, 30, 90, 365];
 
 /**
  * How long a message's content (HTML and raw bytes) is kept once final (PATCH /api/account):
- * private by default, 30 days; "keep" stores null.
+ * private by default, 30 days; "keep" stores null. Only said, not offered, to a member who may not
+ * change it.
  */
-function ContentRetention() {
+function ContentRetention({ editable }: { editable: boolean }) {
   const account = useApi<{ content_retention_days: number | null }>('/api/account');
   const save = useSave(account.reload);
   if (!account.data) return <ErrorNotice error={account.error} />;
   const current = account.data.content_retention_days;
+  const said = (
+    <p>
+      {current === null
+        ? 'Content is kept as long as the log.'
+        : `Content removed after ${current} day${current === 1 ? '' : 's'}.`}{' '}
+      The HTML and the raw message of an email are removed that long after it is delivered, bounced or failed;
+      its status, events and the servers’ replies stay in the log.
+    </p>
+  );
+  if (!editable) {
+    return (
+      <section className="stack card" aria-labelledby="content-heading">
+        <h2 id="content-heading">Email content</h2>
+        {said}
+        <p className="muted">Only the account’s owner can change this.</p>
+      </section>
+    );
+  }
   const choices =
     current === null || RETENTION_CHOICES.includes(current)
       ? RETENTION_CHOICES
@@ -36,13 +56,7 @@ function ContentRetention() {
   return (
     <form onSubmit={submit} className="stack card" key={String(current)}>
       <h2>Email content</h2>
-      <p>
-        {current === null
-          ? 'Content is kept as long as the log.'
-          : `Content removed after ${current} day${current === 1 ? '' : 's'}.`}{' '}
-        The HTML and the raw message of an email are removed that long after it is delivered, bounced or
-        failed; its status, events and the servers’ replies stay in the log.
-      </p>
+      {said}
       <div className="field">
         <label htmlFor="content-days">Remove content after</label>
         <select id="content-days" name="days" defaultValue={current === null ? 'keep' : String(current)}>
@@ -65,8 +79,12 @@ function ContentRetention() {
   );
 }
 
+/** Your password for every member; the account's address and settings for the owner (permissions.ts). */
 export function SettingsPage() {
   const { session } = useSession();
+  const may = useMay();
+  const manages = may('POST /api/auth/resend-verification');
+  const verified = session.account?.email_verified === true;
   const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>();
   const [resent, setResent] = useState(false);
@@ -97,35 +115,37 @@ export function SettingsPage() {
   return (
     <Page title="Settings">
       <p>
-        Signed in as <strong>{session.account?.email}</strong>
-        {session.account?.email_verified ? ' (verified)' : ' (not verified yet)'}.
+        Signed in as <strong>{session.member?.email ?? session.account?.email}</strong>
+        {manages && (verified ? ' (verified)' : ' (not verified yet)')}.
       </p>
-      {!session.account?.email_verified && (
+      {manages && !verified && (
         <button type="button" className="button secondary" onClick={() => void resend()}>
           Email me a new verification link
         </button>
       )}
-      <form onSubmit={(e) => void change(e)} className="stack card">
-        <h2>Change password</h2>
-        <Field
-          label="Current password"
-          name="current"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-        <Field
-          label="New password"
-          name="next"
-          type="password"
-          autoComplete="new-password"
-          minLength={10}
-          required
-          hint="At least 10 characters. Your other sessions are logged out."
-        />
-        <button className="button">Change password</button>
-      </form>
-      <ContentRetention />
+      {may('POST /api/auth/password') && (
+        <form onSubmit={(e) => void change(e)} className="stack card">
+          <h2>Change password</h2>
+          <Field
+            label="Current password"
+            name="current"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <Field
+            label="New password"
+            name="next"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+            hint="At least 10 characters. Your other sessions are logged out."
+          />
+          <button className="button">Change password</button>
+        </form>
+      )}
+      <ContentRetention editable={may('PATCH /api/account')} />
       <LiveRegion>
         {resent && <Notice kind="success">A new verification link is on its way.</Notice>}
         {done && <Notice kind="success">Password changed; other sessions are logged out.</Notice>}

@@ -1,0 +1,61 @@
+// A list the API answers a page at a time (`{ data, next_cursor }`: the log, the audit log): the first
+// page for the query, then each "Load more" appends the next.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, query } from '../api.js';
+
+export interface Pages<Row> {
+  /** undefined until the first page is in. */
+  rows: Row[] | undefined;
+  /** Whether the server has more after the last row shown. */
+  more: boolean;
+  loading: boolean;
+  error: unknown;
+  loadMore(): void;
+}
+
+/** The pages of `path` with `params` (unset ones left out); a change of either starts again. */
+export function usePages<Row>(path: string, params: Record<string, string | undefined>): Pages<Row> {
+  const search = query(params);
+  const [rows, setRows] = useState<Row[]>();
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<unknown>();
+  /** The query shown: a page that comes back after the query changed is dropped. */
+  const shown = useRef('');
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const key = `${path}${search}`;
+      const q = new URLSearchParams(search);
+      if (after !== null) q.set('cursor', after);
+      const url = q.toString() === '' ? path : `${path}?${q.toString()}`;
+      setLoading(true);
+      try {
+        const page = await api<{ data: Row[]; next_cursor: string | null }>('GET', url);
+        if (shown.current !== key) return;
+        setRows((prev) => (after === null ? page.data : [...(prev ?? []), ...page.data]));
+        setCursor(page.next_cursor);
+        setError(undefined);
+      } catch (err) {
+        if (shown.current === key) setError(err);
+      } finally {
+        if (shown.current === key) setLoading(false);
+      }
+    },
+    [path, search],
+  );
+  useEffect(() => {
+    shown.current = `${path}${search}`;
+    void load(null);
+  }, [path, search, load]);
+
+  return {
+    rows,
+    more: cursor !== null,
+    loading,
+    error,
+    loadMore: () => {
+      if (cursor !== null) void load(cursor);
+    },
+  };
+}
