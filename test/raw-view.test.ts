@@ -88,7 +88,7 @@ describe.each(databaseKinds)('raw view on $name', (kind) => {
     // Bytes that do not compress: the most a kept message stores (gzip, base64) in either database.
     const largest = randomBytes(MAX_RAW_KEPT_BYTES);
     const kept = await testSend();
-    await env.services.repos.messages.keepRaw(alice.accountId, kept, largest, Date.now());
+    await env.keepRaw(alice.accountId, kept, largest, Date.now());
     const raw = await call(alice, 'GET', `/api/emails/${kept}/raw`);
     expect(raw.statusCode).toBe(200);
     expect(raw.rawPayload.equals(largest)).toBe(true);
@@ -100,7 +100,7 @@ describe.each(databaseKinds)('raw view on $name', (kind) => {
     const over = Buffer.concat([largest, Buffer.from('x')]);
     expect(await compressRaw(over, Date.now())).toBeUndefined();
     const sent = await testSend();
-    await env.services.repos.messages.keepRaw(alice.accountId, sent, over, Date.now());
+    await env.keepRaw(alice.accountId, sent, over, Date.now());
     await env.services.db.kysely
       .updateTable('messages')
       .set({ attempts: 1 })
