@@ -317,6 +317,85 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
   });
 
+  it("keeps the sign-in links txmail mails out of the account's log: a viewer cannot read the owner's reset link, nor an invitation", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    // Anyone may ask for the owner's reset link; it is queued as the account's own mail.
+    const asked = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: 'owner@example.org' },
+    });
+    expect(asked.statusCode).toBe(202);
+    const token = await mailedToken(env, 'owner@example.org', '/reset-password');
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'new@example.org', role: 'admin' })).statusCode,
+    ).toBe(201);
+    const inviteToken = await mailedToken(env, 'new@example.org', '/accept-invite');
+    const ownerKey = ((await as(owner, 'POST', '/api/api-keys', { name: 'k' })).json() as { key: string })
+      .key;
+    const log = (await as(viewer, 'GET', '/api/emails?limit=100')).json() as {
+      data: { id: string; to: string; subject: string }[];
+    };
+    // The owner's sign-up link, the reset link, the invitations (the viewer's own, used, and the new one).
+    const sealed = log.data.filter((m) =>
+      /^(Verify your email|Reset your txmail|You are invited)/.test(m.subject),
+    );
+    expect(sealed.map((m) => m.to).sort()).toEqual([
+      'new@example.org',
+      'owner@example.org',
+      'owner@example.org',
+      'viewer@example.org',
+    ]);
+    for (const m of sealed) {
+      // The bytes as sent are kept from the first attempt: they are withheld too.
+      await env.keepRaw(
+        owner.accountId,
+        m.id,
+        Buffer.from(`Subject: x\r\n\r\n${token} ${inviteToken}\r\n`),
+        clock.now(),
+      );
+      for (const reader of [
+        (url: string) => as(viewer, 'GET', url),
+        (url: string) => env.app.inject({ method: 'GET', url, headers: { 'x-api-key': ownerKey } }),
+      ]) {
+        const detail = await reader(`/api/emails/${m.id}`);
+        expect(detail.statusCode, detail.body).toBe(200);
+        expect(detail.json()).toMatchObject({ message: '', content_sealed: true, raw_bytes: null });
+        const raw = await reader(`/api/emails/${m.id}/raw`);
+        expect(raw.statusCode).toBe(404);
+        expect(raw.body).toMatch(/^not_found: the content of email .* is sealed/);
+        for (const res of [detail, raw]) {
+          expect(res.body).not.toContain(token);
+          expect(res.body).not.toContain(inviteToken);
+        }
+      }
+      // Nor can a copy be made to read.
+      const copy = await as(owner, 'POST', `/api/emails/${m.id}/resend`);
+      expect(copy.statusCode).toBe(400);
+      expect(copy.body).toMatch(/^validation_error: .*carries a sign-in link/);
+    }
+    // Mail without such a link is shown as ever.
+    expect((await as(owner, 'POST', '/api/guided-test')).statusCode).toBe(200);
+    const guided = (
+      (await as(viewer, 'GET', '/api/emails?limit=100')).json() as { data: { id: string; subject: string }[] }
+    ).data.find((m) => m.subject === 'Your first email from txmail')!;
+    const shown = (await as(viewer, 'GET', `/api/emails/${guided.id}`)).json() as {
+      message: string;
+      content_sealed: boolean;
+    };
+    expect(shown.content_sealed).toBe(false);
+    expect(shown.message).toContain('It works!');
+    // The link itself still works, for whoever reads the inbox.
+    const reset = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'a new owner password' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+  });
+
   it("gives the log tools their roles: search and the raw message to all, re-send to senders, the account's settings to the owner", async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

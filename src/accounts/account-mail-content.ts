@@ -4,6 +4,11 @@
 export interface MailContent {
   subject: string;
   html: string;
+  /**
+   * The mail's link signs its reader in (sign-up, reset, invitation): the account's log shows the
+   * message without its content, since members and API keys who read the log are not its recipient.
+   */
+  sealed?: true;
 }
 
 function escapeHtml(s: string): string {
@@ -21,6 +26,7 @@ function layout(title: string, body: string): string {
 export function verificationMail(link: string, signedUpAt: Date): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Verify your email address for txmail',
     html: layout(
       'Verify your email address',
@@ -52,6 +58,7 @@ export function signupAttemptMail(
 export function passwordResetMail(link: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Reset your txmail password',
     html: layout(
       'Reset your password',
@@ -77,6 +84,7 @@ export function guidedTestMail(at: Date): MailContent {
 export function addressProofMail(link: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Verify your email address for txmail',
     html: layout(
       'Verify your email address',
@@ -89,6 +97,7 @@ export function addressProofMail(link: string): MailContent {
 export function inviteMail(link: string, accountEmail: string, invitedBy: string, role: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'You are invited to a txmail account',
     html: layout(
       'You are invited to txmail',

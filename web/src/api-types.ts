@@ -7465,6 +7465,8 @@ export interface components {
       content_retention_days: number | null;
       /** Format: date-time */
       content_removed_at: string | null;
+      /** @description The message carries a sign-in link for its recipient alone (a reset, sign-up or invitation link): `message` is empty and the raw bytes are not served */
+      content_sealed: boolean;
       /** Format: date-time */
       content_removes_at: string | null;
       /** @description The message this one is a re-sent copy of */
