@@ -317,6 +317,79 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
   });
 
+  it("ends only that member's own sessions when a password is changed or reset, the owner's too", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const ownerElsewhere = browserOf(await login('owner@example.org'));
+    const alive = async (b: DashboardBrowser) => (await as(b, 'GET', '/api/account')).statusCode === 200;
+    // A session from before members (no member: the owner's, as it is read) ends with the owner's.
+    const kysely = env.services.db.kysely;
+    await kysely
+      .insertInto('sessions')
+      .values({
+        id_hash: 'f'.repeat(64),
+        account_id: owner.accountId,
+        member_id: null,
+        created_at: clock.now(),
+        last_seen_at: clock.now(),
+        expires_at: clock.now() + 3600_000,
+      })
+      .execute();
+    const legacy = () =>
+      kysely
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('id_hash', '=', 'f'.repeat(64))
+        .executeTakeFirst();
+    expect(await legacy()).toBeDefined();
+    // The owner changes the password: the owner's other session ends, the admin's does not.
+    const changed = await as(owner, 'POST', '/api/auth/password', {
+      current_password: PASSWORD,
+      new_password: 'the owner password 2',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect([await alive(owner), await alive(ownerElsewhere), await alive(admin)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(await legacy()).toBeUndefined();
+    // The owner resets it by the mailed link: every session of the owner ends, the admin's does not.
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: 'owner@example.org' },
+    });
+    const token = await mailedToken(env, 'owner@example.org', '/reset-password');
+    const reset = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'the owner password 3' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect([await alive(owner), await alive(admin)]).toEqual([false, true]);
+    // The admin changes its own: the admin's other session ends, the owner's new one does not.
+    const owner3 = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'owner@example.org', password: 'the owner password 3' },
+      }),
+    );
+    const adminElsewhere = browserOf(await login('admin@example.org'));
+    const adminChanged = await as(adminElsewhere, 'POST', '/api/auth/password', {
+      current_password: PASSWORD,
+      new_password: 'the admin password 2',
+    });
+    expect(adminChanged.statusCode, adminChanged.body).toBe(200);
+    expect([await alive(adminElsewhere), await alive(admin), await alive(owner3)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+
   it("keeps the sign-in links txmail mails out of the account's log: a viewer cannot read the owner's reset link, nor an invitation", async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
-import type { MembersRepo } from '../db/members-repo.js';
+import { ownerMemberId, type MembersRepo } from '../db/members-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
 import type { Account, MemberRow } from '../db/schema.js';
@@ -183,7 +183,10 @@ export class DashboardAuth {
     this.deps.deferred.defer(() => this.mailResetLink(address, now));
   }
 
-  /** Sets the new password and logs the account out everywhere; its browsers are forgotten. */
+  /**
+   * Sets the new password and logs its owner out everywhere; the owner's browsers are forgotten (the
+   * members' sessions stay: their passwords are their own).
+   */
   async resetPassword(token: string, password: string): Promise<void> {
     checkNewPassword(password);
     const used = await this.deps.sessionsRepo.useToken(
@@ -203,15 +206,19 @@ export class DashboardAuth {
     // first time, ends whatever came before (sessions, API keys, browsers; signups-repo.ts).
     if (!(await this.deps.signupsRepo.completeByReset(used.account_id, hash, now))) {
       await this.deps.accountsRepo.setPassword(used.account_id, hash);
-      await this.deps.sessions.revokeAll(used.account_id);
+      // The owner's sessions and browsers: the invited members' own passwords did not change.
+      await this.deps.sessions.revokeMember({
+        id: ownerMemberId(used.account_id),
+        account_id: used.account_id,
+      });
       await this.deps.devices.forgetAll(used.account_id);
     }
   }
 
   /**
-   * Changes the password of a logged-in account; every other session is logged out and every other
-   * browser forgotten (they proved the old password). This browser, which just proved the current one,
-   * is remembered anew.
+   * Changes the password of the logged-in member; its other sessions are logged out and, the owner's,
+   * every other browser forgotten (they proved the old password). This browser, which just proved the
+   * current one, is remembered anew.
    */
   async changePassword(
     session: ActiveSession,
@@ -225,14 +232,12 @@ export class DashboardAuth {
       throw new AppError('invalid_credentials', 'the current password is wrong');
     }
     const accountId = session.account.id;
-    if (invited) {
-      // An invited member's own password: that member's other sessions end, nobody else's.
-      await this.deps.members.setPassword(session.member.id, await hashPassword(next));
-      await this.deps.sessionsRepo.deleteMemberSessions(session.member.id, session.idHash);
-      return undefined;
-    }
-    await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
-    await this.deps.sessions.revokeAll(accountId, session.idHash);
+    if (invited) await this.deps.members.setPassword(session.member.id, await hashPassword(next));
+    else await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
+    // This member's other sessions end, nobody else's: a member's password is its own.
+    await this.deps.sessions.revokeMember(session.member, session.idHash);
+    // Remembered browsers are the owner's alone (login-devices.ts).
+    if (invited) return undefined;
     await this.deps.devices.forgetAll(accountId);
     return this.deps.devices.remember(accountId, undefined, this.deps.clock.now());
   }

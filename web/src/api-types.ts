@@ -599,7 +599,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: set a new password with the token of the emailed link; logs out every session */
+    /** Dashboard: set a new password with the token of the emailed link; logs out that password's sessions */
     post: {
       parameters: {
         query?: never;
@@ -616,7 +616,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Done; every session is logged out */
+        /** @description Done; that password's sessions are logged out */
         200: {
           headers: {
             [name: string]: unknown;
@@ -4557,7 +4557,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: change the password; every other session is logged out */
+    /** Dashboard: change your password; your other sessions are logged out */
     post: {
       parameters: {
         query?: never;
@@ -4574,7 +4574,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Changed; every other session is logged out */
+        /** @description Changed; your other sessions are logged out */
         200: {
           headers: {
             [name: string]: unknown;
