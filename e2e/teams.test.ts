@@ -2,8 +2,9 @@
 // up and invites a viewer and an admin by email; each opens the mailed link and joins; the viewer is
 // refused a key (403) where the admin gets one; the owner turns on two-factor sign-in and requires it,
 // after which the admin can use nothing but the Security page until enrolled; the owner logs in again
-// with a recovery code, ends the admin's session from the Members page, and finds every step in the
-// audit log. New pages are saved to docs/screenshots/.
+// with a recovery code, ends the admin's session from the Members page; the viewer resets a forgotten
+// password by the mailed link; the owner finds every step in the audit log. New pages are saved to
+// docs/screenshots/.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,6 +232,34 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await admin.reload();
     await heading(admin, 'Log in');
     await adminContext.close();
+  });
+
+  it('lets the viewer reset a forgotten password from the log-in page, by the mailed link, and log in with it', async () => {
+    const NEW_PASSWORD = 'the viewer chose anew';
+    await nav(viewer).getByRole('button', { name: 'Log out' }).click();
+    await heading(viewer, 'Log in');
+    await viewer.getByRole('link', { name: 'Forgot your password?' }).click();
+    await heading(viewer, 'Reset your password');
+    await viewer.getByLabel('Email').fill(VIEWER);
+    await viewer.getByRole('button', { name: 'Email me a reset link' }).click();
+    await viewer.getByText(`If ${VIEWER} can log in to txmail, a link is on its way.`).waitFor();
+    await viewer.goto(await mailedLink(VIEWER, '/reset-password'));
+    await heading(viewer, 'Choose a new password');
+    await viewer.getByLabel('New password').fill(NEW_PASSWORD);
+    await viewer.getByRole('button', { name: 'Set password' }).click();
+    await viewer.getByText('Your password is changed.').waitFor();
+    await viewer.getByRole('link', { name: 'Log in' }).click();
+    await heading(viewer, 'Log in');
+    await viewer.getByLabel('Email').fill(VIEWER);
+    await viewer.getByLabel('Password').fill(NEW_PASSWORD);
+    await viewer.getByRole('button', { name: 'Log in' }).click();
+    // In, as the viewer: the account requires two-factor sign-in, so the Security page first.
+    await heading(viewer, 'Security');
+    await viewer.getByText('This account requires two-factor sign-in.').waitFor();
+    // The owner was not logged out by the viewer's reset.
+    expect(await owner.evaluate(async () => (await fetch('/api/auth/session')).json())).toMatchObject({
+      member: { email: OWNER },
+    });
   });
 
   it('shows every change in the audit log, with who and from where', async () => {

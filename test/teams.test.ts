@@ -317,6 +317,115 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
   });
 
+  it('lets an invited member reset a forgotten password as the owner does: same answer, a single-use one-hour link, its own sessions only', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    await invite(owner, 'admin@example.org', 'admin');
+    const devId = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }
+    ).data.find((m) => m.email === 'dev@example.org')!.id;
+    const devElsewhere = browserOf(await login('dev@example.org'));
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'late@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const request = (email: string, ip = '192.0.2.1') =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email },
+        remoteAddress: ip,
+      });
+    // The same answer, byte for byte, for a member, the owner, a pending invitation and nobody.
+    const answers = [];
+    for (const email of ['dev@example.org', 'owner@example.org', 'late@example.org', 'nobody@example.org']) {
+      const res = await request(email);
+      // Each link made before the next request: the owner's comes after the member's.
+      await env.services.deferredWork.settled();
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toMatchObject({ status: 202 });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    await env.services.deferredWork.settled();
+    const resetMails = async (email: string) =>
+      (await env.mailTo(email)).filter((m) => m.html.includes('/reset-password?token='));
+    // A pending invitation has no password to reset: nothing is mailed (as for nobody).
+    expect(await resetMails('late@example.org')).toEqual([]);
+    expect(await resetMails('nobody@example.org')).toEqual([]);
+    // The member's link goes to the member, as its account's mail, sealed in the log.
+    const [devMail] = await resetMails('dev@example.org');
+    expect(devMail).toMatchObject({
+      account_id: owner.accountId,
+      from_email: 'onboarding@test.mta.txmail.test',
+    });
+    const detail = (await as(owner, 'GET', `/api/emails/${devMail!.id}`)).json() as {
+      content_sealed: boolean;
+    };
+    expect(detail.content_sealed).toBe(true);
+    const token = await mailedToken(env, 'dev@example.org', '/reset-password');
+    // The owner's link (asked for after) does not void the member's, nor the other way round.
+    const ownerToken = await mailedToken(env, 'owner@example.org', '/reset-password');
+    const confirm = (t: string, password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: t, password },
+      });
+    expect((await confirm(token, 'short')).body).toMatch(/^validation_error: /);
+    const done = await confirm(token, 'the new dev password');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ password_reset: true });
+    expect((await confirm(token, 'another dev password')).body).toMatch(/^invalid_token: /);
+    // Every session of the member ends; the owner's do not.
+    expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
+    expect((await as(devElsewhere, 'GET', '/api/emails')).statusCode).toBe(401);
+    expect((await as(owner, 'GET', '/api/emails')).statusCode).toBe(200);
+    expect((await login('dev@example.org')).statusCode).toBe(401);
+    const signedIn = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'dev@example.org', password: 'the new dev password' },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toMatchObject({ member: { email: 'dev@example.org', role: 'developer' } });
+    // The owner's password is untouched, and the owner's link still works.
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    expect((await confirm(ownerToken, 'the new owner password')).statusCode).toBe(200);
+    // A link older than an hour is refused.
+    await request('dev@example.org', '192.0.2.2');
+    const late = await mailedToken(env, 'dev@example.org', '/reset-password');
+    clock.advance(3600_000 + 1);
+    expect((await confirm(late, 'yet another password')).body).toMatch(/^invalid_token: /);
+    // A removed member's link is refused.
+    await request('dev@example.org', '192.0.2.3');
+    const orphan = await mailedToken(env, 'dev@example.org', '/reset-password');
+    const admin = browserOf(await login('admin@example.org'));
+    expect((await as(admin, 'DELETE', `/api/members/${devId}`)).statusCode).toBe(204);
+    expect((await confirm(orphan, 'a removed password')).body).toMatch(/^invalid_token: /);
+  });
+
+  it("limits a member's reset links as the owner's: 5 mails an address in an hour, 20 requests a network", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await invite(owner, 'dev@example.org', 'developer');
+    const request = (ip: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: 'dev@example.org' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 7; i++) expect((await request(`203.0.113.${i}`)).statusCode).toBe(202);
+    await env.services.deferredWork.settled();
+    const resets = (await env.mailTo('dev@example.org')).filter((m) => m.html.includes('/reset-password?'));
+    expect(resets).toHaveLength(5);
+    for (let i = 0; i < 20; i++) await request('2001:db8:9::1');
+    const limited = await request('2001:db8:9::2');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toMatch(/^rate_limit_exceeded: /);
+  });
+
   it("ends only that member's own sessions when a password is changed or reset, the owner's too", async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -184,8 +184,9 @@ export class DashboardAuth {
   }
 
   /**
-   * Sets the new password and logs its owner out everywhere; the owner's browsers are forgotten (the
-   * members' sessions stay: their passwords are their own).
+   * Sets the new password of the link's member (the owner's, or an invited member's own) and logs that
+   * member out everywhere; the owner's browsers are forgotten. Nobody else's sessions end: their
+   * passwords are their own.
    */
   async resetPassword(token: string, password: string): Promise<void> {
     checkNewPassword(password);
@@ -202,6 +203,19 @@ export class DashboardAuth {
     }
     const now = this.deps.clock.now();
     const hash = await hashPassword(password);
+    if (used.member_id !== null) {
+      // An invited member's link came to the member's own inbox: it proves nothing of the account's.
+      const member = await this.deps.members.byId(used.member_id);
+      if (!member || member.account_id !== used.account_id || member.accepted_at === null) {
+        throw new AppError(
+          'invalid_token',
+          'this password reset link is unknown, used already or expired; ask for a new one',
+        );
+      }
+      await this.deps.members.setPassword(member.id, hash);
+      await this.deps.sessions.revokeMember(member);
+      return;
+    }
     // The reset link came to the signup inbox: it proves the address as a sign-up link does, and, the
     // first time, ends whatever came before (sessions, API keys, browsers; signups-repo.ts).
     if (!(await this.deps.signupsRepo.completeByReset(used.account_id, hash, now))) {
@@ -259,17 +273,28 @@ export class DashboardAuth {
     return owner ? { account: owner, member, passwordHash: member.password_hash } : {};
   }
 
-  /** After the answer to a reset request made at `now`: the link, if the address has an account. */
+  /**
+   * After the answer to a reset request made at `now`: the link, if the address signs in (an account's
+   * owner, or an invited member who accepted: whoever log-in would find), to that address. A member's
+   * link is queued as its account's mail, sealed in the log like every sign-in link (system-mail.ts).
+   */
   private async mailResetLink(address: string, now: number): Promise<void> {
-    const account = await this.deps.accountsRepo.findByEmail(address);
+    const { account, member } = await this.whoIs(address);
     if (!account) return;
-    const token = await this.issueResetToken(account.id, now);
-    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)));
+    const token = await this.issueResetToken(account.id, now, member?.id ?? null);
+    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)), member?.email);
   }
 
-  /** A new reset link, valid for an hour from `now`; the older ones stop working. */
-  private async issueResetToken(accountId: string, now: number): Promise<string> {
-    await this.deps.sessionsRepo.expireTokens(accountId, 'reset_password', now);
+  /**
+   * A new reset link of the account's owner (`memberId` null) or of one invited member, valid for an
+   * hour from `now`; that member's older ones stop working, nobody else's.
+   */
+  private async issueResetToken(
+    accountId: string,
+    now: number,
+    memberId: string | null = null,
+  ): Promise<string> {
+    await this.deps.sessionsRepo.expireTokens(accountId, memberId, 'reset_password', now);
     const token = randomBytes(32).toString('base64url');
     await this.deps.sessionsRepo.createToken({
       token_hash: hashSecret(token),
@@ -279,6 +304,7 @@ export class DashboardAuth {
       expires_at: now + RESET_TTL_MS,
       used_at: null,
       password_hash: null,
+      member_id: memberId,
     });
     return token;
   }

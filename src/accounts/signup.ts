@@ -168,6 +168,7 @@ export class Signup {
       expires_at: now + SIGNUP_LINK_TTL_MS,
       used_at: null,
       password_hash: passwordHash,
+      member_id: null,
     };
     return { token, row };
   }

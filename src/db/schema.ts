@@ -149,6 +149,11 @@ export interface AccountTokensTable {
    * when this link is used (never before: the link proves the inbox). Null for every other token.
    */
   password_hash: string | null;
+  /**
+   * Reset links of an invited member (migration 031): whose password the link resets. Null: the
+   * owner's (the account's signup address).
+   */
+  member_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttemptCountsTable {

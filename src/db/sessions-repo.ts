@@ -98,12 +98,21 @@ export class SessionsRepo {
       .executeTakeFirst();
   }
 
-  /** Invalidates the account's unused tokens of one purpose (a new one replaces them). */
-  async expireTokens(accountId: string, purpose: AccountTokenPurpose, now: number): Promise<void> {
+  /**
+   * Invalidates the unused tokens of one purpose of the account's owner (`memberId` null) or of one
+   * invited member (a new one replaces them); nobody else's.
+   */
+  async expireTokens(
+    accountId: string,
+    memberId: string | null,
+    purpose: AccountTokenPurpose,
+    now: number,
+  ): Promise<void> {
     await this.db
       .updateTable('account_tokens')
       .set({ used_at: now })
       .where('account_id', '=', accountId)
+      .where('member_id', memberId === null ? 'is' : '=', memberId)
       .where('purpose', '=', purpose)
       .where('used_at', 'is', null)
       .execute();

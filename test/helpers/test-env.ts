@@ -84,7 +84,9 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
     /** Every dashboard session (its id only as a hash). */
     sessions: () => db.selectFrom('sessions').selectAll().execute(),
     /** Stores a mailed link as sign-up does (its token as a hash), in place of the account's earlier one. */
-    plantLink: (link: AccountTokenRow) => repos.signups.replaceLink(link),
+    /** The owner's: links of invited members are made by reset requests only. */
+    plantLink: (link: Omit<AccountTokenRow, 'member_id'>) =>
+      repos.signups.replaceLink({ ...link, member_id: null }),
     /** Every link token mailed (verification, reset), as stored. */
     accountTokens: () => db.selectFrom('account_tokens').selectAll().execute(),
     /** The browsers remembered for the account (device cookies, as hashes). */
