@@ -10,6 +10,7 @@ import { ASSIGNABLE_ROLES, PUBLIC, ROLE_PERMISSIONS, ROUTE_RULES, ruleFor } from
 import {
   browserOf,
   mailedToken,
+  postSignup,
   setCookieOf,
   signUpAndVerify,
   type DashboardBrowser,
@@ -424,6 +425,67 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const limited = await request('2001:db8:9::2');
     expect(limited.statusCode).toBe(429);
     expect(limited.body).toMatch(/^rate_limit_exceeded: /);
+  });
+
+  it("takes an invited member's address as an account's: sign-up answers the same and changes nothing, the operator is refused", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await invite(owner, 'dev@example.org', 'developer');
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'late@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const answers = [];
+    for (const [email, ip] of [
+      ['owner@example.org', '198.51.100.1'],
+      ['dev@example.org', '198.51.100.2'],
+      ['Late@example.org', '198.51.100.3'],
+      ['nobody@example.org', '198.51.100.4'],
+    ] as const) {
+      const res = await postSignup(env, email, 'a stranger password', ip);
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toMatchObject({ status: 202 });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    // No account at a member's address, joined or invited; the stranger's address got its link.
+    expect(await env.accountByEmail('dev@example.org')).toBeUndefined();
+    expect(await env.accountByEmail('late@example.org')).toBeUndefined();
+    expect(await env.accountByEmail('nobody@example.org')).toBeDefined();
+    // The member is told, as an owner is, by a mail whose links only open pages; its account by a notice.
+    for (const email of ['dev@example.org', 'late@example.org']) {
+      const told = (await env.mailTo(email)).filter(
+        (m) => m.subject === 'Someone tried to sign up for txmail with your address',
+      );
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({
+        account_id: owner.accountId,
+        from_email: 'onboarding@test.mta.txmail.test',
+      });
+      expect(told[0]!.html).toContain('/forgot-password');
+      expect(told[0]!.html).not.toMatch(/token=/);
+    }
+    const notices = (await as(owner, 'GET', '/api/account/notices')).json() as {
+      data: { kind: string; message: string }[];
+    };
+    // Its own kind: the owner's own notice of a sign-up with the owner's address stays.
+    expect(notices.data.map((n) => n.kind).sort()).toEqual(['member_signup_attempt', 'signup_attempt']);
+    expect(notices.data.find((n) => n.kind === 'member_signup_attempt')!.message).toContain(
+      'late@example.org',
+    );
+    // The member still signs in to its team.
+    const devLogin = await login('dev@example.org');
+    expect(devLogin.statusCode).toBe(200);
+    expect(devLogin.json()).toMatchObject({
+      account: { id: owner.accountId },
+      member: { role: 'developer' },
+    });
+    // The operator cannot make an account there either; invitations still refuse an account's address.
+    await expect(env.services.accounts.create({ email: 'dev@example.org' })).rejects.toThrow(
+      /invited member of another account/,
+    );
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'nobody@example.org', role: 'viewer' })).statusCode,
+    ).toBe(409);
   });
 
   it("ends only that member's own sessions when a password is changed or reset, the owner's too", async () => {

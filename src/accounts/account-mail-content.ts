@@ -55,6 +55,26 @@ export function signupAttemptMail(
   };
 }
 
+/**
+ * To an invited member's address, when someone signs up with it: an address is a member of one account
+ * or has its own, not both (address-holder.ts), so nothing changed. Like signupAttemptMail, its links
+ * only open pages.
+ */
+export function memberSignupAttemptMail(
+  pages: { login: string; forgotPassword: string },
+  attemptedAt: Date,
+): MailContent {
+  const login = escapeHtml(pages.login);
+  const forgot = escapeHtml(pages.forgotPassword);
+  return {
+    subject: 'Someone tried to sign up for txmail with your address',
+    html: layout(
+      'You are a member of an account',
+      `<p>Someone tried to sign up for txmail with this address at ${attemptedAt.toISOString()}. This address is a member of a txmail account, so it cannot have an account of its own: nothing was changed.</p><p>If it was you, log in at <a href="${login}">${login}</a> with your member password (forgot it? Ask for a reset link at <a href="${forgot}">${forgot}</a>; if you have not accepted the invitation yet, its mail has the link). For an account of your own, sign up with another address, or ask the account's owner to remove you first.</p><p>If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
 export function passwordResetMail(link: string): MailContent {
   const a = escapeHtml(link);
   return {

@@ -75,6 +75,7 @@ export function createAccountServices(
       mail: accountMail,
       limits,
       clock,
+      members: repos.members,
     },
   );
   const members = new Members(

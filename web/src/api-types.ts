@@ -7595,7 +7595,7 @@ export interface components {
     };
     Notice: {
       id: string;
-      /** @description webhook_disabled, quota_80, quota_100, signup_attempt, … */
+      /** @description webhook_disabled, quota_80, quota_100, signup_attempt, member_signup_attempt, … */
       kind: string;
       message: string;
       /** @description What the notice is about (e.g. the webhook) */
