@@ -263,6 +263,37 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(limited.statusCode).toBe(429);
   });
 
+  it("ends the member's other sessions when it turns two-factor sign-in on, keeping the one that did and nobody else's", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    // A session the member does not know of: stolen, or left open somewhere.
+    const stolen = browserOf(await login('dev@example.org'));
+    const ownerElsewhere = browserOf(await login('owner@example.org'));
+    const alive = async (b: DashboardBrowser) => (await as(b, 'GET', '/api/emails')).statusCode === 200;
+    const turnOn = async (b: DashboardBrowser) => {
+      const { secret } = (await as(b, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+      const confirmed = await as(b, 'POST', '/api/auth/totp/confirm', {
+        code: totpCode(secret, clock.now()),
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+    };
+    // A wrong code changes nothing.
+    await as(dev, 'POST', '/api/auth/totp/setup');
+    expect((await as(dev, 'POST', '/api/auth/totp/confirm', { code: '000000' })).statusCode).toBe(400);
+    expect(await alive(stolen)).toBe(true);
+    await turnOn(dev);
+    expect([await alive(dev), await alive(stolen), await alive(owner), await alive(ownerElsewhere)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+    // The owner's likewise: its other session ends, the member's does not.
+    await turnOn(owner);
+    expect([await alive(owner), await alive(ownerElsewhere), await alive(dev)]).toEqual([true, false, true]);
+  });
+
   it('lets the owner require two-factor sign-in; a member without it can only enrol', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -6201,7 +6201,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: confirm with a code from the app; answers the recovery codes, shown once */
+    /** Dashboard: confirm with a code from the app; answers the recovery codes, shown once; your other sessions end */
     post: {
       parameters: {
         query?: never;
