@@ -263,6 +263,30 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
   });
 
   it('shows every change in the audit log, with who and from where', async () => {
+    // A move of the sending state, as the reputation guard writes it (in its own transaction): txmail's.
+    const accountId = await owner.evaluate(
+      async () =>
+        ((await (await fetch('/api/auth/session')).json()) as { account: { id: string } }).account.id,
+    );
+    const db = openDatabase(env.TXMAIL_DATABASE_URL!);
+    try {
+      await db.kysely
+        .insertInto('audit_log')
+        .values({
+          id: newId(),
+          account_id: accountId,
+          created_at: Date.now(),
+          actor_type: 'system',
+          actor_id: 'reputation_guard',
+          actor_label: null,
+          action: 'account.reputation_changed',
+          target: 'warning',
+          ip: null,
+        })
+        .execute();
+    } finally {
+      await db.close();
+    }
     await go(owner, 'Audit log');
     const table = owner.getByRole('table', { name: 'Changes, newest first' });
     await table.waitFor();
@@ -277,6 +301,9 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     ])
       expect(text).toContain(action);
     expect(await table.getByRole('row').filter({ hasText: 'api_key.created' }).innerText()).toContain(ADMIN);
+    const moved = await table.getByRole('row').filter({ hasText: 'account.reputation_changed' }).innerText();
+    expect(moved).toContain('txmail (the reputation guard)');
+    expect(moved).toContain('sending state: warning');
     expect(text).toContain('127.0.0.1');
     // The viewer may not read it.
     expect(await viewer.evaluate(async () => (await fetch('/api/audit')).status)).toBe(403);

@@ -107,7 +107,8 @@ export interface AuditLogTable {
   id: string;
   account_id: string;
   created_at: number;
-  actor_type: 'member' | 'api_key' | 'operator';
+  /** `system`: txmail itself (audit/audit.ts SystemActor, named by actor_id), e.g. the reputation guard. */
+  actor_type: 'member' | 'api_key' | 'operator' | 'system';
   actor_id: string | null;
   actor_label: string | null;
   action: string;

@@ -8125,8 +8125,12 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       actor: {
-        /** @enum {string} */
-        type: 'member' | 'api_key' | 'operator';
+        /**
+         * @description `system`: txmail itself, at nobody's request (`id` names the part: `reputation_guard`)
+         * @enum {string}
+         */
+        type: 'member' | 'api_key' | 'operator' | 'system';
+        /** @description The member's or API key's id, or the system part's name */
         id: string | null;
         /** @description The member's address at the time */
         label: string | null;
@@ -8444,5 +8448,5 @@ export const memberStatusValues: ReadonlyArray<
 > = ['invited', 'active'];
 export const auditEntryActorTypeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AuditEntry']['actor']['type']
-> = ['member', 'api_key', 'operator'];
+> = ['member', 'api_key', 'operator', 'system'];
 export type operations = Record<string, never>;
