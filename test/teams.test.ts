@@ -730,12 +730,20 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         'suppression.removed',
       ]),
     );
-    if (hookId)
-      expect(actions).toEqual(
-        expect.arrayContaining(['webhook.created', 'webhook.secret_revealed', 'webhook.secret_rotated']),
-      );
+    expect(actions).toEqual(
+      expect.arrayContaining(['webhook.created', 'webhook.secret_revealed', 'webhook.secret_rotated']),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['domain.created', 'dkim_key.rotated', 'domain.deleted']));
     const entries = ((await as(owner, 'GET', '/api/audit')).json() as { data: Record<string, unknown>[] })
       .data;
+    // The domain's entries name it, and who did it.
+    for (const action of ['domain.created', 'dkim_key.rotated', 'domain.deleted']) {
+      expect(entries.find((e) => e.action === action)).toMatchObject({
+        actor: { type: 'member', label: 'admin@example.org' },
+        target: domainId,
+      });
+    }
+    expect(entries.find((e) => e.action === 'webhook.secret_rotated')).toMatchObject({ target: hookId });
     const created = entries.find((e) => e.action === 'api_key.created')!;
     expect(created).toMatchObject({
       actor: { type: 'member', label: 'admin@example.org' },
