@@ -2,8 +2,9 @@
 // up and invites a viewer and an admin by email; each opens the mailed link and joins; the viewer is
 // refused a key (403) where the admin gets one; the owner turns on two-factor sign-in and requires it,
 // after which the admin can use nothing but the Security page until enrolled; the owner logs in again
-// with a recovery code, ends the admin's session from the Members page, and finds every step in the
-// audit log. New pages are saved to docs/screenshots/.
+// with a recovery code, ends the admin's session from the Members page; the viewer resets a forgotten
+// password by the mailed link; the owner finds every step in the audit log. New pages are saved to
+// docs/screenshots/.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -233,7 +234,59 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await adminContext.close();
   });
 
+  it('lets the viewer reset a forgotten password from the log-in page, by the mailed link, and log in with it', async () => {
+    const NEW_PASSWORD = 'the viewer chose anew';
+    await nav(viewer).getByRole('button', { name: 'Log out' }).click();
+    await heading(viewer, 'Log in');
+    await viewer.getByRole('link', { name: 'Forgot your password?' }).click();
+    await heading(viewer, 'Reset your password');
+    await viewer.getByLabel('Email').fill(VIEWER);
+    await viewer.getByRole('button', { name: 'Email me a reset link' }).click();
+    await viewer.getByText(`If ${VIEWER} can log in to txmail, a link is on its way.`).waitFor();
+    await viewer.goto(await mailedLink(VIEWER, '/reset-password'));
+    await heading(viewer, 'Choose a new password');
+    await viewer.getByLabel('New password').fill(NEW_PASSWORD);
+    await viewer.getByRole('button', { name: 'Set password' }).click();
+    await viewer.getByText('Your password is changed.').waitFor();
+    await viewer.getByRole('link', { name: 'Log in' }).click();
+    await heading(viewer, 'Log in');
+    await viewer.getByLabel('Email').fill(VIEWER);
+    await viewer.getByLabel('Password').fill(NEW_PASSWORD);
+    await viewer.getByRole('button', { name: 'Log in' }).click();
+    // In, as the viewer: the account requires two-factor sign-in, so the Security page first.
+    await heading(viewer, 'Security');
+    await viewer.getByText('This account requires two-factor sign-in.').waitFor();
+    // The owner was not logged out by the viewer's reset.
+    expect(await owner.evaluate(async () => (await fetch('/api/auth/session')).json())).toMatchObject({
+      member: { email: OWNER },
+    });
+  });
+
   it('shows every change in the audit log, with who and from where', async () => {
+    // A move of the sending state, as the reputation guard writes it (in its own transaction): txmail's.
+    const accountId = await owner.evaluate(
+      async () =>
+        ((await (await fetch('/api/auth/session')).json()) as { account: { id: string } }).account.id,
+    );
+    const db = openDatabase(env.TXMAIL_DATABASE_URL!);
+    try {
+      await db.kysely
+        .insertInto('audit_log')
+        .values({
+          id: newId(),
+          account_id: accountId,
+          created_at: Date.now(),
+          actor_type: 'system',
+          actor_id: 'reputation_guard',
+          actor_label: null,
+          action: 'account.reputation_changed',
+          target: 'warning',
+          ip: null,
+        })
+        .execute();
+    } finally {
+      await db.close();
+    }
     await go(owner, 'Audit log');
     const table = owner.getByRole('table', { name: 'Changes, newest first' });
     await table.waitFor();
@@ -248,6 +301,9 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     ])
       expect(text).toContain(action);
     expect(await table.getByRole('row').filter({ hasText: 'api_key.created' }).innerText()).toContain(ADMIN);
+    const moved = await table.getByRole('row').filter({ hasText: 'account.reputation_changed' }).innerText();
+    expect(moved).toContain('txmail (the reputation guard)');
+    expect(moved).toContain('sending state: warning');
     expect(text).toContain('127.0.0.1');
     // The viewer may not read it.
     expect(await viewer.evaluate(async () => (await fetch('/api/audit')).status)).toBe(403);

@@ -199,6 +199,47 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
     clock.set(NOW);
   });
 
+  it("records every move of the sending state in the account's audit log, once however many judge: the guard's as the system, the resume as the operator", async () => {
+    const t = await createTenant(env.services);
+    await count(t.accountId, { final: 20, badBounces: 1 });
+    const warned = await Promise.all([
+      env.services.reputation.judge(t.accountId),
+      secondGuard.judge(t.accountId),
+    ]);
+    expect(warned.filter((m) => m !== undefined).map((m) => m!.to)).toEqual(['warning']);
+    await count(t.accountId, { badBounces: 2 });
+    expect((await env.services.reputation.judge(t.accountId))?.to).toBe('paused');
+    expect(await env.services.reputation.resume(t.accountId)).toBe(true);
+    // A fresh window: warned again, then clearly below the line, healthy by the guard.
+    await count(t.accountId, { final: 20, badBounces: 1 });
+    expect((await env.services.reputation.judge(t.accountId))?.to).toBe('warning');
+    await count(t.accountId, { final: 80 });
+    expect((await env.services.reputation.judge(t.accountId))?.to).toBe('healthy');
+    // As GET /api/audit shows it (newest first) to the account's key.
+    const res = await env.app.inject({
+      method: 'GET',
+      url: '/api/audit',
+      headers: { 'x-api-key': t.apiKey },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = (
+      res.json() as { data: { actor: unknown; action: string; target: string; ip: unknown }[] }
+    ).data;
+    const guard = { type: 'system', id: 'reputation_guard', label: null };
+    expect(entries.map(({ actor, action, target, ip }) => ({ actor, action, target, ip }))).toEqual([
+      { actor: guard, action: 'account.reputation_changed', target: 'healthy', ip: null },
+      { actor: guard, action: 'account.reputation_changed', target: 'warning', ip: null },
+      {
+        actor: { type: 'operator', id: null, label: null },
+        action: 'account.reputation_changed',
+        target: 'healthy',
+        ip: null,
+      },
+      { actor: guard, action: 'account.reputation_changed', target: 'paused', ip: null },
+      { actor: guard, action: 'account.reputation_changed', target: 'warning', ip: null },
+    ]);
+  });
+
   it('warns, and the sweep ends the warning once the bad days leave the window', async () => {
     const t = await createTenant(env.services);
     await count(t.accountId, { final: 20, badBounces: 1 }, '2026-11-20');

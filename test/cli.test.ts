@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { runCli, startServer } from './helpers/process.js';
 import { until } from './helpers/wait.js';
@@ -63,18 +66,43 @@ describe('txmail operator commands', () => {
     expect(bad.stderr).toContain('--plan must be one of free, pro, scale');
   });
 
+  /** The audit entries of one account, oldest first. */
+  const auditOf = async (accountId: string) => {
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
+    try {
+      return db
+        .prepare('select actor_type, action, target from audit_log where account_id = ? order by id')
+        .all(accountId);
+    } finally {
+      db.close();
+    }
+  };
+
+  /** A new account of this test's own, by `txmail account create`: its id. */
+  const ownAccount = async (email: string): Promise<string> => {
+    const created = await runCli(['account', 'create', '--email', email, '--json'], env);
+    expect(created.code, created.stderr).toBe(0);
+    return (JSON.parse(created.stdout) as { id: string }).id;
+  };
+
   it("records the operator's changes in the account's audit log", async () => {
-    expect((await runCli(['account', 'suspend', '--account', 'ops@example.com'], env)).code).toBe(0);
-    expect((await runCli(['account', 'resume', '--account', 'ops@example.com'], env)).code).toBe(0);
+    // Its own account: only the entries of this test's commands are in its log.
+    const account = 'audited@example.com';
+    const accountId = await ownAccount(account);
+    const key = await runCli(['key', 'create', '--account', account, '--json'], env);
+    expect(key.code, key.stderr).toBe(0);
+    const { id: keyId } = JSON.parse(key.stdout) as { id: string };
+    expect((await runCli(['key', 'revoke', '--account', account, '--id', keyId], env)).code).toBe(0);
+    expect((await runCli(['plan', 'set', '--account', account, '--plan', 'scale'], env)).code).toBe(0);
+    expect((await runCli(['account', 'suspend', '--account', account], env)).code).toBe(0);
+    expect((await runCli(['account', 'resume', '--account', account], env)).code).toBe(0);
     const suppression = (verb: string) =>
-      runCli(['suppression', verb, '--account', 'ops@example.com', '--address', 'gone@dest.example'], env);
+      runCli(['suppression', verb, '--account', account, '--address', 'gone@dest.example'], env);
     expect((await suppression('add')).code).toBe(0);
     expect((await suppression('add')).code).toBe(0);
     expect((await suppression('remove')).code).toBe(0);
-    const { default: SQLite } = await import('better-sqlite3');
-    const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
-    const rows = db.prepare('select actor_type, action, target from audit_log order by id').all();
-    db.close();
+    const rows = await auditOf(accountId);
     expect(rows).toEqual([
       { actor_type: 'operator', action: 'api_key.created', target: expect.any(String) },
       { actor_type: 'operator', action: 'api_key.revoked', target: expect.any(String) },
@@ -84,6 +112,37 @@ describe('txmail operator commands', () => {
       // The second add changed nothing: not in the log.
       { actor_type: 'operator', action: 'suppression.added', target: 'gone@dest.example' },
       { actor_type: 'operator', action: 'suppression.removed', target: 'gone@dest.example' },
+    ]);
+  });
+
+  it("records a customer's dkim rotate in the account's audit log, and nothing for a refused one", async () => {
+    const account = 'rotates@example.com';
+    const accountId = await ownAccount(account);
+    // A domain of the account, made as the API makes it (a DKIM key that signs), on the same database.
+    const services = await createServices(
+      parseConfig({
+        ...env,
+        TXMAIL_BUILD_THREADS: '0',
+        TXMAIL_SQLITE_WRITER_THREAD: '0',
+      }),
+      { logger: pino({ level: 'silent' }) },
+    );
+    try {
+      await services.domains.create((await services.repos.accounts.findById(accountId))!, 'acme.example');
+    } finally {
+      await services.close();
+    }
+    const refused = await runCli(['dkim', 'rotate', '--domain', 'other.example', '--account', account], env);
+    expect(refused.code).toBe(2);
+    expect(await auditOf(accountId)).toEqual([]);
+    const rotated = await runCli(
+      ['dkim', 'rotate', '--domain', 'acme.example', '--account', account, '--json'],
+      env,
+    );
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toMatchObject({ domain: 'acme.example', outcome: 'started' });
+    expect(await auditOf(accountId)).toEqual([
+      { actor_type: 'operator', action: 'dkim_key.rotated', target: 'acme.example' },
     ]);
   });
 

@@ -928,7 +928,17 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
 
   it('answers a reset request for an address with an account exactly as for one without, having done the same work by then', async () => {
     await start();
-    await signup('alice@example.org');
+    const alice = await signup('alice@example.org');
+    // An invited member signs in too, and is mailed its own link.
+    expect(
+      (await as(alice, 'POST', '/api/members', { email: 'bob@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const invited = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/accept-invite',
+      payload: { token: await mailedTo(env, 'bob@example.org', '/accept-invite'), password: PASSWORD },
+    });
+    expect(invited.statusCode, invited.body).toBe(200);
     // Every call to a repository or to the accept batcher (which queues mail), in order.
     const calls: string[] = [];
     const watch = (name: string, target: object) => {
@@ -956,17 +966,28 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     };
     const known = await request('alice@example.org');
     const unknown = await request('nobody@example.org');
+    const member = await request('bob@example.org');
     expect(known.beforeAnswer).toEqual(unknown.beforeAnswer);
+    expect(member.beforeAnswer).toEqual(unknown.beforeAnswer);
     expect(known.beforeAnswer).toEqual(['attemptCounts.take', 'attemptCounts.take']);
-    // After the answer: the look-up, and for the account only, its link and mail.
-    expect(unknown.after).toEqual(['accounts.findByEmail']);
+    // After the answer: the look-up (accounts, then invited members, as log-in does), and for the
+    // account or member only, its link and mail.
+    expect(unknown.after).toEqual(['accounts.findByEmail', 'members.findInvitedByEmail']);
     expect(known.after).toEqual(
       expect.arrayContaining(['accounts.findByEmail', 'sessions.createToken', 'batcher.submit']),
+    );
+    expect(member.after).toEqual(
+      expect.arrayContaining([
+        'accounts.findByEmail',
+        'members.findInvitedByEmail',
+        'sessions.createToken',
+        'batcher.submit',
+      ]),
     );
     vi.restoreAllMocks();
     // Through HTTP: the same status, headers and bytes.
     const answers = [];
-    for (const email of ['alice@example.org', 'nobody@example.org']) {
+    for (const email of ['alice@example.org', 'nobody@example.org', 'bob@example.org']) {
       const res = await env.app.inject({
         method: 'POST',
         url: '/api/auth/password-reset',
@@ -977,6 +998,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     }
     expect(answers[0]).toMatchObject({ status: 202 });
     expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
     expect(
       await mailedToken((await env.accountByEmail('alice@example.org'))!.id, '/reset-password'),
     ).toBeTruthy();

@@ -10,6 +10,7 @@ import { ASSIGNABLE_ROLES, PUBLIC, ROLE_PERMISSIONS, ROUTE_RULES, ruleFor } from
 import {
   browserOf,
   mailedToken,
+  postSignup,
   setCookieOf,
   signUpAndVerify,
   type DashboardBrowser,
@@ -262,6 +263,37 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(limited.statusCode).toBe(429);
   });
 
+  it("ends the member's other sessions when it turns two-factor sign-in on, keeping the one that did and nobody else's", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    // A session the member does not know of: stolen, or left open somewhere.
+    const stolen = browserOf(await login('dev@example.org'));
+    const ownerElsewhere = browserOf(await login('owner@example.org'));
+    const alive = async (b: DashboardBrowser) => (await as(b, 'GET', '/api/emails')).statusCode === 200;
+    const turnOn = async (b: DashboardBrowser) => {
+      const { secret } = (await as(b, 'POST', '/api/auth/totp/setup')).json() as { secret: string };
+      const confirmed = await as(b, 'POST', '/api/auth/totp/confirm', {
+        code: totpCode(secret, clock.now()),
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+    };
+    // A wrong code changes nothing.
+    await as(dev, 'POST', '/api/auth/totp/setup');
+    expect((await as(dev, 'POST', '/api/auth/totp/confirm', { code: '000000' })).statusCode).toBe(400);
+    expect(await alive(stolen)).toBe(true);
+    await turnOn(dev);
+    expect([await alive(dev), await alive(stolen), await alive(owner), await alive(ownerElsewhere)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+    // The owner's likewise: its other session ends, the member's does not.
+    await turnOn(owner);
+    expect([await alive(owner), await alive(ownerElsewhere), await alive(dev)]).toEqual([true, false, true]);
+  });
+
   it('lets the owner require two-factor sign-in; a member without it can only enrol', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
@@ -315,6 +347,328 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       (await as(owner, 'DELETE', `/api/members/${devId}/sessions/${devSessions.data[0]!.id}`)).statusCode,
     ).toBe(204);
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
+  });
+
+  it('lets an invited member reset a forgotten password as the owner does: same answer, a single-use one-hour link, its own sessions only', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    await invite(owner, 'admin@example.org', 'admin');
+    const devId = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }
+    ).data.find((m) => m.email === 'dev@example.org')!.id;
+    const devElsewhere = browserOf(await login('dev@example.org'));
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'late@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const request = (email: string, ip = '192.0.2.1') =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email },
+        remoteAddress: ip,
+      });
+    // The same answer, byte for byte, for a member, the owner, a pending invitation and nobody.
+    const answers = [];
+    for (const email of ['dev@example.org', 'owner@example.org', 'late@example.org', 'nobody@example.org']) {
+      const res = await request(email);
+      // Each link made before the next request: the owner's comes after the member's.
+      await env.services.deferredWork.settled();
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toMatchObject({ status: 202 });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    await env.services.deferredWork.settled();
+    const resetMails = async (email: string) =>
+      (await env.mailTo(email)).filter((m) => m.html.includes('/reset-password?token='));
+    // A pending invitation has no password to reset: nothing is mailed (as for nobody).
+    expect(await resetMails('late@example.org')).toEqual([]);
+    expect(await resetMails('nobody@example.org')).toEqual([]);
+    // The member's link goes to the member, as its account's mail, sealed in the log.
+    const [devMail] = await resetMails('dev@example.org');
+    expect(devMail).toMatchObject({
+      account_id: owner.accountId,
+      from_email: 'onboarding@test.mta.txmail.test',
+    });
+    const detail = (await as(owner, 'GET', `/api/emails/${devMail!.id}`)).json() as {
+      content_sealed: boolean;
+    };
+    expect(detail.content_sealed).toBe(true);
+    const token = await mailedToken(env, 'dev@example.org', '/reset-password');
+    // The owner's link (asked for after) does not void the member's, nor the other way round.
+    const ownerToken = await mailedToken(env, 'owner@example.org', '/reset-password');
+    const confirm = (t: string, password: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token: t, password },
+      });
+    expect((await confirm(token, 'short')).body).toMatch(/^validation_error: /);
+    const done = await confirm(token, 'the new dev password');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({ password_reset: true });
+    expect((await confirm(token, 'another dev password')).body).toMatch(/^invalid_token: /);
+    // Every session of the member ends; the owner's do not.
+    expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(401);
+    expect((await as(devElsewhere, 'GET', '/api/emails')).statusCode).toBe(401);
+    expect((await as(owner, 'GET', '/api/emails')).statusCode).toBe(200);
+    expect((await login('dev@example.org')).statusCode).toBe(401);
+    const signedIn = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'dev@example.org', password: 'the new dev password' },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toMatchObject({ member: { email: 'dev@example.org', role: 'developer' } });
+    // The owner's password is untouched, and the owner's link still works.
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    expect((await confirm(ownerToken, 'the new owner password')).statusCode).toBe(200);
+    // A link older than an hour is refused.
+    await request('dev@example.org', '192.0.2.2');
+    const late = await mailedToken(env, 'dev@example.org', '/reset-password');
+    clock.advance(3600_000 + 1);
+    expect((await confirm(late, 'yet another password')).body).toMatch(/^invalid_token: /);
+    // A removed member's link is refused.
+    await request('dev@example.org', '192.0.2.3');
+    const orphan = await mailedToken(env, 'dev@example.org', '/reset-password');
+    const admin = browserOf(await login('admin@example.org'));
+    expect((await as(admin, 'DELETE', `/api/members/${devId}`)).statusCode).toBe(204);
+    expect((await confirm(orphan, 'a removed password')).body).toMatch(/^invalid_token: /);
+  });
+
+  it("limits a member's reset links as the owner's: 5 mails an address in an hour, 20 requests a network", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await invite(owner, 'dev@example.org', 'developer');
+    const request = (ip: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: 'dev@example.org' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 7; i++) expect((await request(`203.0.113.${i}`)).statusCode).toBe(202);
+    await env.services.deferredWork.settled();
+    const resets = (await env.mailTo('dev@example.org')).filter((m) => m.html.includes('/reset-password?'));
+    expect(resets).toHaveLength(5);
+    for (let i = 0; i < 20; i++) await request('2001:db8:9::1');
+    const limited = await request('2001:db8:9::2');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toMatch(/^rate_limit_exceeded: /);
+  });
+
+  it("takes an invited member's address as an account's: sign-up answers the same and changes nothing, the operator is refused", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await invite(owner, 'dev@example.org', 'developer');
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'late@example.org', role: 'viewer' })).statusCode,
+    ).toBe(201);
+    const answers = [];
+    for (const [email, ip] of [
+      ['owner@example.org', '198.51.100.1'],
+      ['dev@example.org', '198.51.100.2'],
+      ['Late@example.org', '198.51.100.3'],
+      ['nobody@example.org', '198.51.100.4'],
+    ] as const) {
+      const res = await postSignup(env, email, 'a stranger password', ip);
+      const { date: _date, ...headers } = res.headers;
+      answers.push({ status: res.statusCode, headers, body: res.rawPayload.toString('base64') });
+    }
+    expect(answers[0]).toMatchObject({ status: 202 });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    // No account at a member's address, joined or invited; the stranger's address got its link.
+    expect(await env.accountByEmail('dev@example.org')).toBeUndefined();
+    expect(await env.accountByEmail('late@example.org')).toBeUndefined();
+    expect(await env.accountByEmail('nobody@example.org')).toBeDefined();
+    // The member is told, as an owner is, by a mail whose links only open pages; its account by a notice.
+    for (const email of ['dev@example.org', 'late@example.org']) {
+      const told = (await env.mailTo(email)).filter(
+        (m) => m.subject === 'Someone tried to sign up for txmail with your address',
+      );
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({
+        account_id: owner.accountId,
+        from_email: 'onboarding@test.mta.txmail.test',
+      });
+      expect(told[0]!.html).toContain('/forgot-password');
+      expect(told[0]!.html).not.toMatch(/token=/);
+    }
+    const notices = (await as(owner, 'GET', '/api/account/notices')).json() as {
+      data: { kind: string; message: string }[];
+    };
+    // Its own kind: the owner's own notice of a sign-up with the owner's address stays.
+    expect(notices.data.map((n) => n.kind).sort()).toEqual(['member_signup_attempt', 'signup_attempt']);
+    expect(notices.data.find((n) => n.kind === 'member_signup_attempt')!.message).toContain(
+      'late@example.org',
+    );
+    // The member still signs in to its team.
+    const devLogin = await login('dev@example.org');
+    expect(devLogin.statusCode).toBe(200);
+    expect(devLogin.json()).toMatchObject({
+      account: { id: owner.accountId },
+      member: { role: 'developer' },
+    });
+    // The operator cannot make an account there either; invitations still refuse an account's address.
+    await expect(env.services.accounts.create({ email: 'dev@example.org' })).rejects.toThrow(
+      /invited member of another account/,
+    );
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'nobody@example.org', role: 'viewer' })).statusCode,
+    ).toBe(409);
+  });
+
+  it("ends only that member's own sessions when a password is changed or reset, the owner's too", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const ownerElsewhere = browserOf(await login('owner@example.org'));
+    const alive = async (b: DashboardBrowser) => (await as(b, 'GET', '/api/account')).statusCode === 200;
+    // A session from before members (no member: the owner's, as it is read) ends with the owner's.
+    const kysely = env.services.db.kysely;
+    await kysely
+      .insertInto('sessions')
+      .values({
+        id_hash: 'f'.repeat(64),
+        account_id: owner.accountId,
+        member_id: null,
+        created_at: clock.now(),
+        last_seen_at: clock.now(),
+        expires_at: clock.now() + 3600_000,
+      })
+      .execute();
+    const legacy = () =>
+      kysely
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('id_hash', '=', 'f'.repeat(64))
+        .executeTakeFirst();
+    expect(await legacy()).toBeDefined();
+    // The owner changes the password: the owner's other session ends, the admin's does not.
+    const changed = await as(owner, 'POST', '/api/auth/password', {
+      current_password: PASSWORD,
+      new_password: 'the owner password 2',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect([await alive(owner), await alive(ownerElsewhere), await alive(admin)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(await legacy()).toBeUndefined();
+    // The owner resets it by the mailed link: every session of the owner ends, the admin's does not.
+    await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: 'owner@example.org' },
+    });
+    const token = await mailedToken(env, 'owner@example.org', '/reset-password');
+    const reset = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'the owner password 3' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect([await alive(owner), await alive(admin)]).toEqual([false, true]);
+    // The admin changes its own: the admin's other session ends, the owner's new one does not.
+    const owner3 = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'owner@example.org', password: 'the owner password 3' },
+      }),
+    );
+    const adminElsewhere = browserOf(await login('admin@example.org'));
+    const adminChanged = await as(adminElsewhere, 'POST', '/api/auth/password', {
+      current_password: PASSWORD,
+      new_password: 'the admin password 2',
+    });
+    expect(adminChanged.statusCode, adminChanged.body).toBe(200);
+    expect([await alive(adminElsewhere), await alive(admin), await alive(owner3)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it("keeps the sign-in links txmail mails out of the account's log: a viewer cannot read the owner's reset link, nor an invitation", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    // Anyone may ask for the owner's reset link; it is queued as the account's own mail.
+    const asked = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: 'owner@example.org' },
+    });
+    expect(asked.statusCode).toBe(202);
+    const token = await mailedToken(env, 'owner@example.org', '/reset-password');
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'new@example.org', role: 'admin' })).statusCode,
+    ).toBe(201);
+    const inviteToken = await mailedToken(env, 'new@example.org', '/accept-invite');
+    const ownerKey = ((await as(owner, 'POST', '/api/api-keys', { name: 'k' })).json() as { key: string })
+      .key;
+    const log = (await as(viewer, 'GET', '/api/emails?limit=100')).json() as {
+      data: { id: string; to: string; subject: string }[];
+    };
+    // The owner's sign-up link, the reset link, the invitations (the viewer's own, used, and the new one).
+    const sealed = log.data.filter((m) =>
+      /^(Verify your email|Reset your txmail|You are invited)/.test(m.subject),
+    );
+    expect(sealed.map((m) => m.to).sort()).toEqual([
+      'new@example.org',
+      'owner@example.org',
+      'owner@example.org',
+      'viewer@example.org',
+    ]);
+    for (const m of sealed) {
+      // The bytes as sent are kept from the first attempt: they are withheld too.
+      await env.keepRaw(
+        owner.accountId,
+        m.id,
+        Buffer.from(`Subject: x\r\n\r\n${token} ${inviteToken}\r\n`),
+        clock.now(),
+      );
+      for (const reader of [
+        (url: string) => as(viewer, 'GET', url),
+        (url: string) => env.app.inject({ method: 'GET', url, headers: { 'x-api-key': ownerKey } }),
+      ]) {
+        const detail = await reader(`/api/emails/${m.id}`);
+        expect(detail.statusCode, detail.body).toBe(200);
+        expect(detail.json()).toMatchObject({ message: '', content_sealed: true, raw_bytes: null });
+        const raw = await reader(`/api/emails/${m.id}/raw`);
+        expect(raw.statusCode).toBe(404);
+        expect(raw.body).toMatch(/^not_found: the content of email .* is sealed/);
+        for (const res of [detail, raw]) {
+          expect(res.body).not.toContain(token);
+          expect(res.body).not.toContain(inviteToken);
+        }
+      }
+      // Nor can a copy be made to read.
+      const copy = await as(owner, 'POST', `/api/emails/${m.id}/resend`);
+      expect(copy.statusCode).toBe(400);
+      expect(copy.body).toMatch(/^validation_error: .*carries a sign-in link/);
+    }
+    // Mail without such a link is shown as ever.
+    expect((await as(owner, 'POST', '/api/guided-test')).statusCode).toBe(200);
+    const guided = (
+      (await as(viewer, 'GET', '/api/emails?limit=100')).json() as { data: { id: string; subject: string }[] }
+    ).data.find((m) => m.subject === 'Your first email from txmail')!;
+    const shown = (await as(viewer, 'GET', `/api/emails/${guided.id}`)).json() as {
+      message: string;
+      content_sealed: boolean;
+    };
+    expect(shown.content_sealed).toBe(false);
+    expect(shown.message).toContain('It works!');
+    // The link itself still works, for whoever reads the inbox.
+    const reset = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'a new owner password' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
   });
 
   it("gives the log tools their roles: search and the raw message to all, re-send to senders, the account's settings to the owner", async () => {
@@ -376,12 +730,20 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         'suppression.removed',
       ]),
     );
-    if (hookId)
-      expect(actions).toEqual(
-        expect.arrayContaining(['webhook.created', 'webhook.secret_revealed', 'webhook.secret_rotated']),
-      );
+    expect(actions).toEqual(
+      expect.arrayContaining(['webhook.created', 'webhook.secret_revealed', 'webhook.secret_rotated']),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['domain.created', 'dkim_key.rotated', 'domain.deleted']));
     const entries = ((await as(owner, 'GET', '/api/audit')).json() as { data: Record<string, unknown>[] })
       .data;
+    // The domain's entries name it, and who did it.
+    for (const action of ['domain.created', 'dkim_key.rotated', 'domain.deleted']) {
+      expect(entries.find((e) => e.action === action)).toMatchObject({
+        actor: { type: 'member', label: 'admin@example.org' },
+        target: domainId,
+      });
+    }
+    expect(entries.find((e) => e.action === 'webhook.secret_rotated')).toMatchObject({ target: hookId });
     const created = entries.find((e) => e.action === 'api_key.created')!;
     expect(created).toMatchObject({
       actor: { type: 'member', label: 'admin@example.org' },

@@ -4,6 +4,11 @@
 export interface MailContent {
   subject: string;
   html: string;
+  /**
+   * The mail's link signs its reader in (sign-up, reset, invitation): the account's log shows the
+   * message without its content, since members and API keys who read the log are not its recipient.
+   */
+  sealed?: true;
 }
 
 function escapeHtml(s: string): string {
@@ -21,6 +26,7 @@ function layout(title: string, body: string): string {
 export function verificationMail(link: string, signedUpAt: Date): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Verify your email address for txmail',
     html: layout(
       'Verify your email address',
@@ -49,9 +55,30 @@ export function signupAttemptMail(
   };
 }
 
+/**
+ * To an invited member's address, when someone signs up with it: an address is a member of one account
+ * or has its own, not both (address-holder.ts), so nothing changed. Like signupAttemptMail, its links
+ * only open pages.
+ */
+export function memberSignupAttemptMail(
+  pages: { login: string; forgotPassword: string },
+  attemptedAt: Date,
+): MailContent {
+  const login = escapeHtml(pages.login);
+  const forgot = escapeHtml(pages.forgotPassword);
+  return {
+    subject: 'Someone tried to sign up for txmail with your address',
+    html: layout(
+      'You are a member of an account',
+      `<p>Someone tried to sign up for txmail with this address at ${attemptedAt.toISOString()}. This address is a member of a txmail account, so it cannot have an account of its own: nothing was changed.</p><p>If it was you, log in at <a href="${login}">${login}</a> with your member password (forgot it? Ask for a reset link at <a href="${forgot}">${forgot}</a>; if you have not accepted the invitation yet, its mail has the link). For an account of your own, sign up with another address, or ask the account's owner to remove you first.</p><p>If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
 export function passwordResetMail(link: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Reset your txmail password',
     html: layout(
       'Reset your password',
@@ -77,6 +104,7 @@ export function guidedTestMail(at: Date): MailContent {
 export function addressProofMail(link: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'Verify your email address for txmail',
     html: layout(
       'Verify your email address',
@@ -89,6 +117,7 @@ export function addressProofMail(link: string): MailContent {
 export function inviteMail(link: string, accountEmail: string, invitedBy: string, role: string): MailContent {
   const a = escapeHtml(link);
   return {
+    sealed: true,
     subject: 'You are invited to a txmail account',
     html: layout(
       'You are invited to txmail',

@@ -7,6 +7,8 @@ import type { SystemMail } from '../messages/system-mail.js';
 export interface AccountMailContent {
   subject: string;
   html: string;
+  /** Carries a link that signs its reader in: kept out of the account's log (system-mail.ts). */
+  sealed?: boolean;
 }
 
 export interface AccountMail {

@@ -1,10 +1,12 @@
 // Creating accounts and API keys (operator CLI and the dashboard's sign-up).
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
+import type { MembersRepo } from '../db/members-repo.js';
 import type { Account, ApiKeyRow, MemberRole, Plan } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseAddress } from '../messages/address.js';
+import { addressHolder } from './address-holder.js';
 import { generateApiKey } from './api-key-format.js';
 import { hashPassword } from './passwords.js';
 import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
@@ -33,6 +35,8 @@ export class Accounts {
   constructor(
     private readonly repo: AccountsRepo,
     private readonly clock: Clock,
+    /** Invited members' addresses are taken too (address-holder.ts). */
+    private readonly members: Pick<MembersRepo, 'findInvitedByEmail'>,
   ) {}
 
   /**
@@ -49,7 +53,14 @@ export class Accounts {
     if (input.password !== undefined && input.password.length < 10) {
       throw new AppError('validation_error', '"password" must be at least 10 characters');
     }
-    const existing = await this.repo.findByEmail(email);
+    const holder = await addressHolder({ accounts: this.repo, members: this.members }, email);
+    if (holder?.member) {
+      throw new AppError(
+        'validation_error',
+        `${email} is an invited member of another account; an address has an account or a membership, not both`,
+      );
+    }
+    const existing = holder?.account;
     if (existing && !isUnclaimedSignup(existing)) {
       throw new AppError('validation_error', `an account with the email ${email} already exists`);
     }

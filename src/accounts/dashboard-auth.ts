@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { AttemptCountsRepo } from '../db/attempt-counts-repo.js';
-import type { MembersRepo } from '../db/members-repo.js';
+import { ownerMemberId, type MembersRepo } from '../db/members-repo.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
 import type { Account, MemberRow } from '../db/schema.js';
@@ -183,7 +183,11 @@ export class DashboardAuth {
     this.deps.deferred.defer(() => this.mailResetLink(address, now));
   }
 
-  /** Sets the new password and logs the account out everywhere; its browsers are forgotten. */
+  /**
+   * Sets the new password of the link's member (the owner's, or an invited member's own) and logs that
+   * member out everywhere; the owner's browsers are forgotten. Nobody else's sessions end: their
+   * passwords are their own.
+   */
   async resetPassword(token: string, password: string): Promise<void> {
     checkNewPassword(password);
     const used = await this.deps.sessionsRepo.useToken(
@@ -199,19 +203,36 @@ export class DashboardAuth {
     }
     const now = this.deps.clock.now();
     const hash = await hashPassword(password);
+    if (used.member_id !== null) {
+      // An invited member's link came to the member's own inbox: it proves nothing of the account's.
+      const member = await this.deps.members.byId(used.member_id);
+      if (!member || member.account_id !== used.account_id || member.accepted_at === null) {
+        throw new AppError(
+          'invalid_token',
+          'this password reset link is unknown, used already or expired; ask for a new one',
+        );
+      }
+      await this.deps.members.setPassword(member.id, hash);
+      await this.deps.sessions.revokeMember(member);
+      return;
+    }
     // The reset link came to the signup inbox: it proves the address as a sign-up link does, and, the
     // first time, ends whatever came before (sessions, API keys, browsers; signups-repo.ts).
     if (!(await this.deps.signupsRepo.completeByReset(used.account_id, hash, now))) {
       await this.deps.accountsRepo.setPassword(used.account_id, hash);
-      await this.deps.sessions.revokeAll(used.account_id);
+      // The owner's sessions and browsers: the invited members' own passwords did not change.
+      await this.deps.sessions.revokeMember({
+        id: ownerMemberId(used.account_id),
+        account_id: used.account_id,
+      });
       await this.deps.devices.forgetAll(used.account_id);
     }
   }
 
   /**
-   * Changes the password of a logged-in account; every other session is logged out and every other
-   * browser forgotten (they proved the old password). This browser, which just proved the current one,
-   * is remembered anew.
+   * Changes the password of the logged-in member; its other sessions are logged out and, the owner's,
+   * every other browser forgotten (they proved the old password). This browser, which just proved the
+   * current one, is remembered anew.
    */
   async changePassword(
     session: ActiveSession,
@@ -225,14 +246,12 @@ export class DashboardAuth {
       throw new AppError('invalid_credentials', 'the current password is wrong');
     }
     const accountId = session.account.id;
-    if (invited) {
-      // An invited member's own password: that member's other sessions end, nobody else's.
-      await this.deps.members.setPassword(session.member.id, await hashPassword(next));
-      await this.deps.sessionsRepo.deleteMemberSessions(session.member.id, session.idHash);
-      return undefined;
-    }
-    await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
-    await this.deps.sessions.revokeAll(accountId, session.idHash);
+    if (invited) await this.deps.members.setPassword(session.member.id, await hashPassword(next));
+    else await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
+    // This member's other sessions end, nobody else's: a member's password is its own.
+    await this.deps.sessions.revokeMember(session.member, session.idHash);
+    // Remembered browsers are the owner's alone (login-devices.ts).
+    if (invited) return undefined;
     await this.deps.devices.forgetAll(accountId);
     return this.deps.devices.remember(accountId, undefined, this.deps.clock.now());
   }
@@ -254,17 +273,28 @@ export class DashboardAuth {
     return owner ? { account: owner, member, passwordHash: member.password_hash } : {};
   }
 
-  /** After the answer to a reset request made at `now`: the link, if the address has an account. */
+  /**
+   * After the answer to a reset request made at `now`: the link, if the address signs in (an account's
+   * owner, or an invited member who accepted: whoever log-in would find), to that address. A member's
+   * link is queued as its account's mail, sealed in the log like every sign-in link (system-mail.ts).
+   */
   private async mailResetLink(address: string, now: number): Promise<void> {
-    const account = await this.deps.accountsRepo.findByEmail(address);
+    const { account, member } = await this.whoIs(address);
     if (!account) return;
-    const token = await this.issueResetToken(account.id, now);
-    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)));
+    const token = await this.issueResetToken(account.id, now, member?.id ?? null);
+    await this.deps.mail.send(account, passwordResetMail(this.link('/reset-password', token)), member?.email);
   }
 
-  /** A new reset link, valid for an hour from `now`; the older ones stop working. */
-  private async issueResetToken(accountId: string, now: number): Promise<string> {
-    await this.deps.sessionsRepo.expireTokens(accountId, 'reset_password', now);
+  /**
+   * A new reset link of the account's owner (`memberId` null) or of one invited member, valid for an
+   * hour from `now`; that member's older ones stop working, nobody else's.
+   */
+  private async issueResetToken(
+    accountId: string,
+    now: number,
+    memberId: string | null = null,
+  ): Promise<string> {
+    await this.deps.sessionsRepo.expireTokens(accountId, memberId, 'reset_password', now);
     const token = randomBytes(32).toString('base64url');
     await this.deps.sessionsRepo.createToken({
       token_hash: hashSecret(token),
@@ -274,6 +304,7 @@ export class DashboardAuth {
       expires_at: now + RESET_TTL_MS,
       used_at: null,
       password_hash: null,
+      member_id: memberId,
     });
     return token;
   }

@@ -2,7 +2,8 @@
 // address and password) and invited members with a role each. An invitation is a link mailed from
 // onboarding@ to the address, valid 7 days, stored only as the hash of its token; opening it sets the
 // member's password and starts a session. One invited membership per address across the service (a
-// log-in names the member by its address); an address that is already an account's cannot be invited.
+// log-in names the member by its address); an address that is already an account's cannot be invited
+// (address-holder.ts, which sign-up asks too).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
@@ -13,6 +14,7 @@ import { newId } from '../ids.js';
 import type { AccountMail } from './account-mail.js';
 import { inviteMail } from './account-mail-content.js';
 import { accountAddress } from './accounts.js';
+import { addressHolder } from './address-holder.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import { hashSecret } from './sessions.js';
 
@@ -56,10 +58,7 @@ export class Members {
     } catch {
       throw new AppError('validation_error', '"email" must be an email address');
     }
-    if (
-      (await this.deps.accounts.findByEmail(address)) ||
-      (await this.deps.repo.findInvitedByEmail(address))
-    ) {
+    if (await addressHolder({ accounts: this.deps.accounts, members: this.deps.repo }, address)) {
       throw new AppError('member_exists', `${address} already has a txmail account or membership`);
     }
     const now = this.deps.clock.now();

@@ -95,9 +95,12 @@ export class Sessions {
     await this.repo.delete(idHash);
   }
 
-  /** Logs the account out everywhere (password changed or reset), but for `except` if given. */
-  async revokeAll(accountId: string, except?: string): Promise<void> {
-    await this.repo.deleteAll(accountId, except);
+  /**
+   * Logs one member out everywhere (its password changed or was reset), but for `except` if given. Only
+   * that member: the owner's new password says nothing about the members' own.
+   */
+  async revokeMember(member: Pick<MemberRow, 'id' | 'account_id'>, except?: string): Promise<void> {
+    await this.repo.deleteOfMember(member.account_id, member.id, except);
   }
 
   csrfToken(sessionId: string): string {

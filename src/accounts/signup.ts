@@ -9,14 +9,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
-import type { Account, AccountTokenRow } from '../db/schema.js';
+import type { MembersRepo } from '../db/members-repo.js';
+import type { Account, AccountTokenRow, MemberRow } from '../db/schema.js';
 import type { SessionsRepo } from '../db/sessions-repo.js';
 import type { SignupsRepo } from '../db/signups-repo.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AccountMail } from './account-mail.js';
-import { signupAttemptMail, verificationMail } from './account-mail-content.js';
+import { memberSignupAttemptMail, signupAttemptMail, verificationMail } from './account-mail-content.js';
 import { accountAddress, isUnclaimedSignup } from './accounts.js';
+import { addressHolder } from './address-holder.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import { clientNetwork } from '../client-network.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
@@ -61,6 +63,8 @@ export class Signup {
       mail: AccountMail;
       limits: MailRequestLimits;
       clock: Clock;
+      /** Invited members' addresses are taken too (address-holder.ts). */
+      members: MembersRepo;
     },
   ) {}
 
@@ -100,7 +104,14 @@ export class Signup {
     const at = new Date(now);
     // Twice at most: a concurrent sign-up may create the account between the look-up and the insert.
     for (let tries = 0; tries < 2; tries++) {
-      const existing = await this.deps.accountsRepo.findByEmail(address);
+      const holder = await addressHolder(
+        { accounts: this.deps.accountsRepo, members: this.deps.members },
+        address,
+      );
+      // An invited member's address is taken as an account's is (address-holder.ts): the member is
+      // told, as an owner would be, and nothing changes.
+      if (holder?.member && (await this.tellMember(holder.member, now))) return;
+      const existing = holder?.account;
       // An account with a password (signed up before sign-up links carried it, or made by the operator
       // with an unverified address) or a proven address is never offered a link that would replace
       // its password: its owner gets the note, which points to log-in and reset (a reset proves the
@@ -140,6 +151,34 @@ export class Signup {
   }
 
   /**
+   * Someone signed up with an invited member's address: the work of a taken address (a notice in one
+   * transaction of two statements, one mail), the mail to the member, the notice to its account. False
+   * when the member's account is gone meanwhile (the address is free again).
+   */
+  private async tellMember(member: MemberRow, now: number): Promise<boolean> {
+    const account = await this.deps.accountsRepo.findById(member.account_id);
+    if (!account) return false;
+    await this.deps.signupsRepo.recordAttempt({
+      id: newId(),
+      account_id: account.id,
+      // Its own kind: it replaces only the older notice of its kind, never the owner's own.
+      kind: 'member_signup_attempt',
+      message: `Someone tried to sign up for an account of its own with the address of your member ${member.email}; nothing changed.`,
+      data: '{}',
+      created_at: now,
+    });
+    await this.deps.mail.send(
+      account,
+      memberSignupAttemptMail(
+        { login: this.page('/login'), forgotPassword: this.page('/forgot-password') },
+        new Date(now),
+      ),
+      member.email,
+    );
+    return true;
+  }
+
+  /**
    * Uses a sign-up link and logs its browser in: the account takes that sign-up's password and its
    * address is verified, only while it is unverified and has no password (another link, a reset or the
    * operator came first: then the link is refused and nothing changes).
@@ -168,6 +207,7 @@ export class Signup {
       expires_at: now + SIGNUP_LINK_TTL_MS,
       used_at: null,
       password_hash: passwordHash,
+      member_id: null,
     };
     return { token, row };
   }

@@ -12,7 +12,7 @@ import type { Account, MemberRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { LOGIN_WINDOW_MS } from './login-limits.js';
-import { hashSecret } from './sessions.js';
+import { hashSecret, type Sessions } from './sessions.js';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from './totp.js';
 
 export const RECOVERY_CODES = 10;
@@ -38,6 +38,8 @@ export class TwoFactor {
       box: SecretBox;
       attempts: AttemptCountsRepo;
       clock: Clock;
+      /** Ends the member's other sessions once the second factor is on. */
+      sessions: Pick<Sessions, 'revokeMember'>;
     },
   ) {
     this.attempts = new AttemptLimiter(deps.attempts, 'totp-member', CODE_ATTEMPTS, LOGIN_WINDOW_MS);
@@ -53,8 +55,14 @@ export class TwoFactor {
     return { secret, otpauth_url: otpauthUrl(secret, member.email) };
   }
 
-  /** Confirms the pending secret with a code from the app; answers the recovery codes, shown this once. */
-  async confirm(member: MemberRow, code: string): Promise<string[]> {
+  /**
+   * Confirms the pending secret with a code from the app; answers the recovery codes, shown this once.
+   * The member's other sessions end (`keepSession`, the id hash of the one confirming, stays): a
+   * session stolen before, with the password or without, must not outlive the second factor meant to
+   * keep its thief out. They end after the factor is on, so a session a password alone opened meanwhile
+   * ends too.
+   */
+  async confirm(member: MemberRow, code: string, keepSession: string): Promise<string[]> {
     const fresh = await this.deps.members.byId(member.id);
     if (!fresh?.totp_pending_secret) {
       throw new AppError('validation_error', 'start with POST /api/auth/totp/setup');
@@ -72,6 +80,7 @@ export class TwoFactor {
       now,
       codes.map(recoveryHash),
     );
+    await this.deps.sessions.revokeMember(member, keepSession);
     return codes;
   }
 

@@ -2,14 +2,24 @@
 // (keys, domains, DKIM keys, webhooks and their secrets, suppressions, members and roles, security
 // settings), with who made it (a member or an API key), when, and from which address. The HTTP layer
 // records every audited route of http/permissions.ts after it succeeded (http/audit-hook.ts); the
-// services that change things outside a route (accepting an invitation) call it themselves.
+// services that change things outside a route (accepting an invitation) call it themselves, the
+// operator's commands record the operator (cli.ts), and the reputation guard's moves the system.
 import type { Clock } from '../clock.js';
 import type { AuditRepo } from '../db/audit-repo.js';
 import type { AuditLogRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 
+/**
+ * The parts of txmail that change an account by themselves, at nobody's request: recorded as the
+ * actor `system` with the part's name as its id.
+ */
+export type SystemActor = 'reputation_guard';
+
 export type AuditActor =
-  { type: 'member'; id: string; email: string } | { type: 'api_key'; id: string } | { type: 'operator' };
+  | { type: 'member'; id: string; email: string }
+  | { type: 'api_key'; id: string }
+  | { type: 'operator' }
+  | { type: 'system'; id: SystemActor };
 
 export interface AuditEntry {
   accountId: string;
@@ -27,23 +37,32 @@ export class Audit {
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    const { actor } = entry;
-    await this.repo.insert({
-      id: newId(),
-      account_id: entry.accountId,
-      created_at: this.clock.now(),
-      actor_type: actor.type,
-      actor_id: actor.type === 'operator' ? null : actor.id,
-      actor_label: actor.type === 'member' ? actor.email : null,
-      action: entry.action,
-      target: entry.target,
-      ip: entry.ip,
-    });
+    await this.repo.insert(auditRow(entry, newId(), this.clock.now()));
   }
 
   list(accountId: string, limit: number, cursor?: string): Promise<AuditLogRow[]> {
     return this.repo.list(accountId, limit, cursor);
   }
+}
+
+/**
+ * The row of an entry made at `now`. For a change whose own transaction writes its entry (the
+ * reputation guard's moves, db/account-reputation-repo.ts), so that of several processes making it at
+ * once exactly the one that made it records it.
+ */
+export function auditRow(entry: AuditEntry, id: string, now: number): AuditLogRow {
+  const { actor } = entry;
+  return {
+    id,
+    account_id: entry.accountId,
+    created_at: now,
+    actor_type: actor.type,
+    actor_id: actor.type === 'operator' ? null : actor.id,
+    actor_label: actor.type === 'member' ? actor.email : null,
+    action: entry.action,
+    target: entry.target,
+    ip: entry.ip,
+  };
 }
 
 /** An entry as GET /api/audit shows it. */

@@ -1,12 +1,13 @@
 // An account's reputation state (ARCHITECTURE.md, "Reputation guardrails"): reading it, and moving it
 // with its consequences. Every move is a conditional UPDATE from the status it was judged in, so when
-// several processes judge the same account at once exactly one of them moves it and writes the notice
-// and the webhook event (in the same transaction); the others see no row updated and do nothing.
+// several processes judge the same account at once exactly one of them moves it and writes the notice,
+// the webhook event and the audit entry (in the same transaction); the others see no row updated and
+// do nothing.
 import { sql, type Kysely } from 'kysely';
 import type { ReputationStatus } from '../reputation/judge.js';
 import { HOLD_MS } from '../reputation/thresholds.js';
 import { Signal } from '../wake-signals.js';
-import type { AccountNoticeRow, Database, NewEvent } from './schema.js';
+import type { AccountNoticeRow, AuditLogRow, Database, NewEvent } from './schema.js';
 import { enqueueWebhookEvents } from './webhook-enqueue.js';
 
 export interface AccountReputationState {
@@ -31,6 +32,8 @@ export interface ReputationMove {
   notice?: AccountNoticeRow;
   /** An account event (message_id null), fanned out to the subscribed endpoints in the same transaction. */
   event?: NewEvent;
+  /** The account's audit entry of the move (audit/audit.ts auditRow), written only when it applies. */
+  audit: AuditLogRow;
 }
 
 export class AccountReputationRepo {
@@ -75,6 +78,7 @@ export class AccountReputationRepo {
         )
         .executeTakeFirst();
       if (r.numUpdatedRows === 0n) return false;
+      await trx.insertInto('audit_log').values(m.audit).execute();
       if (m.notice) await trx.insertInto('account_notices').values(m.notice).execute();
       if (m.event) {
         await trx.insertInto('events').values(m.event).execute();
@@ -90,9 +94,15 @@ export class AccountReputationRepo {
    * The operator lifts a pause: healthy, with the notice, and the mail the pause held is due now rather
    * than at the end of its hold. Held mail is the account's queued mail due within HOLD_MS (a hold
    * never schedules further); mail due later waits for its own retry (a backoff, a greylisting wait),
-   * which the pause did not set. False when the account was not paused.
+   * which the pause did not set. False when the account was not paused. `audit` is the account's
+   * entry of the resume, written with it.
    */
-  async resume(accountId: string, now: number, notice: AccountNoticeRow): Promise<boolean> {
+  async resume(
+    accountId: string,
+    now: number,
+    notice: AccountNoticeRow,
+    audit: AuditLogRow,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const r = await trx
         .updateTable('accounts')
@@ -101,6 +111,7 @@ export class AccountReputationRepo {
         .where('reputation_status', '=', 'paused')
         .executeTakeFirst();
       if (r.numUpdatedRows === 0n) return false;
+      await trx.insertInto('audit_log').values(audit).execute();
       await trx.insertInto('account_notices').values(notice).execute();
       await trx
         .updateTable('messages')

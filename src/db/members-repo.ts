@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Account, Database, MemberRole, MemberRow } from './schema.js';
 
 /** The owner member's id: derived from the account's, so it never needs a look-up to exist. */
-function ownerMemberId(accountId: string): string {
+export function ownerMemberId(accountId: string): string {
   return `own_${accountId}`;
 }
 

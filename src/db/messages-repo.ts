@@ -226,6 +226,18 @@ export class MessagesRepo {
       .execute();
   }
 
+  /** The data of the message's `email.queued` event (what it was queued as); undefined when none. */
+  async queuedEventData(accountId: string, messageId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('events')
+      .select('data')
+      .where('account_id', '=', accountId)
+      .where('message_id', '=', messageId)
+      .where('type', '=', 'email.queued')
+      .executeTakeFirst();
+    return row?.data;
+  }
+
   /** Every delivery attempt of the message, newest first. */
   async attempts(accountId: string, messageId: string): Promise<DeliveryAttemptRow[]> {
     return this.db

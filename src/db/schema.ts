@@ -107,7 +107,8 @@ export interface AuditLogTable {
   id: string;
   account_id: string;
   created_at: number;
-  actor_type: 'member' | 'api_key' | 'operator';
+  /** `system`: txmail itself (audit/audit.ts SystemActor, named by actor_id), e.g. the reputation guard. */
+  actor_type: 'member' | 'api_key' | 'operator' | 'system';
   actor_id: string | null;
   actor_label: string | null;
   action: string;
@@ -149,6 +150,11 @@ export interface AccountTokensTable {
    * when this link is used (never before: the link proves the inbox). Null for every other token.
    */
   password_hash: string | null;
+  /**
+   * Reset links of an invited member (migration 031): whose password the link resets. Null: the
+   * owner's (the account's signup address).
+   */
+  member_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttemptCountsTable {

@@ -1,5 +1,6 @@
 // Dashboard sessions and one-time account tokens, both looked up by the SHA-256 of a secret.
 import type { Kysely } from 'kysely';
+import { ownerMemberId } from './members-repo.js';
 import type { AccountTokenPurpose, AccountTokenRow, Database, SessionRow } from './schema.js';
 
 export class SessionsRepo {
@@ -55,20 +56,22 @@ export class SessionsRepo {
     await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
 
-  /** Every session of the account (password change or reset), optionally but one. */
-  async deleteAll(accountId: string, except?: string): Promise<void> {
-    let q = this.db.deleteFrom('sessions').where('account_id', '=', accountId);
+  /**
+   * Every session of one member of the account (its password changed or was reset), but `except` if
+   * given; nobody else's. A row without a member (from before migration 028, which gave every row its
+   * owner) is the owner's, as Sessions.authenticate reads it.
+   */
+  async deleteOfMember(accountId: string, memberId: string, except?: string): Promise<void> {
+    let q = this.db
+      .deleteFrom('sessions')
+      .where('account_id', '=', accountId)
+      .where((eb) =>
+        memberId === ownerMemberId(accountId)
+          ? eb.or([eb('member_id', '=', memberId), eb('member_id', 'is', null)])
+          : eb('member_id', '=', memberId),
+      );
     if (except !== undefined) q = q.where('id_hash', '!=', except);
     await q.execute();
-  }
-
-  /** Every session of one member, but `except`. */
-  async deleteMemberSessions(memberId: string, except: string): Promise<void> {
-    await this.db
-      .deleteFrom('sessions')
-      .where('member_id', '=', memberId)
-      .where('id_hash', '!=', except)
-      .execute();
   }
 
   async createToken(token: AccountTokenRow): Promise<void> {
@@ -95,12 +98,21 @@ export class SessionsRepo {
       .executeTakeFirst();
   }
 
-  /** Invalidates the account's unused tokens of one purpose (a new one replaces them). */
-  async expireTokens(accountId: string, purpose: AccountTokenPurpose, now: number): Promise<void> {
+  /**
+   * Invalidates the unused tokens of one purpose of the account's owner (`memberId` null) or of one
+   * invited member (a new one replaces them); nobody else's.
+   */
+  async expireTokens(
+    accountId: string,
+    memberId: string | null,
+    purpose: AccountTokenPurpose,
+    now: number,
+  ): Promise<void> {
     await this.db
       .updateTable('account_tokens')
       .set({ used_at: now })
       .where('account_id', '=', accountId)
+      .where('member_id', memberId === null ? 'is' : '=', memberId)
       .where('purpose', '=', purpose)
       .where('used_at', 'is', null)
       .execute();

@@ -24,6 +24,28 @@ export interface SystemMessage {
   to?: string;
   subject: string;
   html: string;
+  /**
+   * The content carries a sign-in secret (a sign-up, reset or invitation link) for its recipient alone:
+   * the log shows it without its content (sealedContent below).
+   */
+  sealed?: boolean;
+}
+
+/**
+ * Whether a message's content is withheld from the log, by the data of its `email.queued` event. Mail
+ * whose link signs its reader in (a password reset, an invitation) is queued as the account's mail, and
+ * the account's log is read by every member and by its API keys: a viewer who asked for the owner's
+ * reset link would otherwise read it there and take the owner's place (ARCHITECTURE.md, "Members,
+ * roles and the audit log"). The event is written in the message's own accept transaction, so no
+ * moment exists when the message is in the log and not yet sealed.
+ */
+export function sealedContent(queuedEventData: string | undefined): boolean {
+  if (queuedEventData === undefined) return false;
+  try {
+    return (JSON.parse(queuedEventData) as { sealed?: unknown }).sealed === true;
+  } catch {
+    return false;
+  }
 }
 
 export class SystemMail {
@@ -75,7 +97,7 @@ export class SystemMail {
         account_id: account.id,
         type: 'email.queued',
         created_at: now,
-        data: JSON.stringify({ system: true }),
+        data: JSON.stringify(m.sealed ? { system: true, sealed: true } : { system: true }),
       },
     });
     if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);

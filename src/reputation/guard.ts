@@ -2,19 +2,21 @@
 // (judge.ts) and moves its state (transition.ts), healthy ↔ warning and → paused, with the consequences
 // of a move to warning or paused: the notice and the webhook event in the move's own transaction (so of
 // several processes judging at once exactly one writes them, db/account-reputation-repo.ts), then the
-// email. Paused is left only through resume(), the operator's `txmail account resume`.
+// email. Every move, and the resume, is in the account's audit log, written in the same transaction. Paused is left only through resume(), the operator's `txmail account resume`.
 //
 // When: soon() after a bounce or complaint is recorded for the account (the delivery worker's record,
 // the inbound processor's), at most once a second per account however many arrive; and a sweep every few
 // minutes over every account with something in its window and every account in warning, which is how a
 // warning ends when the bad days leave the window.
 import type { Logger } from 'pino';
+import { auditRow, type AuditActor } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import type { AccountReputationRepo, AccountReputationState } from '../db/account-reputation-repo.js';
 import type { ReputationRepo } from '../db/reputation-repo.js';
+import type { AuditLogRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { windowStart } from './counts.js';
-import { judgeReputation, type ReputationWindow } from './judge.js';
+import { judgeReputation, type ReputationStatus, type ReputationWindow } from './judge.js';
 import {
   reputationEvent,
   reputationMail,
@@ -42,6 +44,24 @@ export interface ReputationGuardDeps {
    * key's) drop it at once; other processes see the change within their cache's second.
    */
   changed?: () => void;
+}
+
+/**
+ * The account's audit entry of a move of its state to `status` at `now` (docs/API.md, "Audit log"):
+ * `account.reputation_changed`, the new status as its target (as a plan change's). The guard's moves
+ * are the system's (nobody asked for them), the resume the operator's.
+ */
+export function reputationAudit(
+  accountId: string,
+  status: ReputationStatus,
+  actor: AuditActor,
+  now: number,
+): AuditLogRow {
+  return auditRow(
+    { accountId, actor, action: 'account.reputation_changed', target: status, ip: null },
+    newId(),
+    now,
+  );
 }
 
 /** The state of an account the sweep's state read did not list: healthy, never moved. */
@@ -130,7 +150,12 @@ export class ReputationGuard {
     if (state?.status !== 'paused') return false;
     await this.deps.counts.resetWindow(accountId);
     const now = this.deps.clock.now();
-    const resumed = await this.deps.states.resume(accountId, now, resumedNotice(accountId, newId(), now));
+    const resumed = await this.deps.states.resume(
+      accountId,
+      now,
+      resumedNotice(accountId, newId(), now),
+      reputationAudit(accountId, 'healthy', { type: 'operator' }, now),
+    );
     if (resumed) {
       this.deps.changed?.();
       this.deps.logger.info({ accountId }, 'the operator resumed a paused account');
@@ -178,6 +203,7 @@ export class ReputationGuard {
       to: move.to,
       reason: move.reason === '' ? null : move.reason,
       now,
+      audit: reputationAudit(accountId, move.to, { type: 'system', id: 'reputation_guard' }, now),
       ...(move.tellAccount
         ? { notice: reputationNotice(facts, newId(), now), event: reputationEvent(facts, newId(), now) }
         : {}),

@@ -194,7 +194,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     accept: accepting.accept,
     systemMail: accepting.systemMail,
     auth,
-    accounts: new Accounts(repos.accounts, clock),
+    accounts: new Accounts(repos.accounts, clock, repos.members),
     suppressions: new Suppressions(repos.suppressions, clock),
     webhooks: webhooks.endpoints,
     webhookSender: webhooks.sender,

@@ -75,6 +75,7 @@ export function createAccountServices(
       mail: accountMail,
       limits,
       clock,
+      members: repos.members,
     },
   );
   const members = new Members(
@@ -92,6 +93,7 @@ export function createAccountServices(
     box: new SecretBox(deriveKey(deps.secretKey, 'totp-secret-encryption')),
     attempts: repos.attemptCounts,
     clock,
+    sessions,
   });
   const audit = new Audit(repos.audit, clock);
   const dashboardAuth = new DashboardAuth(

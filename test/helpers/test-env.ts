@@ -20,6 +20,7 @@ import type {
 } from '../../src/db/schema.js';
 import { executeStatement } from '../../src/db/statement.js';
 import { newId } from '../../src/ids.js';
+import { reputationAudit } from '../../src/reputation/guard.js';
 import type { Services } from '../../src/services.js';
 import { queuePushes } from './webhook-pushes.js';
 
@@ -84,7 +85,9 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
     /** Every dashboard session (its id only as a hash). */
     sessions: () => db.selectFrom('sessions').selectAll().execute(),
     /** Stores a mailed link as sign-up does (its token as a hash), in place of the account's earlier one. */
-    plantLink: (link: AccountTokenRow) => repos.signups.replaceLink(link),
+    /** The owner's: links of invited members are made by reset requests only. */
+    plantLink: (link: Omit<AccountTokenRow, 'member_id'>) =>
+      repos.signups.replaceLink({ ...link, member_id: null }),
     /** Every link token mailed (verification, reset), as stored. */
     accountTokens: () => db.selectFrom('account_tokens').selectAll().execute(),
     /** The browsers remembered for the account (device cookies, as hashes). */
@@ -92,7 +95,11 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
       db.selectFrom('login_devices').selectAll().where('account_id', '=', accountId).execute(),
     reputationState: (accountId: string) => repos.accountReputation.state(accountId),
     /** Moves an account's reputation state as the guard does (false: it was not in `from`). */
-    moveReputation: (move: ReputationMove) => repos.accountReputation.move(move),
+    moveReputation: (move: Omit<ReputationMove, 'audit'>) =>
+      repos.accountReputation.move({
+        ...move,
+        audit: reputationAudit(move.accountId, move.to, { type: 'system', id: 'reputation_guard' }, move.now),
+      }),
     pausedAccounts: () => repos.accountReputation.paused(),
     /** How many accounts are in each reputation state. */
     reputationCounts: () => repos.accountReputation.countByStatus(),

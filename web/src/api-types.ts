@@ -599,7 +599,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: set a new password with the token of the emailed link; logs out every session */
+    /** Dashboard: set a new password with the token of the emailed link; logs out that password's sessions */
     post: {
       parameters: {
         query?: never;
@@ -616,7 +616,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Done; every session is logged out */
+        /** @description Done; that password's sessions are logged out */
         200: {
           headers: {
             [name: string]: unknown;
@@ -4557,7 +4557,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: change the password; every other session is logged out */
+    /** Dashboard: change your password; your other sessions are logged out */
     post: {
       parameters: {
         query?: never;
@@ -4574,7 +4574,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Changed; every other session is logged out */
+        /** @description Changed; your other sessions are logged out */
         200: {
           headers: {
             [name: string]: unknown;
@@ -6201,7 +6201,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Dashboard: confirm with a code from the app; answers the recovery codes, shown once */
+    /** Dashboard: confirm with a code from the app; answers the recovery codes, shown once; your other sessions end */
     post: {
       parameters: {
         query?: never;
@@ -7465,6 +7465,8 @@ export interface components {
       content_retention_days: number | null;
       /** Format: date-time */
       content_removed_at: string | null;
+      /** @description The message carries a sign-in link for its recipient alone (a reset, sign-up or invitation link): `message` is empty and the raw bytes are not served */
+      content_sealed: boolean;
       /** Format: date-time */
       content_removes_at: string | null;
       /** @description The message this one is a re-sent copy of */
@@ -7593,7 +7595,7 @@ export interface components {
     };
     Notice: {
       id: string;
-      /** @description webhook_disabled, quota_80, quota_100, signup_attempt, … */
+      /** @description webhook_disabled, quota_80, quota_100, signup_attempt, member_signup_attempt, … */
       kind: string;
       message: string;
       /** @description What the notice is about (e.g. the webhook) */
@@ -8123,8 +8125,12 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       actor: {
-        /** @enum {string} */
-        type: 'member' | 'api_key' | 'operator';
+        /**
+         * @description `system`: txmail itself, at nobody's request (`id` names the part: `reputation_guard`)
+         * @enum {string}
+         */
+        type: 'member' | 'api_key' | 'operator' | 'system';
+        /** @description The member's or API key's id, or the system part's name */
         id: string | null;
         /** @description The member's address at the time */
         label: string | null;
@@ -8442,5 +8448,5 @@ export const memberStatusValues: ReadonlyArray<
 > = ['invited', 'active'];
 export const auditEntryActorTypeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AuditEntry']['actor']['type']
-> = ['member', 'api_key', 'operator'];
+> = ['member', 'api_key', 'operator', 'system'];
 export type operations = Record<string, never>;

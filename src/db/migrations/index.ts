@@ -30,6 +30,7 @@ import * as m027 from './027-log-search-resend.js';
 import * as m028 from './028-members.js';
 import * as m029 from './029-audit-log.js';
 import * as m030 from './030-api-key-roles.js';
+import * as m031 from './031-member-reset-tokens.js';
 import * as m032 from './032-content-retention-grace.js';
 
 export const migrations: Record<string, Migration> = {
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   '028-members': m028,
   '029-audit-log': m029,
   '030-api-key-roles': m030,
+  '031-member-reset-tokens': m031,
   '032-content-retention-grace': m032,
 };

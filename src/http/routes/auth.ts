@@ -233,12 +233,13 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
     '/api/auth/password-reset/confirm',
     {
       schema: {
-        summary: 'Dashboard: set a new password with the token of the emailed link; logs out every session',
+        summary:
+          "Dashboard: set a new password with the token of the emailed link; logs out that password's sessions",
         body: object(['token', 'password'], { token, password }),
-        response: responses({ 200: json('Done; every session is logged out', done('password_reset')) }, [
-          ...PUBLIC_BODY,
-          'invalid_token',
-        ]),
+        response: responses(
+          { 200: json("Done; that password's sessions are logged out", done('password_reset')) },
+          [...PUBLIC_BODY, 'invalid_token'],
+        ),
       },
     },
     async (request, reply) => {
@@ -273,13 +274,13 @@ export function registerSessionAuthRoutes(app: FastifyInstance, deps: AuthRouteD
     '/api/auth/password',
     {
       schema: {
-        summary: 'Dashboard: change the password; every other session is logged out',
+        summary: 'Dashboard: change your password; your other sessions are logged out',
         body: object(['current_password', 'new_password'], {
           current_password: password,
           new_password: password,
         }),
         response: responses(
-          { 200: json('Changed; every other session is logged out', done('password_changed')) },
+          { 200: json('Changed; your other sessions are logged out', done('password_changed')) },
           [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY, 'validation_error', 'invalid_credentials'],
         ),
       },

@@ -26,6 +26,7 @@ import type { Account } from '../../db/schema.js';
 import { messageDeadline } from '../../delivery/retry-schedule.js';
 import { nextStep, type NextStep } from '../../messages/next-step.js';
 import { contentRemovedAfterGrace } from '../../retention/content-grace.js';
+import { sealedContent } from '../../messages/system-mail.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
@@ -168,10 +169,14 @@ export function registerEmailRoutes(
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
       const next = await nextSteps(domains, account, [message], clock);
+      // A sign-in link for its recipient alone: not for the members and keys that read the log.
+      const sealed = events.some((e) => e.type === 'email.queued' && sealedContent(e.data));
       return {
         ...detailJson(message, events),
+        ...(sealed ? { message: '' } : {}),
+        content_sealed: sealed,
         next: next(message),
-        raw_bytes: detail.rawSize ?? null,
+        raw_bytes: sealed ? null : (detail.rawSize ?? null),
         content_retention_days: days,
         content_removed_at: iso(message.content_removed_at),
         // When the content retention will remove it (docs/design.md §9; after an upgrade's grace,
@@ -230,6 +235,7 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
       const id = request.params.id;
       const raw = isId(id) ? await messages.raw(account.id, id) : undefined;
       if (!raw) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      if (sealedContent(await messages.queuedEventData(account.id, id))) throw sealedError(id);
       if (raw.kind === 'removed') {
         throw new AppError(
           'not_found',
@@ -252,6 +258,14 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
         .header('content-security-policy', 'sandbox')
         .send(raw.raw);
     },
+  );
+}
+
+/** The answer for the content of a message whose link signs its recipient in (system-mail.ts). */
+function sealedError(id: string): AppError {
+  return new AppError(
+    'not_found',
+    `the content of email "${id}" is sealed: it carries a sign-in link meant for its recipient alone`,
   );
 }
 

@@ -7,6 +7,7 @@ import type { MessagesRepo } from '../../db/messages-repo.js';
 import { AppError } from '../../errors.js';
 import type { AcceptService } from '../../messages/accept.js';
 import { sendableAddress } from '../../messages/address.js';
+import { sealedContent } from '../../messages/system-mail.js';
 import { authOf } from '../authenticate.js';
 import { idempotencyKeyOf } from '../idempotency-key.js';
 import { AUTHENTICATED, json, ref, responses, STATE_CHANGING } from '../schemas/responses.js';
@@ -60,6 +61,13 @@ export function registerResendRoute(
         throw new AppError(
           'validation_error',
           `the content of email "${id}" was removed (content retention): there is nothing to re-send`,
+        );
+      }
+      // A copy would be an ordinary message of the log, its sign-in link readable by every member.
+      if (sealedContent(await deps.messages.queuedEventData(account.id, id))) {
+        throw new AppError(
+          'validation_error',
+          `email "${id}" carries a sign-in link meant for its recipient alone: it cannot be re-sent`,
         );
       }
       const answer = await deps.accept

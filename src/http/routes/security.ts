@@ -107,7 +107,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
     '/api/auth/totp/confirm',
     {
       schema: {
-        summary: 'Dashboard: confirm with a code from the app; answers the recovery codes, shown once',
+        summary:
+          'Dashboard: confirm with a code from the app; answers the recovery codes, shown once; your other sessions end',
         body: object(['code'], { code: { type: 'string', minLength: 1, maxLength: 20 } }),
         response: responses(
           {
@@ -127,7 +128,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
       },
     },
     async (request, reply) => {
-      const codes = await deps.twoFactor.confirm(sessionOf(request).member, request.body.code);
+      const session = sessionOf(request);
+      const codes = await deps.twoFactor.confirm(session.member, request.body.code, session.idHash);
       return reply.header('Cache-Control', 'no-store').send({ recovery_codes: codes });
     },
   );

@@ -128,7 +128,7 @@ const notice = {
     id: { type: 'string' },
     kind: {
       type: 'string',
-      description: 'webhook_disabled, quota_80, quota_100, signup_attempt, …',
+      description: 'webhook_disabled, quota_80, quota_100, signup_attempt, member_signup_attempt, …',
     },
     message: { type: 'string' },
     data: {

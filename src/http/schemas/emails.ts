@@ -192,6 +192,11 @@ const detailProperties = {
   },
   content_retention_days: { type: ['integer', 'null'], description: "The account's setting" },
   content_removed_at: nullableIsoTime,
+  content_sealed: {
+    type: 'boolean',
+    description:
+      'The message carries a sign-in link for its recipient alone (a reset, sign-up or invitation link): `message` is empty and the raw bytes are not served',
+  },
   content_removes_at: nullableIsoTime,
   resent_from: { type: ['string', 'null'], description: 'The message this one is a re-sent copy of' },
   resends: { type: 'array', items: { type: 'string' }, description: 'Re-sent copies, oldest first' },

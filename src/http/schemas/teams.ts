@@ -70,8 +70,15 @@ const auditEntry = {
     id: { type: 'string' },
     created_at: isoTime,
     actor: record({
-      type: { type: 'string', enum: ['member', 'api_key', 'operator'] },
-      id: { type: ['string', 'null'] },
+      type: {
+        type: 'string',
+        enum: ['member', 'api_key', 'operator', 'system'],
+        description: "`system`: txmail itself, at nobody's request (`id` names the part: `reputation_guard`)",
+      },
+      id: {
+        type: ['string', 'null'],
+        description: "The member's or API key's id, or the system part's name",
+      },
       label: { type: ['string', 'null'], description: "The member's address at the time" },
     }),
     action: { type: 'string', description: 'e.g. `member.invited`, `api_key.created`, `email.resent`' },

@@ -138,6 +138,14 @@ function RawMessage({ detail }: { detail: EmailDetail }) {
       setError(err);
     }
   };
+  if (detail.content_sealed) {
+    return (
+      <p className="muted">
+        Not shown: this message carries a sign-in link (a password reset, sign-up or invitation link) meant
+        for its recipient alone.
+      </p>
+    );
+  }
   if (!detail.raw_bytes) {
     return (
       <p className="muted">
@@ -166,7 +174,7 @@ function Resend({ detail }: { detail: EmailDetail }) {
   const [busy, setBusy] = useState(false);
   const [copy, setCopy] = useState<string>();
   const [error, setError] = useState<unknown>();
-  if (detail.status === 'test' || detail.content_removed_at) return null;
+  if (detail.status === 'test' || detail.content_removed_at || detail.content_sealed) return null;
   const resend = async () => {
     setBusy(true);
     setError(undefined);
@@ -327,7 +335,7 @@ export function EmailDetailPage({ id }: { id: string }) {
           />
           <h2>Content</h2>
           <RawMessage detail={data} />
-          {data.content_removed_at ? (
+          {data.content_sealed ? null : data.content_removed_at ? (
             <p className="muted">The HTML body was removed with the content.</p>
           ) : (
             <details>

@@ -28,7 +28,7 @@ export function ForgotPasswordPage() {
       <LiveRegion>
         {sentTo && (
           <Notice kind="success">
-            If {sentTo} has an account, a link is on its way. It works once, for one hour.
+            If {sentTo} can log in to txmail, a link is on its way. It works once, for one hour.
           </Notice>
         )}
         <ErrorNotice error={error} />

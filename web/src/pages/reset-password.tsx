@@ -35,7 +35,7 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             minLength={10}
             required
-            hint="At least 10 characters. Every session of your account is logged out."
+            hint="At least 10 characters. Every session of yours is logged out."
           />
           <button className="button">Set password</button>
         </form>

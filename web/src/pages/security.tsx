@@ -106,6 +106,7 @@ export function SecurityPage() {
           <>
             <p>
               Add this key to your authenticator app (or open the link on your phone), then enter its code.
+              Turning it on logs out your other sessions; this one stays.
             </p>
             <p className="secret">
               Key: <code data-testid="totp-secret">{setup.secret}</code>{' '}
