@@ -112,6 +112,10 @@ export const ERROR_CODES = {
     status: 503,
     meaning: 'The message could not be stored (database unavailable); nothing was accepted, retry later.',
   },
+  shutting_down: {
+    status: 503,
+    meaning: 'This server is shutting down and did nothing with the request; retry it.',
+  },
   internal_error: { status: 500, meaning: 'A bug in txmail; the request may be retried.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

@@ -17,6 +17,7 @@ import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
+import { registerClosingRefusal } from './closing.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import type { RateLimitStore } from '../db/seams.js';
@@ -119,7 +120,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // Access logs cost more than the send itself at high rates; they are on at log level debug.
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
-    return503OnClosing: true,
+    // Refused in txmail's own error form instead (closing.ts).
+    return503OnClosing: false,
     trustProxy: fastifyTrustProxy(deps.trustProxy),
     // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
     frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
@@ -128,6 +130,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false },
     },
   });
+  registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);

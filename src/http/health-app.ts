@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
+import { registerClosingRefusal } from './closing.js';
 import { requestLogger } from './request-log.js';
 import { handleError } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -22,8 +23,10 @@ export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
     // Paths without their query strings (request-log.ts): a query may hold a token.
     loggerInstance: requestLogger(deps.logger),
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
-    return503OnClosing: true,
+    // Refused in txmail's own error form instead (closing.ts).
+    return503OnClosing: false,
   });
+  registerClosingRefusal(app);
   app.setSerializerCompiler(describeOnly);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {

@@ -48,6 +48,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     put?: never;
@@ -105,7 +114,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later. */
+        /**
+         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         *
+         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -167,6 +180,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -275,6 +297,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -396,6 +427,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -479,6 +519,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -582,6 +631,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -665,6 +723,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -756,6 +823,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -931,7 +1007,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later. */
+        /**
+         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         *
+         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1098,7 +1178,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later. */
+        /**
+         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         *
+         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1273,7 +1357,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later. */
+        /**
+         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         *
+         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1375,6 +1463,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -1517,6 +1614,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     put?: never;
@@ -1619,6 +1725,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     put?: never;
@@ -1712,6 +1827,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -1844,6 +1968,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     trace?: never;
@@ -1926,6 +2059,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2060,6 +2202,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -2155,6 +2306,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2274,6 +2434,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2409,6 +2578,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     trace?: never;
@@ -2526,6 +2704,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2661,6 +2848,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -2760,6 +2956,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2881,6 +3086,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3017,6 +3231,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     options?: never;
@@ -3102,6 +3325,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3236,6 +3468,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -3331,6 +3572,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3444,6 +3694,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3588,6 +3847,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     trace?: never;
@@ -3679,6 +3947,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3816,6 +4093,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -3937,6 +4223,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -4085,6 +4380,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -4217,6 +4521,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -4332,6 +4645,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     put?: never;
@@ -4418,6 +4740,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -4533,6 +4864,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -4671,6 +5011,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -4793,6 +5142,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -4881,6 +5239,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -4995,6 +5362,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -5131,6 +5507,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     options?: never;
@@ -5259,6 +5644,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -5358,6 +5752,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     put?: never;
@@ -5448,6 +5851,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -5572,6 +5984,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -5708,6 +6129,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     options?: never;
@@ -5834,6 +6264,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     trace?: never;
@@ -5929,6 +6368,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -6068,6 +6516,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     options?: never;
@@ -6177,6 +6634,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -6305,6 +6771,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -6442,6 +6917,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     delete?: never;
@@ -6528,6 +7012,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -6657,6 +7150,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -6796,6 +7298,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
       };
     };
     trace?: never;
@@ -6887,6 +7398,15 @@ export interface paths {
         };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        503: {
           headers: {
             [name: string]: unknown;
           };
