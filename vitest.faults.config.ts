@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
+    // The answers they get are checked against /openapi.json as the main suite's are.
+    globalSetup: ['test/openapi-contract-setup.ts'],
+    setupFiles: ['test/openapi-contract-file.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { MailFixture } from '../test/helpers/mail-fixture.js';
 import type { RunningServer } from '../test/helpers/process.js';
-import {
-  ContractRecorder,
-  ResponseContract,
-  type Answer,
-  type OpenApiDocument,
-} from '../test/helpers/openapi-contract.js';
+import type { Answer } from '../test/helpers/openapi-contract.js';
+import { checkAnswer, contractOf, settleContract, textual } from '../test/helpers/server-contract.js';
+
+export { apiFetch } from '../test/helpers/server-contract.js';
 
 export const CHROMIUM = process.env.TXMAIL_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -26,8 +24,7 @@ export function chromiumAvailable(): boolean {
   return false;
 }
 
-/** What closeChromium waits for: the checks of the answers still being read. */
-const contractChecks = new WeakMap<Browser, () => Promise<void>>();
+const browserServers = new WeakMap<Browser, { url: string }>();
 
 /**
  * Chromium for a test of `server` (a running `txmail serve`): every /api answer any page of any of its
@@ -35,21 +32,11 @@ const contractChecks = new WeakMap<Browser, () => Promise<void>>();
  * does not describe fails the test file (test/openapi-contract-file.ts). Close it with closeChromium.
  */
 export async function launchChromium(server: { url: string }): Promise<Browser> {
-  const res = await fetch(`${server.url}/openapi.json`);
-  if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
-  const contract = new ResponseContract((await res.json()) as OpenApiDocument);
-  const recorder = new ContractRecorder(() => contract);
-  const pending = new Set<Promise<void>>();
-  const origin = new URL(server.url).origin;
+  const state = await contractOf(server);
   const watch = (context: BrowserContext) =>
     context.on('response', (response) => {
-      const url = new URL(response.url());
-      if (url.origin !== origin || !url.pathname.startsWith('/api/')) return;
-      const check = answerOf(response, contract.route(url.pathname)).then((a) => recorder.record(a));
-      pending.add(check);
-      // A failed check stays in `pending`: closeChromium throws it.
-      check.then(
-        () => pending.delete(check),
+      // A failed check stays pending: closeChromium (settleContract) throws it.
+      checkAnswer(state, new URL(response.url()), (route) => answerOf(response, route)).catch(
         () => undefined,
       );
     });
@@ -61,17 +48,14 @@ export async function launchChromium(server: { url: string }): Promise<Browser> 
   });
   // Emitted as each context is made, before any of its pages exist: browser.newPage's contexts too.
   browser.on('context', watch);
-  contractChecks.set(browser, async () => {
-    await Promise.all(pending);
-    recorder.flush();
-  });
+  browserServers.set(browser, server);
   return browser;
 }
 
 /** Waits for the checks of the answers the pages got, then closes the browser. */
 export async function closeChromium(browser: Browser | undefined): Promise<void> {
   if (!browser) return;
-  await contractChecks.get(browser)?.();
+  await settleContract(browserServers.get(browser));
   await browser.close();
 }
 
@@ -82,14 +66,12 @@ export async function closeChromium(browser: Browser | undefined): Promise<void>
  */
 async function answerOf(response: Response, route: string | undefined): Promise<Answer> {
   const contentType = response.headers()['content-type'];
-  const media = (contentType ?? '').split(';')[0]!.trim();
-  const textual = media === 'application/json' || media.startsWith('text/') || media === '';
   return {
     method: response.request().method(),
     route,
     status: response.status(),
     contentType,
-    body: textual ? await response.text().catch(() => undefined) : undefined,
+    body: textual(contentType) ? await response.text().catch(() => undefined) : undefined,
   };
 }
 
@@ -178,6 +160,8 @@ export async function stopAll(parts: {
     }
   };
   await step(() => closeChromium(parts.browser));
+  // The test's own calls (apiFetch) to a server it drove without a browser, or after closing it.
+  await step(() => settleContract(parts.server));
   await step(async () => {
     if (!parts.server) return;
     parts.server.child.kill('SIGTERM');

@@ -18,6 +18,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   accessibilityProblems,
+  apiFetch,
   chromiumAvailable,
   launchChromium,
   logIn,
@@ -273,11 +274,11 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
 
   it('sends through the API with the key, from a server, and finds the email in the logs', async () => {
     const account = await (
-      await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })
+      await apiFetch(server, `/api/account`, { headers: { 'x-api-key': apiKey } })
     ).json();
     // Before a domain is verified only the test route takes mail; after, a real send.
     const production = (account as { state: string }).state === 'production';
-    const res = await fetch(`${server.url}/api/email/send${production ? '' : '/test'}`, {
+    const res = await apiFetch(server, `/api/email/send${production ? '' : '/test'}`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -310,7 +311,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   });
 
   it('finds a bounced email by its category in the logs, and not under another category', async () => {
-    const res = await fetch(`${server.url}/api/email/send`, {
+    const res = await apiFetch(server, `/api/email/send`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -324,7 +325,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(res.status).toBe(200);
     bouncedId = ((await res.json()) as { id: string }).id;
     await until('the invoice delivered', async () => {
-      const m = await fetch(`${server.url}/api/emails/${bouncedId}`, { headers: { 'x-api-key': apiKey } });
+      const m = await apiFetch(server, `/api/emails/${bouncedId}`, { headers: { 'x-api-key': apiKey } });
       return ((await m.json()) as { status: string }).status === 'delivered' ? true : undefined;
     });
     // Later the recipient's server reports the mailbox unknown. Recorded here as the receiver records
@@ -351,7 +352,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
         outcome: null,
       });
       const account = (await (
-        await fetch(`${server.url}/api/account`, { headers: { 'x-api-key': apiKey } })
+        await apiFetch(server, `/api/account`, { headers: { 'x-api-key': apiKey } })
       ).json()) as { id: string };
       const event = {
         id: newId(),

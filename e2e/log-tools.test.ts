@@ -13,6 +13,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   accessibilityProblems,
+  apiFetch,
   chromiumAvailable,
   launchChromium,
   logIn,
@@ -36,7 +37,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
   const ids: Record<string, string> = {};
 
   const api = async (method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    apiFetch(server, path, {
       method,
       headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -14,6 +14,7 @@ import { freePort, runCli, startServer, type RunningServer } from '../test/helpe
 import { until } from '../test/helpers/wait.js';
 import {
   accessibilityProblems,
+  apiFetch,
   chromiumAvailable,
   launchChromium,
   logIn,
@@ -42,7 +43,7 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
   let apiKey = '';
 
   const api = async (method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    apiFetch(server, path, {
       method,
       headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -8,6 +8,7 @@ import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { runCli, startServer } from './helpers/process.js';
 import { until } from './helpers/wait.js';
+import { apiFetch } from './helpers/server-contract.js';
 
 describe('txmail operator commands', () => {
   const dir = mkdtempSync(join(tmpdir(), 'txmail-cli-'));
@@ -424,7 +425,7 @@ describe('the host name check of the service roles', () => {
   it('npm start (serve --trial) starts on a machine with a bare host name, with a warning', async () => {
     const server = await startServer('serve --trial', { ...env, TXMAIL_HOSTNAME: 'vm' });
     try {
-      expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);
+      expect((await apiFetch(server, '/healthz')).ok).toBe(true);
       const warning = await until('the warning log line', async () =>
         server
           .output()
@@ -448,7 +449,7 @@ describe('the host name check of the service roles', () => {
       TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     try {
-      expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);
+      expect((await apiFetch(server, '/healthz')).ok).toBe(true);
       const warning = await until('the warning log line', async () =>
         server
           .output()

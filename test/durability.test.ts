@@ -7,6 +7,7 @@ import { createServices } from '../src/services.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { startServer, type RunningServer } from './helpers/process.js';
 import { createTenant, validSend } from './helpers/services.js';
+import { apiFetch } from './helpers/server-contract.js';
 
 async function prepare(database: TestDatabase) {
   const config = parseConfig({ TXMAIL_DATABASE_URL: database.url, TXMAIL_HOSTNAME: 'mta.example.com' });
@@ -44,7 +45,7 @@ async function load(
     while (next < total) {
       next++;
       try {
-        const res = await fetch(`${url}/api/email/send`, {
+        const res = await apiFetch(url, '/api/email/send', {
           method: 'POST',
           headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
           body: JSON.stringify(validSend),

@@ -15,6 +15,7 @@ import { createTenant, validSend } from './helpers/services.js';
 import { TestCa } from './helpers/test-ca.js';
 import { testFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
+import { apiFetch } from './helpers/server-contract.js';
 
 const POLICY_IP = '127.0.0.82';
 
@@ -58,7 +59,7 @@ describe.each(databaseKinds)('MTA-STS enforce in txmail serve on $name', (kind) 
     const server = await startServer('serve', env);
     try {
       const send = async (to: string) => {
-        const res = await fetch(`${server.url}/api/email/send`, {
+        const res = await apiFetch(server, '/api/email/send', {
           method: 'POST',
           headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
           body: JSON.stringify({ ...validSend, to }),

@@ -22,6 +22,7 @@ import { startServer, type RunningServer } from './helpers/process.js';
 import { createTenant, validSend, type Tenant } from './helpers/services.js';
 import { TestCa } from './helpers/test-ca.js';
 import { until } from './helpers/wait.js';
+import { apiFetch } from './helpers/server-contract.js';
 
 /** The policy hosts' HTTPS server; the MX hosts' addresses follow (none used by another test file). */
 const POLICY_IP = '127.0.0.84';
@@ -148,7 +149,7 @@ describe.skipIf(!runs)('MTA-STS in txmail serve against real Postfix MX hosts', 
     const to = (name: SiteName) => `${kind.name}@${SITES[name].domain}`;
 
     async function send(name: SiteName): Promise<string> {
-      const res = await fetch(`${server.url}/api/email/send`, {
+      const res = await apiFetch(server, '/api/email/send', {
         method: 'POST',
         headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ ...validSend, to: to(name) }),
@@ -163,7 +164,7 @@ describe.skipIf(!runs)('MTA-STS in txmail serve against real Postfix MX hosts', 
      */
     async function firstAttempt(id: string, status: string): Promise<Detail> {
       const d = await until(`the first attempt of message ${id}`, async () => {
-        const res = await fetch(`${server.url}/api/emails/${id}`, {
+        const res = await apiFetch(server, `/api/emails/${id}`, {
           headers: { 'x-api-key': tenant.apiKey },
         });
         const detail = (await res.json()) as Detail;

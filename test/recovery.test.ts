@@ -15,6 +15,7 @@ import { createTenant, validSend } from './helpers/services.js';
 import type { Received } from './helpers/smtp-sink.js';
 import { testFacade, type TestFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
+import { apiFetch } from './helpers/server-contract.js';
 
 // At most the connections one destination gets (delivery/destination-limits.ts): all in delivery at once.
 const HELD = 5;
@@ -92,7 +93,7 @@ describe.each(databaseKinds)('recovery after kill -9 on $name', (kind) => {
     try {
       const ids: string[] = [];
       for (const to of [...run.holds, ...run.plain]) {
-        const res = await fetch(`${server.url}/api/email/send`, {
+        const res = await apiFetch(server, '/api/email/send', {
           method: 'POST',
           headers: { 'x-api-key': run.tenant.apiKey, 'content-type': 'application/json' },
           body: JSON.stringify({ ...validSend, to }),

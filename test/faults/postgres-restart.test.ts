@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../helpers/process.js';
 import { createTenant, validSend } from '../helpers/services.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { until } from '../helpers/wait.js';
+import { apiFetch } from '../helpers/server-contract.js';
 
 const postgres = databaseKinds.find((k) => k.name === 'postgres');
 const clusterVersion = (() => {
@@ -65,7 +66,7 @@ describe.runIf(postgres && clusterVersion && process.getuid?.() === 0)(
         const key = `restart-${n}`;
         for (let attempt = 0; attempt < 200; attempt++) {
           try {
-            const res = await fetch(`${url}/api/email/send`, {
+            const res = await apiFetch(url, '/api/email/send', {
               method: 'POST',
               headers: {
                 'x-api-key': tenant.apiKey,

@@ -2,9 +2,9 @@
 // describes: a documented status, a documented media type, a body valid against its schema. `check`
 // judges one answer; `ContractRecorder` records what does not match: the test file that got it fails
 // (test/openapi-contract-file.ts), and the run lists them all with the count of answers checked
-// (test/openapi-contract-setup.ts). `recordContract` feeds it every answer a test app gives; the
-// browser tests feed it every /api answer their pages get from the `txmail serve` they drive
-// (e2e/browser.ts).
+// (test/openapi-contract-setup.ts). `recordContract` feeds it every answer a test app gives;
+// helpers/server-contract.ts every answer the tests get from a `txmail` process they started (their own
+// calls, apiFetch, and the browser tests' pages).
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
