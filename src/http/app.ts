@@ -47,7 +47,7 @@ import type { Audit } from '../audit/audit.js';
 import type { Members } from '../accounts/members.js';
 import type { TwoFactor } from '../accounts/two-factor.js';
 import type { MembersRepo } from '../db/members-repo.js';
-import { auditHook, checkPermission } from './access-hooks.js';
+import { auditAction, auditHook, checkPermission } from './access-hooks.js';
 import { roleCheckErrors } from './permissions.js';
 import { withErrorCodes } from './schemas/responses.js';
 import { registerAuditRoutes } from './routes/audit.js';
@@ -221,9 +221,15 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     );
     // Roles (http/permissions.ts) after authentication; the audit entry of every change before its answer.
     api.addHook('onRequest', checkPermission);
-    api.addHook('onSend', auditHook(deps.audit, deps.logger));
+    const recordAudit = auditHook(deps.audit, deps.logger);
     api.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
+      // The audit entry on the routes whose changes are audited only: the others (the send route above
+      // all) skip Fastify's onSend stage altogether.
+      if (methods.some((m) => auditAction(m, route.url) !== undefined)) {
+        const own = route.onSend;
+        route.onSend = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), recordAudit];
+      }
       const response = route.schema?.response as Record<string, object> | undefined;
       route.schema = {
         ...route.schema,
