@@ -1,5 +1,6 @@
 // A closing listener answers what still reaches it on a kept-alive connection in txmail's error form
 // (503 shutting_down, text/plain), not Fastify's JSON 503; a request it had already begun completes.
+import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
@@ -47,11 +48,12 @@ it('answers a request reaching it while it closes with 503 shutting_down, after 
   await new Promise((resolve) => socket.once('connect', resolve));
   const answers = readAll(socket);
   // The first request's head, then a pause with its body unsent: the connection is busy, not idle.
+  const begun = once(env.app.server, 'request');
   socket.write(
     `POST /api/email/send HTTP/1.1\r\nHost: x\r\nx-api-key: ${tenant.apiKey}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`,
   );
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await begun;
   closed = env.app.close();
   // Closing has begun (the preClose hooks ran) once the listener refuses new connections.
   await until('the listener closed', () => refused(port));
