@@ -54,12 +54,7 @@ export class Accounts {
       throw new AppError('validation_error', '"password" must be at least 10 characters');
     }
     const holder = await addressHolder({ accounts: this.repo, members: this.members }, email);
-    if (holder?.member) {
-      throw new AppError(
-        'validation_error',
-        `${email} is an invited member of another account; an address has an account or a membership, not both`,
-      );
-    }
+    if (holder?.member) throw invitedMember(email);
     const existing = holder?.account;
     if (existing && !isUnclaimedSignup(existing)) {
       throw new AppError('validation_error', `an account with the email ${email} already exists`);
@@ -80,7 +75,8 @@ export class Accounts {
       reputation_changed_at: null,
       content_retention_days: DEFAULT_CONTENT_RETENTION_DAYS,
     };
-    await this.repo.create(account);
+    // Invited between the look-up above and the insert.
+    if (!(await this.repo.create(account))) throw invitedMember(email);
     return account;
   }
 
@@ -127,4 +123,11 @@ export class Accounts {
     await this.repo.createApiKey(record);
     return { record, key: generated.key };
   }
+}
+
+function invitedMember(email: string): AppError {
+  return new AppError(
+    'validation_error',
+    `${email} is an invited member of another account; an address has an account or a membership, not both`,
+  );
 }

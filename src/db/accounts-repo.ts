@@ -1,5 +1,7 @@
 // Accounts and their API keys: every question the rest of txmail asks about them.
 import type { Kysely } from 'kysely';
+import { claimAddress } from './address-claim.js';
+import type { Dialect } from './database.js';
 import type { Account, AccountState, ApiKeyRow, Database, Plan } from './schema.js';
 
 export interface ApiKeyWithAccount {
@@ -8,10 +10,21 @@ export interface ApiKeyWithAccount {
 }
 
 export class AccountsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
-  async create(account: Account): Promise<void> {
-    await this.db.insertInto('accounts').values(account).execute();
+  /**
+   * A new account; false, writing nothing, when its address has an invited membership (a concurrent
+   * invitation: address-claim.ts). Another account at the address is the unique index's error.
+   */
+  async create(account: Account): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await claimAddress(trx, this.dialect, account.email, 'member'))) return false;
+      await trx.insertInto('accounts').values(account).execute();
+      return true;
+    });
   }
 
   async findById(id: string): Promise<Account | undefined> {

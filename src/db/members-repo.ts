@@ -2,6 +2,8 @@
 // Every change that must happen once (an invitation used, a TOTP step, a recovery code) is one
 // conditional UPDATE, so two concurrent uses cannot both succeed.
 import type { Kysely } from 'kysely';
+import { claimAddress } from './address-claim.js';
+import type { Dialect } from './database.js';
 import type { Account, Database, MemberRole, MemberRow } from './schema.js';
 
 /** The owner member's id: derived from the account's, so it never needs a look-up to exist. */
@@ -9,8 +11,18 @@ export function ownerMemberId(accountId: string): string {
   return `own_${accountId}`;
 }
 
+/** Thrown by MembersRepo.insert when the address has an account (address-claim.ts). */
+export class AddressTakenError extends Error {
+  constructor(address: string) {
+    super(`${address} already has an account`);
+  }
+}
+
 export class MembersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * The account's owner member, made if it is missing (accounts made after migration 028 get theirs at
@@ -40,8 +52,16 @@ export class MembersRepo {
     return (await this.find(account.id, id))!;
   }
 
+  /**
+   * A new invited member; AddressTakenError when its address has an account, a unique-index error
+   * when it has another invited membership (a concurrent invitation).
+   */
   async insert(row: MemberRow): Promise<void> {
-    await this.db.insertInto('members').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await claimAddress(trx, this.dialect, row.email, 'account')))
+        throw new AddressTakenError(row.email);
+      await trx.insertInto('members').values(row).execute();
+    });
   }
 
   async byId(id: string): Promise<MemberRow | undefined> {

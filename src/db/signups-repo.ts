@@ -1,17 +1,25 @@
 // Sign-up links (accounts/signup.ts): an account at a new address starts unverified and without a
 // password; the password waits on the emailed link and reaches the account only when that link is used.
 import type { Kysely } from 'kysely';
+import { claimAddress } from './address-claim.js';
+import type { Dialect } from './database.js';
 import type { Account, AccountNoticeRow, AccountTokenRow, Database } from './schema.js';
 
 export class SignupsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Creates the account (unverified, no password) with its first sign-up link, in one transaction;
-   * false, writing nothing, when the address got an account meanwhile (a concurrent sign-up).
+   * false, writing nothing, when the address got an account or an invited membership meanwhile (a
+   * concurrent sign-up or invitation).
    */
   async createAccountWithLink(account: Account, link: AccountTokenRow): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      // An invitation of the address since the caller looked (address-claim.ts): the caller looks again.
+      if (!(await claimAddress(trx, this.dialect, account.email, 'member'))) return false;
       const created = await trx
         .insertInto('accounts')
         .values(account)

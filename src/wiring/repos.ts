@@ -64,7 +64,7 @@ export interface Repos {
 /** `testDomain`: the service's own sending domain (TXMAIL_TEST_DOMAIN), kept out of reputation windows. */
 export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), testDomain?: string): Repos {
   return {
-    accounts: new AccountsRepo(db.kysely),
+    accounts: new AccountsRepo(db.kysely, db.dialect),
     domains: new DomainsRepo(db.kysely, db.dialect),
     messages: new MessagesRepo(db.kysely, db.dialect),
     acceptReads: new AcceptReadsRepo(db.kysely),
@@ -78,10 +78,10 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),
     sessions: new SessionsRepo(db.kysely),
-    members: new MembersRepo(db.kysely),
+    members: new MembersRepo(db.kysely, db.dialect),
     audit: new AuditRepo(db.kysely),
     attemptCounts: new AttemptCountsRepo(db.kysely),
-    signups: new SignupsRepo(db.kysely),
+    signups: new SignupsRepo(db.kysely, db.dialect),
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
     reputation: new ReputationRepo(db.kysely, testDomain),

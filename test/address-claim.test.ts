@@ -1,0 +1,114 @@
+// An address has an account or an invited membership, never both, even when the writes race: the
+// insert that makes a holder claims the address in its own transaction (db/address-claim.ts). Each
+// case below is the losing side of a race, its look-up already passed: the other holder was written
+// between that look-up and its insert.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AddressTakenError } from '../src/db/members-repo.js';
+import type { Account, MemberRow } from '../src/db/schema.js';
+import { newId } from '../src/ids.js';
+import { databaseKinds } from './helpers/databases.js';
+import { startTestEnv, type TestEnv } from './helpers/services.js';
+
+const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
+
+function account(email: string): Account {
+  return {
+    id: newId(),
+    email,
+    password_hash: null,
+    plan: 'free',
+    state: 'sandbox',
+    suspended_at: null,
+    require_totp_at: null,
+    created_at: NOW,
+    email_verified_at: null,
+    reputation_status: 'healthy',
+    reputation_reason: null,
+    reputation_changed_at: null,
+    content_retention_days: 30,
+  };
+}
+
+function invited(accountId: string, email: string): MemberRow {
+  return {
+    id: newId(),
+    account_id: accountId,
+    email,
+    role: 'viewer',
+    password_hash: null,
+    created_at: NOW,
+    accepted_at: null,
+    invite_token_hash: newId(),
+    invite_expires_at: NOW + 3600_000,
+    totp_pending_secret: null,
+    totp_secret: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+  };
+}
+
+describe.each(databaseKinds)('one holder per address on $name', (kind) => {
+  let env: TestEnv;
+  let team: Account;
+  beforeAll(async () => {
+    env = await startTestEnv(kind);
+    team = account(`owner-${newId().slice(-8)}@team.example`);
+    expect(await env.services.repos.accounts.create(team)).toBe(true);
+  });
+  afterAll(() => env.close());
+
+  const repos = () => env.services.repos;
+  const accountAt = (email: string) => repos().accounts.findByEmail(email);
+  const memberAt = (email: string) => repos().members.findInvitedByEmail(email);
+
+  it('refuses a sign-up’s account at an address invited since its look-up', async () => {
+    const email = `signup-${newId().slice(-8)}@race.example`;
+    await repos().members.insert(invited(team.id, email));
+    const pending = account(email);
+    const link = {
+      token_hash: newId(),
+      account_id: pending.id,
+      purpose: 'verify_email' as const,
+      created_at: NOW,
+      expires_at: NOW + 3600_000,
+      used_at: null,
+      password_hash: null,
+      member_id: null,
+    };
+    expect(await repos().signups.createAccountWithLink(pending, link)).toBe(false);
+    expect(await accountAt(email)).toBeUndefined();
+    expect((await memberAt(email))?.account_id).toBe(team.id);
+  });
+
+  it('refuses the operator’s account at an address invited since its look-up', async () => {
+    const email = `operator-${newId().slice(-8)}@race.example`;
+    await repos().members.insert(invited(team.id, email));
+    expect(await repos().accounts.create(account(email))).toBe(false);
+    expect(await accountAt(email)).toBeUndefined();
+  });
+
+  it('refuses an invitation of an address that got an account since its look-up', async () => {
+    const email = `invite-${newId().slice(-8)}@race.example`;
+    expect(await repos().accounts.create(account(email))).toBe(true);
+    await expect(repos().members.insert(invited(team.id, email))).rejects.toBeInstanceOf(AddressTakenError);
+    expect(await memberAt(email)).toBeUndefined();
+  });
+
+  it('leaves exactly one holder of each address when invitations and accounts race for it', async () => {
+    const emails = Array.from({ length: 20 }, (_, i) => `both-${i}-${newId().slice(-8)}@race.example`);
+    await Promise.all(
+      emails.flatMap((email) => [
+        repos()
+          .members.insert(invited(team.id, email))
+          .catch((err: unknown) => {
+            if (!(err instanceof AddressTakenError)) throw err;
+          }),
+        repos().accounts.create(account(email)),
+      ]),
+    );
+    for (const email of emails) {
+      const holders = [await accountAt(email), await memberAt(email)].filter((h) => h !== undefined);
+      expect(holders, email).toHaveLength(1);
+    }
+  });
+});
