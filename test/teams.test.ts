@@ -93,6 +93,23 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(ROUTE_RULES['POST /api/auth/login']).toBe(PUBLIC);
   });
 
+  it("refuses to invite the operator's address, whose account the operator's notices need", async () => {
+    clock = new ManualClock(Date.UTC(2026, 10, 24, 9, 0, 0));
+    env = await startTestEnv(kind, {
+      clock,
+      env: { TXMAIL_PUBLIC_URL: 'https://txmail.example', TXMAIL_OPERATOR_EMAIL: 'Ops@Operator.example' },
+    });
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const res = await as(owner, 'POST', '/api/members', { email: 'ops@operator.example', role: 'viewer' });
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toBe("member_exists: ops@operator.example is the address of this service's operator");
+    expect(await env.services.repos.members.findInvitedByEmail('ops@operator.example')).toBeUndefined();
+    // Another address of the same domain is invited as any.
+    expect(
+      (await as(owner, 'POST', '/api/members', { email: 'dev@operator.example', role: 'viewer' })).statusCode,
+    ).toBe(201);
+  });
+
   it('gives a viewer 403 creating a key and an admin a key; an API key keeps its rights', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -79,7 +79,7 @@ export function createAccountServices(
     },
   );
   const members = new Members(
-    { publicUrl: config.publicUrl },
+    { publicUrl: config.publicUrl, operatorEmail: config.operatorEmail },
     {
       repo: repos.members,
       accounts: repos.accounts,
