@@ -3,6 +3,7 @@
 // case below is the losing side of a race, its look-up already passed: the other holder was written
 // between that look-up and its insert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingAccount } from '../src/accounts/signup.js';
 import { AddressTakenError } from '../src/db/members-repo.js';
 import type { Account, MemberRow } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
@@ -12,21 +13,7 @@ import { startTestEnv, type TestEnv } from './helpers/services.js';
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 
 function account(email: string): Account {
-  return {
-    id: newId(),
-    email,
-    password_hash: null,
-    plan: 'free',
-    state: 'sandbox',
-    suspended_at: null,
-    require_totp_at: null,
-    created_at: NOW,
-    email_verified_at: null,
-    reputation_status: 'healthy',
-    reputation_reason: null,
-    reputation_changed_at: null,
-    content_retention_days: 30,
-  };
+  return pendingAccount(newId(), email, NOW);
 }
 
 function invited(accountId: string, email: string): MemberRow {
