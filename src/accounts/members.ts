@@ -36,7 +36,10 @@ export class Members {
   constructor(
     private readonly settings: {
       publicUrl: string;
-      /** TXMAIL_OPERATOR_EMAIL: the operator's own account's address (operator-mail.ts), never a member. */
+      /**
+       * TXMAIL_OPERATOR_EMAIL, lower-cased as accountAddress gives addresses (config/kinds.ts emailAddress):
+       * the operator's own account's address (operator-mail.ts), never a member.
+       */
       operatorEmail?: string | undefined;
     },
     private readonly deps: {
@@ -64,7 +67,7 @@ export class Members {
     }
     // The operator's account is made at its first notice: an invitation of that address first would make
     // every operator notice (a blocklisting, say) fail, as an address has an account or a membership.
-    if (this.isOperatorAddress(address)) {
+    if (address === this.settings.operatorEmail) {
       throw new AppError('member_exists', `${address} is the address of this service's operator`);
     }
     if (await addressHolder({ accounts: this.deps.accounts, members: this.deps.repo }, address)) {
@@ -96,16 +99,6 @@ export class Members {
     const link = `${this.settings.publicUrl.replace(/\/+$/, '')}/accept-invite?token=${token}`;
     await this.deps.mail.send(account, inviteMail(link, account.email, invitedBy.email, role), address);
     return row;
-  }
-
-  private isOperatorAddress(address: string): boolean {
-    const operator = this.settings.operatorEmail;
-    if (operator === undefined) return false;
-    try {
-      return accountAddress(operator) === address;
-    } catch {
-      return false;
-    }
   }
 
   /** Uses an invitation link: the member's password is set; answers the member and its account. */

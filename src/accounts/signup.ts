@@ -219,7 +219,6 @@ export class Signup {
 }
 
 /** A new address's account until its link is used: unverified, no password, so no way in. */
-/** An account as a sign-up starts it: unverified, no password, the free plan in the sandbox. */
 export function pendingAccount(id: string, email: string, now: number): Account {
   return {
     id,

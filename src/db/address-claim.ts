@@ -6,7 +6,7 @@
 // claim serialises the writers of one address: PostgreSQL by a transaction-scoped advisory lock on
 // the address, SQLite by its single writer (a process's transactions take turns on its connection,
 // and a second process's write between this one's look-up and insert fails its commit).
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 
@@ -16,7 +16,7 @@ import type { Database } from './schema.js';
  * invitation) or an invited member (for an account). The same kind is the inserts' own unique index.
  */
 export async function claimAddress(
-  trx: Transaction<Database> | Kysely<Database>,
+  trx: Kysely<Database>,
   dialect: Dialect,
   address: string,
   against: 'account' | 'member',

@@ -18,6 +18,7 @@ import { authHook } from './authenticate.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
+import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
 import { handleError, sendError } from './errors.js';
 import type { RateLimitStore } from '../db/seams.js';
@@ -227,8 +228,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       // The audit entry on the routes whose changes are audited only: the others (the send route above
       // all) skip Fastify's onSend stage altogether.
       if (methods.some((m) => auditAction(m, route.url) !== undefined)) {
-        const own = route.onSend;
-        route.onSend = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), recordAudit];
+        route.onSend = [...hookList(route.onSend), recordAudit];
       }
       const response = route.schema?.response as Record<string, object> | undefined;
       route.schema = {

@@ -5,6 +5,7 @@
 // exactly, in code points.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
+import { hookList } from './route-hooks.js';
 
 interface BodySchema {
   properties?: Record<string, { maxLength?: number }>;
@@ -38,10 +39,6 @@ export function registerLengthPrecheck(app: FastifyInstance): void {
       }
       done();
     };
-    const own = route.preValidation;
-    route.preValidation = [
-      precheck as preValidationHookHandler,
-      ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
-    ];
+    route.preValidation = [precheck as preValidationHookHandler, ...hookList(route.preValidation)];
   });
 }

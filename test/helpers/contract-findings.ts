@@ -24,3 +24,16 @@ export function recordFinding(finding: Finding): void {
 export function takeFindings(): Finding[] {
   return unreported.splice(0);
 }
+
+/** What must happen when a test file ends (helpers/server-contract.ts: count its servers' answers). */
+const fileEnd = new Set<() => void>();
+
+export function atFileEnd(run: () => void): void {
+  fileEnd.add(run);
+}
+
+/** Runs, once, what was asked for at the end of this test file (openapi-contract-file.ts). */
+export function endFile(): void {
+  for (const run of fileEnd) run();
+  fileEnd.clear();
+}

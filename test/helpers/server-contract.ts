@@ -2,6 +2,7 @@
 // test gets from it over the network, whether its own call from Node (apiFetch) or a page's in the
 // browser tests (e2e/browser.ts), is checked against the /openapi.json that process serves, as every
 // answer of the in-process apps is (helpers/openapi-contract.ts recordContract).
+import { atFileEnd } from './contract-findings.js';
 import { ContractRecorder, ResponseContract, type Answer, type OpenApiDocument } from './openapi-contract.js';
 
 export interface ServerContract {
@@ -12,7 +13,11 @@ export interface ServerContract {
   readonly pending: Set<Promise<void>>;
 }
 
-/** By the server's URL: a test that restarts its server on the same port keeps one count. */
+/**
+ * By the server's URL, for one test file: a test that restarts its server on the same port keeps one
+ * count. At the file's end the count is recorded and the contract forgotten (a later file's server may
+ * get the same port).
+ */
 const contracts = new Map<string, Promise<ServerContract>>();
 
 /** A server as the tests name it: its RunningServer, or its URL. */
@@ -28,12 +33,17 @@ export function contractOf(server: Server): Promise<ServerContract> {
       const res = await fetch(`${url}/openapi.json`);
       if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
       const contract = new ResponseContract((await res.json()) as OpenApiDocument);
-      return {
+      const state: ServerContract = {
         origin: new URL(url).origin,
         contract,
         recorder: new ContractRecorder(() => contract),
         pending: new Set<Promise<void>>(),
       };
+      atFileEnd(() => {
+        state.recorder.flush();
+        contracts.delete(url);
+      });
+      return state;
     })();
     contracts.set(url, found);
     // A server not answering yet (or killed by the test) is asked again next time.
@@ -80,7 +90,7 @@ export function textual(contentType: string | undefined): boolean {
 
 /**
  * `fetch` of `path` on a started `server`, for a test's own calls: the answer is checked against the
- * server's /openapi.json before it is returned, and counted in the run's total at once.
+ * server's /openapi.json before it is returned (counted in the run's total when the file ends).
  */
 export async function apiFetch(server: Server, path: string, init?: RequestInit): Promise<Response> {
   const state = await contractOf(server);
@@ -96,6 +106,5 @@ export async function apiFetch(server: Server, path: string, init?: RequestInit)
       body: textual(contentType) ? await copy.text() : undefined,
     };
   });
-  state.recorder.flush();
   return res;
 }
