@@ -9,12 +9,13 @@
 // Postfix must be installed (Debian's `postfix` package; .ci/run installs it) and started as root
 // (`postfix start` refuses otherwise). `postfixUnavailable()` says why it cannot run here; a test that
 // needs it fails under CI and is skipped with that reason elsewhere (as PostgreSQL is: databases.ts).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { until } from './wait.js';
 
 const POSTFIX = '/usr/sbin/postfix';
@@ -175,9 +176,12 @@ export class PostfixMx {
         .join('');
     writeFileSync(join(etc, 'access'), entries(access));
     writeFileSync(join(etc, 'vmailbox'), entries(Object.fromEntries(mailboxes.map((m) => [m, `${m}/`]))));
-    execFileSync(POSTMAP, ['-c', etc, join(etc, 'access')], { stdio: 'pipe' });
-    execFileSync(POSTMAP, ['-c', etc, join(etc, 'vmailbox')], { stdio: 'pipe' });
-    execFileSync(POSTFIX, ['-c', etc, 'start'], { stdio: 'pipe' });
+    // Not execFileSync: `postfix start` takes seconds (postfix-script checks the whole instance), and
+    // tests start several instances at once; a blocked event loop let every other instance's wait for
+    // its greeting time out before the greeting could be read.
+    await run(POSTMAP, ['-c', etc, join(etc, 'access')]);
+    await run(POSTMAP, ['-c', etc, join(etc, 'vmailbox')]);
+    await run(POSTFIX, ['-c', etc, 'start']);
     this.started = true;
     await until('Postfix to listen', () => accepts(this.host, this.port), 15_000);
     return this;
@@ -188,7 +192,7 @@ export class PostfixMx {
     if (this.started) {
       const pidFile = join(this.dir, 'queue', 'pid', 'master.pid');
       const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : undefined;
-      execFileSync(POSTFIX, ['-c', join(this.dir, 'etc'), 'stop'], { stdio: 'pipe' });
+      await run(POSTFIX, ['-c', join(this.dir, 'etc'), 'stop']);
       this.started = false;
       if (pid) await until('the Postfix master to exit', async () => (alive(pid) ? undefined : true), 15_000);
     }
@@ -241,6 +245,8 @@ function tlsSettings(tls: PostfixMxOptions['tls']): string[] {
       : []),
   ];
 }
+
+const run = promisify(execFile);
 
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
