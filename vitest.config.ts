@@ -12,6 +12,9 @@ export default defineConfig({
     // and the run ends with the count (test/helpers/openapi-contract.ts).
     globalSetup: ['test/openapi-contract-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],
+    // The cheapest password hashing for every txmail the tests start, in process or as a child
+    // (test/helpers/services.ts says why).
+    env: { TXMAIL_PASSWORD_COST: '1024' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,6 +8,9 @@ export default defineConfig({
     // The answers they get are checked against /openapi.json as the main suite's are.
     globalSetup: ['test/openapi-contract-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],
+    // The cheapest password hashing for every txmail the tests start, in process or as a child
+    // (test/helpers/services.ts says why).
+    env: { TXMAIL_PASSWORD_COST: '1024' },
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: 'forks',

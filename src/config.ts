@@ -72,6 +72,8 @@ export interface Config {
   warmupSchedule: number[];
   allowPrivateNetworks: boolean;
   signup: Signup;
+  /** scrypt's N for passwords set from now on (accounts/passwords.ts). */
+  passwordCost: number;
   /** Requests per second per API key; 0 turns every rate limit off. */
   rateLimit: number;
   /** Requests per second per account, by plan. */

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginLimits } from '../src/accounts/login-limits.js';
-import { hashPassword } from '../src/accounts/passwords.js';
+import { PasswordHasher } from '../src/accounts/passwords.js';
 import { ManualClock } from '../src/clock.js';
 import {
   browserOf,
@@ -386,7 +386,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
       created_at: Date.now(),
       expires_at: Date.now() + 3600_000,
       used_at: null,
-      password_hash: await hashPassword('the stranger password'),
+      password_hash: await new PasswordHasher().hash('the stranger password'),
     });
     const used = await env.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { token } });
     expect(used.statusCode).toBe(400);

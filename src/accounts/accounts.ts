@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { parseAddress } from '../messages/address.js';
 import { addressHolder } from './address-holder.js';
 import { generateApiKey } from './api-key-format.js';
-import { hashPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
 
 export interface CreatedApiKey {
@@ -37,6 +37,7 @@ export class Accounts {
     private readonly clock: Clock,
     /** Invited members' addresses are taken too (address-holder.ts). */
     private readonly members: Pick<MembersRepo, 'findInvitedByEmail'>,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /**
@@ -63,7 +64,7 @@ export class Accounts {
     const account: Account = {
       id: newId(),
       email,
-      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      password_hash: input.password === undefined ? null : await this.passwords.hash(input.password),
       plan: input.plan ?? 'free',
       state: 'sandbox',
       suspended_at: null,
@@ -89,7 +90,7 @@ export class Accounts {
     pending: Account,
     input: { password?: string; plan?: Plan; emailVerified?: boolean },
   ): Promise<Account> {
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const passwordHash = input.password === undefined ? null : await this.passwords.hash(input.password);
     const plan = input.plan ?? 'free';
     if (passwordHash !== null) await this.repo.setPassword(pending.id, passwordHash);
     await this.repo.setPlan(pending.id, plan);

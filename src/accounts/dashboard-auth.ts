@@ -17,7 +17,7 @@ import { accountAddress } from './accounts.js';
 import { clientNetwork } from '../client-network.js';
 import type { LoginDevices, RememberedDevice } from './login-devices.js';
 import { LoginLimits } from './login-limits.js';
-import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
+import { checkNewPassword, verifyPassword, type PasswordHasher } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
 import type { MailRequestLimits, Signup } from './signup.js';
 import type { TwoFactor } from './two-factor.js';
@@ -60,6 +60,7 @@ export class DashboardAuth {
       /** What a reset request does after it is answered. */
       deferred: DeferredWork;
       clock: Clock;
+      passwords: PasswordHasher;
       /** Invited members sign in here too (members.ts), with their second factor (two-factor.ts). */
       members: MembersRepo;
       twoFactor: TwoFactor;
@@ -202,7 +203,7 @@ export class DashboardAuth {
       );
     }
     const now = this.deps.clock.now();
-    const hash = await hashPassword(password);
+    const hash = await this.deps.passwords.hash(password);
     if (used.member_id !== null) {
       // An invited member's link came to the member's own inbox: it proves nothing of the account's.
       const member = await this.deps.members.byId(used.member_id);
@@ -246,8 +247,8 @@ export class DashboardAuth {
       throw new AppError('invalid_credentials', 'the current password is wrong');
     }
     const accountId = session.account.id;
-    if (invited) await this.deps.members.setPassword(session.member.id, await hashPassword(next));
-    else await this.deps.accountsRepo.setPassword(accountId, await hashPassword(next));
+    if (invited) await this.deps.members.setPassword(session.member.id, await this.deps.passwords.hash(next));
+    else await this.deps.accountsRepo.setPassword(accountId, await this.deps.passwords.hash(next));
     // This member's other sessions end, nobody else's: a member's password is its own.
     await this.deps.sessions.revokeMember(session.member, session.idHash);
     // Remembered browsers are the owner's alone (login-devices.ts).
@@ -314,7 +315,7 @@ export class DashboardAuth {
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    this.dummyHash ??= this.deps.passwords.hash(randomBytes(16).toString('hex'));
     return this.dummyHash;
   }
 }

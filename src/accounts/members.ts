@@ -15,7 +15,7 @@ import type { AccountMail } from './account-mail.js';
 import { inviteMail } from './account-mail-content.js';
 import { accountAddress } from './accounts.js';
 import { addressHolder } from './address-holder.js';
-import { checkNewPassword, hashPassword } from './passwords.js';
+import { checkNewPassword, type PasswordHasher } from './passwords.js';
 import { hashSecret } from './sessions.js';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
@@ -47,6 +47,7 @@ export class Members {
       accounts: AccountsRepo;
       mail: AccountMail;
       clock: Clock;
+      passwords: PasswordHasher;
       /** Called when keys' rights changed (a role change or removal): forget cached keys. */
       keysChanged: () => void;
     },
@@ -104,7 +105,7 @@ export class Members {
   /** Uses an invitation link: the member's password is set; answers the member and its account. */
   async accept(token: string, password: string): Promise<{ account: Account; member: MemberRow }> {
     checkNewPassword(password);
-    const hash = await hashPassword(password);
+    const hash = await this.deps.passwords.hash(password);
     const member = await this.deps.repo.acceptInvite(hashSecret(token), hash, this.deps.clock.now());
     const account = member && (await this.deps.accounts.findById(member.account_id));
     if (!member || !account) {

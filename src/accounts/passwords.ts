@@ -1,25 +1,37 @@
-// Passwords are stored as scrypt hashes (a deliberately slow, memory-hard KDF) with a random salt.
+// Passwords are stored as scrypt hashes (a deliberately slow, memory-hard KDF) with a random salt. Each
+// hash carries its own parameters, so a change of the cost (TXMAIL_PASSWORD_COST) applies to passwords
+// set from then on and every stored hash still verifies.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { AppError } from '../errors.js';
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+/** scrypt's N for new hashes unless configured: 16 MiB of memory and some 50 ms of CPU a hash. */
+export const DEFAULT_PASSWORD_COST = 16384;
+/** The range TXMAIL_PASSWORD_COST may take (powers of two): below 1024 a hash guards next to nothing. */
+export const PASSWORD_COST_RANGE = { min: 1024, max: 1 << 20 } as const;
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  // scrypt needs 128·N·r bytes; Node refuses more than 32 MiB unless told the bound.
+  const maxmem = 2 * 128 * (opts.N ?? DEFAULT_PASSWORD_COST) * (opts.r ?? R);
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...opts, maxmem }, (err, key) =>
       err ? reject(err) : resolve(key),
     ),
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join(
-    '$',
-  );
+/** Makes the stored form of new passwords at one cost (verifyPassword reads any stored form). */
+export class PasswordHasher {
+  constructor(private readonly cost: number = DEFAULT_PASSWORD_COST) {}
+
+  /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, { N: this.cost, r: R, p: P });
+    return ['scrypt', this.cost, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  }
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -21,7 +21,7 @@ import { accountAddress, isUnclaimedSignup } from './accounts.js';
 import { addressHolder } from './address-holder.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import { clientNetwork } from '../client-network.js';
-import { checkNewPassword, hashPassword } from './passwords.js';
+import { checkNewPassword, type PasswordHasher } from './passwords.js';
 import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
 import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
 
@@ -63,6 +63,7 @@ export class Signup {
       mail: AccountMail;
       limits: MailRequestLimits;
       clock: Clock;
+      passwords: PasswordHasher;
       /** Invited members' addresses are taken too (address-holder.ts). */
       members: MembersRepo;
     },
@@ -99,7 +100,7 @@ export class Signup {
     // limit no mail is sent, whichever mail it would have been.
     const mailAllowed = (await this.deps.limits.perAddress.take([address], now)).allowed;
     // The slow step, taken in every case, so the time of the answer does not tell the cases apart.
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.passwords.hash(password);
     if (!mailAllowed) return;
     const at = new Date(now);
     // Twice at most: a concurrent sign-up may create the account between the look-up and the insert.

@@ -56,6 +56,17 @@ export function wholeNumber(options: { min?: 1; max?: Bound } = {}): Kind<number
 
 export const positive = wholeNumber({ min: 1 });
 
+/** A power of two from `min` to `max`. */
+export function powerOfTwo(min: number, max: number): Kind<number> {
+  return (v, name) => {
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!(n >= min && n <= max && (n & (n - 1)) === 0)) {
+      throw new ConfigError(name, `"${v}" must be a power of two from ${min} to ${max}`);
+    }
+    return n;
+  };
+}
+
 /**
  * A size in bytes, optionally with a K or M suffix (binary: 10M = 10 MiB); at least 1 KiB, at most
  * `max`; with `zeroOff`, exactly `0` is allowed too (meaning no limit).

@@ -13,6 +13,7 @@ import {
   DEFAULT_SESSIONS_PER_CLIENT,
   DEFAULT_TRUSTED_NETWORKS,
 } from '../inbound/client-limits.js';
+import { DEFAULT_PASSWORD_COST, PASSWORD_COST_RANGE } from '../accounts/passwords.js';
 import { parseReputation } from '../reputation/thresholds.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
@@ -36,6 +37,7 @@ import {
   parsedBy,
   port,
   positive,
+  powerOfTwo,
   secretKey,
   size,
   sourceIps,
@@ -435,6 +437,17 @@ export const SETTINGS = [
     default: 'open',
     description:
       '`open`: anyone can sign up in the dashboard; `closed`: accounts only by `txmail account create`',
+  }),
+  variable({
+    env: 'TXMAIL_PASSWORD_COST',
+    field: 'passwordCost',
+    kind: powerOfTwo(PASSWORD_COST_RANGE.min, PASSWORD_COST_RANGE.max),
+    default: String(DEFAULT_PASSWORD_COST),
+    description: [
+      "scrypt's cost (N, a power of two from 1024) for passwords set from now on; each stored hash keeps",
+      'the cost it was made with and still verifies. Lower it only where the passwords guard nothing,',
+      'as in tests',
+    ],
   }),
   variable({
     env: 'TXMAIL_RATE_LIMIT',

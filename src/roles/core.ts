@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import { Accounts } from '../accounts/accounts.js';
 import { ApiKeyAuth } from '../accounts/api-key-auth.js';
+import { PasswordHasher } from '../accounts/passwords.js';
 import { blocklistPlanNow, currentListings } from '../blocklists/targets.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -70,6 +71,8 @@ export interface Core {
   accept: AcceptService;
   systemMail: SystemMail;
   auth: ApiKeyAuth;
+  /** New passwords' hashes, at TXMAIL_PASSWORD_COST. */
+  passwords: PasswordHasher;
   accounts: Accounts;
   suppressions: Suppressions;
   webhooks: WebhookEndpoints;
@@ -149,6 +152,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     signals,
     acceptOnly: options.acceptOnly === true,
   });
+  const passwords = new PasswordHasher(config.passwordCost);
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
     logger.warn({ err }, 'could not record key use'),
   );
@@ -194,7 +198,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     accept: accepting.accept,
     systemMail: accepting.systemMail,
     auth,
-    accounts: new Accounts(repos.accounts, clock, repos.members),
+    passwords,
+    accounts: new Accounts(repos.accounts, clock, repos.members, passwords),
     suppressions: new Suppressions(repos.suppressions, clock),
     webhooks: webhooks.endpoints,
     webhookSender: webhooks.sender,

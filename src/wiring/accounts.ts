@@ -25,6 +25,7 @@ import { deriveKey } from '../crypto/derive-key.js';
 import { DeferredWork } from '../deferred-work.js';
 import type { SystemMail } from '../messages/system-mail.js';
 import type { Repos } from './repos.js';
+import type { PasswordHasher } from '../accounts/passwords.js';
 
 export interface AccountServices {
   sessions: Sessions;
@@ -46,6 +47,7 @@ export function createAccountServices(
     clock: Clock;
     logger: Logger;
     auth: ApiKeyAuth;
+    passwords: PasswordHasher;
   },
 ): AccountServices {
   const { repos, clock, logger } = deps;
@@ -75,6 +77,7 @@ export function createAccountServices(
       mail: accountMail,
       limits,
       clock,
+      passwords: deps.passwords,
       members: repos.members,
     },
   );
@@ -85,6 +88,7 @@ export function createAccountServices(
       accounts: repos.accounts,
       mail: accountMail,
       clock,
+      passwords: deps.passwords,
       keysChanged: () => deps.auth.invalidate(),
     },
   );
@@ -110,6 +114,7 @@ export function createAccountServices(
       attempts: repos.attemptCounts,
       deferred: deferredWork,
       clock,
+      passwords: deps.passwords,
       members: repos.members,
       twoFactor,
     },

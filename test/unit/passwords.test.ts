@@ -1,0 +1,35 @@
+// Password hashing (accounts/passwords.ts): scrypt at the configured cost for new passwords, any stored
+// cost verified, and TXMAIL_PASSWORD_COST a power of two in range.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD_COST, PasswordHasher, verifyPassword } from '../../src/accounts/passwords.js';
+import { parseConfig } from '../../src/config.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe('password hashing', () => {
+  it('hashes at the default cost unless told otherwise, and verifies only the right password', async () => {
+    const stored = await new PasswordHasher().hash(PASSWORD);
+    expect(stored).toMatch(
+      new RegExp(`^scrypt\\$${DEFAULT_PASSWORD_COST}\\$8\\$1\\$[\\w-]{22}\\$[\\w-]{43}$`),
+    );
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+    expect(await verifyPassword(`${PASSWORD}!`, stored)).toBe(false);
+  });
+
+  it('verifies a hash made at another cost: a change of the setting locks nobody out', async () => {
+    const cheap = await new PasswordHasher(1024).hash(PASSWORD);
+    const dear = await new PasswordHasher(1 << 16).hash(PASSWORD);
+    expect(cheap).toMatch(/^scrypt\$1024\$/);
+    expect(dear).toMatch(/^scrypt\$65536\$/);
+    for (const stored of [cheap, dear]) expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+  });
+
+  it('takes TXMAIL_PASSWORD_COST as a power of two from 1024, the default 16384', () => {
+    const base = { TXMAIL_HOSTNAME: 'mta.txmail.test' };
+    expect(parseConfig(base).passwordCost).toBe(16384);
+    expect(parseConfig({ ...base, TXMAIL_PASSWORD_COST: '2048' }).passwordCost).toBe(2048);
+    for (const bad of ['512', '1000', '0', 'x', String(1 << 21)]) {
+      expect(() => parseConfig({ ...base, TXMAIL_PASSWORD_COST: bad })).toThrow(/TXMAIL_PASSWORD_COST/);
+    }
+  });
+});
