@@ -104,9 +104,31 @@ function openPostgres(url: string, options: OpenOptions): Db {
 
 /** Applies every pending migration. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
+  if (await hasEveryMigration(db)) return [];
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Whether the database records exactly txmail's migrations as applied. Kysely's migrator looks for its
+ * own tables through its introspection of every table of the database, which on PostgreSQL is one query
+ * over the columns of every schema: about a second with a few hundred tables, twice at every start, and
+ * longer the more the database holds. A process starting on an up-to-date database (every start but
+ * the first after an upgrade) needs none of it. Anything else (a table missing, a migration pending or
+ * unknown) is left to the migrator.
+ */
+async function hasEveryMigration(db: Db): Promise<boolean> {
+  const table =
+    db.dialect === 'postgres'
+      ? sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`
+      : sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
+  const [row] = (await table.execute(db.kysely)).rows;
+  if (!row?.found) return false;
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+  const known = Object.keys(migrations);
+  const names = new Set(applied.rows.map((r) => r.name));
+  return names.size === known.length && known.every((name) => names.has(name));
 }
 
 /** The migrator of txmail's migrations on `db` (tests also migrate to a given one). */

@@ -2,7 +2,7 @@
 // (helpers/databases.ts), migrated, with its seams as db/dialect.ts picks them, an account to write for,
 // and the tests' facade over its repositories (helpers/test-env.ts) to read what the seams wrote.
 import { randomUUID } from 'node:crypto';
-import { migrate, openDatabase, type Db } from '../../src/db/database.js';
+import { openDatabase, type Db } from '../../src/db/database.js';
 import { dialectSeams, type DialectSeams } from '../../src/db/dialect.js';
 import { createRepos } from '../../src/wiring/repos.js';
 import { adminQuery, POSTGRES_URL, type DatabaseKind } from '../helpers/databases.js';
@@ -21,9 +21,8 @@ export interface ContractDatabase {
 }
 
 export async function contractDatabase(kind: DatabaseKind): Promise<ContractDatabase> {
-  const test = await kind.create();
+  const test = await kind.createMigrated();
   const db = openDatabase(test.url);
-  await migrate(db);
   const [accountId] = await insertAccounts(db.kysely, 1);
   return {
     db,

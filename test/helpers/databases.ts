@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { migratedPostgres, migratedSqlite } from './migrated-template.js';
 
 export const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -18,35 +19,63 @@ export interface TestDatabase {
 
 export interface DatabaseKind {
   name: 'sqlite' | 'postgres';
+  /** A new empty database: no tables until something migrates it. */
   create(): Promise<TestDatabase>;
+  /** A new database at the latest migration, empty of data, made from a template (migrated-template.ts). */
+  createMigrated(): Promise<TestDatabase>;
+}
+
+function sqliteDatabase(): TestDatabase & { path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-test-'));
+  const path = join(dir, 'txmail.db');
+  return {
+    name: 'sqlite',
+    path,
+    url: `sqlite:${path}`,
+    pgSchema: undefined,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 const sqlite: DatabaseKind = {
   name: 'sqlite',
-  async create() {
-    const dir = mkdtempSync(join(tmpdir(), 'txmail-test-'));
-    return {
-      name: 'sqlite',
-      url: `sqlite:${join(dir, 'txmail.db')}`,
-      pgSchema: undefined,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+  create: async () => sqliteDatabase(),
+  async createMigrated() {
+    const { path, ...database } = sqliteDatabase();
+    await migratedSqlite(path);
+    return database;
   },
 };
+
+/** The URL of `schema` on the test server: its tables are found without naming it. */
+function schemaUrl(schema: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+function postgresDatabase(schema: string): TestDatabase {
+  return {
+    name: 'postgres',
+    url: schemaUrl(schema),
+    pgSchema: schema,
+    drop: () => adminQuery(`drop schema if exists ${schema} cascade`),
+  };
+}
+
+const newSchemaName = () => `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
 const postgres: DatabaseKind = {
   name: 'postgres',
   async create() {
-    const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const schema = newSchemaName();
     await adminQuery(`create schema ${schema}`);
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    return {
-      name: 'postgres',
-      url: url.toString(),
-      pgSchema: schema,
-      drop: () => adminQuery(`drop schema if exists ${schema} cascade`),
-    };
+    return postgresDatabase(schema);
+  },
+  async createMigrated() {
+    const schema = newSchemaName();
+    await migratedPostgres(schema, schemaUrl, POSTGRES_URL, adminQuery);
+    return postgresDatabase(schema);
   },
 };
 

@@ -33,7 +33,7 @@ export async function startTestEnv(
     logger?: Logger;
   } = {},
 ): Promise<TestEnv> {
-  const database = options.database ?? (await kind.create());
+  const database = options.database ?? (await kind.createMigrated());
   const config: Config = parseConfig({
     TXMAIL_DATABASE_URL: database.url,
     TXMAIL_HOSTNAME: 'mta.txmail.test',
