@@ -122,7 +122,9 @@ async function hasEveryMigration(db: Db): Promise<boolean> {
   const table =
     db.dialect === 'postgres'
       ? sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`
-      : sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
+      : sql<{
+          found: string | null;
+        }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
   const [row] = (await table.execute(db.kysely)).rows;
   if (!row?.found) return false;
   const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
