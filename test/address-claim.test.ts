@@ -2,6 +2,8 @@
 // insert that makes a holder claims the address in its own transaction (db/address-claim.ts). Each
 // case below is the losing side of a race, its look-up already passed: the other holder was written
 // between that look-up and its insert.
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingAccount } from '../src/accounts/signup.js';
 import { AddressTakenError } from '../src/db/members-repo.js';
@@ -96,6 +98,52 @@ describe.each(databaseKinds)('one holder per address on $name', (kind) => {
     for (const email of emails) {
       const holders = [await accountAt(email), await memberAt(email)].filter((h) => h !== undefined);
       expect(holders, email).toHaveLength(1);
+    }
+  });
+});
+
+// SQLite: another connection (the accept thread, another process) writing while a holder is inserted.
+// The claim's look-up must not leave the insert unable to take the write lock once that other write
+// commits; SQLite would then answer "database is locked" at once (a sign-up failed so under a send).
+describe.runIf(databaseKinds.some((k) => k.name === 'sqlite'))('one holder per address on SQLite', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv(databaseKinds.find((k) => k.name === 'sqlite')!);
+  });
+  afterAll(() => env.close());
+
+  it.each([
+    ['an account', (email: string) => env.services.repos.accounts.create(account(email))],
+    [
+      'an invitation',
+      async (email: string) => {
+        const team = account(`team-${newId().slice(-8)}@team.example`);
+        await env.services.repos.accounts.create(team);
+        await env.services.repos.members.insert(invited(team.id, email));
+        return true;
+      },
+    ],
+  ])('waits for another connection’s write to end before it inserts %s', async (_, insert) => {
+    // On a thread of its own, as the accept thread is: this one blocks in SQLite's busy wait.
+    const other = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require('better-sqlite3'))(workerData.path);
+       db.exec('begin immediate');
+       db.exec('create table if not exists lock_probe (x integer)');
+       db.exec('insert into lock_probe values (1)');
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+       db.exec('commit');
+       db.close();`,
+      { eval: true, workerData: { path: env.database.url.slice('sqlite:'.length) } },
+    );
+    try {
+      // The other connection holds the write lock, and commits 200 ms after this insert has begun.
+      await once(other, 'message');
+      const email = `locked-${newId().slice(-8)}@race.example`;
+      expect(await insert(email)).toBe(true);
+    } finally {
+      await other.terminate();
     }
   });
 });
