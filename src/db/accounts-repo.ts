@@ -1,6 +1,6 @@
 // Accounts and their API keys: every question the rest of txmail asks about them.
 import type { Kysely } from 'kysely';
-import { claimAddress, claimingTransaction } from './address-claim.js';
+import { claimAddress } from './address-claim.js';
 import type { Dialect } from './database.js';
 import type { Account, AccountState, ApiKeyRow, Database, Plan } from './schema.js';
 
@@ -20,7 +20,7 @@ export class AccountsRepo {
    * invitation: address-claim.ts). Another account at the address is the unique index's error.
    */
   async create(account: Account): Promise<boolean> {
-    return claimingTransaction(this.db, this.dialect, async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       if (!(await claimAddress(trx, this.dialect, account.email, 'member'))) return false;
       await trx.insertInto('accounts').values(account).execute();
       return true;

@@ -4,40 +4,14 @@
 // transaction, so two of them racing for one address cannot both pass the look-up and both write. No
 // unique index spans the two tables (an owner's member row is made lazily, ensureOwner), so the
 // claim serialises the writers of one address: PostgreSQL by a transaction-scoped advisory lock on
-// the address, SQLite by its single writer, whose lock the transaction takes before it looks
-// (claimingTransaction).
+// the address, SQLite by its single writer, whose lock every transaction takes before it looks
+// (database.ts: transactions begin IMMEDIATE).
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 
 /**
- * Runs `claim` (a claimAddress, then the insert) in one transaction. On SQLite it begins IMMEDIATE: the
- * write lock is taken first, waiting out another connection's writer (busy_timeout). A transaction
- * that only read first cannot take the lock once another connection (the accept thread, another
- * process) has committed since its read: SQLite then fails the insert at once with "database is
- * locked", without waiting, and a sign-up failed so while mail was being accepted.
- */
-export async function claimingTransaction<T>(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  claim: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  if (dialect === 'postgres') return db.transaction().execute(claim);
-  return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    try {
-      const result = await claim(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (err) {
-      await sql`rollback`.execute(connection);
-      throw err;
-    }
-  });
-}
-
-/**
- * Inside `trx` (claimingTransaction's), before inserting a holder of `address`: takes the address's lock (PostgreSQL), then
+ * Inside `trx`, before inserting a holder of `address`: takes the address's lock (PostgreSQL), then
  * answers whether the address is still free of the other kind of holder: an account (for an
  * invitation) or an invited member (for an account). The same kind is the inserts' own unique index.
  */

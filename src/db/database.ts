@@ -5,7 +5,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -41,11 +52,34 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   return openPostgres(url, options);
 }
 
+/**
+ * SQLite transactions begin IMMEDIATE: the write lock is taken, waiting out another connection's writer
+ * (busy_timeout), before the first read. A deferred transaction that reads and then writes cannot take
+ * the lock once another connection (the accept thread, another process) has committed since its read:
+ * SQLite then fails the write at once with "database is locked", without waiting. A sign-up failed so
+ * while mail was being accepted. SQLite has one writer at a time either way.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   configureSqlite(database);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
   if (path === ':memory:') {
     return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };
   }

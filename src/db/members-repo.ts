@@ -2,7 +2,7 @@
 // Every change that must happen once (an invitation used, a TOTP step, a recovery code) is one
 // conditional UPDATE, so two concurrent uses cannot both succeed.
 import type { Kysely } from 'kysely';
-import { claimAddress, claimingTransaction } from './address-claim.js';
+import { claimAddress } from './address-claim.js';
 import type { Dialect } from './database.js';
 import type { Account, Database, MemberRole, MemberRow } from './schema.js';
 
@@ -57,7 +57,7 @@ export class MembersRepo {
    * when it has another invited membership (a concurrent invitation).
    */
   async insert(row: MemberRow): Promise<void> {
-    await claimingTransaction(this.db, this.dialect, async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       if (!(await claimAddress(trx, this.dialect, row.email, 'account')))
         throw new AddressTakenError(row.email);
       await trx.insertInto('members').values(row).execute();

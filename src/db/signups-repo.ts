@@ -1,7 +1,7 @@
 // Sign-up links (accounts/signup.ts): an account at a new address starts unverified and without a
 // password; the password waits on the emailed link and reaches the account only when that link is used.
 import type { Kysely } from 'kysely';
-import { claimAddress, claimingTransaction } from './address-claim.js';
+import { claimAddress } from './address-claim.js';
 import type { Dialect } from './database.js';
 import type { Account, AccountNoticeRow, AccountTokenRow, Database } from './schema.js';
 
@@ -17,7 +17,7 @@ export class SignupsRepo {
    * concurrent sign-up or invitation).
    */
   async createAccountWithLink(account: Account, link: AccountTokenRow): Promise<boolean> {
-    return claimingTransaction(this.db, this.dialect, async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       // An invitation of the address since the caller looked (address-claim.ts): the caller looks again.
       if (!(await claimAddress(trx, this.dialect, account.email, 'member'))) return false;
       const created = await trx
