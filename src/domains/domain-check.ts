@@ -1,8 +1,6 @@
 // One verification check of a sending domain: every expected record looked up through TXMAIL_DNS_SERVERS
 // and compared, with what was seen. A temporary DNS failure is reported as `error`, never as `missing`,
 // so it cannot fail a domain (domain-status.ts decides what an inconclusive check changes: nothing).
-import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js';
-import { spf as evaluateSpf } from 'mailauth/lib/spf/index.js';
 import { mailauthResolver } from '../dns/mailauth-resolver.js';
 import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { lookUpDkimKey } from './dkim-record-check.js';
@@ -248,6 +246,9 @@ async function checkSpf(
  * warning, not a customer's wrong record.
  */
 async function evaluateFromSourceIps(name: string, dns: DnsResolver, probe: SpfProbe): Promise<string[]> {
+  // Loaded when first needed, as the DMARC look-up below: mailauth's modules are a large part of what
+  // every process (an operator command too) would otherwise load at its start.
+  const { spf: evaluateSpf } = await import('mailauth/lib/spf/index.js');
   const resolver = mailauthResolver(dns);
   const warnings: string[] = [];
   for (const ip of probe.sourceIps.slice(0, 4)) {
@@ -279,6 +280,7 @@ async function checkDmarc(
 ): Promise<{ finding: RecordFinding; dmarc: DomainCheck['dmarc'] }> {
   let record;
   try {
+    const { default: getDmarcRecord } = await import('mailauth/lib/dmarc/get-dmarc-record.js');
     const resolve = mailauthResolver(dns);
     record = await getDmarcRecord(domain, (name, type) => resolve(name, type) as Promise<string[][]>);
   } catch (err) {
