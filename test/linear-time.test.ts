@@ -19,8 +19,8 @@ describe('the linear-time check', () => {
     ).rejects.toThrow(/not linear/);
   });
 
-  // A virtual clock: each run costs its input's length times the cost per byte given for that size (in
-  // ns, well above the 20 µs floor), so the decision itself is tested, without timing noise.
+  // A virtual clock: each run costs its input's length times the cost per byte given for that size (read
+  // as µs a byte, far above the 20 µs floor), so the decision itself is tested, without timing noise.
   const judged = (perByte: number[]) => {
     let now = 0;
     const sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20];
@@ -38,13 +38,15 @@ describe('the linear-time check', () => {
     await expect(judged([1, 1, 1, 7, 8])).resolves.toHaveLength(5);
   });
 
-  it('fails a step below 64 KiB, a second step, or a step too large', async () => {
+  it('fails a step below 64 KiB, a second step, a step too large, or one at the last size', async () => {
     await expect(judged([1, 6, 6, 6, 6])).rejects.toThrow(/grew 6\.0× by 16384 B \(not linear\)/);
     await expect(judged([1, 1, 6, 12, 12])).rejects.toThrow(
       /by 262144 B \(not linear, after a step at 65536 B\)/,
     );
     await expect(judged([1, 1, 1, 11, 11])).rejects.toThrow(/grew 11\.0× by 262144 B \(not linear\)/);
     await expect(judged([1, 4, 16, 64, 256])).rejects.toThrow(/not linear/);
+    // At the last size nothing after it could show the cost flat: no step.
+    await expect(judged([1, 1, 1, 1, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);
   });
 
   it('catches a scanner that rescans the rest of the input at every line', async () => {

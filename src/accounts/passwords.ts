@@ -6,8 +6,12 @@ import { AppError } from '../errors.js';
 
 /** scrypt's N for new hashes unless configured: 16 MiB of memory and some 50 ms of CPU a hash. */
 export const DEFAULT_PASSWORD_COST = 16384;
-/** The range TXMAIL_PASSWORD_COST may take (powers of two): below 1024 a hash guards next to nothing. */
-export const PASSWORD_COST_RANGE = { min: 1024, max: 1 << 20 } as const;
+/**
+ * The range TXMAIL_PASSWORD_COST may take (powers of two): below 1024 a hash guards next to nothing;
+ * a hash takes 128·N·8 bytes of memory, and sign-up and log-in hash for anyone who asks, four at once
+ * on libuv's threads, so the top (128 MiB a hash) keeps that within half a GiB.
+ */
+export const PASSWORD_COST_RANGE = { min: 1024, max: 1 << 17 } as const;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;

@@ -444,9 +444,10 @@ export const SETTINGS = [
     kind: powerOfTwo(PASSWORD_COST_RANGE.min, PASSWORD_COST_RANGE.max),
     default: String(DEFAULT_PASSWORD_COST),
     description: [
-      "scrypt's cost (N, a power of two from 1024) for passwords set from now on; each stored hash keeps",
-      'the cost it was made with and still verifies. Lower it only where the passwords guard nothing,',
-      'as in tests',
+      "scrypt's cost (N, a power of two from 1024 to 131072; a hash takes 1 KiB × N of memory) for",
+      'passwords set from now on; each stored hash keeps the cost it was made with and still verifies,',
+      'so until a password is set again its log-ins take the old time. Lower it only where the passwords',
+      'guard nothing, as in tests',
     ],
   }),
   variable({

@@ -16,6 +16,7 @@ import {
   type DatabaseConnection,
   type Driver,
   type SqliteDialectConfig,
+  type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -58,10 +59,17 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
  * the lock once another connection (the accept thread, another process) has committed since its read:
  * SQLite then fails the write at once with "database is locked", without waiting. A sign-up failed so
  * while mail was being accepted. SQLite has one writer at a time either way.
+ *
+ * A transaction that asks for REPEATABLE READ is a snapshot read (it writes nothing): it begins
+ * deferred, as readers never wait in WAL mode and must not hold up a writer (MessagesRepo.detail).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings?: TransactionSettings,
+  ): Promise<void> {
+    const snapshotRead = settings?.isolationLevel === 'repeatable read';
+    await connection.executeQuery(CompiledQuery.raw(snapshotRead ? 'begin' : 'begin immediate'));
   }
 }
 
@@ -136,7 +144,10 @@ function openPostgres(url: string, options: OpenOptions): Db {
   };
 }
 
-/** Applies every pending migration. Safe to run from several processes at once (Kysely takes a lock). */
+/**
+ * Applies every pending migration. On PostgreSQL safe to run from several processes at once (Kysely
+ * takes a lock); on SQLite Kysely takes none, and one process (the only writer txmail runs there) migrates.
+ */
 export async function migrate(db: Db): Promise<string[]> {
   if (await hasEveryMigration(db)) return [];
   const { error, results } = await (await migratorFor(db)).migrateToLatest();
@@ -153,15 +164,17 @@ export async function migrate(db: Db): Promise<string[]> {
  * unknown) is left to the migrator.
  */
 async function hasEveryMigration(db: Db): Promise<boolean> {
+  type Found = { found: string | null };
+  // On PostgreSQL, in the schema the migrator uses (migratorFor): a search path that goes on to another
+  // schema must not lend this database another installation's records. to_regclass answers the table's
+  // name qualified by its schema (quoted where need be), which the look-up below then reads.
   const table =
     db.dialect === 'postgres'
-      ? sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`
-      : sql<{
-          found: string | null;
-        }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
+      ? sql<Found>`select to_regclass(format('%I.kysely_migration', current_schema()))::text as found`
+      : sql<Found>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
   const [row] = (await table.execute(db.kysely)).rows;
   if (!row?.found) return false;
-  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+  const applied = await sql<{ name: string }>`select name from ${sql.raw(row.found)}`.execute(db.kysely);
   const known = Object.keys(migrations);
   const names = new Set(applied.rows.map((r) => r.name));
   return names.size === known.length && known.every((name) => names.has(name));

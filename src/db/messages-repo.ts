@@ -131,53 +131,55 @@ export class MessagesRepo {
   /**
    * The message with its events, attempts and webhook pushes, read from one snapshot: a reader never
    * sees a new event beside the message's old status. (On PostgreSQL a plain transaction gives each
-   * statement its own snapshot, hence REPEATABLE READ; a SQLite transaction reads one snapshot.)
+   * statement its own snapshot, hence REPEATABLE READ; SQLite reads one snapshot in any transaction, and
+   * begins this one deferred: database.ts.)
    */
   async detail(accountId: string, id: string): Promise<MessageDetail | undefined> {
-    let tx = this.db.transaction();
-    if (this.dialect === 'postgres') tx = tx.setIsolationLevel('repeatable read');
-    return tx.execute(async (trx) => {
-      const reader = new MessagesRepo(trx, this.dialect);
-      const message = await reader.get(accountId, id);
-      if (!message) return undefined;
-      // One after another: a transaction is one connection, which runs one statement at a time.
-      const events = await reader.events(accountId, id);
-      const attempts = await reader.attempts(accountId, id);
-      const webhookAttempts = await reader.webhookAttempts(accountId, id);
-      const raw = await trx
-        .selectFrom('message_raw')
-        .select('size')
-        .where('message_id', '=', id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      const resends = await trx
-        .selectFrom('messages')
-        .select('id')
-        .where('resent_from', '=', id)
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute();
-      const account = await trx
-        .selectFrom('accounts')
-        .select('content_retention_days')
-        .where('id', '=', accountId)
-        .executeTakeFirst();
-      const since = await trx
-        .selectFrom('upgrade_marks')
-        .select('at')
-        .where('name', '=', 'content_retention')
-        .executeTakeFirst();
-      return {
-        message,
-        contentRetentionDays: account?.content_retention_days ?? null,
-        contentRetentionSince: since?.at,
-        events,
-        attempts,
-        webhookAttempts,
-        rawSize: raw?.size,
-        resends: resends.map((r) => r.id),
-      };
-    });
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const reader = new MessagesRepo(trx, this.dialect);
+        const message = await reader.get(accountId, id);
+        if (!message) return undefined;
+        // One after another: a transaction is one connection, which runs one statement at a time.
+        const events = await reader.events(accountId, id);
+        const attempts = await reader.attempts(accountId, id);
+        const webhookAttempts = await reader.webhookAttempts(accountId, id);
+        const raw = await trx
+          .selectFrom('message_raw')
+          .select('size')
+          .where('message_id', '=', id)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
+        const resends = await trx
+          .selectFrom('messages')
+          .select('id')
+          .where('resent_from', '=', id)
+          .where('account_id', '=', accountId)
+          .orderBy('id')
+          .execute();
+        const account = await trx
+          .selectFrom('accounts')
+          .select('content_retention_days')
+          .where('id', '=', accountId)
+          .executeTakeFirst();
+        const since = await trx
+          .selectFrom('upgrade_marks')
+          .select('at')
+          .where('name', '=', 'content_retention')
+          .executeTakeFirst();
+        return {
+          message,
+          contentRetentionDays: account?.content_retention_days ?? null,
+          contentRetentionSince: since?.at,
+          events,
+          attempts,
+          webhookAttempts,
+          rawSize: raw?.size,
+          resends: resends.map((r) => r.id),
+        };
+      });
   }
 
   async get(accountId: string, id: string): Promise<LoggedMessageRow | undefined> {

@@ -46,5 +46,10 @@ export async function ownPostgresDatabase(): Promise<{ url: string; drop(): Prom
   await adminQuery(`create database ${name}`);
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
 }

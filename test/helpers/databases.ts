@@ -59,7 +59,9 @@ function postgresDatabase(schema: string): TestDatabase {
     name: 'postgres',
     url: schemaUrl(schema),
     pgSchema: schema,
-    drop: () => adminQuery(`drop schema if exists ${schema} cascade`),
+    drop: async () => {
+      await adminQuery(`drop schema if exists ${schema} cascade`);
+    },
   };
 }
 
@@ -80,11 +82,12 @@ const postgres: DatabaseKind = {
 };
 
 /** Runs `text` on the test server as its administrator (schemas, databases). */
-export async function adminQuery(text: string): Promise<void> {
+export async function adminQuery(text: string): Promise<pg.QueryResult | pg.QueryResult[]> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(text);
+    // Several statements answer one result each.
+    return (await client.query(text)) as pg.QueryResult | pg.QueryResult[];
   } finally {
     await client.end();
   }

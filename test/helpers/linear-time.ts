@@ -183,7 +183,12 @@ export async function measureGrowth<T>(
     const ratio = ratioOf(ms);
     growth.push({ size, ms, ratio });
     if (ratio > limit) {
-      const stepAllowed = step === undefined && size >= STEP_FROM && ratio <= maxGrowth * STEP_ALLOWANCE;
+      // Not at the last size: nothing after it would show the cost flat.
+      const stepAllowed =
+        step === undefined &&
+        size >= STEP_FROM &&
+        size !== sizes.at(-1) &&
+        ratio <= maxGrowth * STEP_ALLOWANCE;
       if (!stepAllowed) {
         const steps = growth.map((g) => `${g.size} B: ${g.ms.toFixed(2)} ms`).join(', ');
         const after = step ? `, after a step at ${step.size} B` : '';

@@ -5,13 +5,15 @@
 // database is a copy: the SQLite file copied, the PostgreSQL schema restored from pg_dump's script of
 // the template (some 0.15 s). The copy holds what the migrations made, their records included, so a
 // txmail started on it finds nothing to migrate. Changing a migration changes the hash: a template is
-// never used for other migrations. Without pg_dump a PostgreSQL database is migrated the slow way.
+// never used for other migrations; the PostgreSQL script is kept per server. Without pg_dump a
+// PostgreSQL database is migrated the slow way.
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type pg from 'pg';
 import { migrate, openDatabase } from '../../src/db/database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -24,6 +26,15 @@ function templateKey(): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(MIGRATIONS).sort()) {
     hash.update(file).update(readFileSync(join(MIGRATIONS, file)));
+  }
+  // What else shapes the copy: how the database is opened (pragmas), this file's own handling, and
+  // Kysely's migrator, which writes its own tables.
+  for (const file of [
+    'src/db/database.ts',
+    'src/db/sqlite-pragmas.ts',
+    'test/helpers/migrated-template.ts',
+  ]) {
+    hash.update(readFileSync(join(ROOT, file)));
   }
   hash.update(readFileSync(join(ROOT, 'node_modules', 'kysely', 'package.json')));
   return hash.digest('hex').slice(0, 16);
@@ -59,66 +70,69 @@ export async function migratedSqlite(path: string): Promise<void> {
   copyFileSync(template, path);
 }
 
-/** Where the PostgreSQL template's script is kept. */
-const POSTGRES_TEMPLATE = join(tmpdir(), `txmail-pg-template-${key}.sql`);
+/** The PostgreSQL template's script, for one server (its version and address). */
+function postgresTemplatePath(server: string): string {
+  const which = createHash('sha256').update(server).digest('hex').slice(0, 8);
+  return join(tmpdir(), `txmail-pg-template-${key}-${which}.sql`);
+}
+
+/** The server's version, asked once a process. */
+let serverVersion: Promise<string> | undefined;
+
+/** Set when pg_dump failed once: the process's other databases are migrated without trying again. */
+let dumpFailed = false;
 
 /**
- * Migrates `scratch`, a new empty schema, and keeps pg_dump's script of it with the schema's name
- * replaced by SCHEMA_TOKEN; undefined when pg_dump cannot run here.
+ * pg_dump's script of `schema` (migrated), with the schema's name replaced by SCHEMA_TOKEN; undefined
+ * when pg_dump cannot run here (missing, or not made for this server's version).
  */
-async function buildPostgresTemplate(
-  url: string,
-  scratch: string,
-  pgUrl: string,
-): Promise<string | undefined> {
-  await migrateAt(url);
+async function dumpTemplate(schema: string, pgUrl: string): Promise<string | undefined> {
   let dump: string;
   try {
     ({ stdout: dump } = await promisify(execFile)(
       'pg_dump',
-      ['--dbname', pgUrl, '--schema', scratch, '--no-owner', '--no-privileges', '--inserts'],
+      ['--dbname', pgUrl, '--schema', schema, '--no-owner', '--no-privileges', '--inserts'],
       { maxBuffer: 64 << 20 },
     ));
-  } catch {
+  } catch (err) {
+    dumpFailed = true;
+    console.warn(`pg_dump failed (${String(err)}): test databases are migrated one by one, which is slower`);
     return undefined;
   }
-  const script = dump
-    .split('\n')
-    // psql's own commands (\restrict in recent pg_dump): the script is sent as one query.
-    .filter((line) => !line.startsWith('\\'))
-    // pg_dump empties the search path and names every object with its schema.
-    .filter((line) => !line.startsWith("SELECT pg_catalog.set_config('search_path'"))
-    .join('\n')
-    .split(scratch)
-    .join(SCHEMA_TOKEN);
-  writeWhole(POSTGRES_TEMPLATE, (temporary) => writeFileSync(temporary, script));
-  return script;
+  return (
+    dump
+      .split('\n')
+      // psql's own commands (\restrict in recent pg_dump): the script is sent as one query.
+      .filter((line) => !line.startsWith('\\'))
+      // pg_dump empties the search path and names every object with its schema.
+      .filter((line) => !line.startsWith("SELECT pg_catalog.set_config('search_path'"))
+      .join('\n')
+      .split(schema)
+      .join(SCHEMA_TOKEN)
+  );
 }
 
 /**
- * Makes `schema` (which must not exist yet) a migrated schema: restored from the template's script, or
- * created and migrated when pg_dump is missing. `run` sends SQL as the server's administrator.
+ * Makes `schema` (which must not exist yet) a migrated schema: restored from the template's script; the
+ * first time, migrated and dumped as the template. `query` runs SQL as the server's administrator.
  */
 export async function migratedPostgres(
   schema: string,
   schemaUrl: (schema: string) => string,
   pgUrl: string,
-  run: (sql: string) => Promise<void>,
+  query: (sql: string) => Promise<pg.QueryResult[] | pg.QueryResult>,
 ): Promise<void> {
-  let script = existsSync(POSTGRES_TEMPLATE) ? readFileSync(POSTGRES_TEMPLATE, 'utf8') : undefined;
-  if (script === undefined) {
-    const scratch = `tpl_${process.pid}_${randomUUID().slice(0, 8)}`;
-    await run(`create schema ${scratch}`);
-    try {
-      script = await buildPostgresTemplate(schemaUrl(scratch), scratch, pgUrl);
-    } finally {
-      await run(`drop schema if exists ${scratch} cascade`);
-    }
-  }
-  if (script === undefined) {
-    await run(`create schema ${schema}`);
-    await migrateAt(schemaUrl(schema));
+  serverVersion ??= query('show server_version').then((r) =>
+    JSON.stringify((Array.isArray(r) ? r[0] : r)?.rows),
+  );
+  const path = postgresTemplatePath(`${pgUrl} ${await serverVersion}`);
+  if (existsSync(path)) {
+    await query(readFileSync(path, 'utf8').split(SCHEMA_TOKEN).join(schema));
     return;
   }
-  await run(script.split(SCHEMA_TOKEN).join(schema));
+  await query(`create schema ${schema}`);
+  await migrateAt(schemaUrl(schema));
+  if (dumpFailed) return;
+  const script = await dumpTemplate(schema, pgUrl);
+  if (script !== undefined) writeWhole(path, (temporary) => writeFileSync(temporary, script));
 }

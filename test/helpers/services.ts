@@ -40,7 +40,7 @@ export async function startTestEnv(
     TXMAIL_SECRET_KEY: 'k'.repeat(64),
     TXMAIL_RATE_LIMIT: '0',
     // The cheapest scrypt cost: a password hash at the default costs some 50-100 ms of CPU, and the
-    // sign-in tests make hundreds (the default is tested in dashboard-auth.test.ts).
+    // sign-in tests make hundreds (the default is tested in unit/passwords.test.ts).
     TXMAIL_PASSWORD_COST: '1024',
     // Build on the event loop: a thread pool per test instance costs more than it saves. The threaded
     // builder has its own test (message-builder.test.ts), and every test of a started process uses it.

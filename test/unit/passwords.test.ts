@@ -24,11 +24,11 @@ describe('password hashing', () => {
     for (const stored of [cheap, dear]) expect(await verifyPassword(PASSWORD, stored)).toBe(true);
   });
 
-  it('takes TXMAIL_PASSWORD_COST as a power of two from 1024, the default 16384', () => {
+  it('takes TXMAIL_PASSWORD_COST as a power of two from 1024 to 131072, the default 16384', () => {
     const base = { TXMAIL_HOSTNAME: 'mta.txmail.test' };
     expect(parseConfig(base).passwordCost).toBe(16384);
     expect(parseConfig({ ...base, TXMAIL_PASSWORD_COST: '2048' }).passwordCost).toBe(2048);
-    for (const bad of ['512', '1000', '0', 'x', String(1 << 21)]) {
+    for (const bad of ['512', '1000', '0', 'x', String(1 << 18)]) {
       expect(() => parseConfig({ ...base, TXMAIL_PASSWORD_COST: bad })).toThrow(/TXMAIL_PASSWORD_COST/);
     }
   });
