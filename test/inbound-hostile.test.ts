@@ -96,10 +96,12 @@ describe('the issue 15 attacks over SMTP', () => {
       expect(hostile.row.status).toBe('processed');
       expect(JSON.parse(hostile.row.outcome!)).toMatchObject({ kind: 'bounce' });
       // Parsed on the thread: while the message was processed the event loop mostly waited (a parse
-      // on it keeps it busy throughout, even where mailparser yields between chunks). And its longest
-      // stall, sending and storing included, is of the order of what a harmless message of the same
-      // size causes (today's parse on the event loop stalled it for seconds).
-      expect(hostile.utilization).toBeLessThan(0.75);
+      // on it keeps it busy throughout, even where mailparser yields between chunks). Not 0.75: the
+      // time a loaded machine leaves the process waiting for a core while it runs counts as busy, and
+      // the suite's other file took this one to 0.76 once. And its longest stall, sending and storing
+      // included, is of the order of what a harmless message of the same size causes (today's parse on
+      // the event loop stalled it for seconds).
+      expect(hostile.utilization).toBeLessThan(0.9);
       expect(hostile.stallMs).toBeLessThan(baseline.stallMs * 10);
     },
   );
