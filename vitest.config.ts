@@ -6,8 +6,14 @@ export default defineConfig({
     // the rest of test/: integration against real parts. e2e/ drives headless Chromium against the
     // built program (npm test builds first).
     include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
-    // Run alone afterwards (vitest.faults.config.ts): they restart shared services.
-    exclude: ['test/faults/**', 'node_modules/**'],
+    // Run alone afterwards (vitest.faults.config.ts): they restart shared services, or (the linear-time
+    // suites) compare timings that another file's load beside them bends.
+    exclude: [
+      'test/faults/**',
+      'test/linear-time.test.ts',
+      'test/inbound-linear-time.test.ts',
+      'node_modules/**',
+    ],
     // Every answer the tests get is checked against /openapi.json: a mismatch fails its test file,
     // and the run ends with the count (test/helpers/openapi-contract.ts).
     globalSetup: ['test/openapi-contract-setup.ts'],

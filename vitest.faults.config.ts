@@ -1,10 +1,12 @@
 // Run alone, after the main suite: fault tests that disturb shared services (restarting PostgreSQL),
-// and the attacks against a real server, whose /healthz latency other tests' load would disturb.
+// the attacks against a real server, whose /healthz latency other tests' load would disturb, and the
+// linear-time suites, whose cost-per-byte comparisons a loaded machine bends (V8's collector and
+// large-object allocations cost more when the other core is busy too).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/faults/**/*.test.ts'],
+    include: ['test/faults/**/*.test.ts', 'test/linear-time.test.ts', 'test/inbound-linear-time.test.ts'],
     // The answers they get are checked against /openapi.json as the main suite's are.
     globalSetup: ['test/openapi-contract-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],

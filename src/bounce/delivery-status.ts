@@ -118,8 +118,11 @@ export function dsnAddress(value: string | undefined): string | undefined {
 /** `\x{E9}` → `é` (RFC 6533 §3 EmbeddedUnicodeChar); anything malformed is left as written. */
 function decodeUtf8AddrXtext(text: string): string {
   let out = '';
-  let i = 0;
-  for (let at = text.indexOf('\\x{'); at >= 0; at = text.indexOf('\\x{', i)) {
+  // The text before `copied` is in `out`. What is left as written is copied only when a decoded
+  // character follows it, in one piece: a string built from a piece per malformed `\x{` held a third
+  // of a million live pieces for 1 MiB of them, and the collector's work grew faster than the input.
+  let copied = 0;
+  for (let at = text.indexOf('\\x{'); at >= 0;) {
     // At most six hex digits (RFC 6533 §3): look no further for the brace, or a run of `\x{` without
     // one would be scanned to its end once per `\x{`.
     const brace = text.slice(at + 3, at + 10).indexOf('}');
@@ -127,12 +130,12 @@ function decodeUtf8AddrXtext(text: string): string {
     const hex = brace > 0 ? text.slice(at + 3, close) : '';
     const code = /^[0-9A-Fa-f]+$/.test(hex) ? Number.parseInt(hex, 16) : NaN;
     if (Number.isNaN(code) || code > 0x10ffff) {
-      out += text.slice(i, at + 3);
-      i = at + 3;
+      at = text.indexOf('\\x{', at + 3);
       continue;
     }
-    out += text.slice(i, at) + String.fromCodePoint(code);
-    i = close + 1;
+    out += text.slice(copied, at) + String.fromCodePoint(code);
+    copied = close + 1;
+    at = text.indexOf('\\x{', copied);
   }
-  return out + text.slice(i);
+  return out + text.slice(copied);
 }
