@@ -10,8 +10,11 @@ export default defineConfig({
     // suites) compare timings that another file's load beside them bends.
     exclude: [
       'test/faults/**',
+      // The same list as vitest.faults.config.ts includes.
       'test/linear-time.test.ts',
       'test/inbound-linear-time.test.ts',
+      'test/hostile-peers.test.ts',
+      'test/unit/mta-sts-policy.test.ts',
       'node_modules/**',
     ],
     // Every answer the tests get is checked against /openapi.json: a mismatch fails its test file,

@@ -36,6 +36,10 @@ describe('the linear-time check', () => {
   it('allows one step up from 64 KiB that stays flat after it (V8 large objects)', async () => {
     await expect(judged([1, 1, 6, 6, 6])).resolves.toHaveLength(5);
     await expect(judged([1, 1, 1, 7, 8])).resolves.toHaveLength(5);
+    // The step under the limit at 256 KiB, the limit passed at 1 MiB as dear per byte as 256 KiB.
+    await expect(judged([1, 1, 1, 4.5, 6])).resolves.toHaveLength(5);
+    // Up to three times the limit, if flat after (a very cheap scan's copy becoming a large object).
+    await expect(judged([1, 1, 1, 14, 15])).resolves.toHaveLength(5);
   });
 
   it('fails a step below 64 KiB, a second step, a step too large, or one at the last size', async () => {
@@ -43,7 +47,9 @@ describe('the linear-time check', () => {
     await expect(judged([1, 1, 6, 12, 12])).rejects.toThrow(
       /by 262144 B \(not linear, after a step at 65536 B\)/,
     );
-    await expect(judged([1, 1, 1, 11, 11])).rejects.toThrow(/grew 11\.0× by 262144 B \(not linear\)/);
+    await expect(judged([1, 1, 1, 16, 16])).rejects.toThrow(/grew 16\.0× by 262144 B \(not linear\)/);
+    // Under the limit at 256 KiB, then dearer again at 1 MiB: no step before it either.
+    await expect(judged([1, 1, 1, 4.5, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);
     await expect(judged([1, 4, 16, 64, 256])).rejects.toThrow(/not linear/);
     // At the last size nothing after it could show the cost flat: no step.
     await expect(judged([1, 1, 1, 1, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);

@@ -130,7 +130,7 @@ export const DEFAULT_SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20] a
 /** The least size where the one step up is allowed: below it no copy of the input is a large object. */
 const STEP_FROM = 64 << 10;
 /** How much dearer than the limit the one step up may be (a step beyond it fails at once). */
-const STEP_ALLOWANCE = 2;
+const STEP_ALLOWANCE = 3;
 /** After the step, how much dearer per byte than the step's size a larger size may be. */
 const FLAT_AFTER_STEP = 1.8;
 
@@ -183,13 +183,25 @@ export async function measureGrowth<T>(
     const ratio = ratioOf(ms);
     growth.push({ size, ms, ratio });
     if (ratio > limit) {
-      // Not at the last size: nothing after it would show the cost flat.
-      const stepAllowed =
+      // The step at this size (not the last: nothing after it would show the cost flat), or at the
+      // size before, which stayed under the limit while this one, as dear per byte, passes it.
+      const previous = growth.at(-2);
+      const stepHere =
         step === undefined &&
         size >= STEP_FROM &&
         size !== sizes.at(-1) &&
         ratio <= maxGrowth * STEP_ALLOWANCE;
-      if (!stepAllowed) {
+      const stepBefore =
+        step === undefined &&
+        previous !== undefined &&
+        previous.size >= STEP_FROM &&
+        perByte / (Math.max(previous.ms, 0.02) / previous.size) <= FLAT_AFTER_STEP;
+      if (stepBefore) {
+        step = previous;
+        best = Math.min(perByte, Math.max(previous.ms, 0.02) / previous.size);
+        continue;
+      }
+      if (!stepHere) {
         const steps = growth.map((g) => `${g.size} B: ${g.ms.toFixed(2)} ms`).join(', ');
         const after = step ? `, after a step at ${step.size} B` : '';
         throw new Error(
