@@ -8,6 +8,15 @@ export interface ParseTask {
   mailFrom: string;
 }
 
-export default function parse(task: ParseTask): Promise<InboundReport> {
+/**
+ * Asks only that the thread be ready: answering it means this module and the parsers are loaded
+ * (report-parser.ts starts a parse's budget after that).
+ */
+export interface WarmUp {
+  warmUp: true;
+}
+
+export default async function parse(task: ParseTask | WarmUp): Promise<InboundReport | null> {
+  if ('warmUp' in task) return null;
   return parseReport(Buffer.from(task.raw, 'base64'), { mailFrom: task.mailFrom });
 }

@@ -6,7 +6,7 @@
 import { Piscina } from 'piscina';
 import { besideModule, poolThread } from '../start-thread.js';
 import type { InboundReport } from '../bounce/parse-report.js';
-import type { ParseTask } from './parse-thread.js';
+import type { ParseTask, WarmUp } from './parse-thread.js';
 
 export type { ParseTask } from './parse-thread.js';
 
@@ -42,12 +42,20 @@ const THREADS = 1;
 // A parse of a pathological 10 MiB message peaks near 250 MB; past this the thread is stopped (a
 // failed parse) rather than growing the process.
 const THREAD_HEAP_MB = 512;
+// How long a new thread may take to load its modules before its first parse. Not the parse's budget:
+// loading is the same work whatever the message, and on a loaded machine, or run from source (where
+// the thread compiles each module), it can take seconds. A thread that has not loaded by then is
+// stopped; the parse then runs on the next one, loading included in its budget.
+const WARM_UP_MS = 60_000;
+const WARM_UP: WarmUp = { warmUp: true };
 
 export class ThreadedReportParser implements ReportParser {
-  private readonly pool: Piscina<ParseTask, InboundReport>;
+  private readonly pool: Piscina<ParseTask | WarmUp, InboundReport | null>;
   private readonly waiting: Waiting[] = [];
   private running = 0;
   private closed = false;
+  /** Settles once the current thread has loaded; unset after a thread was stopped or failed. */
+  private warm: Promise<void> | undefined;
 
   constructor(private readonly options: ReportParserOptions) {
     this.pool = new Piscina({
@@ -75,33 +83,53 @@ export class ThreadedReportParser implements ReportParser {
   }
 
   /**
-   * Hands the next parse to the thread once it is free. The queue is kept here, not in the pool, so
-   * that a parse's budget starts when it is handed over, not while it waits behind others (it does
-   * include starting a new thread after one was stopped: well under a second).
+   * Hands the next parse to the thread once it is free and loaded. The queue is kept here, not in the
+   * pool, so that a parse's budget starts when it is handed over, not while it waits behind others or
+   * behind a new thread's start (warmUp).
    */
   private next(): void {
     while (this.running < THREADS && this.waiting.length > 0) {
-      const { task, resolve, reject } = this.waiting.shift()!;
+      const waiting = this.waiting.shift()!;
       this.running++;
-      const budget = new AbortController();
-      const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
-      // Aborting a running task terminates its thread; the pool starts another.
-      this.pool
-        .run(task, { signal: budget.signal })
-        .then(resolve, (err: Error) =>
-          reject(
-            new ParseFailure(
-              budget.signal.aborted
-                ? `parsing took longer than ${duration(this.options.timeoutMs)}`
-                : `the parsing thread failed: ${err.message}`,
-            ),
-          ),
-        )
+      void this.warmUp()
+        .then(() => this.runBudgeted(waiting))
         .finally(() => {
-          clearTimeout(timer);
           this.running--;
           this.next();
         });
+    }
+  }
+
+  /** Settles when the thread has loaded its modules (or could not within WARM_UP_MS); never rejects. */
+  private warmUp(): Promise<void> {
+    this.warm ??= this.pool.run(WARM_UP, { signal: AbortSignal.timeout(WARM_UP_MS) }).then(
+      () => undefined,
+      () => {
+        this.warm = undefined;
+      },
+    );
+    return this.warm;
+  }
+
+  private async runBudgeted({ task, resolve, reject }: Waiting): Promise<void> {
+    // Closed while the thread was loading: the parse has not started.
+    if (this.closed) return reject(new ParserClosed('the report parser is closed'));
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
+    try {
+      // Aborting a running task terminates its thread; the pool starts another.
+      resolve((await this.pool.run(task, { signal: budget.signal }))!);
+    } catch (err) {
+      this.warm = undefined;
+      reject(
+        new ParseFailure(
+          budget.signal.aborted
+            ? `parsing took longer than ${duration(this.options.timeoutMs)}`
+            : `the parsing thread failed: ${(err as Error).message}`,
+        ),
+      );
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
