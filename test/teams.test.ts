@@ -3,6 +3,7 @@
 // requirement), sessions per member, and the audit log of every change.
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PasswordHasher, verifyPassword } from '../src/accounts/passwords.js';
 import { totpCode } from '../src/accounts/totp.js';
 import { ManualClock } from '../src/clock.js';
 import { migrate, migratorFor, openDatabase } from '../src/db/database.js';
@@ -686,6 +687,56 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       payload: { token, password: 'a new owner password' },
     });
     expect(reset.statusCode, reset.body).toBe(200);
+  });
+
+  it("stores a password again at today's cost when its owner or a member logs in with it, and only then", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await invite(owner, 'dev@example.org', 'developer');
+    const { accounts, members } = env.services.repos;
+    const member = (await members.findInvitedByEmail('dev@example.org'))!;
+    // Both passwords were set when the cost was 2048 (the tests run at 1024).
+    const older = new PasswordHasher(2048);
+    const ownerOld = await older.hash(PASSWORD);
+    const memberOld = await older.hash(PASSWORD);
+    await accounts.setPassword(owner.accountId, ownerOld);
+    await members.setPassword(member.id, memberOld);
+    const stored = async () => [
+      (await accounts.findById(owner.accountId))!.password_hash!,
+      (await members.byId(member.id))!.password_hash!,
+    ];
+
+    // A wrong password changes nothing.
+    for (const email of ['owner@example.org', 'dev@example.org']) {
+      const wrong = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: 'not the password' },
+      });
+      expect(wrong.statusCode).toBe(401);
+    }
+    expect(await stored()).toEqual([ownerOld, memberOld]);
+
+    // The right one is stored again at 1024, each in its own row, and still logs in.
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    expect((await login('dev@example.org')).statusCode).toBe(200);
+    const [ownerNew, memberNew] = await stored();
+    for (const hash of [ownerNew!, memberNew!]) {
+      expect(hash).toMatch(/^scrypt\$1024\$8\$1\$/);
+      expect(await verifyPassword(PASSWORD, hash)).toBe(true);
+    }
+    expect((await login('owner@example.org')).statusCode).toBe(200);
+    expect((await login('dev@example.org')).statusCode).toBe(200);
+    // At today's cost already: left as it is.
+    expect(await stored()).toEqual([ownerNew, memberNew]);
+
+    // A password set after the log-in read the old hash is never undone by the rehash.
+    const changed = await older.hash('a newer password!');
+    await accounts.setPassword(owner.accountId, changed);
+    await accounts.rehashPassword(owner.accountId, ownerNew!, await older.hash(PASSWORD));
+    await members.setPassword(member.id, changed);
+    await members.rehashPassword(member.id, memberNew!, await older.hash(PASSWORD));
+    expect(await stored()).toEqual([changed, changed]);
   });
 
   it("gives the log tools their roles: search and the raw message to all, re-send to senders, the account's settings to the owner", async () => {

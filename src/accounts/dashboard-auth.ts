@@ -139,6 +139,11 @@ export class DashboardAuth {
       : (await verifyPassword(password, await this.dummy()), false);
     if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
     await this.logins.succeeded(ip, address, now, device);
+    if (this.deps.passwords.isOutdated(passwordHash!)) {
+      const rehashed = await this.deps.passwords.hash(password);
+      if (member) await this.deps.members.rehashPassword(member.id, passwordHash!, rehashed);
+      else await this.deps.accountsRepo.rehashPassword(account.id, passwordHash!, rehashed);
+    }
     const signedIn = member ?? (await this.deps.members.ensureOwner(account));
     // The second factor, counted per member (two-factor.ts): the password alone starts no session.
     if (signedIn.totp_enabled_at !== null) {

@@ -36,6 +36,16 @@ export class PasswordHasher {
     const key = await derive(password, salt, { N: this.cost, r: R, p: P });
     return ['scrypt', this.cost, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
+
+  /**
+   * Whether a stored hash was made at other parameters than new ones are: log-in then stores the
+   * password again at today's cost (dashboard-auth.ts), so after a change of TXMAIL_PASSWORD_COST a
+   * log-in to an old account comes to take as long as one to an unknown address.
+   */
+  isOutdated(stored: string): boolean {
+    const [scheme, n, r, p] = stored.split('$');
+    return scheme !== 'scrypt' || Number(n) !== this.cost || Number(r) !== R || Number(p) !== P;
+  }
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

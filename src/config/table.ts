@@ -446,8 +446,8 @@ export const SETTINGS = [
     description: [
       "scrypt's cost (N, a power of two from 1024 to 131072; a hash takes 1 KiB × N of memory) for",
       'passwords set from now on; each stored hash keeps the cost it was made with and still verifies,',
-      'so until a password is set again its log-ins take the old time. Lower it only where the passwords',
-      'guard nothing, as in tests',
+      'and is stored again at this cost at its next log-in. Lower it only where the passwords guard',
+      'nothing, as in tests',
     ],
   }),
   variable({

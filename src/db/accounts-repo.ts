@@ -87,6 +87,19 @@ export class AccountsRepo {
     await this.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
   }
 
+  /**
+   * Stores the same password hashed again (at log-in, at today's cost), unless it has changed since
+   * `from` was read: a password set meanwhile is never undone.
+   */
+  async rehashPassword(id: string, from: string, to: string): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ password_hash: to })
+      .where('id', '=', id)
+      .where('password_hash', '=', from)
+      .execute();
+  }
+
   /** Records that the signup address is proven (first time only). */
   async markEmailVerified(id: string, at: number): Promise<void> {
     await this.db

@@ -161,6 +161,19 @@ export class MembersRepo {
     await this.db.updateTable('members').set({ password_hash: passwordHash }).where('id', '=', id).execute();
   }
 
+  /**
+   * Stores the same password hashed again (at log-in, at today's cost), unless it has changed since
+   * `from` was read: a password set meanwhile is never undone.
+   */
+  async rehashPassword(id: string, from: string, to: string): Promise<void> {
+    await this.db
+      .updateTable('members')
+      .set({ password_hash: to })
+      .where('id', '=', id)
+      .where('password_hash', '=', from)
+      .execute();
+  }
+
   async setPendingTotp(id: string, sealed: string): Promise<void> {
     await this.db.updateTable('members').set({ totp_pending_secret: sealed }).where('id', '=', id).execute();
   }

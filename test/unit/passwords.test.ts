@@ -24,6 +24,18 @@ describe('password hashing', () => {
     for (const stored of [cheap, dear]) expect(await verifyPassword(PASSWORD, stored)).toBe(true);
   });
 
+  it('calls a hash outdated when it was made at other parameters than new ones', async () => {
+    const hasher = new PasswordHasher(2048);
+    expect(hasher.isOutdated(await hasher.hash(PASSWORD))).toBe(false);
+    expect(hasher.isOutdated(await new PasswordHasher(1024).hash(PASSWORD))).toBe(true);
+    expect(hasher.isOutdated(await new PasswordHasher(4096).hash(PASSWORD))).toBe(true);
+    // Another r or p, or another scheme, is outdated too.
+    const [, n, , , salt, key] = (await hasher.hash(PASSWORD)).split('$');
+    expect(hasher.isOutdated(['scrypt', n, 16, 1, salt, key].join('$'))).toBe(true);
+    expect(hasher.isOutdated(['scrypt', n, 8, 2, salt, key].join('$'))).toBe(true);
+    expect(hasher.isOutdated('bcrypt$2b$10$x')).toBe(true);
+  });
+
   it('takes TXMAIL_PASSWORD_COST as a power of two from 1024 to 131072, the default 16384', () => {
     const base = { TXMAIL_HOSTNAME: 'mta.txmail.test' };
     expect(parseConfig(base).passwordCost).toBe(16384);
