@@ -329,7 +329,7 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
     try {
       const tenant = await createTenant(env.services, { domain: 'acme.example' });
       await env.services.startWorker({ pollMs: 50 });
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         const res = await env.app.inject({
           method: 'POST',
           url: '/api/email/send',
@@ -338,22 +338,24 @@ describe.each(databaseKinds)('delivery safety on $name', (kind) => {
         });
         expect(res.statusCode).toBe(200);
       }
-      await until('all 8 delivered', async () => (sink.received.length === 8 ? true : undefined), 20_000);
+      await until('all 12 delivered', async () => (sink.received.length === 12 ? true : undefined), 20_000);
       const sessions = new Map<string, number>();
       for (const r of sink.received) sessions.set(r.session, (sessions.get(r.session) ?? 0) + 1);
-      // Two messages per connection, so at least four connections.
+      // Two messages per connection, so at least six connections.
       expect(Math.max(...sessions.values())).toBeLessThanOrEqual(2);
-      expect(sessions.size).toBeGreaterThanOrEqual(4);
-      // 4 per second with a one-second burst: the last of 8 arrives at least ~1 s after the first.
+      expect(sessions.size).toBeGreaterThanOrEqual(6);
+      // 4 per second with a one-second burst: the last of 12 takes its token 2 s after the first. The
+      // first arrives later than its token by its connection's set-up, which a loaded machine makes
+      // longer: at least 1.5 s between the first and the last to arrive (without the rate, 0.4-0.7 s).
       const times = sink.received.map((r) => r.at).sort((a, b) => a - b);
-      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(900);
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1500);
       // Waiting for a slot is not an attempt: every message was delivered on its first.
       // (The sink has it before the worker records it: wait for the records.)
-      const rows = await until('8 attempts recorded', async () => {
+      const rows = await until('12 attempts recorded', async () => {
         const r = await env.allAttempts();
-        return r.length >= 8 ? r : undefined;
+        return r.length >= 12 ? r : undefined;
       });
-      expect(rows.map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
+      expect(rows.map((r) => r.outcome)).toEqual(Array(12).fill('delivered'));
     } finally {
       await env.close();
       await mail.stop();

@@ -125,6 +125,22 @@ export class QueueRepo {
     return Number(r.numUpdatedRows);
   }
 
+  /**
+   * Makes parked messages due now (their destination has room again: destination-limits.ts, recall),
+   * those of them still waiting for a later time and leased to nobody. Says how many.
+   */
+  async recall(ids: string[], now: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const r = await this.db
+      .updateTable('messages')
+      .set({ next_attempt_at: now })
+      .where('id', 'in', ids)
+      .where('lease_owner', 'is', null)
+      .where('next_attempt_at', '>', now)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   /** The earliest next_attempt_at in the queue (to sleep exactly until then), or undefined. */
   nextDue(): Promise<number | undefined> {
     return this.store.nextDue();

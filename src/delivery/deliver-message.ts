@@ -143,11 +143,11 @@ export class Deliverer {
     }
 
     // A destination whose line is full would send the message away: know it before signing it.
-    const turnedAway = deps.limits.turnsAway(route.destination, m.account_id, deps.clock.now());
+    const turnedAway = deps.limits.turnsAway(route.destination, m.account_id, deps.clock.now(), m.id);
     if (turnedAway !== undefined) return { kind: 'paused', until: turnedAway };
     const { bytes: signed, gzipped } = await this.sign(m, key);
 
-    const admission = await deps.limits.acquire(route.destination, m.account_id);
+    const admission = await deps.limits.acquire(route.destination, m.account_id, m.id);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {

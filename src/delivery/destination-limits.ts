@@ -21,6 +21,8 @@ export interface DestinationLimitsOptions {
   recoverAfter: number;
   /** A delivery that would wait longer than this for its turn is rescheduled instead of holding a worker slot. */
   maxWaitMs: number;
+  /** The furthest a full line reschedules a delivery (see park). */
+  maxParkMs: number;
 }
 
 export const DEFAULT_RULES: Record<string, DestinationRule> = {
@@ -33,6 +35,7 @@ export const DEFAULT_DESTINATION_LIMITS: DestinationLimitsOptions = {
   pauseMs: 60_000,
   recoverAfter: 20,
   maxWaitMs: 1000,
+  maxParkMs: 60_000,
 };
 
 /** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
@@ -59,7 +62,20 @@ interface Destination {
   /** Token bucket for the rate: tokens now, and when they were counted. */
   tokens: number;
   tokensAt: number;
+  /** How long a delivery holds its slot, on average (moving); undefined until one has ended. */
+  holdMs: number | undefined;
+  /** Per tenant, when the next of its deliveries a full line turns away is to come back (park). */
+  parked: Map<string, number>;
+  /** The messages parked here, in the order parked, and when each comes back (recall). */
+  parkedIds: Map<string, number>;
 }
+
+/** The weight of the newest delivery in a destination's average hold time. */
+const HOLD_WEIGHT = 0.2;
+/** Parked spacings kept per destination before the stale ones are swept. */
+const PARKED_SWEEP_AT = 1000;
+/** Parked messages remembered per destination for recall; past this, the rest come back at their time. */
+const MAX_PARKED_IDS = 10_000;
 
 export class DestinationLimits {
   private readonly destinations = new Map<string, Destination>();
@@ -68,6 +84,11 @@ export class DestinationLimits {
   constructor(
     options: Partial<DestinationLimitsOptions> = {},
     private readonly now: () => number = Date.now,
+    /**
+     * Called with parked messages to bring back early: their destination has free connections and
+     * nobody waiting (the worker makes them due now and wakes). Absent: they come back at their time.
+     */
+    private readonly recall?: (messageIds: string[]) => void,
   ) {
     this.options = { ...DEFAULT_DESTINATION_LIMITS, ...options };
   }
@@ -93,12 +114,14 @@ export class DestinationLimits {
    * the newest waiter of the tenant holding the most rather than a newcomer holding far fewer. Without
    * it, one account's burst filling the line sent every other account's message away for a second.
    */
-  async acquire(key: string, tenant = ''): Promise<Admission> {
+  async acquire(key: string, tenant = '', messageId?: string): Promise<Admission> {
     const d = this.get(key);
     const now = this.now();
+    // Back (at its time or recalled): no longer parked.
+    if (messageId !== undefined) d.parkedIds.delete(messageId);
     if (this.full(d)) {
       const displaced = this.displaceable(d, tenant);
-      if (displaced === undefined) return { retryAt: now + this.options.maxWaitMs };
+      if (displaced === undefined) return { retryAt: this.park(d, tenant, now, messageId) };
       d.waiting.splice(displaced, 1)[0]!.settle(false);
     }
     if (d.rule.rate > 0) {
@@ -110,18 +133,22 @@ export class DestinationLimits {
       this.start(d, tenant);
     } else {
       const admitted = await new Promise<boolean>((settle) => d.waiting.push({ tenant, settle }));
-      if (!admitted) return { retryAt: this.now() + this.options.maxWaitMs };
+      if (!admitted) return { retryAt: this.park(d, tenant, this.now(), messageId) };
     }
+    const started = this.now();
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
+        const held = this.now() - started;
+        d.holdMs = d.holdMs === undefined ? held : d.holdMs + (held - d.holdMs) * HOLD_WEIGHT;
         d.active--;
         const left = (d.activeBy.get(tenant) ?? 1) - 1;
         if (left > 0) d.activeBy.set(tenant, left);
         else d.activeBy.delete(tenant);
         this.admit(d);
+        this.recallParked(d);
       },
     };
   }
@@ -131,10 +158,10 @@ export class DestinationLimits {
    * nobody): the time to try again; undefined when it would wait or start. Asked
    * before the message is built, so a saturated destination costs no signing.
    */
-  turnsAway(key: string, tenant: string, now: number): number | undefined {
+  turnsAway(key: string, tenant: string, now: number, messageId?: string): number | undefined {
     const d = this.get(key);
     if (!this.full(d) || this.displaceable(d, tenant) !== undefined) return undefined;
-    return now + this.options.maxWaitMs;
+    return this.park(d, tenant, now, messageId);
   }
 
   /** The destination pushed back (421, rate limit): halve its concurrency and pause it. */
@@ -157,6 +184,49 @@ export class DestinationLimits {
 
   concurrency(key: string): number {
     return this.get(key).limit;
+  }
+
+  /**
+   * When a delivery of `tenant` that a full line turns away comes back. Not all a second later: a
+   * backlog for a saturated destination would then be claimed and rescheduled in full every second,
+   * however few of it the destination can take (ARCHITECTURE.md, "A saturated destination's backlog"). A tenant's
+   * turned-away deliveries come back spaced by half the time a slot takes to free (the slots' average
+   * hold over the current concurrency, or the rate's interval if longer), so twice what the destination
+   * can take returns each second and its line stays full; the first comes back after maxWaitMs, none
+   * later than maxParkMs. Each tenant has its own spacing, so one account's parked backlog never
+   * pushes another account's mail further out.
+   */
+  private park(d: Destination, tenant: string, now: number, messageId?: string): number {
+    const { maxWaitMs, maxParkMs } = this.options;
+    const perSlotMs = (d.holdMs ?? maxWaitMs) / d.limit;
+    const step = Math.max(perSlotMs, d.rule.rate > 0 ? 1000 / d.rule.rate : 0) / 2;
+    if (d.parked.size > PARKED_SWEEP_AT) {
+      for (const [t, at] of d.parked) if (at <= now) d.parked.delete(t);
+    }
+    const at = Math.ceil(Math.min(Math.max(now + maxWaitMs, d.parked.get(tenant) ?? 0), now + maxParkMs));
+    d.parked.set(tenant, at + step);
+    if (messageId !== undefined && d.parkedIds.size < MAX_PARKED_IDS) d.parkedIds.set(messageId, at);
+    return at;
+  }
+
+  /**
+   * A connection came free and nobody waits for it: the parked messages whose time has not come are
+   * called back, twice as many as there are free connections, earliest parked first (a parked
+   * message does not sit out its time while its destination idles). Their spacing starts afresh.
+   */
+  private recallParked(d: Destination): void {
+    const room = d.limit - d.active;
+    if (this.recall === undefined || d.parkedIds.size === 0 || room <= 0 || d.waiting.length > 0) return;
+    const now = this.now();
+    const ids: string[] = [];
+    for (const [id, at] of d.parkedIds) {
+      if (ids.length >= 2 * room) break;
+      d.parkedIds.delete(id);
+      // Its time has come: it is due already, or back.
+      if (at > now) ids.push(id);
+    }
+    d.parked.clear();
+    if (ids.length > 0) this.recall(ids);
   }
 
   private full(d: Destination): boolean {
@@ -224,6 +294,9 @@ export class DestinationLimits {
         successes: 0,
         tokens: Math.max(1, rule.rate),
         tokensAt: this.now(),
+        holdMs: undefined,
+        parked: new Map(),
+        parkedIds: new Map(),
       };
       this.destinations.set(key, d);
     }

@@ -324,7 +324,17 @@ function newDeliverer(
       dkim,
       verp,
       ...parts,
-      limits: new DestinationLimits({ rules: config.destinationRules }, () => clock.now()),
+      limits: new DestinationLimits(
+        { rules: config.destinationRules },
+        () => clock.now(),
+        // Parked messages whose destination has room again are made due now, and the worker woken.
+        (ids) => {
+          repos.queue.recall(ids, clock.now()).then(
+            (n) => (n > 0 ? signals.messagesQueued.emit() : undefined),
+            (err: unknown) => logger.warn({ err }, 'could not call parked messages back'),
+          );
+        },
+      ),
       blocks: new DestinationBlocks(
         repos.destinationBlocks,
         config.destinationBlocks,

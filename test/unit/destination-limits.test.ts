@@ -72,9 +72,10 @@ describe('destination limits', () => {
     const burst4 = track('burst', 'burst4');
     // The line is full of the burst's; the burst's next goes away, as before.
     expect(await limits.acquire('mx:a', 'burst')).toEqual({ retryAt: 6000 });
-    // Another account's delivery is not turned away: the burst's newest waiter is, in its place.
+    // Another account's delivery is not turned away: the burst's newest waiter is, in its place, and
+    // comes back after the burst's last one turned away (park: a second over two slots, halved).
     const other = track('other', 'other');
-    expect(await burst4).toEqual({ retryAt: 6000 });
+    expect(await burst4).toEqual({ retryAt: 6250 });
     // And it takes the next free slot, before the burst's waiter that came first.
     burst1();
     released(await other);
@@ -107,6 +108,131 @@ describe('destination limits', () => {
     void waiting.then(() => (settled = true));
     await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
+  });
+
+  it("spaces a full line's turned-away deliveries by how fast its slots free, per account, so a backlog is not all claimed again every second", async () => {
+    let now = 0;
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
+      () => now,
+    );
+    // Two deliveries held 400 ms each: a slot frees every 200 ms on average.
+    for (let i = 0; i < 2; i++) {
+      const release = released(await limits.acquire('mx:a', 'burst'));
+      now += 400;
+      release();
+    }
+    // Full again: two running, two waiting.
+    released(await limits.acquire('mx:a', 'burst'));
+    released(await limits.acquire('mx:a', 'burst'));
+    void limits.acquire('mx:a', 'burst');
+    const newest = limits.acquire('mx:a', 'burst');
+    // The burst's next ones come back a second later, then every 100 ms (twice the rate slots free).
+    const back = [];
+    for (let i = 0; i < 5; i++) back.push(limits.turnsAway('mx:a', 'burst', now));
+    expect(back).toEqual([1800, 1900, 2000, 2100, 2200]);
+    // Another account's are not put behind the burst's: it displaces the burst's newest waiter, which
+    // is parked after the burst's others…
+    expect(limits.turnsAway('mx:a', 'other', now)).toBeUndefined();
+    void limits.acquire('mx:a', 'other');
+    expect(await newest).toEqual({ retryAt: 2300 });
+    // …and once the line is full of both, the other account's first turned-away one is a second away.
+    void limits.acquire('mx:a', 'other');
+    expect(limits.turnsAway('mx:a', 'other', now)).toBe(1800);
+    // A moment later the burst's spacing goes on where it was; once it has passed, it starts afresh.
+    expect(limits.turnsAway('mx:a', 'burst', now + 50)).toBe(2400);
+    expect(limits.turnsAway('mx:a', 'burst', 5000)).toBe(6000);
+  });
+
+  it('parks no further than maxParkMs, and spaces a rate-limited destination by its rate', async () => {
+    const now = 0;
+    const capped = new DestinationLimits(
+      { rules: { default: { connections: 1 } }, maxWaitMs: 1000, maxParkMs: 3000 },
+      () => now,
+    );
+    released(await capped.acquire('mx:a', 't'));
+    void capped.acquire('mx:a', 't');
+    // Nothing has ended yet: a slot is taken to last maxWaitMs, so the spacing is half a second.
+    const back = [];
+    for (let i = 0; i < 7; i++) back.push(capped.turnsAway('mx:a', 't', now));
+    expect(back).toEqual([1000, 1500, 2000, 2500, 3000, 3000, 3000]);
+
+    const rated = new DestinationLimits(
+      { rules: { default: { connections: 1, rate: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
+      () => now,
+    );
+    // A delivery that held its slot for no time at all, then the bucket's second token…
+    released(await rated.acquire('mx:b', 't'))();
+    released(await rated.acquire('mx:b', 't'));
+    // …and one that waits half a second (a real timer) for its token, then in the line.
+    void rated.acquire('mx:b', 't');
+    await new Promise((r) => setTimeout(r, 600));
+    // Two a second at most: spaced by half of that interval, not by the slot's hold time.
+    expect([rated.turnsAway('mx:b', 't', now), rated.turnsAway('mx:b', 't', now)]).toEqual([1000, 1250]);
+  });
+
+  it('calls parked messages back when a connection frees with nobody waiting, twice the free connections, earliest first', async () => {
+    let now = 0;
+    const recalled: string[][] = [];
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
+      () => now,
+      (ids) => recalled.push(ids),
+    );
+    const a = released(await limits.acquire('mx:a', 't', 'a'));
+    const b = released(await limits.acquire('mx:a', 't', 'b'));
+    const c = limits.acquire('mx:a', 't', 'c');
+    const d = limits.acquire('mx:a', 't', 'd');
+    const parked = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => limits.turnsAway('mx:a', 't', now, id));
+    // Spaced by half a slot's time: a second (nothing has ended yet) over two connections, halved.
+    expect(parked).toEqual([1000, 1250, 1500, 1750, 2000, 2250]);
+    // A connection frees: a waiter takes it; the line is not empty yet, nobody is called back.
+    now = 100;
+    a();
+    const cRelease = released(await c);
+    expect(recalled).toEqual([]);
+    b();
+    const dRelease = released(await d);
+    expect(recalled).toEqual([]);
+    // One connection frees with nobody waiting: two called back, the earliest parked.
+    cRelease();
+    expect(recalled).toEqual([['p1', 'p2']]);
+    // Both connections free: up to four, of those whose time has not come (p3's has: it is due
+    // already, the worker takes it anyway).
+    now = 1600;
+    dRelease();
+    expect(recalled).toEqual([
+      ['p1', 'p2'],
+      ['p4', 'p5', 'p6'],
+    ]);
+    // The spacing starts afresh: the next one turned away comes back a second from now.
+    released(await limits.acquire('mx:a', 't', 'x'));
+    released(await limits.acquire('mx:a', 't', 'y'));
+    void limits.acquire('mx:a', 't', 'z1');
+    void limits.acquire('mx:a', 't', 'z2');
+    expect(limits.turnsAway('mx:a', 't', now, 'q')).toBe(2600);
+  });
+
+  it('forgets a parked message once it is back, so a recall never brings it twice', async () => {
+    const recalled: string[][] = [];
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 1 } } },
+      () => 0,
+      (ids) => recalled.push(ids),
+    );
+    const first = released(await limits.acquire('mx:a', 't', 'a'));
+    const b = limits.acquire('mx:a', 't', 'b');
+    expect(limits.turnsAway('mx:a', 't', 0, 'p')).toBe(1000);
+    // p comes back at its time and is turned away again: parked once, at its new time.
+    expect(await limits.acquire('mx:a', 't', 'p')).toEqual({ retryAt: 1500 });
+    first();
+    const bRelease = released(await b);
+    expect(recalled).toEqual([]); // b holds the one connection
+    bRelease();
+    expect(recalled).toEqual([['p']]);
+    // Recalled, p comes in; when it ends, nothing is called back again.
+    released(await limits.acquire('mx:a', 't', 'p'))();
+    expect(recalled).toEqual([['p']]);
   });
 
   it('picks the waiter whose account has the fewest deliveries in progress, the earliest of those', () => {
