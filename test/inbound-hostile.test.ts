@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessageRow } from '../src/db/schema.js';
 import { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
-import { ParserClosed, ThreadedReportParser } from '../src/inbound/report-parser.js';
+import { ParserClosed, ParserUnavailable, ThreadedReportParser } from '../src/inbound/report-parser.js';
 import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { dsn, eximBounce } from './helpers/hostile-reports.js';
@@ -110,15 +110,27 @@ describe('the issue 15 attacks over SMTP', () => {
 describe("a parse's budget", () => {
   it('starts once the thread has loaded: a slow start is not held against the first message', async () => {
     const parser = new ThreadedReportParser({
-      timeoutMs: 300,
+      timeoutMs: 600,
       filename: threads('slow-loading-parse-thread.mjs'),
     });
     try {
-      // The thread takes 1.5 s to load, five times the budget; the parse itself is quick.
+      // The thread takes 1.5 s to load, more than twice the budget; the parse itself is quick.
       const started = performance.now();
       const report = await parser.parse({ raw: 'eA==', mailFrom: '' });
       expect(report).toEqual({ kind: 'ignored', reason: 'parsed 4 characters' });
       expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it.each([
+    ['never loads', 'never-loading-parse-thread.mjs'],
+    ['fails to load', 'failing-to-load-parse-thread.mjs'],
+  ])('does not start a parse, nor fail its message, when the thread %s', async (_, fixture) => {
+    const parser = new ThreadedReportParser({ timeoutMs: 300, warmUpMs: 300, filename: threads(fixture) });
+    try {
+      await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
     } finally {
       await parser.close();
     }

@@ -139,11 +139,6 @@ export class DashboardAuth {
       : (await verifyPassword(password, await this.dummy()), false);
     if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
     await this.logins.succeeded(ip, address, now, device);
-    if (this.deps.passwords.isOutdated(passwordHash!)) {
-      const rehashed = await this.deps.passwords.hash(password);
-      if (member) await this.deps.members.rehashPassword(member.id, passwordHash!, rehashed);
-      else await this.deps.accountsRepo.rehashPassword(account.id, passwordHash!, rehashed);
-    }
     const signedIn = member ?? (await this.deps.members.ensureOwner(account));
     // The second factor, counted per member (two-factor.ts): the password alone starts no session.
     if (signedIn.totp_enabled_at !== null) {
@@ -154,6 +149,16 @@ export class DashboardAuth {
         );
       }
       await this.deps.twoFactor.verify(signedIn, code);
+    }
+    // A password stored at another cost than today's is stored again, after the answer and apart from
+    // it: the hash costs no time of this log-in, and a failed write (logged) fails nothing.
+    if (this.deps.passwords.isOutdated(passwordHash!)) {
+      const stored = passwordHash!;
+      this.deps.deferred.defer(async () => {
+        const rehashed = await this.deps.passwords.hash(password);
+        if (member) await this.deps.members.rehashPassword(member.id, stored, rehashed);
+        else await this.deps.accountsRepo.rehashPassword(account.id, stored, rehashed);
+      });
     }
     const session = await this.deps.sessions.create(account, signedIn);
     if (signedIn.role !== 'owner') return { session };

@@ -126,15 +126,20 @@ export class QueueRepo {
   }
 
   /**
-   * Makes parked messages due now (their destination has room again: destination-limits.ts, recall),
-   * those of them still waiting for a later time and leased to nobody. Says how many.
+   * Makes parked messages due now (their destination has room again: destination-limits.ts, recall):
+   * each only while it is still queued or deferred, leased to nobody, and due at the time it was
+   * parked for (a message the worker has since rescheduled for another reason, or a paused account
+   * holds, keeps its time). Says how many.
    */
-  async recall(ids: string[], now: number): Promise<number> {
-    if (ids.length === 0) return 0;
+  async recall(parked: { id: string; at: number }[], now: number): Promise<number> {
+    if (parked.length === 0) return 0;
     const r = await this.db
       .updateTable('messages')
       .set({ next_attempt_at: now })
-      .where('id', 'in', ids)
+      .where((eb) =>
+        eb.or(parked.map((p) => eb.and([eb('id', '=', p.id), eb('next_attempt_at', '=', p.at)]))),
+      )
+      .where('status', 'in', ['queued', 'deferred'])
       .where('lease_owner', 'is', null)
       .where('next_attempt_at', '>', now)
       .executeTakeFirst();

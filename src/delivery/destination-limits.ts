@@ -38,6 +38,12 @@ export const DEFAULT_DESTINATION_LIMITS: DestinationLimitsOptions = {
   maxParkMs: 60_000,
 };
 
+/** A message a full line turned away, and the time it was told to come back. */
+export interface ParkedMessage {
+  id: string;
+  at: number;
+}
+
 /** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
 export type Admission = { release: () => void } | { retryAt: number };
 
@@ -88,7 +94,7 @@ export class DestinationLimits {
      * Called with parked messages to bring back early: their destination has free connections and
      * nobody waiting (the worker makes them due now and wakes). Absent: they come back at their time.
      */
-    private readonly recall?: (messageIds: string[]) => void,
+    private readonly recall?: (parked: ParkedMessage[]) => void,
   ) {
     this.options = { ...DEFAULT_DESTINATION_LIMITS, ...options };
   }
@@ -126,7 +132,8 @@ export class DestinationLimits {
     }
     if (d.rule.rate > 0) {
       const wait = this.takeToken(d, now);
-      if (wait > this.options.maxWaitMs) return { retryAt: now + wait };
+      // Its token is too far off: parked too, no earlier than the token could be there.
+      if (wait > this.options.maxWaitMs) return { retryAt: this.park(d, tenant, now, messageId, now + wait) };
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
     if (d.active < d.limit && d.waiting.length === 0) {
@@ -196,17 +203,35 @@ export class DestinationLimits {
    * later than maxParkMs. Each tenant has its own spacing, so one account's parked backlog never
    * pushes another account's mail further out.
    */
-  private park(d: Destination, tenant: string, now: number, messageId?: string): number {
+  private park(
+    d: Destination,
+    tenant: string,
+    now: number,
+    messageId?: string,
+    earliest = now + this.options.maxWaitMs,
+  ): number {
     const { maxWaitMs, maxParkMs } = this.options;
     const perSlotMs = (d.holdMs ?? maxWaitMs) / d.limit;
     const step = Math.max(perSlotMs, d.rule.rate > 0 ? 1000 / d.rule.rate : 0) / 2;
     if (d.parked.size > PARKED_SWEEP_AT) {
       for (const [t, at] of d.parked) if (at <= now) d.parked.delete(t);
     }
-    const at = Math.ceil(Math.min(Math.max(now + maxWaitMs, d.parked.get(tenant) ?? 0), now + maxParkMs));
+    const horizon = Math.max(earliest, d.parked.get(tenant) ?? 0);
+    const at = Math.ceil(Math.min(horizon, Math.max(earliest, now + maxParkMs)));
     d.parked.set(tenant, at + step);
-    if (messageId !== undefined && d.parkedIds.size < MAX_PARKED_IDS) d.parkedIds.set(messageId, at);
+    if (messageId !== undefined) this.remember(d, messageId, at, now);
     return at;
+  }
+
+  /** Keeps a parked message for recall (last in the order), within MAX_PARKED_IDS. */
+  private remember(d: Destination, id: string, at: number, now: number): void {
+    d.parkedIds.delete(id);
+    if (d.parkedIds.size >= MAX_PARKED_IDS) {
+      // Those whose time has passed came back (or left by another way): no longer worth keeping.
+      for (const [old, oldAt] of d.parkedIds) if (oldAt <= now) d.parkedIds.delete(old);
+      if (d.parkedIds.size >= MAX_PARKED_IDS) return;
+    }
+    d.parkedIds.set(id, at);
   }
 
   /**
@@ -218,15 +243,17 @@ export class DestinationLimits {
     const room = d.limit - d.active;
     if (this.recall === undefined || d.parkedIds.size === 0 || room <= 0 || d.waiting.length > 0) return;
     const now = this.now();
-    const ids: string[] = [];
+    // Paused (it pushed back): the parked wait for the pause like everyone else.
+    if (d.pausedUntil > now) return;
+    const called: ParkedMessage[] = [];
     for (const [id, at] of d.parkedIds) {
-      if (ids.length >= 2 * room) break;
+      if (called.length >= 2 * room) break;
       d.parkedIds.delete(id);
       // Its time has come: it is due already, or back.
-      if (at > now) ids.push(id);
+      if (at > now) called.push({ id, at });
     }
     d.parked.clear();
-    if (ids.length > 0) this.recall(ids);
+    if (called.length > 0) this.recall(called);
   }
 
   private full(d: Destination): boolean {

@@ -18,7 +18,7 @@ import { isId, newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { IsSimulated } from '../simulator/simulator-addresses.js';
 import { decideEffects } from './decide-effects.js';
-import { ParserClosed, type ReportParser } from './report-parser.js';
+import { ParserClosed, ParserUnavailable, type ReportParser } from './report-parser.js';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -152,6 +152,11 @@ export class InboundProcessor {
     } catch (err) {
       // Stopping: the message stays leased, and the recovery pass takes it up when the lease ends.
       if (err instanceof ParserClosed) return;
+      // The thread did not load: not this message's fault; the same, and a try when the lease ends.
+      if (err instanceof ParserUnavailable) {
+        this.deps.logger.warn({ inboundId: row.id, reason: (err as Error).message }, 'could not parse yet');
+        return;
+      }
       return this.fail(row, attempt, (err as Error).message);
     }
     try {

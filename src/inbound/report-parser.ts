@@ -11,7 +11,7 @@ import type { ParseTask, WarmUp } from './parse-thread.js';
 export type { ParseTask } from './parse-thread.js';
 
 export interface ReportParser {
-  /** The report in a stored message. Rejects only with ParseFailure or ParserClosed. */
+  /** The report in a stored message. Rejects only with ParseFailure, ParserClosed or ParserUnavailable. */
   parse(task: ParseTask): Promise<InboundReport>;
   /** Refuses the parses not started yet (ParserClosed), lets the running one finish, stops the thread. */
   close(): Promise<void>;
@@ -23,11 +23,19 @@ export class ParseFailure extends Error {}
 /** The parser was closed before this parse started (the process is stopping). */
 export class ParserClosed extends Error {}
 
+/**
+ * The thread did not load (it failed, or took past WARM_UP_MS): the parse did not start, and the
+ * message is no more to blame than the next; it is left for a later try (inbound-processor.ts).
+ */
+export class ParserUnavailable extends Error {}
+
 export interface ReportParserOptions {
   /** How long one parse may run (TXMAIL_INBOUND_PARSE_TIMEOUT_MS). */
   timeoutMs: number;
   /** The compiled thread entry; tests point it at the build, or at a thread that misbehaves. */
   filename?: URL;
+  /** How long a new thread may take to load (WARM_UP_MS unless a test says otherwise). */
+  warmUpMs?: number;
 }
 
 interface Waiting {
@@ -44,8 +52,8 @@ const THREADS = 1;
 const THREAD_HEAP_MB = 512;
 // How long a new thread may take to load its modules before its first parse. Not the parse's budget:
 // loading is the same work whatever the message, and on a loaded machine, or run from source (where
-// the thread compiles each module), it can take seconds. A thread that has not loaded by then is
-// stopped; the parse then runs on the next one, loading included in its budget.
+// the thread compiles each module), it can take seconds. Past it (or when the thread dies loading) the
+// parse is not started: ParserUnavailable, and the next parse tries the warm-up again.
 const WARM_UP_MS = 60_000;
 const WARM_UP: WarmUp = { warmUp: true };
 
@@ -54,8 +62,8 @@ export class ThreadedReportParser implements ReportParser {
   private readonly waiting: Waiting[] = [];
   private running = 0;
   private closed = false;
-  /** Settles once the current thread has loaded; unset after a thread was stopped or failed. */
-  private warm: Promise<void> | undefined;
+  /** Whether the current thread has loaded (once known); unset after a thread was stopped or failed. */
+  private warm: Promise<boolean> | undefined;
 
   constructor(private readonly options: ReportParserOptions) {
     this.pool = new Piscina({
@@ -65,6 +73,11 @@ export class ThreadedReportParser implements ReportParser {
       minThreads: THREADS,
       maxThreads: THREADS,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
+    // A thread that fails with no task of ours on it (while loading, say): the next parse warms up a
+    // new one. Without a listener the pool's 'error' would end the process.
+    this.pool.on('error', () => {
+      this.warm = undefined;
     });
   }
 
@@ -92,7 +105,7 @@ export class ThreadedReportParser implements ReportParser {
       const waiting = this.waiting.shift()!;
       this.running++;
       void this.warmUp()
-        .then(() => this.runBudgeted(waiting))
+        .then((loaded) => this.runBudgeted(waiting, loaded))
         .finally(() => {
           this.running--;
           this.next();
@@ -100,20 +113,26 @@ export class ThreadedReportParser implements ReportParser {
     }
   }
 
-  /** Settles when the thread has loaded its modules (or could not within WARM_UP_MS); never rejects. */
-  private warmUp(): Promise<void> {
-    this.warm ??= this.pool.run(WARM_UP, { signal: AbortSignal.timeout(WARM_UP_MS) }).then(
-      () => undefined,
+  /** Whether the thread has loaded its modules within WARM_UP_MS; never rejects. */
+  private warmUp(): Promise<boolean> {
+    const within = this.options.warmUpMs ?? WARM_UP_MS;
+    this.warm ??= this.pool.run(WARM_UP, { signal: AbortSignal.timeout(within) }).then(
+      () => true,
       () => {
         this.warm = undefined;
+        return false;
       },
     );
     return this.warm;
   }
 
-  private async runBudgeted({ task, resolve, reject }: Waiting): Promise<void> {
+  private async runBudgeted({ task, resolve, reject }: Waiting, loaded: boolean): Promise<void> {
     // Closed while the thread was loading: the parse has not started.
     if (this.closed) return reject(new ParserClosed('the report parser is closed'));
+    if (!loaded) {
+      const within = duration(this.options.warmUpMs ?? WARM_UP_MS);
+      return reject(new ParserUnavailable(`the parsing thread did not load within ${within}`));
+    }
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
     try {

@@ -328,8 +328,8 @@ function newDeliverer(
         { rules: config.destinationRules },
         () => clock.now(),
         // Parked messages whose destination has room again are made due now, and the worker woken.
-        (ids) => {
-          repos.queue.recall(ids, clock.now()).then(
+        (parked) => {
+          repos.queue.recall(parked, clock.now()).then(
             (n) => (n > 0 ? signals.messagesQueued.emit() : undefined),
             (err: unknown) => logger.warn({ err }, 'could not call parked messages back'),
           );

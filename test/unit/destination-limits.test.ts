@@ -177,7 +177,7 @@ describe('destination limits', () => {
     const limits = new DestinationLimits(
       { rules: { default: { connections: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
       () => now,
-      (ids) => recalled.push(ids),
+      (parked) => recalled.push(parked.map((m) => m.id)),
     );
     const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = released(await limits.acquire('mx:a', 't', 'b'));
@@ -214,25 +214,70 @@ describe('destination limits', () => {
   });
 
   it('forgets a parked message once it is back, so a recall never brings it twice', async () => {
+    let now = 0;
     const recalled: string[][] = [];
     const limits = new DestinationLimits(
       { rules: { default: { connections: 1 } } },
-      () => 0,
-      (ids) => recalled.push(ids),
+      () => now,
+      (parked) => recalled.push(parked.map((m) => m.id)),
     );
-    const first = released(await limits.acquire('mx:a', 't', 'a'));
+    const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = limits.acquire('mx:a', 't', 'b');
-    expect(limits.turnsAway('mx:a', 't', 0, 'p')).toBe(1000);
-    // p comes back at its time and is turned away again: parked once, at its new time.
-    expect(await limits.acquire('mx:a', 't', 'p')).toEqual({ retryAt: 1500 });
-    first();
+    expect(limits.turnsAway('mx:a', 't', now, 'p')).toBe(1000);
+    expect(limits.turnsAway('mx:a', 't', now, 'q')).toBe(1500);
+    // b takes the connection: nothing called back, nobody waits but b holds the only connection.
+    a();
     const bRelease = released(await b);
-    expect(recalled).toEqual([]); // b holds the one connection
+    // p is back early (another way than a recall: the operator resumed it, say) and waits in line.
+    now = 500;
+    const p = limits.acquire('mx:a', 't', 'p');
     bRelease();
-    expect(recalled).toEqual([['p']]);
-    // Recalled, p comes in; when it ends, nothing is called back again.
-    released(await limits.acquire('mx:a', 't', 'p'))();
-    expect(recalled).toEqual([['p']]);
+    const pRelease = released(await p);
+    expect(recalled).toEqual([]);
+    // When p ends, only q is called back, with its time.
+    pRelease();
+    expect(recalled).toEqual([['q']]);
+  });
+
+  it('calls nothing back while the destination is paused after pushing back', async () => {
+    let now = 0;
+    const recalled: string[][] = [];
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 2 } }, pauseMs: 60_000 },
+      () => now,
+      (parked) => recalled.push(parked.map((m) => m.id)),
+    );
+    const a = released(await limits.acquire('mx:a', 't', 'a'));
+    const b = released(await limits.acquire('mx:a', 't', 'b'));
+    const c = limits.acquire('mx:a', 't', 'c');
+    const d = limits.acquire('mx:a', 't', 'd');
+    expect(limits.turnsAway('mx:a', 't', now, 'p')).toBe(1000);
+    // A 421: halved and paused for a minute. Every delivery in progress ends, and nobody waits…
+    limits.throttled('mx:a', now);
+    now = 100;
+    a();
+    b();
+    released(await c)();
+    released(await d)();
+    // …but p keeps its time: the destination is paused.
+    expect(recalled).toEqual([]);
+    expect(limits.pausedUntil('mx:a', now)).toBe(60_000);
+  });
+
+  it('parks a backlog whose rate tokens are too far off, spaced by the rate', async () => {
+    const now = 0;
+    const limits = new DestinationLimits(
+      { rules: { default: { connections: 100, rate: 1 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
+      () => now,
+    );
+    released(await limits.acquire('mx:a', 't', 'a'));
+    // The next token is a second away: within maxWaitMs, so the next one waits for it (in debt)…
+    void limits.acquire('mx:a', 't', 'b');
+    // …and those after are parked, no earlier than their token could be, then half a second apart
+    // (before, each came back when its wait said: all at once, a second later).
+    const parked = [];
+    for (const id of ['c', 'd', 'e']) parked.push(await limits.acquire('mx:a', 't', id));
+    expect(parked).toEqual([{ retryAt: 2000 }, { retryAt: 2500 }, { retryAt: 3000 }]);
   });
 
   it('picks the waiter whose account has the fewest deliveries in progress, the earliest of those', () => {
