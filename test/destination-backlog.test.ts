@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
 import { mailFixture } from './helpers/mail-fixture.js';
-import { createTenant, startTestEnv, validSend } from './helpers/services.js';
+import { createTenant, sendAccepted, startTestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 
 const BACKLOG = 40;
@@ -20,16 +20,7 @@ describe.each(databaseKinds)('a saturated destination on $name', (kind) => {
     try {
       const tenant = await createTenant(env.services, { domain: 'acme.example' });
       await env.services.startWorker({ pollMs: 100 });
-      const send = async (to: string) => {
-        const res = await env.app.inject({
-          method: 'POST',
-          url: '/api/email/send',
-          headers: { 'x-api-key': tenant.apiKey },
-          payload: { ...validSend, to },
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        return (res.json() as { id: string }).id;
-      };
+      const send = (to: string) => sendAccepted(env, tenant, { to });
       const db = () => env.services.db.kysely;
 
       // The destination's one connection is busy (its reply to "." held), and one more waits in line.

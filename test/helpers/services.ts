@@ -116,3 +116,19 @@ export const validSend = {
   subject: 'Reset your password',
   message: '<p>Click <a href="https://acme.example/reset?t=1">here</a> to reset.</p>',
 };
+
+/** Posts `validSend` with the tenant's key (and `fields` over it), expects the 200, and returns the id. */
+export async function sendAccepted(
+  env: Pick<TestEnv, 'app'>,
+  tenant: Pick<Tenant, 'apiKey'>,
+  fields: Partial<typeof validSend> = {},
+): Promise<string> {
+  const res = await env.app.inject({
+    method: 'POST',
+    url: '/api/email/send',
+    headers: { 'x-api-key': tenant.apiKey },
+    payload: { ...validSend, ...fields },
+  });
+  if (res.statusCode !== 200) throw new Error(`send answered ${res.statusCode}: ${res.body}`);
+  return (res.json() as { id: string }).id;
+}

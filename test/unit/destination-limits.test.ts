@@ -5,7 +5,20 @@ import {
   parseDestinationRules,
   resolveRule,
   type Admission,
+  type DestinationLimitsOptions,
 } from '../../src/delivery/destination-limits.js';
+
+/** Limits on a hand-driven clock whose recalls are recorded, each as its list of message ids. */
+function recordingLimits(options: Partial<DestinationLimitsOptions>) {
+  const clock = { now: 0 };
+  const recalled: string[][] = [];
+  const limits = new DestinationLimits(
+    options,
+    () => clock.now,
+    (parked) => recalled.push(parked.map((m) => m.id)),
+  );
+  return { limits, recalled, clock };
+}
 
 function released(a: Admission): () => void {
   if (!('release' in a)) throw new Error(`expected a slot, got a retry at ${a.retryAt}`);
@@ -172,22 +185,22 @@ describe('destination limits', () => {
   });
 
   it('calls parked messages back when a connection frees with nobody waiting, twice the free connections, earliest first', async () => {
-    let now = 0;
-    const recalled: string[][] = [];
-    const limits = new DestinationLimits(
-      { rules: { default: { connections: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
-      () => now,
-      (parked) => recalled.push(parked.map((m) => m.id)),
-    );
+    const { limits, recalled, clock } = recordingLimits({
+      rules: { default: { connections: 2 } },
+      maxWaitMs: 1000,
+      maxParkMs: 60_000,
+    });
     const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = released(await limits.acquire('mx:a', 't', 'b'));
     const c = limits.acquire('mx:a', 't', 'c');
     const d = limits.acquire('mx:a', 't', 'd');
-    const parked = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => limits.turnsAway('mx:a', 't', now, id));
+    const parked = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) =>
+      limits.turnsAway('mx:a', 't', clock.now, id),
+    );
     // Spaced by half a slot's time: a second (nothing has ended yet) over two connections, halved.
     expect(parked).toEqual([1000, 1250, 1500, 1750, 2000, 2250]);
     // A connection frees: a waiter takes it; the line is not empty yet, nobody is called back.
-    now = 100;
+    clock.now = 100;
     a();
     const cRelease = released(await c);
     expect(recalled).toEqual([]);
@@ -199,7 +212,7 @@ describe('destination limits', () => {
     expect(recalled).toEqual([['p1', 'p2']]);
     // Both connections free: up to four, of those whose time has not come (p3's has: it is due
     // already, the worker takes it anyway).
-    now = 1600;
+    clock.now = 1600;
     dRelease();
     expect(recalled).toEqual([
       ['p1', 'p2'],
@@ -210,26 +223,20 @@ describe('destination limits', () => {
     released(await limits.acquire('mx:a', 't', 'y'));
     void limits.acquire('mx:a', 't', 'z1');
     void limits.acquire('mx:a', 't', 'z2');
-    expect(limits.turnsAway('mx:a', 't', now, 'q')).toBe(2600);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(2600);
   });
 
   it('forgets a parked message once it is back, so a recall never brings it twice', async () => {
-    let now = 0;
-    const recalled: string[][] = [];
-    const limits = new DestinationLimits(
-      { rules: { default: { connections: 1 } } },
-      () => now,
-      (parked) => recalled.push(parked.map((m) => m.id)),
-    );
+    const { limits, recalled, clock } = recordingLimits({ rules: { default: { connections: 1 } } });
     const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = limits.acquire('mx:a', 't', 'b');
-    expect(limits.turnsAway('mx:a', 't', now, 'p')).toBe(1000);
-    expect(limits.turnsAway('mx:a', 't', now, 'q')).toBe(1500);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'p')).toBe(1000);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(1500);
     // b takes the connection: nothing called back, nobody waits but b holds the only connection.
     a();
     const bRelease = released(await b);
     // p is back early (another way than a recall: the operator resumed it, say) and waits in line.
-    now = 500;
+    clock.now = 500;
     const p = limits.acquire('mx:a', 't', 'p');
     bRelease();
     const pRelease = released(await p);
@@ -240,28 +247,25 @@ describe('destination limits', () => {
   });
 
   it('calls nothing back while the destination is paused after pushing back', async () => {
-    let now = 0;
-    const recalled: string[][] = [];
-    const limits = new DestinationLimits(
-      { rules: { default: { connections: 2 } }, pauseMs: 60_000 },
-      () => now,
-      (parked) => recalled.push(parked.map((m) => m.id)),
-    );
+    const { limits, recalled, clock } = recordingLimits({
+      rules: { default: { connections: 2 } },
+      pauseMs: 60_000,
+    });
     const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = released(await limits.acquire('mx:a', 't', 'b'));
     const c = limits.acquire('mx:a', 't', 'c');
     const d = limits.acquire('mx:a', 't', 'd');
-    expect(limits.turnsAway('mx:a', 't', now, 'p')).toBe(1000);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'p')).toBe(1000);
     // A 421: halved and paused for a minute. Every delivery in progress ends, and nobody waits…
-    limits.throttled('mx:a', now);
-    now = 100;
+    limits.throttled('mx:a', clock.now);
+    clock.now = 100;
     a();
     b();
     released(await c)();
     released(await d)();
     // …but p keeps its time: the destination is paused.
     expect(recalled).toEqual([]);
-    expect(limits.pausedUntil('mx:a', now)).toBe(60_000);
+    expect(limits.pausedUntil('mx:a', clock.now)).toBe(60_000);
   });
 
   it('parks a backlog whose rate tokens are too far off, spaced by the rate', async () => {
