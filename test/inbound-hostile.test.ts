@@ -215,6 +215,24 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     }
   });
 
+  it('leaves the message pending, for a later try, when the thread does not load', async () => {
+    const parser = new ThreadedReportParser({
+      timeoutMs: 5000,
+      warmUpMs: 200,
+      filename: threads('never-loading-parse-thread.mjs'),
+    });
+    try {
+      const row = await stored();
+      const before = processed.length;
+      await processor(parser).process(row);
+      // Not failed: still pending, for the recovery pass once its lease ends.
+      expect(await env.inboundReport(row.id)).toMatchObject({ status: 'pending', outcome: null });
+      expect(processed.slice(before)).toEqual([]);
+    } finally {
+      await parser.close();
+    }
+  });
+
   it('fails the message whose parse kills its thread', async () => {
     const parser = new ThreadedReportParser({
       timeoutMs: 5000,
