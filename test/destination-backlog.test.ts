@@ -46,9 +46,10 @@ describe.each(databaseKinds)('a saturated destination on $name', (kind) => {
         return waiting.length === BACKLOG ? waiting : undefined;
       });
       // Not all back a second later (where the worker would claim and reschedule the whole backlog every
-      // second): half a slot's time apart, the slot taken to last a second until one has ended.
+      // second, as it did: 0.2-0.3 s between the first and the last): half a slot's time apart, the
+      // slot taken to last as long as the held delivery has held it so far (here some 7 s in all).
       const times = parked.map((r) => Number(r.next_attempt_at)).sort((a, b) => a - b);
-      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(((BACKLOG - 1) * 1000) / 2 - 1000);
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1500);
       // Nothing of it was attempted: turned away is not an attempt.
       const attempts = await db()
         .selectFrom('delivery_attempts')
@@ -58,7 +59,7 @@ describe.each(databaseKinds)('a saturated destination on $name', (kind) => {
       expect(Number(attempts.n)).toBe(0);
 
       // The destination frees: the one in line goes at once, and the parked backlog is called back as
-      // connections come free, not each at its own time (the last is parked some 19 s out).
+      // connections come free, not each at its own time (the last is parked seconds out).
       sink.release('hold-1@busy.example');
       await until('the one in line delivered', async () =>
         (await env.message(tenant.accountId, inLine))?.status === 'delivered' ? true : undefined,

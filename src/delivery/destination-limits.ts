@@ -70,6 +70,8 @@ interface Destination {
   tokensAt: number;
   /** How long a delivery holds its slot, on average (moving); undefined until one has ended. */
   holdMs: number | undefined;
+  /** When each delivery in progress took its slot. */
+  starts: number[];
   /** Per tenant, when the next of its deliveries a full line turns away is to come back (park). */
   parked: Map<string, number>;
   /** The messages parked here, in the order parked, and when each comes back (recall). */
@@ -143,11 +145,13 @@ export class DestinationLimits {
       if (!admitted) return { retryAt: this.park(d, tenant, this.now(), messageId) };
     }
     const started = this.now();
+    d.starts.push(started);
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
+        d.starts.splice(d.starts.indexOf(started), 1);
         const held = this.now() - started;
         d.holdMs = d.holdMs === undefined ? held : d.holdMs + (held - d.holdMs) * HOLD_WEIGHT;
         d.active--;
@@ -200,8 +204,11 @@ export class DestinationLimits {
    * turned-away deliveries come back spaced by half the time a slot takes to free (the slots' average
    * hold over the current concurrency, or the rate's interval if longer), so twice what the destination
    * can take returns each second and its line stays full; the first comes back after maxWaitMs, none
-   * later than maxParkMs. Each tenant has its own spacing, so one account's parked backlog never
-   * pushes another account's mail further out.
+   * later than maxParkMs. Until a delivery there has ended, the hold is taken to be as long as the
+   * oldest delivery in progress has held its slot so far: a destination just started spaces by next to
+   * nothing (as before), one whose first deliveries hang spaces more the longer they hang. Each tenant
+   * has its own spacing, so one account's parked backlog never pushes another account's mail further
+   * out.
    */
   private park(
     d: Destination,
@@ -210,8 +217,9 @@ export class DestinationLimits {
     messageId?: string,
     earliest = now + this.options.maxWaitMs,
   ): number {
-    const { maxWaitMs, maxParkMs } = this.options;
-    const perSlotMs = (d.holdMs ?? maxWaitMs) / d.limit;
+    const { maxParkMs } = this.options;
+    const holdMs = d.holdMs ?? (d.starts.length > 0 ? now - Math.min(...d.starts) : 0);
+    const perSlotMs = holdMs / d.limit;
     const step = Math.max(perSlotMs, d.rule.rate > 0 ? 1000 / d.rule.rate : 0) / 2;
     if (d.parked.size > PARKED_SWEEP_AT) {
       for (const [t, at] of d.parked) if (at <= now) d.parked.delete(t);
@@ -322,6 +330,7 @@ export class DestinationLimits {
         tokens: Math.max(1, rule.rate),
         tokensAt: this.now(),
         holdMs: undefined,
+        starts: [],
         parked: new Map(),
         parkedIds: new Map(),
       };

@@ -85,10 +85,10 @@ describe('destination limits', () => {
     const burst4 = track('burst', 'burst4');
     // The line is full of the burst's; the burst's next goes away, as before.
     expect(await limits.acquire('mx:a', 'burst')).toEqual({ retryAt: 6000 });
-    // Another account's delivery is not turned away: the burst's newest waiter is, in its place, and
-    // comes back after the burst's last one turned away (park: a second over two slots, halved).
+    // Another account's delivery is not turned away: the burst's newest waiter is, in its place (the
+    // deliveries in progress have held their slots for no time yet: no spacing).
     const other = track('other', 'other');
-    expect(await burst4).toEqual({ retryAt: 6250 });
+    expect(await burst4).toEqual({ retryAt: 6000 });
     // And it takes the next free slot, before the burst's waiter that came first.
     burst1();
     released(await other);
@@ -158,17 +158,19 @@ describe('destination limits', () => {
   });
 
   it('parks no further than maxParkMs, and spaces a rate-limited destination by its rate', async () => {
-    const now = 0;
+    let now = 0;
     const capped = new DestinationLimits(
       { rules: { default: { connections: 1 } }, maxWaitMs: 1000, maxParkMs: 3000 },
       () => now,
     );
     released(await capped.acquire('mx:a', 't'));
     void capped.acquire('mx:a', 't');
-    // Nothing has ended yet: a slot is taken to last maxWaitMs, so the spacing is half a second.
+    // Nothing has ended yet, and the one in progress has held its slot for a second: a slot is taken
+    // to last that long, so the spacing is half a second.
+    now = 1000;
     const back = [];
     for (let i = 0; i < 7; i++) back.push(capped.turnsAway('mx:a', 't', now));
-    expect(back).toEqual([1000, 1500, 2000, 2500, 3000, 3000, 3000]);
+    expect(back).toEqual([2000, 2500, 3000, 3500, 4000, 4000, 4000]);
 
     const rated = new DestinationLimits(
       { rules: { default: { connections: 1, rate: 2 } }, maxWaitMs: 1000, maxParkMs: 60_000 },
@@ -181,7 +183,7 @@ describe('destination limits', () => {
     void rated.acquire('mx:b', 't');
     await new Promise((r) => setTimeout(r, 600));
     // Two a second at most: spaced by half of that interval, not by the slot's hold time.
-    expect([rated.turnsAway('mx:b', 't', now), rated.turnsAway('mx:b', 't', now)]).toEqual([1000, 1250]);
+    expect([rated.turnsAway('mx:b', 't', now), rated.turnsAway('mx:b', 't', now)]).toEqual([2000, 2250]);
   });
 
   it('calls parked messages back when a connection frees with nobody waiting, twice the free connections, earliest first', async () => {
@@ -194,13 +196,15 @@ describe('destination limits', () => {
     const b = released(await limits.acquire('mx:a', 't', 'b'));
     const c = limits.acquire('mx:a', 't', 'c');
     const d = limits.acquire('mx:a', 't', 'd');
+    clock.now = 1000;
     const parked = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) =>
       limits.turnsAway('mx:a', 't', clock.now, id),
     );
-    // Spaced by half a slot's time: a second (nothing has ended yet) over two connections, halved.
-    expect(parked).toEqual([1000, 1250, 1500, 1750, 2000, 2250]);
+    // Spaced by half a slot's time: a second (nothing has ended, the oldest has held its slot that
+    // long) over two connections, halved.
+    expect(parked).toEqual([2000, 2250, 2500, 2750, 3000, 3250]);
     // A connection frees: a waiter takes it; the line is not empty yet, nobody is called back.
-    clock.now = 100;
+    clock.now = 1100;
     a();
     const cRelease = released(await c);
     expect(recalled).toEqual([]);
@@ -212,7 +216,7 @@ describe('destination limits', () => {
     expect(recalled).toEqual([['p1', 'p2']]);
     // Both connections free: up to four, of those whose time has not come (p3's has: it is due
     // already, the worker takes it anyway).
-    clock.now = 1600;
+    clock.now = 2600;
     dRelease();
     expect(recalled).toEqual([
       ['p1', 'p2'],
@@ -223,20 +227,21 @@ describe('destination limits', () => {
     released(await limits.acquire('mx:a', 't', 'y'));
     void limits.acquire('mx:a', 't', 'z1');
     void limits.acquire('mx:a', 't', 'z2');
-    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(2600);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(3600);
   });
 
   it('forgets a parked message once it is back, so a recall never brings it twice', async () => {
     const { limits, recalled, clock } = recordingLimits({ rules: { default: { connections: 1 } } });
     const a = released(await limits.acquire('mx:a', 't', 'a'));
     const b = limits.acquire('mx:a', 't', 'b');
-    expect(limits.turnsAway('mx:a', 't', clock.now, 'p')).toBe(1000);
-    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(1500);
+    clock.now = 1000;
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'p')).toBe(2000);
+    expect(limits.turnsAway('mx:a', 't', clock.now, 'q')).toBe(2500);
     // b takes the connection: nothing called back, nobody waits but b holds the only connection.
     a();
     const bRelease = released(await b);
     // p is back early (another way than a recall: the operator resumed it, say) and waits in line.
-    clock.now = 500;
+    clock.now = 1500;
     const p = limits.acquire('mx:a', 't', 'p');
     bRelease();
     const pRelease = released(await p);
