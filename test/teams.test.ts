@@ -736,9 +736,9 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     // A password set after the log-in read the old hash is never undone by the rehash.
     const changed = await older.hash('a newer password!');
     await accounts.setPassword(owner.accountId, changed);
-    await accounts.rehashPassword(owner.accountId, ownerNew!, await older.hash(PASSWORD));
+    await accounts.setPassword(owner.accountId, await older.hash(PASSWORD), ownerNew!);
     await members.setPassword(member.id, changed);
-    await members.rehashPassword(member.id, memberNew!, await older.hash(PASSWORD));
+    await members.setPassword(member.id, await older.hash(PASSWORD), memberNew!);
     expect(await stored()).toEqual([changed, changed]);
   });
 

@@ -156,8 +156,8 @@ export class DashboardAuth {
       const stored = passwordHash!;
       this.deps.deferred.defer(async () => {
         const rehashed = await this.deps.passwords.hash(password);
-        if (member) await this.deps.members.rehashPassword(member.id, stored, rehashed);
-        else await this.deps.accountsRepo.rehashPassword(account.id, stored, rehashed);
+        if (member) await this.deps.members.setPassword(member.id, rehashed, stored);
+        else await this.deps.accountsRepo.setPassword(account.id, rehashed, stored);
       });
     }
     const session = await this.deps.sessions.create(account, signedIn);

@@ -83,21 +83,14 @@ export class AccountsRepo {
     await this.db.updateTable('accounts').set({ suspended_at: suspendedAt }).where('id', '=', id).execute();
   }
 
-  async setPassword(id: string, passwordHash: string): Promise<void> {
-    await this.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
-  }
-
   /**
-   * Stores the same password hashed again (at log-in, at today's cost), unless it has changed since
-   * `from` was read: a password set meanwhile is never undone.
+   * `replacing`: only while the stored hash is still that one (log-in storing the same password again
+   * at today's cost never undoes a password set meanwhile).
    */
-  async rehashPassword(id: string, from: string, to: string): Promise<void> {
-    await this.db
-      .updateTable('accounts')
-      .set({ password_hash: to })
-      .where('id', '=', id)
-      .where('password_hash', '=', from)
-      .execute();
+  async setPassword(id: string, passwordHash: string, replacing?: string): Promise<void> {
+    let q = this.db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id);
+    if (replacing !== undefined) q = q.where('password_hash', '=', replacing);
+    await q.execute();
   }
 
   /** Records that the signup address is proven (first time only). */

@@ -73,14 +73,14 @@ interface Destination {
   /** When each delivery in progress took its slot. */
   starts: number[];
   /** Per tenant, when the next of its deliveries a full line turns away is to come back (park). */
-  parked: Map<string, number>;
+  horizons: Map<string, number>;
   /** The messages parked here, in the order parked, and when each comes back (recall). */
   parkedIds: Map<string, number>;
 }
 
 /** The weight of the newest delivery in a destination's average hold time. */
 const HOLD_WEIGHT = 0.2;
-/** Parked spacings kept per destination before the stale ones are swept. */
+/** Tenants' horizons kept per destination before the stale ones are swept. */
 const PARKED_SWEEP_AT = 1000;
 /** Parked messages remembered per destination for recall; past this, the rest come back at their time. */
 const MAX_PARKED_IDS = 10_000;
@@ -221,12 +221,12 @@ export class DestinationLimits {
     const holdMs = d.holdMs ?? (d.starts.length > 0 ? now - Math.min(...d.starts) : 0);
     const perSlotMs = holdMs / d.limit;
     const step = Math.max(perSlotMs, d.rule.rate > 0 ? 1000 / d.rule.rate : 0) / 2;
-    if (d.parked.size > PARKED_SWEEP_AT) {
-      for (const [t, at] of d.parked) if (at <= now) d.parked.delete(t);
+    if (d.horizons.size > PARKED_SWEEP_AT) {
+      for (const [t, at] of d.horizons) if (at <= now) d.horizons.delete(t);
     }
-    const horizon = Math.max(earliest, d.parked.get(tenant) ?? 0);
+    const horizon = Math.max(earliest, d.horizons.get(tenant) ?? 0);
     const at = Math.ceil(Math.min(horizon, Math.max(earliest, now + maxParkMs)));
-    d.parked.set(tenant, at + step);
+    d.horizons.set(tenant, at + step);
     if (messageId !== undefined) this.remember(d, messageId, at, now);
     return at;
   }
@@ -260,7 +260,7 @@ export class DestinationLimits {
       // Its time has come: it is due already, or back.
       if (at > now) called.push({ id, at });
     }
-    d.parked.clear();
+    d.horizons.clear();
     if (called.length > 0) this.recall(called);
   }
 
@@ -331,7 +331,7 @@ export class DestinationLimits {
         tokensAt: this.now(),
         holdMs: undefined,
         starts: [],
-        parked: new Map(),
+        horizons: new Map(),
         parkedIds: new Map(),
       };
       this.destinations.set(key, d);

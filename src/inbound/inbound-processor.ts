@@ -154,7 +154,7 @@ export class InboundProcessor {
       if (err instanceof ParserClosed) return;
       // The thread did not load: not this message's fault; the same, and a try when the lease ends.
       if (err instanceof ParserUnavailable) {
-        this.deps.logger.warn({ inboundId: row.id, reason: (err as Error).message }, 'could not parse yet');
+        this.deps.logger.warn({ inboundId: row.id, reason: err.message }, 'could not parse yet');
         return;
       }
       return this.fail(row, attempt, (err as Error).message);

@@ -64,8 +64,10 @@ export class ThreadedReportParser implements ReportParser {
   private closed = false;
   /** Whether the current thread has loaded (once known); unset after a thread was stopped or failed. */
   private warm: Promise<boolean> | undefined;
+  private readonly warmUpMs: number;
 
   constructor(private readonly options: ReportParserOptions) {
+    this.warmUpMs = options.warmUpMs ?? WARM_UP_MS;
     this.pool = new Piscina({
       // The parent process's heap flags and signal handling are not wanted in the thread: execArgv
       // holds only what running from source needs (start-thread.ts).
@@ -115,8 +117,7 @@ export class ThreadedReportParser implements ReportParser {
 
   /** Whether the thread has loaded its modules within WARM_UP_MS; never rejects. */
   private warmUp(): Promise<boolean> {
-    const within = this.options.warmUpMs ?? WARM_UP_MS;
-    this.warm ??= this.pool.run(WARM_UP, { signal: AbortSignal.timeout(within) }).then(
+    this.warm ??= this.pool.run(WARM_UP, { signal: AbortSignal.timeout(this.warmUpMs) }).then(
       () => true,
       () => {
         this.warm = undefined;
@@ -130,8 +131,9 @@ export class ThreadedReportParser implements ReportParser {
     // Closed while the thread was loading: the parse has not started.
     if (this.closed) return reject(new ParserClosed('the report parser is closed'));
     if (!loaded) {
-      const within = duration(this.options.warmUpMs ?? WARM_UP_MS);
-      return reject(new ParserUnavailable(`the parsing thread did not load within ${within}`));
+      return reject(
+        new ParserUnavailable(`the parsing thread did not load within ${duration(this.warmUpMs)}`),
+      );
     }
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
