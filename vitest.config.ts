@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SERIAL_LANE } from './test/serial-lane.js';
 
 export default defineConfig({
   test: {
@@ -6,17 +7,8 @@ export default defineConfig({
     // the rest of test/: integration against real parts. e2e/ drives headless Chromium against the
     // built program (npm test builds first).
     include: ['test/**/*.test.ts', 'e2e/**/*.test.ts'],
-    // Run alone afterwards (vitest.faults.config.ts): they restart shared services, or (the linear-time
-    // suites) compare timings that another file's load beside them bends.
-    exclude: [
-      'test/faults/**',
-      // The same list as vitest.faults.config.ts includes.
-      'test/linear-time.test.ts',
-      'test/inbound-linear-time.test.ts',
-      'test/hostile-peers.test.ts',
-      'test/unit/mta-sts-policy.test.ts',
-      'node_modules/**',
-    ],
+    // Run alone afterwards (vitest.faults.config.ts; test/serial-lane.ts says why).
+    exclude: [...SERIAL_LANE, 'node_modules/**'],
     // Every answer the tests get is checked against /openapi.json: a mismatch fails its test file,
     // and the run ends with the count (test/helpers/openapi-contract.ts).
     globalSetup: ['test/openapi-contract-setup.ts'],

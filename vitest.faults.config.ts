@@ -1,20 +1,10 @@
-// Run alone, after the main suite: fault tests that disturb shared services (restarting PostgreSQL),
-// the attacks against a real server, whose /healthz latency other tests' load would disturb, and the
-// suites whose linear-time checks (test/helpers/linear-time.ts) failed under the main suite's load:
-// their cost-per-byte comparisons a loaded machine bends (V8's collector and large-object
-// allocations cost more when the other core is busy too).
+// Run alone, after the main suite: the suites test/serial-lane.ts lists, and says why.
 import { defineConfig } from 'vitest/config';
+import { SERIAL_LANE } from './test/serial-lane.js';
 
 export default defineConfig({
   test: {
-    include: [
-      'test/faults/**/*.test.ts',
-      // The timing suites: the same list as vitest.config.ts leaves out.
-      'test/linear-time.test.ts',
-      'test/inbound-linear-time.test.ts',
-      'test/hostile-peers.test.ts',
-      'test/unit/mta-sts-policy.test.ts',
-    ],
+    include: SERIAL_LANE,
     // The answers they get are checked against /openapi.json as the main suite's are.
     globalSetup: ['test/openapi-contract-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],
