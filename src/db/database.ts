@@ -21,6 +21,7 @@ import {
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { withSqliteMigrationLock, type MigrationLockOptions } from './sqlite/migration-lock.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { configureSqlite } from './sqlite-pragmas.js';
 
@@ -145,14 +146,22 @@ function openPostgres(url: string, options: OpenOptions): Db {
 }
 
 /**
- * Applies every pending migration. On PostgreSQL safe to run from several processes at once (Kysely
- * takes a lock); on SQLite Kysely takes none, and one process (the only writer txmail runs there) migrates.
+ * Applies every pending migration; safe to run from several processes at once. On PostgreSQL Kysely
+ * takes a lock; on SQLite it takes none, so txmail takes its own (sqlite/migration-lock.ts).
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, lock: MigrationLockOptions = {}): Promise<string[]> {
   if (await hasEveryMigration(db)) return [];
-  const { error, results } = await (await migratorFor(db)).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const apply = async () => {
+    // Kysely's migrator looks again under the lock: what another process applied meanwhile is skipped.
+    const { error, results } = await (await migratorFor(db)).migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  };
+  const sqlite = db.sqlite;
+  if (!sqlite) return apply();
+  const exclusive = <R>(f: (raw: SQLite.Database) => R) =>
+    db.kysely.connection().execute(async () => f(sqlite));
+  return withSqliteMigrationLock(exclusive, apply, lock);
 }
 
 /**

@@ -32,6 +32,7 @@ function templateKey(): string {
   for (const file of [
     'src/db/database.ts',
     'src/db/sqlite-pragmas.ts',
+    'src/db/sqlite/migration-lock.ts',
     'test/helpers/migrated-template.ts',
   ]) {
     hash.update(readFileSync(join(ROOT, file)));
