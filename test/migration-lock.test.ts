@@ -1,13 +1,15 @@
 // Migrating one SQLite file from several processes at once (db/sqlite/migration-lock.ts): `txmail api`
-// and `txmail worker` started together on a new or upgraded file both come up, whoever migrates.
+// and `txmail worker` started together on a new or upgraded file both come up, whoever migrates. And a
+// migration that stops halfway leaves nothing of itself (db/sqlite/migration-transactions.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { inTransactions } from '../src/db/sqlite/migration-transactions.js';
 import { runCli } from './helpers/process.js';
 
 const ALL = Object.keys(migrations);
@@ -114,5 +116,45 @@ describe('migrations on one SQLite file from several connections at once', () =>
       const [a, b] = await Promise.all([runCli(['migrate'], env), runCli(['migrate'], env)]);
       expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
     }
+  });
+});
+
+describe('a migration on SQLite that stops halfway', () => {
+  const first: Migration = {
+    up: async (db) => {
+      await sql`create table first_table (id integer)`.execute(db);
+    },
+  };
+  /** Its second statement fails (as a process killed there would stop): unless `fixed`. */
+  const second = (fixed: boolean): Migration => ({
+    up: async (db: Kysely<unknown>) => {
+      await sql`create table second_table (id integer)`.execute(db);
+      await sql`insert into ${sql.raw(fixed ? 'second_table' : 'no_such_table')} values (1)`.execute(db);
+    },
+  });
+  const migrator = (db: Db, fixed: boolean) =>
+    new Migrator({
+      db: db.kysely,
+      provider: {
+        getMigrations: async () => inTransactions({ '1-first': first, '2-second': second(fixed) }),
+      },
+    });
+
+  it('leaves nothing of itself, and applies whole on the next try', async () => {
+    const db = connect(newFile());
+    const failed = await migrator(db, false).migrateToLatest();
+    expect(failed.error).toBeDefined();
+    const tables = async () =>
+      (
+        await sql<{
+          name: string;
+        }>`select name from sqlite_master where name like '%_table' order by name`.execute(db.kysely)
+      ).rows.map((r) => r.name);
+    // Without its own transaction, second_table stayed, and the next try stopped at "already exists".
+    expect(await tables()).toEqual(['first_table']);
+    const again = await migrator(db, true).migrateToLatest();
+    expect(again.error).toBeUndefined();
+    expect(again.results?.map((r) => [r.migrationName, r.status])).toEqual([['2-second', 'Success']]);
+    expect(await tables()).toEqual(['first_table', 'second_table']);
   });
 });

@@ -22,6 +22,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { withSqliteMigrationLock, type MigrationLockOptions } from './sqlite/migration-lock.js';
+import { inTransactions } from './sqlite/migration-transactions.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { configureSqlite } from './sqlite-pragmas.js';
 
@@ -197,9 +198,10 @@ export async function migratorFor(db: Db): Promise<Migrator> {
     db.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema
       : undefined;
+  const list = db.dialect === 'sqlite' ? inTransactions(migrations) : migrations;
   return new Migrator({
     db: db.kysely,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => list },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
 }

@@ -33,6 +33,7 @@ function templateKey(): string {
     'src/db/database.ts',
     'src/db/sqlite-pragmas.ts',
     'src/db/sqlite/migration-lock.ts',
+    'src/db/sqlite/migration-transactions.ts',
     'test/helpers/migrated-template.ts',
   ]) {
     hash.update(readFileSync(join(ROOT, file)));
