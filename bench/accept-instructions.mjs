@@ -6,7 +6,7 @@
 // within 1-2 %, so a few percent between two builds can be told apart from noise. Not under other
 // load: valgrind runs the process's threads one at a time, when the JIT's compilations and the
 // collector's passes fall then shifts, and runs spread by 10-25 % (seen beside a full test run).
-//   node bench/accept-instructions.mjs --reference DIR [--requests 2000] [--warm-up 3000] [--runs 2]
+//   node bench/accept-instructions.mjs --reference DIR [--requests 2000] [--warm-up 3000] [--runs 3]
 //                                      [--concurrency 1]
 // Each run starts `txmail api` (SQLite, a fresh database made by that tree's own migrations) under
 // callgrind, sends the warm-up requests (so the JIT has compiled the hot path), zeroes the counters,
@@ -19,13 +19,12 @@
 // in flight, the batches the accept thread commits depend on how valgrind schedules its threads (it runs
 // one at a time), and the count with them (±15 % seen at 50).
 import { execFile, spawn } from 'node:child_process';
-import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { freePort, machine, waitForHttp } from './lib/harness.mjs';
-import { postAll } from './lib/post.mjs';
+import { poster, postAll } from './lib/post.mjs';
 
 const run = promisify(execFile);
 const { values } = parseArgs({
@@ -65,32 +64,6 @@ const BODY = JSON.stringify({
   message:
     '<p>Your code is <b>123456</b>. It expires in 10 minutes.</p><p>If you did not ask for it, ignore this email.</p>',
 });
-
-/** Posts BODY over keep-alive connections; resolves on 200. */
-function sendRequest(port, key) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  return () =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/email/send',
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'x-api-key': key },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () =>
-            res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(BODY);
-    });
-}
 
 /** The instruction count of the n-th dump callgrind wrote on request (callgrind.out.<n>). */
 function dumpedCount(dir, n) {
@@ -132,7 +105,7 @@ async function measure(tree) {
     try {
       // Under valgrind the process starts some fifty times slower.
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, 600_000);
-      const post = sendRequest(port, key);
+      const post = poster([port], key, { body: BODY, sockets: Math.max(concurrency, 1) });
       await postAll(post, warmUp, concurrency);
       await run('callgrind_control', ['--zero', String(api.pid)]);
       await postAll(post, requests, concurrency);

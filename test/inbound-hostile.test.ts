@@ -1,7 +1,7 @@
 // Hostile mail at the bounce receiver: the attacks of issue 15 are accepted and parsed on the parsing
 // thread while the event loop keeps serving, and a parse that runs past its budget (or kills its
 // thread) fails its message with the reason, for good: no recovery pass takes it up again.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessageRow } from '../src/db/schema.js';
 import { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import type { InboundReceiver } from '../src/inbound/receiver.js';
-import { ParserClosed, ParserUnavailable, ThreadedReportParser } from '../src/inbound/report-parser.js';
+import {
+  ParseFailure,
+  ParserClosed,
+  ParserUnavailable,
+  ThreadedReportParser,
+} from '../src/inbound/report-parser.js';
 import { newId } from '../src/ids.js';
 import { databaseKinds } from './helpers/databases.js';
 import { dsn, eximBounce } from './helpers/hostile-reports.js';
@@ -141,17 +146,17 @@ describe("a parse's budget", () => {
 
   it('stops a thread stuck loading, and parses the next message on a new one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'txmail-stuck-thread-'));
-    process.env.TXMAIL_TEST_LOAD_MARKER = join(dir, 'loaded-once');
+    const marker = join(dir, 'loaded-once');
+    process.env.TXMAIL_TEST_LOAD_MARKER = marker;
     const parser = new ThreadedReportParser({
       timeoutMs: 5000,
-      warmUpMs: 300,
+      warmUpMs: 2000,
       filename: threads('stuck-loading-once-parse-thread.mjs'),
     });
     try {
       await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
-      // The aborted warm-up stopped the thread it was given to, loaded or not (the pool's own
-      // behaviour, relied on here): left in place, the stuck thread would hold the parser's one thread,
-      // and this warm-up would wait behind it and fail the same way.
+      // The first thread was the one stuck (not one that never reached its loop).
+      expect(existsSync(marker)).toBe(true);
       expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
         kind: 'ignored',
         reason: 'parsed by a thread that loaded',
@@ -160,6 +165,33 @@ describe("a parse's budget", () => {
       // Resolves only once the spinning thread is stopped too.
       await parser.close();
       delete process.env.TXMAIL_TEST_LOAD_MARKER;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops a replacement thread stuck loading, and parses the next message on a new one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'txmail-stuck-thread-'));
+    const count = join(dir, 'loads');
+    process.env.TXMAIL_TEST_LOAD_COUNT = count;
+    const parser = new ThreadedReportParser({
+      timeoutMs: 500,
+      warmUpMs: 2000,
+      filename: threads('stuck-reloading-parse-thread.mjs'),
+    });
+    try {
+      // Over its budget: the thread is stopped, and the pool starts a second, which spins loading.
+      await expect(parser.parse({ raw: 'spin', mailFrom: '' })).rejects.toBeInstanceOf(ParseFailure);
+      // The pool hands a replacement no task before it has loaded: left in place, this second thread
+      // would hold the parser's one place for good, and every later warm-up would fail the same way.
+      await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
+      expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
+        kind: 'ignored',
+        reason: 'parsed by a thread that loaded',
+      });
+      expect(readFileSync(count, 'utf8')).toBe('3');
+    } finally {
+      await parser.close();
+      delete process.env.TXMAIL_TEST_LOAD_COUNT;
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -2,17 +2,21 @@
 // and `txmail worker` started together on a new or upgraded file both come up, whoever migrates. And a
 // migration that stops halfway leaves nothing of itself (db/sqlite/migration-transactions.ts).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { migrations } from '../src/db/migrations/index.js';
-import { inTransactions } from '../src/db/sqlite/migration-transactions.js';
+import { migrationLockPath } from '../src/db/sqlite/migration-lock.js';
+import { inTransactions, OWN_TRANSACTION } from '../src/db/sqlite/migration-transactions.js';
 import { runCli } from './helpers/process.js';
 
 const ALL = Object.keys(migrations);
+const require = createRequire(import.meta.url);
 const dirs: string[] = [];
 const open: Db[] = [];
 
@@ -33,23 +37,11 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The pid of a process that has exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((resolve) => child.on('exit', resolve));
-  return child.pid!;
-}
-
-async function lockRows(db: Db): Promise<unknown[]> {
-  return (await sql`select pid from txmail_migration_lock`.execute(db.kysely)).rows;
-}
-
-async function createLock(db: Db, pid: number): Promise<void> {
-  await sql`create table txmail_migration_lock (
-    id integer primary key check (id = 1), pid integer not null, token text not null, taken_at integer not null)`.execute(
-    db.kysely,
-  );
-  await sql`insert into txmail_migration_lock values (1, ${pid}, 'another', 0)`.execute(db.kysely);
+/** Holds the migration lock of `file` from another connection, as another process would. */
+function holdLock(file: string): SQLite.Database {
+  const lock = new SQLite(migrationLockPath(file));
+  lock.exec('begin exclusive');
+  return lock;
 }
 
 describe('migrations on one SQLite file from several connections at once', () => {
@@ -65,24 +57,22 @@ describe('migrations on one SQLite file from several connections at once', () =>
     const check = connect(file);
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(check.kysely);
     expect(applied.rows.map((r) => r.name).sort()).toEqual([...ALL].sort());
-    expect(await lockRows(check)).toEqual([]);
+    // Let go: another connection takes it at once.
+    holdLock(file).close();
   });
 
-  it('wait while a live process holds the lock, and go on once it lets go', async () => {
+  it('wait while another holds the lock, and go on once it lets go', async () => {
     const file = newFile();
     const db = connect(file);
-    const holder = 424242;
-    await createLock(db, holder);
-    const seen: (number | undefined)[] = [];
+    const held = holdLock(file);
+    let waits = 0;
     let waitedTwice!: () => void;
     const twice = new Promise<void>((resolve) => (waitedTwice = resolve));
     let done = false;
     const migrating = migrate(db, {
-      isAlive: (pid) => pid === holder,
       pollMs: 5,
-      onWait: (pid) => {
-        seen.push(pid);
-        if (seen.length === 2) waitedTwice();
+      onWait: () => {
+        if (++waits === 2) waitedTwice();
       },
     }).then((applied) => {
       done = true;
@@ -90,23 +80,34 @@ describe('migrations on one SQLite file from several connections at once', () =>
     });
     await twice;
     expect(done).toBe(false);
-    expect(seen).toEqual([holder, holder]);
     expect(await sql`select name from sqlite_master where name = 'messages'`.execute(db.kysely)).toEqual({
       rows: [],
     });
-    await sql`delete from txmail_migration_lock`.execute(db.kysely);
+    held.close();
     expect(await migrating).toEqual(ALL);
-    expect(await lockRows(db)).toEqual([]);
   });
 
-  it('take over the lock of a process that died while migrating', async () => {
+  it('take the lock at once from a process killed while holding it', async () => {
     const file = newFile();
-    const db = connect(file);
-    await createLock(db, await deadPid());
-    const seen: unknown[] = [];
-    expect(await migrate(db, { onWait: (pid) => seen.push(pid) })).toEqual(ALL);
-    expect(seen).toEqual([]);
-    expect(await lockRows(db)).toEqual([]);
+    // A process that takes the lock, says so, and waits to be killed.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const SQLite = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+         new SQLite(${JSON.stringify(migrationLockPath(file))}).exec('begin exclusive');
+         console.log('held');
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    let waits = 0;
+    expect(await migrate(connect(file), { onWait: () => waits++ })).toEqual(ALL);
+    expect(waits).toBe(0);
   });
 
   it('`txmail migrate` run twice at once on a new file: both succeed', async () => {
@@ -139,6 +140,10 @@ describe('a migration on SQLite that stops halfway', () => {
         getMigrations: async () => inTransactions({ '1-first': first, '2-second': second(fixed) }),
       },
     });
+
+  it('names only real migrations among those that open their own transaction', () => {
+    expect([...OWN_TRANSACTION].filter((name) => !(name in migrations))).toEqual([]);
+  });
 
   it('leaves nothing of itself, and applies whole on the next try', async () => {
     const db = connect(newFile());

@@ -3,10 +3,13 @@ import http from 'node:http';
 
 export const HTML = `<p>Your sign-in code is <b>483920</b>.</p><p>${'It expires in ten minutes. '.repeat(40)}</p>`;
 
-/** A function that posts one message to one of `ports` (in turn) and resolves on 200. */
-export function poster(ports, key, { from = 'Acme <noreply@acme.example>' } = {}) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-  const body = JSON.stringify({
+/**
+ * A function that posts one message to one of `ports` (in turn) and resolves on 200. `body`: a request
+ * body of the caller's (JSON text) instead of this message from `from`; `sockets`: connections at most.
+ */
+export function poster(ports, key, { from = 'Acme <noreply@acme.example>', body, sockets = 50 } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  body ??= JSON.stringify({
     from,
     to: 'jane@recipient.example',
     subject: 'Your sign-in code',

@@ -158,11 +158,9 @@ export async function migrate(db: Db, lock: MigrationLockOptions = {}): Promise<
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   };
-  const sqlite = db.sqlite;
-  if (!sqlite) return apply();
-  const exclusive = <R>(f: (raw: SQLite.Database) => R) =>
-    db.kysely.connection().execute(async () => f(sqlite));
-  return withSqliteMigrationLock(exclusive, apply, lock);
+  // An in-memory database has one connection, and nobody to race.
+  if (db.sqlitePath === undefined || db.sqlitePath === ':memory:') return apply();
+  return withSqliteMigrationLock(db.sqlitePath, apply, lock);
 }
 
 /**

@@ -53,12 +53,14 @@ const THREAD_HEAP_MB = 512;
 // How long a new thread may take to load its modules before its first parse. Not the parse's budget:
 // loading is the same work whatever the message, and on a loaded machine, or run from source (where
 // the thread compiles each module), it can take seconds. Past it (or when the thread dies loading) the
-// parse is not started: ParserUnavailable, and the next parse tries the warm-up again.
+// parse is not started: ParserUnavailable, the thread is stopped, and the next parse warms up a new one.
 const WARM_UP_MS = 60_000;
 const WARM_UP: WarmUp = { warmUp: true };
 
 export class ThreadedReportParser implements ReportParser {
-  private readonly pool: Piscina<ParseTask | WarmUp, InboundReport | null>;
+  private pool: Piscina<ParseTask | WarmUp, InboundReport | null>;
+  /** Pools being stopped with a thread that did not load (replacePool). */
+  private readonly retiring = new Set<Promise<void>>();
   private readonly waiting: Waiting[] = [];
   private running = 0;
   private closed = false;
@@ -68,19 +70,42 @@ export class ThreadedReportParser implements ReportParser {
 
   constructor(private readonly options: ReportParserOptions) {
     this.warmUpMs = options.warmUpMs ?? WARM_UP_MS;
-    this.pool = new Piscina({
+    this.pool = this.newPool();
+  }
+
+  private newPool(): Piscina<ParseTask | WarmUp, InboundReport | null> {
+    const pool = new Piscina<ParseTask | WarmUp, InboundReport | null>({
       // The parent process's heap flags and signal handling are not wanted in the thread: execArgv
       // holds only what running from source needs (start-thread.ts).
-      ...poolThread(options.filename ?? besideModule('./parse-thread.js', import.meta.url)),
+      ...poolThread(this.options.filename ?? besideModule('./parse-thread.js', import.meta.url)),
       minThreads: THREADS,
       maxThreads: THREADS,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     });
     // A thread that fails with no task of ours on it (while loading, say): the next parse warms up a
     // new one. Without a listener the pool's 'error' would end the process.
-    this.pool.on('error', () => {
-      this.warm = undefined;
+    pool.on('error', () => {
+      if (this.pool === pool) this.warm = undefined;
     });
+    return pool;
+  }
+
+  /**
+   * A thread still loading past WARM_UP_MS is stuck (a loop, a wait that never ends). The pool stops
+   * the thread of an aborted task only if the task was handed to it, which it does at once for the
+   * threads it starts with, but for a replacement (after a parse over its budget, or a crash) only once
+   * the thread has loaded: aborting the warm-up then only takes it off the queue, and the stuck thread
+   * would hold the pool's one place for good. So the pool is stopped with its thread, and a new one
+   * started.
+   */
+  private replacePool(): void {
+    const stuck = this.pool;
+    this.pool = this.newPool();
+    const stopped: Promise<void> = stuck
+      .destroy()
+      .catch(() => undefined)
+      .finally(() => this.retiring.delete(stopped));
+    this.retiring.add(stopped);
   }
 
   parse(task: ParseTask): Promise<InboundReport> {
@@ -94,7 +119,7 @@ export class ThreadedReportParser implements ReportParser {
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.reject(new ParserClosed('the report parser is closed'));
-    await this.pool.close();
+    await Promise.all([this.pool.close(), ...this.retiring]);
   }
 
   /**
@@ -121,6 +146,7 @@ export class ThreadedReportParser implements ReportParser {
       () => true,
       () => {
         this.warm = undefined;
+        if (!this.closed) this.replacePool();
         return false;
       },
     );

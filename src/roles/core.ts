@@ -106,7 +106,15 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.databaseUrl, { poolSize: config.databasePool, ...options.db });
-  if (options.migrate !== false) await migrate(db);
+  if (options.migrate !== false) {
+    let told = false;
+    // Another process is migrating the same SQLite file (db/sqlite/migration-lock.ts): said once.
+    const onWait = () => {
+      if (!told) logger.info('waiting for another process to finish migrating the database');
+      told = true;
+    };
+    await migrate(db, { onWait });
+  }
   const secretKey = loadSecretKey(config.secretKey, db.sqlitePath);
 
   // Every wake-up inside this process goes through one object: whoever makes work emits, the loops
