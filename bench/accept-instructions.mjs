@@ -2,8 +2,8 @@
 // bench/accept-instructions: machine instructions per request on POST /api/email/send, for this tree
 // and a reference tree (another commit's checkout, built), counted by valgrind's callgrind. On this
 // kind of shared virtual machine the CPU time of one request drifts by 10-20 % between runs minutes
-// apart (docs/benchmarks.md); on a quiet machine the instruction count of runs back to back repeats
-// within 1-2 %, so a few percent between two builds can be told apart from noise. Not under other
+// apart (docs/benchmarks.md); on a quieter machine the instruction count of runs back to back
+// repeated within 1-2 %, so a few percent between two builds can be told apart from noise. Not under other
 // load: valgrind runs the process's threads one at a time, when the JIT's compilations and the
 // collector's passes fall then shifts, and runs spread by 10-25 % (seen beside a full test run).
 //   node bench/accept-instructions.mjs --reference DIR [--requests 2000] [--warm-up 3000] [--runs 3]

@@ -24,7 +24,8 @@ async function echoApp(offloadAbove: number) {
   app.setErrorHandler(handleError);
   app.post('/echo', async (request) => ({ length: JSON.stringify(request.body).length }));
   // Answers without touching the body: the event loop's pause is then the parser's alone, not also the
-  // handler's (serialising 8 MiB of escapes again took about half of the offloaded side's pause).
+  // handler's (serialising 8 MiB of escapes again: the offloaded side paused 47.5 ms with the echo
+  // route, 35.7 ms with this one, one run each).
   app.post('/received', async (request) => ({ object: typeof request.body === 'object' }));
   app.post('/depth', async (request) => {
     let depth = 0;
