@@ -144,57 +144,64 @@ describe("a parse's budget", () => {
     }
   });
 
-  it('stops a thread stuck loading, and parses the next message on a new one', async () => {
+  /**
+   * A parser on `fixture`, whose threads keep their state in a file the variable `envVar` names (in a
+   * new directory); the parser closed (and so every thread stopped), the variable and file removed after.
+   */
+  async function withStatefulThread(
+    envVar: string,
+    fixture: string,
+    timeoutMs: number,
+    test: (parser: ThreadedReportParser, stateFile: string) => Promise<void>,
+  ): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'txmail-stuck-thread-'));
-    const marker = join(dir, 'loaded-once');
-    process.env.TXMAIL_TEST_LOAD_MARKER = marker;
-    const parser = new ThreadedReportParser({
-      timeoutMs: 5000,
-      warmUpMs: 2000,
-      filename: threads('stuck-loading-once-parse-thread.mjs'),
-    });
+    const stateFile = join(dir, 'state');
+    process.env[envVar] = stateFile;
+    const parser = new ThreadedReportParser({ timeoutMs, warmUpMs: 2000, filename: threads(fixture) });
     try {
-      await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
-      // The first thread was the one stuck (not one that never reached its loop).
-      expect(existsSync(marker)).toBe(true);
-      expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
-        kind: 'ignored',
-        reason: 'parsed by a thread that loaded',
-      });
+      await test(parser, stateFile);
     } finally {
-      // Resolves only once the spinning thread is stopped too.
+      // Resolves only once a spinning thread is stopped too.
       await parser.close();
-      delete process.env.TXMAIL_TEST_LOAD_MARKER;
+      delete process.env[envVar];
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }
 
-  it('stops a replacement thread stuck loading, and parses the next message on a new one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'txmail-stuck-thread-'));
-    const count = join(dir, 'loads');
-    process.env.TXMAIL_TEST_LOAD_COUNT = count;
-    const parser = new ThreadedReportParser({
-      timeoutMs: 500,
-      warmUpMs: 2000,
-      filename: threads('stuck-reloading-parse-thread.mjs'),
-    });
-    try {
-      // Over its budget: the thread is stopped, and the pool starts a second, which spins loading.
-      await expect(parser.parse({ raw: 'spin', mailFrom: '' })).rejects.toBeInstanceOf(ParseFailure);
-      // The pool hands a replacement no task before it has loaded: left in place, this second thread
-      // would hold the parser's one place for good, and every later warm-up would fail the same way.
-      await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
-      expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
-        kind: 'ignored',
-        reason: 'parsed by a thread that loaded',
-      });
-      expect(readFileSync(count, 'utf8')).toBe('3');
-    } finally {
-      await parser.close();
-      delete process.env.TXMAIL_TEST_LOAD_COUNT;
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it('stops a thread stuck loading, and parses the next message on a new one', () =>
+    withStatefulThread(
+      'TXMAIL_TEST_LOAD_MARKER',
+      'stuck-loading-once-parse-thread.mjs',
+      5000,
+      async (parser, marker) => {
+        await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
+        // The first thread was the one stuck (not one that never reached its loop).
+        expect(existsSync(marker)).toBe(true);
+        expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
+          kind: 'ignored',
+          reason: 'parsed by a thread that loaded',
+        });
+      },
+    ));
+
+  it('stops a replacement thread stuck loading, and parses the next message on a new one', () =>
+    withStatefulThread(
+      'TXMAIL_TEST_LOAD_COUNT',
+      'stuck-reloading-parse-thread.mjs',
+      500,
+      async (parser, count) => {
+        // Over its budget: the thread is stopped, and the pool starts a second, which spins loading.
+        await expect(parser.parse({ raw: 'spin', mailFrom: '' })).rejects.toBeInstanceOf(ParseFailure);
+        // The pool hands a replacement no task before it has loaded: left in place, this second thread
+        // would hold the parser's one place for good, and every later warm-up would fail the same way.
+        await expect(parser.parse({ raw: 'eA==', mailFrom: '' })).rejects.toBeInstanceOf(ParserUnavailable);
+        expect(await parser.parse({ raw: 'eA==', mailFrom: '' })).toEqual({
+          kind: 'ignored',
+          reason: 'parsed by a thread that loaded',
+        });
+        expect(readFileSync(count, 'utf8')).toBe('3');
+      },
+    ));
 
   it('refuses a parse that was waiting for the thread to load when the parser closes', async () => {
     const parser = new ThreadedReportParser({
