@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { AttemptRecord, QueueRepo, RecordOutcome } from '../db/queue-repo.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
+import { databaseUnavailable } from '../db/unavailable.js';
 import { newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { Deliverer } from './deliver-message.js';
@@ -40,6 +41,9 @@ export interface WorkerOptions {
    */
   simulated?: (m: Pick<MessageRow, 'to_domain'>) => boolean;
 }
+
+/** How soon a message the database's absence kept from its attempt is tried again. */
+export const DATABASE_AWAY_MS = 5000;
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
@@ -129,6 +133,22 @@ export class DeliveryWorker {
     try {
       record = await this.attempt(m, started);
     } catch (err) {
+      if (databaseUnavailable(err)) {
+        // The database went away while the attempt was being prepared (a restart, a failover): nothing
+        // was sent, so nothing is counted, and the message comes back in seconds rather than at the
+        // schedule's first retry (5 minutes), which a password reset cannot wait for.
+        this.logger.warn({ err, messageId: m.id }, 'the database is away; the message waits for it');
+        return this.keep(
+          m,
+          this.record(m, {
+            status: m.status,
+            nextAttemptAt: started + DATABASE_AWAY_MS,
+            counted: false,
+            attempt: undefined,
+            events: [],
+          }),
+        );
+      }
       // A bug or an unexpected failure: keep the message, try again on the normal schedule.
       this.logger.error({ err, messageId: m.id }, 'delivery attempt failed unexpectedly');
       record = await this.attemptRecord(m, started, {
@@ -146,9 +166,16 @@ export class DeliveryWorker {
         reason: 'an internal error of txmail',
       });
     }
-    // The attempt happened: recording it is what keeps it from happening twice. A database that is
-    // away for a moment (a restart, a failover) is waited for, up to a minute; after that the lease
-    // expires and the message is tried again (at worst a duplicate, never a loss).
+    return this.keep(m, record);
+  }
+
+  /**
+   * Records what became of the message. When an attempt happened, recording it is what keeps it from
+   * happening twice. A database that is away for a moment (a restart, a failover) is waited for, up to
+   * a minute; after that the lease expires and the message is tried again (at worst a duplicate, never
+   * a loss).
+   */
+  private async keep(m: MessageRow, record: AttemptRecord): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         const outcome = await this.recorder.submit(record);
