@@ -52,7 +52,7 @@ describe.runIf(postgres && clusterVersion && process.getuid?.() === 0)(
         TXMAIL_SECRET_KEY: 'r'.repeat(64),
         TXMAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
         TXMAIL_RATE_LIMIT: '0',
-        TXMAIL_LOG_LEVEL: 'fatal',
+        TXMAIL_LOG_LEVEL: 'warn',
       };
       services = await createServices(parseConfig(env), { logger: pino({ level: 'silent' }) });
       const tenant = await createTenant(services, { domain: 'acme.example' });
@@ -106,6 +106,25 @@ describe.runIf(postgres && clusterVersion && process.getuid?.() === 0)(
       // One stored message per acknowledged request, whatever the retries.
       expect(new Set(acked.values()).size).toBe(TOTAL);
 
+      // What a failure shows: the messages left behind and what the server warned of. The restart is a
+      // race, and a rare failure is only worth something with the evidence in hand.
+      const undelivered = async () => {
+        const left = await services.db.kysely
+          .selectFrom('messages')
+          .select(['id', 'status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at'])
+          .where('status', '!=', 'delivered')
+          .limit(10)
+          .execute()
+          .catch((e: Error) => `could not read the messages: ${e.message}`);
+        const warned = new Set(
+          server!
+            .output()
+            .split('\n')
+            .filter((l) => /"level":[4-6]0/.test(l))
+            .map((l) => /"msg":"([^"]*)"/.exec(l)?.[1]),
+        );
+        return `at ${Date.now()}: ${JSON.stringify(left)}\nthe server warned: ${[...warned].join(' | ')}`;
+      };
       const audit = async () => {
         try {
           return await services.db.kysely.selectFrom('messages').select(['id', 'status']).execute();
@@ -120,7 +139,9 @@ describe.runIf(postgres && clusterVersion && process.getuid?.() === 0)(
           return r && r.length === TOTAL && r.every((m) => m.status === 'delivered') ? r : undefined;
         },
         90_000,
-      );
+      ).catch(async (err: Error) => {
+        throw new Error(`${err.message}\n${await undelivered()}`);
+      });
       expect(new Set(rows.map((r) => r.id))).toEqual(new Set(acked.values()));
       const arrivals = new Map<string, number>();
       for (const r of sink.received) {
