@@ -232,9 +232,7 @@ export async function measureGrowth<T>(
  * The property: for every shape fast-check generates, `run` is linear on the shape filled up to 1 MiB.
  * `wrap` places the filled text into the format under test (a header, a report field, a JSON body) or
  * turns it into the input `run` takes (a Buffer): it runs outside the measurement, so what is timed is
- * `run` alone. A copy of a large input made inside `run` would count the machine's cost of fresh memory,
- * which in a virtual machine that hands freed pages back to its host is dearer per byte at 256 KiB than
- * at 64 KiB under load (seen: `Buffer.from` of the input inside the DKIM body hash's run).
+ * `run` alone, not the making of its input.
  */
 export async function assertLinearForShapes<T = string>(
   run: (input: T) => unknown,
