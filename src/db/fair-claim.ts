@@ -249,7 +249,21 @@ function fairPick(
     ranked(id, g, tn, rank, turn, due) as (
       select id, g, tn, rank, ${q.tenant.share ? sql`rank * 1.0 / share` : sql`rank`}, due from numbered),
     pick(id, g, tn) as (
-      select id, g, tn from ranked where rank <= ${caps.perTenant} order by turn, due, id limit ${limit})`;
+      select id, g, tn from ranked where rank <= ${caps.perTenant} order by turn, due, id
+      limit ${dialect === 'sqlite' ? pickLimit(limit) : limit})`;
+}
+
+/**
+ * The pick's LIMIT on SQLite, written into the text. SQLite's planner reads the value bound to a LIMIT
+ * in a subquery, and a statement whose plan read a parameter's value is prepared again whenever that
+ * parameter is bound: the worker's cached claim statement was parsed and planned anew at every claim,
+ * 0.18 ms of a 0.22 ms pick here (`sqlite3Reprepare` in a profile). One text per number of slots
+ * (at most the worker's concurrency) keeps each prepared once.
+ */
+function pickLimit(limit: number): RawBuilder<unknown> {
+  if (!Number.isSafeInteger(limit) || limit <= 0)
+    throw new Error(`a claim's limit must be a positive integer: ${limit}`);
+  return sql.lit(limit);
 }
 
 /**
