@@ -7,6 +7,7 @@ import { RateLimiter } from '../src/http/rate-limit.js';
 import { gcraStep } from '../src/rate-limit-gcra.js';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
+import { signUpAndVerify } from './helpers/dashboard-signup.js';
 import { createTenant, startTestEnv, type TestEnv } from './helpers/services.js';
 
 describe('GCRA', () => {
@@ -27,11 +28,11 @@ describe('GCRA', () => {
       new MemoryRateLimitStore(),
     );
     const results = [];
-    for (let i = 0; i < 11; i++) results.push(await limiter.take('k1', 'a1', 'free', 10_000));
+    for (let i = 0; i < 11; i++) results.push(await limiter.take('k1', { id: 'a1', plan: 'free' }, 10_000));
     expect(results.map((r) => r.allowed)).toEqual([...Array(10).fill(true), false]);
     expect(results[0]).toMatchObject({ scope: 'account', limit: 10, remaining: 9 });
     expect(results[10]).toMatchObject({ scope: 'account', remaining: 0, retryAfterSeconds: 1 });
-    expect((await limiter.take('k1', 'a1', 'free', 10_200)).allowed).toBe(true);
+    expect((await limiter.take('k1', { id: 'a1', plan: 'free' }, 10_200)).allowed).toBe(true);
   });
 });
 
@@ -87,6 +88,25 @@ describe.each(databaseKinds)('rate limits on $name', (kind) => {
     expect((await list(second.key)).body).toMatch(
       /^rate_limit_exceeded: this account \(free plan\) is limited/,
     );
+  });
+
+  it("gives a dashboard session its own bucket, apart from the account's servers' budget", async () => {
+    const browser = await signUpAndVerify(env, `owner-${kind.name}@example.org`, 'a long enough password');
+    const key = await env.services.accounts.createApiKey(browser.accountId, 'server');
+    const asBrowser = () =>
+      env.app.inject({ method: 'GET', url: '/api/emails', headers: { cookie: browser.cookie } });
+    // The owner browses the log: none of it is taken from the account's budget (free: bursts of 6)…
+    const browsing = [];
+    for (let i = 0; i < 8; i++) browsing.push((await asBrowser()).statusCode);
+    expect(browsing).toEqual(Array(8).fill(200));
+    // …which the servers' key still has whole, and spends.
+    const sending = [];
+    for (let i = 0; i < 7; i++) sending.push((await list(key.key)).statusCode);
+    expect(sending).toEqual([...Array(6).fill(200), 429]);
+    // With the account's budget spent, the owner still gets in, to the session's own burst (a key's: 10).
+    const more = [await asBrowser(), await asBrowser(), await asBrowser()];
+    expect(more.map((r) => r.statusCode)).toEqual([200, 200, 429]);
+    expect(more[2]!.body).toMatch(/^rate_limit_exceeded: this session is limited to 10 requests in a burst/);
   });
 
   it.runIf(kind.name === 'postgres')('shares the buckets between API processes', async () => {

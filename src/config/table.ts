@@ -455,7 +455,8 @@ export const SETTINGS = [
     field: 'rateLimit',
     kind: wholeNumber(),
     default: '100',
-    description: 'API requests per second per key (bursts to twice that); `0` turns every rate limit off',
+    description:
+      'API requests per second per key, and per dashboard session (bursts to twice that); `0` turns every rate limit off',
   }),
   variable({
     env: 'TXMAIL_ACCOUNT_RATE_LIMITS',

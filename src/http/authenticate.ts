@@ -108,7 +108,11 @@ export function authHook(deps: AuthHookDeps) {
     }
     if (!deps.limiter.enabled) return;
     const { account } = request.auth;
-    const d = await deps.limiter.take(bucket, account.id, account.plan, deps.clock.now());
+    const d = await deps.limiter.take(
+      bucket,
+      request.auth.session ? undefined : { id: account.id, plan: account.plan },
+      deps.clock.now(),
+    );
     reply.header('RateLimit-Limit', String(d.limit));
     reply.header('RateLimit-Remaining', String(d.remaining));
     reply.header('RateLimit-Reset', String(d.resetSeconds));

@@ -36,10 +36,22 @@ export class RateLimiter {
     return this.limits.perKey > 0;
   }
 
-  async take(keyId: string, accountId: string, plan: Plan, now: number): Promise<RateDecision> {
+  /**
+   * A request with an API key: its key's bucket and its account's. A dashboard session passes no
+   * account (`account` undefined) and takes its own bucket alone, at a key's rate: the plan's limit is
+   * the account's servers' budget, and a person browsing the log must neither spend it (and make the
+   * account's sends fail with 429) nor be locked out of the dashboard by servers that spent it.
+   */
+  async take(
+    bucket: string,
+    account: { id: string; plan: Plan } | undefined,
+    now: number,
+  ): Promise<RateDecision> {
     const buckets: (Bucket & { scope: 'key' | 'account' })[] = [
-      { key: `k:${keyId}`, rate: this.limits.perKey, scope: 'key' },
-      { key: `a:${accountId}`, rate: this.limits.perAccount[plan], scope: 'account' },
+      { key: `k:${bucket}`, rate: this.limits.perKey, scope: 'key' },
+      ...(account
+        ? [{ key: `a:${account.id}`, rate: this.limits.perAccount[account.plan], scope: 'account' as const }]
+        : []),
     ];
     const states = await this.store.take(buckets, now);
     const decisions = buckets.map((b, i) => decide(b.scope, b.rate, states[i]!, now));
