@@ -25,6 +25,7 @@ import { withSqliteMigrationLock, type MigrationLockOptions } from './sqlite/mig
 import { inTransactions } from './sqlite/migration-transactions.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { configureSqlite } from './sqlite-pragmas.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -89,7 +90,9 @@ function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   configureSqlite(database);
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+  });
   if (path === ':memory:') {
     return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };
   }
