@@ -31,6 +31,16 @@ async function errorOf(p: Promise<unknown>): Promise<Error> {
   throw new Error('expected a failure');
 }
 
+/** The error `fn` throws. */
+function thrownBy(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a failure');
+}
+
 /** A query on a connection another session terminates, as a restart does to every connection. */
 async function terminatedConnection(): Promise<Error> {
   const victim = new pg.Client(POSTGRES_URL);
@@ -70,10 +80,7 @@ function busySqlite(): Error {
   holder.exec('BEGIN IMMEDIATE');
   const other = new SQLite(file, { timeout: 0 });
   try {
-    other.exec('INSERT INTO t VALUES (1)');
-    throw new Error('expected SQLITE_BUSY');
-  } catch (err) {
-    return err as Error;
+    return thrownBy(() => other.exec('INSERT INTO t VALUES (1)'));
   } finally {
     other.close();
     holder.close();
@@ -145,10 +152,7 @@ describe('an attempt the database kept from starting', () => {
 function missingTable(): Error {
   const db = new SQLite(':memory:');
   try {
-    db.exec('INSERT INTO missing VALUES (1)');
-    throw new Error('expected SQLITE_ERROR');
-  } catch (err) {
-    return err as Error;
+    return thrownBy(() => db.exec('INSERT INTO missing VALUES (1)'));
   } finally {
     db.close();
   }
