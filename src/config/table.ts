@@ -456,7 +456,7 @@ export const SETTINGS = [
     kind: wholeNumber(),
     default: '100',
     description:
-      'API requests per second per key, and per dashboard session (bursts to twice that); `0` turns every rate limit off',
+      'API requests per second per key, and for all dashboard sessions of an account together (bursts to twice that); `0` turns every rate limit off',
   }),
   variable({
     env: 'TXMAIL_ACCOUNT_RATE_LIMITS',

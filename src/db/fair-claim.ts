@@ -110,7 +110,7 @@ export async function claimFair<Row>(
 
 /**
  * The claim on SQLite as one statement, for a caller that runs it itself (a cached prepared statement:
- * its text is the same for every claim of a queue, only its parameters change). One writer at a time
+ * one text per number of slots, the rest of its values parameters; see pickLimit). One writer at a time
  * and one statement: it sees every lease, so the caps hold without locks. `limit` and the caps must be
  * positive.
  */

@@ -33,7 +33,8 @@ export function databaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
-      // Class 08, connection exception; SQLite's busy and locked: another writer holds the file.
+      // Class 08, connection exception; SQLite's busy: another connection holds the file's write lock.
+      // (SQLITE_LOCKED is a conflict within one connection: a bug, not the database away.)
       if (POSTGRES_AWAY.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
       if (SOCKET_AWAY.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
     }

@@ -87,7 +87,8 @@ export function authHook(deps: AuthHookDeps) {
         );
       }
       request.auth = { account: session.account, apiKeyId: null, apiKeyRole: null, session };
-      bucket = `session:${session.idHash.slice(0, 32)}`;
+      // One bucket for every session of the account (rate-limit.ts): more log-ins buy no more requests.
+      bucket = `dashboard:${session.account.id}`;
     } else {
       // API keys stay on servers (docs/design.md §2). A browser always sends Origin on
       // cross-origin and on POST requests; refusing those makes a leaked-into-frontend key fail loudly.
@@ -108,9 +109,10 @@ export function authHook(deps: AuthHookDeps) {
     }
     if (!deps.limiter.enabled) return;
     const { account } = request.auth;
+    const browsing = request.auth.session !== null && SAFE_METHODS.has(request.method);
     const d = await deps.limiter.take(
       bucket,
-      request.auth.session ? undefined : { id: account.id, plan: account.plan },
+      browsing ? undefined : { id: account.id, plan: account.plan },
       deps.clock.now(),
     );
     reply.header('RateLimit-Limit', String(d.limit));
@@ -119,7 +121,9 @@ export function authHook(deps: AuthHookDeps) {
     if (!d.allowed) {
       throw rateLimited(
         d.scope === 'key'
-          ? `this ${request.auth.session ? 'session' : 'API key'} is limited to ${d.limit} requests in a burst; slow down`
+          ? request.auth.session
+            ? `this account's dashboard is limited to ${d.limit} requests in a burst; slow down`
+            : `this API key is limited to ${d.limit} requests in a burst; slow down`
           : `this account (${account.plan} plan) is limited to ${d.limit} requests in a burst across its keys; slow down`,
         d.retryAfterSeconds,
       );

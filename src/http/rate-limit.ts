@@ -37,10 +37,12 @@ export class RateLimiter {
   }
 
   /**
-   * A request with an API key: its key's bucket and its account's. A dashboard session passes no
-   * account (`account` undefined) and takes its own bucket alone, at a key's rate: the plan's limit is
-   * the account's servers' budget, and a person browsing the log must neither spend it (and make the
-   * account's sends fail with 429) nor be locked out of the dashboard by servers that spent it.
+   * Takes from `bucket` (at a key's rate) and, unless `account` is undefined, from the account's plan
+   * budget. An API key's request takes both. The dashboard's sessions of an account share one bucket,
+   * and only what they change (a send, a resend, a new webhook) also takes from the account's budget:
+   * a person browsing the log must neither spend the servers' budget (and make their sends fail with
+   * 429) nor be locked out of reading it by servers that spent it, and a session must not send more
+   * than the plan allows.
    */
   async take(
     bucket: string,

@@ -60,7 +60,8 @@ export class SqliteQueueStore implements QueueStore {
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.locked(() => {
-      // The fair claim (fair-claim.ts): its text is the same for every claim, only the parameters change.
+      // The fair claim (fair-claim.ts): one text per number of slots, each prepared once; the rest of its
+      // values are parameters.
       const compiled = claimFairSqlite<MessageRow>(
         DELIVERY_QUEUE,
         owner,
