@@ -1,6 +1,7 @@
 // An attempt the database kept from starting (a restart, a failover, another writer holding SQLite) is
-// not an attempt: the worker counts nothing and tries again in seconds, where a bug is still recorded
-// as a deferred attempt on the normal schedule (5 minutes). The errors are the real drivers' own,
+// not an attempt: the worker counts nothing and tries again in seconds, where a bug, or the same error
+// after the transport had the message, is still recorded as a deferred attempt on the normal schedule
+// (5 minutes). The errors are the real drivers' own,
 // raised against real servers and files; the queue and the deliverer around them are fakes
 // (test/helpers/one-claim-worker.ts). The whole path under a real PostgreSQL restart is
 // test/faults/postgres-restart.test.ts.
@@ -12,6 +13,13 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { databaseUnavailable } from '../src/db/unavailable.js';
+import type { DkimKeys } from '../src/dkim/dkim-keys.js';
+import type { DnsResolver } from '../src/dns/resolver.js';
+import { AttemptNotStarted, Deliverer } from '../src/delivery/deliver-message.js';
+import { DestinationLimits } from '../src/delivery/destination-limits.js';
+import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
+import type { Transport } from '../src/delivery/transport.js';
+import { Verp } from '../src/delivery/verp.js';
 import { DATABASE_AWAY_MS } from '../src/delivery/worker.js';
 import { databaseKinds, POSTGRES_URL } from './helpers/databases.js';
 import { messageRow } from './helpers/message-row.js';
@@ -87,7 +95,7 @@ function busySqlite(): Error {
   }
 }
 
-/** Runs one claimed message whose attempt throws `err`; answers what the worker recorded. */
+/** Runs one claimed message whose delivery rejects with `err`; answers what the worker recorded. */
 async function recordAfter(err: Error) {
   const clock = new ManualClock(NOW);
   const m = messageRow('00000000-0000-4000-8000-0000000000ab', {
@@ -122,7 +130,8 @@ describe('an attempt the database kept from starting', () => {
   it.each(away)('is not counted, and comes back in seconds: %s', async (_name, make) => {
     const err = await make();
     expect(databaseUnavailable(err)).toBe(true);
-    const record = await recordAfter(err);
+    // As the Deliverer rejects when a read before sending fails (see below).
+    const record = await recordAfter(new AttemptNotStarted(err));
     expect(record).toMatchObject({
       status: 'deferred',
       nextAttemptAt: NOW + DATABASE_AWAY_MS,
@@ -140,6 +149,33 @@ describe('an attempt the database kept from starting', () => {
     expect(record.attempt).toMatchObject({ outcome: 'deferred', enhanced_code: '4.3.0' });
     // The schedule's first retry, not the database's few seconds.
     expect(record.nextAttemptAt!).toBeGreaterThan(NOW + 60_000);
+  });
+
+  it('is told from the same error after sending, which a retry in seconds could send again and again', async () => {
+    const record = await recordAfter(await refusedOrBusy());
+    expect(record.counted).toBe(true);
+    expect(record.attempt).toMatchObject({ outcome: 'deferred', enhanced_code: '4.3.0' });
+    expect(record.nextAttemptAt!).toBeGreaterThan(NOW + 60_000);
+  });
+
+  it('is what the Deliverer says of a failure before the transport has the message, and only then', async () => {
+    const away = await refusedOrBusy();
+    const before = deliverer({
+      verifiedDomains: async () => {
+        throw away;
+      },
+    });
+    const early = await errorOf(before.deliver(messageRow('acct')));
+    expect(early).toBeInstanceOf(AttemptNotStarted);
+    expect(early.cause).toBe(away);
+    const during = deliverer({
+      transport: {
+        deliver: async () => {
+          throw away;
+        },
+      },
+    });
+    expect(await errorOf(during.deliver(messageRow('acct')))).toBe(away);
   });
 
   it('is found behind a wrapping error', async () => {
@@ -167,4 +203,42 @@ async function badStatement(): Promise<Error> {
   } finally {
     await client.end();
   }
+}
+
+/** A database-away error of a database this machine has: PostgreSQL's refused port, else SQLite busy. */
+async function refusedOrBusy(): Promise<Error> {
+  return hasPostgres ? refusedConnection() : busySqlite();
+}
+
+/** A Deliverer of acme.example's mail through `transport`, every dependency a stand-in unless given. */
+function deliverer(over: {
+  verifiedDomains?: () => Promise<string[]>;
+  transport?: Pick<Transport, 'deliver'>;
+}): Deliverer {
+  return new Deliverer(
+    {
+      hostname: 'mta.txmail.test',
+      testDomain: 'txmail.test',
+      returnPathLabel: 'send',
+      relay: { host: 'relay.test', address: '127.0.0.1', port: 25, secure: false },
+      mxPort: 25,
+      allowPrivateNetworks: true,
+    },
+    {
+      dns: {} as DnsResolver,
+      dkim: { signingKey: async () => ({}) } as unknown as DkimKeys,
+      verp: new Verp(Buffer.alloc(32, 1)),
+      transport: (over.transport ?? { deliver: async () => ({}) }) as Transport,
+      builder: {
+        build: async () => ({ bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }),
+        close: async () => {},
+      },
+      limits: new DestinationLimits({ rules: {} }, () => NOW),
+      sources: { take: () => ({ address: undefined }) } as unknown as SourceIpPool,
+      verifiedDomains: over.verifiedDomains ?? (async () => ['acme.example']),
+      expireAfter: async () => null,
+      domainStatus: async () => 'verified',
+      clock: { now: () => NOW },
+    },
+  );
 }

@@ -26,6 +26,13 @@ import type { AttemptResult, DeliveryTarget, Transport } from './transport.js';
 import type { Verp } from './verp.js';
 import type { SimulatorTransport } from '../simulator/simulator-transport.js';
 
+/** A delivery that failed before anything was sent; `cause` is what failed. */
+export class AttemptNotStarted extends Error {
+  constructor(cause: unknown) {
+    super(`the attempt did not start: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 export interface DelivererSettings {
   hostname: string;
   testDomain: string;
@@ -109,7 +116,21 @@ export class Deliverer {
     return this.deps.expireAfter(m.account_id, m.from_domain);
   }
 
+  /**
+   * Delivers once. What fails before the transport is handed the message (a read of the database, the
+   * DNS, the signing) rejects with AttemptNotStarted: nothing was sent, which the worker may count as
+   * no attempt. A failure after it rejects as it is.
+   */
   async deliver(m: MessageRow): Promise<DeliveryOutcome> {
+    let sending = false;
+    try {
+      return await this.deliverOnce(m, () => (sending = true));
+    } catch (err) {
+      throw sending ? err : new AttemptNotStarted(err);
+    }
+  }
+
+  private async deliverOnce(m: MessageRow, startSending: () => void): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
     const sender = await this.sender(m);
@@ -155,6 +176,7 @@ export class Deliverer {
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
       // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
       const kept = deps.keepRaw?.(signed, gzipped);
+      startSending();
       const result = await deps.transport.deliver(
         { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
         route.targets.map((t) => ({ ...t, maxMessages })),

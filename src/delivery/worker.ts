@@ -9,7 +9,7 @@ import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
-import type { Deliverer } from './deliver-message.js';
+import { AttemptNotStarted, type Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
@@ -132,11 +132,15 @@ export class DeliveryWorker {
     let record: AttemptRecord;
     try {
       record = await this.attempt(m, started);
-    } catch (err) {
-      if (databaseUnavailable(err)) {
+    } catch (thrown) {
+      // What failed, and whether it failed before anything was sent.
+      const notStarted = thrown instanceof AttemptNotStarted;
+      const err = notStarted ? thrown.cause : thrown;
+      if (notStarted && databaseUnavailable(err)) {
         // The database went away while the attempt was being prepared (a restart, a failover): nothing
         // was sent, so nothing is counted, and the message comes back in seconds rather than at the
-        // schedule's first retry (5 minutes), which a password reset cannot wait for.
+        // schedule's first retry (5 minutes), which a password reset cannot wait for. Only before
+        // sending: a retry in seconds after a failure past it could send the message again and again.
         this.logger.warn({ err, messageId: m.id }, 'the database is away; the message waits for it');
         return this.keep(
           m,
@@ -209,7 +213,11 @@ export class DeliveryWorker {
    * the default retry period) is not tried: it fails as expired (ARCHITECTURE.md, "Expiry").
    */
   private async attempt(m: MessageRow, started: number): Promise<AttemptRecord> {
-    const deadline = messageDeadline(m.created_at, await this.deliverer.expireAfter(m), this.options.retry);
+    const deadline = messageDeadline(
+      m.created_at,
+      await beforeSending(this.deliverer.expireAfter(m)),
+      this.options.retry,
+    );
     if (started >= deadline) {
       const expired = expiredUnattempted(
         { createdAt: m.created_at, attempts: m.attempts },
@@ -218,11 +226,11 @@ export class DeliveryWorker {
       );
       // Mail a paused account's hold kept until its deadline says so: the account can tell it from
       // mail that waited for its destination.
-      if (this.options.held && (await this.options.held(m))) heldByPause(expired);
+      if (this.options.held && (await beforeSending(this.options.held(m)))) heldByPause(expired);
       // No attempt happened: none is counted.
       return { ...this.stateRecord(m, expired, undefined), counted: false };
     }
-    if (this.options.held && (await this.options.held(m))) {
+    if (this.options.held && (await beforeSending(this.options.held(m)))) {
       // Held like a destination's pause: only the schedule moves, no attempt is counted, and the
       // deadline still ends it.
       return this.record(m, {
@@ -371,6 +379,13 @@ export function attemptTlsColumns(
     tls_policy: t?.policy ?? null,
     tls_fallback: t?.cleartextFallback ? 1 : 0,
   };
+}
+
+/** A read the worker makes before a delivery starts: if it fails, nothing was sent. */
+function beforeSending<T>(read: Promise<T>): Promise<T> {
+  return read.catch((err: unknown) => {
+    throw new AttemptNotStarted(err);
+  });
 }
 
 /** Adds to an expiry's detail that the account's paused sending held the message (docs/API.md). */
