@@ -58,24 +58,29 @@ describe('the linear-time check', () => {
   it('forgives a stall over a whole burst of runs, measuring again after a pause, but not a lasting cost', async () => {
     // The virtual clock again, with the runs at 256 KiB 20 times dearer while `stalled` says so.
     const sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10];
+    let pauses: number[] = [];
     const run = (stalled: (nthAt256: number) => boolean) => {
       let now = 0;
       let at256 = 0;
+      pauses = [];
       return measureGrowth(
         (s: string) => {
           const stall = s.length === 256 << 10 && stalled(at256++) ? 20 : 1;
           now += s.length * stall;
         },
         (size) => 'x'.repeat(size),
-        { sizes, clock: () => now / 1e3 },
+        { sizes, clock: () => now / 1e3, pause: async (ms) => void pauses.push(ms) },
       );
     };
     // The first three runs at 256 KiB (one burst) stalled: the next burst, after a pause, is clean.
     await expect(run((n) => n < 3)).resolves.toHaveLength(4);
+    expect(pauses).toEqual([50]);
     // Stalled through nine runs, as CI once saw (the first burst and two more): the last burst clears it.
     await expect(run((n) => n < 9)).resolves.toHaveLength(4);
+    expect(pauses).toEqual([50, 100, 150]);
     // Dearer at every run: not linear, whatever the pauses.
     await expect(run(() => true)).rejects.toThrow(/grew 20\.0× by 262144 B \(not linear\)/);
+    expect(pauses).toEqual([50, 100, 150]);
   });
 
   it('catches a scanner that rescans the rest of the input at every line', async () => {

@@ -43,6 +43,32 @@ describe('the SQLite statement cache', () => {
     expect(await all()).toEqual([{ x: 5, y: 7, z: 'z' }]);
   });
 
+  it('reuses a statement that failed, and runs Kysely transactions on kept statements', async () => {
+    const { database, prepared } = open();
+    database.exec('create unique index t_x on t (x)');
+    const db = new Kysely<{ t: { x: number } }>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    });
+    const insert = (x: number) => db.insertInto('t').values({ x }).execute();
+    await insert(1);
+    await expect(insert(1)).rejects.toThrow(/UNIQUE constraint failed/);
+    await insert(2);
+    // A transaction that fails rolls back, one that succeeds commits, with the same kept statements.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ x: 3 }).execute();
+        await trx.insertInto('t').values({ x: 1 }).execute();
+      }),
+    ).rejects.toThrow(/UNIQUE constraint failed/);
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ x: 4 }).execute();
+    });
+    const xs = await db.selectFrom('t').select('x').orderBy('x').execute();
+    expect(xs.map((r) => r.x)).toEqual([1, 2, 4]);
+    // The insert, begin, commit, rollback and the select: each prepared once.
+    expect(prepared()).toBe(5);
+  });
+
   it('gives a query a statement of its own while the kept one is still being iterated', () => {
     const { database } = open();
     database.exec('insert into t values (1), (2), (3)');

@@ -117,6 +117,8 @@ export interface LinearOptions {
    * (`() => performance.now()`) for work done in another process.
    */
   clock?: () => number;
+  /** Waits `ms` before a size is measured again (default a timer; tests pass their own to see it). */
+  pause?: (ms: number) => Promise<void>;
 }
 
 /** CPU time this process (all its threads) has used, in ms. */
@@ -158,6 +160,7 @@ export async function measureGrowth<T>(
   const maxGrowth = options.maxGrowth ?? 5;
   const repeats = options.repeats ?? 3;
   const clock = options.clock ?? processCpuMs;
+  const pauseFor = options.pause ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const growth: Growth[] = [];
   let best = Infinity;
   /** The step taken, if any: from then on the sizes are held to FLAT_AFTER_STEP of it. */
@@ -181,12 +184,12 @@ export async function measureGrowth<T>(
     const ratioOf = (m: number) => (best === Infinity ? 1 : Math.max(m, 0.02) / size / best);
     const limit = step === undefined ? maxGrowth : FLAT_AFTER_STEP;
     // A collection of the previous size's garbage, a busy machine, or the host of this virtual machine
-    // taking its CPU away (time the guest still counts as this process's) can slow every run of a
-    // burst: measure again after growing pauses before calling it a fault. A cost that is not linear
+    // taking its CPU away (which, depending on how the kernel accounts for stolen time, may still count
+    // as this process's) can slow every run of a burst: measure again after growing pauses before calling it a fault. A cost that is not linear
     // stays; a stall does not (CI once saw 1.25 ms at 256 KiB where a quiet run takes 0.19 ms, in all
     // nine runs back to back).
     for (let pause = 1; pause <= RETRIES && ratioOf(ms) > limit; pause++) {
-      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * pause));
+      await pauseFor(RETRY_PAUSE_MS * pause);
       ms = await fastest(repeats, ms);
     }
     const perByte = Math.max(ms, 0.02) / size;
@@ -228,16 +231,29 @@ export async function measureGrowth<T>(
   return growth;
 }
 
+export type ShapeRunOptions = LinearOptions & { numRuns?: number; seed?: number };
+
 /**
  * The property: for every shape fast-check generates, `run` is linear on the shape filled up to 1 MiB.
  * `wrap` places the filled text into the format under test (a header, a report field, a JSON body) or
  * turns it into the input `run` takes (a Buffer): it runs outside the measurement, so what is timed is
  * `run` alone, not the making of its input.
  */
-export async function assertLinearForShapes<T = string>(
+export async function assertLinearForShapes(
+  run: (input: string) => unknown,
+  wrap?: (filled: string) => string,
+  options?: ShapeRunOptions,
+): Promise<void>;
+export async function assertLinearForShapes<T>(
   run: (input: T) => unknown,
+  wrap: (filled: string) => T,
+  options?: ShapeRunOptions,
+): Promise<void>;
+export async function assertLinearForShapes<T>(
+  run: (input: T) => unknown,
+  // Only the string overload may leave it out: the text is then the input.
   wrap: (filled: string) => T = (s) => s as T,
-  options: LinearOptions & { numRuns?: number; seed?: number } = {},
+  options: ShapeRunOptions = {},
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(adversarialShape, async (shape) => {
