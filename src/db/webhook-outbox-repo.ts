@@ -15,6 +15,7 @@ import type {
   WebhookRow,
 } from './schema.js';
 import { claimFair, type FairQueue } from './fair-claim.js';
+import { unsyncedCommits } from './unsynced-commits.js';
 
 /** The outbox as a fair queue: accounts in turn, a few pushes in flight per endpoint and per account. */
 const OUTBOX_QUEUE: FairQueue = {
@@ -93,10 +94,13 @@ export class WebhookOutboxRepo {
     limit: number,
     caps: PushCaps,
   ): Promise<WebhookOutboxRow[]> {
-    return claimFair<WebhookOutboxRow>(this.db, this.dialect, OUTBOX_QUEUE, owner, now, leaseUntil, limit, {
-      perGroup: caps.perEndpoint,
-      perTenant: caps.perAccount,
-    });
+    // Without an fsync on the event loop, as the delivery queue's claims (unsynced-commits.ts).
+    return unsyncedCommits(this.db, this.dialect, (db) =>
+      claimFair<WebhookOutboxRow>(db, this.dialect, OUTBOX_QUEUE, owner, now, leaseUntil, limit, {
+        perGroup: caps.perEndpoint,
+        perTenant: caps.perAccount,
+      }),
+    );
   }
 
   /**
@@ -172,11 +176,15 @@ export class WebhookOutboxRepo {
    * when their turn comes: the dispatcher sends nothing to a disabled endpoint.)
    */
   async recordMany(records: WebhookAttemptRecord[]): Promise<boolean[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const applied: boolean[] = [];
-      for (const r of records) applied.push(await this.recordOne(trx, r));
-      return applied;
-    });
+    // Without an fsync on the event loop, as the delivery queue's records (unsynced-commits.ts): a
+    // record lost to a power cut makes the push go again, which webhooks allow (at least once).
+    return unsyncedCommits(this.db, this.dialect, (db) =>
+      db.transaction().execute(async (trx) => {
+        const applied: boolean[] = [];
+        for (const r of records) applied.push(await this.recordOne(trx, r));
+        return applied;
+      }),
+    );
   }
 
   private async recordOne(trx: Transaction<Database>, r: WebhookAttemptRecord): Promise<boolean> {
