@@ -30,13 +30,11 @@ const NOW = Date.UTC(2026, 10, 28, 9, 0, 0);
 const hasPostgres = databaseKinds.some((k) => k.name === 'postgres');
 
 /** The error a promise rejects with. */
-async function errorOf(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
+function errorOf(p: Promise<unknown>): Promise<Error> {
+  return p.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (err: unknown) => err as Error,
+  );
 }
 
 /** The error `fn` throws. */

@@ -1,9 +1,10 @@
-// Commits that need not wait for the disk, on SQLite: the queues' claims and records (ARCHITECTURE.md,
-// "Durability"). They run with synchronous=NORMAL on the one connection, which Kysely holds for them
-// so no other query commits meanwhile; the next accept's commit or the checkpointer's next pass (within
-// 250 ms) syncs them. A process that dies loses none; a power cut in that moment can lose a claim (the
-// row is due again) or a record (the work is done again: a duplicate, never a loss). PostgreSQL commits
-// as it always does.
+// Commits that need not wait for the disk, on SQLite: the webhook outbox's claims and records, through
+// Kysely (db/sqlite/queue.ts does the same for the delivery queue's, on its raw connection;
+// ARCHITECTURE.md, "Durability"). They run with synchronous=NORMAL on the one connection, which Kysely
+// holds for them so no other query commits meanwhile; the next accept's commit or the checkpointer's
+// next pass (within 250 ms) syncs them. A process that dies loses none; a power cut in that moment can
+// lose a claim (the row is due again) or a record (the push goes again: a duplicate, never a loss).
+// PostgreSQL commits as it always does.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
