@@ -51,6 +51,9 @@ describe('the linear-time check', () => {
     // Under the limit at 256 KiB, then dearer again at 1 MiB: no step before it either.
     await expect(judged([1, 1, 1, 4.5, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);
     await expect(judged([1, 4, 16, 64, 256])).rejects.toThrow(/not linear/);
+    // A quadratic cost that reads a little under 16× at 64 KiB is not a step: it was growing before
+    // (the MTA-STS policy parser's, which took minutes at 256 KiB before it failed).
+    await expect(judged([1, 3.6, 14.8, 59, 236])).rejects.toThrow(/grew 14\.8× by 65536 B \(not linear\)/);
     // At the last size nothing after it could show the cost flat: no step.
     await expect(judged([1, 1, 1, 1, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);
   });

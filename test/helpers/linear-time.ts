@@ -199,11 +199,14 @@ export async function measureGrowth<T>(
       // The step at this size (not the last: nothing after it would show the cost flat), or at the
       // size before, which stayed under the limit while this one, as dear per byte, passes it.
       const previous = growth.at(-2);
+      // A step is one jump after a flat run: a cost already growing at the size before is a cost that
+      // grows (a quadratic parse reads 4× and then 15× here, and its next size takes minutes).
       const stepHere =
         step === undefined &&
         size >= STEP_FROM &&
         size !== sizes.at(-1) &&
-        ratio <= maxGrowth * STEP_ALLOWANCE;
+        ratio <= maxGrowth * STEP_ALLOWANCE &&
+        (previous?.ratio ?? 1) <= FLAT_AFTER_STEP;
       const stepBefore =
         step === undefined &&
         previous !== undefined &&

@@ -91,6 +91,9 @@ describe('the policy file', () => {
     ['a mode given twice', 'version: STSv1\nmode: testing\nmode: enforce\nmx: a.example\nmax_age: 1'],
     ['a line that is not key: value', 'version: STSv1\nmode enforce\nmx: a.example\nmax_age: 1'],
     ['an HTML page', '<html><body>version: STSv1</body></html>'],
+    ['a lone CR inside a value', 'version: STSv1\nmode: enforce\nmx: a.example\rb\nmax_age: 1'],
+    ['a lone CR after white space', 'version: STSv1\nmode: enforce\nmx: \t\rmx.example\nmax_age: 1'],
+    ['a line separator in a value', 'version: STSv1\nmode: enforce\u2028\nmx: a.example\nmax_age: 1'],
   ])('refuses %s', (_what, text) => {
     expect(parseStsPolicy(text)).toHaveProperty('error');
   });
@@ -175,6 +178,19 @@ describe('hostile policy texts', () => {
       await measureGrowth(
         (s: string) => parseStsPolicy(s),
         (size) => `version: STSv1\nx:${ws.repeat(size)}y\n`,
+        { sizes },
+      );
+    }
+  });
+
+  // Found by the random shapes below (a run of tabs, then "\rb+\r\n<<"): the key's expression once
+  // read the value too, and gave the run back a character at a time when a lone CR followed it.
+  it('parses in time linear in a run of spaces or tabs before a lone CR in a value', async () => {
+    const sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10];
+    for (const ws of [' ', '\t']) {
+      await measureGrowth(
+        (s: string) => parseStsPolicy(s),
+        (size) => `version: STSv1\nmx:${ws.repeat(size)}\rb\n`,
         { sizes },
       );
     }
