@@ -23,6 +23,7 @@ import {
   launchChromium,
   logIn,
   screenshot,
+  seriousViolations,
   serveEnvironment,
   stopAll,
 } from './browser.js';
@@ -461,6 +462,20 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await fresh.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     await fresh.close();
     expect(errors).toEqual([]);
+  });
+
+  it('has an accessibility check that finds serious problems (axe-core, on a page made with two)', async () => {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    try {
+      await p.setContent(
+        '<html lang="en"><title>t</title><main><img src="x.png"><button></button></main></html>',
+      );
+      const found = await seriousViolations(p);
+      expect(found.map((f) => f.split(' ')[0]).sort()).toEqual(['button-name', 'image-alt']);
+    } finally {
+      await context.close();
+    }
   });
 
   it('has no serious or critical accessibility problems (axe-core) on any page', async () => {
