@@ -72,6 +72,14 @@ describe('the parsers of what peers write, on hostile input', () => {
     });
   });
 
+  it('makes the text alternative in linear time and size when many quote markers lead many words', async () => {
+    // Each folded line once carried the whole lead: n markers before n words made n² characters of text.
+    const html = (size: number) => `<p>${'&gt; '.repeat(size / 10)}${'a '.repeat(size / 4)}</p>`;
+    await measureGrowth((s: string) => plainText(s, Infinity), html, { repeats: 2 });
+    const source = html(1 << 20);
+    expect(plainText(source, Infinity).length).toBeLessThan(3 * source.length);
+  });
+
   it('makes the text alternative of HTML nested far deeper than any template without overflowing the stack', () => {
     for (const unit of ['<div>', '<ul><li>x', '<table><tr><td>', '<blockquote>']) {
       expect(plainText(`${unit.repeat(50_000)}deep`)).toContain('…');

@@ -18,7 +18,10 @@ export function wrapText(text: string, width: number): string {
       continue;
     }
     const [lead = '', quotes = '', marker = ''] = LEAD.exec(line) ?? [];
-    const indent = quotes + ' '.repeat(marker.length);
+    // At most two thirds of a line is carried, leaving a third for the words: the lead is the sender's
+    // text, and carried whole onto each of its words' lines a lead of n markers before n words made a
+    // text of n² (64 KiB of HTML past the longest string V8 can make).
+    const indent = (quotes + ' '.repeat(marker.length)).slice(0, Math.ceil((width * 2) / 3));
     let current = lead;
     let started = false; // a word follows the lead on the current line
     for (const word of line.slice(lead.length).split(' ')) {

@@ -70,9 +70,11 @@ export function buildReport(input: ReportInput): TlsRptReport {
   const policies: ReportPolicy[] = [];
   for (const rows of groups.values()) {
     const first = rows[0]!;
+    // Not /^mx:[ \t]*(.+)$/: that backtracks over a run of white space before a line break, in time its
+    // square (the policy parser's lines have none, but this need not rely on it).
     const mx = first.policyStrings
-      .map((l) => /^mx:[ \t]*(.+)$/.exec(l)?.[1])
-      .filter((m): m is string => m !== undefined);
+      .map((l) => (l.startsWith('mx:') ? l.slice(3).replace(/^[ \t]+/, '') : ''))
+      .filter((m) => m !== '');
     let ok = 0;
     let failed = 0;
     const details = new Map<string, FailureDetail>();

@@ -22,6 +22,17 @@ describe('wrapText', () => {
   ])('folds %s', (_name, text, folded) => {
     expect(wrapText(text, 9)).toBe(folded);
   });
+
+  it('carries at most two thirds of a line of quote markers or indentation onto the lines it continues', () => {
+    expect(wrapText('> > > > > aaa bbb', 9)).toBe('> > > > > aaa\n> > > bbb');
+    expect(wrapText(`${' '.repeat(12)}1. aaa bbb`, 9)).toBe(`${' '.repeat(12)}1. aaa\n${' '.repeat(6)}bbb`);
+    // n markers before n words: each continued line once carried all n (a text of n² characters).
+    const n = 20_000;
+    const text = '> '.repeat(n) + 'a '.repeat(n);
+    const folded = wrapText(text, 78);
+    expect(folded.length).toBeLessThan(3 * text.length);
+    expect(folded.split('\n').every((l, i) => i === 0 || l.length <= 78)).toBe(true);
+  });
 });
 
 describe('the text alternative', () => {
