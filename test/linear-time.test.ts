@@ -58,6 +58,33 @@ describe('the linear-time check', () => {
     await expect(judged([1, 1, 1, 1, 9])).rejects.toThrow(/grew 9\.0× by 1048576 B \(not linear\)/);
   });
 
+  it('does not judge a size that costs no more per byte than one scan of it', async () => {
+    // The virtual clock in ns a byte: a function that returns at once costs the copy of its input, fast
+    // while it fits the young generation, a few ns a byte past it.
+    let now = 0;
+    const sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10];
+    const perByteNs = [0.3, 0.3, 0.3, 5];
+    const growth = await measureGrowth(
+      (s: string) => {
+        now += s.length * perByteNs[sizes.indexOf(s.length)]!;
+      },
+      (size) => 'x'.repeat(size),
+      { sizes, clock: () => now / 1e6 },
+    );
+    expect(growth.map((g) => g.ratio)).toEqual([1, 1, 1, 1]);
+    // The same growth at a cost above a scan's is judged.
+    perByteNs.splice(0, 4, 1000, 1000, 1000, 16_000);
+    await expect(
+      measureGrowth(
+        (s: string) => {
+          now += s.length * perByteNs[sizes.indexOf(s.length)]!;
+        },
+        (size) => 'x'.repeat(size),
+        { sizes, clock: () => now / 1e6 },
+      ),
+    ).rejects.toThrow(/grew 16\.0× by 262144 B/);
+  });
+
   it('forgives a stall over a whole burst of runs, measuring again after a pause, but not a lasting cost', async () => {
     // The virtual clock again, with the runs at 256 KiB 20 times dearer while `stalled` says so.
     const sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10];

@@ -81,26 +81,41 @@ export const adversarialPiece: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 4, unit: 'binary' }) },
 );
 
-/** A shape of adversarial input: something before, one piece repeated, something after. */
+/**
+ * A shape of adversarial input: something before, one piece repeated, something after. With `then`,
+ * two runs share the size: a cost of one run's length times the other's (n quote markers carried onto
+ * each of n words' lines) grows with neither run alone.
+ */
 export interface Shape {
   prefix: string;
   unit: string;
+  /** A second piece, repeated after the first run, the two runs of about the same length. */
+  then?: string;
   suffix: string;
 }
 
-export const adversarialShape: fc.Arbitrary<Shape> = fc.record({
-  prefix: fc.oneof(fc.constant(''), adversarialPiece),
-  unit: adversarialPiece,
-  suffix: fc.oneof(fc.constant(''), adversarialPiece),
-});
+export const adversarialShape: fc.Arbitrary<Shape> = fc.record(
+  {
+    prefix: fc.oneof(fc.constant(''), adversarialPiece),
+    unit: adversarialPiece,
+    then: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: adversarialPiece },
+    ),
+    suffix: fc.oneof(fc.constant(''), adversarialPiece),
+  },
+  { requiredKeys: ['prefix', 'unit', 'suffix'] },
+);
+
+/** `piece` repeated to about `length` UTF-16 code units, at least once. */
+const run = (piece: string, length: number) => piece.repeat(Math.max(1, Math.ceil(length / piece.length)));
 
 /** The shape filled to about `bytes` UTF-16 code units. */
 export function fill(shape: Shape, bytes: number): string {
-  const times = Math.max(
-    1,
-    Math.ceil((bytes - shape.prefix.length - shape.suffix.length) / shape.unit.length),
-  );
-  return shape.prefix + shape.unit.repeat(times) + shape.suffix;
+  const room = bytes - shape.prefix.length - shape.suffix.length;
+  const runs =
+    shape.then === undefined ? run(shape.unit, room) : run(shape.unit, room / 2) + run(shape.then, room / 2);
+  return shape.prefix + runs + shape.suffix;
 }
 
 export interface LinearOptions {
@@ -128,6 +143,14 @@ export function processCpuMs(): number {
 }
 
 export const DEFAULT_SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20] as const;
+
+/**
+ * Below this cost per UTF-16 code unit (or byte) a size is not judged: a scan that reads its input once
+ * costs about this much, whatever its growth. A function that returns at once costs only the copy of
+ * its input into one string (the 20 µs floor at 64 KiB), and at 256 KiB that copy lands in fresh
+ * memory, page by page, some fifteen times dearer per byte but still linear (CI once failed on it).
+ */
+const LINEAR_ENOUGH_NS = 10;
 
 /** Measurements again, after pauses of 50, 100 and 150 ms, of a size that looks dearer than the limit. */
 const RETRIES = 3;
@@ -180,8 +203,10 @@ export async function measureGrowth<T>(
       return ms;
     };
     let ms = await fastest(repeats, Infinity);
-    // Below a few microseconds the timer's resolution dominates: count at least 20 µs.
-    const ratioOf = (m: number) => (best === Infinity ? 1 : Math.max(m, 0.02) / size / best);
+    // Below a few microseconds the timer's resolution dominates: count at least 20 µs. A size as cheap
+    // per byte as one scan passes whatever it grew by (ratio 1).
+    const ratioOf = (m: number) =>
+      best === Infinity || (m * 1e6) / size < LINEAR_ENOUGH_NS ? 1 : Math.max(m, 0.02) / size / best;
     const limit = step === undefined ? maxGrowth : FLAT_AFTER_STEP;
     // A collection of the previous size's garbage, a busy machine, or the host of this virtual machine
     // taking its CPU away (which, depending on how the kernel accounts for stolen time, may still count
