@@ -19,6 +19,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each worker process runs its files one after the other with the modules it has loaded: a fresh
+    // process per file loaded fastify, Kysely and the service's few hundred modules again, 1-3 s of CPU
+    // a file (a third of the suite's CPU, measured by running the same files both ways). So a test file
+    // must leave nothing running (close what it starts, in afterAll or finally) and keep no state in
+    // modules that the next file could see. The serial lane keeps a process per file (its timings).
+    isolate: false,
     // Two cores: more workers only make the process-spawning tests fight each other.
     maxWorkers: 2,
   },
