@@ -26,7 +26,22 @@ function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/**
+ * The process's own metrics (CPU, memory, event loop delay, collections): one set per process, however
+ * many service instances it runs (the tests run hundreds in one process), because prom-client's
+ * collectors start a GC observer and an event-loop monitor that nothing stops.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'txmail_process_' });
+  }
+  return processRegistry;
+}
+
 export class Metrics {
+  /** This instance's metrics; `exposition` adds the process's. */
   readonly registry = new Registry();
   readonly accepted: Counter<'route'>;
   readonly attempts: Counter<'outcome'>;
@@ -41,7 +56,6 @@ export class Metrics {
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: 'txmail_process_' });
     this.accepted = new Counter({
       name: 'txmail_emails_accepted_total',
       help: 'Emails accepted by the API, by route (send, test)',
@@ -127,6 +141,16 @@ export class Metrics {
    * txmail_reputation_accounts{status}: how many accounts are healthy, in warning, paused
    * (ARCHITECTURE.md, "Reputation guardrails"), from one query per scrape.
    */
+  /** What GET /metrics answers: this instance's metrics and the process's, in the text format. */
+  exposition(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+
+  /** The exposition's media type. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
   watchReputationStates(read: () => Promise<Record<string, number>>): void {
     new Gauge({
       name: 'txmail_reputation_accounts',

@@ -13,7 +13,7 @@ export function registerOperationsRoutes(
 
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics): void {
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    reply.type(metrics.contentType);
+    return metrics.exposition();
   });
 }
