@@ -134,6 +134,7 @@ export async function accessibilityProblems(
       for (let i = next++; i < paths.length; i = next++) found[i] = await check(paths[i]!);
     };
     await Promise.all(Array.from({ length: PAGES_AT_ONCE }, lane));
+    if (found.length !== paths.length) throw new Error(`checked ${found.length} of ${paths.length} pages`);
     return found.flat();
   } finally {
     await context.close();

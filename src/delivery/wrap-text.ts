@@ -3,7 +3,7 @@
 // it, so a word assembled from many inline elements (`<b>x</b>` a hundred thousand times) costs time
 // quadratic in its length; this fold is one pass over the text. Words are never broken (a long link
 // stays whole and clickable); a continued line keeps the quote markers and the list indentation of the
-// line it continues, as html-to-text's own folding does.
+// line it continues, as html-to-text's own folding does, up to two thirds of a line.
 
 // The quote markers ("> > ") and the list marker (" * ", " 1. ") a line starts with. Anchored, and
 // every part is optional, so it matches at once without backtracking over the line.

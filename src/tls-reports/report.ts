@@ -74,7 +74,7 @@ export function buildReport(input: ReportInput): TlsRptReport {
     // square (the policy parser's lines have none, but this need not rely on it).
     const mx = first.policyStrings
       .map((l) => (l.startsWith('mx:') ? l.slice(3).replace(/^[ \t]+/, '') : ''))
-      .filter((m) => m !== '');
+      .filter((m) => m !== '' && !/[\r\n\u2028\u2029]/.test(m));
     let ok = 0;
     let failed = 0;
     const details = new Map<string, FailureDetail>();

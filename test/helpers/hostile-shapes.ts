@@ -17,7 +17,7 @@ export const TEXT_SHAPES: readonly Shape[] = [
   shape('x', '@.', 'example'),
   shape('a', '\r\n', 'b'),
   shape('550-5.1.1 ', '5.'),
-  shape('a', '\t', '\rb'), // a run before a lone CR, which `.` does not match: froze the MTA-STS policy parser
+  shape('a', '\t', '\rb'), // a run before a lone CR, which `.` does not match (as in the MTA-STS policy parser's)
 ];
 
 /** The known shapes sent through whole requests (each costs a megabyte of JSON per size and run). */

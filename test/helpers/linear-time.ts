@@ -12,6 +12,9 @@
 // 0.7 ns a byte at 64 KiB, 3.8 at 256 KiB and 3.7 at 1 MiB). So a size from 64 KiB dearer than the limit
 // (but at most STEP_ALLOWANCE times it) becomes the new baseline, and every larger size must stay
 // within FLAT_AFTER_STEP of it: a quadratic cost grows 4 times again at the next size and fails there.
+// Two leniencies, each for a cost seen to be linear and judged otherwise: a size that looks too dear is
+// measured again after pauses (a stall), and a function that returns at once (every smaller size at
+// the timer's floor) is not judged where a run takes under 2 ms (its input's copy into fresh memory).
 // The shapes come from fast-check: runs of one character, spaces, bare CR and LF, U+2028, nested
 // brackets and quotes, and whatever mix of them the property generator finds.
 import fc from 'fast-check';
@@ -144,13 +147,15 @@ export function processCpuMs(): number {
 
 export const DEFAULT_SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20] as const;
 
+/** Timer resolution: a run is counted as at least this many ms. */
+const FLOOR_MS = 0.02;
 /**
- * Below this cost per UTF-16 code unit (or byte) a size is not judged: a scan that reads its input once
- * costs about this much, whatever its growth. A function that returns at once costs only the copy of
- * its input into one string (the 20 µs floor at 64 KiB), and at 256 KiB that copy lands in fresh
- * memory, page by page, some fifteen times dearer per byte but still linear (CI once failed on it).
+ * A function whose runs at every smaller size cost no more than FLOOR_MS (it returns at once) is not
+ * judged at a size it runs in less than this: what it costs there is the copy of its input into one
+ * string, which from 256 KiB lands in fresh memory page by page, some fifteen times dearer per byte
+ * than the floor but linear (CI once failed on it). A larger size that costs more is judged.
  */
-const LINEAR_ENOUGH_NS = 10;
+const UNJUDGED_BELOW_MS = 2;
 
 /** Measurements again, after pauses of 50, 100 and 150 ms, of a size that looks dearer than the limit. */
 const RETRIES = 3;
@@ -203,43 +208,46 @@ export async function measureGrowth<T>(
       return ms;
     };
     let ms = await fastest(repeats, Infinity);
-    // Below a few microseconds the timer's resolution dominates: count at least 20 µs. A size as cheap
-    // per byte as one scan passes whatever it grew by (ratio 1).
-    const ratioOf = (m: number) =>
-      best === Infinity || (m * 1e6) / size < LINEAR_ENOUGH_NS ? 1 : Math.max(m, 0.02) / size / best;
+    // Below a few microseconds the timer's resolution dominates: count at least 20 µs.
+    const ratioOf = (m: number) => (best === Infinity ? 1 : Math.max(m, FLOOR_MS) / size / best);
+    const unjudged = (m: number) => m < UNJUDGED_BELOW_MS && growth.every((g) => g.ms <= FLOOR_MS);
     const limit = step === undefined ? maxGrowth : FLAT_AFTER_STEP;
     // A collection of the previous size's garbage, a busy machine, or the host of this virtual machine
     // taking its CPU away (which, depending on how the kernel accounts for stolen time, may still count
-    // as this process's) can slow every run of a burst: measure again after growing pauses before calling it a fault. A cost that is not linear
-    // stays; a stall does not (CI once saw 1.25 ms at 256 KiB where a quiet run takes 0.19 ms, in all
-    // nine runs back to back).
-    for (let pause = 1; pause <= RETRIES && ratioOf(ms) > limit; pause++) {
+    // as this process's) can slow every run of a burst: measure again after growing pauses before
+    // calling it a fault. A cost that is not linear stays; a stall does not (CI once saw 1.25 ms at
+    // 256 KiB where a quiet run takes 0.19 ms, in all nine runs back to back).
+    for (let pause = 1; pause <= RETRIES && ratioOf(ms) > limit && !unjudged(ms); pause++) {
       await pauseFor(RETRY_PAUSE_MS * pause);
       ms = await fastest(repeats, ms);
     }
-    const perByte = Math.max(ms, 0.02) / size;
+    const perByte = Math.max(ms, FLOOR_MS) / size;
     const ratio = ratioOf(ms);
+    const judged = !unjudged(ms);
     growth.push({ size, ms, ratio });
-    if (ratio > limit) {
+    if (ratio > limit && judged) {
       // The step at this size (not the last: nothing after it would show the cost flat), or at the
       // size before, which stayed under the limit while this one, as dear per byte, passes it.
       const previous = growth.at(-2);
-      // A step is one jump after a flat run: a cost already growing at the size before is a cost that
-      // grows (a quadratic parse reads 4× and then 15× here, and its next size takes minutes).
+      // A step is one jump: a cost that grew at the size before and grows again about as a quadratic
+      // does (×4 a step) is no step (a quadratic parse read 3.6× and then 14.8×, and its next size
+      // would have taken minutes). Noise at the size before (2.5×, then a step to 7×) is still one.
+      const stillGrowing =
+        previous !== undefined && previous.ratio > FLAT_AFTER_STEP && ratio / previous.ratio >= 3;
       const stepHere =
         step === undefined &&
         size >= STEP_FROM &&
         size !== sizes.at(-1) &&
         ratio <= maxGrowth * STEP_ALLOWANCE &&
-        (previous?.ratio ?? 1) <= FLAT_AFTER_STEP;
+        !stillGrowing;
       const stepBefore =
         step === undefined &&
         previous !== undefined &&
         previous.size >= STEP_FROM &&
-        perByte / (Math.max(previous.ms, 0.02) / previous.size) <= FLAT_AFTER_STEP;
+        perByte / (Math.max(previous.ms, FLOOR_MS) / previous.size) <= FLAT_AFTER_STEP;
       if (stepBefore) {
         step = previous;
-        best = Math.min(perByte, Math.max(previous.ms, 0.02) / previous.size);
+        best = Math.min(perByte, Math.max(previous.ms, FLOOR_MS) / previous.size);
         continue;
       }
       if (!stepHere) {
