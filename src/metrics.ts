@@ -137,10 +137,6 @@ export class Metrics {
     });
   }
 
-  /**
-   * txmail_reputation_accounts{status}: how many accounts are healthy, in warning, paused
-   * (ARCHITECTURE.md, "Reputation guardrails"), from one query per scrape.
-   */
   /** What GET /metrics answers: this instance's metrics and the process's, in the text format. */
   exposition(): Promise<string> {
     return Registry.merge([processMetrics(), this.registry]).metrics();
@@ -151,6 +147,10 @@ export class Metrics {
     return this.registry.contentType;
   }
 
+  /**
+   * txmail_reputation_accounts{status}: how many accounts are healthy, in warning, paused
+   * (ARCHITECTURE.md, "Reputation guardrails"), from one query per scrape.
+   */
   watchReputationStates(read: () => Promise<Record<string, number>>): void {
     new Gauge({
       name: 'txmail_reputation_accounts',
