@@ -51,7 +51,7 @@ const MX_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})+\\.?$`);
 /**
  * A policy line's key (RFC 8461 §3.2 sts-policy-ext-name, which the known keys are instances of: a
  * letter or digit, then up to 31 letters, digits, "_", "-" or "."), and its ":". The white space and the
- * value after it are read by `valueAfter`, not by the expression: `:[ \t]*(.*)$` gives the run of white
+ * value after it are read by `policyLine`, not by the expression: `:[ \t]*(.*)$` gives the run of white
  * space back one character at a time when the value holds a lone CR (which `.` does not match), and
  * rescans it from each, in time the square of its length (test/unit/mta-sts-policy.test.ts).
  */
@@ -59,12 +59,17 @@ const KEY = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,31}):/;
 /** A line terminator other than the LF lines are split at: not allowed inside a value. */
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
-/** The value after a key's ":" at `from`: leading spaces and tabs skipped; undefined if it breaks a line. */
-function valueAfter(line: string, from: number): string | undefined {
-  let start = from;
+/**
+ * One policy line's key and value (leading spaces and tabs skipped); undefined for a line that is not
+ * `key: value` or whose value breaks a line. Also reads the policy lines a TLS report quotes.
+ */
+export function policyLine(line: string): { key: string; value: string } | undefined {
+  const m = KEY.exec(line);
+  if (!m) return undefined;
+  let start = m[0].length;
   while (start < line.length && (line[start] === ' ' || line[start] === '\t')) start++;
   const value = line.slice(start);
-  return LINE_BREAK.test(value) ? undefined : value;
+  return LINE_BREAK.test(value) ? undefined : { key: m[1]!, value };
 }
 
 /**
@@ -79,11 +84,10 @@ export function parseStsPolicy(text: string): StsPolicy | { error: string } {
   const mx: string[] = [];
   for (const line of lines) {
     if (line === '') continue;
-    const m = KEY.exec(line);
-    const value = m ? valueAfter(line, m[0].length) : undefined;
-    if (!m || value === undefined) return { error: `malformed line "${line.slice(0, 60)}"` };
+    const field = policyLine(line);
+    if (!field) return { error: `malformed line "${line.slice(0, 60)}"` };
     kept.push(line);
-    const key = m[1]!;
+    const { key, value } = field;
     if (key === 'mx') {
       const pattern = value.toLowerCase();
       if (!MX_PATTERN.test(pattern)) return { error: `invalid mx pattern "${value.slice(0, 60)}"` };

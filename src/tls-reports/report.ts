@@ -2,6 +2,7 @@
 // (§5.3), and the `_smtp._tls` TXT record that says where it goes (§3). Pure.
 import { createHash } from 'node:crypto';
 import type { SessionCount } from './counts.js';
+import { policyLine } from '../mta-sts/policy.js';
 
 export interface FailureDetail {
   'result-type': string;
@@ -70,11 +71,10 @@ export function buildReport(input: ReportInput): TlsRptReport {
   const policies: ReportPolicy[] = [];
   for (const rows of groups.values()) {
     const first = rows[0]!;
-    // Not /^mx:[ \t]*(.+)$/: that backtracks over a run of white space before a line break, in time its
-    // square (the policy parser's lines have none, but this need not rely on it).
     const mx = first.policyStrings
-      .map((l) => (l.startsWith('mx:') ? l.slice(3).replace(/^[ \t]+/, '') : ''))
-      .filter((m) => m !== '' && !/[\r\n\u2028\u2029]/.test(m));
+      .map(policyLine)
+      .filter((f) => f?.key === 'mx' && f.value !== '')
+      .map((f) => f!.value);
     let ok = 0;
     let failed = 0;
     const details = new Map<string, FailureDetail>();
