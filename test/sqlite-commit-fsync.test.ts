@@ -1,7 +1,7 @@
 // Which SQLite commits wait for the disk (ARCHITECTURE.md, "Durability"): a claim and an attempt's record,
-// of a message or of a webhook push, commit with synchronous=NORMAL (on disk at the checkpointer's next pass or the next accept), and the
-// connection is back at synchronous=FULL after each, even one that fails, so that every accepted message
-// still waits for its fsync before it is acknowledged.
+// of a message or of a webhook push, commit with synchronous=NORMAL (on disk at the checkpointer's next
+// pass or the next accept), and the connection is back at synchronous=FULL after each, even one that
+// fails, so that every accepted message still waits for its fsync before it is acknowledged.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord } from '../src/db/queue-record.js';
 import type { QueueStore } from '../src/db/seams.js';
