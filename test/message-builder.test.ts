@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMessage, type BuildRequest } from '../src/delivery/build-message.js';
-import { ThreadedMessageBuilder } from '../src/delivery/message-builder.js';
+import { BUILDS_PER_THREAD, ThreadedMessageBuilder } from '../src/delivery/message-builder.js';
 import { mailauthVerify } from './helpers/dkim-verifiers.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -94,5 +94,15 @@ describe('ThreadedMessageBuilder', () => {
       expect(raw.toString('latin1')).toContain(`Subject: Your code ${i}\r\n`);
     }
     expect(await verifies(built[17]!)).toBe('pass');
+  });
+
+  it('hands each thread several builds at once, so a thread goes from one to the next without waiting', async () => {
+    await builder.build(request(0)); // both threads loaded
+    const extra = 5;
+    const all = Array.from({ length: 2 * BUILDS_PER_THREAD + extra }, (_, i) => builder.build(request(i)));
+    // Each thread holds BUILDS_PER_THREAD; only the rest wait in the pool.
+    expect(builder.queued).toBe(extra);
+    await Promise.all(all);
+    expect(builder.queued).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-// Builds outgoing messages on the calling thread or on a pool of worker threads. Signing one message
-// with RSA-2048 costs about a millisecond of CPU: on the event loop that caps a process at one core
-// and delays every HTTP request and SMTP reply behind it; on threads it uses the other cores.
+// Builds outgoing messages on the calling thread or on a pool of worker threads. Building and signing
+// one message with RSA-2048 costs about half a millisecond of CPU, the signature two thirds of it: on
+// the event loop that caps a process at one core and delays every HTTP request and SMTP reply behind
+// it; on threads it uses the other cores.
 import { Piscina } from 'piscina';
 import { besideModule, poolThread } from '../start-thread.js';
 import { gzip } from 'node:zlib';
@@ -31,6 +32,16 @@ const inlineBuilder: MessageBuilder = {
 
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
+/**
+ * Builds handed to a thread at once. Given one at a time, a thread finishes, then waits for the event
+ * loop to take the answer and hand it the next; the event loop of `txmail serve` is busy about half the
+ * time (SQLite, sockets), so the thread sat idle for a third of it, and each wake-up cost CPU of its own.
+ * With several waiting on the thread itself it goes from one to the next. bench/e2e, 10,000 signed
+ * messages, one thread: 918–998 msg/s at 1 at a time, 1,142 at 2, 1,325 at 4, 1,502 at 8, 1,545–1,598
+ * at 16 (docs/benchmarks.md, "Builds handed to the thread several at a time").
+ */
+export const BUILDS_PER_THREAD = 16;
+
 export class ThreadedMessageBuilder implements MessageBuilder {
   private readonly pool: Piscina<BuildRequest, ThreadAnswer>;
 
@@ -42,7 +53,13 @@ export class ThreadedMessageBuilder implements MessageBuilder {
       ...poolThread(besideModule('./build-thread.js', import.meta.url)),
       minThreads: threads,
       maxThreads: threads,
+      concurrentTasksPerWorker: BUILDS_PER_THREAD,
     });
+  }
+
+  /** Builds waiting for a thread to take them (beyond the BUILDS_PER_THREAD each thread holds). */
+  get queued(): number {
+    return this.pool.queueSize;
   }
 
   async build(req: BuildRequest): Promise<BuiltMessage> {
