@@ -235,6 +235,29 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     expect(sink.received.some((m) => m.to.includes('held@dest.example'))).toBe(true);
   }, 120_000);
 
+  it('pauses a tenant at once when the message that brings its window to min_messages is a delivery', async () => {
+    const d = await createTenant(env.services, { plan: 'pro', domain: 'delta.example' });
+    // 16 delivered and 3 bounced: 19 final, below min_messages; judged after the bounces, not paused.
+    const first = [
+      ...Array.from({ length: 16 }, (_, i) => `fine-${i}@dest.example`),
+      ...Array.from({ length: 3 }, (_, i) => `bounce-d${i}@dest.example`),
+    ];
+    await allFinal(await Promise.all(first.map((to) => sendOk(d, 'noreply@delta.example', to))));
+    const guard = env.services.reputation;
+    await until('the judgements the bounces asked for', async () => (guard.idle ? true : undefined));
+    expect(await status(d)).toBe('healthy');
+
+    // The 20th is delivered: 3 of 20, 15 %. Paused within a second, not at the sweep minutes later.
+    await allFinal([await sendOk(d, 'noreply@delta.example', 'fine-last@dest.example')]);
+    await until('the tenant paused by a delivery', async () =>
+      (await status(d)) === 'paused' ? true : undefined,
+    );
+    expect((await env.reputationState(d.accountId))?.reason).toBe(
+      'the bounce rate over the last 7 days is 15.0 % (3 of 20 messages), at or above 10.0 %',
+    );
+    await guard.settled();
+  }, 120_000);
+
   it('pauses a tenant on a complaint the bounce receiver records (5 % of 20, pause at 0.5 %)', async () => {
     const c = await createTenant(env.services, { plan: 'pro', domain: 'gamma.example' });
     const to = Array.from({ length: 20 }, (_, i) => `reader-${i}@dest.example`);

@@ -5,9 +5,11 @@
 // email. Every move, and the resume, is in the account's audit log, written in the same transaction. Paused is left only through resume(), the operator's `txmail account resume`.
 //
 // When: soon() after a bounce or complaint is recorded for the account (the delivery worker's record,
-// the inbound processor's), at most once a second per account however many arrive; and a sweep every few
-// minutes over every account with something in its window and every account in warning, which is how a
-// warning ends when the bad days leave the window.
+// the inbound processor's), at most once a second per account however many arrive; soon() too after any
+// other message of an account last judged below `min_messages` with a bounce or complaint in its window
+// (counted()), since that message may be the one that brings the window to the minimum and so to a
+// pause; and a sweep every few minutes over every account with something in its window and every account
+// in warning, which is how a warning ends when the bad days leave the window.
 import type { Logger } from 'pino';
 import { auditRow, type AuditActor } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
@@ -75,6 +77,12 @@ export const SWEEP_INTERVAL_MS = 5 * 60_000;
 export class ReputationGuard {
   /** Accounts with a judgement scheduled by soon(). */
   private readonly scheduled = new Map<string, NodeJS.Timeout>();
+  /**
+   * Accounts this process last judged below `minMessages` with a bounce or complaint in the window:
+   * their next messages are judged too (counted()). One entry per such account, dropped once judged
+   * at or above the minimum, or with a clean window, or paused.
+   */
+  private readonly belowMinimum = new Set<string>();
   /** Judgements and sweeps running: stop() waits for them (their email goes through the accept writer). */
   private readonly running = new Set<Promise<unknown>>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -93,10 +101,23 @@ export class ReputationGuard {
     this.scheduled.set(accountId, timer);
   }
 
+  /**
+   * A message of the account reached a final state that is not a bounce or complaint (a delivery, say)
+   * and so joined its window. Judged within a second when the account was last judged below the
+   * minimum with something against it; otherwise this message can only lower its rates, and the sweep
+   * looks at it.
+   */
+  counted(accountId: string): void {
+    if (this.belowMinimum.has(accountId)) this.soon(accountId);
+  }
+
   /** Judges one account now; the move it made, if it made one. */
   async judge(accountId: string): Promise<ReputationTransition | undefined> {
     const state = await this.deps.states.state(accountId);
-    if (!state || state.status === 'paused') return undefined;
+    if (!state || state.status === 'paused') {
+      this.belowMinimum.delete(accountId);
+      return undefined;
+    }
     const now = this.deps.clock.now();
     const window = await this.deps.counts.window(
       accountId,
@@ -163,6 +184,11 @@ export class ReputationGuard {
     return resumed;
   }
 
+  /** No judgement scheduled or running: what soon() and counted() asked for has been done. */
+  get idle(): boolean {
+    return this.scheduled.size === 0 && this.running.size === 0;
+  }
+
   /** Resolves once the judgements and sweeps running now have ended (their email queued). */
   async settled(): Promise<void> {
     await Promise.all([...this.running]);
@@ -184,6 +210,8 @@ export class ReputationGuard {
   ): Promise<ReputationTransition | undefined> {
     const { thresholds, states, clock, logger } = this.deps;
     const verdict = judgeReputation(window, thresholds);
+    if (!verdict.judged && window.bounced + window.complained > 0) this.belowMinimum.add(accountId);
+    else this.belowMinimum.delete(accountId);
     const move = decideTransition(state.status, verdict, thresholds);
     if (!move) return undefined;
     const now = clock.now();

@@ -427,6 +427,8 @@ function newDeliveryWorker(
         for (const e of record.events) metrics.countEvent(e);
         if (record.events.some((e) => e.type === 'email.bounced' || e.type === 'email.complained'))
           reputation.soon(m.account_id);
+        else if (record.status === 'delivered' || record.status === 'failed')
+          reputation.counted(m.account_id);
         if (record.status === 'delivered')
           metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
       },

@@ -1,0 +1,140 @@
+// When the reputation guard judges an account (src/reputation/guard.ts): after a bounce or complaint
+// (soon), and after any other final message of an account last judged below `min_messages` with
+// something against it (counted): that message may be the one that brings the window to the minimum,
+// and the pause must not wait for the next sweep, minutes away. The guard's stores are in memory here;
+// test/reputation-guard.test.ts runs the same with the real worker and databases.
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type {
+  AccountReputationRepo,
+  AccountReputationState,
+  ReputationMove,
+} from '../../src/db/account-reputation-repo.js';
+import { JUDGE_COALESCE_MS, ReputationGuard, type ReputationCounts } from '../../src/reputation/guard.js';
+import type { ReputationWindow } from '../../src/reputation/judge.js';
+import { DEFAULT_REPUTATION } from '../../src/reputation/thresholds.js';
+
+const ACCOUNT = 'acct-1';
+
+describe('when the reputation guard judges', () => {
+  let windows: Map<string, ReputationWindow>;
+  let states: Map<string, AccountReputationState>;
+  let moves: ReputationMove[];
+  let windowReads: string[];
+  let guard: ReputationGuard;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    windows = new Map();
+    states = new Map();
+    moves = [];
+    windowReads = [];
+    const counts: ReputationCounts = {
+      window: (accountId: string) => {
+        windowReads.push(accountId);
+        return Promise.resolve(windows.get(accountId) ?? { messages: 0, bounced: 0, complained: 0 });
+      },
+      windows: () => Promise.resolve([...windows].map(([accountId, w]) => ({ accountId, ...w }))),
+      resetWindow: () => Promise.resolve(),
+    };
+    const stateStore = {
+      state: (id: string) =>
+        Promise.resolve(states.get(id) ?? { status: 'healthy', reason: null, changedAt: null }),
+      move: (m: ReputationMove) => {
+        moves.push(m);
+        states.set(m.accountId, { status: m.to, reason: m.reason, changedAt: m.now });
+        return Promise.resolve(true);
+      },
+      movedStates: () => Promise.resolve(new Map(states)),
+    } as unknown as AccountReputationRepo;
+    guard = new ReputationGuard({
+      counts,
+      states: stateStore,
+      thresholds: { ...DEFAULT_REPUTATION, minMessages: 20 },
+      mail: () => Promise.resolve(),
+      publicUrl: 'https://txmail.test',
+      clock: new ManualClock(Date.UTC(2026, 10, 29)),
+      logger: pino({ level: 'silent' }),
+    });
+  });
+  afterEach(async () => {
+    await guard.stop();
+    vi.useRealTimers();
+  });
+
+  /** Lets the coalesced judgement run, and what it awaits. */
+  const elapse = async () => {
+    await vi.advanceTimersByTimeAsync(JUDGE_COALESCE_MS);
+    await guard.settled();
+  };
+
+  it('pauses when the message that brings the window to the minimum is a delivery', async () => {
+    // 19 final messages, 3 bounced: below the minimum, so not judged on its rates.
+    windows.set(ACCOUNT, { messages: 19, bounced: 3, complained: 0 });
+    guard.soon(ACCOUNT);
+    await elapse();
+    expect(moves).toEqual([]);
+    expect(guard.idle).toBe(true);
+
+    // The 20th is delivered: 3 of 20 is 15 %, at or above the pause threshold (10 %).
+    windows.set(ACCOUNT, { messages: 20, bounced: 3, complained: 0 });
+    guard.counted(ACCOUNT);
+    expect(guard.idle).toBe(false);
+    await elapse();
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'paused']]);
+    expect(moves[0]!.reason).toMatch(/^the bounce rate over the last 7 days is 15\.0 % \(3 of 20 messages\)/);
+  });
+
+  it('coalesces the deliveries of a second into one judgement, as it does bounces', async () => {
+    windows.set(ACCOUNT, { messages: 5, bounced: 1, complained: 0 });
+    guard.soon(ACCOUNT);
+    await elapse();
+    windowReads.length = 0;
+    for (let i = 0; i < 50; i++) guard.counted(ACCOUNT);
+    await elapse();
+    expect(windowReads).toEqual([ACCOUNT]);
+  });
+
+  it('leaves deliveries alone where they cannot bring a pause', async () => {
+    // Never judged in this process: a delivery alone only lowers the rates (the sweep judges it).
+    guard.counted('never-judged');
+    expect(guard.idle).toBe(true);
+
+    // Judged below the minimum with a clean window: nothing against it for a delivery to tip.
+    windows.set('clean', { messages: 10, bounced: 0, complained: 0 });
+    guard.soon('clean');
+    await elapse();
+    guard.counted('clean');
+    expect(guard.idle).toBe(true);
+
+    // Judged at or above the minimum: a delivery only lowers the rates it was judged on.
+    windows.set('judged', { messages: 40, bounced: 1, complained: 0 });
+    guard.soon('judged');
+    await elapse();
+    guard.counted('judged');
+    expect(guard.idle).toBe(true);
+    expect(moves).toEqual([]);
+  });
+
+  it('forgets a paused account: its deliveries are held, and only the operator lifts the pause', async () => {
+    windows.set(ACCOUNT, { messages: 19, bounced: 3, complained: 0 });
+    guard.soon(ACCOUNT);
+    await elapse();
+    states.set(ACCOUNT, { status: 'paused', reason: 'by another process', changedAt: 1 });
+    guard.counted(ACCOUNT);
+    await elapse(); // judged once more: paused, so dropped
+    guard.counted(ACCOUNT);
+    expect(guard.idle).toBe(true);
+    expect(moves).toEqual([]);
+  });
+
+  it('a sweep that finds an account below the minimum with a bounce makes its deliveries judged', async () => {
+    windows.set(ACCOUNT, { messages: 19, bounced: 2, complained: 0 });
+    await guard.sweep();
+    windows.set(ACCOUNT, { messages: 20, bounced: 2, complained: 0 });
+    guard.counted(ACCOUNT);
+    await elapse();
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'paused']]);
+  });
+});
