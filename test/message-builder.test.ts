@@ -7,6 +7,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMessage, type BuildRequest } from '../src/delivery/build-message.js';
 import { BUILDS_PER_THREAD, ThreadedMessageBuilder } from '../src/delivery/message-builder.js';
+import { CRASH_SUBJECT } from './helpers/crashing-build-thread.js';
 import { mailauthVerify } from './helpers/dkim-verifiers.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -96,13 +97,32 @@ describe('ThreadedMessageBuilder', () => {
     expect(await verifies(built[17]!)).toBe('pass');
   });
 
-  it('hands each thread several builds at once, so a thread goes from one to the next without waiting', async () => {
-    await builder.build(request(0)); // both threads loaded
+  it('hands each thread up to BUILDS_PER_THREAD builds at once; only the rest wait in the pool', async () => {
     const extra = 5;
     const all = Array.from({ length: 2 * BUILDS_PER_THREAD + extra }, (_, i) => builder.build(request(i)));
     // Each thread holds BUILDS_PER_THREAD; only the rest wait in the pool.
     expect(builder.queued).toBe(extra);
     await Promise.all(all);
     expect(builder.queued).toBe(0);
+  });
+
+  it('builds again, alone, what a thread that died held: only the build that killed it fails', async () => {
+    const crashing = new ThreadedMessageBuilder(
+      1,
+      new URL('./helpers/crashing-build-thread.ts', import.meta.url),
+    );
+    try {
+      const crasher = { ...request(99), message: { ...request(99).message, subject: CRASH_SUBJECT } };
+      const requests = Array.from({ length: BUILDS_PER_THREAD }, (_, i) => (i === 3 ? crasher : request(i)));
+      const results = await Promise.allSettled(requests.map((r) => crashing.build(r)));
+      expect(results.map((r) => r.status)).toEqual(
+        requests.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')),
+      );
+      const built = results[5] as PromiseFulfilledResult<{ bytes: Buffer }>;
+      expect(built.value.bytes.toString('latin1')).toContain('Subject: Your code 5\r\n');
+      expect(await verifies(built.value.bytes)).toBe('pass');
+    } finally {
+      await crashing.close();
+    }
   });
 });
