@@ -6,9 +6,9 @@
 //
 // When: soon() after a bounce or complaint is recorded for the account (the delivery worker's record,
 // the inbound processor's), at most once a second per account however many arrive; soon() too after any
-// other message of an account last judged below `min_messages` with a bounce or complaint in its window
-// (counted()), since that message may be the one that brings the window to the minimum and so to a
-// pause; and a sweep every few minutes over every account with something in its window and every account
+// other message of an account found below `min_messages` with a bounce or complaint in its window, once
+// enough of them may have brought the window to the minimum and so to a warning or a pause (counted());
+// and a sweep every few minutes over every account with something in its window and every account
 // in warning, which is how a warning ends when the bad days leave the window.
 import type { Logger } from 'pino';
 import { auditRow, type AuditActor } from '../audit/audit.js';
@@ -78,11 +78,15 @@ export class ReputationGuard {
   /** Accounts with a judgement scheduled by soon(). */
   private readonly scheduled = new Map<string, NodeJS.Timeout>();
   /**
-   * Accounts this process last judged below `minMessages` with a bounce or complaint in the window:
-   * their next messages are judged too (counted()). One entry per such account, dropped once judged
-   * at or above the minimum, or with a clean window, or paused.
+   * Accounts this process found below `minMessages` with a bounce or complaint in the window, and how
+   * many more messages would bring that window to the minimum: counted() counts them down and judges
+   * the account when it gets there (other processes' messages only bring it there sooner, and the next
+   * judgement counts them). Dropped when a judgement finds the account at or above the minimum, with a
+   * clean window, or paused; an account whose window empties keeps its entry (one per account at most).
    */
-  private readonly belowMinimum = new Set<string>();
+  private readonly untilMinimum = new Map<string, number>();
+  /** Accounts whose judgement is running: a message counted meanwhile may not be in its window. */
+  private readonly judging = new Set<string>();
   /** Judgements and sweeps running: stop() waits for them (their email goes through the accept writer). */
   private readonly running = new Set<Promise<unknown>>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -103,27 +107,37 @@ export class ReputationGuard {
 
   /**
    * A message of the account reached a final state that is not a bounce or complaint (a delivery, say)
-   * and so joined its window. Judged within a second when the account was last judged below the
-   * minimum with something against it; otherwise this message can only lower its rates, and the sweep
-   * looks at it.
+   * and so joined its window. Judged within a second when it may be the message that brings a window
+   * with a bounce or complaint in it to the minimum, and so to a warning or a pause, or when a judgement
+   * of the account is running (which may have read the window without it). Otherwise it can only lower
+   * rates already judged, and the sweep looks at it.
    */
   counted(accountId: string): void {
-    if (this.belowMinimum.has(accountId)) this.soon(accountId);
+    if (this.judging.has(accountId)) return this.soon(accountId);
+    const left = this.untilMinimum.get(accountId);
+    if (left === undefined) return;
+    if (left <= 1) this.soon(accountId);
+    else this.untilMinimum.set(accountId, left - 1);
   }
 
   /** Judges one account now; the move it made, if it made one. */
   async judge(accountId: string): Promise<ReputationTransition | undefined> {
-    const state = await this.deps.states.state(accountId);
-    if (!state || state.status === 'paused') {
-      this.belowMinimum.delete(accountId);
-      return undefined;
+    this.judging.add(accountId);
+    try {
+      const state = await this.deps.states.state(accountId);
+      if (!state || state.status === 'paused') {
+        this.untilMinimum.delete(accountId);
+        return undefined;
+      }
+      const now = this.deps.clock.now();
+      const window = await this.deps.counts.window(
+        accountId,
+        windowStart(now, this.deps.thresholds.windowDays),
+      );
+      return await this.apply(accountId, state, window, 'judge');
+    } finally {
+      this.judging.delete(accountId);
     }
-    const now = this.deps.clock.now();
-    const window = await this.deps.counts.window(
-      accountId,
-      windowStart(now, this.deps.thresholds.windowDays),
-    );
-    return this.apply(accountId, state, window);
   }
 
   /**
@@ -148,7 +162,7 @@ export class ReputationGuard {
     for (const [id, window] of byAccount) {
       const state = states.get(id) ?? NEVER_MOVED;
       if (state.status === 'paused') continue;
-      if (await this.apply(id, state, window)) moved++;
+      if (await this.apply(id, state, window, 'sweep')) moved++;
     }
     return moved;
   }
@@ -203,15 +217,19 @@ export class ReputationGuard {
     await Promise.all([...this.running]);
   }
 
+  /**
+   * `by`: a sweep read every window before judging any, so its window may be older than a judgement
+   * made meanwhile: it only adds to what counted() watches, or brings a count nearer, never drops one.
+   */
   private async apply(
     accountId: string,
     state: AccountReputationState,
     window: ReputationWindow,
+    by: 'judge' | 'sweep',
   ): Promise<ReputationTransition | undefined> {
     const { thresholds, states, clock, logger } = this.deps;
     const verdict = judgeReputation(window, thresholds);
-    if (!verdict.judged && window.bounced + window.complained > 0) this.belowMinimum.add(accountId);
-    else this.belowMinimum.delete(accountId);
+    this.watch(accountId, window, verdict.judged, by);
     const move = decideTransition(state.status, verdict, thresholds);
     if (!move) return undefined;
     const now = clock.now();
@@ -251,6 +269,20 @@ export class ReputationGuard {
       });
     }
     return move;
+  }
+
+  /** What counted() watches of the account after a judgement or a sweep (see untilMinimum). */
+  private watch(accountId: string, window: ReputationWindow, judged: boolean, by: 'judge' | 'sweep'): void {
+    const left = this.deps.thresholds.minMessages - window.messages;
+    if (!judged && window.bounced + window.complained > 0) {
+      const watched = this.untilMinimum.get(accountId);
+      this.untilMinimum.set(
+        accountId,
+        by === 'sweep' && watched !== undefined ? Math.min(watched, left) : left,
+      );
+    } else if (by === 'judge') {
+      this.untilMinimum.delete(accountId);
+    }
   }
 
   private track(p: Promise<unknown>): void {

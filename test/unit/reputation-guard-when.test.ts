@@ -22,6 +22,7 @@ describe('when the reputation guard judges', () => {
   let states: Map<string, AccountReputationState>;
   let moves: ReputationMove[];
   let windowReads: string[];
+  let counts: ReputationCounts;
   let guard: ReputationGuard;
 
   beforeEach(() => {
@@ -30,7 +31,7 @@ describe('when the reputation guard judges', () => {
     states = new Map();
     moves = [];
     windowReads = [];
-    const counts: ReputationCounts = {
+    counts = {
       window: (accountId: string) => {
         windowReads.push(accountId);
         return Promise.resolve(windows.get(accountId) ?? { messages: 0, bounced: 0, complained: 0 });
@@ -86,14 +87,59 @@ describe('when the reputation guard judges', () => {
     expect(moves[0]!.reason).toMatch(/^the bounce rate over the last 7 days is 15\.0 % \(3 of 20 messages\)/);
   });
 
-  it('coalesces the deliveries of a second into one judgement, as it does bounces', async () => {
-    windows.set(ACCOUNT, { messages: 5, bounced: 1, complained: 0 });
+  it('judges once enough deliveries may have brought the window to the minimum, once for a burst', async () => {
+    windows.set(ACCOUNT, { messages: 17, bounced: 1, complained: 0 });
     guard.soon(ACCOUNT);
     await elapse();
     windowReads.length = 0;
+    // Three short of the minimum: the first two deliveries cannot reach it.
+    guard.counted(ACCOUNT);
+    guard.counted(ACCOUNT);
+    expect(guard.idle).toBe(true);
+    windows.set(ACCOUNT, { messages: 20, bounced: 1, complained: 0 });
     for (let i = 0; i < 50; i++) guard.counted(ACCOUNT);
     await elapse();
     expect(windowReads).toEqual([ACCOUNT]);
+    // 1 of 20, 5 %: the warning threshold, which a delivery can bring as well as a pause.
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'warning']]);
+  });
+
+  it('judges again a delivery counted while a judgement of its account was reading the window', async () => {
+    windows.set(ACCOUNT, { messages: 19, bounced: 3, complained: 0 });
+    let release: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (release = resolve));
+    const plainWindow = counts.window;
+    // The first read waits, holding the window of 19, while the 20th message is delivered.
+    counts.window = async (...args) => {
+      const w = await plainWindow(...args);
+      await read;
+      return w;
+    };
+    guard.soon(ACCOUNT);
+    await vi.advanceTimersByTimeAsync(JUDGE_COALESCE_MS);
+    windows.set(ACCOUNT, { messages: 20, bounced: 3, complained: 0 });
+    guard.counted(ACCOUNT);
+    counts.window = plainWindow;
+    release();
+    await guard.settled();
+    expect(moves).toEqual([]); // that judgement saw 19
+    await elapse();
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'paused']]);
+  });
+
+  it('a sweep that read an older window does not make the guard forget an account', async () => {
+    windows.set(ACCOUNT, { messages: 19, bounced: 3, complained: 0 });
+    guard.soon(ACCOUNT);
+    await elapse();
+    // The sweep's read from before the bounces: a clean window, and 10 short of the minimum.
+    const plainWindows = counts.windows;
+    counts.windows = () => Promise.resolve([{ accountId: ACCOUNT, messages: 10, bounced: 0, complained: 0 }]);
+    await guard.sweep();
+    counts.windows = plainWindows;
+    windows.set(ACCOUNT, { messages: 20, bounced: 3, complained: 0 });
+    guard.counted(ACCOUNT);
+    await elapse();
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'paused']]);
   });
 
   it('leaves deliveries alone where they cannot bring a pause', async () => {
