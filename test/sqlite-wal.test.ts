@@ -36,7 +36,10 @@ describe('the SQLite WAL', () => {
     }
     expect(most).toBeGreaterThan(100);
     // The WAL file keeps the largest size it reached; without the writer's checkpoint it would hold
-    // every page written here (3 × the limit).
-    expect(most).toBeLessThan(1.5 * WAL_LIMIT_PAGES);
+    // every page written here (3 × the limit). While the checkpointer thread runs a checkpoint, the
+    // writer's own gives up at once (SQLite lets one run at a time), so the WAL passes the limit by
+    // what is written meanwhile: more on a loaded machine (1.8 × the limit once, beside the whole
+    // suite on two cores), never all of it.
+    expect(most).toBeLessThan(2.5 * WAL_LIMIT_PAGES);
   });
 });
