@@ -46,6 +46,7 @@ export class ThreadedMessageBuilder implements MessageBuilder {
   private readonly pool: Piscina<BuildRequest, ThreadAnswer>;
   /** One thread that runs a failed build again, alone (see build()); started on the first failure, then kept. */
   private retryPool: Piscina<BuildRequest, ThreadAnswer> | undefined;
+  private closed = false;
 
   /** `entry`: the thread's module (tests only; by default build-thread.js beside this one). */
   constructor(
@@ -65,9 +66,8 @@ export class ThreadedMessageBuilder implements MessageBuilder {
       maxThreads: size.threads,
       concurrentTasksPerWorker: size.perThread,
     });
-    // A thread that fails with no build on it: the pool starts another. Without a listener the pool's
-    // 'error' would end the process.
-    pool.on('error', () => undefined);
+    // No 'error' listener: a thread that fails with no build on it (one that cannot load its module,
+    // say) ends the process, loudly, rather than leaving every build waiting for threads that never load.
     return pool;
   }
 
@@ -84,13 +84,15 @@ export class ThreadedMessageBuilder implements MessageBuilder {
    * that cannot sign) fails again, at the cost of one more try.
    */
   async build(req: BuildRequest): Promise<BuiltMessage> {
-    const answer = await this.pool
-      .run(req)
-      .catch(() => (this.retryPool ??= this.newPool({ threads: 1, perThread: 1 })).run(req));
+    const answer = await this.pool.run(req).catch((err: unknown) => {
+      if (this.closed) throw err;
+      return (this.retryPool ??= this.newPool({ threads: 1, perThread: 1 })).run(req);
+    });
     return { bytes: asBuffer(answer.bytes), gzipped: answer.gzipped && asBuffer(answer.gzipped) };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([this.pool.close(), this.retryPool?.close()]);
   }
 }
