@@ -79,14 +79,19 @@ export class ReputationGuard {
   private readonly scheduled = new Map<string, NodeJS.Timeout>();
   /**
    * Accounts this process found below `minMessages` with a bounce or complaint in the window, and how
-   * many more messages would bring that window to the minimum: counted() counts them down and judges
-   * the account when it gets there (other processes' messages only bring it there sooner, and the next
-   * judgement counts them). Dropped when a judgement finds the account at or above the minimum, with a
-   * clean window, or paused; an account whose window empties keeps its entry (one per account at most).
+   * many of their messages counted() waits for before judging again: half of what the window was short
+   * of the minimum, rounded up. Half, because other processes' messages join the window unseen here:
+   * with two workers sharing an account's mail, each has counted its half when the window gets there;
+   * alone, it costs a judgement at each halving (about ten on the way to 500). Dropped when a judgement
+   * finds the account at or above the minimum, with a clean window, or paused; an account whose window
+   * empties keeps its entry (one per account at most).
    */
   private readonly untilMinimum = new Map<string, number>();
-  /** Accounts whose judgement is running: a message counted meanwhile may not be in its window. */
-  private readonly judging = new Set<string>();
+  /**
+   * Judgements running, by account (two may overlap: one scheduled while a slow one still runs): a
+   * message counted meanwhile may not be in the window they read.
+   */
+  private readonly judging = new Map<string, number>();
   /** Judgements and sweeps running: stop() waits for them (their email goes through the accept writer). */
   private readonly running = new Set<Promise<unknown>>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -122,7 +127,7 @@ export class ReputationGuard {
 
   /** Judges one account now; the move it made, if it made one. */
   async judge(accountId: string): Promise<ReputationTransition | undefined> {
-    this.judging.add(accountId);
+    this.judging.set(accountId, (this.judging.get(accountId) ?? 0) + 1);
     try {
       const state = await this.deps.states.state(accountId);
       if (!state || state.status === 'paused') {
@@ -136,7 +141,9 @@ export class ReputationGuard {
       );
       return await this.apply(accountId, state, window, 'judge');
     } finally {
-      this.judging.delete(accountId);
+      const left = (this.judging.get(accountId) ?? 1) - 1;
+      if (left > 0) this.judging.set(accountId, left);
+      else this.judging.delete(accountId);
     }
   }
 
@@ -273,7 +280,7 @@ export class ReputationGuard {
 
   /** What counted() watches of the account after a judgement or a sweep (see untilMinimum). */
   private watch(accountId: string, window: ReputationWindow, judged: boolean, by: 'judge' | 'sweep'): void {
-    const left = this.deps.thresholds.minMessages - window.messages;
+    const left = Math.ceil((this.deps.thresholds.minMessages - window.messages) / 2);
     if (!judged && window.bounced + window.complained > 0) {
       const watched = this.untilMinimum.get(accountId);
       this.untilMinimum.set(

@@ -23,6 +23,7 @@ describe('when the reputation guard judges', () => {
   let moves: ReputationMove[];
   let windowReads: string[];
   let counts: ReputationCounts;
+  let stateStore: AccountReputationRepo;
   let guard: ReputationGuard;
 
   beforeEach(() => {
@@ -39,7 +40,7 @@ describe('when the reputation guard judges', () => {
       windows: () => Promise.resolve([...windows].map(([accountId, w]) => ({ accountId, ...w }))),
       resetWindow: () => Promise.resolve(),
     };
-    const stateStore = {
+    stateStore = {
       state: (id: string) =>
         Promise.resolve(states.get(id) ?? { status: 'healthy', reason: null, changedAt: null }),
       move: (m: ReputationMove) => {
@@ -87,21 +88,67 @@ describe('when the reputation guard judges', () => {
     expect(moves[0]!.reason).toMatch(/^the bounce rate over the last 7 days is 15\.0 % \(3 of 20 messages\)/);
   });
 
-  it('judges once enough deliveries may have brought the window to the minimum, once for a burst', async () => {
-    windows.set(ACCOUNT, { messages: 17, bounced: 1, complained: 0 });
+  /** Delivers one message of the account: the window grows by one, then `by` counts it. */
+  const deliver = async (by: ReputationGuard) => {
+    const w = windows.get(ACCOUNT)!;
+    windows.set(ACCOUNT, { ...w, messages: w.messages + 1 });
+    by.counted(ACCOUNT);
+    await elapse();
+  };
+
+  it('judges again at each halving of the distance to the minimum, and on the message that reaches it', async () => {
+    windows.set(ACCOUNT, { messages: 12, bounced: 1, complained: 0 });
     guard.soon(ACCOUNT);
     await elapse();
     windowReads.length = 0;
-    // Three short of the minimum: the first two deliveries cannot reach it.
-    guard.counted(ACCOUNT);
-    guard.counted(ACCOUNT);
-    expect(guard.idle).toBe(true);
-    windows.set(ACCOUNT, { messages: 20, bounced: 1, complained: 0 });
+    const judgedAt: number[] = [];
+    while (moves.length === 0) {
+      await deliver(guard);
+      if (windowReads.length > judgedAt.length) judgedAt.push(windows.get(ACCOUNT)!.messages);
+    }
+    // 8 short: judged after 4, then 2, then 1, then 1 more (the message that reaches 20).
+    expect(judgedAt).toEqual([16, 18, 19, 20]);
+    // 1 of 20, 5 %: the warning threshold, which a delivery can bring as well as a pause.
+    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'warning']]);
+  });
+
+  it('coalesces a burst of deliveries into one judgement', async () => {
+    windows.set(ACCOUNT, { messages: 18, bounced: 1, complained: 0 });
+    guard.soon(ACCOUNT);
+    await elapse();
+    windowReads.length = 0;
+    windows.set(ACCOUNT, { messages: 60, bounced: 1, complained: 0 });
     for (let i = 0; i < 50; i++) guard.counted(ACCOUNT);
     await elapse();
     expect(windowReads).toEqual([ACCOUNT]);
-    // 1 of 20, 5 %: the warning threshold, which a delivery can bring as well as a pause.
-    expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'warning']]);
+  });
+
+  it('with two processes sharing the mail, judges when the window reaches the minimum', async () => {
+    const other = new ReputationGuard({
+      counts,
+      states: stateStore,
+      thresholds: { ...DEFAULT_REPUTATION, minMessages: 20 },
+      mail: () => Promise.resolve(),
+      publicUrl: 'https://txmail.test',
+      clock: new ManualClock(Date.UTC(2026, 10, 29)),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      windows.set(ACCOUNT, { messages: 4, bounced: 3, complained: 0 });
+      guard.soon(ACCOUNT);
+      other.soon(ACCOUNT);
+      await elapse();
+      await other.settled();
+      // Each process records every other delivery; neither sees the other's.
+      for (let i = 0; moves.length === 0 && i < 40; i++) {
+        await deliver(i % 2 === 0 ? guard : other);
+        await other.settled();
+      }
+      expect(moves.map((m) => [m.from, m.to])).toEqual([['healthy', 'paused']]);
+      expect(windows.get(ACCOUNT)!.messages).toBe(20);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('judges again a delivery counted while a judgement of its account was reading the window', async () => {
