@@ -56,22 +56,24 @@ describe('the length pre-check', () => {
     await bare.ready();
     const payload = Buffer.from(JSON.stringify({ name: 'x'.repeat(10 << 20) }));
     const cpu = async (target: FastifyInstance) => {
-      let best = Infinity;
-      for (let i = 0; i < 4; i++) {
-        const start = process.cpuUsage();
-        await target.inject({
-          method: 'POST',
-          url: '/limited',
-          headers: { 'content-type': 'application/json' },
-          payload,
-        });
-        const used = process.cpuUsage(start);
-        best = Math.min(best, used.user + used.system);
-      }
-      return best;
+      const start = process.cpuUsage();
+      await target.inject({
+        method: 'POST',
+        url: '/limited',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      const used = process.cpuUsage(start);
+      return used.user + used.system;
     };
-    const withCheck = await cpu(checked);
-    const parsingAlone = await cpu(bare);
+    // In turns, the best of four each: a collection that lands in one request is not charged to its
+    // side alone.
+    let withCheck = Infinity;
+    let parsingAlone = Infinity;
+    for (let i = 0; i < 4; i++) {
+      withCheck = Math.min(withCheck, await cpu(checked));
+      parsingAlone = Math.min(parsingAlone, await cpu(bare));
+    }
     // Walking the string would add about as much again as parsing it.
     expect(withCheck).toBeLessThan(parsingAlone * 1.5);
     await Promise.all([checked.close(), bare.close()]);
