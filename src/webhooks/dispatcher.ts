@@ -71,8 +71,9 @@ export class WebhookDispatcher {
   ) {
     this.id = options.owner ?? `webhooks-${newId()}`;
     // No linger: a push holds its slot, and its endpoint's (PUSHES_PER_ENDPOINT), until its record
-    // commits, and the record commits without an fsync (db/unsynced-commits.ts), so waiting for company
-    // saved little and slowed every endpoint. With 5 ms, bench/e2e --webhook pushed 427-432 a second to
+    // commits, and a record's commit is cheap (on SQLite without an fsync, db/unsynced-commits.ts; on
+    // PostgreSQL concurrent commits share their WAL flushes), so waiting for company slowed every
+    // endpoint for little. With 5 ms, bench/e2e --webhook pushed 427-432 a second to
     // its one endpoint, the last 7.0 s after the last delivery; without, 670-678, 2.1 s after
     // (docs/benchmarks.md, "With webhooks on"). Pushes finishing in the same turn still share a commit.
     this.recorder = new GroupCommit((records) => outbox.recordMany(records));
