@@ -26,6 +26,18 @@ describe('when the reputation guard judges', () => {
   let stateStore: AccountReputationRepo;
   let guard: ReputationGuard;
 
+  /** A guard over this test's stores: a process of its own (each keeps what it watches in memory). */
+  const newGuard = () =>
+    new ReputationGuard({
+      counts,
+      states: stateStore,
+      thresholds: { ...DEFAULT_REPUTATION, minMessages: 20 },
+      mail: () => Promise.resolve(),
+      publicUrl: 'https://txmail.test',
+      clock: new ManualClock(Date.UTC(2026, 10, 29)),
+      logger: pino({ level: 'silent' }),
+    });
+
   beforeEach(() => {
     vi.useFakeTimers();
     windows = new Map();
@@ -50,15 +62,7 @@ describe('when the reputation guard judges', () => {
       },
       movedStates: () => Promise.resolve(new Map(states)),
     } as unknown as AccountReputationRepo;
-    guard = new ReputationGuard({
-      counts,
-      states: stateStore,
-      thresholds: { ...DEFAULT_REPUTATION, minMessages: 20 },
-      mail: () => Promise.resolve(),
-      publicUrl: 'https://txmail.test',
-      clock: new ManualClock(Date.UTC(2026, 10, 29)),
-      logger: pino({ level: 'silent' }),
-    });
+    guard = newGuard();
   });
   afterEach(async () => {
     await guard.stop();
@@ -124,15 +128,7 @@ describe('when the reputation guard judges', () => {
   });
 
   it('with two processes sharing the mail, judges when the window reaches the minimum', async () => {
-    const other = new ReputationGuard({
-      counts,
-      states: stateStore,
-      thresholds: { ...DEFAULT_REPUTATION, minMessages: 20 },
-      mail: () => Promise.resolve(),
-      publicUrl: 'https://txmail.test',
-      clock: new ManualClock(Date.UTC(2026, 10, 29)),
-      logger: pino({ level: 'silent' }),
-    });
+    const other = newGuard();
     try {
       windows.set(ACCOUNT, { messages: 4, bounced: 3, complained: 0 });
       guard.soon(ACCOUNT);
