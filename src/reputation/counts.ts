@@ -60,6 +60,11 @@ export const SPAM_COMPLAINT = 'complaint';
 /** The statuses a message ends in (it leaves the queue for good). */
 const FINAL_STATUSES: readonly MessageStatus[] = ['delivered', 'bounced', 'failed', 'complained'];
 
+/** Whether a message in this status has ended, and so joined its account's window (`final`). */
+export function isFinalStatus(status: MessageStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
 function isQueued(status: MessageStatus): boolean {
   return status === 'queued' || status === 'deferred';
 }
@@ -79,7 +84,7 @@ export function deliveryCounts(
   after: { status: MessageStatus; counted: boolean },
   category: string | null,
 ): Counts | undefined {
-  const final = FINAL_STATUSES.includes(after.status);
+  const final = isFinalStatus(after.status);
   const c: Counts = { ...NO_COUNTS };
   const expiredUnattempted = !after.counted && category === 'expired';
   if (before.attempts === 0 && (after.counted || (final && !expiredUnattempted))) c.sent = 1;

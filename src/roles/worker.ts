@@ -27,6 +27,7 @@ import {
   type DomainCheckerOptions,
 } from '../domains/domain-checker.js';
 import { OperatorMail } from '../messages/operator-mail.js';
+import { isFinalStatus } from '../reputation/counts.js';
 import { PausedAccounts } from '../reputation/paused-accounts.js';
 import { RetentionSweeper } from '../retention/retention-sweeper.js';
 import { simulatorTest } from '../simulator/simulator-addresses.js';
@@ -427,8 +428,7 @@ function newDeliveryWorker(
         for (const e of record.events) metrics.countEvent(e);
         if (record.events.some((e) => e.type === 'email.bounced' || e.type === 'email.complained'))
           reputation.soon(m.account_id);
-        else if (record.status === 'delivered' || record.status === 'failed')
-          reputation.counted(m.account_id);
+        else if (isFinalStatus(record.status)) reputation.counted(m.account_id);
         if (record.status === 'delivered')
           metrics.deliveryLatency.observe((record.now - m.created_at) / 1000);
       },
