@@ -1,6 +1,5 @@
-// What the txmail command's parts share about its arguments: the usage text and error, the parsed
-// options, and printing a result as text or, with --json, as JSON.
-import { isPlan, PLAN_NAMES } from './accounts/plans.js';
+// What cli.ts and operator-commands.ts share: the usage text and error, the parsed options, and
+// printing a result as text or, with --json, as JSON.
 
 /** The usage text: printed by --help, and with an unknown command. */
 export const USAGE = `usage: txmail <command> [options]
@@ -43,19 +42,6 @@ export type Args = Record<string, string | boolean | undefined>;
 
 /** A command used wrongly: the message is printed and the command exits 2. */
 export class UsageError extends Error {}
-
-export function required(args: Args, name: string): string {
-  const v = args[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
-
-export function planArg(args: Args, fallback?: 'free') {
-  const plan = typeof args.plan === 'string' ? args.plan : fallback;
-  if (plan === undefined) throw new UsageError('--plan is required');
-  if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
-  return plan;
-}
 
 export function print(args: Args, json: unknown, text: string): void {
   process.stdout.write((args.json ? JSON.stringify(json) : text) + '\n');

@@ -4,7 +4,8 @@
 import { Audit } from './audit/audit.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlanNow } from './blocklists/targets.js';
-import { planArg, print, required, USAGE, UsageError, type Args } from './cli-args.js';
+import { isPlan, PLAN_NAMES } from './accounts/plans.js';
+import { print, USAGE, UsageError, type Args } from './cli-args.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 import { rotateCommand } from './dkim/rotate-command.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
@@ -221,4 +222,17 @@ async function accountArg(s: Core, args: Args) {
   const account = await s.repos.accounts.findByEmail(email);
   if (!account) throw new UsageError(`no account with the email ${email}`);
   return account;
+}
+
+function required(args: Args, name: string): string {
+  const v = args[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function planArg(args: Args, fallback?: 'free') {
+  const plan = typeof args.plan === 'string' ? args.plan : fallback;
+  if (plan === undefined) throw new UsageError('--plan is required');
+  if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  return plan;
 }
