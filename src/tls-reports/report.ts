@@ -71,10 +71,10 @@ export function buildReport(input: ReportInput): TlsRptReport {
   const policies: ReportPolicy[] = [];
   for (const rows of groups.values()) {
     const first = rows[0]!;
-    const mx = first.policyStrings
-      .map(policyLine)
-      .filter((f) => f?.key === 'mx' && f.value !== '')
-      .map((f) => f!.value);
+    const mx = first.policyStrings.flatMap((l) => {
+      const field = policyLine(l);
+      return field?.key === 'mx' && field.value !== '' ? [field.value] : [];
+    });
     let ok = 0;
     let failed = 0;
     const details = new Map<string, FailureDetail>();
