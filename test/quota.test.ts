@@ -132,6 +132,14 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(100);
       const usage = await env.monthUsage(tenant.accountId, '2026-11');
       expect(usage).toBe(1000);
+      // Only the accepted sends are stored (beside them: the 100 % warning to the signup address): each
+      // batch stores its sends before it counts them, and takes out again the ones the cap refuses
+      // (db/postgres/accept.ts).
+      const accepted = results.filter((r) => r.statusCode === 200).map((r) => r.json<{ id: string }>().id);
+      const sends = (await env.messagesOf(tenant.accountId)).filter(
+        (m) => m.to_email === 'jane@recipient.example',
+      );
+      expect(sends.map((m) => m.id).sort()).toEqual(accepted.sort());
     } finally {
       await otherApp.close();
       await other.close();

@@ -30,10 +30,12 @@ export async function observePostgres(applicationName, everyMs = 10) {
   let running = true;
   const loop = (async () => {
     while (running) {
+      // `limit 1`: a read of pg_stat_activity was seen to list the blocking pid twice, which failed the
+      // subquery and with it the bench.
       const { rows } = await client.query(
         `select a.pid, a.state, a.wait_event_type, a.wait_event, left(a.query, 200) as query,
            (select left(b.query, 200) from pg_stat_activity b
-             where b.pid = (pg_blocking_pids(a.pid))[1]) as blocker
+             where b.pid = (pg_blocking_pids(a.pid))[1] limit 1) as blocker
          from pg_stat_activity a where a.application_name = $1`,
         [applicationName],
       );

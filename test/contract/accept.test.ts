@@ -144,6 +144,10 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
       { kind: 'quota_exceeded' },
     ]);
     expect(await stored(a)).toEqual([items[0]!.message.id, items[1]!.message.id].sort());
+    const events = await db().selectFrom('events').select('message_id').where('account_id', '=', a).execute();
+    expect(events.map((e) => e.message_id).sort()).toEqual(
+      [items[0]!.message.id, items[1]!.message.id].sort(),
+    );
     const usage = (await c.facade.usage(a)).map(({ sent }) => ({ sent }));
     expect(usage).toEqual([{ sent: 2 }]);
     const keys = await db()

@@ -38,20 +38,25 @@ class PostgresAccept {
           outcomes[i] = { kind: 'idempotency_conflict' };
         }
       }
-      await this.countQuota(trx, items, outcomes);
-      const accepted = items.filter((_, i) => {
-        outcomes[i] ??= { kind: 'accepted' };
-        return outcomes[i].kind === 'accepted';
-      });
-      if (accepted.length > 0) {
-        // One statement for both: the usage rows counted above stay locked until the commit, and every
-        // round trip before it is one more that another API process's batch waits for them
-        // (docs/benchmarks.md, "Where the time goes on PostgreSQL").
+      // The sends still standing are stored before they are counted. Counting locks the account's usage
+      // row until the commit, and another API process's batch for the account waits for that lock: with
+      // the insert (the batch's largest statement) done first, only the increment's round trip and the
+      // commit hold it (docs/benchmarks.md, "Where the time goes on PostgreSQL"). A send the cap then
+      // refuses is taken out again, its event with it (on delete cascade): only a batch that reaches
+      // its account's cap has any.
+      const standing = items.flatMap((item, i) => (outcomes[i] === undefined ? [i] : []));
+      if (standing.length > 0) {
         await trx
-          .with('inserted', (db) => db.insertInto('messages').values(accepted.map((i) => i.message)))
+          .with('inserted', (db) => db.insertInto('messages').values(standing.map((i) => items[i]!.message)))
           .insertInto('events')
-          .values(accepted.map((i) => i.event))
+          .values(standing.map((i) => items[i]!.event))
           .execute();
+      }
+      await this.countQuota(trx, items, outcomes);
+      const refused = standing.filter((i) => (outcomes[i] ??= { kind: 'accepted' }).kind !== 'accepted');
+      if (refused.length > 0) {
+        const ids = refused.map((i) => items[i]!.message.id);
+        await trx.deleteFrom('messages').where('id', 'in', ids).execute();
       }
       return outcomes as AcceptOutcome[];
     });
