@@ -7,6 +7,7 @@
 // (running, waiting for a lock, for the WAL, or for the client inside a transaction: lib/pg-observer.mjs);
 // then accept→delivered latency at a steady rate with two workers.
 //   node bench/scale.mjs [--messages 10000] [--rate 200] [--rate-seconds 10]
+// BENCH_PROFILE_DIR=dir writes a CPU profile of each txmail process there (named by role, worker count and index).
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { parseConfig } from '../dist/config.js';
@@ -30,6 +31,10 @@ const TOTAL = Number(values.messages);
 const RATE = Number(values.rate);
 const RATE_SECONDS = Number(values['rate-seconds']);
 const bin = new URL('../bin/txmail', import.meta.url).pathname;
+const profile = (role) =>
+  process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, `--cpu-prof-name=${role}.cpuprofile`]
+    : [];
 
 console.log(`bench/scale — ${machine()}; PostgreSQL; 2 API processes; ${TOTAL} messages per run`);
 const sink = await startSink();
@@ -92,14 +97,20 @@ async function withDeployment(workers, fn) {
   const key = await createBenchTenant(services, 'bench@acme.example');
   const ports = [await freePort(), await freePort()];
   const roles = {
-    api: ports.map((port) =>
-      start(process.execPath, [bin, 'api'], { ...env, TXMAIL_HTTP_PORT: String(port) }),
+    api: ports.map((port, i) =>
+      start(process.execPath, [...profile(`api-${workers}-${i}`), bin, 'api'], {
+        ...env,
+        TXMAIL_HTTP_PORT: String(port),
+      }),
     ),
     worker: [],
   };
   for (let i = 0; i < workers; i++) {
     roles.worker.push(
-      start(process.execPath, [bin, 'worker'], { ...env, TXMAIL_HTTP_PORT: String(await freePort()) }),
+      start(process.execPath, [...profile(`worker-${workers}-${i}`), bin, 'worker'], {
+        ...env,
+        TXMAIL_HTTP_PORT: String(await freePort()),
+      }),
     );
   }
   const procs = [...roles.api, ...roles.worker];
