@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DestinationLimits,
   nextWaiter,
@@ -26,6 +26,7 @@ function released(a: Admission): () => void {
 }
 
 describe('destination limits', () => {
+  afterEach(() => vi.useRealTimers());
   const rules = {
     default: { connections: 8 },
     relay: { connections: 20 },
@@ -179,9 +180,10 @@ describe('destination limits', () => {
     // A delivery that held its slot for no time at all, then the bucket's second token…
     released(await rated.acquire('mx:b', 't'))();
     released(await rated.acquire('mx:b', 't'));
-    // …and one that waits half a second (a real timer) for its token, then in the line.
+    // …and one that waits half a second for its token (a timer, driven here), then in the line.
+    vi.useFakeTimers();
     void rated.acquire('mx:b', 't');
-    await new Promise((r) => setTimeout(r, 600));
+    await vi.advanceTimersByTimeAsync(500);
     // Two a second at most: spaced by half of that interval, not by the slot's hold time.
     expect([rated.turnsAway('mx:b', 't', now), rated.turnsAway('mx:b', 't', now)]).toEqual([2000, 2250]);
   });
