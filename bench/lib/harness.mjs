@@ -22,9 +22,25 @@ export function start(command, args, env = {}) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  running.add(child);
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
   return { child, exited };
 }
+
+/**
+ * The servers start() began that are still running. A bench that fails leaves none behind: they would
+ * take the cores from whatever is measured next (seen: four txmail processes left by a failed
+ * bench/scale).
+ */
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 export async function waitForHttp(url, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
