@@ -3,13 +3,16 @@
 // thread runs it), without HTTP or threads: CPU per message, user and system (the WAL's writes and the
 // commit's fsync are the system part), in batches of a given size. With --without-index, rounds on a
 // copy of the database without that index alternate with rounds on the database as migrated, which is
-// the reference: what one index costs the send route.
+// the reference: what one index costs the send route. With --against, rounds of another tree's accept
+// transaction (its dist/, built) alternate with this tree's, in this one process: what a change to the
+// transaction costs or saves, without the drift between two processes run minutes apart.
 //   node bench/accept-transaction.mjs [--batch 14] [--messages 20000] [--rounds 4] [--without-index NAME]
+//                                     [--against DIR]
 // 14 is about the batch bench/accept's 50 connections make (two batches in flight).
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { quotaNoticeAt } from '../dist/accounts/quota-warning.js';
@@ -24,11 +27,15 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '4' },
     'without-index': { type: 'string' },
+    against: { type: 'string' },
   },
 });
 const batch = Number(values.batch);
 const messages = Number(values.messages);
 const without = values['without-index'];
+const againstPrepare = values.against
+  ? (await import(join(resolve(values.against), 'dist/db/sqlite/accept.js'))).prepareSqliteAccept
+  : undefined;
 
 const dir = mkdtempSync(join(tmpdir(), 'txmail-accept-transaction-'));
 const migrated = join(dir, 'migrated.db');
@@ -39,8 +46,11 @@ await promisify(execFile)(process.execPath, [
   migrated,
 ]);
 
-/** One round on a fresh copy of the migrated database: CPU µs per message, user and system. */
-function round(dropIndex) {
+/**
+ * One round on a fresh copy of the migrated database, with `prepare`'s accept transaction: CPU µs per
+ * message, user and system.
+ */
+function round(dropIndex, prepare = prepareSqliteAccept) {
   const file = join(dir, `round-${newId()}.db`);
   copyFileSync(migrated, file);
   const db = new SQLite(file);
@@ -50,7 +60,7 @@ function round(dropIndex) {
     db.pragma('wal_autocheckpoint = 1000');
     if (dropIndex) db.exec(`drop index ${dropIndex}`);
     const account = db.prepare('select id from accounts limit 1').get().id;
-    const run = prepareSqliteAccept(db, quotaNoticeAt);
+    const run = prepare(db, quotaNoticeAt);
     const month = new Date().toISOString().slice(0, 7);
     // The items as the event loop makes them for bench/accept's request (messages/accept.ts).
     const item = () => {
@@ -106,12 +116,15 @@ function round(dropIndex) {
 console.log(
   `bench/accept-transaction — ${machine()}; ${messages} messages in batches of ${batch}, ${values.rounds} rounds each`,
 );
-const sides = without ? [['as migrated'], [`without ${without}`, without]] : [['as migrated']];
+const sides = [['as migrated']];
+if (without) sides.push([`without ${without}`, without]);
+if (againstPrepare) sides.push([`as migrated, ${values.against}'s transaction`, undefined, againstPrepare]);
 const results = new Map(sides.map(([name]) => [name, []]));
-round(); // warm-up: the statements' and the JIT's first costs
+round(); // warm-ups: the statements' and the JIT's first costs
+if (againstPrepare) round(undefined, againstPrepare);
 for (let i = 1; i <= Number(values.rounds); i++) {
-  for (const [name, index] of sides) {
-    const r = round(index);
+  for (const [name, index, prepare] of sides) {
+    const r = round(index, prepare);
     results.get(name).push(r);
     console.log(
       `round ${i}: ${name.padEnd(36)} ${r.total.toFixed(1)} µs CPU per message (user ${r.user.toFixed(1)}, system ${r.system.toFixed(1)})`,
@@ -120,6 +133,10 @@ for (let i = 1; i <= Number(values.rounds); i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, rs] of results) {
-  console.log(`median ${name.padEnd(36)} ${median(rs.map((r) => r.total)).toFixed(1)} µs CPU per message`);
+  // User time apart: the system time (the WAL's writes, the fsync) is the same work on both sides and
+  // the noisier part.
+  console.log(
+    `median ${name.padEnd(36)} ${median(rs.map((r) => r.total)).toFixed(1)} µs CPU per message (user ${median(rs.map((r) => r.user)).toFixed(1)})`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });
