@@ -2,7 +2,9 @@
 // commits at once and answers per item, in order; an Idempotency-Key is taken once (an expired one is
 // taken over); a suppressed recipient, a full month and a used-up day of test sends are refused, and a
 // refused send gives its key back; the send that reaches a quota threshold stores its notice once.
+import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAcceptTransaction } from '../../src/db/postgres/accept.js';
 import type { AcceptItem, QuotaNoticeAt } from '../../src/db/accept-item.js';
 import type { AccountNoticeRow } from '../../src/db/schema.js';
 import type { AcceptTransaction } from '../../src/db/seams.js';
@@ -166,6 +168,57 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
     expect(await accept([item(a, { quota })])).toEqual([{ kind: 'quota_exceeded' }]);
   });
 
+  it('counts nothing of a batch that fails, and counts on from the stored count after it', async () => {
+    const a = await account();
+    const quota = { month: MONTH, cap: 10 };
+    const first = item(a, { quota });
+    const twin = item(a, { quota });
+    twin.message.id = first.message.id; // the same id twice: the batch's insert fails
+    twin.event.message_id = first.message.id;
+    await expect(accept([first, twin])).rejects.toThrow();
+    expect(await c.facade.usage(a)).toEqual([]);
+    expect(await accept([item(a, { quota })])).toEqual([{ kind: 'accepted' }]);
+    expect((await c.facade.usage(a)).map(({ sent }) => sent)).toEqual([1]);
+  });
+
+  it.runIf(kind.name === 'postgres')(
+    'stores nothing, not even for a moment, for a month it has found full',
+    async () => {
+      // The statements the accept runs, by kind and table (Kysely's operation nodes).
+      const ran: string[] = [];
+      const recorder: KyselyPlugin = {
+        transformQuery: ({ node }) => {
+          ran.push(describeNode(node));
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      };
+      const accept = postgresAcceptTransaction(db().withPlugin(recorder), noticeAt);
+      const a = await account();
+      const quota = { month: MONTH, cap: 5 };
+      await c.facade.setMonthUsage(a, MONTH, 5);
+      expect(await accept([item(a, { quota })])).toEqual([{ kind: 'quota_exceeded' }]);
+      // The first refusal stored the send, then took it out again; from then on the month is known full.
+      expect(ran.filter((r) => r.startsWith('delete'))).toEqual(['delete messages']);
+      ran.length = 0;
+      expect(await accept([item(a, { quota }), item(a, { quota })])).toEqual([
+        { kind: 'quota_exceeded' },
+        { kind: 'quota_exceeded' },
+      ]);
+      // The two together, then each alone (countInPeriods): counted, never stored.
+      expect(ran.filter((r) => r.startsWith('insert') || r.startsWith('delete'))).toEqual([
+        'insert usage',
+        'insert usage',
+        'insert usage',
+      ]);
+      expect(await stored(a)).toEqual([]);
+      // The plan's cap raised: counted again, and stored.
+      const raised = item(a, { quota: { month: MONTH, cap: 6 } });
+      expect((await accept([raised]))[0]!.kind).toBe('accepted');
+      expect(await stored(a)).toEqual([raised.message.id]);
+    },
+  );
+
   it("counts test sends against the day's allowance, apart from the month", async () => {
     const a = await account();
     const testQuota = { day: '2026-11-24', cap: 1 };
@@ -178,3 +231,17 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
     expect(await c.facade.usage(a)).toEqual([]);
   });
 });
+
+/** `insert messages`, `delete messages`…: a statement's kind and table, as a test reads them. */
+function describeNode(node: RootOperationNode): string {
+  const table = (n: unknown) =>
+    (n as { table?: { identifier?: { name?: string } } } | undefined)?.table?.identifier?.name ?? '?';
+  switch (node.kind) {
+    case 'InsertQueryNode':
+      return `insert ${table(node.into)}`;
+    case 'DeleteQueryNode':
+      return `delete ${table(node.from.froms[0])}`;
+    default:
+      return node.kind;
+  }
+}

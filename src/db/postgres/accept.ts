@@ -18,6 +18,14 @@ export function postgresAcceptTransaction(db: Kysely<Database>, noticeAt: QuotaN
 }
 
 class PostgresAccept {
+  /**
+   * Periods found full (`fullKey`), with the cap they were full at. Their sends are counted before they
+   * are stored, as they are mostly refused: storing each first would write it and delete it again, for
+   * every retry of a client that keeps sending past its cap. Only the order depends on it; the count
+   * decides, so a period wrongly taken for full (its cap since raised) costs nothing but that order.
+   */
+  private readonly full = new Map<string, number>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly noticeAt: QuotaNoticeAt,
@@ -40,26 +48,54 @@ class PostgresAccept {
       }
       // The sends still standing are stored before they are counted. Counting locks the account's usage
       // row until the commit, and another API process's batch for the account waits for that lock: with
-      // the insert (the batch's largest statement) done first, only the increment's round trip and the
-      // commit hold it (docs/benchmarks.md, "Where the time goes on PostgreSQL"). A send the cap then
-      // refuses is taken out again, its event with it (on delete cascade): only a batch that reaches
-      // its account's cap has any.
+      // the insert (the batch's largest statement) done first, it no longer runs under the lock, which
+      // the counting statements and the commit still hold (docs/benchmarks.md, "Where the time goes on
+      // PostgreSQL"). A send its month's cap or its day's test allowance then refuses is taken out
+      // again, its event with it (on delete cascade): only a batch that reaches a cap has any. Sends of
+      // a period found full are counted first and stored only if accepted.
       const standing = items.flatMap((item, i) => (outcomes[i] === undefined ? [i] : []));
-      if (standing.length > 0) {
-        await trx
-          .with('inserted', (db) => db.insertInto('messages').values(standing.map((i) => items[i]!.message)))
-          .insertInto('events')
-          .values(standing.map((i) => items[i]!.event))
-          .execute();
-      }
+      const storedFirst = standing.filter((i) => !this.knownFull(items[i]!));
+      const countedFirst = standing.filter((i) => this.knownFull(items[i]!));
+      await this.store(trx, items, storedFirst);
       await this.countQuota(trx, items, outcomes);
-      const refused = standing.filter((i) => (outcomes[i] ??= { kind: 'accepted' }).kind !== 'accepted');
+      for (const [i, item] of items.entries()) {
+        const outcome = outcomes[i];
+        if (outcome?.kind === 'quota_exceeded' || outcome?.kind === 'test_quota_exceeded') {
+          this.markFull(item);
+        }
+      }
+      const accepted = (i: number) => (outcomes[i] ??= { kind: 'accepted' }).kind === 'accepted';
+      await this.store(trx, items, countedFirst.filter(accepted));
+      const refused = storedFirst.filter((i) => !accepted(i));
       if (refused.length > 0) {
         const ids = refused.map((i) => items[i]!.message.id);
         await trx.deleteFrom('messages').where('id', 'in', ids).execute();
       }
       return outcomes as AcceptOutcome[];
     });
+  }
+
+  /** The messages of `indexes` and their first events: one statement. */
+  private async store(trx: Transaction<Database>, items: AcceptItem[], indexes: number[]): Promise<void> {
+    if (indexes.length === 0) return;
+    await trx
+      .with('inserted', (db) => db.insertInto('messages').values(indexes.map((i) => items[i]!.message)))
+      .insertInto('events')
+      .values(indexes.map((i) => items[i]!.event))
+      .execute();
+  }
+
+  private knownFull(item: AcceptItem): boolean {
+    const period = fullKey(item);
+    return period !== undefined && (this.full.get(period.key) ?? -1) >= period.cap;
+  }
+
+  private markFull(item: AcceptItem): void {
+    const period = fullKey(item);
+    if (!period) return;
+    // Bounded: a month's or a day's full periods, of the accounts that reach their caps.
+    if (this.full.size >= 10_000) this.full.clear();
+    this.full.set(period.key, period.cap);
   }
 
   /** The suppressions among the batch's recipients, by account and address: one statement. */
@@ -197,6 +233,14 @@ class PostgresAccept {
 }
 
 const key = (accountId: string, address: string) => `${accountId}\n${address}`;
+
+/** The period a send is counted in (its month, or its day for a test send) and that period's cap. */
+function fullKey(item: AcceptItem): { key: string; cap: number } | undefined {
+  const account = item.message.account_id;
+  if (item.quota) return { key: `month\n${account}\n${item.quota.month}`, cap: item.quota.cap };
+  if (item.testQuota) return { key: `day\n${account}\n${item.testQuota.day}`, cap: item.testQuota.cap };
+  return undefined;
+}
 
 /**
  * Counts sends against a cap per account and period (a month, a day), exactly under concurrency: each
