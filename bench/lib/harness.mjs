@@ -33,14 +33,17 @@ export function start(command, args, env = {}) {
 }
 
 /**
- * The servers start() began that are still running. A bench that fails leaves none behind: they would
- * take the cores from whatever is measured next (seen: four txmail processes left by a failed
- * bench/scale).
+ * The servers start() began that are still running. A bench that fails, or is stopped with Ctrl-C or
+ * SIGTERM, leaves none behind: they would take the cores from whatever is measured next (seen: four
+ * txmail processes left by a failed bench/scale).
  */
 const running = new Set();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => process.exit(128 + (signal === 'SIGINT' ? 2 : 15)));
+}
 
 export async function waitForHttp(url, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
