@@ -8,9 +8,10 @@ import type { SuppressionFacts } from '../suppressions-repo.js';
 
 /**
  * The accept transaction through Kysely (PostgreSQL). A batch costs a fixed number of round trips
- * whatever its size: one suppression look-up, one usage increment per account and month (or day, for
- * test sends), one insert of the messages and their events. Only items with an Idempotency-Key, and a batch that would cross its
- * account's cap, take a statement per item.
+ * whatever its size: one suppression look-up, one insert of the messages and their events, one usage
+ * increment per account and month (or day, for test sends). Only items with an Idempotency-Key, and a
+ * batch that would cross its account's cap, take a statement per item; a batch with refused sends
+ * takes one more to delete them, and one of a period found full stores its accepted sends last.
  */
 export function postgresAcceptTransaction(db: Kysely<Database>, noticeAt: QuotaNoticeAt): AcceptTransaction {
   const accept = new PostgresAccept(db, noticeAt);
