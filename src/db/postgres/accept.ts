@@ -55,8 +55,9 @@ class PostgresAccept {
       // again, its event with it (on delete cascade): only a batch that reaches a cap has any. Sends of
       // a period found full are counted first and stored only if accepted.
       const standing = items.flatMap((item, i) => (outcomes[i] === undefined ? [i] : []));
-      const storedFirst = standing.filter((i) => !this.knownFull(items[i]!));
-      const countedFirst = standing.filter((i) => this.knownFull(items[i]!));
+      const storedFirst: number[] = [];
+      const countedFirst: number[] = [];
+      for (const i of standing) (this.knownFull(items[i]!) ? countedFirst : storedFirst).push(i);
       await this.store(trx, items, storedFirst);
       await this.countQuota(trx, items, outcomes);
       for (const [i, item] of items.entries()) {
@@ -161,7 +162,7 @@ class PostgresAccept {
     await countInPeriods(
       items,
       outcomes,
-      (item) => item.quota && { period: item.quota.month, cap: item.quota.cap },
+      monthOf,
       async (accountId, month, n, cap) => {
         const row = await trx
           .insertInto('usage')
@@ -185,7 +186,7 @@ class PostgresAccept {
     await countInPeriods(
       items,
       outcomes,
-      (item) => item.testQuota && { period: item.testQuota.day, cap: item.testQuota.cap },
+      dayOf,
       async (accountId, day, n, cap) => {
         const row = await trx
           .insertInto('test_usage')
@@ -235,12 +236,18 @@ class PostgresAccept {
 
 const key = (accountId: string, address: string) => `${accountId}\n${address}`;
 
-/** The period a send is counted in (its month, or its day for a test send) and that period's cap. */
+/** A send's period and cap: the month it counts in against the plan, or the day of a test send. */
+type PeriodOf = (item: AcceptItem) => { period: string; cap: number } | undefined;
+const monthOf: PeriodOf = (item) => item.quota && { period: item.quota.month, cap: item.quota.cap };
+const dayOf: PeriodOf = (item) => item.testQuota && { period: item.testQuota.day, cap: item.testQuota.cap };
+
+/** The key of the period a send counts in (month or day, with its account) and that period's cap. */
 function fullKey(item: AcceptItem): { key: string; cap: number } | undefined {
   const account = item.message.account_id;
-  if (item.quota) return { key: `month\n${account}\n${item.quota.month}`, cap: item.quota.cap };
-  if (item.testQuota) return { key: `day\n${account}\n${item.testQuota.day}`, cap: item.testQuota.cap };
-  return undefined;
+  const month = monthOf(item);
+  if (month) return { key: `month\n${account}\n${month.period}`, cap: month.cap };
+  const day = dayOf(item);
+  return day && { key: `day\n${account}\n${day.period}`, cap: day.cap };
 }
 
 /**
@@ -254,7 +261,7 @@ function fullKey(item: AcceptItem): { key: string; cap: number } | undefined {
 async function countInPeriods(
   items: AcceptItem[],
   outcomes: (AcceptOutcome | undefined)[],
-  capOf: (item: AcceptItem) => { period: string; cap: number } | undefined,
+  capOf: PeriodOf,
   add: (accountId: string, period: string, n: number, cap: number) => Promise<number | undefined>,
   decide: (item: AcceptItem, sent: number | undefined) => Promise<AcceptOutcome>,
 ): Promise<void> {
