@@ -29,6 +29,25 @@ describe('classifyReply', () => {
   ])('%i %j → %s %s', (code, text, outcome, enhanced, throttled) => {
     expect(classifyReply(code, text)).toMatchObject({ outcome, enhanced, throttled });
   });
+
+  it.each([
+    '250 2.0.0 Ok: queued, but the mailbox is nearly full',
+    '250 2.6.0 Message accepted; try again later if it bounces',
+    '250 OK spamhaus listed sender, accepted anyway',
+    '251 2.1.5 user not local; will forward',
+  ])('a success is delivered whatever its words say: %j', (text) => {
+    const code = Number(text.slice(0, 3));
+    expect(classifyReply(code, text)).toEqual({
+      outcome: 'delivered',
+      enhanced: /^\d{3} (2\.\d\.\d)/.exec(text)?.[1] ?? '2.0.0',
+      throttled: false,
+      greylisted: false,
+      category: 'undetermined',
+      reason: '',
+      type: 'undetermined',
+      senderBlock: false,
+    });
+  });
 });
 
 describe('nextAttemptAt', () => {

@@ -13,7 +13,6 @@
 // bench/e2e.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { claimFairSqlite } from '../fair-claim.js';
 import {
   appliedDeltas,
   appliedEvents,
@@ -28,6 +27,7 @@ import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageRow } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
+import { sqliteClaimTexts, type ClaimText } from './claim-text.js';
 import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
 
 /**
@@ -40,12 +40,14 @@ export class SqliteQueueStore implements QueueStore {
   private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
   private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
   private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
+  private readonly claimText: (limit: number) => ClaimText;
 
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly sqlite: SQLite.Database,
   ) {
     this.addCounts = prepareReputationCounts(sqlite);
+    this.claimText = sqliteClaimTexts(kysely, DELIVERY_QUEUE, DELIVERY_CAPS);
     this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
       const outcomes = this.runSteps(recordSteps(records));
       let pushes = 0;
@@ -60,18 +62,13 @@ export class SqliteQueueStore implements QueueStore {
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.locked(() => {
-      // The fair claim (fair-claim.ts): one text per number of slots, each prepared once; the rest of its
-      // values are parameters.
-      const compiled = claimFairSqlite<MessageRow>(
-        DELIVERY_QUEUE,
-        owner,
-        now,
-        leaseUntil,
-        limit,
-        DELIVERY_CAPS,
-      ).compile(this.kysely);
-      const statement = this.prepared(compiled.sql);
-      return this.withoutFsync(() => statement.all(...compiled.parameters) as MessageRow[]);
+      // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
+      // rest of its values are parameters.
+      const text = this.claimText(limit);
+      const statement = this.prepared(text.sql);
+      return this.withoutFsync(
+        () => statement.all(...text.parameters(owner, now, leaseUntil)) as MessageRow[],
+      );
     });
   }
 
@@ -118,6 +115,8 @@ export class SqliteQueueStore implements QueueStore {
 
   /** Runs `fn` with its commit not waiting for the disk (see the top of this file). */
   private withoutFsync<T>(fn: () => T): T {
+    // Through Database#pragma each time: SQLite applies `synchronous` when the statement is prepared, so
+    // a prepared statement run again would not reliably set it.
     this.sqlite.pragma('synchronous = NORMAL');
     try {
       return fn();
