@@ -31,6 +31,8 @@ const { values } = parseArgs({
   },
 });
 const batch = Number(values.batch);
+const HTML =
+  '<p>Your code is <b>123456</b>. It expires in 10 minutes.</p><p>If you did not ask for it, ignore this email.</p>';
 const messages = Number(values.messages);
 const without = values['without-index'];
 const againstPrepare = values.against
@@ -78,7 +80,9 @@ function round(dropIndex, prepare = prepareSqliteAccept) {
           to_email: 'jane@recipient.example',
           to_domain: 'recipient.example',
           subject: 'Your sign-in code is 123456',
-          html: '<p>Your code is <b>123456</b>. It expires in 10 minutes.</p><p>If you did not ask for it, ignore this email.</p>',
+          // A tree from before migration 033 (--against) stores the HTML from here; the statement of a
+          // later one leaves it (better-sqlite3 ignores a named value its statement does not use).
+          html: HTML,
           created_at: now,
           updated_at: now,
           attempts: 0,
@@ -87,6 +91,7 @@ function round(dropIndex, prepare = prepareSqliteAccept) {
           lease_expires_at: null,
           category: null,
         },
+        html: HTML,
         event: {
           id: newId(),
           message_id: id,

@@ -162,9 +162,9 @@ async function seed(k, kind) {
     series(
       n,
       sql`insert into messages (id, account_id, status, from_name, from_email, from_domain, to_name, to_email,
-            to_domain, subject, html, created_at, updated_at, attempts, next_attempt_at)
+            to_domain, subject, created_at, updated_at, attempts, next_attempt_at)
           select ${`msg-${a}-${status}-`} || i, ${`acct-${a}`}, ${status}, '', 'noreply@acme.example',
-            'acme.example', '', 'someone@dest.example', 'dest.example', 's', '<p>x</p>', 1, 1, 0, ${due}
+            'acme.example', '', 'someone@dest.example', 'dest.example', 's', 1, 1, 0, ${due}
           from n`,
     );
   // The backlog: due from NOW − backlog ms on, one per ms.

@@ -56,7 +56,6 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
       to_email: `r${i}@dest.example`,
       to_domain: 'dest.example',
       subject: 's',
-      html: '<p>x</p>',
       created_at: NOW - 1000,
       updated_at: NOW - 1000,
       attempts: 0,

@@ -184,7 +184,6 @@ async function seed(k, kind) {
         to_email: 'someone@dest.example',
         to_domain: 'dest.example',
         subject: 's',
-        html: '<p>x</p>',
         created_at: 1,
         updated_at: 1,
         attempts: 1,

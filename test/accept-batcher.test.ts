@@ -71,9 +71,9 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
 
   it('stores every character of every column as given', async () => {
     const awkward = acceptItem(accountId);
+    awkward.html = '<p>Ünïcødé ✓ 🙂</p>\r\n<p>{"json": [1, 2]}</p>';
     Object.assign(awkward.message, {
       subject: 'Quotes " \' braces {a,b} back\\slash NULL, comma; tab\there',
-      html: '<p>Ünïcødé ✓ 🙂</p>\r\n<p>{"json": [1, 2]}</p>',
       from_name: '',
       to_name: 'Zoë "Z" O\'Brien',
       status: 'test',
@@ -91,6 +91,12 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
       .executeTakeFirstOrThrow();
     // The columns the accept path does not write start empty (content retention, re-send: 026, 027).
     expect(message).toEqual({ ...awkward.message, content_removed_at: null, resent_from: null });
+    const body = await db
+      .selectFrom('message_bodies')
+      .selectAll()
+      .where('message_id', '=', awkward.message.id)
+      .executeTakeFirst();
+    expect(body).toEqual({ message_id: awkward.message.id, html: awkward.html });
     const event = await db
       .selectFrom('events')
       .selectAll()

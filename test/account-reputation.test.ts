@@ -156,7 +156,6 @@ describe.each(databaseKinds)('account reputation state on $name', (kind) => {
           to_email: 'x@dest.example',
           to_domain: 'dest.example',
           subject: 's',
-          html: 'h',
           created_at: NOW,
           updated_at: NOW,
           attempts: 0,

@@ -224,8 +224,15 @@ describe.each(databaseKinds)('upgrading to content retention on $name', (kind) =
       .execute();
     return {
       db,
+      // Read after the upgrade, which moved the HTML to message_bodies (migration 033).
       html: async () =>
-        (await k.selectFrom('messages').select('html').where('id', '=', 'm1').executeTakeFirstOrThrow()).html,
+        (
+          await k
+            .selectFrom('message_bodies')
+            .select('html')
+            .where('message_id', '=', 'm1')
+            .executeTakeFirstOrThrow()
+        ).html,
       since: async () => new RetentionRepo(db.kysely).contentRetentionSince(),
       close: async () => {
         await db.close();

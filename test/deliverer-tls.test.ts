@@ -14,7 +14,7 @@ import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import type { TlsRequirement, TlsSessionReport } from '../src/delivery/tls-policy.js';
 import type { AttemptResult, DeliveryTarget } from '../src/delivery/transport.js';
 import { Verp } from '../src/delivery/verp.js';
-import { messageRow } from './helpers/message-row.js';
+import { claimedMessage } from './helpers/message-row.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { TestCa } from './helpers/test-ca.js';
 
@@ -96,7 +96,7 @@ describe('TLS policy in the Deliverer', () => {
 
   async function attempt(d: Deliverer, to = 'jane@dest.example'): Promise<AttemptResult> {
     const outcome = await d.deliver(
-      messageRow('acct', { to_email: to, to_domain: to.slice(to.lastIndexOf('@') + 1) }),
+      claimedMessage('acct', { to_email: to, to_domain: to.slice(to.lastIndexOf('@') + 1) }),
     );
     if (outcome.kind !== 'attempted') throw new Error(`expected an attempt, got ${JSON.stringify(outcome)}`);
     return outcome.result;

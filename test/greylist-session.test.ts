@@ -11,7 +11,7 @@ import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import type { AttemptResult } from '../src/delivery/transport.js';
 import { Verp } from '../src/delivery/verp.js';
-import { messageRow } from './helpers/message-row.js';
+import { claimedMessage } from './helpers/message-row.js';
 import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
 import { until } from './helpers/wait.js';
 
@@ -84,7 +84,7 @@ describe('a greylisting reply during the session', () => {
 
   async function attempt(to: string): Promise<AttemptResult> {
     const outcome = await deliverer.deliver(
-      messageRow('acct', { to_email: to, to_domain: 'dest.example', to_name: '' }),
+      claimedMessage('acct', { to_email: to, to_domain: 'dest.example', to_name: '' }),
     );
     if (outcome.kind !== 'attempted') throw new Error(`expected an attempt, got ${JSON.stringify(outcome)}`);
     return outcome.result;
@@ -127,7 +127,7 @@ describe('a greylisting reply during the session', () => {
     expect(limits.concurrency(DESTINATION)).toBe(CONNECTIONS / 2);
     expect(limits.pausedUntil(DESTINATION, now)).toBeGreaterThan(now);
     // The paused destination is not tried: the next message is rescheduled without an attempt.
-    const outcome = await deliverer.deliver(messageRow('acct', { to_email: 'jane@dest.example' }));
+    const outcome = await deliverer.deliver(claimedMessage('acct', { to_email: 'jane@dest.example' }));
     expect(outcome).toMatchObject({ kind: 'paused' });
     now += 1; // keep the clock moving for the next test's limits
   });

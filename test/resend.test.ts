@@ -106,8 +106,13 @@ describe.each(databaseKinds)('re-send on $name', (kind) => {
     const removed = await send('joe@dest.example');
     await env.services.db.kysely
       .updateTable('messages')
-      .set({ html: '', content_removed_at: Date.now(), status: 'delivered', next_attempt_at: null })
+      .set({ content_removed_at: Date.now(), status: 'delivered', next_attempt_at: null })
       .where('id', '=', removed)
+      .execute();
+    await env.services.db.kysely
+      .updateTable('message_bodies')
+      .set({ html: '' })
+      .where('message_id', '=', removed)
       .execute();
     const gone = await call(alice, 'POST', `/api/emails/${removed}/resend`);
     expect(gone.statusCode).toBe(400);

@@ -22,7 +22,7 @@ import type { Transport } from '../src/delivery/transport.js';
 import { Verp } from '../src/delivery/verp.js';
 import { DATABASE_AWAY_MS } from '../src/delivery/worker.js';
 import { databaseKinds, POSTGRES_URL } from './helpers/databases.js';
-import { messageRow } from './helpers/message-row.js';
+import { claimedMessage, messageRow } from './helpers/message-row.js';
 import { runOneClaim } from './helpers/one-claim-worker.js';
 import { freePort } from './helpers/process.js';
 
@@ -163,7 +163,7 @@ describe('an attempt the database kept from starting', () => {
         throw away;
       },
     });
-    const early = await errorOf(before.deliver(messageRow('acct')));
+    const early = await errorOf(before.deliver(claimedMessage('acct')));
     expect(early).toBeInstanceOf(AttemptNotStarted);
     expect(early.cause).toBe(away);
     const during = deliverer({
@@ -173,7 +173,7 @@ describe('an attempt the database kept from starting', () => {
         },
       },
     });
-    expect(await errorOf(during.deliver(messageRow('acct')))).toBe(away);
+    expect(await errorOf(during.deliver(claimedMessage('acct')))).toBe(away);
   });
 
   it('is found behind a wrapping error', async () => {

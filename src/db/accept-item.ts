@@ -5,6 +5,8 @@ import type { SuppressionFacts } from './suppressions-repo.js';
 
 export interface AcceptItem {
   message: NewMessage;
+  /** The message's HTML: stored apart from its row (message_bodies), in the same transaction. */
+  html: string;
   event: NewEvent;
   /** Counts toward the monthly cap (real sends); the cap and the month it applies to. */
   quota?: { month: string; cap: number };

@@ -44,12 +44,8 @@ function likeContains(word: string): string {
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** A message row without its body, as the log lists it. */
-export type MessageSummary = Omit<MessageRow, 'html'>;
-
-const SUMMARY_COLUMNS = MESSAGE_COLUMNS.filter(
-  (c): c is Exclude<(typeof MESSAGE_COLUMNS)[number], 'html'> => c !== 'html',
-);
+/** A message row without its body (message_bodies), as the log lists it. */
+export type MessageSummary = MessageRow;
 
 const gzippedAsync = promisify(gzip);
 const gunzipped = promisify(gunzip);
@@ -83,7 +79,7 @@ export type RawMessage =
   | { kind: 'none'; attempted: boolean };
 
 export interface MessageDetail {
-  message: LoggedMessageRow;
+  message: LoggedMessageRow & { html: string };
   /** The raw bytes kept: their size as sent; undefined when none are. */
   rawSize: number | undefined;
   /** The account's content_retention_days as it is now (the authenticated account may be cached). */
@@ -105,7 +101,7 @@ export class MessagesRepo {
 
   /** Newest first, at most `limit`. */
   async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageSummary[]> {
-    let q = this.db.selectFrom('messages').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+    let q = this.db.selectFrom('messages').select(MESSAGE_COLUMNS).where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);
     if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
@@ -182,12 +178,15 @@ export class MessagesRepo {
       });
   }
 
-  async get(accountId: string, id: string): Promise<LoggedMessageRow | undefined> {
+  /** The message with its HTML ('' once the content retention removed it). */
+  async get(accountId: string, id: string): Promise<(LoggedMessageRow & { html: string }) | undefined> {
     return this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
+      .selectFrom('messages as m')
+      .leftJoin('message_bodies as b', 'b.message_id', 'm.id')
+      .selectAll('m')
+      .select((eb) => eb.fn.coalesce('b.html', sql<string>`''`).as('html'))
+      .where('m.account_id', '=', accountId)
+      .where('m.id', '=', id)
       .executeTakeFirst();
   }
 

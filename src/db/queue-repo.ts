@@ -17,7 +17,7 @@
 // queue-record.ts; the statements that differ by database are the queue seam (seams.ts QueueStore).
 import { Signal } from '../wake-signals.js';
 import { sql, type Kysely } from 'kysely';
-import type { Database, MessageRow } from './schema.js';
+import type { Database, MessageWithBody } from './schema.js';
 import { PLANS } from '../accounts/plans.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
 import { inTurn, UNCAPPED, type FairCaps, type FairQueue } from './fair-claim.js';
@@ -52,7 +52,7 @@ export const DELIVERY_QUEUE: FairQueue = {
 export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
 
 /** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
-export function inDeliveryTurn(rows: MessageRow[]): MessageRow[] {
+export function inDeliveryTurn(rows: MessageWithBody[]): MessageWithBody[] {
   return inTurn(
     rows,
     (r) => r.account_id,
@@ -83,7 +83,7 @@ export class QueueRepo {
    * due again. Concurrent claims never lease a message twice (the store's claim: SKIP LOCKED on
    * PostgreSQL; SQLite has one writer at a time, so the statement alone is atomic).
    */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
     return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit));
   }
 

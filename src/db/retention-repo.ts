@@ -90,10 +90,11 @@ export class RetentionRepo {
     return this.db.transaction().execute(async (trx) => {
       const r = await trx
         .updateTable('messages')
-        .set({ html: '', content_removed_at: now })
+        .set({ content_removed_at: now })
         .where('id', 'in', ids)
         .where('content_removed_at', 'is', null)
         .executeTakeFirst();
+      await trx.updateTable('message_bodies').set({ html: '' }).where('message_id', 'in', ids).execute();
       await trx.deleteFrom('message_raw').where('message_id', 'in', ids).execute();
       return Number(r.numUpdatedRows);
     });

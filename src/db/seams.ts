@@ -7,7 +7,7 @@
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
 import type { AttemptRecord, RecordOutcome } from './queue-record.js';
-import type { MessageRow } from './schema.js';
+import type { MessageWithBody } from './schema.js';
 import type { Statement } from './statement.js';
 import type { RecordedEvent } from './webhook-enqueue.js';
 
@@ -33,7 +33,7 @@ export interface QueueStore {
    * Leases up to `limit` due messages to `owner` until `leaseUntil` (fair-claim.ts), none twice however
    * many claims run at once; in no particular order (queue-repo.ts puts them in turn).
    */
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]>;
+  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]>;
   /** Applies the records in one transaction (queue-record.ts recordSteps), with their pushes and counts. */
   record(records: AttemptRecord[]): Promise<RecordedAttempts>;
   /** The earliest next_attempt_at in the queue, or undefined. */

@@ -6,7 +6,7 @@ import {
   SENDABLE_DOMAIN_STATUSES,
   type DomainStatus,
   type DomainTls,
-  type MessageRow,
+  type MessageWithBody,
 } from '../db/schema.js';
 import { MAX_RAW_KEPT_BYTES } from '../db/messages-repo.js';
 import type { KeptRaw } from '../db/queue-record.js';
@@ -111,7 +111,7 @@ export class Deliverer {
    * The expire_after (seconds) that applies to the message: its sending domain's; null for the
    * service's own mail and by default (ARCHITECTURE.md, "Expiry").
    */
-  async expireAfter(m: MessageRow): Promise<number | null> {
+  async expireAfter(m: MessageWithBody): Promise<number | null> {
     if (m.from_domain === this.settings.testDomain) return null;
     return this.deps.expireAfter(m.account_id, m.from_domain);
   }
@@ -121,7 +121,7 @@ export class Deliverer {
    * DNS, the signing) rejects with AttemptNotStarted: nothing was sent, which the worker may count as
    * no attempt. A failure after it rejects as it is.
    */
-  async deliver(m: MessageRow): Promise<DeliveryOutcome> {
+  async deliver(m: MessageWithBody): Promise<DeliveryOutcome> {
     let sending = false;
     try {
       return await this.deliverOnce(m, () => (sending = true));
@@ -130,7 +130,7 @@ export class Deliverer {
     }
   }
 
-  private async deliverOnce(m: MessageRow, startSending: () => void): Promise<DeliveryOutcome> {
+  private async deliverOnce(m: MessageWithBody, startSending: () => void): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
     const sender = await this.sender(m);
@@ -210,7 +210,7 @@ export class Deliverer {
     }
   }
 
-  private sign(m: MessageRow, key: SigningKey | undefined): Promise<BuiltMessage> {
+  private sign(m: MessageWithBody, key: SigningKey | undefined): Promise<BuiltMessage> {
     return this.deps.builder.build({
       message: {
         id: m.id,
@@ -239,7 +239,7 @@ export class Deliverer {
    * Only the cached look-ups (ownKey): a domain not yet verified, the simulator's common case, must not
    * cost a read of its status for every message, as a real send's last look before failing does.
    */
-  private async simulate(m: MessageRow, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
+  private async simulate(m: MessageWithBody, simulator: SimulatorTransport): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     const key = m.from_domain === settings.testDomain ? undefined : await this.ownKey(m);
     const { bytes: signed, gzipped } = await this.sign(m, key);
@@ -259,7 +259,7 @@ export class Deliverer {
    * The key of the customer's From domain while the account may send from it, through the caches (the
    * sendable domains a second, keys a minute); undefined otherwise.
    */
-  private async ownKey(m: MessageRow): Promise<SigningKey | undefined> {
+  private async ownKey(m: MessageWithBody): Promise<SigningKey | undefined> {
     const sendable = (await this.deps.verifiedDomains(m.account_id)).includes(m.from_domain);
     return sendable ? this.deps.dkim.signingKey(m.from_domain, m.account_id) : undefined;
   }
@@ -276,7 +276,7 @@ export class Deliverer {
    * domain's key, bounces to send.<domain> (SPF and return-path alignment), while the domain may send;
    * else the message fails with the reason (sender-domain-refusal.ts).
    */
-  private async sender(m: MessageRow): Promise<Sender> {
+  private async sender(m: MessageWithBody): Promise<Sender> {
     const { deps, settings } = this;
     const domain = m.from_domain;
     if (domain === settings.testDomain) {
@@ -305,7 +305,7 @@ export class Deliverer {
    * setting (the service's own mail: opportunistic) and, to the MX hosts, the recipient domain's
    * MTA-STS policy; through a relay only the domain's setting applies (to the relay's host).
    */
-  private async tlsRequirement(m: MessageRow): Promise<TlsRequirement> {
+  private async tlsRequirement(m: MessageWithBody): Promise<TlsRequirement> {
     const { deps, settings } = this;
     const domainTls =
       m.from_domain !== settings.testDomain && deps.domainTls
@@ -319,7 +319,7 @@ export class Deliverer {
    * No MX host is listed by the recipient domain's MTA-STS policy (enforce): deferred without a
    * connection, and reported as a failure for each host (TLS reporting).
    */
-  private unlisted(m: MessageRow, targets: DeliveryTarget[], tls: TlsRequirement): AttemptResult {
+  private unlisted(m: MessageWithBody, targets: DeliveryTarget[], tls: TlsRequirement): AttemptResult {
     const hosts = [...new Set(targets.map((t) => t.host))];
     const of = tls.policyDomain ?? m.to_domain;
     const reason = `the MTA-STS policy of ${of} (enforce) does not list ${hosts.join(', ')}; not delivered`;

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { AttemptRecord, QueueRepo, RecordOutcome } from '../db/queue-repo.js';
 import { GroupCommit } from '../group-commit.js';
-import type { DeliveryAttemptRow, MessageRow } from '../db/schema.js';
+import type { DeliveryAttemptRow, MessageRow, MessageWithBody } from '../db/schema.js';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
@@ -64,7 +64,7 @@ export interface WorkerObserver {
 export class DeliveryWorker {
   readonly id: string;
   /** Claims, wakes and leases (lease-loop.ts); the items it runs are the leases this worker holds. */
-  private readonly loop: LeaseLoop<MessageRow>;
+  private readonly loop: LeaseLoop<MessageWithBody>;
   /** A claim failed: the database may have leased messages to us without our hearing of it. */
   private reconcile = false;
   /** Attempts finishing together are recorded in one transaction. */
@@ -81,7 +81,7 @@ export class DeliveryWorker {
     this.id = options.owner ?? `worker-${newId()}`;
     // Results arrive one SMTP reply at a time; 5 ms lets them share commits (see bench/e2e).
     this.recorder = new GroupCommit((records) => queue.recordMany(records), { lingerMs: 5 });
-    this.loop = new LeaseLoop<MessageRow>({
+    this.loop = new LeaseLoop<MessageWithBody>({
       concurrency: options.concurrency,
       pollMs: options.pollMs,
       canClaim: options.canClaim,
@@ -116,7 +116,7 @@ export class DeliveryWorker {
     return this.loop.stop();
   }
 
-  private async claim(slots: number): Promise<MessageRow[]> {
+  private async claim(slots: number): Promise<MessageWithBody[]> {
     if (this.reconcile) {
       // A claim that committed while its answer was lost would hold those messages until the lease
       // expires; give back every lease but those in hand.
@@ -127,7 +127,7 @@ export class DeliveryWorker {
     return this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots);
   }
 
-  private async process(m: MessageRow): Promise<void> {
+  private async process(m: MessageWithBody): Promise<void> {
     const started = this.clock.now();
     let record: AttemptRecord;
     try {
@@ -179,7 +179,7 @@ export class DeliveryWorker {
    * a minute; after that the lease expires and the message is tried again (at worst a duplicate, never
    * a loss).
    */
-  private async keep(m: MessageRow, record: AttemptRecord): Promise<void> {
+  private async keep(m: MessageWithBody, record: AttemptRecord): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         const outcome = await this.recorder.submit(record);
@@ -212,7 +212,7 @@ export class DeliveryWorker {
    * Delivers once and says what to record. A message past its deadline (its domain's expire_after, or
    * the default retry period) is not tried: it fails as expired (ARCHITECTURE.md, "Expiry").
    */
-  private async attempt(m: MessageRow, started: number): Promise<AttemptRecord> {
+  private async attempt(m: MessageWithBody, started: number): Promise<AttemptRecord> {
     const deadline = messageDeadline(
       m.created_at,
       await beforeSending(this.deliverer.expireAfter(m)),

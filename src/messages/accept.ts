@@ -189,7 +189,6 @@ export class AcceptService {
         to_email: send.to.email,
         to_domain: send.to.domain,
         subject: send.subject,
-        html: stored.html,
         created_at: now,
         updated_at: now,
         attempts: 0,
@@ -198,6 +197,7 @@ export class AcceptService {
         lease_expires_at: null,
         category: null,
       },
+      html: stored.html,
       event: {
         id: newId(),
         message_id: id,

@@ -82,7 +82,6 @@ export class SystemMail {
         to_domain: to.address.domain,
         // Never a header break: the subject is ours, but the guard costs nothing.
         subject: m.subject.replace(/[\r\n\0]+/g, ' '),
-        html: m.html,
         created_at: now,
         updated_at: now,
         attempts: 0,
@@ -91,6 +90,7 @@ export class SystemMail {
         lease_expires_at: null,
         category: null,
       },
+      html: m.html,
       event: {
         id: newId(),
         message_id: id,

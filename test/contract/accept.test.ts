@@ -57,9 +57,22 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
 
   it('commits a batch and answers each item in order, with its message and first event', async () => {
     const a = await account();
-    const items = [item(a), item(a), item(a)];
+    const items = [item(a, { html: '<p>one</p>' }), item(a, { html: '' }), item(a, { html: '<p>three</p>' })];
     expect(await accept(items)).toEqual([{ kind: 'accepted' }, { kind: 'accepted' }, { kind: 'accepted' }]);
     expect(await stored(a)).toEqual(items.map((i) => i.message.id).sort());
+    // Each message's HTML apart from its row (message_bodies).
+    const bodies = await db()
+      .selectFrom('message_bodies')
+      .select(['message_id', 'html'])
+      .where(
+        'message_id',
+        'in',
+        items.map((i) => i.message.id),
+      )
+      .execute();
+    expect(new Map(bodies.map((b) => [b.message_id, b.html]))).toEqual(
+      new Map(items.map((i) => [i.message.id, i.html])),
+    );
     const events = await db()
       .selectFrom('events')
       .select(['id', 'message_id', 'type'])

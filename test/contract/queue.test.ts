@@ -29,14 +29,14 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
   });
 
   const db = () => c.db.kysely;
-  const insert = async (changes: Partial<MessageRow> = {}) => {
+  const insert = async (changes: Partial<MessageRow> = {}, html = '<p>x</p>') => {
     const row = messageRow(c.accountId, {
       created_at: NOW,
       updated_at: NOW,
       next_attempt_at: NOW,
       ...changes,
     });
-    await c.facade.insertMessage(row);
+    await c.facade.insertMessage({ ...row, html });
     return row.id;
   };
   const message = (id: string) => c.facade.message(c.accountId, id);
@@ -107,6 +107,18 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
       expect(await message(m.id)).toMatchObject({ lease_owner: 'w1', lease_expires_at: UNTIL });
     }
     expect(await queue.claim('w2', NOW, UNTIL, 10)).toEqual([]);
+  });
+
+  it('gives each claimed message its own HTML, kept apart from its row', async () => {
+    const bodies = ['<p>one</p>', `<p>${'long '.repeat(6000)}</p>`, '<p>caf\u00e9 \u{1F600}</p>'];
+    const ids = [];
+    for (const html of bodies) ids.push(await insert({}, html));
+    const claimed = await queue.claim('w1', NOW, UNTIL, 10);
+    expect(new Map(claimed.map((m) => [m.id, m.html]))).toEqual(new Map(ids.map((id, i) => [id, bodies[i]])));
+    // The claim and the record change the row, never the body.
+    await queue.record(claimed.map((m) => delivered(m.id, 'w1')));
+    const kept = await db().selectFrom('message_bodies').select(['message_id', 'html']).execute();
+    for (const [i, id] of ids.entries()) expect(kept.find((b) => b.message_id === id)?.html).toBe(bodies[i]);
   });
 
   it('never leases a message twice to claims running at once, and stops at the limit', async () => {

@@ -7,6 +7,7 @@ export function acceptItem(accountId: string, id = newId()): AcceptItem {
   const now = Date.now();
   return {
     message: messageRow(accountId, { id, created_at: now, updated_at: now, next_attempt_at: now }),
+    html: '<p>x</p>',
     event: {
       id: newId(),
       message_id: id,

@@ -1,6 +1,7 @@
 // A message row for tests that put messages straight into the database: queued now, from
-// noreply@acme.example to someone at dest.example, with whatever the test needs changed.
-import type { MessageRow } from '../../src/db/schema.js';
+// noreply@acme.example to someone at dest.example, with whatever the test needs changed. Its HTML is
+// not in the row (message_bodies): a claim gives a message without a body row the HTML ''.
+import type { MessageRow, MessageWithBody } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 
 export function messageRow(accountId: string, changes: Partial<MessageRow> = {}): MessageRow {
@@ -16,7 +17,6 @@ export function messageRow(accountId: string, changes: Partial<MessageRow> = {})
     to_email: 'someone@dest.example',
     to_domain: 'dest.example',
     subject: 's',
-    html: '<p>x</p>',
     created_at: now,
     updated_at: now,
     attempts: 0,
@@ -26,4 +26,10 @@ export function messageRow(accountId: string, changes: Partial<MessageRow> = {})
     category: null,
     ...changes,
   };
+}
+
+/** A message as the worker has it once claimed: the row with its HTML. */
+export function claimedMessage(accountId: string, changes: Partial<MessageWithBody> = {}): MessageWithBody {
+  const { html = '<p>x</p>', ...row } = changes;
+  return { ...messageRow(accountId, row), html };
 }

@@ -161,22 +161,30 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
     /** Every message of the account, the service's own mail to it included, oldest first. */
     messagesOf: (accountId: string) =>
       db
-        .selectFrom('messages')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .orderBy('created_at')
+        .selectFrom('messages as m')
+        .innerJoin('message_bodies as b', 'b.message_id', 'm.id')
+        .selectAll('m')
+        .select('b.html')
+        .where('m.account_id', '=', accountId)
+        .orderBy('m.created_at')
         .execute(),
-    /** Every message to `address` (the service's own mail: links, warnings), oldest first. */
+    /** Every message to `address` (the service's own mail: links, warnings), oldest first, with its HTML. */
     mailTo: (address: string) =>
       db
-        .selectFrom('messages')
-        .selectAll()
-        .where('to_email', '=', address.toLowerCase())
-        .orderBy('id')
+        .selectFrom('messages as m')
+        .innerJoin('message_bodies as b', 'b.message_id', 'm.id')
+        .selectAll('m')
+        .select('b.html')
+        .where('m.to_email', '=', address.toLowerCase())
+        .orderBy('m.id')
         .execute(),
-    /** Puts a message straight into the database (messageRow.ts makes one), as if accepted. */
-    async insertMessage(row: MessageRow): Promise<void> {
+    /**
+     * Puts a message straight into the database (messageRow.ts makes one), as if accepted: its row, and
+     * its HTML ('' when not given) in message_bodies.
+     */
+    async insertMessage({ html = '', ...row }: MessageRow & { html?: string }): Promise<void> {
       await db.insertInto('messages').values(row).execute();
+      await db.insertInto('message_bodies').values({ message_id: row.id, html }).execute();
     },
     /** Events of these types recorded for any of the messages, oldest first. */
     eventsOfTypes: (types: EventType[], messageIds: string[]) =>

@@ -10,7 +10,7 @@ import { Verp } from '../../src/delivery/verp.js';
 import type { DkimKeys, SigningKey } from '../../src/dkim/dkim-keys.js';
 import { simulatorTest } from '../../src/simulator/simulator-addresses.js';
 import { SimulatorTransport } from '../../src/simulator/simulator-transport.js';
-import { messageRow } from '../helpers/message-row.js';
+import { claimedMessage } from '../helpers/message-row.js';
 
 const TEST_DOMAIN = 'txmail.test';
 const KEY = { selector: 'sel' } as unknown as SigningKey;
@@ -79,7 +79,7 @@ describe('a simulated delivery', () => {
     return { deliverer, asked, built, delivered, verp };
   }
   const toSimulator = (from: string) =>
-    messageRow('acct', {
+    claimedMessage('acct', {
       from_email: `noreply@${from}`,
       from_domain: from,
       to_email: `delivered@simulator.${TEST_DOMAIN}`,

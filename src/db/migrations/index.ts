@@ -32,6 +32,7 @@ import * as m029 from './029-audit-log.js';
 import * as m030 from './030-api-key-roles.js';
 import * as m031 from './031-member-reset-tokens.js';
 import * as m032 from './032-content-retention-grace.js';
+import * as m033 from './033-message-bodies.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '030-api-key-roles': m030,
   '031-member-reset-tokens': m031,
   '032-content-retention-grace': m032,
+  '033-message-bodies': m033,
 };

@@ -77,11 +77,16 @@ class PostgresAccept {
     });
   }
 
-  /** The messages of `indexes` and their first events: one statement. */
+  /** The messages of `indexes`, their bodies and their first events: one statement. */
   private async store(trx: Transaction<Database>, items: AcceptItem[], indexes: number[]): Promise<void> {
     if (indexes.length === 0) return;
     await trx
       .with('inserted', (db) => db.insertInto('messages').values(indexes.map((i) => items[i]!.message)))
+      .with('bodies', (db) =>
+        db
+          .insertInto('message_bodies')
+          .values(indexes.map((i) => ({ message_id: items[i]!.message.id, html: items[i]!.html }))),
+      )
       .insertInto('events')
       .values(indexes.map((i) => items[i]!.event))
       .execute();

@@ -17,7 +17,8 @@ import {
 } from '../queue-record.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { addReputationCounts } from '../reputation-repo.js';
-import type { Database, MessageRow } from '../schema.js';
+import { withBodies } from '../message-bodies.js';
+import type { Database, MessageRow, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import { executeStatement, queryStatement } from '../statement.js';
 import { postgresWebhookEnqueue } from './webhook-enqueue.js';
@@ -25,8 +26,8 @@ import { postgresWebhookEnqueue } from './webhook-enqueue.js';
 export class PostgresQueueStore implements QueueStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
-    return claimFair<MessageRow>(
+  async claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+    const rows = await claimFair<MessageRow>(
       this.db,
       'postgres',
       DELIVERY_QUEUE,
@@ -36,6 +37,13 @@ export class PostgresQueueStore implements QueueStore {
       limit,
       DELIVERY_CAPS,
     );
+    if (rows.length === 0) return [];
+    const bodies = await this.db
+      .selectFrom('message_bodies')
+      .select(['message_id', 'html'])
+      .where('message_id', '=', (eb) => eb.fn.any(eb.val(rows.map((r) => r.id))))
+      .execute();
+    return withBodies(rows, bodies);
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {

@@ -66,6 +66,9 @@ export function prepareSqliteAccept(
      on conflict (id) do nothing`,
   );
   const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
+  const insertBody = sqlite.prepare<[string, string]>(
+    'insert into message_bodies (message_id, html) values (?, ?)',
+  );
   const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
 
   /** The batch's months, by account: the count so far, and whether this batch has counted on it. */
@@ -117,6 +120,7 @@ export function prepareSqliteAccept(
       }
     }
     insertMessage.run(m);
+    insertBody.run(m.id, item.html);
     insertEvent.run(item.event);
     return warned ? { kind: 'accepted', warned } : { kind: 'accepted' };
   };

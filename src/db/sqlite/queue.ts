@@ -24,7 +24,8 @@ import {
 } from '../queue-record.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { prepareReputationCounts } from '../reputation-repo.js';
-import type { Database, MessageRow } from '../schema.js';
+import { withBodies } from '../message-bodies.js';
+import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
 import { sqliteClaimTexts, type ClaimText } from './claim-text.js';
@@ -41,6 +42,8 @@ export class SqliteQueueStore implements QueueStore {
   private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
   private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
   private readonly claimText: (limit: number) => ClaimText;
+  /** The claimed messages' bodies: their ids as one JSON array, so one text serves any claim. */
+  private readonly bodies: SQLite.Statement<[string], MessageBodiesTable>;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -48,6 +51,9 @@ export class SqliteQueueStore implements QueueStore {
   ) {
     this.addCounts = prepareReputationCounts(sqlite);
     this.claimText = sqliteClaimTexts(kysely, DELIVERY_QUEUE, DELIVERY_CAPS);
+    this.bodies = sqlite.prepare(
+      'select message_id, html from message_bodies where message_id in (select value from json_each(?))',
+    );
     this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
       const outcomes = this.runSteps(recordSteps(records));
       let pushes = 0;
@@ -59,16 +65,18 @@ export class SqliteQueueStore implements QueueStore {
     });
   }
 
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
     if (limit <= 0) return Promise.resolve([]);
     return this.locked(() => {
       // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
       // rest of its values are parameters.
       const text = this.claimText(limit);
       const statement = this.prepared(text.sql);
-      return this.withoutFsync(
+      const rows = this.withoutFsync(
         () => statement.all(...text.parameters(owner, now, leaseUntil)) as MessageRow[],
       );
+      if (rows.length === 0) return [];
+      return withBodies(rows, this.bodies.all(JSON.stringify(rows.map((r) => r.id))));
     });
   }
 

@@ -435,7 +435,7 @@ function summaryJson(m: MessageSummary) {
  * The message with its HTML as stored. A test send keeps at most 64 KiB of it (messages/test-html.ts);
  * its email.test event records the size as sent, so the detail can say what was cut.
  */
-function detailJson(m: MessageRow, events: EventRow[]) {
+function detailJson(m: MessageRow & { html: string }, events: EventRow[]) {
   const test = m.status === 'test' ? events.find((e) => e.type === 'email.test') : undefined;
   const cut = test && (JSON.parse(test.data) as { html_truncated?: boolean; html_bytes?: number });
   const truncated = cut?.html_truncated === true && typeof cut.html_bytes === 'number';
