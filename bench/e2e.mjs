@@ -9,6 +9,8 @@
 //                      [--webhook]   (the tenant has a webhook endpoint, a local HTTP server: every
 //                                     email.delivered is pushed too, and counted)
 //                      [--build label=/path/to/tree ...] [--rounds 1]
+//                      [--html-bytes N]  (a receipt of about N bytes of HTML instead of the short message;
+//                                         Postfix's messages are sized by estimate)
 // Each --build (default: this tree) runs its own `txmail serve` in turn, in every round, the order
 // reversed every other round (a, b, b, a, …), so builds are compared within one run.
 //
@@ -25,7 +27,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createDatabase } from './lib/database.mjs';
 import { createBenchTenant } from './lib/tenant.mjs';
-import { HTML, latencies, postAll, postSteady, poster } from './lib/post.mjs';
+import { htmlOf, latencies, postAll, postSteady, poster } from './lib/post.mjs';
 import { startSink } from './lib/sink.mjs';
 import { cpuWindow, describeCpu, processMs, treeMs } from './lib/cpu.mjs';
 import { startOpenDkim, startPostfix } from './lib/postfix.mjs';
@@ -40,12 +42,15 @@ const { values } = parseArgs({
     webhook: { type: 'boolean', default: false },
     build: { type: 'string', multiple: true },
     rounds: { type: 'string', default: '1' },
+    'html-bytes': { type: 'string' },
   },
 });
 const TOTAL = Number(values.messages);
 const RATE = Number(values.rate);
 const RATE_SECONDS = Number(values['rate-seconds']);
 const ROUNDS = Number(values.rounds);
+/** The message's HTML: bench/lib/post.mjs's short one, or a receipt of about --html-bytes bytes. */
+const HTML = htmlOf(values['html-bytes'] === undefined ? undefined : Number(values['html-bytes']));
 const here = new URL('..', import.meta.url).pathname;
 const builds = (values.build ?? [`txmail=${here}`]).map((b) => {
   const eq = b.indexOf('=');
@@ -250,7 +255,7 @@ async function txmailRun(build) {
     TXMAIL_HTTP_PORT: String(port),
   });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-  const post = poster([port], key);
+  const post = poster([port], key, { html: HTML });
 
   const txBase = sink.count;
   const txStart = Date.now();

@@ -4,16 +4,34 @@ import http from 'node:http';
 export const HTML = `<p>Your sign-in code is <b>483920</b>.</p><p>${'It expires in ten minutes. '.repeat(40)}</p>`;
 
 /**
+ * HTML of about `bytes` bytes shaped like a styled receipt (a table of rows with inline styles), for
+ * benches of larger messages; HTML itself when `bytes` is undefined.
+ */
+export function htmlOf(bytes) {
+  if (bytes === undefined) return HTML;
+  const row = (i) =>
+    `<tr><td style="padding:8px 12px;border-bottom:1px solid #e5e7eb;font-family:Helvetica,Arial,sans-serif">Item ${i}</td>` +
+    `<td style="padding:8px 12px;border-bottom:1px solid #e5e7eb;text-align:right">$${(i * 7.31).toFixed(2)}</td></tr>\n`;
+  let body = '';
+  for (let i = 1; body.length < bytes - 120; i++) body += row(i);
+  return `<p>Your receipt</p><table style="width:100%;border-collapse:collapse">\n${body}</table>`;
+}
+
+/**
  * A function that posts one message to one of `ports` (in turn) and resolves on 200. `body`: a request
  * body of the caller's (JSON text) instead of this message from `from`; `sockets`: connections at most.
  */
-export function poster(ports, key, { from = 'Acme <noreply@acme.example>', body, sockets = 50 } = {}) {
+export function poster(
+  ports,
+  key,
+  { from = 'Acme <noreply@acme.example>', body, sockets = 50, html = HTML } = {},
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   body ??= JSON.stringify({
     from,
     to: 'jane@recipient.example',
     subject: 'Your sign-in code',
-    message: HTML,
+    message: html,
   });
   let next = 0;
   return () =>

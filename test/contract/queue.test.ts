@@ -121,6 +121,19 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     for (const [i, id] of ids.entries()) expect(kept.find((b) => b.message_id === id)?.html).toBe(bodies[i]);
   });
 
+  it('claims a message whose body row is missing with no HTML, and the rest of its claim as ever', async () => {
+    const whole = await insert({}, '<p>whole</p>');
+    const row = messageRow(c.accountId, { created_at: NOW, updated_at: NOW, next_attempt_at: NOW });
+    await db().insertInto('messages').values(row).execute();
+    const claimed = await queue.claim('w1', NOW, UNTIL, 10);
+    expect(new Map(claimed.map((m) => [m.id, m.html]))).toEqual(
+      new Map([
+        [whole, '<p>whole</p>'],
+        [row.id, ''],
+      ]),
+    );
+  });
+
   it('never leases a message twice to claims running at once, and stops at the limit', async () => {
     const due = await Promise.all(Array.from({ length: 12 }, () => insert()));
     // On PostgreSQL a claim skips the accounts another claim is taking from: what the concurrent claims
