@@ -72,7 +72,9 @@ export interface FairCaps {
  * Leases up to `limit` due rows to `owner` until `leaseUntil`, the tenants holding the fewest leases
  * first, never leaving more than `caps.perGroup` unexpired leases on one group nor `caps.perTenant` on one
  * tenant. A row whose lease expired is due again, and its lease no longer counts. Never waits for another
- * claim.
+ * claim. `answer` (PostgreSQL only): the SELECT that answers the claim from the rows it leased, named
+ * `leased`, in the claim's own statement (the delivery queue adds each message's body); without it, the
+ * leased rows themselves.
  */
 export async function claimFair<Row>(
   db: Kysely<Database>,
@@ -83,6 +85,7 @@ export async function claimFair<Row>(
   leaseUntil: number,
   limit: number,
   caps: FairCaps,
+  answer?: RawBuilder<unknown>,
 ): Promise<Row[]> {
   if (limit <= 0 || caps.perGroup <= 0 || caps.perTenant <= 0) return [];
   const pick = (groups: string[] | undefined) => fairPick(dialect, q, now, limit, caps, groups);
@@ -103,7 +106,9 @@ export async function claimFair<Row>(
     if (locked.rows.length === 0) return [];
     const groups = locked.rows.map((r) => r.id);
     return (
-      await lease<Row>(q, pick(groups), owner, now, leaseUntil, sql`for update skip locked`).execute(trx)
+      await lease<Row>(q, pick(groups), owner, now, leaseUntil, sql`for update skip locked`, answer).execute(
+        trx,
+      )
     ).rows;
   });
 }
@@ -137,16 +142,18 @@ function lease<Row>(
   now: number,
   leaseUntil: number,
   lock: RawBuilder<unknown> = sql``,
+  answer?: RawBuilder<unknown>,
 ): RawBuilder<Row> {
   const table = sql.table(q.table);
   const [due, until] = [sql.ref(q.due), sql.ref(q.until)];
-  return sql<Row>`${pick}
-    update ${table} set ${sql.ref(q.owner)} = ${owner}, ${until} = ${leaseUntil}
+  const update = sql`update ${table} set ${sql.ref(q.owner)} = ${owner}, ${until} = ${leaseUntil}
     where id in (select id from ${table}
                  where id in (select id from pick)
                    and ${due} is not null and ${due} <= ${now} and (${until} is null or ${until} <= ${now})
                  ${lock})
     returning *`;
+  // The UPDATE as one more WITH clause (PostgreSQL), answered by `answer`.
+  return answer ? sql<Row>`${pick}, leased as (${update}) ${answer}` : sql<Row>`${pick} ${update}`;
 }
 
 /**

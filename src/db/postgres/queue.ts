@@ -2,7 +2,7 @@
 // waiting on each other (a claim skips the accounts another claim is taking from, and never leases a
 // row twice), and the record (queue-record.ts) in one Kysely transaction, whose statements Kysely writes
 // with PostgreSQL's placeholders (statement.ts).
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { claimFair } from '../fair-claim.js';
 import {
   appliedDeltas,
@@ -17,8 +17,7 @@ import {
 } from '../queue-record.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { addReputationCounts } from '../reputation-repo.js';
-import { withBodies } from '../message-bodies.js';
-import type { Database, MessageRow, MessageWithBody } from '../schema.js';
+import type { Database, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import { executeStatement, queryStatement } from '../statement.js';
 import { postgresWebhookEnqueue } from './webhook-enqueue.js';
@@ -26,8 +25,10 @@ import { postgresWebhookEnqueue } from './webhook-enqueue.js';
 export class PostgresQueueStore implements QueueStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
-    const rows = await claimFair<MessageRow>(
+  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+    // Each message with its body (db/message-bodies.ts), read in the claim's own statement: '' for one
+    // without a body row, as on SQLite.
+    return claimFair<MessageWithBody>(
       this.db,
       'postgres',
       DELIVERY_QUEUE,
@@ -36,14 +37,9 @@ export class PostgresQueueStore implements QueueStore {
       leaseUntil,
       limit,
       DELIVERY_CAPS,
+      sql`select leased.*, coalesce(b.html, '') as html
+          from leased left join message_bodies as b on b.message_id = leased.id`,
     );
-    if (rows.length === 0) return [];
-    const bodies = await this.db
-      .selectFrom('message_bodies')
-      .select(['message_id', 'html'])
-      .where('message_id', '=', (eb) => eb.fn.any(eb.val(rows.map((r) => r.id))))
-      .execute();
-    return withBodies(rows, bodies);
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {
