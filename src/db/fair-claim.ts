@@ -89,8 +89,11 @@ export async function claimFair<Row>(
 ): Promise<Row[]> {
   if (limit <= 0 || caps.perGroup <= 0 || caps.perTenant <= 0) return [];
   const pick = (groups: string[] | undefined) => fairPick(dialect, q, now, limit, caps, groups);
-  if (dialect === 'sqlite')
+  if (dialect === 'sqlite') {
+    // SQLite has no UPDATE inside WITH: a caller that needs more than the rows reads it itself.
+    if (answer) throw new Error("a claim's answer is for PostgreSQL only");
     return (await claimFairSqlite<Row>(q, owner, now, leaseUntil, limit, caps).execute(db)).rows;
+  }
   return db.transaction().execute(async (trx) => {
     // The counts of leases read a partial index of leased rows, whose entries of ended leases stay until
     // vacuum. A bitmap scan, which the planner picks for a few dozen rows, reads every one of them each
