@@ -14,6 +14,7 @@
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { createDatabase } from './lib/database.mjs';
+import { deliveredRecord } from './lib/delivered-record.mjs';
 import { machine } from './lib/harness.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { dialectSeams } from '../dist/db/dialect.js';
@@ -98,37 +99,6 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
             .execute();
       }
     };
-    const delivered = (m) => ({
-      messageId: m.id,
-      accountId: m.account_id,
-      owner: 'w',
-      status: 'delivered',
-      nextAttemptAt: null,
-      counted: true,
-      now: NOW,
-      attempt: {
-        id: newId(),
-        message_id: m.id,
-        account_id: m.account_id,
-        started_at: NOW,
-        duration_ms: 5,
-        outcome: 'delivered',
-        remote_host: 'mx.dest.example',
-        remote_ip: '192.0.2.1',
-        tls: 1,
-        smtp_code: 250,
-        enhanced_code: '2.0.0',
-        reply: '250 2.0.0 Ok: queued',
-        source_ip: null,
-        tls_version: 'TLSv1.3',
-        tls_cipher: 'TLS_AES_256_GCM_SHA384',
-        tls_certificate: 'valid',
-        tls_certificate_error: null,
-        tls_policy: 'opportunistic',
-        tls_fallback: 0,
-      },
-      events: [{ id: newId(), type: 'email.delivered', data: { attempt: 1, smtp_code: 250 } }],
-    });
 
     for (let round = 0; round < rounds; round++) {
       // Each size goes first in turn: none always runs on the warmer process.
@@ -141,7 +111,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
         for (;;) {
           const claimed = await queue.claimDue('w', NOW, NOW + 600_000, CLAIM);
           if (claimed.length === 0) break;
-          const outcomes = await queue.recordMany(claimed.map(delivered));
+          const outcomes = await queue.recordMany(claimed.map((m) => deliveredRecord(m, NOW)));
           if (outcomes.some((o) => o !== 'applied')) throw new Error('a record did not apply');
           done += claimed.length;
         }

@@ -7,6 +7,7 @@
 //   node bench/record-counts.mjs [--rounds 6] [--records 2000] [--accounts 20] [--database sqlite|postgres|both]
 import { parseArgs } from 'node:util';
 import { createDatabase } from './lib/database.mjs';
+import { deliveredRecord } from './lib/delivered-record.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { QueueRepo } from '../dist/db/queue-repo.js';
 import { dialectSeams } from '../dist/db/dialect.js';
@@ -72,37 +73,7 @@ for (const kind of values.database === 'both' ? ['sqlite', 'postgres'] : [values
     const queue = new QueueRepo(k, dialectSeams(db).queue());
 
     const record = (m, counted) => {
-      const r = {
-        messageId: m.id,
-        accountId: m.account_id,
-        owner: 'w',
-        status: 'delivered',
-        nextAttemptAt: null,
-        counted: true,
-        now: NOW,
-        attempt: {
-          id: newId(),
-          message_id: m.id,
-          account_id: m.account_id,
-          started_at: NOW,
-          duration_ms: 5,
-          outcome: 'delivered',
-          remote_host: 'mx.dest.example',
-          remote_ip: '192.0.2.1',
-          tls: 1,
-          smtp_code: 250,
-          enhanced_code: '2.0.0',
-          reply: '250 2.0.0 Ok: queued',
-          source_ip: null,
-          tls_version: 'TLSv1.3',
-          tls_cipher: 'TLS_AES_256_GCM_SHA384',
-          tls_certificate: 'valid',
-          tls_certificate_error: null,
-          tls_policy: 'opportunistic',
-          tls_fallback: 0,
-        },
-        events: [{ id: newId(), type: 'email.delivered', data: { attempt: 1, smtp_code: 250 } }],
-      };
+      const r = deliveredRecord(m, NOW);
       return counted ? { ...r, reputation: deliveryDelta(m, r) } : r;
     };
     const times = { without: [], with: [] };
