@@ -44,9 +44,6 @@ function likeContains(word: string): string {
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** A message row without its body (message_bodies), as the log lists it. */
-export type MessageSummary = MessageRow;
-
 const gzippedAsync = promisify(gzip);
 const gunzipped = promisify(gunzip);
 
@@ -100,7 +97,7 @@ export class MessagesRepo {
   ) {}
 
   /** Newest first, at most `limit`. */
-  async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageSummary[]> {
+  async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageRow[]> {
     let q = this.db.selectFrom('messages').select(MESSAGE_COLUMNS).where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);

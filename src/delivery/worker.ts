@@ -129,7 +129,7 @@ export class DeliveryWorker {
 
   private async process(m: MessageWithBody): Promise<void> {
     // Every send has HTML (the send route refuses an empty one): none means its body row is missing
-    // (db/message-bodies.ts), which no accept leaves; it is sent as it is, and said.
+    // (the queue's claim answers ''), which no accept leaves; it is sent as it is, and said.
     if (m.html === '') this.logger.error({ messageId: m.id }, 'the message has no body; sent without HTML');
     const started = this.clock.now();
     let record: AttemptRecord;

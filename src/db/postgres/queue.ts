@@ -26,8 +26,8 @@ export class PostgresQueueStore implements QueueStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
-    // Each message with its body (db/message-bodies.ts), read in the claim's own statement: '' for one
-    // without a body row, as on SQLite.
+    // Each message with its body (message_bodies), read in the claim's own statement: '' for one without
+    // a body row, as on SQLite.
     return claimFair<MessageWithBody>(
       this.db,
       'postgres',

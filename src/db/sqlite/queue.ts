@@ -24,7 +24,6 @@ import {
 } from '../queue-record.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { prepareReputationCounts } from '../reputation-repo.js';
-import { withBodies } from '../message-bodies.js';
 import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
@@ -76,7 +75,13 @@ export class SqliteQueueStore implements QueueStore {
         () => statement.all(...text.parameters(owner, now, leaseUntil)) as MessageRow[],
       );
       if (rows.length === 0) return [];
-      return withBodies(rows, this.bodies.all(JSON.stringify(rows.map((r) => r.id))));
+      // Each row (a fresh object from the driver) given its HTML in place; '' for one without a body row,
+      // which no accept leaves: built without HTML rather than stopping the rest of the claim.
+      const html = new Map(
+        this.bodies.all(JSON.stringify(rows.map((r) => r.id))).map((b) => [b.message_id, b.html]),
+      );
+      for (const row of rows) (row as MessageWithBody).html = html.get(row.id) ?? '';
+      return rows as MessageWithBody[];
     });
   }
 

@@ -6,7 +6,6 @@ import {
   MAX_RAW_KEPT_BYTES,
   type MessageDetail,
   type MessageFilter,
-  type MessageSummary,
   type MessagesRepo,
 } from '../../db/messages-repo.js';
 import type { Clock } from '../../clock.js';
@@ -17,6 +16,7 @@ import type {
   EventRow,
   LoggedMessageRow,
   MessageRow,
+  MessageWithBody,
   MessageStatus,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -278,9 +278,9 @@ function sealedError(id: string): AppError {
 async function nextSteps(
   domains: ExpireAfter,
   account: Pick<Account, 'id' | 'reputation_status'>,
-  page: MessageSummary[],
+  page: MessageRow[],
   clock: Clock,
-): Promise<(m: MessageSummary) => NextStep | null> {
+): Promise<(m: MessageRow) => NextStep | null> {
   const expireAfter = new Map<string, number | null>();
   for (const m of page) {
     if ((m.status === 'queued' || m.status === 'deferred') && !expireAfter.has(m.from_domain))
@@ -415,7 +415,7 @@ function removesAt(message: LoggedMessageRow, detail: MessageDetail): string | n
     : iso(contentRemovedAfterGrace(due, message.updated_at, detail.contentRetentionSince));
 }
 
-function summaryJson(m: MessageSummary) {
+function summaryJson(m: MessageRow) {
   return {
     id: m.id,
     status: m.status,
@@ -435,7 +435,7 @@ function summaryJson(m: MessageSummary) {
  * The message with its HTML as stored. A test send keeps at most 64 KiB of it (messages/test-html.ts);
  * its email.test event records the size as sent, so the detail can say what was cut.
  */
-function detailJson(m: MessageRow & { html: string }, events: EventRow[]) {
+function detailJson(m: MessageWithBody, events: EventRow[]) {
   const test = m.status === 'test' ? events.find((e) => e.type === 'email.test') : undefined;
   const cut = test && (JSON.parse(test.data) as { html_truncated?: boolean; html_bytes?: number });
   const truncated = cut?.html_truncated === true && typeof cut.html_bytes === 'number';
