@@ -5,7 +5,9 @@
 // copy of the database without that index alternate with rounds on the database as migrated, which is
 // the reference: what one index costs the send route. With --against, rounds of another tree's accept
 // transaction (its dist/, built) alternate with this tree's, in this one process: what a change to the
-// transaction costs or saves, without the drift between two processes run minutes apart.
+// transaction costs or saves, without the drift between two processes run minutes apart. Both run on
+// this tree's schema, so the other tree must have the same migrations (across a schema change, run
+// each tree's own copy of this bench in turn instead).
 //   node bench/accept-transaction.mjs [--batch 14] [--messages 20000] [--rounds 4] [--without-index NAME]
 //                                     [--against DIR]
 // 14 is about the batch bench/accept's 50 connections make (two batches in flight).
@@ -80,9 +82,6 @@ function round(dropIndex, prepare = prepareSqliteAccept) {
           to_email: 'jane@recipient.example',
           to_domain: 'recipient.example',
           subject: 'Your sign-in code is 123456',
-          // A tree from before migration 033 (--against) stores the HTML from here; the statement of a
-          // later one leaves it (better-sqlite3 ignores a named value its statement does not use).
-          html: HTML,
           created_at: now,
           updated_at: now,
           attempts: 0,
