@@ -8,11 +8,14 @@
 //   node bench/e2e.mjs [--messages 20000] [--rate 200] [--rate-seconds 15] [--database sqlite|postgres]
 //                      [--webhook]   (the tenant has a webhook endpoint, a local HTTP server: every
 //                                     email.delivered is pushed too, and counted)
-//                      [--build label=/path/to/tree ...] [--rounds 1]
+//                      [--build label=/path/to/tree[,KEY=VALUE...] ...] [--rounds 1]
+//                      [--no-references]  (txmail only: for comparing builds or settings, no ratios)
 //                      [--html-bytes N]  (a receipt of about N bytes of HTML instead of the short message;
 //                                         Postfix's messages are sized by estimate)
 // Each --build (default: this tree) runs its own `txmail serve` in turn, in every round, the order
-// reversed every other round (a, b, b, a, …), so builds are compared within one run.
+// reversed every other round (a, b, b, a, …), so builds are compared within one run. Settings after the
+// tree are added to that build's environment: `--build one=.,TXMAIL_BUILD_THREADS=1 --build two=.`
+// compares two settings of this tree.
 //
 // CPU per message (bench/lib/cpu.mjs), over the window from the first message injected to the last
 // one at the sink: "server" is the server's own processes (txmail's process with its threads; Postfix's
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     build: { type: 'string', multiple: true },
     rounds: { type: 'string', default: '1' },
     'html-bytes': { type: 'string' },
+    'no-references': { type: 'boolean', default: false },
   },
 });
 const TOTAL = Number(values.messages);
@@ -54,8 +58,13 @@ const HTML = htmlOf(values['html-bytes'] === undefined ? undefined : Number(valu
 const here = new URL('..', import.meta.url).pathname;
 const builds = (values.build ?? [`txmail=${here}`]).map((b) => {
   const eq = b.indexOf('=');
-  return { label: b.slice(0, eq), tree: resolve(b.slice(eq + 1)) };
+  const [tree, ...settings] = b.slice(eq + 1).split(',');
+  const env = Object.fromEntries(
+    settings.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  return { label: b.slice(0, eq), tree: resolve(tree), env };
 });
+const REFERENCES = !values['no-references'];
 const FROM_DOMAIN = 'acme.example';
 
 // --- The sink: Postfix's smtp-sink, counting messages. ------------------------------------------
@@ -75,12 +84,13 @@ let txmailRuns = 0;
 
 for (let round = 0; round < ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`--- round ${round + 1} of ${ROUNDS}`);
-  const signed = await postfixRun({ dkim: true });
-  const unsigned = await postfixRun({ dkim: false });
+  const signed = REFERENCES ? await postfixRun({ dkim: true }) : undefined;
+  const unsigned = REFERENCES ? await postfixRun({ dkim: false }) : undefined;
   const order = round % 2 === 0 ? builds : [...builds].reverse();
   for (const build of order) {
     const tx = await txmailRun(build);
     results.push({ round, build: build.label, tx, signed, unsigned });
+    if (!signed || !unsigned) continue;
     console.log(
       `ratio              ${build.label}: ${(tx.rate / signed.rate).toFixed(2)}× Postfix + OpenDKIM (target ≥ 5×), ` +
         `${(tx.rate / unsigned.rate).toFixed(2)}× unsigned Postfix; server CPU per message ` +
@@ -92,6 +102,13 @@ for (let round = 0; round < ROUNDS; round++) {
 if (results.length > 1) {
   console.log('--- summary (each txmail run against the references of its round)');
   for (const r of results) {
+    if (!r.signed) {
+      const cpu = r.tx.cpu.serverPerMessage.toFixed(3);
+      console.log(
+        `round ${r.round + 1} ${r.build.padEnd(10)} ${r.tx.rate.toFixed(0).padStart(5)} msg/s, CPU ${cpu} ms/msg`,
+      );
+      continue;
+    }
     console.log(
       `round ${r.round + 1} ${r.build.padEnd(10)} ${r.tx.rate.toFixed(0).padStart(5)} msg/s ` +
         `${(r.tx.rate / r.signed.rate).toFixed(2)}× (Postfix + OpenDKIM ${r.signed.rate.toFixed(0)} msg/s), ` +
@@ -252,6 +269,7 @@ async function txmailRun(build) {
     : [];
   const server = start(process.execPath, [...profile, join(build.tree, 'bin/txmail'), 'serve'], {
     ...env,
+    ...build.env,
     TXMAIL_HTTP_PORT: String(port),
   });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
