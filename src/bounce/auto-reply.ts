@@ -17,8 +17,11 @@ export function autoReplyReason(header: HeaderLookup, subject: string): string |
   if (auto && auto !== 'no') return `Auto-Submitted: ${auto}`;
   if (header('x-autoreply') !== undefined) return 'X-Autoreply';
   if (header('x-autorespond') !== undefined) return 'X-Autorespond';
+  // auto_reply, and the bulk or junk that vacation(1) and many autoresponders put on their replies (RFC
+  // 3834 §3.1.8 names them). Read only once the message is no bounce or complaint (parse-report.ts).
   const precedence = header('precedence')?.trim().toLowerCase();
-  if (precedence === 'auto_reply') return 'Precedence: auto_reply';
+  if (precedence === 'auto_reply' || precedence === 'bulk' || precedence === 'junk')
+    return `Precedence: ${precedence}`;
   if (AUTO_SUBJECT.test(subject)) return `subject "${subject.slice(0, 80)}"`;
   return undefined;
 }

@@ -38,7 +38,8 @@ export const CATEGORY_MEANING: Record<BounceCategory, string> = {
   policy_rejected:
     'the sender was refused: a blocklist, reputation, missing reverse DNS, SPF/DKIM/DMARC, relaying denied, greylisting (x.7.x)',
   rate_limited: 'the receiving server asks to slow down: too many messages or connections (4.7.28, 421)',
-  expired: 'a server on the way gave up after retrying (x.4.7), or txmail did',
+  expired:
+    "a server on the way gave up after retrying (x.4.7), or txmail did; a delay notice's x.4.7 is a `network_error`, since its server is still trying",
   network_error: 'the receiving server could not be reached or routed to (x.4.x)',
   system_error:
     "the receiving server's own trouble: out of disk, misconfigured, a protocol error (x.3.x, x.5.x)",

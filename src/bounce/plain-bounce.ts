@@ -7,7 +7,7 @@
 // Best effort: the message is already identified by its VERP address, so all this has to find is
 // whether it failed or is delayed, the recipient, and the server's reply.
 import { firstAddress } from './address-scan.js';
-import type { HeaderLookup } from './auto-reply.js';
+import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
 import { noticeDiagnostic } from './notice-diagnostic.js';
 import { noticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
@@ -56,8 +56,11 @@ const CHALLENGE =
 // Where the copy of the original message begins in the various MTAs' notices: the line holding one of
 // these. (Found as words, then the line's start looked up: a `^.*(…).*$` pattern would scan each long
 // line once per position in it.)
+// In other languages, the separator lines of German, French, Spanish, Italian and Dutch notices; and,
+// whatever the language, the original's own first header lines (a Return-Path or a Received), which
+// no notice's text starts a line with.
 const ORIGINAL =
-  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received|unsent message follows|header of the original message|rejected message \(|^-+ ?forwarded message ?-+/im;
+  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received|unsent message follows|header of the original message|rejected message \(|^-+ ?forwarded message ?-+|(?:kopfzeilen|header) der (?:original)?nachricht|--[ \t]*(?:originalnachricht|urspr\u00fcngliche nachricht|message d'origine|message original|mensaje original|messaggio originale|oorspronkelijk bericht)|en-t\u00eates du message (?:d'origine|original)|encabezados del mensaje original|intestazioni del messaggio originale|^return-path:[ \t]*<|^received:[ \t]+(?:from|by)[ \t]/im;
 // What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
 const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
 
@@ -73,17 +76,22 @@ export function parsePlainBounce(
 ): PlainBounce | undefined {
   const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
-  const fromMailer = envelopeSender === '' || SENDER.test(header('from') ?? '');
+  const fromSystem = SENDER.test(header('from') ?? '');
+  // A person's automatic reply comes from the null sender too (RFC 3834 §3.3), and may say of itself
+  // that the message "could not be delivered" to someone who has left: its words are a notice's only
+  // when a mail system wrote it. A notice's own subject ("Undeliverable:") is still believed.
+  const personalAutoReply = !fromSystem && autoReplyReason(header, subject) !== undefined;
+  const fromMailer = fromSystem || (envelopeSender === '' && !personalAutoReply);
   const human = humanPart(text);
   const looksLike =
     failedHeader !== undefined ||
     // Exchange and Office 365 mark their non-delivery reports.
     header('x-ms-exchange-message-is-ndr') !== undefined ||
     NOTICE_WORDS.test(human) ||
+    ((fromSystem || envelopeSender === '') &&
+      (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject))) ||
     (fromMailer &&
-      (FAILED_SUBJECT.test(subject) ||
-        DELAYED_SUBJECT.test(subject) ||
-        BODY.test(subject) ||
+      (BODY.test(subject) ||
         BODY.test(human) ||
         QUOTED_REPLY.test(human) ||
         DELAY_WORDS.test(subject) ||

@@ -175,6 +175,10 @@ function decide(f: Facts): Explained {
     detail = reported.detail;
   }
   if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
+  // A delay is the queue still trying: nothing has expired yet, whatever the code (Exchange's delay
+  // notices say 4.4.7, "delivery time expired", of the warning's own timer). What is left is the code's
+  // subject: a network or routing trouble (RFC 3463 §3.5).
+  if (f.type === 'transient' && category === 'expired') category = 'network_error';
   // A report of failure that quotes no code, only a connection that failed (Sendmail's "Deferred:
   // Connection refused by …" under "Cannot send message for 5 days"): a connection refused or timed out
   // is a transient trouble, so a failure after it is the end of the retries.

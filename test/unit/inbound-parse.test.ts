@@ -309,7 +309,9 @@ describe('classifying a bounced recipient', () => {
   it.each([
     [{ action: 'failed', status: '5.1.1' }, 'permanent', '5.1.1', 'unknown_recipient'],
     [{ action: 'failed', status: '5.1.10' }, 'permanent', '5.1.10', 'unknown_domain'],
-    [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7', 'expired'],
+    // A delay is not an expiry: the queue is still trying (Exchange's delay notices say 4.4.7).
+    [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7', 'network_error'],
+    [{ action: 'failed', status: '4.4.7' }, 'permanent', '4.4.7', 'expired'],
     [
       { action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' },
       'permanent',
