@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessageRow } from '../src/db/schema.js';
 import { InboundProcessor } from '../src/inbound/inbound-processor.js';
-import type { InboundReceiver } from '../src/inbound/receiver.js';
+import { MAX_REFUSED_RECIPIENTS, type InboundReceiver } from '../src/inbound/receiver.js';
 import {
   ParseFailure,
   ParserClosed,
@@ -21,6 +21,7 @@ import { databaseKinds } from './helpers/databases.js';
 import { dsn, eximBounce } from './helpers/hostile-reports.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
 import { smtpSendBytes } from './helpers/smtp-client.js';
+import { SmtpSession } from './helpers/smtp-session.js';
 import { until } from './helpers/wait.js';
 
 // fbl@ on the test domain takes mail from anyone.
@@ -113,6 +114,65 @@ describe('the issue 15 attacks over SMTP', () => {
       expect(hostile.stallMs).toBeLessThan(baseline.stallMs * 10);
     },
   );
+
+  /** The replies to `lines` written in one go, until the server closes the connection or has answered them all. */
+  async function pipelined(lines: string[]): Promise<{ replies: string[]; ticks: number }> {
+    const session = await SmtpSession.open(receiver.port, '127.0.0.7');
+    // Turns of the event loop (this process runs the receiver) while the answers come.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    session.write(lines.map((l) => `${l}\r\n`).join(''));
+    const replies: string[] = [];
+    try {
+      while (replies.length < lines.length) {
+        const r = await session.reply();
+        if (r === '') break;
+        replies.push(r);
+      }
+    } finally {
+      ticking = false;
+      await session.hangUp();
+    }
+    return { replies, ticks };
+  }
+
+  it(`cuts a session with 421 after ${MAX_REFUSED_RECIPIENTS} refused recipients, however many it pipelined`, async () => {
+    const rcpts = Array.from({ length: 5000 }, (_, i) => `RCPT TO:<guess${i}@nowhere.example>`);
+    const { replies } = await pipelined(['EHLO flood.example', 'MAIL FROM:<>', ...rcpts]);
+    const refused = replies.filter((r) => r.startsWith('550'));
+    expect(refused).toHaveLength(MAX_REFUSED_RECIPIENTS);
+    expect(replies.at(-1)).toMatch(/^421 4\.7\.0 too many refused recipients/);
+    expect(replies).toHaveLength(2 + MAX_REFUSED_RECIPIENTS + 1);
+  });
+
+  it('offers no STARTTLS and refuses it: the receiver has no certificate of its own', async () => {
+    const session = await SmtpSession.open(receiver.port, '127.0.0.8');
+    try {
+      expect(await session.command('EHLO tls.example')).not.toMatch(/STARTTLS/);
+      expect(await session.command('STARTTLS')).toMatch(/^5\d\d /);
+      // Still plain SMTP afterwards.
+      expect(await session.command('NOOP')).toMatch(/^250 /);
+    } finally {
+      await session.quit();
+    }
+  });
+
+  it('gives the event loop a turn between pipelined commands it answers after a look-up', async () => {
+    // MAIL FROM is answered after the client's hourly budget is read: each answer from a later turn,
+    // else a whole write of them runs as one chain of microtasks and nothing else runs meanwhile.
+    const pairs = 3000;
+    const lines = ['EHLO flood.example'];
+    for (let i = 0; i < pairs; i++) lines.push('RSET', 'MAIL FROM:<>');
+    const { replies, ticks } = await pipelined(lines);
+    expect(replies.filter((r) => r.startsWith('250')).length).toBe(lines.length);
+    // One turn at least per MAIL FROM answered (a chain of microtasks gives a turn per socket read).
+    expect(ticks).toBeGreaterThanOrEqual(pairs);
+  });
 });
 
 describe("a parse's budget", () => {

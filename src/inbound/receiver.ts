@@ -57,6 +57,23 @@ export interface ReceiverDeps {
 /** A bounce names one message; a handful of recipients covers batching MTAs without inviting abuse. */
 const MAX_RECIPIENTS = 50;
 const MAX_CLIENTS = 200;
+/**
+ * Recipients refused in one session before it is cut with 421: an MTA returning bounces names our own
+ * addresses; a client trying address after address is guessing or flooding (50,000 refusals in one
+ * write were all answered before).
+ */
+export const MAX_REFUSED_RECIPIENTS = 20;
+const TOO_MANY_REFUSED = '4.7.0 too many refused recipients, closing connection';
+
+/**
+ * A command's answer, given from a later turn of the event loop. smtp-server runs the client's next
+ * pipelined command inside this callback: answered from a promise's continuation, a whole write of
+ * commands (100,000 RCPTs) would run as one chain of microtasks, and the event loop, so the API and
+ * the delivery worker beside the receiver, would get no turn until its end (10–30 s).
+ */
+function answerLater<A extends unknown[]>(cb: (...args: A) => void): (...args: A) => void {
+  return (...args) => setImmediate(() => cb(...args));
+}
 
 const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
@@ -65,6 +82,8 @@ export class InboundReceiver {
   private readonly limits: ClientLimits;
   /** Sessions whose message is being stored: a lifetime cut waits for the store's reply. */
   private readonly storing = new Set<string>();
+  /** Recipients refused so far, by session. */
+  private readonly refused = new Map<string, number>();
   port = 0;
 
   constructor(
@@ -95,10 +114,11 @@ export class InboundReceiver {
       maxRecipients: MAX_RECIPIENTS,
       // Bounces trickle in; hundreds of simultaneous sessions are an attack, not a backlog.
       maxClients: MAX_CLIENTS,
-      // Nobody logs in: the only mail accepted is for our own addresses.
-      disabledCommands: ['AUTH'],
+      // Nobody logs in: the only mail accepted is for our own addresses. No certificate is configured for
+      // the receiver yet, so no STARTTLS either (hidden only, smtp-server would still answer it, with the
+      // sample key it ships, which is public); senders use plain SMTP.
+      disabledCommands: ['AUTH', 'STARTTLS'],
       authOptional: true,
-      // No certificate is configured for the receiver yet; senders fall back to plain SMTP.
       hideSTARTTLS: true,
       disableReverseLookup: true,
       onConnect: (session, cb) => {
@@ -106,8 +126,12 @@ export class InboundReceiver {
         cb(refusal && smtpError(refusal.code, refusal.message));
       },
       // Called once for every connection that closed, however it ended.
-      onClose: (session) => this.limits.end(session.id),
-      onMailFrom: (address, session, cb) => {
+      onClose: (session) => {
+        this.limits.end(session.id);
+        this.refused.delete(session.id);
+      },
+      onMailFrom: (address, session, answer) => {
+        const cb = answerLater(answer);
         // RFC 1870 §6: the size the client declared; smtp-server has checked it is digits.
         const declared = address.args ? Number(address.args['SIZE'] ?? NaN) : NaN;
         this.limits
@@ -120,14 +144,22 @@ export class InboundReceiver {
             },
           );
       },
-      onRcptTo: (address, _session, cb) => {
+      onRcptTo: (address, session, answer) => {
+        const cb = answerLater(answer);
         checkRecipient(address.address, {
           verp: deps.verp,
           returnPathLabel: options.returnPathLabel,
           testDomain: options.testDomain,
           isCustomerDomain: (name) => deps.repo.isCustomerDomain(name),
         }).then(
-          (verdict) => (verdict.accept ? cb() : cb(smtpError(550, '5.1.1 no such mailbox here'))),
+          (verdict) => {
+            if (verdict.accept) return cb();
+            const refused = (this.refused.get(session.id) ?? 0) + 1;
+            this.refused.set(session.id, refused);
+            // smtp-server closes the connection after a 421.
+            if (refused > MAX_REFUSED_RECIPIENTS) return cb(smtpError(421, TOO_MANY_REFUSED));
+            cb(smtpError(550, '5.1.1 no such mailbox here'));
+          },
           (err: unknown) => {
             deps.logger.error({ err }, 'could not check an inbound recipient');
             cb(smtpError(451, '4.3.0 temporary failure, try again later'));
@@ -178,11 +210,12 @@ export class InboundReceiver {
     done: (err?: Error | null, message?: string) => void,
   ): void {
     // A session that outlived its lifetime while its message was being stored is cut after the reply.
-    const cb = (err?: Error | null, message?: string) => {
+    // From a later turn of the event loop, like every answer (answerLater).
+    const cb = answerLater((err?: Error | null, message?: string) => {
       this.storing.delete(session.id);
       done(err, message);
       if (this.limits.expired(session.id)) this.cut(session.id);
-    };
+    });
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => {
       // Past the limit, keep reading (the client is still sending) but stop keeping it.
