@@ -23,6 +23,10 @@ export interface Config {
   httpPort: number;
   /** TXMAIL_TRUST_PROXY: whose X-Forwarded-For gives the client address (per-IP limits, logs). */
   trustProxy: TrustProxy;
+  /** Open connections on the API's listener, in all and per peer address (undefined: by TXMAIL_TRUST_PROXY). */
+  httpMaxConnections: number;
+  httpRequestTimeoutMs: number;
+  httpMaxConnectionsPerIp: number | undefined;
   publicUrl: string;
   hostname: string;
   relayUrl: string | undefined;

@@ -72,6 +72,10 @@ export const ERROR_CODES = {
     status: 403,
     meaning: 'The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.',
   },
+  request_timeout: {
+    status: 408,
+    meaning: "The request (its head and body) did not arrive whole within the server's request timeout.",
+  },
   not_found: { status: 404, meaning: 'No such route or resource (or it belongs to another account).' },
   domain_exists: { status: 409, meaning: 'The account already has a domain with this name.' },
   member_exists: {
@@ -83,6 +87,10 @@ export const ERROR_CODES = {
     meaning: 'A request with the same Idempotency-Key is still being processed.',
   },
   payload_too_large: { status: 413, meaning: 'The request body is over 10 MiB.' },
+  headers_too_large: {
+    status: 431,
+    meaning: "The request's head (request line and headers) is over 16 KiB.",
+  },
   unsupported_media_type: {
     status: 415,
     meaning: 'The body must be sent as Content-Type: application/json.',
@@ -147,5 +155,7 @@ export function rateLimited(message: string, retryAfterSeconds: number): AppErro
 
 /** The one-line text body of an error response. CR/LF never reach it, so it stays one line. */
 export function errorBody(code: ErrorCode, message: string): string {
-  return `${code}: ${message.replace(/[\r\n]+/g, ' ')}`;
+  // One line of text: a message may quote what the client sent (a path, a field), control characters
+  // and all.
+  return `${code}: ${message.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')}`;
 }

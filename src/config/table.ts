@@ -84,6 +84,39 @@ export const SETTINGS = [
     description: 'port of the API and dashboard listener',
   }),
   variable({
+    env: 'TXMAIL_HTTP_REQUEST_TIMEOUT',
+    field: 'httpRequestTimeoutMs',
+    kind: duration({ min: { value: 1000, shown: '1s' }, max: { value: 3_600_000, shown: '1h' } }),
+    default: '1m',
+    description: [
+      'how long a request to the API may take to arrive whole, its headers and body (`408',
+      'request_timeout` past it, and the connection closed); seconds, or a number with `s`, `m` or `h`',
+    ],
+  }),
+  variable({
+    env: 'TXMAIL_HTTP_MAX_CONNECTIONS',
+    field: 'httpMaxConnections',
+    kind: positive,
+    default: '4096',
+    description: [
+      'connections the API and dashboard listener holds open at once; past it new ones are closed at',
+      'once, so that clients holding connections cannot take the descriptors the process needs for its',
+      'database and mail',
+    ],
+  }),
+  variable({
+    env: 'TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP',
+    field: 'httpMaxConnectionsPerIp',
+    kind: wholeNumber(),
+    unset: () => undefined,
+    shown: '`256`, or `0` when `TXMAIL_TRUST_PROXY` is set',
+    description: [
+      "connections one peer address may hold open on the API's listener (past it, closed at once);",
+      'the peer is the connecting address, so behind a proxy it is the proxy: unset, there is no such',
+      'limit when `TXMAIL_TRUST_PROXY` names proxies; `0` = unlimited',
+    ],
+  }),
+  variable({
     env: 'TXMAIL_TRUST_PROXY',
     field: 'trustProxy',
     kind: trustProxy,

@@ -15,6 +15,12 @@ import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
+import {
+  answerClientError,
+  limitConnections,
+  requestTimeouts,
+  type ConnectionLimits,
+} from './connection-limits.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
@@ -93,6 +99,8 @@ export interface HttpDeps {
   webRoot: string | undefined;
   /** Whose X-Forwarded-For names the client (TXMAIL_TRUST_PROXY); request.ip follows it. */
   trustProxy: TrustProxy;
+  /** Connections the listener holds at once, in all and per peer (connection-limits.ts). */
+  connectionLimits: ConnectionLimits;
   /** The reputation counts (GET /api/account/activity). */
   reputation: ReputationRepo;
   /** Members, two-factor sign-in and the audit log (docs/design.md §2). */
@@ -121,6 +129,10 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // Access logs cost more than the send itself at high rates; they are on at log level debug.
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
+    // A request must arrive whole in bounded time, and a malformed one is answered in txmail's error
+    // form (connection-limits.ts).
+    ...requestTimeouts(deps.connectionLimits),
+    clientErrorHandler: answerClientError,
     // Refused in txmail's own error form instead (closing.ts).
     return503OnClosing: false,
     trustProxy: fastifyTrustProxy(deps.trustProxy),
@@ -131,6 +143,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false },
     },
   });
+  limitConnections(app.server, deps.connectionLimits);
   registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');

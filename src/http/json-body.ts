@@ -7,12 +7,25 @@ import { JsonParserThread } from './json-thread.js';
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 const OFFLOAD_ABOVE_BYTES = 64 * 1024;
 
+// JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read as UTF-8 all the same,
+// its é become U+FFFD, so it is refused instead.
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+const UTF8 = /^utf-?8$/i;
+
 export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_ABOVE_BYTES): void {
   const thread = new JsonParserThread();
   // Refuse what Fastify's default parser refuses: __proto__ keys and constructor.prototype.
   const onLoop = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !UTF8.test(charset)) {
+      done(
+        new AppError('unsupported_media_type', `send the JSON as UTF-8, not ${charset.slice(0, 40)}`),
+        undefined,
+      );
+      return;
+    }
     const bytes = body as Buffer;
     if (bytes.length === 0) {
       done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);

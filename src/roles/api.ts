@@ -1,6 +1,7 @@
 // The api role (`txmail api`, part of `txmail serve`): the HTTP API with the dashboard, and the
 // dashboard's sign-in side (sessions, sign-up, log-in, reset and their mail). Everything else it serves
 // with is the core's.
+import { connectionsPerPeer } from '../http/connection-limits.js';
 import type { FastifyInstance } from 'fastify';
 import { AccountOverviews } from '../accounts/account-overview.js';
 import type { DashboardAuth } from '../accounts/dashboard-auth.js';
@@ -63,6 +64,11 @@ export function createApiRole(core: Core): ApiRole {
       accountMail,
       webRoot: defaultWebRoot(),
       trustProxy: config.trustProxy,
+      connectionLimits: {
+        requestTimeoutMs: config.httpRequestTimeoutMs,
+        total: config.httpMaxConnections,
+        perPeer: connectionsPerPeer(config.httpMaxConnectionsPerIp, config.trustProxy !== false),
+      },
       reputation: repos.reputation,
       members,
       membersRepo: repos.members,

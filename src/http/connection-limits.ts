@@ -1,0 +1,93 @@
+// What the API's listener allows a connection: how long a request may take to arrive, how many
+// connections it holds at once, and how many of them one peer may hold (SECURITY.md, "HTTP API").
+// Fastify turns Node's request timeout off by default: a client that sent its headers, then a body a
+// byte at a time (or nothing), held its connection for ever, and 10,000 such connections took every
+// descriptor the process had, its database's and its mail's included.
+import { STATUS_CODES } from 'node:http';
+import type { Server, Socket } from 'node:net';
+import { AppError, errorBody, type ErrorCode } from '../errors.js';
+
+/** A request's head must have arrived within this time, at most (Node's own default is 60 s). */
+const HEADERS_TIMEOUT_MS = 30_000;
+/** How often Node looks for requests past their time, at most (its default, 30 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 5_000;
+/** Per peer, when TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP is unset and no proxy is trusted. */
+export const DEFAULT_CONNECTIONS_PER_PEER = 256;
+
+export interface ConnectionLimits {
+  /** A request's head and body must have arrived within this time: 408, closed (TXMAIL_HTTP_REQUEST_TIMEOUT). */
+  requestTimeoutMs: number;
+  /** Connections open at once on the listener. */
+  total: number;
+  /** Connections open at once from one peer address; 0: no such limit. */
+  perPeer: number;
+}
+
+/** The per-peer limit for the settings: behind a trusted proxy the peer is the proxy, so none by default. */
+export function connectionsPerPeer(setting: number | undefined, proxyTrusted: boolean): number {
+  return setting ?? (proxyTrusted ? 0 : DEFAULT_CONNECTIONS_PER_PEER);
+}
+
+/** Fastify's options for the request timeout: the whole request, its head, and how often Node checks. */
+export function requestTimeouts(limits: ConnectionLimits): {
+  requestTimeout: number;
+  http: { headersTimeout: number; connectionsCheckingInterval: number };
+} {
+  const ms = limits.requestTimeoutMs;
+  return {
+    requestTimeout: ms,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, ms),
+      // Often enough that a request is cut within a quarter of its time past the limit.
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.max(100, ms / 4)),
+    },
+  };
+}
+
+/** Closes, as soon as it is accepted, a connection past either limit. */
+export function limitConnections(server: Server, limits: ConnectionLimits): void {
+  server.maxConnections = limits.total;
+  if (limits.perPeer === 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '';
+    const n = (open.get(peer) ?? 0) + 1;
+    if (n > limits.perPeer) {
+      socket.destroy();
+      return;
+    }
+    open.set(peer, n);
+    socket.once('close', () => {
+      const left = open.get(peer)! - 1;
+      if (left === 0) open.delete(peer);
+      else open.set(peer, left);
+    });
+  });
+}
+
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    message: "the request did not arrive whole within the server's request timeout",
+  },
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: "the request's head is over 16 KiB" },
+};
+
+/**
+ * Fastify's clientErrorHandler: what Node's HTTP parser refused before any route saw the request (two
+ * Content-Lengths, a bad chunk, a header with a NUL, a request too slow), answered in txmail's own error
+ * form (`code: message`, text/plain) instead of Fastify's JSON, and the connection closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = err.code === undefined ? undefined : CLIENT_ERRORS[err.code];
+  const e = new AppError(known?.code ?? 'bad_request', known?.message ?? 'the HTTP request is malformed');
+  const body = errorBody(e.code, e.message);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

@@ -1,0 +1,196 @@
+// The API's listener against clients that hold connections or send what Node's HTTP parser refuses
+// (SECURITY.md, "HTTP API"): a request must arrive whole within TXMAIL_HTTP_REQUEST_TIMEOUT (408,
+// closed), however it trickles; one peer holds at most TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP connections;
+// a malformed request is answered `code: message` in text/plain; a body in another charset than UTF-8
+// is refused; one Idempotency-Key at most. Raw sockets: a client library would not send these.
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from './helpers/databases.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+const PER_PEER = 3;
+
+interface Answer {
+  status: number | undefined;
+  type: string | undefined;
+  body: string;
+}
+
+/** A raw connection from `localAddress`: what it writes, and the answer it gets before the server closes it. */
+class RawClient {
+  private received = '';
+  readonly closed: Promise<Answer>;
+  readonly connected: Promise<void>;
+  private readonly socket: net.Socket;
+
+  constructor(port: number, localAddress = '127.0.0.1') {
+    this.socket = net.connect({ port, host: '127.0.0.1', localAddress });
+    this.connected = new Promise((resolve) => this.socket.once('connect', () => resolve()));
+    this.socket.on('data', (chunk: Buffer) => (this.received += chunk.toString('latin1')));
+    this.socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => this.socket.on('close', () => resolve(this.answer())));
+  }
+
+  write(text: string): void {
+    if (!this.socket.destroyed) this.socket.write(text);
+  }
+
+  get isClosed(): boolean {
+    return this.socket.destroyed;
+  }
+
+  end(): Promise<Answer> {
+    this.socket.end();
+    return this.closed;
+  }
+
+  private answer(): Answer {
+    const [head = '', body = ''] = this.received.split('\r\n\r\n');
+    return {
+      status:
+        /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] === undefined
+          ? undefined
+          : Number(/^HTTP\/1\.1 (\d{3})/.exec(head)![1]),
+      type: /^content-type: *([^\r\n]*)/im.exec(head)?.[1],
+      body,
+    };
+  }
+}
+
+describe('the API listener', () => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  let port: number;
+
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite, {
+      env: { TXMAIL_HTTP_REQUEST_TIMEOUT: '1', TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP: String(PER_PEER) },
+    });
+    tenant = await createTenant(env.services);
+    await env.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (env.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => env?.close());
+
+  const postHead = (path: string, length: number, headers: string[] = []) =>
+    [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      `Content-Length: ${length}`,
+      ...headers,
+      '',
+      '',
+    ].join('\r\n');
+
+  it('answers 408 and closes a request whose body stops coming', async () => {
+    const client = new RawClient(port);
+    client.write(postHead('/api/auth/login', 50) + '{"em');
+    const answer = await client.closed;
+    expect(answer.status).toBe(408);
+    expect(answer.type).toMatch(/^text\/plain/);
+    expect(answer.body).toMatch(/^request_timeout: /);
+  });
+
+  it('answers 408 to a body that trickles in, however steadily', async () => {
+    const client = new RawClient(port);
+    const body = JSON.stringify({ email: 'jane@customer.example', password: 'x'.repeat(400) });
+    client.write(postHead('/api/auth/login', body.length));
+    let sent = 0;
+    // A byte every 50 ms: the connection is never idle, and the body would take 20 s to arrive.
+    const trickle = setInterval(() => client.write(body[sent++] ?? ''), 50);
+    const answer = await client.closed.finally(() => clearInterval(trickle));
+    expect(answer.status).toBe(408);
+    expect(sent).toBeLessThan(body.length);
+  });
+
+  it(`holds at most ${PER_PEER} connections from one peer; others, and that peer's later ones, are served`, async () => {
+    const held = Array.from({ length: PER_PEER }, () => new RawClient(port, '127.0.0.9'));
+    await Promise.all(held.map((c) => c.connected));
+    // Each held connection has started a request, so the server has surely accepted it.
+    for (const c of held) c.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const refused = new RawClient(port, '127.0.0.9');
+    const answer = await refused.closed;
+    expect(answer.status).toBeUndefined();
+    expect(answer.body).toBe('');
+
+    // Another peer is served meanwhile.
+    const other = new RawClient(port, '127.0.0.10');
+    other.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect((await other.closed).status).toBe(200);
+
+    // A slot is freed when a connection ends.
+    await held[0]!.end();
+    const later = new RawClient(port, '127.0.0.9');
+    later.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect((await later.closed).status).toBe(200);
+    await Promise.all(held.slice(1).map((c) => c.end()));
+  });
+
+  it.each([
+    [
+      'two Content-Lengths',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    ],
+    [
+      'Content-Length beside chunked',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
+    [
+      'a bad chunk size',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
+    ['a NUL in a header', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n'],
+    ['a space in the path', 'GET /api/emails /x HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ])('answers %s with 400 bad_request in text/plain, and closes', async (_, request) => {
+    const client = new RawClient(port);
+    client.write(request);
+    const answer = await client.closed;
+    expect(answer.status).toBe(400);
+    expect(answer.type).toMatch(/^text\/plain/);
+    expect(answer.body).toMatch(/^bad_request: /);
+  });
+
+  it('refuses a JSON body declared in another charset than UTF-8 (it would be read as UTF-8 all the same)', async () => {
+    const body = Buffer.from(JSON.stringify({ ...validSend, subject: 'caf\u00e9' }), 'latin1');
+    const send = (charset: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/email/send/test',
+        headers: { 'x-api-key': tenant.apiKey, 'content-type': `application/json; charset=${charset}` },
+        payload: body,
+      });
+    const latin1 = await send('iso-8859-1');
+    expect(latin1.statusCode).toBe(415);
+    expect(latin1.body).toMatch(/^unsupported_media_type: /);
+    expect((await send('UTF-8')).statusCode).not.toBe(415);
+    expect((await send('"utf8"')).statusCode).not.toBe(415);
+  });
+
+  it('refuses two Idempotency-Key headers, which Node would join into one key', async () => {
+    const body = JSON.stringify(validSend);
+    const client = new RawClient(port);
+    client.write(
+      postHead('/api/email/send/test', body.length, [
+        `x-api-key: ${tenant.apiKey}`,
+        'Idempotency-Key: a1',
+        'Idempotency-Key: a2',
+        'Connection: close',
+      ]) + body,
+    );
+    const answer = await client.closed;
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatch(/^invalid_idempotency_key: /);
+  });
+
+  it('keeps control characters a client sent out of an error body', async () => {
+    const res = await env.app.inject({
+      method: 'GET',
+      url: '/api/emails/%1b%00x',
+      headers: { 'x-api-key': tenant.apiKey },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toMatch(/\p{Cc}/u);
+  });
+});
