@@ -5,7 +5,7 @@
 // trusts only 127.0.0.9.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import type { InboundReceiver } from '../src/inbound/receiver.js';
+import { UNTRUSTED_SESSIONS, type InboundReceiver } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
 import { SmtpSession } from './helpers/smtp-session.js';
@@ -102,6 +102,34 @@ describe('open sessions per client address', () => {
     const eleventh = await SmtpSession.open(receiver.port, address);
     expect(eleventh.greeting).toMatch(/^421 4\.7\.0 /);
     await quitAll(again);
+  });
+
+  it(`shares the ${UNTRUSTED_SESSIONS} untrusted sessions out as they fill, and keeps room for trusted networks beyond them`, async () => {
+    // Addresses 127.0.1.x each take what they are let: their share shrinks as the pool fills.
+    const held: SmtpSession[] = [];
+    const perAddress: number[] = [];
+    for (let host = 1; held.length < UNTRUSTED_SESSIONS && host < 250; host++) {
+      // Ten at once, the most any address is let (a greeting takes a tenth of a second).
+      const tries = await Promise.all(
+        Array.from({ length: 10 }, () => SmtpSession.open(receiver.port, `127.0.1.${host}`)),
+      );
+      const admitted = tries.filter((s) => s.greeting.startsWith('220 '));
+      await Promise.all(tries.filter((s) => !admitted.includes(s)).map((s) => s.closed));
+      held.push(...admitted);
+      perAddress.push(admitted.length);
+    }
+    expect(held).toHaveLength(UNTRUSTED_SESSIONS);
+    // With a fixed ten each, 20 addresses held them all; the first still had ten.
+    expect(perAddress[0]).toBe(10);
+    expect(perAddress.length).toBeGreaterThanOrEqual(40);
+    expect(perAddress.at(-1)).toBe(1);
+    // Full: a new address is refused, a trusted one still comes in.
+    const stranger = await SmtpSession.open(receiver.port, '127.0.2.1');
+    expect(stranger.greeting).toBe('421 4.7.0 too many sessions open, try again later');
+    await stranger.closed;
+    const trusted = await SmtpSession.open(receiver.port, TRUSTED);
+    expect(trusted.greeting).toMatch(/^220 /);
+    await quitAll([...held, trusted]);
   });
 
   it('lets a trusted address hold more sessions than the limit', async () => {

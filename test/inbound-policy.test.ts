@@ -85,6 +85,28 @@ describe('open sessions per client', () => {
     expect(limiter.take('192.0.2.1')).toBe(true);
   });
 
+  it("shrinks each client's share as the pool fills, and keeps one for a newcomer until it is full", () => {
+    const limiter = new SessionLimiter(10, 100);
+    // Each address takes all it is let.
+    const taken: number[] = [];
+    for (let c = 0; !limiter.full; c++) {
+      let n = 0;
+      while (limiter.take(`192.0.2.${c}`)) n++;
+      taken.push(n);
+    }
+    // 100 free: 10 each; 50 free: 5; under 10 free: 1.
+    expect(taken.slice(0, 5)).toEqual([10, 9, 8, 7, 6]);
+    expect(taken.at(-1)).toBe(1);
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(100);
+    expect(limiter.take('198.51.100.1')).toBe(false);
+    limiter.release('192.0.2.0');
+    expect(limiter.full).toBe(false);
+    expect(limiter.take('198.51.100.1')).toBe(true);
+    // A release of a client holding nothing frees nothing.
+    limiter.release('203.0.113.1');
+    expect(limiter.full).toBe(true);
+  });
+
   it('admits any number when the limit is 0', () => {
     const limiter = new SessionLimiter(0);
     for (let i = 0; i < 1000; i++) expect(limiter.take('192.0.2.1')).toBe(true);

@@ -25,6 +25,8 @@ export interface ClientLimitSettings {
   sessionsPerClient: number;
   /** Longest a session may last, in milliseconds; 0 = no limit. */
   lifetimeMs: number;
+  /** Sessions all untrusted clients may hold at once (the rest of the server's are trusted networks'). */
+  untrustedSessions: number;
 }
 
 export const DEFAULT_SESSIONS_PER_CLIENT = 10;
@@ -57,7 +59,7 @@ export class ClientLimits {
     },
   ) {
     this.rate = new ConnectionLimiter(settings.connectionsPerMinute, deps.now);
-    this.open = new SessionLimiter(settings.sessionsPerClient);
+    this.open = new SessionLimiter(settings.sessionsPerClient, settings.untrustedSessions);
   }
 
   /**
@@ -75,6 +77,9 @@ export class ClientLimits {
         421,
         '4.7.0 too many connections from your address, try again later',
       );
+    }
+    if (this.open.full) {
+      return this.refuse('sessions', address, 421, '4.7.0 too many sessions open, try again later');
     }
     if (!this.open.take(client)) {
       return this.refuse(

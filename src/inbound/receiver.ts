@@ -56,7 +56,13 @@ export interface ReceiverDeps {
 
 /** A bounce names one message; a handful of recipients covers batching MTAs without inviting abuse. */
 const MAX_RECIPIENTS = 50;
-const MAX_CLIENTS = 200;
+/** Sessions of untrusted clients at once (client-limits.ts shares them out). */
+export const UNTRUSTED_SESSIONS = 200;
+/**
+ * Sessions kept for trusted networks beyond those: the operator's own relays still get in while the
+ * internet's clients hold every other slot.
+ */
+const TRUSTED_SESSIONS = 50;
 /**
  * Recipients refused in one session before it is cut with 421: an MTA returning bounces names our own
  * addresses; a client trying address after address is guessing or flooding (50,000 refusals in one
@@ -96,6 +102,7 @@ export class InboundReceiver {
         connectionsPerMinute: options.connectionsPerMinute,
         sessionsPerClient: options.sessionsPerIp ?? DEFAULT_SESSIONS_PER_CLIENT,
         lifetimeMs: options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS,
+        untrustedSessions: UNTRUSTED_SESSIONS,
       },
       {
         budget: deps.budget,
@@ -113,7 +120,7 @@ export class InboundReceiver {
       size: options.maxSize,
       maxRecipients: MAX_RECIPIENTS,
       // Bounces trickle in; hundreds of simultaneous sessions are an attack, not a backlog.
-      maxClients: MAX_CLIENTS,
+      maxClients: UNTRUSTED_SESSIONS + TRUSTED_SESSIONS,
       // Nobody logs in: the only mail accepted is for our own addresses. No certificate is configured for
       // the receiver yet, so no STARTTLS either (hidden only, smtp-server would still answer it, with the
       // sample key it ships, which is public); senders use plain SMTP.
