@@ -8,7 +8,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessageRow } from '../src/db/schema.js';
-import { InboundProcessor } from '../src/inbound/inbound-processor.js';
+import { InboundProcessor, MAX_IN_HAND, MAX_IN_HAND_CHARS } from '../src/inbound/inbound-processor.js';
 import { MAX_REFUSED_RECIPIENTS, type InboundReceiver } from '../src/inbound/receiver.js';
 import {
   ParseFailure,
@@ -318,6 +318,34 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       hostname: 'mta.txmail.test',
       processed: (k) => processed.push(k),
     });
+
+  it(`takes at most ${MAX_IN_HAND} fresh messages in hand, and one always; the rest are for the recovery pass`, async () => {
+    // The thread takes 1.5 s to load: every parse waits meanwhile.
+    const parser = new ThreadedReportParser({
+      timeoutMs: 5000,
+      filename: threads('slow-loading-parse-thread.mjs'),
+    });
+    try {
+      const p = processor(parser);
+      expect(p.hasRoom(MAX_IN_HAND_CHARS * 2)).toBe(true);
+      const taken: Promise<void>[] = [];
+      let left = 0;
+      for (let i = 0; i < MAX_IN_HAND + 8; i++) {
+        const row = await stored();
+        if (p.hasRoom(row.raw.length)) taken.push(p.process(row));
+        else left++;
+      }
+      expect([p.inHand, left]).toEqual([MAX_IN_HAND, 8]);
+      await Promise.all(taken);
+      expect(p.inHand).toBe(0);
+      // By size: past MAX_IN_HAND_CHARS of raw text in hand, nothing more.
+      const big = p.process(await stored());
+      expect(p.hasRoom(MAX_IN_HAND_CHARS)).toBe(false);
+      await big;
+    } finally {
+      await parser.close();
+    }
+  });
 
   it('stops the thread, fails the message with the reason, and keeps the event loop free meanwhile', async () => {
     const timeoutMs = 400;

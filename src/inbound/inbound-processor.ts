@@ -25,6 +25,14 @@ const MAX_ATTEMPTS = 5;
 /** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
 const KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * Fresh messages this process takes in hand at most (parsing, or waiting for the parser thread), and
+ * their raw text at most: past either, the receiver stores a message for the recovery pass instead,
+ * which reads it back from the database one at a time. Without a bound, a few dozen clients sending
+ * 10 MB messages that take a second each to parse queued gigabytes in memory.
+ */
+export const MAX_IN_HAND = 32;
+export const MAX_IN_HAND_CHARS = 64 * 1024 * 1024;
 
 export interface ProcessorDeps {
   repo: InboundRepo;
@@ -55,6 +63,8 @@ export class InboundProcessor {
   private recovery: LeaseLoop<InboundMessageRow> | undefined;
   private lastPrune = 0;
   private readonly running = new Set<Promise<void>>();
+  /** The raw text of the messages in `running`. */
+  private inHandChars = 0;
   private stopped = false;
   /** Whom the leases of the messages this process handles name (the receiver stores them so). */
   readonly owner: string;
@@ -66,6 +76,21 @@ export class InboundProcessor {
   /** Lease length for a message the receiver has just stored (it processes it at once). */
   static leaseUntil(now: number): number {
     return now + LEASE_MS;
+  }
+
+  /**
+   * Whether a fresh message of `rawChars` characters of raw text may be taken in hand now (MAX_IN_HAND,
+   * MAX_IN_HAND_CHARS; one is always taken when none is). If not, the receiver stores it unleased, for
+   * the recovery pass, and wakes it.
+   */
+  hasRoom(rawChars: number): boolean {
+    if (this.running.size === 0) return true;
+    return this.running.size < MAX_IN_HAND && this.inHandChars + rawChars <= MAX_IN_HAND_CHARS;
+  }
+
+  /** Messages in hand now (parsing or waiting for the parser). */
+  get inHand(): number {
+    return this.running.size;
   }
 
   /**
@@ -135,7 +160,12 @@ export class InboundProcessor {
   }
 
   private track(row: InboundMessageRow, attempt: number): Promise<void> {
-    const p = this.processOne(row, attempt).finally(() => this.running.delete(p));
+    const chars = row.raw.length;
+    this.inHandChars += chars;
+    const p = this.processOne(row, attempt).finally(() => {
+      this.running.delete(p);
+      this.inHandChars -= chars;
+    });
     this.running.add(p);
     return p;
   }

@@ -233,8 +233,11 @@ export class InboundReceiver {
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
       this.storing.add(session.id);
-      const raw = Buffer.concat(chunks);
+      const raw = Buffer.concat(chunks).toString('base64');
       const now = this.deps.clock.now();
+      // Processed at once when the processor has room (inbound-processor.ts MAX_IN_HAND), else stored
+      // unleased for the recovery pass.
+      const inHand = this.deps.processor.hasRoom(raw.length);
       const row = {
         id: newId(),
         received_at: now,
@@ -242,12 +245,12 @@ export class InboundReceiver {
         helo: session.hostNameAppearsAs ?? '',
         mail_from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         rcpt_to: JSON.stringify(session.envelope.rcptTo.map((r) => r.address.toLowerCase())),
-        size: raw.length,
-        raw: raw.toString('base64'),
+        size: chunks.reduce((n, c) => n + c.length, 0),
+        raw,
         status: 'pending' as const,
         attempts: 0,
-        lease_expires_at: InboundProcessor.leaseUntil(now),
-        lease_owner: this.deps.processor.owner,
+        lease_expires_at: inHand ? InboundProcessor.leaseUntil(now) : null,
+        lease_owner: inHand ? this.deps.processor.owner : null,
         processed_at: null,
         outcome: null,
       };
@@ -255,7 +258,8 @@ export class InboundReceiver {
       this.storeWithinBudget(session, row).then(
         () => {
           cb(null, `2.0.0 received as ${row.id}`);
-          void this.deps.processor.process(row);
+          if (inHand) void this.deps.processor.process(row);
+          else this.deps.processor.wake();
         },
         (err: unknown) => {
           if (err instanceof BudgetRefusal) return cb(smtpError(err.code, err.message));
