@@ -117,6 +117,24 @@ describe('the API on hostile input', () => {
   const sendTest = (body: object) => inject('POST', '/api/email/send/test', { ...validSend, ...body });
 
   it.each([
+    ['subject', 'A\ud800B'],
+    ['subject', 'A\udc00'],
+    ['message', '<p>\udbff</p>'],
+    ['from', 'Ac\ud800me <noreply@acme.example>'],
+  ])(
+    'refuses half of a surrogate pair in "%s" (no character: it went out as three U+FFFD)',
+    async (field, value) => {
+      const res = await sendTest({ [field]: value });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(
+        `validation_error: "${field}" holds half of a UTF-16 surrogate pair, not a character`,
+      );
+      // A whole pair is a character.
+      expect((await sendTest({ subject: 'Party \ud83c\udf89' })).statusCode).toBe(200);
+    },
+  );
+
+  it.each([
     ['the reported 60,000 spaces', 60_000],
     ['a megabyte of spaces', 1 << 20],
   ])(

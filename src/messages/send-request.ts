@@ -71,8 +71,17 @@ export interface ValidSend {
   html: string;
 }
 
+/** String.prototype.isWellFormed (Node 20 has it; TypeScript's lib for ES2022 does not name it). */
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /** Checks what the schema cannot; throws `validation_error` naming the field. */
 export function validateSend(body: SendRequestBody): ValidSend {
+  // JSON lets a string hold half of a UTF-16 pair ("\ud800"), which is no character at all: UTF-8 has
+  // none for it, so it went out as U+FFFD, three of them. Refused, naming the field.
+  for (const field of ['from', 'to', 'subject', 'message'] as const) {
+    if (!isWellFormed(body[field]))
+      throw invalid(`"${field}" holds half of a UTF-16 surrogate pair, not a character`);
+  }
   const from = parseAddress(body.from);
   if (!from.ok) throw invalid(`"from" ${from.reason}`);
   const to = parseAddress(body.to);
