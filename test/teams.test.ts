@@ -823,6 +823,22 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     });
     // Nothing secret in the log.
     expect(JSON.stringify(entries)).not.toContain(key.key);
+    // Paged by the cursor it gives; one it did not give is refused, not an empty page.
+    const first = (await as(owner, 'GET', '/api/audit?limit=2')).json() as {
+      data: { id: string }[];
+      next_cursor: string;
+    };
+    const second = (
+      (await as(owner, 'GET', `/api/audit?limit=2&cursor=${first.next_cursor}`)).json() as {
+        data: { id: string }[];
+      }
+    ).data;
+    expect(second[0]!.id).toBe(entries[2]!.id);
+    const bad = await as(owner, 'GET', '/api/audit?cursor=zz');
+    expect([bad.statusCode, bad.body]).toEqual([
+      400,
+      'validation_error: "cursor" is not a cursor returned by this API',
+    ]);
     // A viewer cannot read it; a refused change leaves no entry.
     const viewer = await invite(owner, 'viewer@example.org', 'viewer');
     expect((await as(viewer, 'GET', '/api/audit')).statusCode).toBe(403);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditJson, type Audit } from '../../audit/audit.js';
 import { AppError } from '../../errors.js';
+import { isId } from '../../ids.js';
 import { authOf } from '../authenticate.js';
 import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 
@@ -29,7 +30,12 @@ export function registerAuditRoutes(app: FastifyInstance, audit: Audit): void {
       const { account } = authOf(request);
       const limit = Number(request.query.limit ?? '50');
       if (limit < 1 || limit > 100) throw new AppError('validation_error', '"limit" must be 1–100');
-      const rows = await audit.list(account.id, limit + 1, request.query.cursor);
+      // As the log's own cursor is checked (emails.ts): one that is no entry's id is a mistake, not an
+      // empty page.
+      const cursor = request.query.cursor;
+      if (cursor !== undefined && !isId(cursor))
+        throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+      const rows = await audit.list(account.id, limit + 1, cursor);
       const page = rows.slice(0, limit);
       return {
         data: page.map(auditJson),
