@@ -140,6 +140,10 @@ describe('webhook destinations', () => {
     ['https://user:pw@hooks.example.com/', false, 'must not contain a user name or password'],
     ['hooks.example.com/path', false, 'is not an absolute URL'],
     [`https://h.example/${'a'.repeat(2100)}`, false, 'must be at most 2048 characters'],
+    ['https://93.184.216.34/\r\nX: y', false, 'must not contain spaces or control characters'],
+    ['https://hooks.example.com/a\u0000b', false, 'must not contain spaces or control characters'],
+    ['https://hooks.example.com/a b', false, 'must not contain spaces or control characters'],
+    ['https://hooks.example.com/a\tb', false, 'must not contain spaces or control characters'],
   ] as const)('%s (private networks allowed: %s) → %s', (url, allowPrivate, problem) => {
     expect(webhookUrlProblem(url, allowPrivate)).toBe(problem);
   });
