@@ -70,14 +70,25 @@ const LONGEST_FOLDABLE_WORD = 66;
 const UNFOLDABLE = new RegExp(`\\S{${LONGEST_FOLDABLE_WORD + 1}}`);
 
 /**
- * The subject as the composer should write it: as it is when it folds, else as RFC 2047 encoded-words
+ * The subject as the composer should write it: as it is when it folds and holds nothing that looks
+ * like an encoded-word, else as RFC 2047 encoded-words
  * (UTF-8, Q) of at most 52 characters each, which the composer folds between the words. A reader
  * decodes adjacent encoded-words into one string without the white space between them, so the subject
  * shown is exactly the one given. (Non-ASCII subjects are encoded by the composer itself.)
  */
 export function foldableSubject(subject: string): string {
-  return UNFOLDABLE.test(subject) ? mimeFuncs.encodeWord(subject, 'Q', 52) : subject;
+  return UNFOLDABLE.test(subject) || LOOKS_ENCODED.test(subject)
+    ? mimeFuncs.encodeWord(subject, 'Q', 52)
+    : subject;
 }
+
+/**
+ * Text a reader would decode as an encoded-word (RFC 2047 §2: `=?charset?B|Q?text?=`): written as is, a
+ * subject `=?utf-8?b?QmNjOiBldmlsQHgub3Jn?=` shows as "Bcc: evil@x.org". Encoded itself, it shows as
+ * typed (§5: text that could be taken for an encoded-word is encoded). Linear: each try stops at the
+ * next "?" or space.
+ */
+const LOOKS_ENCODED = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
 
 export function messageIdHeader(id: string, hostname: string): string {
   return `<${id}@${hostname}>`;

@@ -41,6 +41,15 @@ describe('header lines', () => {
     }
   });
 
+  it.each(['=?utf-8?b?QmNjOiBldmlsQHgub3Jn?=', 'Hello =?UTF-8?Q?=E2=9C=93_paid?= friend'])(
+    'encodes a subject that a reader would decode as an encoded-word, so %s shows as typed',
+    async (subject) => {
+      expect(foldableSubject(subject)).toMatch(/^=\?UTF-8\?Q\?/);
+      const { raw } = await headerLines({ ...base, subject });
+      expect((await simpleParser(raw)).subject).toBe(subject);
+    },
+  );
+
   it('leaves a subject that folds as it is', () => {
     expect(foldableSubject('Your password reset link')).toBe('Your password reset link');
     expect(foldableSubject(`${'w'.repeat(66)} end`)).toBe(`${'w'.repeat(66)} end`);
