@@ -18,10 +18,28 @@ export function autoReplyReason(header: HeaderLookup, subject: string): string |
   if (header('x-autoreply') !== undefined) return 'X-Autoreply';
   if (header('x-autorespond') !== undefined) return 'X-Autorespond';
   // auto_reply, and the bulk or junk that vacation(1) and many autoresponders put on their replies (RFC
-  // 3834 §3.1.8 names them). Read only once the message is no bounce or complaint (parse-report.ts).
+  // 3834 §3.1.8 names them); mail systems put them on bounces too, and parse-report.ts asks here only
+  // once the message is no bounce or complaint.
   const precedence = header('precedence')?.trim().toLowerCase();
   if (precedence === 'auto_reply' || precedence === 'bulk' || precedence === 'junk')
     return `Precedence: ${precedence}`;
   if (AUTO_SUBJECT.test(subject)) return `subject "${subject.slice(0, 80)}"`;
   return undefined;
+}
+
+/**
+ * Whether the message says it answers another automatically (RFC 3834 §5: `Auto-Submitted:
+ * auto-replied`; X-Autoreply, X-Autorespond; Precedence: auto_reply; an automatic reply's subject):
+ * what a person's responder writes. Not `auto-generated` nor Precedence bulk or junk, which mail
+ * systems put on their bounces as well.
+ */
+export function answersAutomatically(header: HeaderLookup, subject: string): boolean {
+  const auto = header('auto-submitted')?.trim().toLowerCase();
+  return (
+    auto?.startsWith('auto-replied') === true ||
+    header('x-autoreply') !== undefined ||
+    header('x-autorespond') !== undefined ||
+    header('precedence')?.trim().toLowerCase() === 'auto_reply' ||
+    AUTO_SUBJECT.test(subject)
+  );
 }

@@ -7,7 +7,7 @@
 // Best effort: the message is already identified by its VERP address, so all this has to find is
 // whether it failed or is delayed, the recipient, and the server's reply.
 import { firstAddress } from './address-scan.js';
-import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
+import { answersAutomatically, type HeaderLookup } from './auto-reply.js';
 import { noticeDiagnostic } from './notice-diagnostic.js';
 import { noticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
@@ -77,25 +77,22 @@ export function parsePlainBounce(
   const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
   const fromSystem = SENDER.test(header('from') ?? '');
+  const fromMailer = envelopeSender === '' || fromSystem;
   // A person's automatic reply comes from the null sender too (RFC 3834 §3.3), and may say of itself
   // that the message "could not be delivered" to someone who has left: its words are a notice's only
-  // when a mail system wrote it. A notice's own subject ("Undeliverable:") is still believed.
-  const personalAutoReply = !fromSystem && autoReplyReason(header, subject) !== undefined;
-  const fromMailer = fromSystem || (envelopeSender === '' && !personalAutoReply);
+  // when a mail system wrote it. A notice's own subject ("Undeliverable:") and a quoted SMTP reply with
+  // its enhanced code are still believed: no person's responder writes those.
+  const wordsBelieved = fromSystem || (envelopeSender === '' && !answersAutomatically(header, subject));
   const human = humanPart(text);
   const looksLike =
     failedHeader !== undefined ||
     // Exchange and Office 365 mark their non-delivery reports.
     header('x-ms-exchange-message-is-ndr') !== undefined ||
     NOTICE_WORDS.test(human) ||
-    ((fromSystem || envelopeSender === '') &&
-      (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject))) ||
     (fromMailer &&
-      (BODY.test(subject) ||
-        BODY.test(human) ||
-        QUOTED_REPLY.test(human) ||
-        DELAY_WORDS.test(subject) ||
-        DELAY_WORDS.test(human)));
+      (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject) || QUOTED_REPLY.test(human))) ||
+    (wordsBelieved &&
+      (BODY.test(subject) || BODY.test(human) || DELAY_WORDS.test(subject) || DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
   if (
     failedHeader === undefined &&

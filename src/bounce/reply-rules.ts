@@ -65,9 +65,9 @@ const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|existiert nicht|nicht existent|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
 const UNKNOWN_DOMAIN_WORDS =
-  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?/i;
+  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
 const MAILBOX_FULL_WORDS =
   /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
 const DISABLED_WORDS =
@@ -119,7 +119,7 @@ export const SENDER_BLOCK_CODES = /^[45]\.7\.(?:60[6-9]|6[1-4]\d|65[01])$/;
 const NETWORK_WORDS =
   /connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
 const SYSTEM_WORDS =
-  /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later|(?:temporary )?lookup failure/i;
+  /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later|temporary lookup failure/i;
 const EXPIRED_WORDS =
   /retry timeout exceeded|in the queue too long|too long in (?:the )?queue|retry time not reached for any host after a long failure period|message (?:has )?expired|delivery (?:time )?expired|expired in queue|giving up|given up|have been failing for a long time|maximum (?:delivery|retry) (?:time|attempts)|(?:cannot|could not|couldn'?t) (?:send|deliver|be delivered)(?: the)?(?: message)? for (?:the past |more than )?\d{1,3} (?:days?|hours?)|will be deleted from (?:the )?queue/i;
 
@@ -291,7 +291,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     // "Return path" as words, not a quoted original's `Return-Path:` header line.
     words:
-      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for/i,
+      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)/i,
     codes: GENERIC_OR_POLICY,
     detail: '7.1',
     examples: [
@@ -299,6 +299,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         reply: '553 5.1.0 <b+x@send.acme.example>: Sender address rejected: Domain not found',
         enhanced: '5.1.0',
       },
+      { reply: '550 Die Absenderadresse existiert nicht', enhanced: '5.7.1' },
     ],
   },
   {
@@ -348,6 +349,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.1.2',
       },
       { reply: '550 5.0.0 Domain not found', enhanced: '5.1.2' },
+      { reply: '550 Die Domain des Empf\u00e4ngers existiert nicht', enhanced: '5.1.2' },
       { reply: '550 Unrouteable address', enhanced: '5.1.2' },
       { reply: '554 5.4.4 SMTPSEND.DNS.NonExistentDomain; nonexistent domain', enhanced: '5.4.4' },
       { reply: '550 all relevant MX records point to non-existent hosts', enhanced: '5.1.2' },
@@ -597,6 +599,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '550 Benutzer unbekannt', enhanced: '5.1.1' },
       { reply: '550 Die E-Mail-Adresse des Empf\u00e4ngers existiert nicht', enhanced: '5.1.1' },
+      { reply: '550 Das Postfach existiert nicht', enhanced: '5.1.1' },
       { reply: '550 Utilisateur inconnu', enhanced: '5.1.1' },
       { reply: '550 Usuario desconocido', enhanced: '5.1.1' },
       {

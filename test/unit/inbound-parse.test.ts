@@ -312,6 +312,20 @@ describe('classifying a bounced recipient', () => {
     // A delay is not an expiry: the queue is still trying (Exchange's delay notices say 4.4.7).
     [{ action: 'delayed', status: '4.4.7' }, 'transient', '4.4.7', 'network_error'],
     [{ action: 'failed', status: '4.4.7' }, 'permanent', '4.4.7', 'expired'],
+    // A DNS failure is the network's (x.4.x), not the receiving server's own: only Postfix's local
+    // "Temporary lookup failure" is a system error.
+    [
+      { action: 'delayed', diagnostic: '451 4.4.0 DNS lookup failure' },
+      'transient',
+      '4.4.0',
+      'network_error',
+    ],
+    [
+      { action: 'delayed', diagnostic: '451 4.3.0 <jane@x.example>: Temporary lookup failure' },
+      'transient',
+      '4.3.0',
+      'system_error',
+    ],
     [
       { action: 'failed', status: '5.0.0', diagnostic: '550 mailbox is full' },
       'permanent',
