@@ -23,10 +23,11 @@ export interface Config {
   httpPort: number;
   /** TXMAIL_TRUST_PROXY: whose X-Forwarded-For gives the client address (per-IP limits, logs). */
   trustProxy: TrustProxy;
-  /** Open connections on the API's listener, in all and per peer address (undefined: by TXMAIL_TRUST_PROXY). */
-  httpMaxConnections: number;
+  /** How long a request to the API may take to arrive whole. */
   httpRequestTimeoutMs: number;
-  httpMaxConnectionsPerIp: number | undefined;
+  /** Open connections on the API's listener, in all and per peer (client network), trusted proxies aside. */
+  httpMaxConnections: number;
+  httpMaxConnectionsPerIp: number;
   publicUrl: string;
   hostname: string;
   relayUrl: string | undefined;

@@ -8,7 +8,7 @@ export const ERROR_CODES = {
   validation_error: { status: 400, meaning: 'A field is missing, unknown, of the wrong type or malformed.' },
   invalid_idempotency_key: {
     status: 400,
-    meaning: 'The Idempotency-Key header is empty, too long or not printable.',
+    meaning: 'The Idempotency-Key header is empty, too long, not printable, or sent more than once.',
   },
   invalid_token: {
     status: 400,
@@ -93,7 +93,7 @@ export const ERROR_CODES = {
   },
   unsupported_media_type: {
     status: 415,
-    meaning: 'The body must be sent as Content-Type: application/json.',
+    meaning: 'The body must be sent as Content-Type: application/json, in UTF-8 (no other charset).',
   },
   recipient_suppressed: { status: 422, meaning: 'The recipient is on the suppression list of this account.' },
   idempotency_key_reused: {
@@ -153,9 +153,12 @@ export function rateLimited(message: string, retryAfterSeconds: number): AppErro
   });
 }
 
-/** The one-line text body of an error response. CR/LF never reach it, so it stays one line. */
+/**
+ * The one-line text body of an error response. A message may quote what the client sent (a path, a
+ * field): line breaks and tabs become a space, other control characters U+FFFD, as peers' text is kept
+ * (peer-text.ts), so the body stays one line of printable text.
+ */
 export function errorBody(code: ErrorCode, message: string): string {
-  // One line of text: a message may quote what the client sent (a path, a field), control characters
-  // and all.
-  return `${code}: ${message.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')}`;
+  const text = message.replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(/\p{Cc}/gu, '\ufffd');
+  return `${code}: ${text}`;
 }

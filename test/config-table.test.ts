@@ -62,7 +62,7 @@ describe('the configuration table', () => {
   const valueDefaults = rows.filter((row) => /^`[^`]+`$/.test(row.shownDefault));
 
   it('shows most defaults as values', () => {
-    expect(valueDefaults.length).toBeGreaterThan(rows.length * 0.75);
+    expect(valueDefaults.length).toBeGreaterThan(rows.length - 10);
   });
 
   it.each(valueDefaults.map((row) => [row.variable, row.shownDefault] as const))(

@@ -10,6 +10,8 @@ import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 const PER_PEER = 3;
+/** A reverse proxy in front of the API: every client behind it comes from its address. */
+const PROXY = '127.0.0.11';
 
 interface Answer {
   status: number | undefined;
@@ -65,7 +67,11 @@ describe('the API listener', () => {
 
   beforeAll(async () => {
     env = await startTestEnv(sqlite, {
-      env: { TXMAIL_HTTP_REQUEST_TIMEOUT: '1', TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP: String(PER_PEER) },
+      env: {
+        TXMAIL_HTTP_REQUEST_TIMEOUT: '1',
+        TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP: String(PER_PEER),
+        TXMAIL_TRUST_PROXY: PROXY,
+      },
     });
     tenant = await createTenant(env.services);
     await env.app.listen({ port: 0, host: '127.0.0.1' });

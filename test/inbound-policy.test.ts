@@ -9,7 +9,7 @@ import { InboundReceiver } from '../src/inbound/receiver.js';
 import type { ReportParser } from '../src/inbound/report-parser.js';
 import { checkRecipient } from '../src/inbound/recipient-policy.js';
 import { SessionLimiter } from '../src/inbound/session-limiter.js';
-import { trustedNetworks } from '../src/inbound/trusted-networks.js';
+import { trustedNetworks } from '../src/trusted-networks.js';
 import { smtpSend } from './helpers/smtp-client.js';
 import { SmtpSession } from './helpers/smtp-session.js';
 

@@ -2,6 +2,7 @@
 // field it sets, how its text is parsed, its default and the README's words for it. parse.ts reads the
 // environment through it, describe.ts prints it for `txmail config`, and a test holds the README's
 // configuration table to it in both directions.
+import { DEFAULT_CONNECTIONS_PER_PEER } from '../http/connection-limits.js';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import type { Config } from '../config.js';
 import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../blocklists/zones.js';
@@ -108,12 +109,11 @@ export const SETTINGS = [
     env: 'TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP',
     field: 'httpMaxConnectionsPerIp',
     kind: wholeNumber(),
-    unset: () => undefined,
-    shown: '`256`, or `0` when `TXMAIL_TRUST_PROXY` is set',
+    default: String(DEFAULT_CONNECTIONS_PER_PEER),
     description: [
-      "connections one peer address may hold open on the API's listener (past it, closed at once);",
-      'the peer is the connecting address, so behind a proxy it is the proxy: unset, there is no such',
-      'limit when `TXMAIL_TRUST_PROXY` names proxies; `0` = unlimited',
+      "connections one peer (an IPv4 address, an IPv6 /64) may hold open on the API's listener (past",
+      'it, closed at once); the proxies `TXMAIL_TRUST_PROXY` trusts are exempt (behind them, every',
+      'client comes from their address); `0` = unlimited',
     ],
   }),
   variable({

@@ -5,13 +5,17 @@
 // descriptor the process had, its database's and its mail's included.
 import { STATUS_CODES } from 'node:http';
 import type { Server, Socket } from 'node:net';
+import { clientNetwork } from '../client-network.js';
+import type { TrustProxy } from '../config.js';
 import { AppError, errorBody, type ErrorCode } from '../errors.js';
+import { SessionLimiter } from '../inbound/session-limiter.js';
+import { trustedNetworks } from '../trusted-networks.js';
 
 /** A request's head must have arrived within this time, at most (Node's own default is 60 s). */
 const HEADERS_TIMEOUT_MS = 30_000;
 /** How often Node looks for requests past their time, at most (its default, 30 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 5_000;
-/** Per peer, when TXMAIL_HTTP_MAX_CONNECTIONS_PER_IP is unset and no proxy is trusted. */
+/** Connections one peer (an IPv4 address, an IPv6 /64) may hold open, by default. */
 export const DEFAULT_CONNECTIONS_PER_PEER = 256;
 
 export interface ConnectionLimits {
@@ -19,13 +23,21 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** Connections open at once on the listener. */
   total: number;
-  /** Connections open at once from one peer address; 0: no such limit. */
+  /** Connections open at once from one peer (client-network.ts); 0: no such limit. */
   perPeer: number;
+  /** Peers the per-peer limit leaves alone: the proxies TXMAIL_TRUST_PROXY trusts. */
+  exempt: (address: string) => boolean;
 }
 
-/** The per-peer limit for the settings: behind a trusted proxy the peer is the proxy, so none by default. */
-export function connectionsPerPeer(setting: number | undefined, proxyTrusted: boolean): number {
-  return setting ?? (proxyTrusted ? 0 : DEFAULT_CONNECTIONS_PER_PEER);
+/**
+ * The peers TXMAIL_TRUST_PROXY trusts as proxies, which the per-peer limit leaves alone (every client
+ * behind a proxy comes from its address): those listed, or every peer for `true` or a number of hops
+ * (the operator said only proxies reach the port).
+ */
+export function trustedProxies(setting: TrustProxy): (address: string) => boolean {
+  if (setting === false) return () => false;
+  if (setting === true || typeof setting === 'number') return () => true;
+  return trustedNetworks(setting);
 }
 
 /** Fastify's options for the request timeout: the whole request, its head, and how often Node checks. */
@@ -48,20 +60,17 @@ export function requestTimeouts(limits: ConnectionLimits): {
 export function limitConnections(server: Server, limits: ConnectionLimits): void {
   server.maxConnections = limits.total;
   if (limits.perPeer === 0) return;
-  const open = new Map<string, number>();
+  // Counted per client network, as the receiver counts its sessions.
+  const open = new SessionLimiter(limits.perPeer);
   server.on('connection', (socket: Socket) => {
-    const peer = socket.remoteAddress ?? '';
-    const n = (open.get(peer) ?? 0) + 1;
-    if (n > limits.perPeer) {
+    const address = socket.remoteAddress ?? '';
+    if (limits.exempt(address)) return;
+    const peer = clientNetwork(address);
+    if (!open.take(peer)) {
       socket.destroy();
       return;
     }
-    open.set(peer, n);
-    socket.once('close', () => {
-      const left = open.get(peer)! - 1;
-      if (left === 0) open.delete(peer);
-      else open.set(peer, left);
-    });
+    socket.once('close', () => open.release(peer));
   });
 }
 
@@ -80,6 +89,14 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // As Node's own handler: a response already begun on this connection (a refusal sent before the body
+  // was read, a long answer being streamed) gets no second one written into it; the connection is
+  // only closed.
+  const response = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+  if (response?.headersSent) {
+    socket.destroy();
+    return;
+  }
   const known = err.code === undefined ? undefined : CLIENT_ERRORS[err.code];
   const e = new AppError(known?.code ?? 'bad_request', known?.message ?? 'the HTTP request is malformed');
   const body = errorBody(e.code, e.message);

@@ -1,12 +1,13 @@
 // The receiver's per-client limits, in the order a session meets them: connections per minute and open
 // sessions at connect, a lifetime from connect, the hourly budget at MAIL FROM and after DATA. Without
 // them one client could hold every slot of the server with slow sessions (a NOOP before each idle
-// timeout) or fill the disk. Trusted networks meet none of them, as Postfix exempts mynetworks.
+// timeout) or fill the disk. Trusted networks meet none of them, as Postfix exempts mynetworks (the
+// receiver's own cut after 20 refused recipients in a session applies to every client: receiver.ts).
 import { clientNetwork } from '../client-network.js';
 import { ConnectionLimiter } from './connection-limiter.js';
 import type { BudgetCharge, BudgetLimit, InboundBudget } from './inbound-budget.js';
 import { SessionLimiter } from './session-limiter.js';
-import type { TrustedNetworks } from './trusted-networks.js';
+import type { TrustedNetworks } from '../trusted-networks.js';
 
 export type ClientLimit = 'connection_rate' | 'sessions' | 'lifetime' | BudgetLimit;
 

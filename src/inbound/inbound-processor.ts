@@ -58,6 +58,11 @@ export interface ProcessorDeps {
   canClaim?: () => boolean;
 }
 
+/** Room for one fresh message, taken before it is stored (InboundProcessor.reserve). */
+export interface Room {
+  release(): void;
+}
+
 export class InboundProcessor {
   /** The recovery pass: the claim loop shared with the delivery worker and the dispatcher (lease-loop.ts). */
   private recovery: LeaseLoop<InboundMessageRow> | undefined;
@@ -65,6 +70,8 @@ export class InboundProcessor {
   private readonly running = new Set<Promise<void>>();
   /** The raw text of the messages in `running`. */
   private inHandChars = 0;
+  /** Room taken for messages being stored (reserve), not yet in `running`. */
+  private readonly reserved = { count: 0, chars: 0 };
   private stopped = false;
   /** Whom the leases of the messages this process handles name (the receiver stores them so). */
   readonly owner: string;
@@ -79,25 +86,40 @@ export class InboundProcessor {
   }
 
   /**
-   * Whether a fresh message of `rawChars` characters of raw text may be taken in hand now (MAX_IN_HAND,
-   * MAX_IN_HAND_CHARS; one is always taken when none is). If not, the receiver stores it unleased, for
-   * the recovery pass, and wakes it.
+   * Takes room for a fresh message of `rawChars` characters of raw text (base64: 4 for 3 bytes), if
+   * there is some (MAX_IN_HAND, MAX_IN_HAND_CHARS; room for one is always taken when none is in hand):
+   * held from before the message is stored until `process` takes it in hand, or `release` gives it
+   * back. Without room the receiver stores the message unleased, for the recovery pass, and wakes it.
    */
-  hasRoom(rawChars: number): boolean {
-    if (this.running.size === 0) return true;
-    return this.running.size < MAX_IN_HAND && this.inHandChars + rawChars <= MAX_IN_HAND_CHARS;
+  reserve(rawChars: number): Room | undefined {
+    const inHand = this.running.size + this.reserved.count;
+    const chars = this.inHandChars + this.reserved.chars;
+    if (inHand > 0 && (inHand >= MAX_IN_HAND || chars + rawChars > MAX_IN_HAND_CHARS)) return undefined;
+    this.reserved.count++;
+    this.reserved.chars += rawChars;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.reserved.count--;
+        this.reserved.chars -= rawChars;
+      },
+    };
   }
 
-  /** Messages in hand now (parsing or waiting for the parser). */
+  /** Messages in hand now (parsing or waiting for the parser), and room taken for ones being stored. */
   get inHand(): number {
-    return this.running.size;
+    return this.running.size + this.reserved.count;
   }
 
   /**
-   * Processes a message the receiver has just stored: its first attempt. Never throws (a failure is
-   * recorded, and retried later unless it is final).
+   * Processes a message the receiver has just stored: its first attempt, in the room `reserve` took for
+   * it. Never throws (a failure is recorded, and retried later unless it is final).
    */
-  process(row: InboundMessageRow): Promise<void> {
+  process(row: InboundMessageRow, room?: Room): Promise<void> {
+    // The room held for it becomes the message in hand, in the same turn.
+    room?.release();
     return this.track(row, row.attempts + 1);
   }
 

@@ -21,7 +21,7 @@ import {
 import type { InboundBudget } from './inbound-budget.js';
 import { InboundProcessor } from './inbound-processor.js';
 import { checkRecipient } from './recipient-policy.js';
-import { trustedNetworks } from './trusted-networks.js';
+import { trustedNetworks } from '../trusted-networks.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -237,7 +237,7 @@ export class InboundReceiver {
       const now = this.deps.clock.now();
       // Processed at once when the processor has room (inbound-processor.ts MAX_IN_HAND), else stored
       // unleased for the recovery pass.
-      const inHand = this.deps.processor.hasRoom(raw.length);
+      const room = this.deps.processor.reserve(raw.length);
       const row = {
         id: newId(),
         received_at: now,
@@ -249,8 +249,8 @@ export class InboundReceiver {
         raw,
         status: 'pending' as const,
         attempts: 0,
-        lease_expires_at: inHand ? InboundProcessor.leaseUntil(now) : null,
-        lease_owner: inHand ? this.deps.processor.owner : null,
+        lease_expires_at: room ? InboundProcessor.leaseUntil(now) : null,
+        lease_owner: room ? this.deps.processor.owner : null,
         processed_at: null,
         outcome: null,
       };
@@ -258,10 +258,11 @@ export class InboundReceiver {
       this.storeWithinBudget(session, row).then(
         () => {
           cb(null, `2.0.0 received as ${row.id}`);
-          if (inHand) void this.deps.processor.process(row);
+          if (room) void this.deps.processor.process(row, room);
           else this.deps.processor.wake();
         },
         (err: unknown) => {
+          room?.release();
           if (err instanceof BudgetRefusal) return cb(smtpError(err.code, err.message));
           // Not stored, so not accepted: the sender keeps the message and tries again.
           this.deps.logger.error({ err }, 'could not store an inbound message');

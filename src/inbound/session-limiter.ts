@@ -1,6 +1,6 @@
 // Open sessions of untrusted clients on the receiver. The connection rate alone let one client hold
 // every slot of the server with a few slow sessions; counting the sessions each client holds leaves
-// room for the others. And a share that shrinks as the pool fills: with a fixed 10 each, 21 addresses
+// room for the others. And a share that shrinks as the pool fills: with a fixed 10 each, 20 addresses
 // filled the 200 slots and refused everyone else; now each newcomer still finds a slot until the
 // pool is nearly full, and filling it takes many more addresses than before.
 //

@@ -1,7 +1,7 @@
 // The api role (`txmail api`, part of `txmail serve`): the HTTP API with the dashboard, and the
 // dashboard's sign-in side (sessions, sign-up, log-in, reset and their mail). Everything else it serves
 // with is the core's.
-import { connectionsPerPeer } from '../http/connection-limits.js';
+import { trustedProxies } from '../http/connection-limits.js';
 import type { FastifyInstance } from 'fastify';
 import { AccountOverviews } from '../accounts/account-overview.js';
 import type { DashboardAuth } from '../accounts/dashboard-auth.js';
@@ -67,7 +67,8 @@ export function createApiRole(core: Core): ApiRole {
       connectionLimits: {
         requestTimeoutMs: config.httpRequestTimeoutMs,
         total: config.httpMaxConnections,
-        perPeer: connectionsPerPeer(config.httpMaxConnectionsPerIp, config.trustProxy !== false),
+        perPeer: config.httpMaxConnectionsPerIp,
+        exempt: trustedProxies(config.trustProxy),
       },
       reputation: repos.reputation,
       members,

@@ -1,6 +1,7 @@
-// The clients the receiver's per-client limits leave alone (TXMAIL_INBOUND_TRUSTED_NETWORKS), as Postfix
-// exempts mynetworks: the service's own hosts and relays, which may hand over many bounces at once. The
-// named ranges mean what they mean for TXMAIL_TRUST_PROXY.
+// Lists of trusted networks (addresses, CIDR ranges, the named ranges of TXMAIL_TRUST_PROXY): the
+// clients the receiver's per-client limits leave alone (TXMAIL_INBOUND_TRUSTED_NETWORKS), as Postfix
+// exempts mynetworks, the service's own hosts and relays, which may hand over many bounces at once; and
+// the proxies the API listener's per-peer connection limit leaves alone (http/connection-limits.ts).
 import ipaddr from 'ipaddr.js';
 
 const NAMED: Record<string, string[]> = {
