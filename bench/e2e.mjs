@@ -58,7 +58,8 @@ const HTML = htmlOf(values['html-bytes'] === undefined ? undefined : Number(valu
 const here = new URL('..', import.meta.url).pathname;
 const builds = (values.build ?? [`txmail=${here}`]).map((b) => {
   const eq = b.indexOf('=');
-  const [tree, ...settings] = b.slice(eq + 1).split(',');
+  // Settings start at a comma followed by NAME=, so a value may hold commas (a list of addresses).
+  const [tree, ...settings] = b.slice(eq + 1).split(/,(?=[A-Z][A-Z0-9_]*=)/);
   const env = Object.fromEntries(
     settings.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );

@@ -85,10 +85,10 @@ export function foldableSubject(subject: string): string {
 /**
  * Text a reader would decode as an encoded-word (RFC 2047 §2: `=?charset?B|Q?text?=`): written as is, a
  * subject `=?utf-8?b?QmNjOiBldmlsQHgub3Jn?=` shows as "Bcc: evil@x.org". Encoded itself, it shows as
- * typed (§5: text that could be taken for an encoded-word is encoded). Linear: each try stops at the
- * next "?" or space.
+ * typed (§5: text that could be taken for an encoded-word is encoded). Spaces inside count: decoders
+ * (libmime, mailparser's) read `=?utf-8?q?Bcc: x?=` too. Linear: each try stops at the next "?".
  */
-const LOOKS_ENCODED = /=\?[^?\s]*\?[bq]\?[^?\s]*\?=/i;
+const LOOKS_ENCODED = /=\?[^?]*\?[bq]\?[^?]*\?=/i;
 
 export function messageIdHeader(id: string, hostname: string): string {
   return `<${id}@${hostname}>`;
