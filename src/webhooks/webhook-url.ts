@@ -11,15 +11,15 @@ export const MAX_URL_LENGTH = 2048;
 /** Why the URL cannot be an endpoint, or undefined when its form is acceptable. */
 export function webhookUrlProblem(url: string, allowPrivate: boolean): string | undefined {
   if (url.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
-  // The URL parser drops tabs and line breaks and escapes the rest, so such a URL would be stored and
-  // shown as given but called as another: refused, as a browser's address bar would not take it.
-  if (/[\p{Cc}\s]/u.test(url)) return 'must not contain spaces or control characters';
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return 'is not an absolute URL';
   }
+  // The URL parser drops tabs and line breaks and escapes the rest, so such a URL would be stored and
+  // shown as given but called as another: refused, as a browser's address bar would not take it.
+  if (/[\p{Cc}\s]/u.test(url)) return 'must not contain spaces or control characters';
   if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) return 'must start with https://';
   if (u.username || u.password) return 'must not contain a user name or password';
   if (u.hostname === '') return 'has no host';

@@ -277,7 +277,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -400,7 +400,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -508,7 +508,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -604,7 +604,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -712,7 +712,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -812,7 +812,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -895,7 +895,7 @@ export interface paths {
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
-         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long or not printable.
+         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
         400: {
           headers: {
@@ -963,7 +963,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1076,7 +1076,7 @@ export interface paths {
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
-         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long or not printable.
+         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
         400: {
           headers: {
@@ -1138,7 +1138,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1236,7 +1236,7 @@ export interface paths {
          *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
-         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long or not printable.
+         *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
         400: {
           headers: {
@@ -1313,7 +1313,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1941,7 +1941,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2175,7 +2175,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2414,7 +2414,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2551,7 +2551,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2684,7 +2684,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2821,7 +2821,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3066,7 +3066,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3204,7 +3204,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3441,7 +3441,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3674,7 +3674,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3820,7 +3820,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4066,7 +4066,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4203,7 +4203,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4349,7 +4349,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4490,7 +4490,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4844,7 +4844,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4984,7 +4984,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -5115,7 +5115,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -5342,7 +5342,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -5480,7 +5480,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -5617,7 +5617,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -5964,7 +5964,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6102,7 +6102,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6237,7 +6237,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6489,7 +6489,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6614,7 +6614,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6751,7 +6751,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -6890,7 +6890,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -7130,7 +7130,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
@@ -7271,7 +7271,7 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json. */
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
             [name: string]: unknown;
