@@ -142,12 +142,18 @@ describe('the issue 15 attacks over SMTP', () => {
   }
 
   it(`cuts a session with 421 after ${MAX_REFUSED_RECIPIENTS} refused recipients, however many it pipelined`, async () => {
-    const rcpts = Array.from({ length: 5000 }, (_, i) => `RCPT TO:<guess${i}@nowhere.example>`);
-    const { replies } = await pipelined(['EHLO flood.example', 'MAIL FROM:<>', ...rcpts]);
+    // RSET between the guesses does not start the count again.
+    const rcpts = Array.from({ length: 5000 }, (_, i) =>
+      i % 5 === 4
+        ? `RCPT TO:<guess${i}@nowhere.example>\r\nRSET\r\nMAIL FROM:<>`
+        : `RCPT TO:<guess${i}@nowhere.example>`,
+    );
+    const { replies: all } = await pipelined(['EHLO flood.example', 'MAIL FROM:<>', ...rcpts]);
+    const replies = all.filter((r) => !r.startsWith('250'));
     const refused = replies.filter((r) => r.startsWith('550'));
     expect(refused).toHaveLength(MAX_REFUSED_RECIPIENTS);
     expect(replies.at(-1)).toMatch(/^421 4\.7\.0 too many refused recipients/);
-    expect(replies).toHaveLength(2 + MAX_REFUSED_RECIPIENTS + 1);
+    expect(replies).toHaveLength(MAX_REFUSED_RECIPIENTS + 1);
   });
 
   it('offers no STARTTLS and refuses it: the receiver has no certificate of its own', async () => {

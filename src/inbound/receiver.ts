@@ -88,7 +88,11 @@ export class InboundReceiver {
   private readonly limits: ClientLimits;
   /** Sessions whose message is being stored: a lifetime cut waits for the store's reply. */
   private readonly storing = new Set<string>();
-  /** Recipients refused so far, by session. */
+  /**
+   * Recipients refused so far, by open session (by its id: smtp-server makes a new session object at
+   * every RSET, which must not start the count again). Set at connect, deleted at close: an answer that
+   * comes after its session closed finds none and adds none.
+   */
   private readonly refused = new Map<string, number>();
   port = 0;
 
@@ -129,6 +133,7 @@ export class InboundReceiver {
       hideSTARTTLS: true,
       disableReverseLookup: true,
       onConnect: (session, cb) => {
+        this.refused.set(session.id, 0);
         const refusal = this.limits.connect(session.id, session.remoteAddress, () => this.cut(session.id));
         cb(refusal && smtpError(refusal.code, refusal.message));
       },
@@ -161,7 +166,9 @@ export class InboundReceiver {
         }).then(
           (verdict) => {
             if (verdict.accept) return cb();
-            const refused = (this.refused.get(session.id) ?? 0) + 1;
+            const before = this.refused.get(session.id);
+            if (before === undefined) return cb(smtpError(550, '5.1.1 no such mailbox here'));
+            const refused = before + 1;
             this.refused.set(session.id, refused);
             // smtp-server closes the connection after a 421.
             if (refused > MAX_REFUSED_RECIPIENTS) return cb(smtpError(421, TOO_MANY_REFUSED));
