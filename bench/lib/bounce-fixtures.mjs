@@ -94,6 +94,7 @@ export async function judge(code, entry) {
 function recipientsOf(report) {
   if (report.kind === 'bounce') return report.recipients.map((r) => r.recipient).filter(Boolean);
   if (report.kind === 'complaint' || report.kind === 'feedback') {
+    if (report.originalRcptTos?.length) return report.originalRcptTos;
     const shown = report.originalRcptTo ?? report.original?.to;
     return shown ? [shown] : [];
   }
@@ -115,8 +116,12 @@ function matches(report, rcpt, values) {
   if (original.verpAddresses.includes(values.verp)) return true;
   if (report.kind !== 'complaint' && report.kind !== 'feedback') return false;
   if (original.messageId?.toLowerCase() !== values.messageId) return false;
-  const shown = report.originalRcptTo ?? original.to;
-  return !shown || shown === values.to || shown.endsWith(`@${values.to.split('@')[1]}`);
+  // As the inbound processor: the report must not show only recipients that are not ours.
+  const shown = report.originalRcptTos?.length
+    ? report.originalRcptTos
+    : [report.originalRcptTo ?? original.to].filter(Boolean);
+  const ours = (a) => a === values.to || a.endsWith(`@${values.to.split('@')[1]}`);
+  return shown.length === 0 || shown.some(ours);
 }
 
 /** The figures of issue 16 over judged fixtures. */

@@ -3,7 +3,7 @@
 // recorded and changes nothing (RFC 6591 auth-failure, RFC 6650 not-spam, a type txmail does not know).
 import type { FeedbackFacts, InboundReport, OriginalRefs } from './inbound-report.js';
 import { verpAddressesIn } from './original-refs.js';
-import { addressField, field, parseFieldGroups } from './report-fields.js';
+import { addressField, field, fieldValues, parseFieldGroups } from './report-fields.js';
 
 // RFC 5965 §7.3's registered types that report a recipient's complaint.
 const COMPLAINT_TYPES = new Set(['abuse', 'fraud', 'virus', 'other']);
@@ -53,6 +53,10 @@ export function readFeedbackReport(
       originalRcptTo: addressField(
         field(g, 'original-rcpt-to') ?? field(g, 'removal-recipient'),
       )?.toLowerCase(),
+      originalRcptTos: fieldValues(g, 'original-rcpt-to').flatMap((v) => {
+        const a = addressField(v)?.toLowerCase();
+        return a ? [a] : [];
+      }),
       original: {
         ...original,
         verpAddresses: [...new Set([...original.verpAddresses, ...verpAddressesIn(mailFrom)])],

@@ -40,7 +40,19 @@ export interface FeedbackFacts {
   sourceIp: string | undefined;
   arrivalDate: string | undefined;
   originalRcptTo: string | undefined;
+  /**
+   * Every Original-Rcpt-To of an ARF report (RFC 5965 §3.2 lets one report name several recipients,
+   * ours not always the first); absent elsewhere.
+   */
+  originalRcptTos?: string[];
   original: OriginalRefs;
+}
+
+/** The recipients a feedback report shows for the message it reports (none when it hides them). */
+export function shownRecipients(r: FeedbackFacts): string[] {
+  if (r.originalRcptTos?.length) return r.originalRcptTos;
+  const one = r.originalRcptTo ?? r.original.to;
+  return one ? [one] : [];
 }
 
 export type InboundReport =

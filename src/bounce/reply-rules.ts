@@ -63,28 +63,29 @@ const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 // Words shared by several rules.
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
-  /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]/i;
+  /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]|frequency limit/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
 const UNKNOWN_DOMAIN_WORDS =
   /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
 const MAILBOX_FULL_WORDS =
-  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
+  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|mailbox (?:has )?exceeded (?:its |the )?(?:size|storage|quota) limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
 const DISABLED_WORDS =
   /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
-  /spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
+  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
 // A relay refused ("Relaying denied", "Unable to relay"): the phrases, never the bare word, which names
 // hosts (relay.example.net) in the notices around a reply.
 const POLICY_WORDS =
   /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
-// T-Online ends a refusal of the sending IP with "(BL)" (its blocklist).
+// T-Online ends a refusal of the sending IP with "(BL)" (its blocklist), or names the desk that lifts
+// such blocks (tosa@rx.t-online.de) without it.
 const BLOCK_WORDS =
-  /\(BL\)|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+  /\(BL\)|tosa@rx\.t-online\.|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
 // "Reputation" names the sending address only next to a word for the address or the host ("IP
 // reputation", "the reputation of the sending IP address", "the sending MTA's poor reputation"): alone
 // it may be the sending domain's or the content's, which belong to one tenant. The gap is bounded and
@@ -97,7 +98,7 @@ const ADDRESS_REPUTATION =
 // block of the connecting IP (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL TSS04/TSS09/TS01,
 // AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
 export const SENDER_BLOCK_WORDS = new RegExp(
-  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|CON:B1|DYN:T1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
+  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|tosa@rx\\.t-online\\.|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|CON:B1|DYN:T1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
   'i',
 );
 // Words that say the block is about one recipient (a personal blocked-senders list), about the
@@ -180,6 +181,12 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       {
         reply: '451 4.7.500 Server busy. Please try again later from [198.51.100.7]. (S77719)',
         enhanced: '4.7.500',
+      },
+      { reply: '451 Ip frequency limited.', enhanced: '4.7.0' },
+      {
+        reply:
+          '450 MI:CEL 198.51.100.7 Connection frequency limited. http://mail.163.example/help/help_spam_16.htm?ip=198.51.100.7',
+        enhanced: '4.7.0',
       },
     ],
   },
@@ -555,6 +562,15 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       {
         reply:
+          '554 IP=198.51.100.7 - A problem occurred. (Ask your postmaster for help or to contact tosa@rx.t-online.example to clarify.)',
+        enhanced: '5.7.1',
+      },
+      {
+        reply: "550 Email from 198.51.100.7 is currently blocked by Verizon Online's anti-spam system",
+        enhanced: '5.7.1',
+      },
+      {
+        reply:
           '421-4.7.0 This message does not have authentication information or fails to pass authentication checks. To best protect our users from spam, the message has been blocked.',
         enhanced: '4.7.0',
       },
@@ -564,6 +580,9 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     name: 'unknown recipient (words)',
     category: 'unknown_recipient',
     words: UNKNOWN_RECIPIENT_WORDS,
+    // Mail.ru says "invalid mailbox" of every refusal and the reason after it ("… is unavailable:
+    // account is disabled"): a disabled mailbox is the later rule's.
+    unless: DISABLED_WORDS,
     codes: GENERIC,
     detail: '1.1',
     examples: [
@@ -598,6 +617,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.1.1',
       },
       { reply: '550 Benutzer unbekannt', enhanced: '5.1.1' },
+      { reply: '550 \u6536\u4ef6\u4eba\u90ae\u7bb1\u5730\u5740\u4e0d\u5b58\u5728', enhanced: '5.1.1' },
       { reply: '550 Die E-Mail-Adresse des Empf\u00e4ngers existiert nicht', enhanced: '5.1.1' },
       { reply: '550 Das Postfach existiert nicht', enhanced: '5.1.1' },
       { reply: '550 Utilisateur inconnu', enhanced: '5.1.1' },
@@ -621,6 +641,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '552 Mailbox quota usage exceeded', enhanced: '5.2.2' },
       { reply: '552 Postfach voll', enhanced: '5.2.2' },
       { reply: '552 Mailbox size exceeded', enhanced: '5.2.2' },
+      { reply: "552 The user's mailbox has exceeded its size limit", enhanced: '5.2.2' },
       { reply: '552 Bo\u00eete aux lettres pleine', enhanced: '5.2.2' },
       { reply: '552 Das Postfach des Empf\u00e4ngers ist voll', enhanced: '5.2.2' },
       { reply: '552 La bo\u00eete aux lettres du destinataire est pleine', enhanced: '5.2.2' },
@@ -639,6 +660,11 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.2.1',
       },
       { reply: '550 Account suspended', enhanced: '5.2.1' },
+      {
+        reply:
+          '550 Message was not accepted -- invalid mailbox. Local mailbox jane@x.example is unavailable: account is disabled',
+        enhanced: '5.2.1',
+      },
       { reply: '550 User account terminated', enhanced: '5.2.1' },
       { reply: '550 Mailbox temporarily disabled', enhanced: '5.2.1' },
       {

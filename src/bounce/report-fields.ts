@@ -48,6 +48,11 @@ export function field(group: FieldGroup, name: string): string | undefined {
   return group.get(name)?.[0];
 }
 
+/** Every value of a field that may appear more than once, in order. */
+export function fieldValues(group: FieldGroup, name: string): string[] {
+  return group.get(name) ?? [];
+}
+
 /** An address-type field, `rfc822; jane@example.org` → `jane@example.org` (RFC 3464 §2.3.2). */
 export function addressField(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

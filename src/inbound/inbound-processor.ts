@@ -9,6 +9,7 @@
 // bytes would do it again.
 import type { Logger } from 'pino';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
+import { shownRecipients } from '../bounce/inbound-report.js';
 import type { InboundReport } from '../bounce/parse-report.js';
 import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
@@ -327,8 +328,10 @@ export class InboundProcessor {
     if (!id || !isId(id) || host !== this.deps.hostname.toLowerCase()) return [];
     const t = await this.deps.repo.findTarget(id);
     if (!t) return [];
-    const shown = report.originalRcptTo ?? report.original.to;
-    if (shown && shown !== t.to_email.toLowerCase() && !shown.endsWith(`@${t.to_domain}`)) return [];
+    // Matched by our Message-ID alone: the report must not show only recipients that are not ours.
+    const shown = shownRecipients(report);
+    const ours = (a: string) => a === t.to_email.toLowerCase() || a.endsWith(`@${t.to_domain}`);
+    if (shown.length > 0 && !shown.some(ours)) return [];
     return [t];
   }
 }
