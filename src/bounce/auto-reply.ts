@@ -12,34 +12,38 @@ const AUTO_SUBJECT =
 
 /** Why a message is an automatic reply, or undefined when it is not recognisably one. */
 export function autoReplyReason(header: HeaderLookup, subject: string): string | undefined {
-  // RFC 3834 §5: anything but "no" marks an automatic message.
-  const auto = header('auto-submitted')?.trim().toLowerCase();
-  if (auto && auto !== 'no') return `Auto-Submitted: ${auto}`;
-  if (header('x-autoreply') !== undefined) return 'X-Autoreply';
-  if (header('x-autorespond') !== undefined) return 'X-Autorespond';
-  // auto_reply, and the bulk or junk that vacation(1) and many autoresponders put on their replies (RFC
-  // 3834 §3.1.8 names them); mail systems put them on bounces too, and parse-report.ts asks here only
-  // once the message is no bounce or complaint.
-  const precedence = header('precedence')?.trim().toLowerCase();
-  if (precedence === 'auto_reply' || precedence === 'bulk' || precedence === 'junk')
-    return `Precedence: ${precedence}`;
-  if (AUTO_SUBJECT.test(subject)) return `subject "${subject.slice(0, 80)}"`;
-  return undefined;
+  return automaticMark(header, subject, true);
 }
 
 /**
- * Whether the message says it answers another automatically (RFC 3834 §5: `Auto-Submitted:
- * auto-replied`; X-Autoreply, X-Autorespond; Precedence: auto_reply; an automatic reply's subject):
- * what a person's responder writes. Not `auto-generated` nor Precedence bulk or junk, which mail
- * systems put on their bounces as well.
+ * Whether the message says it answers another automatically, with a mark only a responder writes (a
+ * person's out-of-office, say): not `Auto-Submitted: auto-generated` nor Precedence bulk or junk,
+ * which mail systems put on their bounces as well.
  */
 export function answersAutomatically(header: HeaderLookup, subject: string): boolean {
+  return automaticMark(header, subject, false) !== undefined;
+}
+
+/**
+ * The first mark of an automatic message; `sharedWithBounces`: also the marks mail systems put on their
+ * bounces too (parse-report.ts asks with them only once the message is no bounce or complaint).
+ */
+function automaticMark(
+  header: HeaderLookup,
+  subject: string,
+  sharedWithBounces: boolean,
+): string | undefined {
+  // RFC 3834 §5: anything but "no" marks an automatic message; `auto-replied` an answer to another.
   const auto = header('auto-submitted')?.trim().toLowerCase();
-  return (
-    auto?.startsWith('auto-replied') === true ||
-    header('x-autoreply') !== undefined ||
-    header('x-autorespond') !== undefined ||
-    header('precedence')?.trim().toLowerCase() === 'auto_reply' ||
-    AUTO_SUBJECT.test(subject)
-  );
+  if (auto && auto !== 'no' && (sharedWithBounces || auto.startsWith('auto-replied')))
+    return `Auto-Submitted: ${auto}`;
+  if (header('x-autoreply') !== undefined) return 'X-Autoreply';
+  if (header('x-autorespond') !== undefined) return 'X-Autorespond';
+  // auto_reply, and the bulk or junk that vacation(1) and many autoresponders put on their replies (RFC
+  // 3834 §3.1.8 names them).
+  const precedence = header('precedence')?.trim().toLowerCase();
+  if (precedence === 'auto_reply' || (sharedWithBounces && (precedence === 'bulk' || precedence === 'junk')))
+    return `Precedence: ${precedence}`;
+  if (AUTO_SUBJECT.test(subject)) return `subject "${subject.slice(0, 80)}"`;
+  return undefined;
 }
