@@ -49,11 +49,9 @@ class RawClient {
 
   private answer(): Answer {
     const [head = '', body = ''] = this.received.split('\r\n\r\n');
+    const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
     return {
-      status:
-        /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] === undefined
-          ? undefined
-          : Number(/^HTTP\/1\.1 (\d{3})/.exec(head)![1]),
+      status: status === undefined ? undefined : Number(status),
       type: /^content-type: *([^\r\n]*)/im.exec(head)?.[1],
       body,
     };

@@ -8,7 +8,7 @@ import { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import { InboundReceiver } from '../src/inbound/receiver.js';
 import type { ReportParser } from '../src/inbound/report-parser.js';
 import { checkRecipient } from '../src/inbound/recipient-policy.js';
-import { SessionLimiter } from '../src/inbound/session-limiter.js';
+import { SessionLimiter } from '../src/session-limiter.js';
 import { trustedNetworks } from '../src/trusted-networks.js';
 import { smtpSend } from './helpers/smtp-client.js';
 import { SmtpSession } from './helpers/smtp-session.js';

@@ -8,7 +8,7 @@ import type { Server, Socket } from 'node:net';
 import { clientNetwork } from '../client-network.js';
 import type { TrustProxy } from '../config.js';
 import { AppError, errorBody, type ErrorCode } from '../errors.js';
-import { SessionLimiter } from '../inbound/session-limiter.js';
+import { SessionLimiter } from '../session-limiter.js';
 import { trustedNetworks } from '../trusted-networks.js';
 
 /** A request's head must have arrived within this time, at most (Node's own default is 60 s). */

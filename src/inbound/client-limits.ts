@@ -6,7 +6,7 @@
 import { clientNetwork } from '../client-network.js';
 import { ConnectionLimiter } from './connection-limiter.js';
 import type { BudgetCharge, BudgetLimit, InboundBudget } from './inbound-budget.js';
-import { SessionLimiter } from './session-limiter.js';
+import { SessionLimiter } from '../session-limiter.js';
 import type { TrustedNetworks } from '../trusted-networks.js';
 
 export type ClientLimit = 'connection_rate' | 'sessions' | 'lifetime' | BudgetLimit;

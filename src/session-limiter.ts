@@ -4,7 +4,8 @@
 // filled the 200 slots and refused everyone else; now each newcomer still finds a slot until the
 // pool is nearly full, and filling it takes many more addresses than before.
 //
-// Pure: the receiver asks, this answers (take) and counts (release).
+// The API's listener counts its connections per peer with it too, without a pool (http/connection-
+// limits.ts). Pure: the caller asks, this answers (take) and counts (release).
 
 /** How a client's share shrinks: it may hold one slot for every this many free ones (and always one). */
 const FREE_SLOTS_PER_SHARE = 10;
