@@ -5,14 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptCountsRepo } from '../src/db/attempt-counts-repo.js';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { InboundRepo } from '../src/db/inbound-repo.js';
-import type { InboundMessageRow } from '../src/db/schema.js';
+import type { ReceivedMessage } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { InboundBudget, type InboundBudgetLimits } from '../src/inbound/inbound-budget.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 
 const HOUR = 3_600_000;
 
-const inboundRow = (client: string, size: number, now: number): InboundMessageRow => ({
+const inboundRow = (client: string, size: number, now: number): ReceivedMessage => ({
   id: newId(),
   received_at: now,
   remote_ip: client,

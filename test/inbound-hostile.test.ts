@@ -291,9 +291,9 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
   afterAll(() => env?.close());
 
   /** A message as the receiver stores it, whose receiver died before processing it (the lease is over). */
-  const stored = async (attempts = 0): Promise<InboundMessageRow> => {
+  const stored = async (attempts = 0): Promise<InboundMessageRow & { raw: string }> => {
     const now = Date.now();
-    const row: InboundMessageRow = {
+    const row: InboundMessageRow & { raw: string } = {
       id: newId(),
       received_at: now,
       remote_ip: '192.0.2.1',
@@ -348,12 +348,15 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       rooms[0]!.release();
       rooms[0]!.release();
       expect(p.inHand).toBe(MAX_IN_HAND - 1);
-      const taken = rows.slice(1).flatMap((row, i) => (rooms[i + 1] ? [p.process(row, rooms[i + 1])] : []));
+      const taken = rows
+        .slice(1)
+        .flatMap((row, i) => (rooms[i + 1] ? [p.process(row, row.raw, rooms[i + 1])] : []));
       expect(p.inHand).toBe(MAX_IN_HAND - 1);
       await Promise.all(taken);
       expect(p.inHand).toBe(0);
       // By size: past MAX_IN_HAND_CHARS of raw text in hand, nothing more.
-      const big = p.process(await stored());
+      const bigRow = await stored();
+      const big = p.process(bigRow, bigRow.raw);
       expect(p.reserve(MAX_IN_HAND_CHARS)).toBeUndefined();
       await big;
     } finally {
@@ -366,7 +369,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     const parser = new ThreadedReportParser({ timeoutMs, filename: threads('spinning-parse-thread.mjs') });
     try {
       const row = await stored();
-      const { stallMs } = await longestStall(() => processor(parser).process(row));
+      const { stallMs } = await longestStall(() => processor(parser).process(row, row.raw));
       expect(stallMs).toBeLessThan(timeoutMs / 2);
       const after = await env.inboundReport(row.id);
       expect(after).toMatchObject({ status: 'failed', attempts: 1, lease_expires_at: null });
@@ -377,7 +380,8 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       expect(processed.at(-1)).toBe('failed');
 
       // The stopped thread was replaced: the parser takes the next message (and stops that one too).
-      await processor(parser).process(await stored());
+      const next = await stored();
+      await processor(parser).process(next, next.raw);
       expect(processed.at(-1)).toBe('failed');
     } finally {
       await parser.close();
@@ -393,7 +397,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     try {
       const row = await stored();
       const before = processed.length;
-      await processor(parser).process(row);
+      await processor(parser).process(row, row.raw);
       // Not failed: still pending, for the recovery pass once its lease ends.
       expect(await env.inboundReport(row.id)).toMatchObject({ status: 'pending', outcome: null });
       expect(processed.slice(before)).toEqual([]);
@@ -409,7 +413,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     });
     try {
       const row = await stored();
-      await processor(parser).process(row);
+      await processor(parser).process(row, row.raw);
       const after = await env.inboundReport(row.id);
       expect(after).toMatchObject({ status: 'failed', attempts: 1 });
       expect(JSON.parse(after!.outcome!)).toMatchObject({

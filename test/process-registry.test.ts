@@ -76,7 +76,6 @@ describe.each(databaseKinds)('registry of live processes on $name', (kind) => {
         mail_from: '',
         rcpt_to: '[]',
         size: 1,
-        raw: 'eA==',
         status: 'pending',
         attempts: 1,
         lease_owner: owner,

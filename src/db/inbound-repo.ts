@@ -2,7 +2,7 @@
 // under a lease while processed), the look-ups that match them to sent mail, and the one transaction
 // that records what a bounce or complaint means.
 import { Signal } from '../wake-signals.js';
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
@@ -20,9 +20,9 @@ import type {
   Database,
   EventType,
   InboundMessageRow,
-  InboundMessagesTable,
   MessageRow,
   MessageStatus,
+  ReceivedMessage,
   SuppressionOrigin,
 } from './schema.js';
 
@@ -48,6 +48,12 @@ export interface InboundEffect {
   reputation?: InboundCount;
 }
 
+/** The message's row and, apart from it, its raw text (migration 034). */
+async function insertReceived(trx: Kysely<Database>, { raw, ...row }: ReceivedMessage): Promise<void> {
+  await trx.insertInto('inbound_messages').values(row).execute();
+  await trx.insertInto('inbound_raw').values({ inbound_id: row.id, raw }).execute();
+}
+
 /** Thrown inside storeCharged's transaction to roll back what was counted before. */
 class NoRoom extends Error {}
 
@@ -64,25 +70,21 @@ export class InboundRepo {
   }
 
   /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
-  async store(row: Insertable<InboundMessagesTable>): Promise<void> {
-    await this.db.insertInto('inbound_messages').values(row).execute();
+  async store(message: ReceivedMessage): Promise<void> {
+    await this.db.transaction().execute((trx) => insertReceived(trx, message));
   }
 
   /**
    * Stores a received message and counts it against its sender's budget in one transaction: every
-   * charge is added (AttemptCountsRepo.add) and the row stored, or nothing is written. Returns the first
-   * charge that had no room, or undefined once stored. Durable on return. One commit, so the budget
-   * costs no fsync of its own.
+   * charge is added (AttemptCountsRepo.add) and the message stored, or nothing is written. Returns the
+   * first charge that had no room, or undefined once stored. Durable on return. One commit, so the
+   * budget costs no fsync of its own.
    */
   async storeCharged<C extends CountCharge>(
-    row: Insertable<InboundMessagesTable>,
+    message: ReceivedMessage,
     charges: C[],
     now: number,
   ): Promise<C | undefined> {
-    if (charges.length === 0) {
-      await this.store(row);
-      return undefined;
-    }
     let refused: C | undefined;
     await this.db
       .transaction()
@@ -94,13 +96,23 @@ export class InboundRepo {
             throw new NoRoom();
           }
         }
-        await trx.insertInto('inbound_messages').values(row).execute();
+        await insertReceived(trx, message);
       })
       .catch((err: unknown) => {
         // Thrown to roll back what was counted before the charge without room.
         if (!(err instanceof NoRoom)) throw err;
       });
     return refused;
+  }
+
+  /** A stored message's raw text (base64), read once to parse it; undefined once it is pruned. */
+  async raw(id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('inbound_raw')
+      .select('raw')
+      .where('inbound_id', '=', id)
+      .executeTakeFirst();
+    return row?.raw;
   }
 
   /** Whether `name` is a customer's sending domain (any account, any status). */

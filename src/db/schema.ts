@@ -437,6 +437,12 @@ export interface SuppressionsTable {
 
 export type InboundStatus = 'pending' | 'processed' | 'failed';
 
+/** An inbound message as received, base64: apart from its row, which changes (migration 034). */
+export interface InboundRawTable {
+  inbound_id: string;
+  raw: string;
+}
+
 export interface InboundMessagesTable {
   id: string;
   received_at: number;
@@ -447,8 +453,6 @@ export interface InboundMessagesTable {
   /** JSON array of the accepted envelope recipients. */
   rcpt_to: string;
   size: number;
-  /** The message as received, base64. */
-  raw: string;
   status: InboundStatus;
   attempts: number;
   /** Held by the process handling it until then; a crash lets the recovery pass take it. */
@@ -682,6 +686,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   suppressions: SuppressionsTable;
   inbound_messages: InboundMessagesTable;
+  inbound_raw: InboundRawTable;
   webhooks: WebhooksTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -727,6 +732,8 @@ export type NewDomain = Insertable<DomainsTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type SuppressionRow = Selectable<SuppressionsTable>;
 export type InboundMessageRow = Selectable<InboundMessagesTable>;
+/** A message the receiver (or the simulator) stores: its row and its raw text (base64). */
+export type ReceivedMessage = Insertable<InboundMessagesTable> & { raw: string };
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -64,6 +64,11 @@ export interface Room {
   release(): void;
 }
 
+/** The length of `bytes` bytes in base64 (4 characters for every 3 bytes, padded). */
+function base64Length(bytes: number): number {
+  return Math.ceil(bytes / 3) * 4;
+}
+
 export class InboundProcessor {
   /** The recovery pass: the claim loop shared with the delivery worker and the dispatcher (lease-loop.ts). */
   private recovery: LeaseLoop<InboundMessageRow> | undefined;
@@ -118,10 +123,10 @@ export class InboundProcessor {
    * Processes a message the receiver has just stored: its first attempt, in the room `reserve` took for
    * it. Never throws (a failure is recorded, and retried later unless it is final).
    */
-  process(row: InboundMessageRow, room?: Room): Promise<void> {
+  process(row: InboundMessageRow, raw: string, room?: Room): Promise<void> {
     // The room held for it becomes the message in hand, in the same turn.
     room?.release();
-    return this.track(row, row.attempts + 1);
+    return this.track(row, row.attempts + 1, raw);
   }
 
   /**
@@ -182,10 +187,11 @@ export class InboundProcessor {
     return this.deps.repo.claimPending(this.owner, now, now + LEASE_MS, slots);
   }
 
-  private track(row: InboundMessageRow, attempt: number): Promise<void> {
-    const chars = row.raw.length;
+  /** `raw`: the message's raw text when the receiver has it; a recovered message's is read from the database. */
+  private track(row: InboundMessageRow, attempt: number, raw?: string): Promise<void> {
+    const chars = raw?.length ?? base64Length(row.size);
     this.inHandChars += chars;
-    const p = this.processOne(row, attempt).finally(() => {
+    const p = this.processOne(row, attempt, raw).finally(() => {
       this.running.delete(p);
       this.inHandChars -= chars;
     });
@@ -194,14 +200,25 @@ export class InboundProcessor {
   }
 
   /** `attempt`: which attempt this is, counting this one. */
-  private async processOne(row: InboundMessageRow, attempt: number): Promise<void> {
+  private async processOne(row: InboundMessageRow, attempt: number, received?: string): Promise<void> {
     if (attempt > MAX_ATTEMPTS) {
       // Each earlier attempt began and never finished: its process stopped while it ran.
       return this.fail(row, attempt - 1, `gave up after ${attempt - 1} attempts that did not finish`);
     }
+    let raw = received;
+    if (raw === undefined) {
+      try {
+        raw = await this.deps.repo.raw(row.id);
+      } catch (err) {
+        // The database: the lease ends and the recovery pass tries again (the attempt is counted).
+        this.deps.logger.error({ err, inboundId: row.id }, 'could not read an inbound message');
+        return;
+      }
+      if (raw === undefined) return this.fail(row, attempt, 'its raw text is gone');
+    }
     let report: InboundReport;
     try {
-      report = await this.deps.parser.parse({ raw: row.raw, mailFrom: row.mail_from });
+      report = await this.deps.parser.parse({ raw, mailFrom: row.mail_from });
     } catch (err) {
       // Stopping: the message stays leased, and the recovery pass takes it up when the lease ends.
       if (err instanceof ParserClosed) return;

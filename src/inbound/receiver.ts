@@ -7,7 +7,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { InboundRepo } from '../db/inbound-repo.js';
-import type { InboundMessageRow } from '../db/schema.js';
+import type { ReceivedMessage } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
 import {
@@ -253,7 +253,6 @@ export class InboundReceiver {
         mail_from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         rcpt_to: JSON.stringify(session.envelope.rcptTo.map((r) => r.address.toLowerCase())),
         size: chunks.reduce((n, c) => n + c.length, 0),
-        raw,
         status: 'pending' as const,
         attempts: 0,
         lease_expires_at: room ? InboundProcessor.leaseUntil(now) : null,
@@ -262,10 +261,10 @@ export class InboundReceiver {
         outcome: null,
       };
       // Stored and counted against the client's hourly budget together: a message past it is never stored.
-      this.storeWithinBudget(session, row).then(
+      this.storeWithinBudget(session, { ...row, raw }).then(
         () => {
           cb(null, `2.0.0 received as ${row.id}`);
-          if (room) void this.deps.processor.process(row, room);
+          if (room) void this.deps.processor.process(row, raw, room);
           else this.deps.processor.wake();
         },
         (err: unknown) => {
@@ -280,9 +279,9 @@ export class InboundReceiver {
   }
 
   /** Stores a message counted against its client's hourly budget, or fails with the refusal to answer. */
-  private async storeWithinBudget(session: SMTPServerSession, row: InboundMessageRow): Promise<void> {
-    const charges = this.limits.charges(session.id, row.size);
-    const refused = await this.deps.repo.storeCharged(row, charges, row.received_at);
+  private async storeWithinBudget(session: SMTPServerSession, message: ReceivedMessage): Promise<void> {
+    const charges = this.limits.charges(session.id, message.size);
+    const refused = await this.deps.repo.storeCharged(message, charges, message.received_at);
     if (refused) {
       const refusal = this.limits.noRoom(refused.limit, session.remoteAddress);
       throw new BudgetRefusal(refusal.code, refusal.message);

@@ -4,8 +4,7 @@
 // receiver, due a moment later, so the complaint arrives after the delivery is recorded and is read by
 // the same code as a feedback loop's.
 import type { Clock } from '../clock.js';
-import type { Insertable } from 'kysely';
-import type { InboundMessagesTable } from '../db/schema.js';
+import type { ReceivedMessage } from '../db/schema.js';
 import type { AttemptResult, DeliveryJob } from '../delivery/transport.js';
 import { newId } from '../ids.js';
 import {
@@ -23,7 +22,7 @@ const COMPLAINT_DELAY_MS = 1000;
 interface SimulatorDeps {
   testDomain: string;
   /** Stores a report for the receiver (InboundRepo.store). */
-  storeReport(row: Insertable<InboundMessagesTable>): Promise<void>;
+  storeReport(message: ReceivedMessage): Promise<void>;
   /** Wakes the receiver's recovery pass (wake-signals.ts inboundStored). */
   wakeReceiver(): void;
   clock: Clock;

@@ -2,7 +2,7 @@
 // their events and attempts, the mail the service sent, queue state, reputation, blocks and suppressions.
 // Every method goes through the instance's own repositories (or, where no repository answers the
 // question, one query of the same database): tests say what they look at, not which table holds it.
-import type { Insertable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
 import { compressRaw } from '../../src/db/messages-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
@@ -12,11 +12,11 @@ import type {
   DomainsTable,
   EventType,
   InboundMessageRow,
-  InboundMessagesTable,
   MessageRow,
   MessageStatus,
   NewDomain,
   Plan,
+  ReceivedMessage,
 } from '../../src/db/schema.js';
 import { executeStatement } from '../../src/db/statement.js';
 import { newId } from '../../src/ids.js';
@@ -269,8 +269,10 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
 
     // Inbound reports.
     /** Stores a received report as the receiver does, for the processor to take. */
-    storeInbound: (row: Insertable<InboundMessagesTable>) => repos.inbound.store(row),
+    storeInbound: (message: ReceivedMessage) => repos.inbound.store(message),
     inboundReport: (id: string) => repos.inbound.get(id),
+    /** A stored report's raw text (base64), kept apart from its row. */
+    inboundRaw: (id: string) => repos.inbound.raw(id),
     /** The ids of the reports in `status` (pending: stored, not yet processed). */
     async inboundWithStatus(status: InboundMessageRow['status']): Promise<string[]> {
       const rows = await db

@@ -33,6 +33,7 @@ import * as m030 from './030-api-key-roles.js';
 import * as m031 from './031-member-reset-tokens.js';
 import * as m032 from './032-content-retention-grace.js';
 import * as m033 from './033-message-bodies.js';
+import * as m034 from './034-inbound-raw.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '031-member-reset-tokens': m031,
   '032-content-retention-grace': m032,
   '033-message-bodies': m033,
+  '034-inbound-raw': m034,
 };
