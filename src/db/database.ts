@@ -25,6 +25,7 @@ import { withSqliteMigrationLock, type MigrationLockOptions } from './sqlite/mig
 import { inTransactions } from './sqlite/migration-transactions.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { configureSqlite } from './sqlite-pragmas.js';
+import { openSqliteReader } from './sqlite/reader.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,6 +44,12 @@ export interface Db {
    * can never run inside a transaction Kysely has open.
    */
   sqlite: SQLite.Database | undefined;
+  /**
+   * Where reads whose cost grows with what an account has stored run (the log's search, export and
+   * views): on a SQLite file, reader threads (sqlite/reader.ts), off the event loop; elsewhere `kysely`
+   * (PostgreSQL's driver waits off the loop already; an in-memory database has one connection).
+   */
+  reads: Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -94,7 +101,14 @@ function openSqlite(path: string): Db {
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
   });
   if (path === ':memory:') {
-    return { kysely, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'sqlite',
+      sqlitePath: path,
+      sqlite: database,
+      reads: kysely,
+      close: () => kysely.destroy(),
+    };
   }
   // Checkpoints run in a background thread (see sqlite-checkpointer.ts); the WAL is still checkpointed
   // by this connection when it closes. That thread's PASSIVE checkpoints cannot shorten the WAL under a
@@ -107,12 +121,15 @@ function openSqlite(path: string): Db {
   const checkpointer = startCheckpointer(path, (message) =>
     process.emitWarning(`SQLite checkpoint: ${message}`),
   );
+  const reads = openSqliteReader(path);
   return {
     kysely,
     dialect: 'sqlite',
     sqlitePath: path,
     sqlite: database,
+    reads,
     close: async () => {
+      await reads.destroy();
       await checkpointer.stop();
       await kysely.destroy();
     },
@@ -145,6 +162,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
     dialect: 'postgres',
     sqlitePath: undefined,
     sqlite: undefined,
+    reads: kysely,
     close: () => kysely.destroy(),
   };
 }

@@ -91,14 +91,19 @@ export interface MessageDetail {
 }
 
 export class MessagesRepo {
+  /**
+   * `reads`: where the log's reads run, whose cost grows with the account's log (Db.reads: on SQLite,
+   * reader threads, off the event loop); writes and the small look-ups use `db`.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly reads: Kysely<Database> = db,
   ) {}
 
   /** Newest first, at most `limit`. */
   async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageRow[]> {
-    let q = this.db.selectFrom('messages').select(MESSAGE_COLUMNS).where('account_id', '=', accountId);
+    let q = this.reads.selectFrom('messages').select(MESSAGE_COLUMNS).where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);
     if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
@@ -128,7 +133,7 @@ export class MessagesRepo {
    * begins this one deferred: database.ts.)
    */
   async detail(accountId: string, id: string): Promise<MessageDetail | undefined> {
-    return this.db
+    return this.reads
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
@@ -177,7 +182,7 @@ export class MessagesRepo {
 
   /** The message with its HTML ('' once the content retention removed it). */
   async get(accountId: string, id: string): Promise<(LoggedMessageRow & { html: string }) | undefined> {
-    return this.db
+    return this.reads
       .selectFrom('messages as m')
       .leftJoin('message_bodies as b', 'b.message_id', 'm.id')
       .selectAll('m')
@@ -189,7 +194,7 @@ export class MessagesRepo {
 
   /** The bytes the message was last sent as (decompressed), or why there are none. */
   async raw(accountId: string, messageId: string): Promise<RawMessage | undefined> {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('messages as m')
       .leftJoin('message_raw as r', 'r.message_id', 'm.id')
       .select(['m.content_removed_at', 'm.attempts', 'r.raw', 'r.signed_at'])
@@ -215,7 +220,7 @@ export class MessagesRepo {
 
   /** The message's history, newest first. */
   async events(accountId: string, messageId: string): Promise<EventRow[]> {
-    return this.db
+    return this.reads
       .selectFrom('events')
       .selectAll()
       .where('account_id', '=', accountId)
@@ -238,7 +243,7 @@ export class MessagesRepo {
 
   /** Every delivery attempt of the message, newest first. */
   async attempts(accountId: string, messageId: string): Promise<DeliveryAttemptRow[]> {
-    return this.db
+    return this.reads
       .selectFrom('delivery_attempts')
       .selectAll()
       .where('account_id', '=', accountId)
@@ -264,7 +269,7 @@ export class MessagesRepo {
     accountId: string,
     messageId: string,
   ): Promise<(WebhookAttemptRow & { url: string })[]> {
-    return this.db
+    return this.reads
       .selectFrom('webhook_attempts as a')
       .innerJoin('webhooks as w', 'w.id', 'a.webhook_id')
       .selectAll('a')

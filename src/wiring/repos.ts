@@ -66,7 +66,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
   return {
     accounts: new AccountsRepo(db.kysely, db.dialect),
     domains: new DomainsRepo(db.kysely, db.dialect),
-    messages: new MessagesRepo(db.kysely, db.dialect),
+    messages: new MessagesRepo(db.kysely, db.dialect, db.reads),
     acceptReads: new AcceptReadsRepo(db.kysely),
     queue: new QueueRepo(db.kysely, dialectSeams(db).queue(), signals.webhookPushesQueued),
     dkimKeys: new DkimKeysRepo(db.kysely),

@@ -1,0 +1,131 @@
+// The SQLite reader (db/sqlite/reader.ts): the log's reads on threads of their own, off the event loop.
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from '../src/db/database.js';
+import { newId } from '../src/ids.js';
+import { databaseKinds, type TestDatabase } from './helpers/databases.js';
+
+const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+
+/** The longest the event loop waited while `work` ran, in ms (a 1 ms timer's longest gap). */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    await work();
+    // One more tick: a stall at the end of the work shows as the gap before it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return longest;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A read that keeps SQLite busy for a while: counting a few million rows it makes up. */
+const heavy = sql<{
+  n: number;
+}>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 1000000)
+  select count(*) as n from c`;
+
+describe('the SQLite reader', () => {
+  let database: TestDatabase;
+  let db: Db;
+
+  beforeEach(async () => {
+    database = await sqlite.create();
+    db = openDatabase(database.url);
+    await migrate(db);
+  });
+  afterEach(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const addAccount = (id: string) =>
+    db.kysely
+      .insertInto('accounts')
+      .values({ id, email: `${id}@example.com`, plan: 'free', state: 'production', created_at: 1 })
+      .execute();
+  const accountIds = async () =>
+    (await db.reads.selectFrom('accounts').select('id').orderBy('id').execute()).map((r) => r.id);
+
+  it('is a connection of its own, not the event loop’s', () => {
+    expect(db.reads).not.toBe(db.kysely);
+  });
+
+  it('reads every commit made before the read, on any connection', async () => {
+    const a = newId();
+    await addAccount(a);
+    expect(await accountIds()).toEqual([a]);
+    const b = newId();
+    await addAccount(b);
+    expect(await accountIds()).toEqual([a, b].sort());
+  });
+
+  it('runs a long read without holding the event loop, where the event loop’s connection holds it', async () => {
+    // The same read on the event loop's connection is the baseline, measured here.
+    const onLoop = await longestStall(() => heavy.execute(db.kysely));
+    const onThread = await longestStall(async () => {
+      expect((await heavy.execute(db.reads)).rows[0]!.n).toBe(1_000_000);
+    });
+    expect(onLoop).toBeGreaterThan(40);
+    expect(onThread).toBeLessThan(onLoop / 4);
+  });
+
+  it('runs reads side by side on its threads, and queues those past them', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => heavy.execute(db.reads)));
+    expect(results.map((r) => r.rows[0]!.n)).toEqual(Array(5).fill(1_000_000));
+  });
+
+  it('reads one snapshot in a transaction, and the latest state after it', async () => {
+    const a = newId();
+    await addAccount(a);
+    const b = newId();
+    const inside = await db.reads.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('accounts').select('id').execute();
+      await addAccount(b);
+      const after = await trx.selectFrom('accounts').select('id').execute();
+      return [before.length, after.length];
+    });
+    expect(inside).toEqual([1, 1]);
+    expect(await accountIds()).toEqual([a, b].sort());
+  });
+
+  it('refuses to write, whatever the statement', async () => {
+    await expect(
+      db.reads
+        .insertInto('accounts')
+        .values({ id: newId(), email: 'x@example.com', plan: 'free', state: 'production', created_at: 1 })
+        .execute(),
+    ).rejects.toThrow(/readonly/);
+    await expect(sql`delete from accounts`.execute(db.reads)).rejects.toThrow(/readonly/);
+    expect(await accountIds()).toEqual([]);
+  });
+
+  it('answers a bad statement with SQLite’s error and goes on reading', async () => {
+    await expect(sql`select * from no_such_table`.execute(db.reads)).rejects.toMatchObject({
+      name: 'SqliteReadError',
+      code: 'SQLITE_ERROR',
+      message: expect.stringContaining('no_such_table'),
+    });
+    expect(await accountIds()).toEqual([]);
+  });
+
+  it('fails the reads in flight, and those after, when closed', async () => {
+    await accountIds();
+    const inFlight = heavy.execute(db.reads).then(
+      () => 'read',
+      (err: Error) => err.message,
+    );
+    // On its thread by now: the thread runs it while the event loop goes on.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await db.reads.destroy();
+    expect(await inFlight).toBe('the SQLite reader is closed');
+    await expect(accountIds()).rejects.toThrow(/closed|destroyed/);
+  });
+});
