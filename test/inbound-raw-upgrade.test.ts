@@ -16,10 +16,11 @@ describe.each(databaseKinds)('upgrading to inbound_raw on $name', (kind) => {
       const raw = Buffer.from('From: MAILER-DAEMON@mx.example\r\n\r\nI could not deliver it.\r\n').toString(
         'base64',
       );
-      for (const [id, status] of [
+      const rows = [
         ['00000000-0000-7000-8000-0000000000b1', 'pending'],
         ['00000000-0000-7000-8000-0000000000b2', 'processed'],
-      ])
+      ] as const;
+      for (const [id, status] of rows)
         await k
           .insertInto('inbound_messages')
           .values({
