@@ -8,7 +8,13 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessageRow } from '../src/db/schema.js';
-import { InboundProcessor, MAX_IN_HAND, MAX_IN_HAND_CHARS } from '../src/inbound/inbound-processor.js';
+import {
+  InboundProcessor,
+  MAX_IN_HAND,
+  MAX_IN_HAND_CHARS,
+  RETRY_AFTER_TIMEOUT_MS,
+  RETRY_BUDGET_FACTOR,
+} from '../src/inbound/inbound-processor.js';
 import { MAX_REFUSED_RECIPIENTS, type InboundReceiver } from '../src/inbound/receiver.js';
 import {
   ParseFailure,
@@ -364,25 +370,74 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     }
   });
 
-  it('stops the thread, fails the message with the reason, and keeps the event loop free meanwhile', async () => {
+  /** Earlier tests' messages still pending are set aside: the recovery pass here takes only the test's. */
+  const setAsidePending = () =>
+    env.services.db.kysely
+      .updateTable('inbound_messages')
+      .set({ status: 'failed' })
+      .where('status', '=', 'pending')
+      .execute();
+
+  /** A processor whose clock runs `aheadMs` ahead: the recovery pass of a minute later, say. */
+  const later = (parser: ThreadedReportParser, aheadMs: number) =>
+    new InboundProcessor({
+      repo: env.services.repos.inbound,
+      parser,
+      verp: env.services.verp,
+      clock: { now: () => Date.now() + aheadMs },
+      logger: pino({ level: 'silent' }),
+      hostname: 'mta.txmail.test',
+      processed: (k) => processed.push(k),
+    });
+
+  it('stops the thread over its budget, keeps the event loop free meanwhile, and tries once more with a larger budget before failing', async () => {
     const timeoutMs = 400;
     const parser = new ThreadedReportParser({ timeoutMs, filename: threads('spinning-parse-thread.mjs') });
     try {
+      await setAsidePending();
       const row = await stored();
       const { stallMs } = await longestStall(() => processor(parser).process(row, row.raw));
       expect(stallMs).toBeLessThan(timeoutMs / 2);
-      const after = await env.inboundReport(row.id);
-      expect(after).toMatchObject({ status: 'failed', attempts: 1, lease_expires_at: null });
-      expect(JSON.parse(after!.outcome!)).toEqual({
-        kind: 'failed',
+      // Pending again, for one more try a minute later, saying why.
+      const waiting = await env.inboundReport(row.id);
+      expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lease_owner: null });
+      expect(waiting!.lease_expires_at! - Date.now()).toBeGreaterThan(RETRY_AFTER_TIMEOUT_MS - 10_000);
+      expect(JSON.parse(waiting!.outcome!)).toEqual({
+        kind: 'retrying',
         reason: 'parsing took longer than 400 ms',
       });
-      expect(processed.at(-1)).toBe('failed');
+      expect(processed.at(-1)).toBe('error');
+      // Not before its time.
+      expect(await processor(parser).recover()).toBe(0);
 
-      // The stopped thread was replaced: the parser takes the next message (and stops that one too).
-      const next = await stored();
-      await processor(parser).process(next, next.raw);
+      // A minute later: its budget is RETRY_BUDGET_FACTOR times as long, and then it fails for good.
+      const started = Date.now();
+      expect(await later(parser, RETRY_AFTER_TIMEOUT_MS + 1000).recover()).toBe(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(timeoutMs * RETRY_BUDGET_FACTOR);
+      const after = await env.inboundReport(row.id);
+      expect(after).toMatchObject({ status: 'failed', attempts: 2, lease_expires_at: null });
+      expect(JSON.parse(after!.outcome!)).toEqual({
+        kind: 'failed',
+        reason: `parsing took longer than 400 ms; tried again: parsing took longer than ${timeoutMs * RETRY_BUDGET_FACTOR} ms`,
+      });
       expect(processed.at(-1)).toBe('failed');
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('parses a report that ran past its budget on a busy machine when it is tried again', async () => {
+    // Each parse takes 600 ms: past a 300 ms budget, within three times it.
+    const parser = new ThreadedReportParser({ timeoutMs: 300, filename: threads('slow-parse-thread.mjs') });
+    try {
+      await setAsidePending();
+      const row = await stored();
+      await processor(parser).process(row, row.raw);
+      expect((await env.inboundReport(row.id))?.status).toBe('pending');
+      expect(await later(parser, RETRY_AFTER_TIMEOUT_MS + 1000).recover()).toBe(1);
+      const after = await env.inboundReport(row.id);
+      expect(after).toMatchObject({ status: 'processed', attempts: 2, lease_expires_at: null });
+      expect(JSON.parse(after!.outcome!)).toMatchObject({ kind: 'ignored' });
     } finally {
       await parser.close();
     }
@@ -430,27 +485,30 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       timeoutMs: 200,
       filename: threads('spinning-parse-thread.mjs'),
     });
+    await setAsidePending();
     const row = await stored();
     try {
-      // Left for the recovery pass, as when its receiver died: the pass claims it, and the parse fails.
-      expect(await processor(spinning).recover()).toBeGreaterThanOrEqual(1);
+      // Left for the recovery pass, as when its receiver died: the pass claims it, and the parse runs
+      // past its budget; a minute later, past the larger one.
+      expect(await processor(spinning).recover()).toBe(1);
+      expect(await later(spinning, RETRY_AFTER_TIMEOUT_MS + 1000).recover()).toBe(1);
     } finally {
       await spinning.close();
     }
     expect((await env.inboundReport(row.id))?.status).toBe('failed');
 
-    // "Restarted": a new processor with a working parser finds nothing to do.
+    // "Restarted", later still: a new processor with a working parser finds nothing to do.
     const parser = new ThreadedReportParser({ timeoutMs: 5000 });
     try {
-      expect(await processor(parser).recover()).toBe(0);
+      expect(await later(parser, 2 * RETRY_AFTER_TIMEOUT_MS).recover()).toBe(0);
     } finally {
       await parser.close();
     }
     const after = await env.inboundReport(row.id);
-    expect(after).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(after).toMatchObject({ status: 'failed', attempts: 2 });
     expect(JSON.parse(after!.outcome!)).toEqual({
       kind: 'failed',
-      reason: 'parsing took longer than 200 ms',
+      reason: 'parsing took longer than 200 ms; tried again: parsing took longer than 600 ms',
     });
   });
 

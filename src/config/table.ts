@@ -278,8 +278,9 @@ export const SETTINGS = [
     default: '5000',
     description: [
       'how long parsing one received message may take; the receiver parses on a thread of its own, and',
-      'a parse past this (or one that kills its thread) has its thread stopped and the message marked',
-      '`failed` with the reason, never retried (`txmail_inbound_messages_total{kind="failed"}`)',
+      'a parse past this has its thread stopped and is tried once more a minute later with three times',
+      'the time, then the message is marked `failed` with the reasons; one that kills its thread is',
+      'failed at once (`txmail_inbound_messages_total{kind="failed"}`)',
     ],
   }),
   variable({

@@ -310,12 +310,25 @@ export class InboundRepo {
     return q.executeTakeFirst();
   }
 
-  /** Processing failed (a bug, the database) after `attempts` attempts: try again after `retryAt`. */
-  async postpone(id: string, attempts: number, retryAt: number): Promise<void> {
+  /**
+   * Processing failed (a bug, the database, a parse over its budget) after `attempts` attempts: try
+   * again after `retryAt`. `outcome`: what the next attempt should know (kept while pending).
+   */
+  async postpone(
+    id: string,
+    attempts: number,
+    retryAt: number,
+    outcome?: Record<string, unknown>,
+  ): Promise<void> {
     await this.db
       .updateTable('inbound_messages')
       // The wait for the retry is no one's lease: a sweep of this process must not cut it short.
-      .set({ attempts, lease_expires_at: retryAt, lease_owner: null })
+      .set({
+        attempts,
+        lease_expires_at: retryAt,
+        lease_owner: null,
+        ...(outcome ? { outcome: JSON.stringify(outcome) } : {}),
+      })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .execute();

@@ -5,8 +5,11 @@
 //
 // Attempts are counted when they begin (the recovery pass's claim counts its own), so a message that
 // stops its process every time it is parsed is given up after MAX_ATTEMPTS restarts, not retried
-// forever. A parse over its budget, or one that kills its thread, fails the message at once: the same
-// bytes would do it again.
+// forever. A parse that kills its thread fails the message at once: the same bytes would do it again.
+// A parse over its budget is tried once more, a minute later, with RETRY_BUDGET_FACTOR times the
+// budget, then failed: the budget is wall time, and on a busy machine a large report can run past it
+// though it is no attack (the receiver answered it 250, and a lost bounce is a suppression missed).
+// Hostile bytes cost the thread at most 1 + RETRY_BUDGET_FACTOR budgets.
 import type { Logger } from 'pino';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
 import { shownRecipients } from '../bounce/inbound-report.js';
@@ -19,10 +22,13 @@ import { isId, newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { IsSimulated } from '../simulator/simulator-addresses.js';
 import { decideEffects } from './decide-effects.js';
-import { ParserClosed, ParserUnavailable, type ReportParser } from './report-parser.js';
+import { ParserClosed, ParserUnavailable, ParseTimeout, type ReportParser } from './report-parser.js';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
+/** A parse over its budget is tried again this much later, with this many times the budget. */
+export const RETRY_AFTER_TIMEOUT_MS = 60_000;
+export const RETRY_BUDGET_FACTOR = 3;
 /** Raw bounces are kept this long after they arrive (to inspect what was parsed), then deleted. */
 const KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -62,6 +68,23 @@ export interface ProcessorDeps {
 /** Room for one fresh message, taken before it is stored (InboundProcessor.reserve). */
 export interface Room {
   release(): void;
+}
+
+/** What a pending message's outcome holds while it waits for its try after a parse over budget. */
+type RetryingOutcome = {
+  kind: 'retrying';
+  reason: string;
+};
+
+/** Why the message's earlier parse ran out of budget, when one did; undefined when none did. */
+function timedOutBefore(row: InboundMessageRow): string | undefined {
+  if (row.outcome === null) return undefined;
+  try {
+    const outcome = JSON.parse(row.outcome) as Partial<RetryingOutcome>;
+    return outcome.kind === 'retrying' ? String(outcome.reason) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The length of `bytes` bytes in base64 (4 characters for every 3 bytes, padded). */
@@ -216,9 +239,13 @@ export class InboundProcessor {
       }
       if (raw === undefined) return this.fail(row, attempt, 'its raw text is gone');
     }
+    const timedOut = timedOutBefore(row);
     let report: InboundReport;
     try {
-      report = await this.deps.parser.parse({ raw, mailFrom: row.mail_from });
+      report = await this.deps.parser.parse(
+        { raw, mailFrom: row.mail_from },
+        timedOut === undefined ? {} : { budgetFactor: RETRY_BUDGET_FACTOR },
+      );
     } catch (err) {
       // Stopping: the message stays leased, and the recovery pass takes it up when the lease ends.
       if (err instanceof ParserClosed) return;
@@ -227,7 +254,10 @@ export class InboundProcessor {
         this.deps.logger.warn({ inboundId: row.id, reason: err.message }, 'could not parse yet');
         return;
       }
-      return this.fail(row, attempt, (err as Error).message);
+      const reason = (err as Error).message;
+      if (err instanceof ParseTimeout && timedOut === undefined && attempt < MAX_ATTEMPTS)
+        return this.retryAfterTimeout(row, attempt, reason);
+      return this.fail(row, attempt, timedOut === undefined ? reason : `${timedOut}; tried again: ${reason}`);
     }
     try {
       const { outcome, effects } = await this.evaluate(row, report);
@@ -250,6 +280,19 @@ export class InboundProcessor {
           this.deps.logger.error({ err: e, inboundId: row.id }, 'could not postpone it'),
         );
     }
+  }
+
+  /** The parse ran past its budget: pending again, for one more try with a larger budget (top of file). */
+  private async retryAfterTimeout(row: InboundMessageRow, attempt: number, reason: string): Promise<void> {
+    this.deps.processed?.('error', []);
+    this.deps.logger.warn(
+      { inboundId: row.id, remoteIp: row.remote_ip, size: row.size, attempts: attempt, reason },
+      'inbound message over its parse budget: tried again later',
+    );
+    const outcome: RetryingOutcome = { kind: 'retrying', reason };
+    await this.deps.repo
+      .postpone(row.id, attempt, this.deps.clock.now() + RETRY_AFTER_TIMEOUT_MS, outcome)
+      .catch((e: unknown) => this.deps.logger.error({ err: e, inboundId: row.id }, 'could not postpone it'));
   }
 
   /** Gives the message up: status failed, with its reason; it is never processed again. */

@@ -10,15 +10,30 @@ import type { ParseTask, WarmUp } from './parse-thread.js';
 
 export type { ParseTask } from './parse-thread.js';
 
+export interface ParseOptions {
+  /** The budget, in times the parser's own (TXMAIL_INBOUND_PARSE_TIMEOUT_MS); 1 unless given. */
+  budgetFactor?: number;
+}
+
 export interface ReportParser {
-  /** The report in a stored message. Rejects only with ParseFailure, ParserClosed or ParserUnavailable. */
-  parse(task: ParseTask): Promise<InboundReport>;
+  /**
+   * The report in a stored message. Rejects only with ParseFailure (ParseTimeout when over its
+   * budget), ParserClosed or ParserUnavailable.
+   */
+  parse(task: ParseTask, options?: ParseOptions): Promise<InboundReport>;
   /** Refuses the parses not started yet (ParserClosed), lets the running one finish, stops the thread. */
   close(): Promise<void>;
 }
 
 /** The parse ran past its budget or its thread failed: the same bytes would fail again. */
 export class ParseFailure extends Error {}
+
+/**
+ * The parse ran past its budget. The budget is wall time, and counts time the thread waited for a
+ * core: on a busy machine a large report can run past it though it would not when the machine is idle
+ * (inbound-processor.ts tries such a message once more, later, with a larger budget).
+ */
+export class ParseTimeout extends ParseFailure {}
 
 /** The parser was closed before this parse started (the process is stopping). */
 export class ParserClosed extends Error {}
@@ -40,6 +55,7 @@ export interface ReportParserOptions {
 
 interface Waiting {
   task: ParseTask;
+  timeoutMs: number;
   resolve(report: InboundReport): void;
   reject(err: Error): void;
 }
@@ -108,10 +124,11 @@ export class ThreadedReportParser implements ReportParser {
     this.retiring.add(stopped);
   }
 
-  parse(task: ParseTask): Promise<InboundReport> {
+  parse(task: ParseTask, options: ParseOptions = {}): Promise<InboundReport> {
     if (this.closed) return Promise.reject(new ParserClosed('the report parser is closed'));
+    const timeoutMs = this.options.timeoutMs * (options.budgetFactor ?? 1);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ task, resolve, reject });
+      this.waiting.push({ task, timeoutMs, resolve, reject });
       this.next();
     });
   }
@@ -153,7 +170,7 @@ export class ThreadedReportParser implements ReportParser {
     return this.warm;
   }
 
-  private async runBudgeted({ task, resolve, reject }: Waiting, loaded: boolean): Promise<void> {
+  private async runBudgeted({ task, timeoutMs, resolve, reject }: Waiting, loaded: boolean): Promise<void> {
     // Closed while the thread was loading: the parse has not started.
     if (this.closed) return reject(new ParserClosed('the report parser is closed'));
     if (!loaded) {
@@ -162,18 +179,16 @@ export class ThreadedReportParser implements ReportParser {
       );
     }
     const budget = new AbortController();
-    const timer = setTimeout(() => budget.abort(), this.options.timeoutMs);
+    const timer = setTimeout(() => budget.abort(), timeoutMs);
     try {
       // Aborting a running task terminates its thread; the pool starts another.
       resolve((await this.pool.run(task, { signal: budget.signal }))!);
     } catch (err) {
       this.warm = undefined;
       reject(
-        new ParseFailure(
-          budget.signal.aborted
-            ? `parsing took longer than ${duration(this.options.timeoutMs)}`
-            : `the parsing thread failed: ${(err as Error).message}`,
-        ),
+        budget.signal.aborted
+          ? new ParseTimeout(`parsing took longer than ${duration(timeoutMs)}`)
+          : new ParseFailure(`the parsing thread failed: ${(err as Error).message}`),
       );
     } finally {
       clearTimeout(timer);
