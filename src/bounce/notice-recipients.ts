@@ -18,11 +18,19 @@ const PHRASES = [
   'delivery to ',
   'recipient: ',
   'recipient address: ',
+  // A label in two languages ("宛先 (Recipient): jane@x").
+  '(recipient): ',
   // The same label in the languages of the notices (GMX, WEB.DE, Orange, Telefónica).
   'empf\u00e4nger: ',
   'destinataire : ',
   'destinataire: ',
   'destinatario: ',
+  // Japanese, Chinese and Korean notices' labels ("宛先:", "收件人：", "받는 사람:").
+  '\u5b9b\u5148: ',
+  '\u5b9b\u5148\uff1a',
+  '\u6536\u4ef6\u4eba: ',
+  '\u6536\u4ef6\u4eba\uff1a',
+  '\ubc1b\ub294 \uc0ac\ub78c: ',
   'addressed to ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
@@ -39,11 +47,18 @@ export interface NoticeRecipients {
    * not found)"), or the indented line under it.
    */
   remainder: string | undefined;
+  /**
+   * Each recipient named at the start of a line, with what follows it: the rest of its line and the
+   * indented lines under it, up to the next recipient or a blank line (Exim lists each failed address
+   * with its own reply under it; Postfix gives each its own paragraph).
+   */
+  entries: { address: string; lines: string[] }[];
 }
 
 /** The recipients named in `lines` (each at most 998 characters): each line is looked at a bounded number of times. */
 export function noticeRecipients(lines: string[]): NoticeRecipients {
   const found = new Set<string>();
+  const entries: NoticeRecipients['entries'] = [];
   let remainder: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const r = lineRecipient(lines[i]!);
@@ -51,6 +66,7 @@ export function noticeRecipients(lines: string[]): NoticeRecipients {
     // What the notice says of the first recipient: the rest of its line, or the indented line under it
     // (Exim's "  jane@x" then "    retry timeout exceeded").
     if (found.size === 0) remainder = r.rest !== '' ? r.rest : indentedNext(lines, i);
+    if (!found.has(r.address)) entries.push({ address: r.address, lines: entryLines(lines, i, r.rest) });
     found.add(r.address);
   }
   if (found.size === 0) {
@@ -59,7 +75,21 @@ export function noticeRecipients(lines: string[]): NoticeRecipients {
       if (address) found.add(address);
     }
   }
-  return { recipients: [...found], remainder };
+  return { recipients: [...found], remainder, entries };
+}
+
+// An entry's lines at most (Exim: "(generated from …)", the host, "SMTP error from …", the reply).
+const MAX_ENTRY_LINES = 8;
+
+/** The rest of recipient line `i`, then the indented lines under it up to the next recipient or blank line. */
+function entryLines(lines: string[], i: number, rest: string): string[] {
+  const out = rest === '' ? [] : [rest];
+  for (let j = i + 1; j < lines.length && j <= i + MAX_ENTRY_LINES; j++) {
+    const line = lines[j]!;
+    if (line.trim() === '' || !/^\s/.test(line) || lineRecipient(line)) break;
+    out.push(line);
+  }
+  return out;
 }
 
 /** A line that starts with an address (perhaps in `<>` or quotes) followed by nothing, `:`, `(`, `<mailto:`, `...` or `on`. */

@@ -18,6 +18,7 @@ import { readFeedbackReport } from './feedback-report.js';
 import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
 import { headerBlock, originalRefs } from './original-refs.js';
+import { readMdnRejection } from './mdn-rejection.js';
 import { humanPart, parsePlainBounce } from './plain-bounce.js';
 import { field, parseFieldGroups } from './report-fields.js';
 import { readSesNotification } from './ses-notification.js';
@@ -119,8 +120,24 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   // RFC 8098: a read receipt (or a notice that the message was deleted unread) says it was delivered.
   const disposition =
     part('message/disposition-notification') ?? part('message/global-disposition-notification');
-  if (disposition)
-    return { kind: 'auto_reply', reason: dispositionReason(disposition.content.toString('utf8')) };
+  if (disposition) {
+    const fields = disposition.content.toString('utf8');
+    // A refusal sent as an MDN (RFC 5429): a bounce, read as a notice whose reason is the refusal's.
+    const rejection = readMdnRejection(fields, header, subject, notice);
+    if (rejection) {
+      const recipient: BouncedRecipient = {
+        recipient: rejection.recipient,
+        originalRecipient: undefined,
+        action: 'failed',
+        status: undefined,
+        diagnostic: rejection.reason,
+        remoteMta: undefined,
+        classification: classifyRejection(rejection.reason, notice),
+      };
+      return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients: [recipient], original };
+    }
+    return { kind: 'auto_reply', reason: dispositionReason(fields) };
+  }
 
   // SNS puts the notification in the body; a relay may attach it as application/json.
   const json = part('application/json');
@@ -135,24 +152,25 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     // `failed`), whatever code the remote server's last reply had (qmail's "This is a permanent error;
     // I've given up" after a 4.4.3).
     const action = plain.hint;
-    const classification = classifyReport({
-      action,
-      hint: plain.hint,
-      diagnostic: plain.diagnostic,
-      source: 'plain',
-      text: cap(plain.text, MAX_NOTICE_TEXT),
-    });
+    const noticeText = cap(plain.text, MAX_NOTICE_TEXT);
+    const classify = (diagnostic: string | undefined) =>
+      classifyReport({ action, hint: plain.hint, diagnostic, source: 'plain', text: noticeText });
+    const classification = classify(plain.diagnostic);
     const recipients = (
       plain.recipients.length ? plain.recipients.slice(0, MAX_RECIPIENTS) : [undefined]
-    ).map((recipient): BouncedRecipient => ({
-      recipient,
-      originalRecipient: undefined,
-      action,
-      status: undefined,
-      diagnostic: plain.diagnostic,
-      remoteMta: undefined,
-      classification,
-    }));
+    ).map((recipient): BouncedRecipient => {
+      // A recipient with a reply of its own in the notice (Exim lists each failed address with its own).
+      const own = recipient === undefined ? undefined : plain.diagnostics.get(recipient);
+      return {
+        recipient,
+        originalRecipient: undefined,
+        action,
+        status: undefined,
+        diagnostic: own ?? plain.diagnostic,
+        remoteMta: undefined,
+        classification: own === undefined ? classification : classify(own),
+      };
+    });
     return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients, original };
   }
 
@@ -215,6 +233,21 @@ function htmlText(html: string | false | undefined): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * What a refusal's reason means: its words, else a refusal by the recipient's own rules, a refusal of
+ * policy (5.7.1, "delivery not authorized, message refused", RFC 3463 §3.8).
+ */
+function classifyRejection(reason: string, notice: string): BouncedRecipient['classification'] {
+  const evidence = {
+    action: 'failed',
+    diagnostic: reason,
+    source: 'plain' as const,
+    text: cap(notice, MAX_NOTICE_TEXT),
+  };
+  const verdict = classifyReport(evidence);
+  return verdict.category === 'undetermined' ? classifyReport({ ...evidence, status: '5.7.1' }) : verdict;
 }
 
 /** RFC 8098 §3.2.6: `Disposition: manual-action/MDN-sent-manually; displayed` → its disposition type. */

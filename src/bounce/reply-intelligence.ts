@@ -18,6 +18,7 @@ import {
 } from './reply-rules.js';
 import { describeStatus } from './status-reason.js';
 import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
+import { wrappedReply } from './wrapped-reply.js';
 
 export type BounceType = 'permanent' | 'transient' | 'undetermined';
 
@@ -115,7 +116,9 @@ export function explainSmtpReply(code: number, text: string): Explained {
 }
 
 export function explainReport(e: BounceEvidence): Explained {
-  const text = cap(e.diagnostic ?? '', MAX_NOTICE_TEXT);
+  const diagnostic = cap(e.diagnostic ?? '', MAX_NOTICE_TEXT);
+  // IronPort's summary around the server's reply: the reply is the evidence (wrapped-reply.ts).
+  const text = wrappedReply(diagnostic) ?? diagnostic;
   const reply = findReplyCode(text);
   const status = statusField(e.status);
   const quoted = quotedCode(text, reply);

@@ -63,23 +63,23 @@ const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 // Words shared by several rules.
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
-  /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0\d\]|frequency limit/i;
+  /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d|(?:destinatario|direcci\u00f3n|usuario|buz\u00f3n|cuenta)[^.;:\n]{0,40}\bno existe|(?:adresse|destinataire|utilisateur|bo\u00eete|compte)[^.;:\n]{0,40}n'existe pas|(?:indirizzo|destinatario|utente|casella|account)[^.;:\n]{0,40}\bnon esiste|(?:destinat\u00e1rio|endere\u00e7o|usu\u00e1rio|caixa postal|conta)[^.;:\n]{0,40}\bn\u00e3o existe|(?:al\u0131c\u0131|adres|kullan\u0131c\u0131|posta kutusu)[^.;:\n]{0,40}(?:bulunamad\u0131|mevcut de\u011fil)|(?:\u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7|\u03c0\u03b1\u03c1\u03b1\u03bb\u03ae\u03c0\u03c4|\u03bb\u03bf\u03b3\u03b1\u03c1\u03b9\u03b1\u03c3\u03bc|\u03c7\u03c1\u03ae\u03c3\u03c4)[^.;:\n]{0,40}\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|(?:\u05db\u05ea\u05d5\u05d1\u05ea|\u05e0\u05de\u05e2\u05df|\u05de\u05e9\u05ea\u05de\u05e9)[^.;:\n]{0,40}(?:\u05d0\u05d9\u05e0\u05d4 \u05e7\u05d9\u05d9\u05de\u05ea|\u05d0\u05d9\u05e0\u05d5 \u05e7\u05d9\u05d9\u05dd|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05de\u05ea|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05dd)|(?:\u0639\u0646\u0648\u0627\u0646|\u0627\u0644\u0645\u0633\u062a\u0644\u0645|\u0627\u0644\u0645\u0633\u062a\u062e\u062f\u0645|\u0627\u0644\u062d\u0633\u0627\u0628)[^.;:\n]{0,60}\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|\u0e44\u0e21\u0e48\u0e1e\u0e1a\u0e1c\u0e39\u0e49\u0e23\u0e31\u0e1a|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e1a\u0e31\u0e0d\u0e0a\u0e35|(?:\u30a2\u30c9\u30ec\u30b9|\u5b9b\u5148|\u30e6\u30fc\u30b6|\u30a2\u30ab\u30a6\u30f3\u30c8)[^\u3002.;:\n]{0,20}\u5b58\u5728\u3057\u307e\u305b\u3093|(?:\u0111\u1ecba ch\u1ec9|ng\u01b0\u1eddi nh\u1eadn|h\u1ed9p th\u01b0|t\u00e0i kho\u1ea3n)[^.;:\n]{0,40}kh\u00f4ng t\u1ed3n t\u1ea1i/i;
 const UNKNOWN_DOMAIN_WORDS =
-  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
+  /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|dns domain [^\s;:]{1,253} does not exist|domainnonexistent|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
 const MAILBOX_FULL_WORDS =
-  /mailbox (?:is )?full|over ?quota|quota (?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|mailbox (?:has )?exceeded (?:its |the )?(?:size|storage|quota) limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)/i;
+  /mailbox (?:is )?full|over ?quota|quota ?(?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|mailbox (?:has )?exceeded (?:its |the )?(?:size|storage|quota) limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)|caixa (?:postal|de correio)[^.;\n]{0,40}\bcheia|posta kutusu[^.;\n]{0,20}\bdolu|skrzynka[^.;\n]{0,40}\b(?:pe\u0142na|przepe\u0142niona)|(?:mailbox|postvak)[^.;\n]{0,20}\bis vol\b|schr\u00e1nka[^.;\n]{0,20}\bje pln\u00e1|kotak surat[^.;\n]{0,20}\bpenuh|h\u1ed9p th\u01b0[^.;\n]{0,40}\u0111\u00e3 \u0111\u1ea7y|\u03b3\u03c1\u03b1\u03bc\u03bc\u03b1\u03c4\u03bf\u03ba\u03b9\u03b2\u03ce\u03c4\u03b9\u03bf[^.;\n]{0,20}\u03b3\u03b5\u03bc\u03ac\u03c4\u03bf|\u05ea\u05d9\u05d1\u05ea \u05d4\u05d3\u05d5\u05d0\u05e8[^.;\n]{0,20}\u05de\u05dc\u05d0\u05d4|\u0635\u0646\u062f\u0648\u0642 \u0627\u0644\u0628\u0631\u064a\u062f[^.;\n]{0,20}\u0645\u0645\u062a\u0644\u0626|\u0e01\u0e25\u0e48\u0e2d\u0e07\u0e08\u0e14\u0e2b\u0e21\u0e32\u0e22[^.;\n]{0,20}\u0e40\u0e15\u0e47\u0e21|\u5bb9\u91cf[^\u3002.;\n]{0,10}(?:\u4e00\u676f|\u3044\u3063\u3071\u3044|\u30aa\u30fc\u30d0\u30fc|\u8d85\u904e)|(?:\u90ae\u7bb1|\u90f5\u7bb1|\u4fe1\u7bb1)[^\u3002.;\n]{0,10}(?:\u5df2\u6ee1|\u5df2\u6eff|\u7a7a\u95f4\u4e0d\u8db3|\u7a7a\u9593\u4e0d\u8db3)|\uc0ac\uc11c\ud568[^.;\n]{0,20}\uac00\ub4dd \ucc28/i;
 const DISABLED_WORDS =
   /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
-  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud/i;
+  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|scam|fraud|\bDT:SPM\b/i;
 // A relay refused ("Relaying denied", "Unable to relay"): the phrases, never the bare word, which names
 // hosts (relay.example.net) in the notices around a reply.
 const POLICY_WORDS =
-  /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway/i;
+  /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway|\u53d7\u4fe1\u62d2\u5426|\u62d2\u5426\u3055\u308c|\u62d2\u6536|\u62d2\u7edd\u63a5\u6536|\u62d2\u7d55\u63a5\u6536|\uc218\uc2e0 \uac70\ubd80/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist), or names the desk that lifts
@@ -247,6 +247,21 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'relay refused (Office 365 5.4.1)',
+    category: 'policy_rejected',
+    // "550 5.4.1 Relay Access Denied": the recipient's domain is not set up at Microsoft (not an
+    // accepted domain of any tenant), which says nothing of the mailbox.
+    codes: /^5\.4\.1$/,
+    words: /relay(?:ing)? (?:access )?denied|relaying not permitted|unable to relay/i,
+    examples: [
+      {
+        reply:
+          '550 5.4.1 Relay Access Denied ATTR36 [DB5EUR03FT012.eop-EUR03.prod.protection.outlook.example]',
+        enhanced: '5.4.1',
+      },
+    ],
+  },
+  {
     name: 'Office 365 recipient rejections',
     category: 'unknown_recipient',
     // 5.1.351 (the recipient's server refused it), 5.4.1 Directory-Based Edge Blocking, 5.1.10
@@ -310,6 +325,25 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    name: 'sender rejected (x.1.y)',
+    category: 'policy_rejected',
+    // Postfix answers our own address with the code of the address's trouble ("550 5.1.1 <b+…>:
+    // Sender address rejected: undeliverable address"): about our return path, never the recipient, so
+    // the verdict carries the policy code (ownCode).
+    words: /sender address rejected|sender domain (?:not found|unknown|rejected)/i,
+    // Not x.1.7 and x.1.8, which are the sender's own codes (the rule for them, below, keeps them).
+    codes: /^[245]\.1\.(?:[0-69]|\d{2,3})$/,
+    detail: '7.1',
+    ownCode: true,
+    examples: [
+      {
+        reply:
+          '550 5.1.1 <b+x@send.acme.example>: Sender address rejected: undeliverable address: host not found',
+        enhanced: '5.7.1',
+      },
+    ],
+  },
+  {
     name: 'expired',
     category: 'expired',
     words: EXPIRED_WORDS,
@@ -342,7 +376,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     category: 'unknown_domain',
     // Postfix returns mail for a domain that does not exist as 5.4.4 "Host or domain name not found".
     words: UNKNOWN_DOMAIN_WORDS,
-    codes: /^(?:[245]\.(?:\d{1,3}\.0|4\.4))?$/,
+    // Office 365 says 5.4.310 "DNS domain … does not exist".
+    codes: /^(?:[245]\.(?:\d{1,3}\.0|4\.4|4\.310))?$/,
     detail: '1.2',
     examples: [
       {
@@ -417,6 +452,16 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     category: 'policy_rejected',
     codes: /^[245]\.1\.[78]$/,
     examples: [{ reply: '553 5.1.8 <b+x@send.acme.example>: Sender address rejected', enhanced: '5.1.8' }],
+  },
+  {
+    name: 'message refused (x.2.1 with block words)',
+    category: 'policy_rejected',
+    // AOL answered a block with "521 5.2.1 AOL will not accept delivery of this message": the message
+    // or its sender refused, not the disabled mailbox RFC 3463 gives x.2.1 to.
+    codes: /^[245]\.2\.1$/,
+    words:
+      /will not accept (?:delivery of )?this message|not accept(?:ing)? (?:mail|messages) from|block(?:ed| ?list)|black ?list|spam|polic(?:y|ies)|reputation/i,
+    examples: [{ reply: '521 5.2.1 :  AOL will not accept delivery of this message.', enhanced: '5.2.1' }],
   },
   {
     name: 'mailbox disabled (x.2.1)',

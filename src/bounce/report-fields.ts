@@ -53,12 +53,16 @@ export function fieldValues(group: FieldGroup, name: string): string[] {
   return group.get(name) ?? [];
 }
 
-/** An address-type field, `rfc822; jane@example.org` → `jane@example.org` (RFC 3464 §2.3.2). */
+/**
+ * An address-type field, `rfc822; jane@example.org` → `jane@example.org` (RFC 3464 §2.3.2); some
+ * systems write a display name before it (`rfc822; Jane Doe <jane@example.org>`): the address in
+ * angle brackets then.
+ */
 export function addressField(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const address = (value.includes(';') ? value.slice(value.indexOf(';') + 1) : value)
-    .trim()
-    .replace(/^<|>$/g, '');
+  const typed = (value.includes(';') ? value.slice(value.indexOf(';') + 1) : value).trim();
+  const bracketed = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(typed);
+  const address = bracketed ? bracketed[1]! : typed.replace(/^<|>$/g, '');
   return address.includes('@') ? address : undefined;
 }
 
