@@ -2,10 +2,11 @@
 // local part from every position of a long run of letters, so 80 KB of them in X-Failed-Recipients
 // cost seconds; these look at each character a bounded number of times.
 
-// RFC 5322 §3.2.3 atext, and the dot of a dot-atom.
-const ATEXT = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]$/;
-const ALNUM = /^[A-Za-z0-9]$/;
-const DOMAIN = /^[A-Za-z0-9.-]$/;
+// RFC 5322 §3.2.3 atext, and the dot of a dot-atom; with RFC 6531's UTF-8, letters, marks and digits
+// of any script (not its punctuation: "收件人：jane@x" is the label, then the address).
+const ATEXT = /^[\p{L}\p{M}\p{N}.!#$%&'*+/=?^_`{|}~-]$/u;
+const ALNUM = /^[\p{L}\p{N}]$/u;
+const DOMAIN = /^[\p{L}\p{M}\p{N}.-]$/u;
 const IN_ANGLES = /^[^<>\s]$/;
 
 /**

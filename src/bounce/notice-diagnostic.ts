@@ -20,6 +20,8 @@ const LEADS = [
   'remote server returned',
   'delay reason:',
   'error reason:',
+  // hMailServer's "Error Type: SMTP" then "Error Description: No mail servers appear to exist …".
+  'error description:',
   'diagnostic-code:',
   'rejected for the following',
   'the reason it is being held:',

@@ -18,6 +18,9 @@ const PHRASES = [
   'delivery to ',
   'recipient: ',
   'recipient address: ',
+  // Haraka's "Intended Recipients: jane@x".
+  'intended recipients: ',
+  'intended recipient: ',
   // A label in two languages ("宛先 (Recipient): jane@x").
   '(recipient): ',
   // The same label in the languages of the notices (GMX, WEB.DE, Orange, Telefónica).
@@ -81,12 +84,16 @@ export function noticeRecipients(lines: string[]): NoticeRecipients {
 // An entry's lines at most (Exim: "(generated from …)", the host, "SMTP error from …", the reply).
 const MAX_ENTRY_LINES = 8;
 
-/** The rest of recipient line `i`, then the indented lines under it up to the next recipient or blank line. */
+/**
+ * The rest of recipient line `i`, then the indented lines under it up to the next recipient or blank
+ * line; after qmail's "<jane@x>:" alone on its line, the lines up to the blank one, indented or not.
+ */
 function entryLines(lines: string[], i: number, rest: string): string[] {
   const out = rest === '' ? [] : [rest];
+  const paragraph = rest === '' && lines[i]!.trimEnd().endsWith(':');
   for (let j = i + 1; j < lines.length && j <= i + MAX_ENTRY_LINES; j++) {
     const line = lines[j]!;
-    if (line.trim() === '' || !/^\s/.test(line) || lineRecipient(line)) break;
+    if (line.trim() === '' || (!paragraph && !/^\s/.test(line)) || lineRecipient(line)) break;
     out.push(line);
   }
   return out;
@@ -140,8 +147,16 @@ function phraseRecipient(line: string): string | undefined {
   return undefined;
 }
 
-/** Our own VERP address, and the mail system's own addresses, which notices name too. */
+/**
+ * Our own VERP address, our Message-ID (`<uuid@host>`, which a notice quotes, and an HTML notice's
+ * text may start a line with), and the mail system's own addresses, which notices name too.
+ */
 function notARecipient(address: string): boolean {
   const local = address.slice(0, address.indexOf('@')).toLowerCase();
-  return /^b\+[0-9a-f]{48}$/.test(local) || local === 'mailer-daemon' || local === 'postmaster';
+  return (
+    /^b\+[0-9a-f]{48}$/.test(local) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(local) ||
+    local === 'mailer-daemon' ||
+    local === 'postmaster'
+  );
 }

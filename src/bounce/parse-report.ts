@@ -147,6 +147,12 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   if (ses) return ses;
 
   const plain = parsePlainBounce(header, subject, text, envelope.mailFrom);
+  // A relay's notice that says nothing itself of why ("returned by the recipient's mail system, its
+  // report is attached"): the attached report is the evidence.
+  if (plain && outer && plain.diagnostic === undefined) {
+    const inner = await forwardedReport(attachments, envelope);
+    if (inner?.kind === 'bounce') return inner;
+  }
   if (plain) {
     // A notice that is not a delay warning returns the message: delivery has stopped (RFC 3464's
     // `failed`), whatever code the remote server's last reply had (qmail's "This is a permanent error;
