@@ -314,6 +314,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       lease_owner: null,
       processed_at: null,
       outcome: null,
+      digest: null,
     };
     await env.storeInbound(row);
     return row;

@@ -228,6 +228,34 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     },
   );
 
+  it('records a report sent again byte for byte once, and a copy to another address as its own', async () => {
+    const m = await delivered();
+    expect((await deliverReport('rfc3464-delayed.eml', m)).code).toBe(250);
+    await eventually(m.id, 'email.delivery_delayed');
+    await quiet();
+    // The relay lost our 250 and sent it again: the same envelope and bytes.
+    expect((await deliverReport('rfc3464-delayed.eml', m)).code).toBe(250);
+    await quiet();
+    const copies = await env.services.db.kysely
+      .selectFrom('inbound_messages')
+      .select(['outcome'])
+      .where('rcpt_to', '=', JSON.stringify([m.verp.toLowerCase()]))
+      .orderBy('received_at')
+      .execute();
+    expect(copies.map((c) => (JSON.parse(c.outcome!) as { kind: string }).kind)).toEqual([
+      'bounce',
+      'duplicate',
+    ]);
+    const delays = (await detail(m.id)).events.filter((e) => e.type === 'email.delivery_delayed');
+    expect(delays).toHaveLength(1);
+    // The same bytes from another envelope sender are a message of their own.
+    expect((await deliverReport('rfc3464-delayed.eml', m, m.verp, 'relay@other.example')).code).toBe(250);
+    await until('a second delay', async () => {
+      const d = await detail(m.id);
+      return d.events.filter((e) => e.type === 'email.delivery_delayed').length === 2 ? true : undefined;
+    });
+  });
+
   it('suppresses a disabled mailbox (5.2.1) only when it bounces again', async () => {
     const to = `disabled-${Date.now()}@recipient.example`;
     const disabled = (m: { verp: string; to: string; messageId: string }) =>

@@ -115,6 +115,23 @@ export class InboundRepo {
     return row?.raw;
   }
 
+  /**
+   * Another message with the same fingerprint (migration 035) already processed: the id of the first,
+   * or undefined. Only processed ones: a copy still pending or failed is not an answer yet.
+   */
+  async processedCopyOf(id: string, digest: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('inbound_messages')
+      .select('id')
+      .where('digest', '=', digest)
+      .where('status', '=', 'processed')
+      .where('id', '!=', id)
+      .orderBy('received_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /** Whether `name` is a customer's sending domain (any account, any status). */
   async isCustomerDomain(name: string): Promise<boolean> {
     const row = await this.db.selectFrom('domains').select('id').where('name', '=', name).executeTakeFirst();

@@ -462,6 +462,11 @@ export interface InboundMessagesTable {
   processed_at: number | null;
   /** JSON: what processing found and did. */
   outcome: string | null;
+  /**
+   * SHA-256 (hex) of the envelope and the bytes (inbound/message-digest.ts): a copy sent again is
+   * recorded once (migration 035). Null for messages stored before it.
+   */
+  digest: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Event types a webhook endpoint can subscribe to (docs/design.md §4, §8). */

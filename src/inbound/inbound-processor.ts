@@ -54,7 +54,7 @@ export interface ProcessorDeps {
   isSimulated?: IsSimulated;
   /**
    * Told of every message processed: what it was (bounce, complaint, feedback, undetermined,
-   * auto_reply, ignored; `error` when processing failed and will be retried; `failed` when it is given
+   * auto_reply, ignored, duplicate: a copy of one already processed; `error` when processing failed and will be retried; `failed` when it is given
    * up: a parse over its budget or that killed its thread, or too many attempts) and the events
    * recorded (metrics).
    */
@@ -239,6 +239,16 @@ export class InboundProcessor {
       }
       if (raw === undefined) return this.fail(row, attempt, 'its raw text is gone');
     }
+    // The same message sent again (the same envelope and bytes: a relay that lost our 250): recorded
+    // once. Its copy is marked processed as a duplicate, with nothing to apply.
+    const copyOf = row.digest === null ? undefined : await this.duplicateOf(row, row.digest);
+    if (copyOf !== undefined) {
+      const outcome = { kind: 'duplicate', of: copyOf };
+      if (await this.deps.repo.complete(row.id, outcome, [], this.deps.clock.now()))
+        this.deps.processed?.('duplicate', []);
+      this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
+      return;
+    }
     const timedOut = timedOutBefore(row);
     let report: InboundReport;
     try {
@@ -279,6 +289,16 @@ export class InboundProcessor {
         .catch((e: unknown) =>
           this.deps.logger.error({ err: e, inboundId: row.id }, 'could not postpone it'),
         );
+    }
+  }
+
+  /** The first processed copy of the message, if any; a failed look-up is no copy (the report is read). */
+  private async duplicateOf(row: InboundMessageRow, digest: string): Promise<string | undefined> {
+    try {
+      return await this.deps.repo.processedCopyOf(row.id, digest);
+    } catch (err) {
+      this.deps.logger.warn({ err, inboundId: row.id }, 'could not look for an earlier copy');
+      return undefined;
     }
   }
 

@@ -20,6 +20,7 @@ import {
 } from './client-limits.js';
 import type { InboundBudget } from './inbound-budget.js';
 import { InboundProcessor } from './inbound-processor.js';
+import { messageDigest } from './message-digest.js';
 import { checkRecipient } from './recipient-policy.js';
 import { trustedNetworks } from '../trusted-networks.js';
 
@@ -240,41 +241,51 @@ export class InboundReceiver {
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
       this.storing.add(session.id);
-      const raw = Buffer.concat(chunks).toString('base64');
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('base64');
       const now = this.deps.clock.now();
       // Processed at once when the processor has room (inbound-processor.ts MAX_IN_HAND), else stored
       // unleased for the recovery pass.
       const room = this.deps.processor.reserve(raw.length);
+      const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      const rcptTo = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
       const row = {
         id: newId(),
         received_at: now,
         remote_ip: session.remoteAddress,
         helo: session.hostNameAppearsAs ?? '',
-        mail_from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-        rcpt_to: JSON.stringify(session.envelope.rcptTo.map((r) => r.address.toLowerCase())),
-        size: chunks.reduce((n, c) => n + c.length, 0),
+        mail_from: mailFrom,
+        rcpt_to: JSON.stringify(rcptTo),
+        size: bytes.length,
         status: 'pending' as const,
         attempts: 0,
         lease_expires_at: room ? InboundProcessor.leaseUntil(now) : null,
         lease_owner: room ? this.deps.processor.owner : null,
         processed_at: null,
         outcome: null,
+        digest: null as string | null,
       };
-      // Stored and counted against the client's hourly budget together: a message past it is never stored.
-      this.storeWithinBudget(session, { ...row, raw }).then(
-        () => {
-          cb(null, `2.0.0 received as ${row.id}`);
-          if (room) void this.deps.processor.process(row, raw, room);
-          else this.deps.processor.wake();
-        },
-        (err: unknown) => {
-          room?.release();
-          if (err instanceof BudgetRefusal) return cb(smtpError(err.code, err.message));
-          // Not stored, so not accepted: the sender keeps the message and tries again.
-          this.deps.logger.error({ err }, 'could not store an inbound message');
-          cb(smtpError(451, '4.3.0 temporary failure, try again later'));
-        },
-      );
+      // Stored and counted against the client's hourly budget together: a message past it is never
+      // stored. Fingerprinted first (off the event loop), so a copy sent again is recorded once.
+      messageDigest(mailFrom, rcptTo, bytes)
+        .then((digest) => {
+          row.digest = digest;
+          return this.storeWithinBudget(session, { ...row, raw });
+        })
+        .then(
+          () => {
+            cb(null, `2.0.0 received as ${row.id}`);
+            if (room) void this.deps.processor.process(row, raw, room);
+            else this.deps.processor.wake();
+          },
+          (err: unknown) => {
+            room?.release();
+            if (err instanceof BudgetRefusal) return cb(smtpError(err.code, err.message));
+            // Not stored, so not accepted: the sender keeps the message and tries again.
+            this.deps.logger.error({ err }, 'could not store an inbound message');
+            cb(smtpError(451, '4.3.0 temporary failure, try again later'));
+          },
+        );
     });
   }
 

@@ -34,6 +34,7 @@ import * as m031 from './031-member-reset-tokens.js';
 import * as m032 from './032-content-retention-grace.js';
 import * as m033 from './033-message-bodies.js';
 import * as m034 from './034-inbound-raw.js';
+import * as m035 from './035-inbound-digest.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '032-content-retention-grace': m032,
   '033-message-bodies': m033,
   '034-inbound-raw': m034,
+  '035-inbound-digest': m035,
 };
