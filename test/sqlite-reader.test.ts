@@ -116,6 +116,20 @@ describe('the SQLite reader', () => {
     expect(await accountIds()).toEqual([]);
   });
 
+  it('fails a transaction cut by the close with the close, not with its rollback', async () => {
+    await accountIds();
+    const inTransaction = db.reads
+      .transaction()
+      .execute((trx) => heavy.execute(trx))
+      .then(
+        () => 'read',
+        (err: Error) => err.message,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await db.reads.destroy();
+    expect(await inTransaction).toBe('the SQLite reader is closed');
+  });
+
   it('fails the reads in flight, and those after, when closed', async () => {
     await accountIds();
     const inFlight = heavy.execute(db.reads).then(

@@ -2,7 +2,7 @@
 import { parseReport, type InboundReport } from '../bounce/parse-report.js';
 
 export interface ParseTask {
-  /** The message as stored (inbound_messages.raw, base64): decoded on the thread, not the event loop. */
+  /** The message as stored (inbound_raw.raw, base64): decoded on the thread, not the event loop. */
   raw: string;
   /** MAIL FROM, '' for the null sender. */
   mailFrom: string;

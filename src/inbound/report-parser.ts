@@ -1,7 +1,8 @@
 // Parses received messages on a worker thread, under a time budget. Everything in a report is the
 // sender's to choose; the parsers are linear in the message (bounce/text-limits.ts), and this is the
-// guard for whatever they missed: a parse that runs past its budget has its thread stopped and fails,
-// and so does one that kills its thread. Either way the event loop (the API, the delivery worker and
+// guard for whatever they missed: a parse that runs past its budget has its thread stopped and fails
+// (ParseTimeout: the processor tries it once more, later, with a larger budget), and so does one that
+// kills its thread (ParseFailure: the same bytes would do it again). Either way the event loop (the API, the delivery worker and
 // the SMTP receiver share it in `txmail serve`) never waits on a parse.
 import { Piscina } from 'piscina';
 import { besideModule, poolThread } from '../start-thread.js';
@@ -25,7 +26,7 @@ export interface ReportParser {
   close(): Promise<void>;
 }
 
-/** The parse ran past its budget or its thread failed: the same bytes would fail again. */
+/** The parse failed: its thread failed (the same bytes would fail again), or its budget ran out (ParseTimeout). */
 export class ParseFailure extends Error {}
 
 /**

@@ -4,7 +4,7 @@
 // handed all of it back on the event loop: 0.6-0.9 s stalls while the pass drained a backlog of large
 // reports. The raw text is written once, when the message is received, read once when it is parsed,
 // and deleted with its row (migration 033 did the same for message bodies).
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -15,6 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // base64, as before: the same column type on both dialects (migration 005)
     .addColumn('raw', 'text', (c) => c.notNull())
     .execute();
+  // On PostgreSQL a receiver of the version before may still be storing reports: the lock holds its
+  // inserts until the copy and the drop commit, so none is stored between them without its raw text.
+  // (SQLite's migration holds the one write lock throughout.)
+  if (db.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`lock table inbound_messages in share row exclusive mode`.execute(db);
   await sql`insert into inbound_raw (inbound_id, raw) select id, raw from inbound_messages`.execute(db);
   await db.schema.alterTable('inbound_messages').dropColumn('raw').execute();
 }

@@ -97,6 +97,7 @@ class ReaderConnection implements DatabaseConnection {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private closed = false;
 
   constructor(private readonly path: string) {}
 
@@ -111,14 +112,17 @@ class ReaderConnection implements DatabaseConnection {
   }
 
   private send(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    // Closed: no new thread (a rollback after a close would start one).
+    if (this.closed) return Promise.reject(new Error('the SQLite reader is closed'));
     const worker = this.thread();
     const id = this.nextId++;
     const request: ReaderRequest = { id, sql, parameters };
     return new Promise((resolve, reject) => {
+      // Throws for a parameter that cannot be copied to the thread: nothing is left waiting then.
+      worker.postMessage(request);
       this.pending.set(id, { resolve, reject });
       // Held while it has work: an idle reader keeps no process alive.
       if (this.pending.size === 1) worker.ref();
-      worker.postMessage(request);
     });
   }
 
@@ -148,6 +152,7 @@ class ReaderConnection implements DatabaseConnection {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
     for (const waiting of this.pending.values()) waiting.reject(new Error('the SQLite reader is closed'));
@@ -197,8 +202,10 @@ class ReaderDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
 
+  // A rollback after the thread was lost or the reader closed has nothing to undo: the transaction
+  // went with the connection. Its error would hide the one that made the caller roll back.
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
   }
 
   async destroy(): Promise<void> {
