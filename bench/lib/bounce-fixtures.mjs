@@ -76,6 +76,7 @@ export async function judge(code, entry) {
     inboundId: 'fixture',
     repeatedDisabled: false,
     newId: () => 'id',
+    mailFrom: entry.from ?? '',
   });
   if (!('effect' in decision)) return result;
   const { event, suppression } = decision.effect;

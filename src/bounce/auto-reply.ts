@@ -38,10 +38,6 @@ function automaticMark(
   if (auto && auto !== 'no' && (sharedWithBounces || auto.startsWith('auto-replied')))
     return `Auto-Submitted: ${auto}`;
   if (header('x-autoreply') !== undefined) return 'X-Autoreply';
-  // Outlook puts it on its automatic replies (and bulk senders on their mail): once the message is
-  // no bounce or complaint, an automatic message.
-  if (sharedWithBounces && header('x-auto-response-suppress') !== undefined)
-    return 'X-Auto-Response-Suppress';
   if (header('x-autorespond') !== undefined) return 'X-Autorespond';
   // auto_reply, and the bulk or junk that vacation(1) and many autoresponders put on their replies (RFC
   // 3834 §3.1.8 names them).

@@ -16,7 +16,7 @@ const INTRO = 2048;
 // A complaint says who complained ("a subscriber reported the attached message as spam"): a rejection
 // notice's "message flagged as spam" is no complaint.
 const REPORT_WORDS =
-  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\[spamcop\b|\bspamcop v\d|\bjunk (mail )?report|\b(user|subscriber|recipient|customer|member)s? (has |have )?(reported|marked|flagged)/i;
+  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\[spamcop\b|\bspamcop v\d|\bjunk (mail )?report|\b(user|subscriber|recipient|customer|member)s? (has |have )?(reported|marked|flagged)|\bthis is spam\b|\bspam from\b|\bunsolicited (e-?mail|mail|message|bulk)|unerw\u00fcnschte? (e-?mail|werbung|nachricht|post)|\bspam-?beschwerde|signalement (de |d'un )?spam|courrier ind\u00e9sirable|correo no deseado|posta indesiderata|ongewenste (e-?mail|mail)/i;
 const SOURCE_IP = /\bIP(?: address)?:?\s+\[?(\d{1,3}(?:\.\d{1,3}){3})\b/i;
 
 export interface ForwardedInput {

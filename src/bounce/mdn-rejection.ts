@@ -11,7 +11,11 @@ import { cap, MAX_LINE } from './text-limits.js';
 
 const REJECTED_MARK = /\(rejected\)/i;
 const REJECTED_SUBJECT = /^\s*rejected:/i;
-const REJECTED_WORDS = /(?:was|has been) (?:automatically )?rejected/i;
+// "Your message to <jane@x> was automatically rejected:" (Dovecot, Pigeonhole): never a bare "was
+// rejected", which a receipt quoting the original's subject ("Your payment has been rejected") holds.
+const REJECTED_WORDS = /(?:was|has been) automatically rejected/i;
+// Outlook's "Not read" receipt: the message was deleted unread, not refused.
+const NOT_READ = /without being read|not read:/i;
 // The reason's lines at most, after the words that say the message was rejected.
 const MAX_REASON_LINES = 4;
 
@@ -41,7 +45,7 @@ export function readMdnRejection(
     REJECTED_MARK.test(header('auto-submitted') ?? '') ||
     REJECTED_SUBJECT.test(subject) ||
     REJECTED_WORDS.test(text);
-  if (!marked) return undefined;
+  if (!marked || NOT_READ.test(subject) || NOT_READ.test(text)) return undefined;
   return {
     recipient: addressField(field(group, 'final-recipient'))?.toLowerCase(),
     reason: cap(reasonIn(text) || text.trim().replace(/\s+/g, ' ')),

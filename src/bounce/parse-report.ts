@@ -180,6 +180,12 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients, original };
   }
 
+  // An abuse desk forwarding a whole ARF report ("FW: Abuse report"): the report, not a complaint about
+  // its own headers.
+  if (outer && attachments.some(attachedReport)) {
+    const inner = await forwardedReport(attachments, envelope);
+    if (inner) return inner;
+  }
   const forwarded = readForwardedComplaint({ subject, text: notice, from, original });
   if (forwarded) return forwarded;
 
@@ -229,6 +235,16 @@ async function forwardedReport(
     if (inner.kind === 'complaint' || inner.kind === 'feedback') return inner;
   }
   return undefined;
+}
+
+const FEEDBACK_REPORT_TYPE = /message\/feedback-report/i;
+
+/** An attached message that is itself a feedback report (its MIME structure names the type). */
+function attachedReport(a: ParsedMail['attachments'][number]): boolean {
+  return (
+    a.contentType?.toLowerCase() === 'message/rfc822' &&
+    FEEDBACK_REPORT_TYPE.test(a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1'))
+  );
 }
 
 /** The text of an HTML notice (cut to MAX_HTML_TO_TEXT characters); '' when it cannot be read. */

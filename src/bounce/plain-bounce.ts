@@ -53,7 +53,7 @@ const BODY =
 const QUOTED_REPLY = /(?:^|[\s:;'"(#[])[45][0-5]\d[ -][45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
 // A delay warning says it will go on trying: phrases a notice of failure does not use.
 const DELAY_WORDS =
-  /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation|\u307e\u3060\u914d\u4fe1\u3055\u308c\u3066\u3044\u307e\u305b\u3093|\u5f15\u304d\u7d9a\u304d(?:\u914d\u4fe1\u3092)?\u8a66\u884c|\u7ee7\u7eed\u5c1d\u8bd5|\u7e7c\u7e8c\u5617\u8a66|\u6682\u65f6\u65e0\u6cd5\u6295\u9012|\u66ab\u6642\u7121\u6cd5\u6295\u905e|\uacc4\uc18d \uc2dc\ub3c4|non (?:e'|\u00e8) (?:stato )?ancora (?:stato )?(?:recapitat|consegnat)|continuer(?:\u00e0|a') a tentare|todav\u00eda no ha sido entregad|seguir\u00e1 intentando|versucht die zustellung weiterhin|nicht erneut senden|de nouvelles tentatives|inutile de renvoyer|ainda n\u00e3o foi entregue|continuar\u00e1 tentando|n'a pas encore (?:pu )?\u00eatre (?:remis|distribu)|n'a pas encore \u00e9t\u00e9 (?:remis|distribu)|continuera (?:\u00e0|d')essayer|nog niet (?:bezorgd|afgeleverd)|jeszcze nie (?:zosta\u0142a )?dostarczon|(?:\u0435\u0449\u0451|\u0435\u0449\u0435) \u043d\u0435 \u0434\u043e\u0441\u0442\u0430\u0432\u043b\u0435\u043d/i;
+  /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation|\u307e\u3060\u914d\u4fe1\u3055\u308c\u3066\u3044\u307e\u305b\u3093|\u5f15\u304d\u7d9a\u304d(?:\u914d\u4fe1\u3092)?\u8a66\u884c|\u5c06\u7ee7\u7eed\u5c1d\u8bd5|\u5c07\u7e7c\u7e8c\u5617\u8a66|\u6682\u65f6\u65e0\u6cd5\u6295\u9012|\u66ab\u6642\u7121\u6cd5\u6295\u905e|\uacc4\uc18d \uc2dc\ub3c4\ud560 \uc608\uc815|\uacc4\uc18d \uc2dc\ub3c4\ud569\ub2c8\ub2e4|non (?:e'|\u00e8) (?:stato )?ancora (?:stato )?(?:recapitat|consegnat)|continuer(?:\u00e0|a') a tentare|todav\u00eda no ha sido entregad|seguir\u00e1 intentando|versucht die zustellung weiterhin|effectuera de nouvelles tentatives|ainda n\u00e3o foi entregue|continuar\u00e1 tentando|n'a pas encore (?:pu )?\u00eatre (?:remis|distribu)|n'a pas encore \u00e9t\u00e9 (?:remis|distribu)|continuera (?:\u00e0|d')essayer|nog niet (?:bezorgd|afgeleverd)|jeszcze nie (?:zosta\u0142a )?dostarczon|(?:\u0435\u0449\u0451|\u0435\u0449\u0435) \u043d\u0435 \u0434\u043e\u0441\u0442\u0430\u0432\u043b\u0435\u043d/i;
 // A challenge-response system asking the sender to prove itself (TMDA, Spam Arrest, Mailinblack): it
 // borrows a notice's words ("created automatically by mail delivery software", "is being held") but
 // the message is waiting, not refused; an automatic reply, or kept as undetermined.
@@ -66,7 +66,7 @@ const CHALLENGE =
 // whatever the language, the original's own first header lines (a Return-Path or a Received), which
 // no notice's text starts a line with.
 const ORIGINAL =
-  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received|unsent message follows|header of the original message|rejected message \(|^-+ ?forwarded message ?-+|(?:kopfzeilen|header) der (?:original)?nachricht|--[ \t]*(?:originalnachricht|urspr\u00fcngliche nachricht|message d'origine|message original|mensaje original|messaggio originale|oorspronkelijk bericht)|en-t\u00eates du message (?:d'origine|original)|encabezados del mensaje original|intestazioni del messaggio originale|^return-path:[ \t]*<|^received:[ \t]+(?:from|by)[ \t]/im;
+  /this is a copy of the message|below this line is a copy of the message|original message (headers )?follow|original message headers|----- original message -----|message headers follow|the headers of the returned message|^original-recipient|returned message follows|--- the original message was received|unsent message follows|header of the original message|rejected message \(|^-+ ?forwarded message ?-+|(?:kopfzeilen|header) der (?:original)?nachricht|--[ \t]*(?:originalnachricht|urspr\u00fcngliche nachricht|message d'origine|message original|mensaje original|messaggio originale|oorspronkelijk bericht)|en-t\u00eates du message (?:d'origine|original)|^-{3,} ?original message ?-{3,}|^on [^\n]{1,200} wrote:[ \t]*$|^le [^\n]{1,200} a \u00e9crit ?:[ \t]*$|^am [^\n]{1,200} schrieb [^\n]{0,100}:[ \t]*$|^el [^\n]{1,200} escribi\u00f3:[ \t]*$|encabezados del mensaje original|intestazioni del messaggio originale|^return-path:[ \t]*<|^received:[ \t]+(?:from|by)[ \t]/im;
 // What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
 const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
 
@@ -100,6 +100,15 @@ export function parsePlainBounce(
     (wordsBelieved &&
       (BODY.test(subject) || BODY.test(human) || DELAY_WORDS.test(subject) || DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
+  // A responder's own marks (RFC 3834's auto_reply precedence, X-Autoreply, X-Autorespond): an
+  // automatic answer, which may repeat our subject or quote our text ("your parcel couldn't be
+  // delivered to"), unless a mail system's own header says it returns the message.
+  const responder =
+    header('x-autoreply') !== undefined ||
+    header('x-autorespond') !== undefined ||
+    header('precedence')?.trim().toLowerCase() === 'auto_reply';
+  if (responder && failedHeader === undefined && header('x-ms-exchange-message-is-ndr') === undefined)
+    return undefined;
   if (
     failedHeader === undefined &&
     header('x-ms-exchange-message-is-ndr') === undefined &&
@@ -132,11 +141,15 @@ export function parsePlainBounce(
   };
 }
 
+// A permanent reply quoted with its enhanced code ("550 5.1.1"): a notice that quotes one reports a
+// failure, whatever its words say of retries ("il n'y aura pas de nouvelles tentatives").
+const PERMANENT_REPLY = /(?:^|[\s:;'"(#[])5[0-5]\d[ -]5\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
+
 /** Whether the notice is a delay warning: its Subject says so first, else its text. */
 function delayed(subject: string, human: string): boolean {
   if (DELAYED_SUBJECT.test(subject)) return true;
   if (FAILED_SUBJECT.test(subject)) return false;
-  return DELAY_WORDS.test(human);
+  return DELAY_WORDS.test(human) && !PERMANENT_REPLY.test(human);
 }
 
 /** The notice's own text: up to the line where a copy of the original begins. */

@@ -61,6 +61,10 @@ const GENERIC_OR_NETWORK = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|4\.\d{1,3}))?$/;
 const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 
 // Words shared by several rules.
+// The sender, in the languages the unknown-recipient words know: "la dirección del remitente no
+// existe" is about our address.
+const SENDER_WORDS =
+  /\b(?:sender|absender)\b|remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c/i;
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
@@ -75,7 +79,7 @@ const DISABLED_WORDS =
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
-  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|\bbanned:|scam|fraud|\bDT:SPM\b|\bgtube\b/i;
+  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|- banned:|scam|fraud|\bDT:SPM\b|\bgtube\b/i;
 // A relay refused ("Relaying denied", "Unable to relay"): the phrases, never the bare word, which names
 // hosts (relay.example.net) in the notices around a reply.
 const POLICY_WORDS =
@@ -313,7 +317,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     // "Return path" as words, not a quoted original's `Return-Path:` header line.
     words:
-      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)/i,
+      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i,
     codes: GENERIC_OR_POLICY,
     detail: '7.1',
     examples: [
@@ -461,6 +465,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     codes: /^[245]\.2\.1$/,
     words:
       /will not accept (?:delivery of )?this message|not accept(?:ing)? (?:mail|messages) from|block(?:ed| ?list)|black ?list|spam|polic(?:y|ies)|reputation/i,
+    unless: DISABLED_WORDS,
     examples: [{ reply: '521 5.2.1 :  AOL will not accept delivery of this message.', enhanced: '5.2.1' }],
   },
   {
@@ -626,8 +631,9 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     category: 'unknown_recipient',
     words: UNKNOWN_RECIPIENT_WORDS,
     // Mail.ru says "invalid mailbox" of every refusal and the reason after it ("… is unavailable:
-    // account is disabled"): a disabled mailbox is the later rule's.
-    unless: DISABLED_WORDS,
+    // account is disabled"): a disabled mailbox is the later rule's. Words about the sender's address
+    // in any language are never the recipient's.
+    unless: new RegExp(`${DISABLED_WORDS.source}|${SENDER_WORDS.source}`, 'i'),
     codes: GENERIC,
     detail: '1.1',
     examples: [

@@ -8,7 +8,7 @@
 // Anchored at the start, one bounded label, then the reply in one of the two quotings: linear in the
 // (capped) text.
 const WRAPPED =
-  /^\s*(?:smtp;\s*)?[245]\.\d{1,3}\.\d{1,3} - [^(\n'"]{1,80}?\s*(?:\(\s*'([245]\d\d)'\s*,\s*\[\s*(['"])([^\n]*?)\2\s*[,\]]|([245]\d\d)-'([^'\n]*)')/i;
+  /^\s*(?:smtp;\s*)?[245]\.\d{1,3}\.\d{1,3} - [^(\n'"]{0,79}[^(\n'"\s] ?(?:\(\s*'([245]\d\d)'\s*,\s*\[\s*(['"])([^\n]*?)\2\s*[,\]]|([245]\d\d)-'([^'\n]*)')/i;
 
 /** The remote server's reply (`550 5.1.1 …`) a wrapped diagnostic quotes; undefined when it is not one. */
 export function wrappedReply(diagnostic: string): string | undefined {

@@ -19,6 +19,12 @@ export interface DecideInput {
    */
   repeatedDisabled: boolean;
   newId: () => string;
+  /**
+   * The report's envelope sender ('' for the null sender). A bounce never comes from the address the
+   * message went to: a message from it is that person writing (a reply pasting or attaching a bounce
+   * she got elsewhere), never one about her mailbox.
+   */
+  mailFrom?: string;
 }
 
 export type Decision = { effect: InboundEffect } | { skipped: string };
@@ -30,6 +36,8 @@ export function decideEffects(input: DecideInput): Decision {
   if (report.kind === 'feedback' || report.kind === 'undetermined') return reportEffect(input, report);
   if (report.kind !== 'bounce') return { skipped: `a ${report.kind.replace('_', ' ')} is not a bounce` };
 
+  if (input.mailFrom && input.mailFrom.toLowerCase() === target.to_email.toLowerCase())
+    return { skipped: "sent by the message's own recipient: a person writing, not a bounce" };
   const r = chooseRecipient(report.recipients, target.to_email);
   if (!r) return { skipped: 'the report names no recipient that failed or was delayed' };
   const c = r.classification;

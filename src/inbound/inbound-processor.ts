@@ -54,8 +54,9 @@ export interface ProcessorDeps {
   isSimulated?: IsSimulated;
   /**
    * Told of every message processed: what it was (bounce, complaint, feedback, undetermined,
-   * auto_reply, ignored, duplicate: a copy of one already processed; `error` when processing failed and will be retried; `failed` when it is given
-   * up: a parse over its budget or that killed its thread, or too many attempts) and the events
+   * auto_reply, ignored, duplicate: a copy of one already processed; `error` when processing failed
+   * and will be retried, a first parse over its budget included; `failed` when it is given up: a
+   * parse over its larger budget, one that killed its thread, or too many attempts) and the events
    * recorded (metrics).
    */
   processed?: (kind: string, effects: InboundEffect[]) => void;
@@ -358,7 +359,14 @@ export class InboundProcessor {
           target.id,
           this.deps.clock.now() - DISABLED_REPEAT_WINDOW_MS,
         ));
-      const decision = decideEffects({ report, target, inboundId: row.id, repeatedDisabled, newId });
+      const decision = decideEffects({
+        report,
+        target,
+        inboundId: row.id,
+        repeatedDisabled,
+        newId,
+        mailFrom: row.mail_from,
+      });
       if ('effect' in decision) {
         // The simulator's reports (docs/design.md §16) suppress nothing and count nothing against the
         // account: they rehearse what a real one does to the message and its webhooks.
