@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { createDatabase } from './lib/database.mjs';
 import { machine } from './lib/harness.mjs';
+import { loopGaps } from './lib/loop-gaps.mjs';
 import { migrate, openDatabase } from '../dist/db/database.js';
 import { MessagesRepo } from '../dist/db/messages-repo.js';
 import { newId } from '../dist/ids.js';
@@ -27,25 +28,6 @@ const SEARCHES = Number(values.searches);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
 const ACCOUNT = 'acct-log';
-
-/** Runs `work` while a 1 ms timer ticks; returns the timer's longest gap and p99 gap, in ms. */
-async function sampled(work) {
-  const gaps = [];
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    gaps.push(now - last);
-    last = now;
-  }, 1);
-  try {
-    await work();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  } finally {
-    clearInterval(timer);
-  }
-  gaps.sort((a, b) => a - b);
-  return { longestMs: gaps.at(-1) ?? 0, p99Ms: gaps[Math.floor(gaps.length * 0.99)] ?? 0 };
-}
 
 const { url, drop } = await createDatabase('sqlite', 'logreads');
 const db = openDatabase(url);
@@ -90,7 +72,7 @@ try {
         if (rows.length !== 0) throw new Error('a search found something');
         times.push(performance.now() - start);
       };
-      const loop = await sampled(async () => {
+      const loop = await loopGaps(async () => {
         for (let i = 0; i < SEARCHES; i += CONCURRENCY) {
           await Promise.all(
             Array.from({ length: Math.min(CONCURRENCY, SEARCHES - i) }, (_, j) => search(i + j)),

@@ -3,28 +3,13 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { newId } from '../src/ids.js';
+import { loopGaps } from '../bench/lib/loop-gaps.mjs';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 
-/** The longest the event loop waited while `work` ran, in ms (a 1 ms timer's longest gap). */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  try {
-    await work();
-    // One more tick: a stall at the end of the work shows as the gap before it.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return longest;
-  } finally {
-    clearInterval(timer);
-  }
-}
+/** The longest the event loop waited while `work` ran, in ms. */
+const longestStall = async (work: () => Promise<unknown>) => (await loopGaps(work)).longestMs;
 
 /** A read that keeps SQLite busy for a while: counting a few million rows it makes up. */
 const heavy = sql<{
