@@ -94,7 +94,9 @@ export function parsePlainBounce(
     failedHeader !== undefined ||
     // Exchange and Office 365 mark their non-delivery reports.
     header('x-ms-exchange-message-is-ndr') !== undefined ||
-    NOTICE_WORDS.test(human) ||
+    // A notice's own sentences, from a mail system or the null sender (a bounce's reverse-path, RFC
+    // 5321 §4.5.5): from anyone else (a help desk acknowledging a ticket) they are quoted words.
+    (fromMailer && NOTICE_WORDS.test(human)) ||
     (fromMailer &&
       (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject) || QUOTED_REPLY.test(human))) ||
     (wordsBelieved &&
