@@ -218,6 +218,8 @@ describe('the report scanners on their own take time linear in their input', () 
           text: x,
           from: undefined,
           original: { messageId: 'a@b', verpAddresses: [], to: undefined },
+          mailFrom: 'person@x.example',
+          automatic: false,
         }),
     ],
   ])('in %s', async (_, run) => {

@@ -16,7 +16,14 @@ const INTRO = 2048;
 // A complaint says who complained ("a subscriber reported the attached message as spam"): a rejection
 // notice's "message flagged as spam" is no complaint.
 const REPORT_WORDS =
-  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\[spamcop\b|\bspamcop v\d|\bjunk (mail )?report|\b(user|subscriber|recipient|customer|member)s? (has |have )?(reported|marked|flagged)|\bthis is spam\b|\bspam from\b|\bunsolicited (e-?mail|mail|message|bulk)|unerw\u00fcnschte? (e-?mail|werbung|nachricht|post)|\bspam-?beschwerde|signalement (de |d'un )?spam|courrier ind\u00e9sirable|correo no deseado|posta indesiderata|ongewenste (e-?mail|mail)/i;
+  /\babuse report|\bspam (report|complaint)|\bcomplaint about (a |this )?message|\bfeedback loop|\bfbl (report|complaint)|client tos notification|\[spamcop\b|\bspamcop v\d|\bjunk (mail )?report|\b(user|subscriber|recipient|customer|member)s? (has |have )?(reported|marked|flagged)/i;
+// The words of a complaint a person writes ("this is spam", "unerwünschte Werbung"), believed only
+// from a person: not from the null sender, not from an automatic reply, and not beside the words of a
+// refusal (a filter's quarantine notice says "identified as unsolicited bulk email" too).
+const PERSON_WORDS =
+  /\bthis is spam\b|\bspam from\b|\bunsolicited (e-?mail|mail|message|bulk)|unerw\u00fcnschte? (e-?mail|werbung|nachricht|post)|\bspam-?beschwerde|signalement (de |d'un )?spam|courrier ind\u00e9sirable|correo no deseado|posta indesiderata|ongewenste (e-?mail|mail)/i;
+const REFUSAL_WORDS =
+  /reject|block|refus|quarantin|not (?:been )?delivered|bloqu|rechaz|bloccat|respint|abgelehnt|zur\u00fcckgewiesen|gesperrt|geblockt/i;
 const SOURCE_IP = /\bIP(?: address)?:?\s+\[?(\d{1,3}(?:\.\d{1,3}){3})\b/i;
 
 export interface ForwardedInput {
@@ -26,12 +33,22 @@ export interface ForwardedInput {
   /** The report's From address. */
   from: string | undefined;
   original: OriginalRefs;
+  /** The envelope sender ('' for the null sender). */
+  mailFrom: string;
+  /** Whether the message marks itself as an automatic answer (auto-reply.ts answersAutomatically). */
+  automatic: boolean;
 }
 
 /** The complaint a forwarded report makes, or undefined when the message is not one. */
 export function readForwardedComplaint(input: ForwardedInput): InboundReport | undefined {
   const intro = cap(input.text, INTRO);
-  if (!REPORT_WORDS.test(input.subject) && !REPORT_WORDS.test(intro)) return undefined;
+  const byPerson =
+    input.mailFrom !== '' &&
+    !input.automatic &&
+    !REFUSAL_WORDS.test(input.subject) &&
+    !REFUSAL_WORDS.test(intro) &&
+    (PERSON_WORDS.test(input.subject) || PERSON_WORDS.test(intro));
+  if (!REPORT_WORDS.test(input.subject) && !REPORT_WORDS.test(intro) && !byPerson) return undefined;
   const { original } = input;
   if (!original.messageId && original.verpAddresses.length === 0) return undefined;
   return feedbackReport({

@@ -10,7 +10,7 @@
 import { compile } from 'html-to-text';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { firstAddress } from './address-scan.js';
-import { autoReplyReason, type HeaderLookup } from './auto-reply.js';
+import { answersAutomatically, autoReplyReason, type HeaderLookup } from './auto-reply.js';
 import { replaceBareCrs } from './bare-cr.js';
 import { classifyReport } from './reply-intelligence.js';
 import { MAX_RECIPIENTS, readDeliveryStatus } from './delivery-status.js';
@@ -186,15 +186,24 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     const inner = await forwardedReport(attachments, envelope);
     if (inner) return inner;
   }
-  const forwarded = readForwardedComplaint({ subject, text: notice, from, original });
+  const forwarded = readForwardedComplaint({
+    subject,
+    text: notice,
+    from,
+    original,
+    mailFrom: envelope.mailFrom,
+    automatic: answersAutomatically(header, subject),
+  });
   if (forwarded) return forwarded;
 
-  const auto = autoReplyReason(header, subject);
-  if (auto) return { kind: 'auto_reply', reason: auto };
+  // A relay passing on the bounce it got, attached, marked as automatic as any notice is: the
+  // attached report, before the marks make it an automatic reply.
   if (outer) {
     const inner = await forwardedReport(attachments, envelope);
     if (inner) return inner;
   }
+  const auto = autoReplyReason(header, subject);
+  if (auto) return { kind: 'auto_reply', reason: auto };
   if (envelope.mailFrom === '') {
     return {
       kind: 'undetermined',

@@ -29,6 +29,8 @@ export interface PlainBounce {
 // Who sends notices: mail systems, and the list managers that refuse or hold a post.
 const SENDER =
   /mailer-?daemon|postmaster|mail ?delivery|delivery ?subsystem|mdaemon|delivery-status|mail administrator|mail router|listserv|mailman|majordomo|sympa|-owner@|owner-|-bounces?@|-request@|groupwise|lotus notes|domino/i;
+// An envelope sender that is a bounce handler's ("bounces@", "bounce-notify@", "bounce+tag@").
+const BOUNCE_SENDER = /^bounces?[-+._@]/i;
 // Subjects of notices: their own words come first, the returned message's subject after them (which
 // may say anything: "Undeliverable: Your flight is delayed"), so these are anchored at the start, after
 // at most a bracketed tag ("[Naver Mail] …", "[Postmaster] …").
@@ -83,7 +85,9 @@ export function parsePlainBounce(
   const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
   const fromSystem = SENDER.test(header('from') ?? '');
-  const fromMailer = envelopeSender === '' || fromSystem;
+  // A relay passing a bounce on often sends it from a return path of its own ("bounce-notify@…").
+  const fromMailer =
+    envelopeSender === '' || fromSystem || SENDER.test(envelopeSender) || BOUNCE_SENDER.test(envelopeSender);
   // A person's automatic reply comes from the null sender too (RFC 3834 §3.3), and may say of itself
   // that the message "could not be delivered" to someone who has left: its words are a notice's only
   // when a mail system wrote it. A notice's own subject ("Undeliverable:") and a quoted SMTP reply with
