@@ -118,7 +118,8 @@ export const ERROR_CODES = {
   },
   service_unavailable: {
     status: 503,
-    meaning: 'The message could not be stored (database unavailable); nothing was accepted, retry later.',
+    meaning:
+      'The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.',
   },
   shutting_down: {
     status: 503,

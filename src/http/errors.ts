@@ -1,7 +1,11 @@
 // The one place where anything thrown while handling a request becomes an HTTP response:
 // `<status>` + `Content-Type: text/plain` + `code: message` (docs/design.md §3). Never a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailable } from '../db/unavailable.js';
 import { AppError, ERROR_CODES, errorBody, type ErrorCode } from '../errors.js';
+
+/** How long a client is asked to wait when the database is away (a restart, a failover, a busy file). */
+const DATABASE_RETRY_AFTER_S = 5;
 
 interface SchemaError {
   keyword: string;
@@ -42,6 +46,13 @@ function toAppError(err: unknown): AppError {
     (e.statusCode === 400 && /JSON|prototype|constructor/i.test(e.message ?? ''))
   ) {
     return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
+  }
+  // The database away for a moment (db/unavailable.ts): the client's request was fine, and is worth
+  // sending again shortly, not a bug to report.
+  if (databaseUnavailable(err)) {
+    return new AppError('service_unavailable', 'the database is unavailable for a moment; retry shortly', {
+      'Retry-After': String(DATABASE_RETRY_AFTER_S),
+    });
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const code: ErrorCode =

@@ -117,7 +117,7 @@ export interface paths {
         /**
          * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          *
-         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          */
         503: {
           headers: {
@@ -1010,7 +1010,7 @@ export interface paths {
         /**
          * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          *
-         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          */
         503: {
           headers: {
@@ -1181,7 +1181,7 @@ export interface paths {
         /**
          * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          *
-         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          */
         503: {
           headers: {
@@ -1360,7 +1360,7 @@ export interface paths {
         /**
          * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          *
-         *     `service_unavailable`: The message could not be stored (database unavailable); nothing was accepted, retry later.
+         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          */
         503: {
           headers: {
