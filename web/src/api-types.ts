@@ -48,7 +48,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -115,9 +119,9 @@ export interface paths {
           };
         };
         /**
-         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          *
-         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
         503: {
           headers: {
@@ -187,7 +191,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -304,7 +312,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -427,7 +439,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -526,7 +542,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -631,7 +651,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -730,7 +754,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -830,7 +858,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1008,9 +1040,9 @@ export interface paths {
           };
         };
         /**
-         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          *
-         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
         503: {
           headers: {
@@ -1179,9 +1211,9 @@ export interface paths {
           };
         };
         /**
-         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          *
-         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
         503: {
           headers: {
@@ -1358,9 +1390,9 @@ export interface paths {
           };
         };
         /**
-         * @description `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
          *
-         *     `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
         503: {
           headers: {
@@ -1470,7 +1502,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1614,7 +1650,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1725,7 +1765,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1834,7 +1878,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -1968,7 +2016,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2066,7 +2118,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2202,7 +2258,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2313,7 +2373,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2441,7 +2505,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2578,7 +2646,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2711,7 +2783,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2848,7 +2924,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -2963,7 +3043,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3093,7 +3177,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3231,7 +3319,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3332,7 +3424,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3468,7 +3564,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3579,7 +3679,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3701,7 +3805,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3847,7 +3955,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -3954,7 +4066,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4093,7 +4209,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4230,7 +4350,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4380,7 +4504,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4521,7 +4649,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4645,7 +4777,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4747,7 +4883,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -4871,7 +5011,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5011,7 +5155,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5142,7 +5290,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5246,7 +5398,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5369,7 +5525,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5507,7 +5667,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5644,7 +5808,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5752,7 +5920,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5858,7 +6030,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -5991,7 +6167,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6129,7 +6309,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6264,7 +6448,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6375,7 +6563,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6516,7 +6708,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6641,7 +6837,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6778,7 +6978,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -6917,7 +7121,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -7019,7 +7227,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -7157,7 +7369,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -7298,7 +7514,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
@@ -7405,7 +7625,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `shutting_down`: This server is shutting down and did nothing with the request; retry it. */
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
         503: {
           headers: {
             [name: string]: unknown;
