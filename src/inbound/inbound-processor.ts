@@ -229,6 +229,17 @@ export class InboundProcessor {
       // Each earlier attempt began and never finished: its process stopped while it ran.
       return this.fail(row, attempt - 1, `gave up after ${attempt - 1} attempts that did not finish`);
     }
+    // The same message sent again (the same envelope and bytes: a relay that lost our 250): recorded
+    // once. Looked for before the raw text is read back: a copy is marked processed as a duplicate,
+    // with nothing to apply.
+    const copyOf = row.digest === null ? undefined : await this.duplicateOf(row, row.digest);
+    if (copyOf !== undefined) {
+      const outcome = { kind: 'duplicate', of: copyOf };
+      if (await this.deps.repo.complete(row.id, outcome, [], this.deps.clock.now()))
+        this.deps.processed?.('duplicate', []);
+      this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
+      return;
+    }
     let raw = received;
     if (raw === undefined) {
       try {
@@ -239,16 +250,6 @@ export class InboundProcessor {
         return;
       }
       if (raw === undefined) return this.fail(row, attempt, 'its raw text is gone');
-    }
-    // The same message sent again (the same envelope and bytes: a relay that lost our 250): recorded
-    // once. Its copy is marked processed as a duplicate, with nothing to apply.
-    const copyOf = row.digest === null ? undefined : await this.duplicateOf(row, row.digest);
-    if (copyOf !== undefined) {
-      const outcome = { kind: 'duplicate', of: copyOf };
-      if (await this.deps.repo.complete(row.id, outcome, [], this.deps.clock.now()))
-        this.deps.processed?.('duplicate', []);
-      this.deps.logger.info({ inboundId: row.id, ...outcome }, 'inbound message processed');
-      return;
     }
     const timedOut = timedOutBefore(row);
     let report: InboundReport;
