@@ -249,7 +249,7 @@ export class InboundReceiver {
       const room = this.deps.processor.reserve(raw.length);
       const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
       const rcptTo = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-      const row = {
+      const rowWith = (digest: string) => ({
         id: newId(),
         received_at: now,
         remote_ip: session.remoteAddress,
@@ -263,17 +263,18 @@ export class InboundReceiver {
         lease_owner: room ? this.deps.processor.owner : null,
         processed_at: null,
         outcome: null,
-        digest: null as string | null,
-      };
+        digest,
+      });
       // Stored and counted against the client's hourly budget together: a message past it is never
       // stored. Fingerprinted first (off the event loop), so a copy sent again is recorded once.
       messageDigest(mailFrom, rcptTo, bytes)
-        .then((digest) => {
-          row.digest = digest;
-          return this.storeWithinBudget(session, { ...row, raw });
+        .then(async (digest) => {
+          const row = rowWith(digest);
+          await this.storeWithinBudget(session, { ...row, raw });
+          return row;
         })
         .then(
-          () => {
+          (row) => {
             cb(null, `2.0.0 received as ${row.id}`);
             if (room) void this.deps.processor.process(row, raw, room);
             else this.deps.processor.wake();
