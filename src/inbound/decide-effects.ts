@@ -24,7 +24,7 @@ export interface DecideInput {
    * message went to: a message from it is that person writing (a reply pasting or attaching a bounce
    * she got elsewhere), never one about her mailbox.
    */
-  mailFrom?: string;
+  mailFrom: string;
 }
 
 export type Decision = { effect: InboundEffect } | { skipped: string };
