@@ -47,17 +47,23 @@ function toAppError(err: unknown): AppError {
   ) {
     return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
   }
+  // Fastify marks what went wrong with the request itself 4xx. That comes first: a client that closed
+  // its connection in the middle of the body is the request stream's ECONNRESET, which
+  // databaseUnavailable would otherwise take for a database's socket.
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.code === 'ECONNRESET') {
+      return new AppError('bad_request', 'the connection closed before the request body arrived whole');
+    }
+    const code: ErrorCode =
+      e.statusCode === 413 ? 'payload_too_large' : e.statusCode === 404 ? 'not_found' : 'bad_request';
+    return new AppError(code, e.message ?? ERROR_CODES[code].meaning);
+  }
   // The database away for a moment (db/unavailable.ts): the client's request was fine, and is worth
   // sending again shortly, not a bug to report.
   if (databaseUnavailable(err)) {
     return new AppError('service_unavailable', 'the database is unavailable for a moment; retry shortly', {
       'Retry-After': String(DATABASE_RETRY_AFTER_S),
     });
-  }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    const code: ErrorCode =
-      e.statusCode === 413 ? 'payload_too_large' : e.statusCode === 404 ? 'not_found' : 'bad_request';
-    return new AppError(code, e.message ?? ERROR_CODES[code].meaning);
   }
   return new AppError('internal_error', 'something went wrong inside txmail; the error is logged');
 }
