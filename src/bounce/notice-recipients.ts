@@ -35,12 +35,32 @@ const PHRASES = [
   '\u6536\u4ef6\u4eba\uff1a',
   '\ubc1b\ub294 \uc0ac\ub78c: ',
   'addressed to ',
+  // Trend Micro's "The message you sent to jane@x was not delivered", MDaemon's "mailbox for jane@x has
+  // exceeded its quota".
+  'you sent to ',
+  'mailbox for ',
+  // "Your message to jane@x" in the languages of the notices (German, French, Spanish, Italian, Russian
+  // "\u043f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b\u044e jane@x": to the recipient).
+  'ihre nachricht an ',
+  'votre message \u00e0 ',
+  'votre message a ',
+  'su mensaje a ',
+  'il tuo messaggio a ',
+  '\u043f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b\u044e ',
+  '\u0430\u0434\u0440\u0435\u0441\u0430\u0442\u0443 ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
 ];
 // How far after the words the address may start.
 const PHRASE_WINDOW = 330;
+// Sentences that name the recipient before what they say of it: a reply quoted with the address first
+// (Sendmail's "550 jane@x... User unknown", "<<< 550 5.1.1 <jane@x>... User unknown"), and "The address
+// jane@x no longer exists".
+const NAMING_SENTENCES = [
+  /^\s*(?:<<<\s*)?[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<?([^\s<>@]+@[^\s<>]+?)>?(?:\.\.\.|:)/,
+  /\bthe (?:e-?mail )?address\s+<?([^\s<>@]+@[^\s<>]+?)>?\s+(?:no longer exists|does not exist|doesn't exist|is (?:no longer|not) (?:valid|in use|active|available))/i,
+];
 
 export interface NoticeRecipients {
   /** Lower case, in the order found. */
@@ -133,6 +153,10 @@ function indentedNext(lines: string[], i: number): string | undefined {
 }
 
 function phraseRecipient(line: string): string | undefined {
+  for (const sentence of NAMING_SENTENCES) {
+    const address = sentence.exec(line.slice(0, PHRASE_WINDOW))?.[1];
+    if (address && firstAddress(address) === address && !notARecipient(address)) return address.toLowerCase();
+  }
   const lower = line.toLowerCase();
   for (const phrase of PHRASES) {
     const at = lower.indexOf(phrase);

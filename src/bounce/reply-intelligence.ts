@@ -6,7 +6,7 @@
 // (reply-rules.ts, data, first match wins). The suppression of an address follows from the category
 // (categories.ts `suppresses`), never from a rule: a rule can name a category, not suppress.
 import { suppresses, type BounceCategory } from './categories.js';
-import { findEnhancedCode, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
+import { findEnhancedCode, findEnhancedCodes, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
 import {
   NOT_SENDER_BLOCK_WORDS,
   REPLY_RULES,
@@ -124,14 +124,17 @@ export function explainReport(e: BounceEvidence): Explained {
   const quoted = quotedCode(text, reply);
   // A generic Status (x.0.0) with a specific code of the same class in the remote server's own reply:
   // the reply says more (reporting MTAs often summarise as 5.0.0).
-  const code = status && quoted && isGeneric(status) && quoted[0] === status[0] ? quoted : (status ?? quoted);
+  const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
+  const code =
+    status && isGeneric(status)
+      ? ((quoted?.[0] === status[0] ? quoted : undefined) ?? noticeCode(notice, status) ?? status)
+      : (status ?? quoted);
   const action = (e.action?.trim().toLowerCase() || undefined) ?? e.hint;
   let type: BounceType;
   if (action === 'failed') type = 'permanent';
   else if (action === 'delayed') type = 'transient';
   else if (action !== undefined) type = 'undetermined';
   else type = typeOfClass(code?.[0] ?? (reply === undefined ? undefined : String(reply)[0]));
-  const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
   return decide({
     type,
     reply,
@@ -272,6 +275,18 @@ function codeCategory(code: string): BounceCategory {
 }
 
 /** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
+/**
+ * A generic Status (x.0.0) with no reply of the server's to refine it: the code the notice's own text
+ * gives, when it gives exactly one more specific code of the same class (Exchange 2003 writes
+ * "<host #5.2.3>" under each recipient and 5.0.0 in the report). A notice naming several codes may be
+ * about several recipients, and lends none.
+ */
+function noticeCode(notice: string | undefined, status: string): string | undefined {
+  if (notice === undefined) return undefined;
+  const specific = findEnhancedCodes(notice).filter((c) => c[0] === status[0] && !isGeneric(c));
+  return specific.length === 1 ? specific[0] : undefined;
+}
+
 function isGeneric(code: string): boolean {
   return /^\d\.0\.\d{1,3}$/.test(code);
 }

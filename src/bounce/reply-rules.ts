@@ -87,9 +87,10 @@ const POLICY_WORDS =
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist), or names the desk that lifts
-// such blocks (tosa@rx.t-online.de) without it.
+// such blocks (tosa@rx.t-online.de) without it; AOL names its blocks with codes of its own ("RTR:BL",
+// "RLY:B1", "CON:B1", "DYN:T1", "HVU:B1").
 const BLOCK_WORDS =
-  /\(BL\)|tosa@rx\.t-online\.|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
+  /\(BL\)|\b(?:RTR:B[BL]|RLY:B[123L]|CON:B1|DYN:T1|HVU:B1)\b|tosa@rx\.t-online\.|block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|dnsbl|\brbl\b|reputation/i;
 // "Reputation" names the sending address only next to a word for the address or the host ("IP
 // reputation", "the reputation of the sending IP address", "the sending MTA's poor reputation"): alone
 // it may be the sending domain's or the content's, which belong to one tenant. The gap is bounded and
@@ -102,7 +103,7 @@ const ADDRESS_REPUTATION =
 // block of the connecting IP (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL TSS04/TSS09/TS01,
 // AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
 export const SENDER_BLOCK_WORDS = new RegExp(
-  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|tosa@rx\\.t-online\\.|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|CON:B1|DYN:T1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
+  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|tosa@rx\\.t-online\\.|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|RLY:B[123L]|CON:B1|DYN:T1|HVU:B1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
   'i',
 );
 // Words that say the block is about one recipient (a personal blocked-senders list), about the

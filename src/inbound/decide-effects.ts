@@ -202,8 +202,9 @@ function feedbackReason(report: Extract<InboundReport, { kind: 'feedback' }>): s
 
 /**
  * The report's entry for this message's recipient. A message has one recipient, so a report about
- * several (a forwarder's expansion, an MTA batching) is narrowed to the one whose address matches; when
- * none matches (forwarding rewrote it), the first failure, else the first delay.
+ * several (a forwarder's expansion, an MTA batching) is narrowed to the one whose address matches (its
+ * Final-Recipient before another's Original-Recipient); when none matches (forwarding rewrote it), the
+ * first failure, else the first delay.
  */
 export function chooseRecipient(
   recipients: BouncedRecipient[],
@@ -213,7 +214,10 @@ export function chooseRecipient(
     (r) => r.action === undefined || r.action === 'failed' || r.action === 'delayed',
   );
   const to = toEmail.toLowerCase();
-  const mine = recipients.find((r) => r.recipient === to || r.originalRecipient === to);
+  // Its own entry first: an alias's expansion names our address as the Original-Recipient of each
+  // target's entry too, and a target's "user unknown" is not our recipient's.
+  const mine =
+    recipients.find((r) => r.recipient === to) ?? recipients.find((r) => r.originalRecipient === to);
   if (mine) return relevant.includes(mine) ? mine : undefined;
   return (
     relevant.find(
