@@ -12,14 +12,6 @@ export function findEnhancedCode(text: string): string | undefined {
   return m ? `${m[1]}.${Number(m[2])}.${Number(m[3])}` : undefined;
 }
 
-/** Every distinct enhanced status code in `text`, in order. */
-export function findEnhancedCodes(text: string): string[] {
-  const all = new RegExp(ENHANCED.source, 'g');
-  const codes = new Set<string>();
-  for (const m of text.matchAll(all)) codes.add(`${m[1]}.${Number(m[2])}.${Number(m[3])}`);
-  return [...codes];
-}
-
 /** The first three-digit SMTP reply code in `text`, e.g. 550. */
 export function findReplyCode(text: string): number | undefined {
   const m = BASIC.exec(text);

@@ -48,10 +48,13 @@ const PHRASES = [
   'il tuo messaggio a ',
   '\u043f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b\u044e ',
   '\u0430\u0434\u0440\u0435\u0441\u0430\u0442\u0443 ',
+  '\u043f\u0438\u0441\u044c\u043c\u043e \u0434\u043b\u044f ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
 ];
+// Words of a line about the sender's own address.
+const ABOUT_SENDER = /sender|\bfrom\b|mail from|return.?path|envelope/i;
 // How far after the words the address may start.
 const PHRASE_WINDOW = 330;
 // Sentences that name the recipient before what they say of it: a reply quoted with the address first
@@ -153,10 +156,14 @@ function indentedNext(lines: string[], i: number): string | undefined {
 }
 
 function phraseRecipient(line: string): string | undefined {
-  for (const sentence of NAMING_SENTENCES) {
-    const address = sentence.exec(line.slice(0, PHRASE_WINDOW))?.[1];
-    if (address && firstAddress(address) === address && !notARecipient(address)) return address.toLowerCase();
-  }
+  // A line about the sender's address ("<<< 550 5.7.1 <noreply@x>... From address not allowed") names
+  // no recipient.
+  if (!ABOUT_SENDER.test(line))
+    for (const sentence of NAMING_SENTENCES) {
+      const address = sentence.exec(line.slice(0, PHRASE_WINDOW))?.[1];
+      if (address && firstAddress(address) === address && !notARecipient(address))
+        return address.toLowerCase();
+    }
   const lower = line.toLowerCase();
   for (const phrase of PHRASES) {
     const at = lower.indexOf(phrase);

@@ -6,7 +6,7 @@
 // (reply-rules.ts, data, first match wins). The suppression of an address follows from the category
 // (categories.ts `suppresses`), never from a rule: a rule can name a category, not suppress.
 import { suppresses, type BounceCategory } from './categories.js';
-import { findEnhancedCode, findEnhancedCodes, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
+import { findEnhancedCode, findReplyCode, impliedEnhancedCode } from './enhanced-code.js';
 import {
   NOT_SENDER_BLOCK_WORDS,
   REPLY_RULES,
@@ -276,16 +276,22 @@ function codeCategory(code: string): BounceCategory {
 
 /** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
 /**
- * A generic Status (x.0.0) with no reply of the server's to refine it: the code the notice's own text
- * gives, when it gives exactly one more specific code of the same class (Exchange 2003 writes
- * "<host #5.2.3>" under each recipient and 5.0.0 in the report). A notice naming several codes may be
- * about several recipients, and lends none.
+ * A generic Status (x.0.0) with no reply of the server's to refine it: the code Exchange's notice
+ * writes under the recipient, "<host #5.2.3>" (Exchange 2000-2007 put 5.0.0 in the report). Only when
+ * the notice holds exactly one such code, more specific and of the same class: a second one (a
+ * forwarded copy's, another recipient's) may be the one that matters, and a code elsewhere in the text
+ * (a help sentence, a sender check quoted) is about something else.
  */
 function noticeCode(notice: string | undefined, status: string): string | undefined {
   if (notice === undefined) return undefined;
-  const specific = findEnhancedCodes(notice).filter((c) => c[0] === status[0] && !isGeneric(c));
-  return specific.length === 1 ? specific[0] : undefined;
+  const codes = [...notice.matchAll(EXCHANGE_NOTICE_CODE)].map(
+    (m) => `${m[1]}.${Number(m[2])}.${Number(m[3])}`,
+  );
+  const code = codes.length === 1 ? codes[0]! : undefined;
+  return code !== undefined && code[0] === status[0] && !isGeneric(code) ? code : undefined;
 }
+
+const EXCHANGE_NOTICE_CODE = /<[^<>\s]{1,255} #([245])\.(\d{1,3})\.(\d{1,3})>/g;
 
 function isGeneric(code: string): boolean {
   return /^\d\.0\.\d{1,3}$/.test(code);

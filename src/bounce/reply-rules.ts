@@ -103,7 +103,7 @@ const ADDRESS_REPUTATION =
 // block of the connecting IP (Microsoft S3140/S3150 and SC-/OU-/DY-00x, Yahoo and AOL TSS04/TSS09/TS01,
 // AOL's older RTR:BL, CON:B1, DYN:T1, Comcast BL0000xx, Proofpoint's ipcheck).
 export const SENDER_BLOCK_WORDS = new RegExp(
-  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|tosa@rx\\.t-online\\.|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|RTR:B[LB]|RLY:B[123L]|CON:B1|DYN:T1|HVU:B1|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
+  `spamhaus|spamcop|barracuda|sorbs|uceprotect|\\bpsbl\\b|abuseat|invaluement|\\b[cxsp]bl\\b|dnsbl|\\brbl\\b|block ?list|black ?list(?:ed)?|blocked using|(?<!not )listed (?:at|in|on|by)|\\(BL\\)|tosa@rx\\.t-online\\.|${ADDRESS_REPUTATION.source}|unusual rate of unsolicited|(?:user|too many|high) complaints?|\\bTSS?0\\d\\b|\\(S31[45]0\\)|\\b(?:SC|OU|DY)-00\\d\\b|\\b(?:RTR:B[LB]|RLY:B[123L]|CON:B1|DYN:T1|HVU:B1)\\b|\\bBL0000\\d\\d\\b|banned sending ip|ipcheck\\.proofpoint|cloudmark|sender intelligence|(?:your|sending|the|this) ip(?: address)?\\b[^.;]{0,60}\\b(?:blocked|banned|blacklisted|listed|rejected|deferred|rate limited)`,
   'i',
 );
 // Words that say the block is about one recipient (a personal blocked-senders list), about the
