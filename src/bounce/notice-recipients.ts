@@ -156,14 +156,24 @@ function indentedNext(lines: string[], i: number): string | undefined {
 }
 
 function phraseRecipient(line: string): string | undefined {
-  // A line about the sender's address ("<<< 550 5.7.1 <noreply@x>... From address not allowed") names
-  // no recipient.
-  if (!ABOUT_SENDER.test(line))
-    for (const sentence of NAMING_SENTENCES) {
-      const address = sentence.exec(line.slice(0, PHRASE_WINDOW))?.[1];
-      if (address && firstAddress(address) === address && !notARecipient(address))
-        return address.toLowerCase();
-    }
+  return sentenceRecipient(line) ?? labelledRecipient(line);
+}
+
+/**
+ * The address a naming sentence starts with; none from a line about the sender's address ("<<< 550
+ * 5.7.1 <noreply@x>... From address not allowed").
+ */
+function sentenceRecipient(line: string): string | undefined {
+  if (ABOUT_SENDER.test(line)) return undefined;
+  for (const sentence of NAMING_SENTENCES) {
+    const address = sentence.exec(line.slice(0, PHRASE_WINDOW))?.[1];
+    if (address && firstAddress(address) === address && !notARecipient(address)) return address.toLowerCase();
+  }
+  return undefined;
+}
+
+/** The address right after one of PHRASES. */
+function labelledRecipient(line: string): string | undefined {
   const lower = line.toLowerCase();
   for (const phrase of PHRASES) {
     const at = lower.indexOf(phrase);

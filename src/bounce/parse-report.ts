@@ -146,11 +146,17 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     (json ? readSesNotification(cap(json.content.toString('utf8'), MAX_TEXT), from) : undefined);
   if (ses) return ses;
 
+  // The report attached to this message (only the outer one's are read), parsed once however many of
+  // the steps below ask for it: each attached message is parsed whole.
+  let attached: Promise<InboundReport | undefined> | undefined;
+  const attachedReport = () =>
+    outer ? (attached ??= forwardedReport(attachments, envelope)) : Promise.resolve(undefined);
+
   const plain = parsePlainBounce(header, subject, text, envelope.mailFrom);
   // A relay's notice that says nothing itself of why ("returned by the recipient's mail system, its
   // report is attached"): the attached report is the evidence.
-  if (plain && outer && plain.diagnostic === undefined) {
-    const inner = await forwardedReport(attachments, envelope);
+  if (plain && plain.diagnostic === undefined) {
+    const inner = await attachedReport();
     if (inner?.kind === 'bounce') return inner;
   }
   if (plain) {
@@ -182,8 +188,8 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
 
   // An abuse desk forwarding a whole ARF report ("FW: Abuse report"): the report, not a complaint about
   // its own headers.
-  if (outer && attachments.some(attachedReport)) {
-    const inner = await forwardedReport(attachments, envelope);
+  if (attachments.some(isAttachedFeedbackReport)) {
+    const inner = await attachedReport();
     if (inner) return inner;
   }
   const forwarded = readForwardedComplaint({
@@ -198,10 +204,8 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
 
   // A relay passing on the bounce it got, attached, marked as automatic as any notice is: the
   // attached report, before the marks make it an automatic reply.
-  if (outer) {
-    const inner = await forwardedReport(attachments, envelope);
-    if (inner) return inner;
-  }
+  const relayed = await attachedReport();
+  if (relayed) return relayed;
   const auto = autoReplyReason(header, subject);
   if (auto) return { kind: 'auto_reply', reason: auto };
   if (envelope.mailFrom === '') {
@@ -249,7 +253,7 @@ async function forwardedReport(
 const FEEDBACK_REPORT_TYPE = /message\/feedback-report/i;
 
 /** An attached message that is itself a feedback report (its MIME structure names the type). */
-function attachedReport(a: ParsedMail['attachments'][number]): boolean {
+function isAttachedFeedbackReport(a: ParsedMail['attachments'][number]): boolean {
   return (
     a.contentType?.toLowerCase() === 'message/rfc822' &&
     FEEDBACK_REPORT_TYPE.test(a.content.subarray(0, MAX_HEADER_BLOCK).toString('latin1'))

@@ -99,45 +99,38 @@ export function parsePlainBounce(
   const wordsBelieved = fromSystem || (envelopeSender === '' && !automatic);
   // A notice's subject, likewise, but not from a null-sender responder: it may repeat the subject of
   // the message it answers, and a shop's "配送エラー" (a parcel's delivery error) is a notice's words too.
+  const subjectBelieved = fromMailer && (fromSystem || envelopeSender !== '' || !automatic);
+  // A mail system's own header saying it returns the message: Exim's X-Failed-Recipients, and the
+  // mark Exchange and Office 365 put on their non-delivery reports.
+  const markedNotice = failedHeader !== undefined || header('x-ms-exchange-message-is-ndr') !== undefined;
   const human = humanPart(text);
+  const quotesReply = QUOTED_REPLY.test(human);
   const looksLike =
-    failedHeader !== undefined ||
-    // Exchange and Office 365 mark their non-delivery reports.
-    header('x-ms-exchange-message-is-ndr') !== undefined ||
+    markedNotice ||
     // A notice's own sentences, from a mail system or the null sender (a bounce's reverse-path, RFC
     // 5321 §4.5.5): from anyone else (a help desk acknowledging a ticket) they are quoted words.
-    (fromMailer && NOTICE_WORDS.test(human)) ||
-    (fromMailer &&
-      (((fromSystem || envelopeSender !== '' || !automatic) &&
-        (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject))) ||
-        QUOTED_REPLY.test(human))) ||
+    (fromMailer && (NOTICE_WORDS.test(human) || quotesReply)) ||
+    (subjectBelieved && (FAILED_SUBJECT.test(subject) || DELAYED_SUBJECT.test(subject))) ||
     (wordsBelieved &&
       (BODY.test(subject) || BODY.test(human) || DELAY_WORDS.test(subject) || DELAY_WORDS.test(human)));
   if (!looksLike) return undefined;
-  // A responder's own marks (RFC 3834's auto_reply precedence, X-Autoreply, X-Autorespond): an
-  // automatic answer, which may repeat our subject or quote our text ("your parcel couldn't be
-  // delivered to"), unless a mail system's own header says it returns the message.
-  const responder =
-    header('x-autoreply') !== undefined ||
-    header('x-autorespond') !== undefined ||
-    header('precedence')?.trim().toLowerCase() === 'auto_reply';
-  // A no-reply mailbox that answers everything with "this mailbox is not monitored" is a responder too,
-  // whatever it says of delivery ("could not be delivered to a person"); not a mail system's notice
-  // with that line at its foot, nor one that quotes a server's refusal.
-  const unmonitored = !fromSystem && UNMONITORED.test(human) && !QUOTED_REPLY.test(human);
-  if (
-    (responder || unmonitored) &&
-    failedHeader === undefined &&
-    header('x-ms-exchange-message-is-ndr') === undefined
-  )
-    return undefined;
-  if (
-    failedHeader === undefined &&
-    header('x-ms-exchange-message-is-ndr') === undefined &&
-    !QUOTED_REPLY.test(human) &&
-    (CHALLENGE.test(subject) || CHALLENGE.test(human))
-  )
-    return undefined;
+  // What only sounds like a notice, unless a mail system's own header says it returns the message:
+  // - a responder's own marks (RFC 3834's auto_reply precedence, X-Autoreply, X-Autorespond): an
+  //   automatic answer, which may repeat our subject or quote our text ("your parcel couldn't be
+  //   delivered to");
+  // - a no-reply mailbox that answers everything with "this mailbox is not monitored", whatever it says
+  //   of delivery ("could not be delivered to a person"), when no mail system sent it;
+  // - a challenge asking the sender to prove itself.
+  // The last two only while they quote no server's refusal: a notice may end with either's words.
+  if (!markedNotice) {
+    const responder =
+      header('x-autoreply') !== undefined ||
+      header('x-autorespond') !== undefined ||
+      header('precedence')?.trim().toLowerCase() === 'auto_reply';
+    const unmonitored = !fromSystem && UNMONITORED.test(human);
+    const challenge = CHALLENGE.test(subject) || CHALLENGE.test(human);
+    if (responder || (!quotesReply && (unmonitored || challenge))) return undefined;
+  }
 
   const recipients = new Set<string>();
   for (const a of (failedHeader ?? '').split(',')) {

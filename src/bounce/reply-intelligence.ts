@@ -123,7 +123,8 @@ export function explainReport(e: BounceEvidence): Explained {
   const status = statusField(e.status);
   const quoted = quotedCode(text, reply);
   // A generic Status (x.0.0) with a specific code of the same class in the remote server's own reply:
-  // the reply says more (reporting MTAs often summarise as 5.0.0).
+  // the reply says more (reporting MTAs often summarise as 5.0.0). Without one, Exchange's notice may
+  // give it (noticeCode).
   const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
   const code =
     status && isGeneric(status)
@@ -274,7 +275,6 @@ function codeCategory(code: string): BounceCategory {
   return SUBJECT_CATEGORY[code.split('.')[1] ?? ''] ?? 'undetermined';
 }
 
-/** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
 /**
  * A generic Status (x.0.0) with no reply of the server's to refine it: the code Exchange's notice
  * writes under the recipient, "<host #5.2.3>" (Exchange 2000-2007 put 5.0.0 in the report). Only when
@@ -293,6 +293,7 @@ function noticeCode(notice: string | undefined, status: string): string | undefi
 
 const EXCHANGE_NOTICE_CODE = /<[^<>\s]{1,255} #([245])\.(\d{1,3})\.(\d{1,3})>/g;
 
+/** x.0.0, and the other codes of subject 0 ("other or undefined", RFC 3463 §3.1), say nothing more than the class. */
 function isGeneric(code: string): boolean {
   return /^\d\.0\.\d{1,3}$/.test(code);
 }

@@ -2,8 +2,8 @@
 // sender's to choose; the parsers are linear in the message (bounce/text-limits.ts), and this is the
 // guard for whatever they missed: a parse that runs past its budget has its thread stopped and fails
 // (ParseTimeout: the processor tries it once more, later, with a larger budget), and so does one that
-// kills its thread (ParseFailure: the same bytes would do it again). Either way the event loop (the API, the delivery worker and
-// the SMTP receiver share it in `txmail serve`) never waits on a parse.
+// kills its thread (ParseFailure: the same bytes would do it again). Either way the event loop (the
+// API, the delivery worker and the SMTP receiver share it in `txmail serve`) never waits on a parse.
 import { Piscina } from 'piscina';
 import { besideModule, poolThread } from '../start-thread.js';
 import type { InboundReport } from '../bounce/parse-report.js';
