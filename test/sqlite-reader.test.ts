@@ -103,14 +103,20 @@ describe('the SQLite reader', () => {
 
   it('fails a transaction cut by the close with the close, not with its rollback', async () => {
     await accountIds();
+    // The transaction has begun on the thread once its callback runs: the close then cuts it.
+    let begun!: () => void;
+    const inside = new Promise<void>((resolve) => (begun = resolve));
     const inTransaction = db.reads
       .transaction()
-      .execute((trx) => heavy.execute(trx))
+      .execute((trx) => {
+        begun();
+        return heavy.execute(trx);
+      })
       .then(
         () => 'read',
         (err: Error) => err.message,
       );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await inside;
     await db.reads.destroy();
     expect(await inTransaction).toBe('the SQLite reader is closed');
   });
