@@ -75,7 +75,7 @@ const UNKNOWN_DOMAIN_WORDS =
 const MAILBOX_FULL_WORDS =
   /mailbox (?:is )?full|over ?quota|quota ?(?:exceeded|full)|exceeded (?:his|her|their|the|its) (?:storage|quota)|insufficient (?:system )?storage|exceeded storage|out of storage|inbox is full|storage (?:space )?(?:exceeded|full)|mailbox size limit|mailbox (?:has )?exceeded (?:its |the )?(?:size|storage|quota) limit|(?:mailbox|storage) size exceeded|quota (?:usage |limit )?(?:exceeded|reached)|postfach[^.;\n]{0,40}\bvoll\b|bo\u00eete[^.;\n]{0,40}\bpleine|buz\u00f3n[^.;\n]{0,40}\blleno|casella[^.;\n]{0,40}\bpiena|\u044f\u0449\u0438\u043a (?:\u043f\u0435\u0440\u0435\u043f\u043e\u043b\u043d\u0435\u043d|\u0437\u0430\u043f\u043e\u043b\u043d\u0435\u043d)|caixa (?:postal|de correio)[^.;\n]{0,40}\bcheia|posta kutusu[^.;\n]{0,20}\bdolu|skrzynka[^.;\n]{0,40}\b(?:pe\u0142na|przepe\u0142niona)|(?:mailbox|postvak)[^.;\n]{0,20}\bis vol\b|schr\u00e1nka[^.;\n]{0,20}\bje pln\u00e1|kotak surat[^.;\n]{0,20}\bpenuh|h\u1ed9p th\u01b0[^.;\n]{0,40}\u0111\u00e3 \u0111\u1ea7y|\u03b3\u03c1\u03b1\u03bc\u03bc\u03b1\u03c4\u03bf\u03ba\u03b9\u03b2\u03ce\u03c4\u03b9\u03bf[^.;\n]{0,20}\u03b3\u03b5\u03bc\u03ac\u03c4\u03bf|\u05ea\u05d9\u05d1\u05ea \u05d4\u05d3\u05d5\u05d0\u05e8[^.;\n]{0,20}\u05de\u05dc\u05d0\u05d4|\u0635\u0646\u062f\u0648\u0642 \u0627\u0644\u0628\u0631\u064a\u062f[^.;\n]{0,20}\u0645\u0645\u062a\u0644\u0626|\u0e01\u0e25\u0e48\u0e2d\u0e07\u0e08\u0e14\u0e2b\u0e21\u0e32\u0e22[^.;\n]{0,20}\u0e40\u0e15\u0e47\u0e21|\u5bb9\u91cf[^\u3002.;\n]{0,10}(?:\u4e00\u676f|\u3044\u3063\u3071\u3044|\u30aa\u30fc\u30d0\u30fc|\u8d85\u904e)|(?:\u90ae\u7bb1|\u90f5\u7bb1|\u4fe1\u7bb1)[^\u3002.;\n]{0,10}(?:\u5df2\u6ee1|\u5df2\u6eff|\u7a7a\u95f4\u4e0d\u8db3|\u7a7a\u9593\u4e0d\u8db3)|\uc0ac\uc11c\ud568[^.;\n]{0,20}\uac00\ub4dd \ucc28/i;
 const DISABLED_WORDS =
-  /(?:mailbox|account|user|address) (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
+  /(?:mailbox|account|user|address)(?: (?:of|for) (?:this|the) (?:recipient|user|address))? (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
 const CONTENT_WORDS =
@@ -718,6 +718,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
         enhanced: '5.2.1',
       },
       { reply: '550 User account terminated', enhanced: '5.2.1' },
+      { reply: '550 The mailbox of this recipient has been disabled', enhanced: '5.2.1' },
       { reply: '550 Mailbox temporarily disabled', enhanced: '5.2.1' },
       {
         reply:
