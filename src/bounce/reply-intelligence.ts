@@ -122,14 +122,23 @@ export function explainReport(e: BounceEvidence): Explained {
   const reply = findReplyCode(text);
   const status = statusField(e.status);
   const quoted = quotedCode(text, reply);
-  // A generic Status (x.0.0) with a specific code of the same class in the remote server's own reply:
-  // the reply says more (reporting MTAs often summarise as 5.0.0). Without one, Exchange's notice may
-  // give it (noticeCode).
+  // The remote server's own reply, when it gives a specific code, is the evidence: a generic Status
+  // (x.0.0) only summarises it (reporting MTAs often write 5.0.0), and a specific one that disagrees is
+  // the reporting MTA's mapping of the reply (a Status of 5.1.1 over "550 5.7.1 Message rejected as
+  // spam" would suppress an address the server did not refuse). A transient reply under a specific
+  // permanent Status is a delivery given up after it, never the dead address the Status names (under a
+  // generic one, the words and the Status's class decide, as for any failure after retries). Without
+  // such a reply, Exchange's notice may give the code under a generic Status (noticeCode).
   const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
+  const sameClass = quoted?.[0] === status?.[0];
+  const replied =
+    quoted && status && !isGeneric(quoted) && (sameClass || (quoted[0] === '4' && !isGeneric(status)))
+      ? quoted
+      : undefined;
   const code =
     status && isGeneric(status)
-      ? ((quoted?.[0] === status[0] ? quoted : undefined) ?? noticeCode(notice, status) ?? status)
-      : (status ?? quoted);
+      ? (replied ?? noticeCode(notice, status) ?? status)
+      : (replied ?? status ?? quoted);
   const action = (e.action?.trim().toLowerCase() || undefined) ?? e.hint;
   let type: BounceType;
   if (action === 'failed') type = 'permanent';

@@ -338,11 +338,27 @@ describe('classifying a bounced recipient', () => {
       '5.2.1',
       'mailbox_disabled',
     ],
+    // A specific Status that disagrees with the remote server's own code is the reporting MTA's mapping
+    // of the reply: the reply is the evidence, so a refusal of the content suppresses no address, and
+    // an unknown user under a policy Status still does.
     [
       { action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 spam' },
       'permanent',
+      '5.7.1',
+      'content_rejected',
+    ],
+    [
+      { action: 'failed', status: '5.7.1', diagnostic: '550 5.1.1 user unknown' },
+      'permanent',
       '5.1.1',
       'unknown_recipient',
+    ],
+    // A transient reply under a permanent Status: the reporting MTA gave up after it.
+    [
+      { action: 'failed', status: '5.1.1', diagnostic: '451 4.4.1 try later' },
+      'permanent',
+      '4.4.1',
+      'expired',
     ],
     [
       { action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' },
