@@ -53,6 +53,8 @@ const BODY =
 // enhanced status code (RFC 3463 §2), "550 5.1.1", "550-5.1.1", "#550 5.1.1". Believed, like BODY, only
 // from a mail system or the null sender.
 const QUOTED_REPLY = /(?:^|[\s:;'"(#[])[45][0-5]\d[ -][45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
+// A reply's subject: "Re:" and its kin in the languages of the notices above.
+const REPLY_SUBJECT = /^\s*(?:re|aw|sv|vs|antw|r|rif|ref|res|odp|odg|atb|vl|wg)\s*:/i;
 // A delay warning says it will go on trying: phrases a notice of failure does not use.
 const DELAY_WORDS =
   /has not yet been delivered|noch nicht zugestellt|still in the queue|(continue|keep) to retry|not been delivered yet|hasn't been delivered yet|still being retried|will (continue|keep) (to )?(try|retry|attempt)|will be retried|delivery will continue to be attempted|this is a warning (message )?only|delivery (is|has been) delayed|has been delayed|delivery incomplete|temporary problem delivering|will retry for|transient non-fatal errors|awaits moderator approval|is being held until|held for moderation|\u307e\u3060[^\n\u3002]{0,30}?\u914d[\u4fe1\u9001]\u3055\u308c\u3066\u3044\u307e\u305b\u3093|\u5f15\u304d\u7d9a\u304d(?:\u914d[\u4fe1\u9001]\u3092)?(?:\u8a66\u884c(?:\u3057\u307e\u3059|\u4e2d|\u3055\u308c\u307e\u3059)|\u8a66\u307f(?:\u307e\u3059|\u3089\u308c\u307e\u3059))|\u5c06\u7ee7\u7eed\u5c1d\u8bd5|\u5c07\u7e7c\u7e8c\u5617\u8a66|\u6682\u65f6\u65e0\u6cd5\u6295\u9012|\u66ab\u6642\u7121\u6cd5\u6295\u905e|\uacc4\uc18d \uc2dc\ub3c4\ud560 \uc608\uc815|\uacc4\uc18d \uc2dc\ub3c4\ud569\ub2c8\ub2e4|non (?:e'|\u00e8) (?:stato )?ancora (?:stato )?(?:recapitat|consegnat)|continuer(?:\u00e0|a') a tentare|todav\u00eda no ha sido entregad|seguir\u00e1 intentando|versucht die zustellung weiterhin|effectuera de nouvelles tentatives|ainda n\u00e3o foi entregue|continuar\u00e1 tentando|n'a pas encore (?:pu )?\u00eatre (?:remis|distribu)|n'a pas encore \u00e9t\u00e9 (?:remis|distribu)|continuera (?:\u00e0|d')essayer|nog niet (?:bezorgd|afgeleverd)|jeszcze nie (?:zosta\u0142a )?dostarczon|(?:\u0435\u0449\u0451|\u0435\u0449\u0435|\u043f\u043e\u043a\u0430) \u043d\u0435 \u0434\u043e\u0441\u0442\u0430\u0432\u043b\u0435\u043d|\u043f\u043e\u043f\u044b\u0442\u043a\u0438 \u0434\u043e\u0441\u0442\u0430\u0432\u043a\u0438 \u0431\u0443\u0434\u0443\u0442 \u043f\u0440\u043e\u0434\u043e\u043b\u0436\u0435\u043d\u044b|bisher nicht zugestellt|(?<!kein(?:e|en)?\s+)weitere zustellversuche (?:werden )?(?:bis [^.\n]{1,40} )?unternommen/i;
@@ -96,7 +98,13 @@ export function parsePlainBounce(
   // when a mail system wrote it. A notice's own subject ("Undeliverable:") and a quoted SMTP reply with
   // its enhanced code are still believed: no person's responder writes those.
   const automatic = answersAutomatically(header, subject);
-  const wordsBelieved = fromSystem || (envelopeSender === '' && !automatic);
+  // A reply ("Re: …") marked bulk or junk, as vacation(1) and many responders mark theirs, from someone
+  // who is no mail system: a person's responder ("Jane no longer works here, so your message could not
+  // be delivered to her"), though it carries no mark of RFC 3834's own.
+  const precedence = header('precedence')?.trim().toLowerCase();
+  const bulkReply =
+    !fromSystem && (precedence === 'bulk' || precedence === 'junk') && REPLY_SUBJECT.test(subject);
+  const wordsBelieved = fromSystem || (envelopeSender === '' && !automatic && !bulkReply);
   // A notice's subject, likewise, but not from a null-sender responder: it may repeat the subject of
   // the message it answers, and a shop's "配送エラー" (a parcel's delivery error) is a notice's words too.
   const subjectBelieved = fromMailer && (fromSystem || envelopeSender !== '' || !automatic);

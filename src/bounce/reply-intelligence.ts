@@ -122,22 +122,29 @@ export function explainReport(e: BounceEvidence): Explained {
   const reply = findReplyCode(text);
   const status = statusField(e.status);
   const quoted = quotedCode(text, reply);
-  // The remote server's own reply, when it gives a specific code, is the evidence: a generic Status
-  // (x.0.0) only summarises it (reporting MTAs often write 5.0.0), and a specific one that disagrees is
-  // the reporting MTA's mapping of the reply (a Status of 5.1.1 over "550 5.7.1 Message rejected as
-  // spam" would suppress an address the server did not refuse). A transient reply under a specific
-  // permanent Status is a delivery given up after it, never the dead address the Status names (under a
-  // generic one, the words and the Status's class decide, as for any failure after retries). Without
-  // such a reply, Exchange's notice may give the code under a generic Status (noticeCode).
+  // A generic Status (x.0.0) only summarises the remote server's reply (reporting MTAs often write
+  // 5.0.0): a specific code of its class quoted in the reply says more. A specific Status is the
+  // reporting MTA's reading of the reply, and wins, except where the reply opens with a code of its
+  // own that disagrees ("550 5.7.1 Message rejected as spam" under a Status of 5.1.1, which would
+  // suppress an address the server did not refuse): the reply is the evidence then, and a transient
+  // one under a permanent Status is a delivery given up after it, never a dead address. Not under a
+  // Status of x.y.0, which Sendmail makes from the basic code alone (550 → 5.2.0), nor with a code
+  // found further in, which may be another server's answer the reply quotes (a sender check's 5.1.1
+  // about our own address). Without a quoted code, Exchange's notice may give one under a generic
+  // Status (noticeCode).
   const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
-  const sameClass = quoted?.[0] === status?.[0];
+  const opening = openingCode(text);
   const replied =
-    quoted && status && !isGeneric(quoted) && (sameClass || (quoted[0] === '4' && !isGeneric(status)))
-      ? quoted
+    status &&
+    opening &&
+    !/\.0$/.test(status) &&
+    !isGeneric(opening) &&
+    (opening[0] === status[0] || opening[0] === '4')
+      ? opening
       : undefined;
   const code =
     status && isGeneric(status)
-      ? (replied ?? noticeCode(notice, status) ?? status)
+      ? ((quoted?.[0] === status[0] ? quoted : undefined) ?? noticeCode(notice, status) ?? status)
       : (replied ?? status ?? quoted);
   const action = (e.action?.trim().toLowerCase() || undefined) ?? e.hint;
   let type: BounceType;
@@ -322,6 +329,15 @@ function quotedCode(text: string, reply: number | undefined): string | undefined
 }
 
 const STATUS = /^\s*([245])\.(\d{1,3})\.(\d{1,3})\s*(?:\(|$)/;
+
+// A reply that opens with its basic and enhanced codes, "550 5.7.1 …" or "550-5.7.1 …", in agreement.
+const OPENING = /^\s*([245])\d\d[ -]([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)/;
+
+/** The enhanced code a reply opens with, beside its basic code of the same class. */
+function openingCode(text: string): string | undefined {
+  const m = OPENING.exec(text);
+  return m && m[1] === m[2] ? `${m[2]}.${Number(m[3])}.${Number(m[4])}` : undefined;
+}
 
 /** A Status field that is an enhanced code (with, at most, a comment after it). */
 function statusField(status: string | undefined): string | undefined {

@@ -64,12 +64,12 @@ const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 // The sender, in the languages the unknown-recipient words know: "la dirección del remitente no
 // existe" is about our address.
 const SENDER_WORDS =
-  /\b(?:sender|absender)\b|remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c/i;
+  /\b(?:sender|absender)\b|remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c/i;
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d|(?:destinatario|direcci\u00f3n|usuario|buz\u00f3n|cuenta)[^.;:\n]{0,40}\bno existe|(?:adresse|destinataire|utilisateur|bo\u00eete|compte)[^.;:\n]{0,40}n'existe pas|(?:indirizzo|destinatario|utente|casella|account)[^.;:\n]{0,40}\bnon esiste|(?:destinat\u00e1rio|endere\u00e7o|usu\u00e1rio|caixa postal|conta)[^.;:\n]{0,40}\bn\u00e3o existe|(?:al\u0131c\u0131|adres|kullan\u0131c\u0131|posta kutusu)[^.;:\n]{0,40}(?:bulunamad\u0131|mevcut de\u011fil)|(?:\u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7|\u03c0\u03b1\u03c1\u03b1\u03bb\u03ae\u03c0\u03c4|\u03bb\u03bf\u03b3\u03b1\u03c1\u03b9\u03b1\u03c3\u03bc|\u03c7\u03c1\u03ae\u03c3\u03c4)[^.;:\n]{0,40}\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|(?:\u05db\u05ea\u05d5\u05d1\u05ea|\u05e0\u05de\u05e2\u05df|\u05de\u05e9\u05ea\u05de\u05e9)[^.;:\n]{0,40}(?:\u05d0\u05d9\u05e0\u05d4 \u05e7\u05d9\u05d9\u05de\u05ea|\u05d0\u05d9\u05e0\u05d5 \u05e7\u05d9\u05d9\u05dd|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05de\u05ea|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05dd)|(?:\u0639\u0646\u0648\u0627\u0646|\u0627\u0644\u0645\u0633\u062a\u0644\u0645|\u0627\u0644\u0645\u0633\u062a\u062e\u062f\u0645|\u0627\u0644\u062d\u0633\u0627\u0628)[^.;:\n]{0,60}\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|\u0e44\u0e21\u0e48\u0e1e\u0e1a\u0e1c\u0e39\u0e49\u0e23\u0e31\u0e1a|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e1a\u0e31\u0e0d\u0e0a\u0e35|(?:\u30a2\u30c9\u30ec\u30b9|\u5b9b\u5148|\u30e6\u30fc\u30b6|\u30a2\u30ab\u30a6\u30f3\u30c8)[^\u3002.;:\n]{0,20}\u5b58\u5728\u3057\u307e\u305b\u3093|(?:\u0111\u1ecba ch\u1ec9|ng\u01b0\u1eddi nh\u1eadn|h\u1ed9p th\u01b0|t\u00e0i kho\u1ea3n)[^.;:\n]{0,40}kh\u00f4ng t\u1ed3n t\u1ea1i|(?:postkass|modtager|bruger|mottaker|bruker|brevl\u00e5d|mottagar|anv\u00e4ndar|adress|konto)[^.;:\n]{0,40}(?:findes ikke|finnes ikke|finns inte|existerar inte)|(?:gebruiker|ontvanger|adres|mailbox|postbus)[^.;:\n]{0,40}\bbestaat niet|geen (?:mailbox|postbus|gebruiker) met die naam|(?:u\u017cytkownik|adres|skrzynk|odbiorc)[^.;:\n]{0,40}\bnie istnieje|(?:u\u017eivatel|adres|schr\u00e1nk|p\u0159\u00edjemc)[^.;:\n]{0,40}\bneexistuje|(?:vastaanottaja|k\u00e4ytt\u00e4j\u00e4|osoite|postilaatikko)[^.;:\n]{0,40}(?:ei ole olemassa|ei l\u00f6ydy)/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d|(?:destinatario|direcci\u00f3n|usuario|buz\u00f3n|cuenta)[^.;:\n]{0,40}\bno existe|(?:adresse|destinataire|utilisateur|bo\u00eete|compte)[^.;:\n]{0,40}n'existe pas|(?:indirizzo|destinatario|utente|casella|account)[^.;:\n]{0,40}\bnon esiste|(?:destinat\u00e1rio|endere\u00e7o|usu\u00e1rio|caixa postal|conta)[^.;:\n]{0,40}\bn\u00e3o existe|(?:al\u0131c\u0131|adres|kullan\u0131c\u0131|posta kutusu)[^.;:\n]{0,40}(?:bulunamad\u0131|mevcut de\u011fil)|(?:\u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7|\u03c0\u03b1\u03c1\u03b1\u03bb\u03ae\u03c0\u03c4|\u03bb\u03bf\u03b3\u03b1\u03c1\u03b9\u03b1\u03c3\u03bc|\u03c7\u03c1\u03ae\u03c3\u03c4)[^.;:\n]{0,40}\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|(?:\u05db\u05ea\u05d5\u05d1\u05ea|\u05e0\u05de\u05e2\u05df|\u05de\u05e9\u05ea\u05de\u05e9)[^.;:\n]{0,40}(?:\u05d0\u05d9\u05e0\u05d4 \u05e7\u05d9\u05d9\u05de\u05ea|\u05d0\u05d9\u05e0\u05d5 \u05e7\u05d9\u05d9\u05dd|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05de\u05ea|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05dd)|(?:\u0639\u0646\u0648\u0627\u0646|\u0627\u0644\u0645\u0633\u062a\u0644\u0645|\u0627\u0644\u0645\u0633\u062a\u062e\u062f\u0645|\u0627\u0644\u062d\u0633\u0627\u0628)[^.;:\n]{0,60}\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|\u0e44\u0e21\u0e48\u0e1e\u0e1a\u0e1c\u0e39\u0e49\u0e23\u0e31\u0e1a|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e1a\u0e31\u0e0d\u0e0a\u0e35|(?:\u30a2\u30c9\u30ec\u30b9|\u5b9b\u5148|\u30e6\u30fc\u30b6|\u30a2\u30ab\u30a6\u30f3\u30c8)[^\u3002.;:\n]{0,20}\u5b58\u5728\u3057\u307e\u305b\u3093|(?:\u0111\u1ecba ch\u1ec9|ng\u01b0\u1eddi nh\u1eadn|h\u1ed9p th\u01b0|t\u00e0i kho\u1ea3n)[^.;:\n]{0,40}kh\u00f4ng t\u1ed3n t\u1ea1i|(?:postkass|modtager|bruger|mottaker|bruker|brevl\u00e5d|mottagar|anv\u00e4ndar|(?<![\w-])adress|konto)[^.;:\n]{0,40}(?:findes ikke|finnes ikke|finns inte|existerar inte)|(?:gebruiker|ontvanger|mailbox|postbus|(?<![\w-])(?:e-?mail)?adres)[^.;:\n]{0,40}\bbestaat niet|geen (?:mailbox|postbus|gebruiker) met die naam|(?:u\u017cytkownik|adres odbiorcy|skrzynk|odbiorc)[^.;:\n]{0,40}\bnie istnieje|(?:u\u017eivatel|adresa p\u0159\u00edjemce|schr\u00e1nk|p\u0159\u00edjemc)[^.;:\n]{0,40}\bneexistuje|(?:vastaanottaja|k\u00e4ytt\u00e4j\u00e4|postilaatikko)[^.;:\n]{0,40}(?:ei ole olemassa|ei l\u00f6ydy)/i;
 const UNKNOWN_DOMAIN_WORDS =
   /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|couldn'?t find a mail exchanger|no mail servers? (?:appears? to|seems? to|to) exists?|dns domain [^\s;:]{1,253} does not exist|domainnonexistent|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
 const MAILBOX_FULL_WORDS =
@@ -78,12 +78,13 @@ const DISABLED_WORDS =
   /(?:mailbox|account|user|address)(?: (?:of|for) (?:this|the) (?:recipient|user|address))? (?:is |has been )?(?:temporarily )?(?:disabled|deactivated|suspended|inactive|locked|frozen|closed|expired|terminated|deleted|discontinued)|disabled ?user|(?:disabled|inactive|suspended|deactivated) (?:user|account|mailbox)|mailbox (?:is )?not (?:active|enabled)/i;
 const TOO_LARGE_WORDS =
   /(?:message|mail|size) (?:is )?too (?:big|large)|size (?:limit|exceeds)|exceeds (?:the )?(?:maximum )?(?:allowed )?(?:message )?size|message size|too large|maximum (?:message )?size/i;
+// "spam" as a word, not in a host's name ("host spamd.example.net said: …", "spam-filter.example").
 const CONTENT_WORDS =
-  /(?<![\w/-])spam(?!haus|cop)|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?|denied|refused|blocked)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|- banned:|scam|fraud|\bDT:SPM\b|\bgtube\b/i;
+  /(?<![\w/.-])spam(?!haus|cop|[\w-]{0,63}\.[a-z])|virus|malware|infected|phish|content (?:rejected|filter|policy|restrictions?|denied|refused)|message content|unsolicited|bulk (?:mail|e-?mail)|uribl|surbl|attachment|suspicious|quarantin|banned (?:content|attachment|file)|- banned:|scam|fraud|\bDT:SPM\b|\bgtube\b/i;
 // A relay refused ("Relaying denied", "Unable to relay"): the phrases, never the bare word, which names
 // hosts (relay.example.net) in the notices around a reply.
 const POLICY_WORDS =
-  /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway|tls (?:session )?(?:is )?required|(?:did|does) not offer (?:tls|starttls)|must issue a starttls|\u53d7\u4fe1\u62d2\u5426|\u62d2\u5426\u3055\u308c|\u62d2\u6536|\u62d2\u7edd\u63a5\u6536|\u62d2\u7d55\u63a5\u6536|\uc218\uc2e0 \uac70\ubd80/i;
+  /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway|rcpthosts|\u53d7\u4fe1\u62d2\u5426|\u62d2\u5426\u3055\u308c|\u62d2\u6536|\u62d2\u7edd\u63a5\u6536|\u62d2\u7d55\u63a5\u6536|\uc218\uc2e0 \uac70\ubd80/i;
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist), or names the desk that lifts
@@ -100,7 +101,7 @@ const ADDRESS_REPUTATION =
 // Spam counted against the sending address, not found in this message (Free's "421 4.7.0 Too many
 // spams from your IP"): the address's standing, like its reputation.
 const ADDRESS_SPAM =
-  /\bspams?\b[^;\n]{0,30}\bfrom (?:your|this|the sending|the connecting) (?:ip|ips|ipv[46]|address|host|server|network|mta)\b|too many spams\b/i;
+  /too many spams?\b(?: messages)? from (?:your|this|the sending|the connecting) (?:ip|ipv[46]|host|server|network|mta)\b/i;
 // A refusal of the sending address itself (its IP on a blocklist, its reputation, complaints about its
 // mail), not of the recipient or of one message (ARCHITECTURE.md, "Destination blocks"): blocklist
 // operators and their zones, the words receivers put around them, and the providers' own codes for a
@@ -121,10 +122,14 @@ export const NOT_SENDER_BLOCK_WORDS = new RegExp(
   `blocked senders?|recipient'?s? (?:has )?(?:blocked|block ?list|black ?list)|blocked by (?:the )?recipient|personal (?:block|black) ?list|${AUTH_WORDS.source}|${TENANT_WORDS.source}`,
   'i',
 );
+// Spam reported by the receiver's users about the sender ("users here have reported spam from this
+// address"): the standing of the sender, not this message's content.
+const SENDER_REPORTED_SPAM =
+  /reported spam (?:from|sent by) (?:this|your|the) (?:address|sender|domain)|spam (?:complaints|reports) (?:about|against) (?:this|your|the) (?:address|sender|domain)/i;
 // The content rules' exceptions: authentication, and a reputation or spam count that is the sending
-// address's.
+// address's or the sender's.
 const AUTH_OR_ADDRESS_WORDS = new RegExp(
-  `${AUTH_WORDS.source}|${ADDRESS_REPUTATION.source}|${ADDRESS_SPAM.source}`,
+  `${AUTH_WORDS.source}|${ADDRESS_REPUTATION.source}|${ADDRESS_SPAM.source}|${SENDER_REPORTED_SPAM.source}`,
   'i',
 );
 // Office 365's "banned sending IP" codes (5.7.606–5.7.649) and its rate limits "due to IP reputation"
@@ -231,11 +236,12 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     words:
       /(?:please )?try again (?:later|in \d{1,5} ?(?:seconds|secs?|minutes|mins?))|come back later|temporarily rejected|not yet authorized to deliver|deferred for \d{1,5} ?(?:seconds|minutes)/i,
     replies: [450, 451],
-    // Not x.3.0 ("mail system status") nor a reply that names a trouble of the server's own (NetEase's
-    // "451 4.3.0 Temporary system failure, please try again later"): its system, not a greylist.
-    codes: /^(?:4\.(?!3\.)\d{1,3}\.0|4\.7\.1)?$/,
+    codes: /^(?:4\.\d{1,3}\.0|4\.7\.1)?$/,
+    // Not a reply that names a trouble of the server's own (NetEase's "451 4.3.0 Temporary system
+    // failure, please try again later"): its system, not a greylist. OpenBSD spamd greylists with
+    // "451 Temporary failure, please try again later", so that alone is still one.
     unless:
-      /system (?:error|failure)|internal (?:server )?error|temporary (?:local )?(?:problem|failure)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|lookup failure/i,
+      /system (?:error|failure)|internal (?:server )?error|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|lookup failure/i,
     transientOnly: true,
     greylisted: true,
     examples: [
@@ -251,7 +257,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // 550 5.1.1 No such user"): that code is about our address, never the recipient's, so the verdict
     // carries the policy code (ownCode).
     words:
-      /sender verif(?:y|ication) (?:failed|callout)|verification failed for|could not complete sender verify/i,
+      /sender (?:address )?verif(?:y|ication) (?:failed|callout)|verification failed for|could not complete sender verify|sender address (?:could not be|was not|cannot be) verified/i,
     detail: '7.1',
     ownCode: true,
     examples: [
@@ -330,7 +336,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     // "Return path" as words, not a quoted original's `Return-Path:` header line.
     words:
-      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i,
+      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i,
     codes: GENERIC_OR_POLICY,
     detail: '7.1',
     examples: [
@@ -760,6 +766,25 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       { reply: '451 connect to mx.x.example[192.0.2.25]:25: Connection timed out', enhanced: '4.4.1' },
       { reply: '450 Deferred: Connection refused by mx.x.example.', enhanced: '4.4.1' },
       { reply: '451 4.4.0 [internal] No MXs for x.example could be reached', enhanced: '4.4.0' },
+    ],
+  },
+  {
+    // A TLS session required and not had (Exim's "a TLS session is required, but the server did not
+    // offer TLS support", Postfix's "TLS is required, but was not offered"): the security policy of a
+    // server on the way, as x.7.10 and DANE's and MTA-STS's refusals are. A rule of its own, so the
+    // words do not count as policy words elsewhere (a footer saying "TLS required" beside a reply).
+    name: 'TLS required (words)',
+    category: 'policy_rejected',
+    words: /tls (?:session )?(?:is )?required|(?:did|does) not offer (?:tls|starttls)|must issue a starttls/i,
+    codes: GENERIC,
+    detail: '7.10',
+    examples: [
+      {
+        reply: '454 4.7.0 a TLS session is required, but the server did not offer TLS support',
+        enhanced: '4.7.0',
+      },
+      { reply: '530 5.7.0 Must issue a STARTTLS command first', enhanced: '5.7.0' },
+      { reply: '550 TLS is required, but was not offered by host mx.x.example', enhanced: '5.7.10' },
     ],
   },
   {
