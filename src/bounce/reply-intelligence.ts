@@ -124,22 +124,17 @@ export function explainReport(e: BounceEvidence): Explained {
   const quoted = quotedCode(text, reply);
   // A generic Status (x.0.0) only summarises the remote server's reply (reporting MTAs often write
   // 5.0.0): a specific code of its class quoted in the reply says more. A specific Status is the
-  // reporting MTA's reading of the reply, and wins, except where the reply opens with a code of its
-  // own that disagrees ("550 5.7.1 Message rejected as spam" under a Status of 5.1.1, which would
-  // suppress an address the server did not refuse): the reply is the evidence then, and a transient
-  // one under a permanent Status is a delivery given up after it, never a dead address. Not under a
-  // Status of x.y.0, which Sendmail makes from the basic code alone (550 → 5.2.0), nor with a code
+  // reporting MTA's reading of the reply, and wins, except where the reply opens with a code of the
+  // same class that disagrees ("550 5.7.1 Message rejected as spam" under a Status of 5.1.1, which
+  // would suppress an address the server did not refuse): the reply is the evidence then. Not under a
+  // Status of x.y.0, which Sendmail makes from the basic code alone (550 -> 5.2.0), nor with a code
   // found further in, which may be another server's answer the reply quotes (a sender check's 5.1.1
   // about our own address). Without a quoted code, Exchange's notice may give one under a generic
   // Status (noticeCode).
   const notice = e.text === undefined ? undefined : cap(e.text, MAX_NOTICE_TEXT);
   const opening = openingCode(text);
   const replied =
-    status &&
-    opening &&
-    !/\.0$/.test(status) &&
-    !isGeneric(opening) &&
-    (opening[0] === status[0] || opening[0] === '4')
+    status && opening && !/\.0$/.test(status) && !isGeneric(opening) && opening[0] === status[0]
       ? opening
       : undefined;
   const code =

@@ -353,13 +353,6 @@ describe('classifying a bounced recipient', () => {
       '5.1.1',
       'unknown_recipient',
     ],
-    // A transient reply under a permanent Status: the reporting MTA gave up after it.
-    [
-      { action: 'failed', status: '5.1.1', diagnostic: '451 4.4.1 try later' },
-      'permanent',
-      '4.4.1',
-      'expired',
-    ],
     [
       { action: 'failed', status: '5.0.0', diagnostic: '450 4.2.2 over quota' },
       'permanent',
