@@ -69,6 +69,8 @@ export interface Config {
   inboundMx: string;
   /** Explicit master key; when unset, one is generated once into the data directory. */
   secretKey: string | undefined;
+  /** TXMAIL_METRICS_TOKEN: the bearer token GET /metrics asks for; unset, it answers this host only. */
+  metricsToken: string | undefined;
   /** Local addresses to send from. */
   sourceIps: string[];
   /** Addresses being warmed up, with the first day (YYYY-MM-DD, UTC) of their warm-up. */

@@ -64,6 +64,11 @@ export const ERROR_CODES = {
     status: 403,
     meaning: 'The signup address is not verified yet; open the link emailed at sign-up.',
   },
+  metrics_forbidden: {
+    status: 403,
+    meaning:
+      'GET /metrics: without TXMAIL_METRICS_TOKEN it answers requests from the host itself only; with it, only a request bearing the token.',
+  },
   forbidden: {
     status: 403,
     meaning: "The member's role does not allow this (owner, admin, developer, viewer: see the roles).",

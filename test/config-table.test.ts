@@ -62,7 +62,8 @@ describe('the configuration table', () => {
   const valueDefaults = rows.filter((row) => /^`[^`]+`$/.test(row.shownDefault));
 
   it('shows most defaults as values', () => {
-    expect(valueDefaults.length).toBeGreaterThan(rows.length - 10);
+    // The rest are "unset" (a token, a relay, an operator's address) or computed from other settings.
+    expect(valueDefaults.length / rows.length).toBeGreaterThan(0.75);
   });
 
   it.each(valueDefaults.map((row) => [row.variable, row.shownDefault] as const))(

@@ -174,6 +174,17 @@ export const secretKey: Kind<string> = (v, name) => {
   return v;
 };
 
+/** A token a client presents: long enough not to be guessed, and printable (it travels in a header). */
+export const bearerToken: Kind<string> = (v, name) => {
+  if (v.length < 16 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw new ConfigError(
+      name,
+      'must be at least 16 printable characters without spaces (e.g. `openssl rand -hex 24`)',
+    );
+  }
+  return v;
+};
+
 /** Text in the syntax of another module, whose parser throws an Error saying what is wrong. */
 export function parsedBy<T>(parse: (text: string) => T): Kind<T> {
   return (v, name) => {

@@ -24,6 +24,7 @@ import {
 import {
   DEFAULT_ACCOUNT_RATE_LIMITS,
   accountRateLimits,
+  bearerToken,
   bool,
   boolOrAuto,
   databaseUrl,
@@ -352,6 +353,20 @@ export const SETTINGS = [
     mask: (v) => (v ? '***' : '(generated in the data directory)'),
     description:
       'master key (≥ 32 characters); set the same value on every machine of a multi-machine deployment',
+  }),
+  variable({
+    env: 'TXMAIL_METRICS_TOKEN',
+    field: 'metricsToken',
+    kind: bearerToken,
+    unset: () => undefined,
+    shown: 'unset',
+    mask: (v) => (v ? '***' : '(unset: /metrics answers this host only)'),
+    description: [
+      "the bearer token `GET /metrics` asks for (`Authorization: Bearer <token>`, Prometheus's",
+      '`authorization` setting), at least 16 characters; unset, `/metrics` answers only requests from the',
+      'host itself (loopback, and with `TXMAIL_TRUST_PROXY` the client it names too), `403',
+      'metrics_forbidden` to any other: its series name every account and its domains',
+    ],
   }),
   variables(['sourceIps', 'warmingSince'], {
     env: 'TXMAIL_SOURCE_IPS',

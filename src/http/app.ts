@@ -88,6 +88,8 @@ export interface HttpDeps {
   notices: NoticesRepo;
   databaseReachable: () => Promise<boolean>;
   metrics: Metrics;
+  /** TXMAIL_METRICS_TOKEN: who may read /metrics (metrics-access.ts). */
+  metricsToken: string | undefined;
   accountOverviews: AccountOverviews;
   publicUrl: string;
   accounts: Accounts;
@@ -205,7 +207,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   app.register(async (ops) => {
     registerHealthRoutes(ops, deps.databaseReachable);
-    registerOperationsRoutes(ops, deps.metrics, () => app.swagger());
+    registerOperationsRoutes(ops, deps.metrics, deps.metricsToken, () => app.swagger());
   });
 
   // Cookies are marked Secure when the dashboard's public address is https.

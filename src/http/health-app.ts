@@ -16,6 +16,8 @@ export interface HealthAppDeps {
   logger: Logger;
   databaseReachable: () => Promise<boolean>;
   metrics: Metrics;
+  /** TXMAIL_METRICS_TOKEN: who may read /metrics (metrics-access.ts). */
+  metricsToken: string | undefined;
 }
 
 export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
@@ -33,6 +35,6 @@ export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
   registerHealthRoutes(app, deps.databaseReachable);
-  registerMetricsRoute(app, deps.metrics);
+  registerMetricsRoute(app, deps.metrics, deps.metricsToken);
   return app;
 }

@@ -47,6 +47,7 @@ export function createApiRole(core: Core): ApiRole {
       notices: repos.notices,
       databaseReachable: () => isReachable(db),
       metrics: core.metrics,
+      metricsToken: config.metricsToken,
       accountOverviews: new AccountOverviews(
         repos.accounts,
         {

@@ -16,6 +16,7 @@ export function healthApp(core: Core): FastifyInstance {
     logger: core.logger,
     databaseReachable: () => isReachable(core.db),
     metrics: core.metrics,
+    metricsToken: core.config.metricsToken,
   });
 }
 

@@ -1,0 +1,39 @@
+// Who may read GET /metrics. Its series name every account and its sending domains with their bounce
+// and complaint rates (tenants never learn of each other), and a scrape is the costliest request the
+// listener answers, so it is not for anyone who reaches the port: with TXMAIL_METRICS_TOKEN set, only a
+// request bearing it (Prometheus's `authorization` setting); unset, only a request from this host.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { trustedNetworks } from '../trusted-networks.js';
+
+const onThisHost = trustedNetworks(['loopback']);
+
+/** What a request to /metrics gets: read, or refused with the reason to give. */
+export type MetricsAccess = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * The decision for a configured token (or none). `peer` is the socket's address and `client` the one
+ * the request is taken to come from (the same, or X-Forwarded-For's by TXMAIL_TRUST_PROXY): without a
+ * token both must be this host's, so neither a proxy on this host passing an outsider's request on nor
+ * an outsider writing "127.0.0.1" in X-Forwarded-For is let in. Pure.
+ */
+export function metricsAccess(token: string | undefined) {
+  // Compared as digests of equal length, in constant time: the comparison tells nothing of the token.
+  const expected = token === undefined ? undefined : digest(`Bearer ${token}`);
+  return (request: { peer: string; client: string; authorization: string | undefined }): MetricsAccess => {
+    if (expected !== undefined) {
+      const given = request.authorization;
+      if (given !== undefined && timingSafeEqual(digest(given.trim()), expected)) return { allowed: true };
+      return { allowed: false, reason: 'GET /metrics needs the bearer token TXMAIL_METRICS_TOKEN sets' };
+    }
+    if (onThisHost(request.peer) && onThisHost(request.client)) return { allowed: true };
+    return {
+      allowed: false,
+      reason:
+        'GET /metrics answers requests from this host only; set TXMAIL_METRICS_TOKEN to scrape it from another',
+    };
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
