@@ -12,6 +12,7 @@ import { CONTENT_GRACE_DAYS } from '../src/retention/content-grace.js';
 import { RetentionSweeper } from '../src/retention/retention-sweeper.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+import { until } from './helpers/wait.js';
 
 const DAY = 24 * 3_600_000;
 
@@ -164,6 +165,60 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
       expect(d.message).toBe('');
       expect(d.raw_bytes).toBeNull();
     }
+  });
+
+  it('removes the content of mail carrying a sign-in link as soon as it is final, whatever the account keeps', async () => {
+    const t = await createTenant(env.services, { domain: 'acme.example' });
+    expect((await call(t, 'PATCH', '/api/account', { content_retention_days: null })).statusCode).toBe(200);
+    const kept = await message(t, 400);
+    const asked = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: t.email },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const db = env.services.db.kysely;
+    const listed = await until('the reset mail listed as sealed', async () => {
+      const rows = await db.selectFrom('sealed_messages').select('message_id').execute();
+      return rows.length === 1 ? rows[0]!.message_id : undefined;
+    });
+    const html = async () =>
+      (
+        await db
+          .selectFrom('message_bodies')
+          .select('html')
+          .where('message_id', '=', listed)
+          .executeTakeFirst()
+      )?.html;
+    expect(await html()).toMatch(/reset/i);
+    // Queued (its next attempt ahead): the link is still to be sent.
+    await db
+      .updateTable('messages')
+      .set({ next_attempt_at: clock.now() + DAY })
+      .where('id', '=', listed)
+      .execute();
+    await sweeper().sweep();
+    expect(await html()).toMatch(/reset/i);
+    // Sent: its HTML and kept bytes go at the next pass, and it leaves the list.
+    await env.keepRaw(
+      t.accountId,
+      listed,
+      Buffer.from('Subject: reset\r\n\r\nhttps://x/reset#token\r\n'),
+      clock.now(),
+    );
+    await db
+      .updateTable('messages')
+      .set({ status: 'delivered', next_attempt_at: null, updated_at: clock.now() })
+      .where('id', '=', listed)
+      .execute();
+    expect(await sweeper().sweep()).toBe(1);
+    expect(await html()).toBe('');
+    expect(
+      await db.selectFrom('message_raw').select('message_id').where('message_id', '=', listed).execute(),
+    ).toEqual([]);
+    expect(await db.selectFrom('sealed_messages').selectAll().execute()).toEqual([]);
+    // The account's other mail keeps its content, as the account asked.
+    expect((await detail(t, kept)).raw_bytes).not.toBeNull();
   });
 
   it('has no grace on a database made with content retention', async () => {

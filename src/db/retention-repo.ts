@@ -3,7 +3,7 @@
 // devices, used or expired one-time tokens, idempotency keys, attempt counts, test-send counters of
 // past days, destination blocks' records past their window or pause. Every delete takes a bounded
 // batch.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, Plan } from './schema.js';
 
 export class RetentionRepo {
@@ -86,17 +86,42 @@ export class RetentionRepo {
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
+    return this.db.transaction().execute((trx) =>
+      removeContentOf(
+        trx,
+        rows.map((r) => r.id),
+        now,
+      ),
+    );
+  }
+
+  /** Lists a message whose content carries a sign-in secret (migration 036): removed once it is final. */
+  async markSealed(messageId: string): Promise<void> {
+    await this.db
+      .insertInto('sealed_messages')
+      .values({ message_id: messageId })
+      .onConflict((oc) => oc.column('message_id').doNothing())
+      .execute();
+  }
+
+  /**
+   * Removes the content of up to `limit` sealed messages that are final (out of the queue), whatever
+   * their account keeps, and takes them off the list; answers how many.
+   */
+  async removeSealedContent(now: number, limit: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('sealed_messages as s')
+      .innerJoin('messages as m', 'm.id', 's.message_id')
+      .select('s.message_id')
+      .where('m.next_attempt_at', 'is', null)
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.message_id);
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable('messages')
-        .set({ content_removed_at: now })
-        .where('id', 'in', ids)
-        .where('content_removed_at', 'is', null)
-        .executeTakeFirst();
-      await trx.updateTable('message_bodies').set({ html: '' }).where('message_id', 'in', ids).execute();
-      await trx.deleteFrom('message_raw').where('message_id', 'in', ids).execute();
-      return Number(r.numUpdatedRows);
+      await removeContentOf(trx, ids, now);
+      await trx.deleteFrom('sealed_messages').where('message_id', 'in', ids).execute();
+      return ids.length;
     });
   }
 
@@ -308,4 +333,20 @@ export class RetentionRepo {
       .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
+}
+
+/**
+ * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
+ * many were marked (a message whose content went already is not counted again).
+ */
+async function removeContentOf(trx: Transaction<Database>, ids: string[], now: number): Promise<number> {
+  const r = await trx
+    .updateTable('messages')
+    .set({ content_removed_at: now })
+    .where('id', 'in', ids)
+    .where('content_removed_at', 'is', null)
+    .executeTakeFirst();
+  await trx.updateTable('message_bodies').set({ html: '' }).where('message_id', 'in', ids).execute();
+  await trx.deleteFrom('message_raw').where('message_id', 'in', ids).execute();
+  return Number(r.numUpdatedRows);
 }

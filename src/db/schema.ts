@@ -278,6 +278,11 @@ export interface MessageRawTable {
   signed_at: number;
 }
 
+/** A message whose content is removed once it is final (migration 036, messages/system-mail.ts). */
+export interface SealedMessagesTable {
+  message_id: string;
+}
+
 /** Every column of `messages`, in one place for the statements that name them all. */
 export const MESSAGE_COLUMNS = [
   'id',
@@ -681,6 +686,7 @@ export interface Database {
   messages: MessagesTable & MessageLogColumns;
   message_bodies: MessageBodiesTable;
   message_raw: MessageRawTable;
+  sealed_messages: SealedMessagesTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   usage: UsageTable;

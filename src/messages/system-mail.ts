@@ -54,6 +54,8 @@ export class SystemMail {
     private readonly deps: {
       accounts: AccountsRepo;
       writer: Pick<AcceptWriter, 'submit'>;
+      /** Lists a sealed message, whose content the retention sweep removes once it is final. */
+      sealed: { markSealed(messageId: string): Promise<void> };
       clock: Clock;
     },
   ) {}
@@ -101,6 +103,11 @@ export class SystemMail {
       },
     });
     if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);
+    // Listed after its commit (a second statement, for the few sealed messages only, off the send
+    // route's transaction): the retention sweep removes the content once the message is final, so a
+    // copy of the database holds no live sign-in link. Should this process stop in between, the
+    // account's content retention still removes it later.
+    if (m.sealed) await this.deps.sealed.markSealed(id);
     return id;
   }
 

@@ -82,11 +82,14 @@ export class RetentionSweeper {
     const now = this.clock.now();
     const logs = await this.sweepLogs(now);
     if (logs > 0) this.logger.info({ deleted: logs }, 'deleted messages past their retention');
+    const sealed = await this.inBatches([(limit) => this.repo.removeSealedContent(now, limit)]);
+    if (sealed > 0)
+      this.logger.info({ messages: sealed }, 'removed the content of sealed messages once final');
     const content = await this.sweepContent(now);
     if (content > 0) this.logger.info({ messages: content }, "removed messages' content past its retention");
     const expired = await this.sweepExpired(now);
     if (expired > 0) this.logger.info({ deleted: expired }, 'deleted expired sessions, tokens and keys');
-    return logs + content + expired;
+    return logs + sealed + content + expired;
   }
 
   private async sweepLogs(now: number): Promise<number> {

@@ -35,6 +35,7 @@ import * as m032 from './032-content-retention-grace.js';
 import * as m033 from './033-message-bodies.js';
 import * as m034 from './034-inbound-raw.js';
 import * as m035 from './035-inbound-digest.js';
+import * as m036 from './036-sealed-messages.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '033-message-bodies': m033,
   '034-inbound-raw': m034,
   '035-inbound-digest': m035,
+  '036-sealed-messages': m036,
 };
