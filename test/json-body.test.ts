@@ -4,6 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJsonBody } from '../src/http/json-body.js';
+import { ClientGone, JsonParserThread } from '../src/http/json-thread.js';
 import { handleError } from '../src/http/errors.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -79,6 +80,46 @@ describe('JSON bodies', () => {
     const deepEnough = await app.inject({ method: 'POST', url: '/depth', headers, payload: deep(511) });
     expect(deepEnough.json()).toEqual({ depth: 511 });
     await app.close();
+  });
+
+  it('refuses a large body of more than 10,000 values (copying them back would hold the loop) with 400 invalid_json', async () => {
+    const app = await echoApp(0);
+    const headers = { 'content-type': 'application/json' };
+    const many = await app.inject({
+      method: 'POST',
+      url: '/received',
+      headers,
+      payload: Buffer.from(`[${Array.from({ length: 10_001 }, () => '{}').join(',')}]`),
+    });
+    expect(many.statusCode).toBe(400);
+    expect(many.body).toMatch(/^invalid_json: .*more than 10000 values/);
+    // A message's worth of values, however long its strings, crosses.
+    const fields = await app.inject({
+      method: 'POST',
+      url: '/received',
+      headers,
+      payload: Buffer.from(
+        JSON.stringify({ ...validSend, tags: Array.from({ length: 500 }, (_, i) => `t${i}`) }),
+      ),
+    });
+    expect(fields.statusCode, fields.body).toBe(200);
+    await app.close();
+  });
+
+  it('drops, unparsed, a body whose client has gone by its turn', async () => {
+    const thread = new JsonParserThread();
+    try {
+      const body = () => Buffer.from(JSON.stringify({ ...validSend, message: 'x'.repeat(100_000) }));
+      // Queued behind a body being parsed: at its turn the client has gone.
+      const first = thread.parse(body());
+      const dropped = thread.parse(body(), () => true);
+      const kept = thread.parse(body(), () => false);
+      await expect(dropped).rejects.toBeInstanceOf(ClientGone);
+      await expect(first).resolves.toMatchObject({ subject: validSend.subject });
+      await expect(kept).resolves.toMatchObject({ subject: validSend.subject });
+    } finally {
+      await thread.close();
+    }
   });
 
   it('holds the event loop far less than parsing on the loop does (8 MiB bodies, same run)', async () => {

@@ -2,7 +2,7 @@
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { JsonParserThread } from './json-thread.js';
+import { ClientGone, JsonParserThread } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 const OFFLOAD_ABOVE_BYTES = 64 * 1024;
@@ -35,9 +35,17 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
       onLoop(request, bytes.toString('utf8'), done);
       return;
     }
-    thread.parse(bytes).then(
+    // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).
+    const gone = () => request.raw.destroyed || request.raw.socket?.destroyed === true;
+    thread.parse(bytes, gone).then(
       (value) => done(null, value),
-      (err: Error) => done(err, undefined),
+      (err: Error) =>
+        done(
+          err instanceof ClientGone
+            ? new AppError('bad_request', 'the connection closed before the body was read')
+            : err,
+          undefined,
+        ),
     );
   });
   app.addHook('onClose', async () => thread.close());
