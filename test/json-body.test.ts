@@ -106,6 +106,26 @@ describe('JSON bodies', () => {
     await app.close();
   });
 
+  it('parses concurrent large bodies of clients still connected (real sockets)', async () => {
+    const app = await echoApp(0);
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const body = JSON.stringify({ ...validSend, message: 'x'.repeat(600_000) });
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          fetch(`${address}/received`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }).then(async (r) => [r.status, await r.text()] as const),
+        ),
+      );
+      for (const [status, text] of answers) expect(status, text).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('drops, unparsed, a body whose client has gone by its turn', async () => {
     const thread = new JsonParserThread();
     try {

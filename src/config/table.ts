@@ -364,8 +364,9 @@ export const SETTINGS = [
     description: [
       "the bearer token `GET /metrics` asks for (`Authorization: Bearer <token>`, Prometheus's",
       '`authorization` setting), at least 16 characters; unset, `/metrics` answers only requests from the',
-      'host itself (loopback, and with `TXMAIL_TRUST_PROXY` the client it names too), `403',
-      'metrics_forbidden` to any other: its series name every account and its domains',
+      'host itself that no proxy passed on (none of `Forwarded`, `X-Forwarded-For`, `X-Real-IP`, `Via`),',
+      '`403 metrics_forbidden` to any other: its series name every account and its domains. Behind a',
+      'proxy that adds none of those headers, set it',
     ],
   }),
   variables(['sourceIps', 'warmingSince'], {

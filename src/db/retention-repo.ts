@@ -114,6 +114,9 @@ export class RetentionRepo {
       .innerJoin('messages as m', 'm.id', 's.message_id')
       .select('s.message_id')
       .where('m.next_attempt_at', 'is', null)
+      // Not while a worker holds it: a bounce takes a message out of the queue under a worker's lease,
+      // and the worker's record then keeps the bytes it sent (queue-record.ts).
+      .where((eb) => eb.or([eb('m.lease_owner', 'is', null), eb('m.lease_expires_at', '<', now)]))
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;

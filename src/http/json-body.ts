@@ -36,7 +36,9 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
       return;
     }
     // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).
-    const gone = () => request.raw.destroyed || request.raw.socket?.destroyed === true;
+    // The socket, not the request stream: that one is destroyed as soon as its body has been read.
+    const socket = request.raw.socket as { destroyed?: boolean } | null | undefined;
+    const gone = () => socket?.destroyed === true;
     thread.parse(bytes, gone).then(
       (value) => done(null, value),
       (err: Error) =>

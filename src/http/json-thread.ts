@@ -161,7 +161,12 @@ export class JsonParserThread {
       else waiting.resolve(answer.value);
       this.next();
     });
+    // A thread that dies says so twice ('error', then 'exit'): the second time, the bodies pending are
+    // another thread's.
+    let failed = false;
     const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
       if (this.worker === worker) this.worker = undefined;
       for (const waiting of this.pending.values()) waiting.reject(err);
       this.pending.clear();

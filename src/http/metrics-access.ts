@@ -11,25 +11,34 @@ const onThisHost = trustedNetworks(['loopback']);
 export type MetricsAccess = { allowed: true } | { allowed: false; reason: string };
 
 /**
- * The decision for a configured token (or none). `peer` is the socket's address and `client` the one
- * the request is taken to come from (the same, or X-Forwarded-For's by TXMAIL_TRUST_PROXY): without a
- * token both must be this host's, so neither a proxy on this host passing an outsider's request on nor
- * an outsider writing "127.0.0.1" in X-Forwarded-For is let in. Pure.
+ * The decision for a configured token (or none). `peer` is the socket's address, `client` the one the
+ * request is taken to come from (the same, or X-Forwarded-For's by TXMAIL_TRUST_PROXY), `forwarded`
+ * whether it carries a proxy's header (Forwarded, X-Forwarded-For, X-Real-IP, Via). Without a token
+ * both addresses must be this host's and no proxy may have passed it on: a reverse proxy on this host
+ * (SECURITY.md's own deployment) hands every outsider's request over from 127.0.0.1, and with
+ * TXMAIL_TRUST_PROXY trusting every hop an outsider can write "127.0.0.1" into X-Forwarded-For. A proxy
+ * that adds none of those headers cannot be told from a local scraper: set the token then. Pure.
  */
 export function metricsAccess(token: string | undefined) {
   // Compared as digests of equal length, in constant time: the comparison tells nothing of the token.
   const expected = token === undefined ? undefined : digest(`Bearer ${token}`);
-  return (request: { peer: string; client: string; authorization: string | undefined }): MetricsAccess => {
+  return (request: {
+    peer: string;
+    client: string;
+    forwarded: boolean;
+    authorization: string | undefined;
+  }): MetricsAccess => {
     if (expected !== undefined) {
       const given = request.authorization;
       if (given !== undefined && timingSafeEqual(digest(given.trim()), expected)) return { allowed: true };
       return { allowed: false, reason: 'GET /metrics needs the bearer token TXMAIL_METRICS_TOKEN sets' };
     }
-    if (onThisHost(request.peer) && onThisHost(request.client)) return { allowed: true };
+    if (!request.forwarded && onThisHost(request.peer) && onThisHost(request.client))
+      return { allowed: true };
     return {
       allowed: false,
       reason:
-        'GET /metrics answers requests from this host only; set TXMAIL_METRICS_TOKEN to scrape it from another',
+        'GET /metrics answers requests from this host only, not passed on by a proxy; set TXMAIL_METRICS_TOKEN to scrape it from elsewhere',
     };
   };
 }

@@ -105,8 +105,9 @@ export class SystemMail {
     if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);
     // Listed after its commit (a second statement, for the few sealed messages only, off the send
     // route's transaction): the retention sweep removes the content once the message is final, so a
-    // copy of the database holds no live sign-in link. Should this process stop in between, the
-    // account's content retention still removes it later.
+    // copy of the database holds no live sign-in link. Should this process stop in between, only the
+    // account's content retention removes it (never, for an account that keeps content): a known gap
+    // (SECURITY.md).
     if (m.sealed) await this.deps.sealed.markSealed(id);
     return id;
   }

@@ -11,7 +11,12 @@ const TOKEN = 'a-scrape-token-0123456789';
 describe('metricsAccess', () => {
   const hostOnly = metricsAccess(undefined);
   const withToken = metricsAccess(TOKEN);
-  const from = (peer: string, client = peer, authorization?: string) => ({ peer, client, authorization });
+  const from = (peer: string, client = peer, authorization?: string, forwarded = false) => ({
+    peer,
+    client,
+    forwarded,
+    authorization,
+  });
 
   it('lets in this host only when no token is set', () => {
     expect(hostOnly(from('127.0.0.1')).allowed).toBe(true);
@@ -21,6 +26,9 @@ describe('metricsAccess', () => {
     expect(hostOnly(from('10.0.0.5')).allowed).toBe(false);
     // A proxy on this host passing an outsider's request on (TXMAIL_TRUST_PROXY names the client).
     expect(hostOnly(from('127.0.0.1', '198.51.100.9')).allowed).toBe(false);
+    // The same proxy where TXMAIL_TRUST_PROXY is left false: the client is the proxy's 127.0.0.1, but
+    // its header gives it away.
+    expect(hostOnly(from('127.0.0.1', '127.0.0.1', undefined, true)).allowed).toBe(false);
     // An outsider writing 127.0.0.1 into X-Forwarded-For where every proxy is trusted.
     expect(hostOnly(from('198.51.100.9', '127.0.0.1')).allowed).toBe(false);
     // A token sent where none is set does not open it to other hosts.
@@ -52,6 +60,16 @@ describe('GET /metrics', () => {
     const here = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
     expect(here.statusCode).toBe(200);
     expect(here.body).toBe('up 1\n');
+    // Passed on by a reverse proxy on this host (from 127.0.0.1, as every outsider's request then is).
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via']) {
+      const proxied = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '127.0.0.1',
+        headers: { [header]: header === 'forwarded' ? 'for=198.51.100.9' : '198.51.100.9' },
+      });
+      expect(proxied.statusCode, header).toBe(403);
+    }
     const away = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '198.51.100.9' });
     expect(away.statusCode).toBe(403);
     expect(away.body).toMatch(/^metrics_forbidden: .*TXMAIL_METRICS_TOKEN/);

@@ -14,6 +14,9 @@ export function registerOperationsRoutes(
   app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
 }
 
+/** Headers a proxy adds to a request it passes on. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'via'] as const;
+
 /** GET /metrics, for whom metrics-access.ts lets in (`token`: TXMAIL_METRICS_TOKEN). */
 export function registerMetricsRoute(
   app: FastifyInstance,
@@ -25,6 +28,7 @@ export function registerMetricsRoute(
     const verdict = access({
       peer: request.socket.remoteAddress ?? '',
       client: request.ip,
+      forwarded: FORWARDING_HEADERS.some((h) => request.headers[h] !== undefined),
       authorization: request.headers.authorization,
     });
     if (!verdict.allowed) throw new AppError('metrics_forbidden', verdict.reason);
