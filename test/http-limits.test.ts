@@ -5,6 +5,7 @@
 // is refused; one Idempotency-Key at most. Raw sockets: a client library would not send these.
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PIPELINED } from '../src/http/connection-limits.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -87,6 +88,36 @@ describe('the API listener', () => {
       '',
       '',
     ].join('\r\n');
+
+  /** Writes `count` pipelined GET /healthz in one go; the answers' status lines, and whether the server closed. */
+  const pipelined = (count: number) =>
+    new Promise<{ answers: number; closedByServer: boolean }>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let received = '';
+      let done = false;
+      const finish = (closedByServer: boolean) => {
+        if (done) return;
+        done = true;
+        socket.destroy();
+        resolve({ answers: received.split('HTTP/1.1 200').length - 1, closedByServer });
+      };
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.split('HTTP/1.1 200').length - 1 === count) finish(false);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => finish(true));
+      socket.on('connect', () =>
+        socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(count)),
+      );
+    });
+
+  it(`answers requests pipelined on one connection, and closes one with more than ${MAX_PIPELINED} waiting`, async () => {
+    expect(await pipelined(10)).toEqual({ answers: 10, closedByServer: false });
+    const flood = await pipelined(5_000);
+    expect(flood.closedByServer).toBe(true);
+    expect(flood.answers).toBeLessThanOrEqual(MAX_PIPELINED);
+  });
 
   it('answers 408 and closes a request whose body stops coming', async () => {
     const client = new RawClient(port);

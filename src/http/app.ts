@@ -18,6 +18,7 @@ import { authHook } from './authenticate.js';
 import {
   answerClientError,
   limitConnections,
+  limitPipelining,
   requestTimeouts,
   type ConnectionLimits,
 } from './connection-limits.js';
@@ -146,6 +147,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     },
   });
   limitConnections(app.server, deps.connectionLimits);
+  limitPipelining(app);
   registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
