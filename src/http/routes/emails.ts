@@ -1,4 +1,5 @@
 // GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
+import { Readable } from 'node:stream';
 import { domainToASCII } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
@@ -313,22 +314,45 @@ function wantsCsv(accept: string | undefined): boolean {
 
 /**
  * The filtered log as CSV (docs/API.md): newest first, at most MAX_CSV_ROWS rows read a page at a
- * time; when more match, `x-next-cursor` continues after the last row.
+ * time; when more match, `x-next-cursor` continues after the last row. The rows are read first (the
+ * header must be known before the body starts), then written a page at a time as the connection takes
+ * them: built as one string, 10,000 rows of the longest fields made 30 MB that the event loop flattened
+ * and encoded in one go (116-184 ms each; six exports at once held it for seconds).
  */
 async function csvExport(
   messages: MessagesRepo,
   accountId: string,
   filter: MessageFilter,
   reply: FastifyReply,
-): Promise<string> {
-  let out = csvRow(CSV_COLUMNS);
+): Promise<Readable> {
+  const pages: MessageRow[][] = [];
   let beforeId = filter.beforeId;
   let rows = 0;
   for (;;) {
     const want = Math.min(CSV_PAGE, MAX_CSV_ROWS - rows);
     const page = await messages.list(accountId, { ...filter, beforeId }, want + 1);
     const taken = page.slice(0, want);
-    for (const m of taken) {
+    pages.push(taken);
+    rows += taken.length;
+    if (page.length <= want) break;
+    beforeId = taken[taken.length - 1]!.id;
+    if (rows >= MAX_CSV_ROWS) {
+      void reply.header('x-next-cursor', cursorOf(beforeId));
+      break;
+    }
+  }
+  void reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="emails.csv"');
+  return Readable.from(csvPages(pages));
+}
+
+/** The CSV's header row, then each page's rows, one chunk a page. */
+function* csvPages(pages: MessageRow[][]): Generator<Buffer> {
+  yield Buffer.from(csvRow(CSV_COLUMNS));
+  for (let i = 0; i < pages.length; i++) {
+    let out = '';
+    for (const m of pages[i]!) {
       const j = summaryJson(m);
       out += csvRow([
         j.id,
@@ -342,18 +366,10 @@ async function csvExport(
         j.updated_at,
       ]);
     }
-    rows += taken.length;
-    if (page.length <= want) break;
-    beforeId = taken[taken.length - 1]!.id;
-    if (rows >= MAX_CSV_ROWS) {
-      void reply.header('x-next-cursor', cursorOf(beforeId));
-      break;
-    }
+    // The page is written; its rows need not be held while the rest are.
+    pages[i] = [];
+    yield Buffer.from(out);
   }
-  void reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', 'attachment; filename="emails.csv"');
-  return out;
 }
 
 const CSV_COLUMNS = [
