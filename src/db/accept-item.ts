@@ -8,6 +8,11 @@ export interface AcceptItem {
   /** The message's HTML: stored apart from its row (message_bodies), in the same transaction. */
   html: string;
   event: NewEvent;
+  /**
+   * The content carries a sign-in link (txmail's sealed mail): listed in sealed_messages in the same
+   * transaction, so its content is removed once it is final (migration 036).
+   */
+  sealed?: true;
   /** Counts toward the monthly cap (real sends); the cap and the month it applies to. */
   quota?: { month: string; cap: number };
   /** Counts toward the daily allowance of test sends; the allowance and the UTC day (`YYYY-MM-DD`). */

@@ -95,15 +95,6 @@ export class RetentionRepo {
     );
   }
 
-  /** Lists a message whose content carries a sign-in secret (migration 036): removed once it is final. */
-  async markSealed(messageId: string): Promise<void> {
-    await this.db
-      .insertInto('sealed_messages')
-      .values({ message_id: messageId })
-      .onConflict((oc) => oc.column('message_id').doNothing())
-      .execute();
-  }
-
   /**
    * Removes the content of up to `limit` sealed messages that are final (out of the queue), whatever
    * their account keeps, and takes them off the list; answers how many.

@@ -54,8 +54,6 @@ export class SystemMail {
     private readonly deps: {
       accounts: AccountsRepo;
       writer: Pick<AcceptWriter, 'submit'>;
-      /** Lists a sealed message, whose content the retention sweep removes once it is final. */
-      sealed: { markSealed(messageId: string): Promise<void> };
       clock: Clock;
     },
   ) {}
@@ -101,14 +99,11 @@ export class SystemMail {
         created_at: now,
         data: JSON.stringify(m.sealed ? { system: true, sealed: true } : { system: true }),
       },
+      // Listed in the same transaction: the retention sweep removes the content once the message is
+      // final, so a copy of the database holds no live sign-in link (migration 036).
+      ...(m.sealed ? { sealed: true as const } : {}),
     });
     if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);
-    // Listed after its commit (a second statement, for the few sealed messages only, off the send
-    // route's transaction): the retention sweep removes the content once the message is final, so a
-    // copy of the database holds no live sign-in link. Should this process stop in between, only the
-    // account's content retention removes it (never, for an account that keeps content): a known gap
-    // (SECURITY.md).
-    if (m.sealed) await this.deps.sealed.markSealed(id);
     return id;
   }
 

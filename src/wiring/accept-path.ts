@@ -76,7 +76,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },
-    { accounts: repos.accounts, writer, sealed: repos.retention, clock },
+    { accounts: repos.accounts, writer, clock },
   );
   return {
     writer,

@@ -90,6 +90,9 @@ class PostgresAccept {
       .insertInto('events')
       .values(indexes.map((i) => items[i]!.event))
       .execute();
+    // txmail's sealed mail (a few, never a customer's send): listed for the retention sweep.
+    const sealed = indexes.filter((i) => items[i]!.sealed).map((i) => ({ message_id: items[i]!.message.id }));
+    if (sealed.length > 0) await trx.insertInto('sealed_messages').values(sealed).execute();
   }
 
   private knownFull(item: AcceptItem): boolean {
