@@ -107,7 +107,8 @@ export class JsonParserThread {
   private nextId = 0;
   private readonly queue: Waiting[] = [];
   private closed = false;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** The body on the thread, if any; its id tells its answer from a stale one of a thread that died. */
+  private parsing: { id: number; waiting: Waiting } | undefined;
 
   /**
    * Parses UTF-8 JSON; rejects with a SyntaxError (→ 400 invalid_json) for what is not acceptable, or
@@ -122,7 +123,7 @@ export class JsonParserThread {
 
   /** Hands the next body whose client is still there to the thread, when none is being parsed. */
   private next(): void {
-    while (!this.closed && this.pending.size === 0 && this.queue.length > 0) {
+    while (!this.closed && this.parsing === undefined && this.queue.length > 0) {
       const waiting = this.queue.shift()!;
       if (waiting.gone()) {
         waiting.reject(new ClientGone('the client closed the connection before its body was parsed'));
@@ -130,7 +131,7 @@ export class JsonParserThread {
       }
       const id = this.nextId++;
       const worker = this.started();
-      this.pending.set(id, waiting);
+      this.parsing = { id, waiting };
       // The body's own memory moves to the thread when nothing else shares it; otherwise it is copied.
       const { bytes } = waiting;
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -154,9 +155,9 @@ export class JsonParserThread {
     // An idle thread must not keep the process alive.
     worker.unref();
     worker.on('message', (answer: Answer) => {
-      const waiting = this.pending.get(answer.id);
-      if (!waiting) return;
-      this.pending.delete(answer.id);
+      if (this.parsing?.id !== answer.id) return;
+      const { waiting } = this.parsing;
+      this.parsing = undefined;
       if ('error' in answer) waiting.reject(new SyntaxError(answer.error));
       else waiting.resolve(answer.value);
       this.next();
@@ -168,8 +169,8 @@ export class JsonParserThread {
       if (failed) return;
       failed = true;
       if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(err);
-      this.pending.clear();
+      this.parsing?.waiting.reject(err);
+      this.parsing = undefined;
       // The bodies still waiting go to a new thread.
       this.next();
     };
