@@ -135,7 +135,7 @@ export function parsePlainBounce(
     const responder =
       header('x-autoreply') !== undefined ||
       header('x-autorespond') !== undefined ||
-      header('precedence')?.trim().toLowerCase() === 'auto_reply';
+      precedence === 'auto_reply';
     const unmonitored = !fromSystem && UNMONITORED.test(human);
     const challenge = CHALLENGE.test(subject) || CHALLENGE.test(human);
     if (responder || (!quotesReply && (unmonitored || challenge))) return undefined;
