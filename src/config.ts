@@ -28,6 +28,9 @@ export interface Config {
   /** Open connections on the API's listener, in all and per peer (client network), trusted proxies aside. */
   httpMaxConnections: number;
   httpMaxConnectionsPerIp: number;
+  /** Bytes of large request bodies the API's listener holds at once, in all and per client network; 0: no limit. */
+  httpBodyMemory: number;
+  httpBodyMemoryPerIp: number;
   publicUrl: string;
   hostname: string;
   relayUrl: string | undefined;

@@ -121,6 +121,11 @@ export const ERROR_CODES = {
     status: 429,
     meaning: 'The webhook endpoint already has the most replays waiting to be sent (1,000 by default).',
   },
+  server_busy: {
+    status: 429,
+    meaning:
+      'The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.',
+  },
   service_unavailable: {
     status: 503,
     meaning:

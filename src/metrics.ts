@@ -53,6 +53,7 @@ export class Metrics {
   readonly inboundLimited: Counter<'limit'>;
   readonly senderBlocks: Counter;
   readonly deliveryTls: Counter<'policy' | 'result'>;
+  readonly httpBodyBytes: Gauge;
 
   constructor(queueDepth: () => Promise<QueueDepth>, now: () => number) {
     const registers = [this.registry];
@@ -114,6 +115,11 @@ export class Metrics {
       name: 'txmail_delivery_tls_total',
       help: 'Delivery attempts whose session reached TLS or its absence, by TLS policy (opportunistic, required, mta-sts, mta-sts-testing) and result (tls_valid, tls_invalid: TLS with a certificate that did not verify; cleartext: no STARTTLS offered; cleartext_fallback: cleartext after a failed handshake; refused: not sent, the policy asked for more)',
       labelNames: ['policy', 'result'],
+      registers,
+    });
+    this.httpBodyBytes = new Gauge({
+      name: 'txmail_http_body_bytes_held',
+      help: 'Bytes of request bodies over 64 KiB the API listener holds in memory now, counted against TXMAIL_HTTP_BODY_MEMORY (past it: 429 server_busy)',
       registers,
     });
     // Both queue gauges come from one query per scrape.

@@ -17,6 +17,7 @@ const PROXY = '127.0.0.11';
 interface Answer {
   status: number | undefined;
   type: string | undefined;
+  retryAfter: string | undefined;
   body: string;
 }
 
@@ -54,10 +55,22 @@ class RawClient {
     return {
       status: status === undefined ? undefined : Number(status),
       type: /^content-type: *([^\r\n]*)/im.exec(head)?.[1],
+      retryAfter: /^retry-after: *([^\r\n]*)/im.exec(head)?.[1],
       body,
     };
   }
 }
+
+const postHead = (path: string, length: number, headers: string[] = []) =>
+  [
+    `POST ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `Content-Length: ${length}`,
+    ...headers,
+    '',
+    '',
+  ].join('\r\n');
 
 describe('the API listener', () => {
   let env: TestEnv;
@@ -77,17 +90,6 @@ describe('the API listener', () => {
     port = (env.app.server.address() as AddressInfo).port;
   });
   afterAll(() => env?.close());
-
-  const postHead = (path: string, length: number, headers: string[] = []) =>
-    [
-      `POST ${path} HTTP/1.1`,
-      'Host: 127.0.0.1',
-      'Content-Type: application/json',
-      `Content-Length: ${length}`,
-      ...headers,
-      '',
-      '',
-    ].join('\r\n');
 
   /** Writes `count` pipelined GET /healthz in one go; the answers' status lines, and whether the server closed. */
   const pipelined = (count: number) =>
@@ -227,5 +229,79 @@ describe('the API listener', () => {
     });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toMatch(/\p{Cc}/u);
+  });
+});
+
+describe('request bodies held in memory', () => {
+  // Small budgets, so that a few bodies over the 64 KiB that are counted reach them.
+  let env: TestEnv;
+  let tenant: Tenant;
+  let port: number;
+
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite, {
+      env: { TXMAIL_HTTP_BODY_MEMORY: '512K', TXMAIL_HTTP_BODY_MEMORY_PER_IP: '256K' },
+    });
+    tenant = await createTenant(env.services);
+    await env.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (env.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => env?.close());
+
+  /** A test send whose body is `bytes` long. */
+  const sendOf = (bytes: number) => {
+    const body = JSON.stringify({ ...validSend, message: '' });
+    return JSON.stringify({ ...validSend, message: 'x'.repeat(bytes - body.length) });
+  };
+  const headers = () => [`x-api-key: ${tenant.apiKey}`, 'Connection: close'];
+  /** A test send of `bytes` from `from`, whose body stops after `sent` bytes (all of it by default). */
+  const post = (from: string, bytes: number, sent = bytes) => {
+    const client = new RawClient(port, from);
+    const body = sendOf(bytes);
+    client.write(postHead('/api/email/send/test', body.length, headers()) + body.slice(0, sent));
+    return client;
+  };
+  /** The bytes of large bodies the listener holds now, as its gauge says. */
+  const held = async () =>
+    (await env.services.metrics.registry.getSingleMetric('txmail_http_body_bytes_held')!.get()).values[0]
+      ?.value ?? 0;
+  /** Until the listener holds at least `bytes` (it reads bodies as they come). */
+  const holding = async (bytes: number) => {
+    while ((await held()) < bytes) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it("refuses a client network's body past its share, then serves it again once its bodies are answered", async () => {
+    // 150 KiB of a 200 KiB body, held: within the network's 256 KiB.
+    const waiting = post('127.0.0.21', 200 * 1024, 150 * 1024);
+    await holding(150 * 1024);
+    // A second large body from the same network passes its share: refused, the rest unread, closed.
+    const refused = await post('127.0.0.21', 200 * 1024).closed;
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatch(/^server_busy: /);
+    expect(refused.retryAfter).toBe('1');
+    // A small send from that network is not counted, and another network's large one fits the whole.
+    expect((await post('127.0.0.21', 2_000).closed).status).toBe(200);
+    expect((await post('127.0.0.22', 200 * 1024).closed).status).toBe(200);
+    // The held body's bytes are given back when its connection closes, however it closes.
+    await waiting.end();
+    expect((await post('127.0.0.21', 200 * 1024).closed).status).toBe(200);
+    expect((await post('127.0.0.21', 200 * 1024).closed).status).toBe(200);
+    expect(await held()).toBe(0);
+  });
+
+  it('refuses a large body past the whole budget, whichever network sends it', async () => {
+    const waiting = ['127.0.0.31', '127.0.0.32', '127.0.0.33'].map((from) =>
+      post(from, 200 * 1024, 160 * 1024),
+    );
+    await holding(3 * 160 * 1024);
+    // 480 KiB held of 512: a fourth network's large body does not fit, its small one does.
+    const refused = await post('127.0.0.34', 200 * 1024).closed;
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatch(/^server_busy: /);
+    expect((await post('127.0.0.34', 2_000).closed).status).toBe(200);
+    // The held bodies' clients hang up; their bytes are given back.
+    await Promise.all(waiting.map((c) => c.end()));
+    expect((await post('127.0.0.34', 200 * 1024).closed).status).toBe(200);
+    expect(await held()).toBe(0);
   });
 });

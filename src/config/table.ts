@@ -118,6 +118,28 @@ export const SETTINGS = [
     ],
   }),
   variable({
+    env: 'TXMAIL_HTTP_BODY_MEMORY',
+    field: 'httpBodyMemory',
+    kind: size({ zeroOff: true }),
+    default: '256M',
+    description: [
+      'bytes of request bodies over 64 KiB the API and dashboard listener holds in memory at once, as',
+      'they arrive and until they are answered; past it such a request is refused with `429',
+      'server_busy` (and `Retry-After`) and its connection closed; in bytes or with `K`/`M`; `0` =',
+      'unlimited',
+    ],
+  }),
+  variable({
+    env: 'TXMAIL_HTTP_BODY_MEMORY_PER_IP',
+    field: 'httpBodyMemoryPerIp',
+    kind: size({ zeroOff: true }),
+    default: '64M',
+    description: [
+      'the share of `TXMAIL_HTTP_BODY_MEMORY` one client network (an IPv4 address, an IPv6 /64) may',
+      'hold, so that one client cannot take it all; `0` = unlimited',
+    ],
+  }),
+  variable({
     env: 'TXMAIL_TRUST_PROXY',
     field: 'trustProxy',
     kind: trustProxy,

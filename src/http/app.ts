@@ -15,6 +15,7 @@ import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { authHook } from './authenticate.js';
+import { limitBodyMemory } from './body-memory.js';
 import {
   answerClientError,
   limitConnections,
@@ -148,6 +149,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   limitConnections(app.server, deps.connectionLimits);
   limitPipelining(app);
+  limitBodyMemory(app, deps.connectionLimits.bodies, (held) => deps.metrics.httpBodyBytes.set(held));
   registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');

@@ -70,6 +70,7 @@ export function createApiRole(core: Core): ApiRole {
         total: config.httpMaxConnections,
         perPeer: config.httpMaxConnectionsPerIp,
         exempt: trustedProxies(config.trustProxy),
+        bodies: { total: config.httpBodyMemory, perPeer: config.httpBodyMemoryPerIp },
       },
       reputation: repos.reputation,
       members,

@@ -1020,6 +1020,8 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *
          *     `monthly_quota_exceeded`: The plan's emails per month are used up; see Retry-After.
          */
         429: {
@@ -1190,6 +1192,8 @@ export interface paths {
         };
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `test_quota_exceeded`: The plan's test sends per day (UTC) are used up; see Retry-After.
          */
@@ -1369,6 +1373,8 @@ export interface paths {
         };
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `monthly_quota_exceeded`: The plan's emails per month are used up; see Retry-After.
          */
@@ -1998,7 +2004,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2240,7 +2250,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2487,7 +2501,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2628,7 +2646,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2765,7 +2787,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2906,7 +2932,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -3159,7 +3189,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -3301,7 +3335,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -3546,7 +3584,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -3787,7 +3829,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -3937,7 +3983,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -4191,7 +4241,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -4332,7 +4386,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -4485,6 +4543,8 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *
          *     `replay_limit_exceeded`: The webhook endpoint already has the most replays waiting to be sent (1,000 by default).
          */
         429: {
@@ -4629,6 +4689,8 @@ export interface paths {
         };
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `replay_limit_exceeded`: The webhook endpoint already has the most replays waiting to be sent (1,000 by default).
          */
@@ -4993,7 +5055,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5137,7 +5203,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5272,7 +5342,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5507,7 +5581,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5649,7 +5727,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5790,7 +5872,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6149,7 +6235,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6291,7 +6381,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6430,7 +6524,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6690,7 +6788,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6819,7 +6921,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6960,7 +7066,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -7103,7 +7213,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -7351,7 +7465,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -7496,7 +7614,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;

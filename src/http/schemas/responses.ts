@@ -57,12 +57,16 @@ export const AUTHENTICATED: ErrorCode[] = [
   'rate_limit_exceeded',
 ];
 
-/** Every state-changing request: the session's CSRF token, and a body is read whatever the route. */
+/**
+ * Every state-changing request: the session's CSRF token, and a body is read whatever the route (and
+ * counted against the memory bodies may hold: body-memory.ts).
+ */
 export const STATE_CHANGING: ErrorCode[] = [
   'csrf_token_invalid',
   'invalid_json',
   'unsupported_media_type',
   'payload_too_large',
+  'server_busy',
 ];
 
 /** Routes only the dashboard may call (key management, the guided test). */

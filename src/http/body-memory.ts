@@ -1,0 +1,111 @@
+// Request bodies held in memory, bounded for the whole listener and for each client network
+// (SECURITY.md, "HTTP API"). Fastify reads a body whole before its route runs, and a large one then
+// waits its turn for the parsing thread (json-body.ts): each connection could hold up to the body limit
+// (10 MiB), and an attack probe held 4.3 GB with 240 clients sending 10 MiB bodies. A body over
+// COUNTED_ABOVE_BYTES (or of no declared length) is counted as its bytes arrive, against the listener's
+// budget and its client network's share; past either, the request is answered `429 server_busy` and
+// its connection closed, unread. Its bytes are given back when its answer has been sent or its
+// connection closes, however that happens. Bodies up to COUNTED_ABOVE_BYTES are bounded by the
+// connection caps alone (4,096 × 64 KiB = 256 MiB at the defaults); counting them would put a stream on
+// every send.
+import { Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { clientNetwork } from '../client-network.js';
+import { AppError } from '../errors.js';
+
+/** Bodies of at most this many declared bytes are not counted (the JSON thread's threshold too). */
+export const COUNTED_ABOVE_BYTES = 64 * 1024;
+
+/** Bytes of request bodies held at once: in all, and from one client network; 0: no such limit. */
+export interface BodyMemoryLimits {
+  total: number;
+  perPeer: number;
+}
+
+/** The count itself: bytes held, in all and by client network. */
+export class BodyMemory {
+  private used = 0;
+  private readonly byPeer = new Map<string, number>();
+
+  /** `onChange`: told the bytes held in all after each change (the metrics' gauge). */
+  constructor(
+    private readonly limits: BodyMemoryLimits,
+    private readonly onChange: (held: number) => void = () => undefined,
+  ) {}
+
+  /** Counts `bytes` more for `peer`, unless that would pass either limit (then nothing is counted). */
+  take(peer: string, bytes: number): boolean {
+    const mine = this.byPeer.get(peer) ?? 0;
+    if (this.limits.total > 0 && this.used + bytes > this.limits.total) return false;
+    if (this.limits.perPeer > 0 && mine + bytes > this.limits.perPeer) return false;
+    this.used += bytes;
+    this.byPeer.set(peer, mine + bytes);
+    this.onChange(this.used);
+    return true;
+  }
+
+  give(peer: string, bytes: number): void {
+    if (bytes === 0) return;
+    this.used -= bytes;
+    const left = (this.byPeer.get(peer) ?? 0) - bytes;
+    if (left > 0) this.byPeer.set(peer, left);
+    else this.byPeer.delete(peer);
+    this.onChange(this.used);
+  }
+
+  /** Bytes held now: in all, and by `peer`. */
+  held(peer?: string): number {
+    return peer === undefined ? this.used : (this.byPeer.get(peer) ?? 0);
+  }
+}
+
+const busy = () =>
+  new AppError(
+    'server_busy',
+    'the server is holding as many large request bodies as it allows; nothing was done, retry shortly',
+    { 'Retry-After': '1' },
+  );
+
+/**
+ * Counts the large bodies of `app`'s requests against `limits` (see the top of this file); `onChange` is
+ * told the bytes held after each change.
+ */
+export function limitBodyMemory(
+  app: FastifyInstance,
+  limits: BodyMemoryLimits,
+  onChange?: (held: number) => void,
+): BodyMemory {
+  const memory = new BodyMemory(limits, onChange);
+  if (limits.total === 0 && limits.perPeer === 0) return memory;
+  // A callback hook: the send route's small bodies pay one comparison.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    // A request has a body only with a Content-Length or a Transfer-Encoding (RFC 9112 §6.3).
+    const declared = request.headers['content-length'];
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (!chunked && (declared === undefined || Number(declared) <= COUNTED_ABOVE_BYTES)) {
+      done(null, payload);
+      return;
+    }
+    const peer = clientNetwork(request.ip);
+    let held = 0;
+    // Given back once, when the answer is sent or the connection closes (a response's 'close' comes in
+    // either case).
+    reply.raw.once('close', () => memory.give(peer, held));
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding: BufferEncoding, next: TransformCallback) {
+        if (!memory.take(peer, chunk.length)) {
+          // The rest of the body is not read: the connection closes after the answer.
+          reply.header('connection', 'close');
+          next(busy());
+          return;
+        }
+        held += chunk.length;
+        next(null, chunk);
+      },
+    });
+    // Fastify checks the body's length against Content-Length through this (the bytes pass unchanged).
+    Object.defineProperty(counted, 'receivedEncodedLength', { get: () => held });
+    done(null, payload.pipe(counted));
+  });
+  return memory;
+}

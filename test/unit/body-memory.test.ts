@@ -1,0 +1,40 @@
+// The count of request bodies held in memory (http/body-memory.ts): the listener's budget and each
+// client network's share of it.
+import { describe, expect, it } from 'vitest';
+import { BodyMemory } from '../../src/http/body-memory.js';
+
+describe('BodyMemory', () => {
+  it("refuses what would pass a network's share, and counts nothing of it", () => {
+    const memory = new BodyMemory({ total: 1000, perPeer: 400 });
+    expect(memory.take('a', 300)).toBe(true);
+    expect(memory.take('a', 101)).toBe(false);
+    expect(memory.take('a', 100)).toBe(true);
+    expect([memory.held('a'), memory.held()]).toEqual([400, 400]);
+    expect(memory.take('b', 400)).toBe(true);
+  });
+
+  it('refuses what would pass the whole budget, whichever network asks', () => {
+    const memory = new BodyMemory({ total: 1000, perPeer: 400 });
+    for (const peer of ['a', 'b']) expect(memory.take(peer, 400)).toBe(true);
+    expect(memory.take('c', 201)).toBe(false);
+    expect(memory.take('c', 200)).toBe(true);
+    expect(memory.held()).toBe(1000);
+  });
+
+  it('gives bytes back, forgets a network that holds none, and tells each change', () => {
+    const told: number[] = [];
+    const memory = new BodyMemory({ total: 1000, perPeer: 400 }, (held) => told.push(held));
+    memory.take('a', 300);
+    memory.take('b', 100);
+    memory.give('a', 300);
+    memory.give('b', 0);
+    expect([memory.held('a'), memory.held('b'), memory.held()]).toEqual([0, 100, 100]);
+    expect(told).toEqual([300, 400, 100]);
+    expect(memory.take('a', 400)).toBe(true);
+  });
+
+  it('has no limit where a limit is 0', () => {
+    const memory = new BodyMemory({ total: 0, perPeer: 0 });
+    expect(memory.take('a', 10 ** 12)).toBe(true);
+  });
+});
