@@ -80,6 +80,9 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
 
+// The command a notice says the reply answered (Postfix: "(in reply to RCPT TO command)").
+const STAGE = /\(in reply to ([a-z ]{2,20}) command\)/i;
+
 function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
   const action = readAction(field(g, 'action'));
   const status = readStatus(field(g, 'status'));
@@ -100,6 +103,7 @@ function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
       remoteMta,
       source: 'dsn',
       text: diagnostic === undefined && notice.trim() !== '' ? notice : undefined,
+      stage: STAGE.exec(notice)?.[1],
     }),
   };
 }

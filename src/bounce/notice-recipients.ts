@@ -58,10 +58,11 @@ const ABOUT_SENDER = /sender|\bfrom\b|mail from|return.?path|envelope/i;
 // How far after the words the address may start.
 const PHRASE_WINDOW = 330;
 // Sentences that name the recipient before what they say of it: a reply quoted with the address first
-// (Sendmail's "550 jane@x... User unknown", "<<< 550 5.1.1 <jane@x>... User unknown"), and "The address
+// (Sendmail's "550 jane@x... User unknown", "<<< 550 5.1.1 <jane@x>... User unknown", perhaps after the
+// host that gave it: "mx.x.example: 550 5.1.1 <jane@x>... User unknown"), and "The address
 // jane@x no longer exists".
 const NAMING_SENTENCES = [
-  /^\s*(?:<<<\s*)?[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<?([^\s<>@]+@[^\s<>]+?)>?(?:\.\.\.|:)/,
+  /^\s*(?:<<<\s*)?(?:(?:host )?[a-z0-9.-]{1,253}(?: \[[0-9a-f.:]{2,45}\])?:\s*)?[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<?([^\s<>@]+@[^\s<>]+?)>?(?:\.\.\.|:)/i,
   /\bthe (?:e-?mail )?address\s+<?([^\s<>@]+@[^\s<>]+?)>?\s+(?:no longer exists|does not exist|doesn't exist|is (?:no longer|not) (?:valid|in use|active|available))/i,
 ];
 

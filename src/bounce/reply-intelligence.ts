@@ -63,6 +63,11 @@ export interface BounceEvidence {
   text?: string | undefined;
   /** The reporting system's own verdict: Amazon SES `bounceType/bounceSubType`, e.g. `Permanent/NoEmail`. */
   reportedType?: string | undefined;
+  /**
+   * The SMTP command the remote server's reply answered, as the report's notice names it for its one
+   * recipient (Postfix's "(in reply to MAIL FROM command)"): `MAIL FROM`, `RCPT TO`, `end of DATA`….
+   */
+  stage?: string | undefined;
 }
 
 /** What both entry points bring their evidence to. */
@@ -78,6 +83,8 @@ interface Facts {
   notice: string | undefined;
   /** The reporting system's own verdict, lower case (`permanent/noemail`). */
   reported: string | undefined;
+  /** The SMTP command the reply answered, when a report names it apart from the reply (BounceEvidence.stage). */
+  stage?: string | undefined;
 }
 
 /** A verdict, and the rule that gave it (none: the code alone, or nothing). */
@@ -154,6 +161,7 @@ export function explainReport(e: BounceEvidence): Explained {
     text,
     notice: notice === text ? undefined : notice,
     reported: e.reportedType?.trim().toLowerCase(),
+    stage: e.stage,
   });
 }
 
@@ -192,6 +200,18 @@ function decide(f: Facts): Explained {
     category = reported.category;
     detail = reported.detail;
   }
+  // A refusal before any recipient was named (at MAIL FROM, HELO, the greeting) cannot be about the
+  // recipient, whatever its words and code say ("550 5.1.1 Sender address … does not exist", a check of
+  // our return path's DNS answered "mailbox unavailable"): the sender's, a policy refusal.
+  const beforeRecipient =
+    NAMES_RECIPIENT.has(category) &&
+    [f.text, f.notice, f.stage === undefined ? undefined : `(in reply to ${f.stage} command)`].some(
+      (t) => t !== undefined && BEFORE_RECIPIENT.test(t),
+    );
+  if (beforeRecipient) {
+    category = 'policy_rejected';
+    detail = '7.1';
+  }
   if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
   // A delay is the queue still trying: nothing has expired yet, whatever the code (Exchange's delay
   // notices say 4.4.7, "delivery time expired", of the warning's own timer). What is left is the code's
@@ -202,7 +222,7 @@ function decide(f: Facts): Explained {
   // is a transient trouble, so a failure after it is the end of the retries.
   if (f.type === 'permanent' && cls === undefined && category === 'network_error') category = 'expired';
 
-  let enhanced = f.code && !isGeneric(f.code) && !rule?.ownCode ? f.code : undefined;
+  let enhanced = f.code && !isGeneric(f.code) && !rule?.ownCode && !beforeRecipient ? f.code : undefined;
   const detailClass = cls ?? (f.type === 'permanent' ? '5' : f.type === 'transient' ? '4' : undefined);
   if (!enhanced && detail && detailClass) enhanced = `${detailClass}.${detail}`;
   enhanced ??= implied ?? f.code;
@@ -228,6 +248,20 @@ function decide(f: Facts): Explained {
     rule: rule?.name ?? (reported ? `reported ${f.reported}` : undefined),
   };
 }
+
+// The categories that say something of the recipient's address or mailbox.
+const NAMES_RECIPIENT = new Set<BounceCategory>([
+  'unknown_recipient',
+  'unknown_domain',
+  'mailbox_full',
+  'mailbox_disabled',
+]);
+
+// The stages of an SMTP session before the recipient is named, as Postfix ("(in reply to MAIL FROM
+// command)") and Exim ("SMTP error from remote mail server after MAIL FROM:<…>", "after initial
+// connection") report them.
+const BEFORE_RECIPIENT =
+  /\(in reply to (?:mail from|helo|ehlo|lhlo|starttls|auth) command\)|smtp error from remote (?:mail )?server (?:after|for) (?:initial connection|e?hlo\b|lhlo\b|starttls\b|auth\b|(?:pipelined )?mail from\b)/i;
 
 // The categories that name the recipient, the message's size or its content: a reply that says so is
 // about the recipient or this tenant's message, whatever else its words mention (a 5.1.1 is never a

@@ -69,7 +69,7 @@ const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
 const UNKNOWN_RECIPIENT_WORDS =
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d|(?:destinatario|direcci\u00f3n|usuario|buz\u00f3n|cuenta)[^.;:\n]{0,40}\bno existe|(?:adresse|destinataire|utilisateur|bo\u00eete|compte)[^.;:\n]{0,40}n'existe pas|(?:indirizzo|destinatario|utente|casella|account)[^.;:\n]{0,40}\bnon esiste|(?:destinat\u00e1rio|endere\u00e7o|usu\u00e1rio|caixa postal|conta)[^.;:\n]{0,40}\bn\u00e3o existe|(?:al\u0131c\u0131|adres|kullan\u0131c\u0131|posta kutusu)[^.;:\n]{0,40}(?:bulunamad\u0131|mevcut de\u011fil)|(?:\u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7|\u03c0\u03b1\u03c1\u03b1\u03bb\u03ae\u03c0\u03c4|\u03bb\u03bf\u03b3\u03b1\u03c1\u03b9\u03b1\u03c3\u03bc|\u03c7\u03c1\u03ae\u03c3\u03c4)[^.;:\n]{0,40}\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|(?:\u05db\u05ea\u05d5\u05d1\u05ea|\u05e0\u05de\u05e2\u05df|\u05de\u05e9\u05ea\u05de\u05e9)[^.;:\n]{0,40}(?:\u05d0\u05d9\u05e0\u05d4 \u05e7\u05d9\u05d9\u05de\u05ea|\u05d0\u05d9\u05e0\u05d5 \u05e7\u05d9\u05d9\u05dd|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05de\u05ea|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05dd)|(?:\u0639\u0646\u0648\u0627\u0646|\u0627\u0644\u0645\u0633\u062a\u0644\u0645|\u0627\u0644\u0645\u0633\u062a\u062e\u062f\u0645|\u0627\u0644\u062d\u0633\u0627\u0628)[^.;:\n]{0,60}\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|\u0e44\u0e21\u0e48\u0e1e\u0e1a\u0e1c\u0e39\u0e49\u0e23\u0e31\u0e1a|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e1a\u0e31\u0e0d\u0e0a\u0e35|(?:\u30a2\u30c9\u30ec\u30b9|\u5b9b\u5148|\u30e6\u30fc\u30b6|\u30a2\u30ab\u30a6\u30f3\u30c8)[^\u3002.;:\n]{0,20}\u5b58\u5728\u3057\u307e\u305b\u3093|(?:\u0111\u1ecba ch\u1ec9|ng\u01b0\u1eddi nh\u1eadn|h\u1ed9p th\u01b0|t\u00e0i kho\u1ea3n)[^.;:\n]{0,40}kh\u00f4ng t\u1ed3n t\u1ea1i|(?:postkass|modtager|bruger|mottaker|bruker|brevl\u00e5d|mottagar|anv\u00e4ndar|(?<![\w-])(?:e-?post|e-?mail)?adress|konto)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? (?:findes ikke|finnes ikke|finns inte|existerar inte)|(?:gebruiker|ontvanger|mailbox|postbus|(?<![\w-])(?:e-?mail)?adres)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? bestaat niet|geen (?:mailbox|postbus|gebruiker) met die naam|(?:u\u017cytkownik|adres odbiorcy|adres e-mail|skrzynk|odbiorc|konto adresata|adresat)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? nie istnieje|(?:u\u017eivatel|adresa p\u0159\u00edjemce|e-mailov\u00e1 adresa|schr\u00e1nk|p\u0159\u00edjemc)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? neexistuje|(?:vastaanottaja|k\u00e4ytt\u00e4j\u00e4|postilaatikko|s\u00e4hk\u00f6postiosoite)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? (?:ei ole olemassa|ei l\u00f6ydy)/i;
+  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]{1,64} account|recipient not found|recip(?:ient)?notfound|invalid (?:recipient|mailbox|address|user)|unknown (?:recipient|mailbox|address|local part)|mailbox (?:not found|unavailable|does not exist)|no mailbox|address rejected|address (?:couldn'?t|could not) be found|not (?:a )?valid (?:user|mailbox|recipient|address)|user not found|recipient (?:unknown|invalid|rejected)|address (?:is )?invalid|no such person|not our customer|(?:user|mailbox|account|recipient|address) (?:is )?not exists?\b|unknown or illegal alias|address unknown|no forwarding address|not a registered (?:gateway )?user|no (?:such|valid) recipients?|not listed in (?:the )?(?:domino directory|public name (?:&|and) address book)|the email account that you tried to reach does not exist|no longer (?:active|valid|available)|address (?:is )?(?:inactive|not in use)|addressee unknown|benutzer unbekannt|(?:\u6536\u4ef6\u4eba|\u90ae\u7bb1|\u90f5\u7bb1|\u5730\u5740|\u7528\u6237|\u7528\u6236|\u5e10\u53f7|\u8d26\u53f7|\u5e33\u865f)[^.;:\n\uff0c\u3002]{0,20}\u4e0d\u5b58\u5728|(?:\uc8fc\uc18c|\uacc4\uc815|\uc0ac\uc6a9\uc790|\uc544\uc774\ub514)[^.;:\n]{0,20}\uc874\uc7ac\ud558\uc9c0 \uc54a|(?:empf\u00e4nger|postfach|benutzer|mailbox|konto)[^.;:\n]{0,40}\b(?:existiert nicht|nicht existent)|unbekannte[rn]? (?:benutzer|empf\u00e4nger)|empf\u00e4nger (?:ist )?unbekannt|utilisateur inconnu|destinataire inconnu|adresse inconnue|usuario desconocido|destinatario desconocido|utente sconosciuto|destinatario sconosciuto|gebruiker onbekend|onbekende (?:gebruiker|ontvanger)|\u043d\u0435\u0442 \u0442\u0430\u043a\u043e\u0433\u043e \u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044f|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\u044c \u043d\u0435 \u043d\u0430\u0439\u0434\u0435\u043d|(?:destinatario|direcci\u00f3n|usuario|buz\u00f3n|cuenta)[^.;:\n]{0,40}\bno existe|(?:adresse|destinataire|utilisateur|bo\u00eete|compte)[^.;:\n]{0,40}n'existe pas|(?:adresse|destinataire|utilisateur|bo\u00eete|compte|direcci\u00f3n|usuario|destinatario|buz\u00f3n|cuenta|indirizzo|utente|casella|endere\u00e7o|usu\u00e1rio|destinat\u00e1rio|conta)[^.;:\n]{0,40}\b(?:inexistante?|inexistente|inesistente)\b|aucune bo\u00eete aux lettres ne correspond|(?:indirizzo|destinatario|utente|casella|account)[^.;:\n]{0,40}\bnon esiste|(?:destinat\u00e1rio|endere\u00e7o|usu\u00e1rio|caixa postal|conta)[^.;:\n]{0,40}\bn\u00e3o existe|(?:al\u0131c\u0131|adres|kullan\u0131c\u0131|posta kutusu)[^.;:\n]{0,40}(?:bulunamad\u0131|mevcut de\u011fil)|(?:\u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7|\u03c0\u03b1\u03c1\u03b1\u03bb\u03ae\u03c0\u03c4|\u03bb\u03bf\u03b3\u03b1\u03c1\u03b9\u03b1\u03c3\u03bc|\u03c7\u03c1\u03ae\u03c3\u03c4)[^.;:\n]{0,40}\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|(?:\u05db\u05ea\u05d5\u05d1\u05ea|\u05e0\u05de\u05e2\u05df|\u05de\u05e9\u05ea\u05de\u05e9)[^.;:\n]{0,40}(?:\u05d0\u05d9\u05e0\u05d4 \u05e7\u05d9\u05d9\u05de\u05ea|\u05d0\u05d9\u05e0\u05d5 \u05e7\u05d9\u05d9\u05dd|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05de\u05ea|\u05dc\u05d0 \u05e7\u05d9\u05d9\u05dd)|(?:\u0639\u0646\u0648\u0627\u0646|\u0627\u0644\u0645\u0633\u062a\u0644\u0645|\u0627\u0644\u0645\u0633\u062a\u062e\u062f\u0645|\u0627\u0644\u062d\u0633\u0627\u0628)[^.;:\n]{0,60}\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|\u0e44\u0e21\u0e48\u0e1e\u0e1a\u0e1c\u0e39\u0e49\u0e23\u0e31\u0e1a|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e1a\u0e31\u0e0d\u0e0a\u0e35|(?:\u30a2\u30c9\u30ec\u30b9|\u5b9b\u5148|\u30e6\u30fc\u30b6|\u30a2\u30ab\u30a6\u30f3\u30c8)[^\u3002.;:\n]{0,20}\u5b58\u5728\u3057\u307e\u305b\u3093|(?:\u0111\u1ecba ch\u1ec9|ng\u01b0\u1eddi nh\u1eadn|h\u1ed9p th\u01b0|t\u00e0i kho\u1ea3n)[^.;:\n]{0,40}kh\u00f4ng t\u1ed3n t\u1ea1i|(?:postkass|modtager|bruger|mottaker|bruker|brevl\u00e5d|mottagar|anv\u00e4ndar|(?<![\w-])(?:e-?post|e-?mail)?adress|konto)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? (?:findes ikke|finnes ikke|finns inte|existerar inte)|(?:gebruiker|ontvanger|mailbox|postbus|(?<![\w-])(?:e-?mail)?adres)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? bestaat niet|geen (?:mailbox|postbus|gebruiker) met die naam|(?:u\u017cytkownik|adres odbiorcy|adres e-mail|skrzynk|odbiorc|konto adresata|adresat)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? nie istnieje|(?:u\u017eivatel|adresa p\u0159\u00edjemce|e-mailov\u00e1 adresa|schr\u00e1nk|p\u0159\u00edjemc)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? neexistuje|(?:vastaanottaja|k\u00e4ytt\u00e4j\u00e4|postilaatikko|s\u00e4hk\u00f6postiosoite)[\w\u00e4\u00f6\u00e5\u00e6\u00f8]{0,6}(?: <[^<>\s]{1,254}>| \([^()\s]{1,254}\)| [^\s@<>()]{1,64}@[^\s@<>()]{1,255})? (?:ei ole olemassa|ei l\u00f6ydy)/i;
 const UNKNOWN_DOMAIN_WORDS =
   /host or domain name not found|couldn'?t find any host|no such domain|domain (?:name )?(?:not found|does not exist)|host (?:not found|unknown)|unknown (?:host|domain)|nxdomain|non-?existent domain|name service error|unrouteable (?:address|(?:mail )?domain)|domain (?:has no|without) (?:mx|mail)|null mx|no mx (?:record|host)|couldn'?t find a mail exchanger|no mail servers? (?:appears? to|seems? to|to) exists?|dns domain [^\s;:]{1,253} does not exist|domainnonexistent|point to non-?existent hosts?|dom(?:ain|\u00e4ne)[^.;:\n]{0,40}\bexistiert nicht/i;
 const MAILBOX_FULL_WORDS =
@@ -84,6 +84,16 @@ const CONTENT_WORDS =
 // hosts (relay.example.net) in the notices around a reply.
 const POLICY_WORDS =
   /block(?:ed| ?list|ing)|black ?list|(?<!not )listed (?:at|in|on|by)|spamhaus|spamcop|barracuda|sorbs|dnsbl|\brbl\b|reputation|polic(?:y|ies)|not allowed|not authori[sz]ed|not permitted|denied|refused|prohibit|dmarc|\bspf\b|dkim|reverse dns|\bptr\b|rdns|(?:unable|not permitted|not allowed) to relay|relay(?:ing)? (?:access|denied|not permitted|prohibited|refused)|(?:do|does|will) not relay|open relay|authenticat|spoof|non-?members?|members only|not (?:from )?a (?:list )?(?:member|subscriber)|(?:no|n'?t have|not have) (?:the )?permission|moderat|forbidden|banned|not a gateway|rcpthosts|\u53d7\u4fe1\u62d2\u5426|\u62d2\u5426\u3055\u308c|\u62d2\u6536|\u62d2\u7edd\u63a5\u6536|\u62d2\u7d55\u63a5\u6536|\uc218\uc2e0 \uac70\ubd80/i;
+// A check of our MAIL FROM domain or its DNS (iCloud's "[HM08] … unresolvable RFC.5321 from domain",
+// IONOS's "invalid DNS MX or A/AAAA resource record"): the sender's configuration, not a rate.
+const SENDER_DOMAIN_CHECK =
+  /unresolvable (?:rfc\.?5321 )?(?:from|sender|envelope) domain|(?:rfc\.?5321|envelope|mail) from domain|invalid dns (?:mx|a|aaaa|ptr)\b[^.;\n]{0,30}\brecord/i;
+
+// Words that refuse our own address (MAIL FROM, the return path), in the languages the recipient's
+// words know: "Sender address rejected", "la dirección del remitente no existe".
+const SENDER_REJECTED_WORDS =
+  /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\bmail from\b|verzend(?:t|er)\b|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|inexistante?|inexistente|inesistente|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i;
+
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
 // T-Online ends a refusal of the sending IP with "(BL)" (its blocklist), or names the desk that lifts
@@ -141,6 +151,9 @@ const AUTH_OR_ADDRESS_WORDS = new RegExp(
 export const SENDER_BLOCK_CODES = /^[45]\.7\.(?:60[6-9]|6[1-4]\d|65[01])$/;
 const NETWORK_WORDS =
   /network error|connection (?:refused|timed out|reset|closed|dropped)|timed out|timeout|lost connection|no route|network is unreachable|unable to connect|could not connect|(?:can'?t|cannot) connect|no mxs? .{0,60}could be reached|conversation with .{1,100} timed out|tls (?:handshake|negotiation) failed|host unreachable/i;
+// The receiving server's own storage (not a mailbox's: "mailbox has insufficient storage" is full).
+const SERVER_STORAGE_WORDS =
+  /insufficient (?:disk space|system storage)|out of (?:disk|memory)|disk full|no space left on device/i;
 const SYSTEM_WORDS =
   /local configuration error|configuration error|mail loop|loops back to myself|too many hops|routing loop|internal (?:server )?error|system (?:error|failure)|temporary (?:local )?(?:problem|failure)|service (?:not available|unavailable)|resources? (?:temporarily )?unavailable|out of (?:disk|memory)|disk full|syntax error|protocol error|not implemented|try again later|temporary lookup failure/i;
 const EXPIRED_WORDS =
@@ -181,6 +194,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     name: 'rate limited',
     category: 'rate_limited',
     words: RATE_WORDS,
+    // "Temporarily deferred due to" a check of our MAIL FROM domain is no rate (iCloud's HM08).
+    unless: SENDER_DOMAIN_CHECK,
     // A rate limit never says anything about the address: never over a code that names the mailbox.
     codes: /^(?![245]\.(?:1\.[1-9]|2\.2))/,
     detail: '7.0',
@@ -228,7 +243,10 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // one that names the sender's authentication or a blocklist is a policy refusal (Gmail's
     // "421-4.7.0 This message does not have authentication information").
     codes: /^(?:4\.\d{1,3}\.0|4\.7\.\d{1,3})?$/,
-    unless: new RegExp(`${AUTH_WORDS.source}|${BLOCK_WORDS.source}|spam(?!haus|cop)|virus|unsolicited`, 'i'),
+    unless: new RegExp(
+      `${AUTH_WORDS.source}|${BLOCK_WORDS.source}|${SENDER_DOMAIN_CHECK.source}|spam(?!haus|cop)|virus|unsolicited`,
+      'i',
+    ),
     examples: [
       { reply: '421 Service not available', enhanced: '4.4.2' },
       { reply: '421 4.7.0 Try again later, closing connection.', enhanced: '4.7.0' },
@@ -339,8 +357,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // Postfix's "Sender address rejected: Domain not found" (Exim's "Sender verify failed" is the rule
     // above's): the words of the unknown-recipient and unknown-domain rules, about our own address.
     // "Return path" as words, not a quoted original's `Return-Path:` header line.
-    words:
-      /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp\u00e9diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\bmail from\b|verzend(?:t|er)\b|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i,
+    words: new RegExp(`${SENDER_DOMAIN_CHECK.source}|${SENDER_REJECTED_WORDS.source}`, 'i'),
     codes: GENERIC_OR_POLICY,
     detail: '7.1',
     examples: [
@@ -357,7 +374,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // Postfix answers our own address with the code of the address's trouble ("550 5.1.1 <b+…>:
     // Sender address rejected: undeliverable address"): about our return path, never the recipient, so
     // the verdict carries the policy code (ownCode).
-    words: /sender address rejected|sender domain (?:not found|unknown|rejected)/i,
+    words:
+      /sender address(?: <[^<>\n]{1,320}>)? (?:rejected|does not exist|doesn'?t exist|not found|unknown|is invalid)|sender domain (?:not found|unknown|rejected)/i,
     // Not x.1.7 and x.1.8, which are the sender's own codes (the rule for them, below, keeps them).
     codes: /^[245]\.1\.(?:[0-69]|\d{2,3})$/,
     detail: '7.1',
@@ -617,6 +635,15 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     ],
   },
   {
+    // Sendmail's own "452 4.4.5 Insufficient disk space; try again later": the server's storage, which
+    // RFC 3463's "mail system congestion" (x.4.5) would put under network.
+    name: 'server storage (x.4.5)',
+    category: 'system_error',
+    codes: /^[245]\.4\.5$/,
+    words: SERVER_STORAGE_WORDS,
+    examples: [{ reply: '452 4.4.5 Insufficient disk space; try again later', enhanced: '4.4.5' }],
+  },
+  {
     name: 'network (x.4.x)',
     category: 'network_error',
     codes: /^[245]\.4\.[1-5]$/,
@@ -790,6 +817,23 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     codes: GENERIC,
     detail: '3.4',
     examples: [{ reply: '550 Message size exceeds the limit for this recipient', enhanced: '5.3.4' }],
+  },
+  {
+    // A server that answered with a permanent reply refused the connection's client (GoDaddy's "554 …
+    // IB401 198.51.100.7 Connection refused"): a refusal of policy. A connection that could not be made
+    // is transient and quotes no 5xx of the server's own ("Deferred: Connection refused by …").
+    name: 'refused by the server (5xx "connection refused")',
+    category: 'policy_rejected',
+    replies: [521, 530, 550, 551, 553, 554, 556],
+    words: /connection refused/i,
+    codes: GENERIC,
+    detail: '7.1',
+    examples: [
+      {
+        reply: '554 p3plibsmtp02-09.prod.example bizsmtp IB401 198.51.100.7 Connection refused.',
+        enhanced: '5.7.1',
+      },
+    ],
   },
   {
     name: 'network (words)',

@@ -203,6 +203,29 @@ describe('what a verdict does', () => {
     for (const r of two!.recipients) expect(r.classification.category).toBe('undetermined');
   });
 
+  it('never reads a refusal before the recipient was named as about the recipient', () => {
+    const group = 'Final-Recipient: rfc822; jane@recipient.example\r\nAction: failed\r\nStatus: 5.0.0\r\n';
+    const report = (command: string) =>
+      readDeliveryStatus(
+        `Reporting-MTA: dns; mta.example\r\n\r\n${group}Diagnostic-Code: smtp; 550-Requested action not taken: mailbox unavailable\r\n`,
+        `<jane@recipient.example>: host mx.x.example[192.0.2.1] said: 550-Requested action not\n    taken: mailbox unavailable (in reply to ${command} command)`,
+      )!.recipients[0]!.classification;
+    // At RCPT TO the same words are about the mailbox; at MAIL FROM (or HELO) no recipient had been named.
+    expect(report('RCPT TO')).toMatchObject({ category: 'unknown_recipient' });
+    for (const command of ['MAIL FROM', 'EHLO']) {
+      const v = report(command);
+      expect(v).toMatchObject({ category: 'policy_rejected', enhanced: '5.7.1' });
+      expect(suppressesRecipient(v, true)).toBe(false);
+    }
+    // Exim names the stage in the diagnostic itself.
+    const exim = classifyReport({
+      action: 'failed',
+      diagnostic:
+        'SMTP error from remote mail server after MAIL FROM:<b+x@send.acme.example> SIZE=2048: 550 5.1.1 <b+x@send.acme.example>: mailbox unavailable',
+    });
+    expect(exim).toMatchObject({ category: 'policy_rejected', enhanced: '5.7.1' });
+  });
+
   it('suppresses only a permanent dead address, whatever the words', () => {
     fc.assert(
       fc.property(
