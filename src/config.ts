@@ -31,6 +31,9 @@ export interface Config {
   /** Bytes of large request bodies the API's listener holds at once, in all and per client network; 0: no limit. */
   httpBodyMemory: number;
   httpBodyMemoryPerIp: number;
+  /** Bytes of messages being received the inbound receiver holds at once, in all and per client network; 0: no limit. */
+  inboundMemory: number;
+  inboundMemoryPerIp: number;
   publicUrl: string;
   hostname: string;
   relayUrl: string | undefined;

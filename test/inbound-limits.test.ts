@@ -303,3 +303,65 @@ describe.each(databaseKinds)('the hourly budget per client address on $name', (k
     expect(await stored(TRUSTED)).toBe(6);
   });
 });
+
+describe('the memory messages being received may hold', () => {
+  let env: TestEnv;
+  let receiver: InboundReceiver;
+
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite, {
+      env: { ...baseEnv, TXMAIL_INBOUND_MEMORY: '512K', TXMAIL_INBOUND_MEMORY_PER_IP: '256K' },
+    });
+    receiver = await env.services.startInbound({ port: 0 });
+  });
+  afterAll(() => env?.close());
+
+  /** A session from `address` in the middle of DATA, having sent `bytes` of a report. */
+  const holding = async (address: string, bytes: number) => {
+    const s = await SmtpSession.open(receiver.port, address);
+    expect(await s.begin('', TO)).toBeUndefined();
+    const before = receiver.memoryHeld;
+    s.write(report(bytes + 1000).slice(0, bytes));
+    await until(
+      'the receiver to hold what was sent',
+      async () => receiver.memoryHeld >= before + bytes - 1024 || undefined,
+    );
+    return s;
+  };
+
+  it("refuses a client's message past its share with 452 4.3.1, keeps nothing of it, and takes mail once it is answered", async () => {
+    const address = '127.0.0.41';
+    const held = await holding(address, 200 * 1024);
+    // A declared size the share cannot hold (about 56 KiB are left): at once.
+    const declared = await SmtpSession.open(receiver.port, address);
+    expect(await declared.begin('', TO, ' SIZE=100000')).toBe(
+      '452 4.3.1 insufficient system storage, try again later',
+    );
+    // Undeclared: after the data, none of which was kept.
+    expect(await declared.send('', TO, report(100 * 1024))).toBe(
+      '452 4.3.1 insufficient system storage, try again later',
+    );
+    // Another client's message is taken meanwhile.
+    const other = await SmtpSession.open(receiver.port, '127.0.0.42');
+    expect(await other.send('', TO, report(100 * 1024))).toMatch(/^250 /);
+    // The held message's bytes come back however its session ends, and the client's mail is taken again.
+    await held.hangUp();
+    await until('the held bytes given back', async () => receiver.memoryHeld === 0 || undefined);
+    expect(await declared.send('', TO, report(200 * 1024), ' SIZE=204800')).toMatch(/^250 /);
+    expect(receiver.memoryHeld).toBe(0);
+    await quitAll([declared, other]);
+    expect((await env.inboundFrom(address)).length).toBe(1);
+  });
+
+  it('refuses past the whole budget whichever client sends', async () => {
+    const held = await Promise.all(['127.0.0.43', '127.0.0.44'].map((a) => holding(a, 250 * 1024)));
+    const late = await SmtpSession.open(receiver.port, '127.0.0.45');
+    expect(await late.send('', TO, report(100 * 1024))).toBe(
+      '452 4.3.1 insufficient system storage, try again later',
+    );
+    await Promise.all(held.map((s) => s.hangUp()));
+    await until('the held bytes given back', async () => receiver.memoryHeld === 0 || undefined);
+    expect(await late.send('', TO, report(100 * 1024))).toMatch(/^250 /);
+    await late.quit();
+  });
+});

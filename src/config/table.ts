@@ -228,6 +228,25 @@ export const SETTINGS = [
     ],
   }),
   variable({
+    env: 'TXMAIL_INBOUND_MEMORY',
+    field: 'inboundMemory',
+    kind: size({ zeroOff: true }),
+    default: '256M',
+    description: [
+      'bytes of messages being received the receiver holds in memory at once, all sessions together;',
+      'past it the message is not kept and is answered `452 4.3.1` (the sender tries again later), and',
+      'a MAIL FROM whose SIZE does not fit gets the same at once; in bytes or with `K`/`M`; `0` =',
+      'unlimited',
+    ],
+  }),
+  variable({
+    env: 'TXMAIL_INBOUND_MEMORY_PER_IP',
+    field: 'inboundMemoryPerIp',
+    kind: size({ zeroOff: true }),
+    default: '64M',
+    description: ['the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold; `0` = unlimited'],
+  }),
+  variable({
     env: 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE',
     field: 'inboundConnectionsPerMinute',
     kind: wholeNumber(),

@@ -12,52 +12,13 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { clientNetwork } from '../client-network.js';
 import { AppError } from '../errors.js';
+import { MemoryBudget, type MemoryLimits } from '../memory-budget.js';
 
 /** Bodies of at most this many declared bytes are not counted (the JSON thread's threshold too). */
 export const COUNTED_ABOVE_BYTES = 64 * 1024;
 
 /** Bytes of request bodies held at once: in all, and from one client network; 0: no such limit. */
-export interface BodyMemoryLimits {
-  total: number;
-  perPeer: number;
-}
-
-/** The count itself: bytes held, in all and by client network. */
-export class BodyMemory {
-  private used = 0;
-  private readonly byPeer = new Map<string, number>();
-
-  /** `onChange`: told the bytes held in all after each change (the metrics' gauge). */
-  constructor(
-    private readonly limits: BodyMemoryLimits,
-    private readonly onChange: (held: number) => void = () => undefined,
-  ) {}
-
-  /** Counts `bytes` more for `peer`, unless that would pass either limit (then nothing is counted). */
-  take(peer: string, bytes: number): boolean {
-    const mine = this.byPeer.get(peer) ?? 0;
-    if (this.limits.total > 0 && this.used + bytes > this.limits.total) return false;
-    if (this.limits.perPeer > 0 && mine + bytes > this.limits.perPeer) return false;
-    this.used += bytes;
-    this.byPeer.set(peer, mine + bytes);
-    this.onChange(this.used);
-    return true;
-  }
-
-  give(peer: string, bytes: number): void {
-    if (bytes === 0) return;
-    this.used -= bytes;
-    const left = (this.byPeer.get(peer) ?? 0) - bytes;
-    if (left > 0) this.byPeer.set(peer, left);
-    else this.byPeer.delete(peer);
-    this.onChange(this.used);
-  }
-
-  /** Bytes held now: in all, and by `peer`. */
-  held(peer?: string): number {
-    return peer === undefined ? this.used : (this.byPeer.get(peer) ?? 0);
-  }
-}
+export type BodyMemoryLimits = MemoryLimits;
 
 const busy = () =>
   new AppError(
@@ -74,8 +35,8 @@ export function limitBodyMemory(
   app: FastifyInstance,
   limits: BodyMemoryLimits,
   onChange?: (held: number) => void,
-): BodyMemory {
-  const memory = new BodyMemory(limits, onChange);
+): MemoryBudget {
+  const memory = new MemoryBudget(limits, onChange);
   if (limits.total === 0 && limits.perPeer === 0) return memory;
   // A callback hook: the send route's small bodies pay one comparison.
   app.addHook('preParsing', (request, reply, payload, done) => {

@@ -23,6 +23,8 @@ import { InboundProcessor } from './inbound-processor.js';
 import { messageDigest } from './message-digest.js';
 import { checkRecipient } from './recipient-policy.js';
 import { trustedNetworks } from '../trusted-networks.js';
+import { clientNetwork } from '../client-network.js';
+import { MemoryBudget, type MemoryLimits } from '../memory-budget.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -41,6 +43,11 @@ export interface ReceiverOptions {
   sessionLifetimeMs?: number;
   /** Clients exempt from the per-client limits (addresses, CIDR ranges, named ranges); default loopback. */
   trustedNetworks?: string[];
+  /**
+   * Bytes of messages being received held in memory at once, in all and per client network (0: no
+   * such limit); default none. Past either, the message is not kept and is answered 452 4.3.1.
+   */
+  memory?: MemoryLimits;
 }
 
 export interface ReceiverDeps {
@@ -84,6 +91,9 @@ function answerLater<A extends unknown[]>(cb: (...args: A) => void): (...args: A
 
 const smtpError = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
+// RFC 5321 §4.2.2 452, RFC 3463 x.3.1 ("mail system full"): the sender keeps the message and tries later.
+const NO_MEMORY = '4.3.1 insufficient system storage, try again later';
+
 export class InboundReceiver {
   private readonly server: SMTPServer;
   private readonly limits: ClientLimits;
@@ -95,6 +105,10 @@ export class InboundReceiver {
    * comes after its session closed finds none and adds none.
    */
   private readonly refused = new Map<string, number>();
+  /** The bytes of messages being received, in memory (memory-budget.ts). */
+  private readonly memory: MemoryBudget;
+  /** What each session's message in DATA holds of it, given back when it is answered or the session closes. */
+  private readonly holding = new Map<string, { client: string; bytes: number }>();
   port = 0;
 
   constructor(
@@ -118,6 +132,7 @@ export class InboundReceiver {
         },
       },
     );
+    this.memory = new MemoryBudget(options.memory ?? { total: 0, perPeer: 0 });
     this.server = new SMTPServer({
       name: options.hostname,
       banner: 'txmail bounce and complaint receiver',
@@ -142,11 +157,16 @@ export class InboundReceiver {
       onClose: (session) => {
         this.limits.end(session.id);
         this.refused.delete(session.id);
+        this.release(session.id);
       },
       onMailFrom: (address, session, answer) => {
         const cb = answerLater(answer);
         // RFC 1870 §6: the size the client declared; smtp-server has checked it is digits.
         const declared = address.args ? Number(address.args['SIZE'] ?? NaN) : NaN;
+        // A declared size that the memory left cannot hold now: said at once (RFC 1870 §6.2's 452).
+        if (declared > this.memory.room(clientNetwork(session.remoteAddress))) {
+          return cb(smtpError(452, NO_MEMORY));
+        }
         this.limits
           .mailFrom(session.id, session.remoteAddress, Number.isFinite(declared) ? declared : undefined)
           .then(
@@ -228,17 +248,31 @@ export class InboundReceiver {
     // From a later turn of the event loop, like every answer (answerLater).
     const cb = answerLater((err?: Error | null, message?: string) => {
       this.storing.delete(session.id);
+      this.release(session.id);
       done(err, message);
       if (this.limits.expired(session.id)) this.cut(session.id);
     });
     const chunks: Buffer[] = [];
+    const held = { client: clientNetwork(session.remoteAddress), bytes: 0 };
+    this.holding.set(session.id, held);
+    let noMemory = false;
     stream.on('data', (c: Buffer) => {
-      // Past the limit, keep reading (the client is still sending) but stop keeping it.
-      if (!stream.sizeExceeded) chunks.push(c);
+      // Past the size limit or the memory's, keep reading (the client is still sending) but stop keeping
+      // it; past the memory's, what was kept is let go at once.
+      if (stream.sizeExceeded || noMemory) return;
+      if (!this.memory.take(held.client, c.length)) {
+        noMemory = true;
+        chunks.length = 0;
+        this.release(session.id);
+        return;
+      }
+      held.bytes += c.length;
+      chunks.push(c);
     });
     stream.on('end', () => {
       // smtp-server answers 552 itself for an oversized message (RFC 1870 §6).
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
+      if (noMemory) return cb(smtpError(452, NO_MEMORY));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
       this.storing.add(session.id);
       const bytes = Buffer.concat(chunks);
@@ -288,6 +322,19 @@ export class InboundReceiver {
           },
         );
     });
+  }
+
+  /** Gives back what a session's message held of the memory (once: later calls find nothing). */
+  private release(sessionId: string): void {
+    const held = this.holding.get(sessionId);
+    if (!held) return;
+    this.holding.delete(sessionId);
+    this.memory.give(held.client, held.bytes);
+  }
+
+  /** Bytes of messages being received held in memory now (tests, metrics). */
+  get memoryHeld(): number {
+    return this.memory.held();
   }
 
   /** Stores a message counted against its client's hourly budget, or fails with the refusal to answer. */

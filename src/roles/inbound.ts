@@ -60,6 +60,7 @@ export function createInboundRole(core: Core): InboundRole {
           sessionsPerIp: config.inboundSessionsPerIp,
           sessionLifetimeMs: config.inboundSessionLifetimeMs,
           trustedNetworks: config.inboundTrustedNetworks,
+          memory: { total: config.inboundMemory, perPeer: config.inboundMemoryPerIp },
         },
         {
           repo: repos.inbound,

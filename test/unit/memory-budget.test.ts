@@ -1,11 +1,11 @@
-// The count of request bodies held in memory (http/body-memory.ts): the listener's budget and each
+// Bytes held in memory (memory-budget.ts; the API's request bodies, the receiver's messages): the budget and each
 // client network's share of it.
 import { describe, expect, it } from 'vitest';
-import { BodyMemory } from '../../src/http/body-memory.js';
+import { MemoryBudget } from '../../src/memory-budget.js';
 
-describe('BodyMemory', () => {
+describe('MemoryBudget', () => {
   it("refuses what would pass a network's share, and counts nothing of it", () => {
-    const memory = new BodyMemory({ total: 1000, perPeer: 400 });
+    const memory = new MemoryBudget({ total: 1000, perPeer: 400 });
     expect(memory.take('a', 300)).toBe(true);
     expect(memory.take('a', 101)).toBe(false);
     expect(memory.take('a', 100)).toBe(true);
@@ -14,7 +14,7 @@ describe('BodyMemory', () => {
   });
 
   it('refuses what would pass the whole budget, whichever network asks', () => {
-    const memory = new BodyMemory({ total: 1000, perPeer: 400 });
+    const memory = new MemoryBudget({ total: 1000, perPeer: 400 });
     for (const peer of ['a', 'b']) expect(memory.take(peer, 400)).toBe(true);
     expect(memory.take('c', 201)).toBe(false);
     expect(memory.take('c', 200)).toBe(true);
@@ -23,7 +23,7 @@ describe('BodyMemory', () => {
 
   it('gives bytes back, forgets a network that holds none, and tells each change', () => {
     const told: number[] = [];
-    const memory = new BodyMemory({ total: 1000, perPeer: 400 }, (held) => told.push(held));
+    const memory = new MemoryBudget({ total: 1000, perPeer: 400 }, (held) => told.push(held));
     memory.take('a', 300);
     memory.take('b', 100);
     memory.give('a', 300);
@@ -33,8 +33,18 @@ describe('BodyMemory', () => {
     expect(memory.take('a', 400)).toBe(true);
   });
 
+  it('says the room a network has left: the smaller of its share and the whole', () => {
+    const memory = new MemoryBudget({ total: 1000, perPeer: 400 });
+    memory.take('a', 300);
+    memory.take('b', 400);
+    memory.take('c', 200);
+    expect([memory.room('a'), memory.room('d')]).toEqual([100, 100]);
+    expect(new MemoryBudget({ total: 0, perPeer: 400 }).room('a')).toBe(400);
+    expect(new MemoryBudget({ total: 0, perPeer: 0 }).room('a')).toBe(Infinity);
+  });
+
   it('has no limit where a limit is 0', () => {
-    const memory = new BodyMemory({ total: 0, perPeer: 0 });
+    const memory = new MemoryBudget({ total: 0, perPeer: 0 });
     expect(memory.take('a', 10 ** 12)).toBe(true);
   });
 });
