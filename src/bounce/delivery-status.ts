@@ -3,7 +3,7 @@
 // the RFCs say: actions such as `error`, `failure`, `Failed (bad destination mailbox address)` or
 // upper case, a Status with words around the code, Original-Recipient or Sendmail's
 // X-Actual-Recipient in place of Final-Recipient.
-import { classifyReport } from './reply-intelligence.js';
+import { classifyReport, stageOf } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
@@ -80,9 +80,6 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
 
-// The command a notice says the reply answered (Postfix: "(in reply to RCPT TO command)").
-const STAGE = /\(in reply to ([a-z ]{2,20}) command\)/i;
-
 function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
   const action = readAction(field(g, 'action'));
   const status = readStatus(field(g, 'status'));
@@ -103,7 +100,8 @@ function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
       remoteMta,
       source: 'dsn',
       text: diagnostic === undefined && notice.trim() !== '' ? notice : undefined,
-      stage: STAGE.exec(notice)?.[1],
+      // The command the notice says the reply answered (only a one-recipient report's notice is read).
+      stage: notice === '' ? undefined : stageOf(notice),
     }),
   };
 }

@@ -62,7 +62,10 @@ const PHRASE_WINDOW = 330;
 // host that gave it: "mx.x.example: 550 5.1.1 <jane@x>... User unknown"), and "The address
 // jane@x no longer exists".
 const NAMING_SENTENCES = [
-  /^\s*(?:<<<\s*)?(?:(?:host )?[a-z0-9.-]{1,253}(?: \[[0-9a-f.:]{2,45}\])?:\s*)?[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<?([^\s<>@]+@[^\s<>]+?)>?(?:\.\.\.|:)/i,
+  /^\s*(?:<<<\s*)?(?:(?:host )?[a-z0-9.-]{1,253}(?: \[(?:ipv6:)?[0-9a-f.:]{2,45}\])?:\s*)?[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<?([^\s<>@]+@[^\s<>]+?)>?(?:\.\.\.|:)/i,
+  // Sendmail's "<jane@x>... User unknown" after a reply code anywhere in the line (after a label:
+  // "Détails techniques : mx.x.example: 550 5.1.1 <jane@x>... User unknown"); the three dots are its own.
+  /(?:^|\s)[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<([^\s<>@]{1,64}@[^\s<>]{1,255})>\.\.\./,
   /\bthe (?:e-?mail )?address\s+<?([^\s<>@]+@[^\s<>]+?)>?\s+(?:no longer exists|does not exist|doesn't exist|is (?:no longer|not) (?:valid|in use|active|available))/i,
 ];
 

@@ -165,8 +165,8 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     // I've given up" after a 4.4.3).
     const action = plain.hint;
     const noticeText = cap(plain.text, MAX_NOTICE_TEXT);
-    const classify = (diagnostic: string | undefined) =>
-      classifyReport({ action, hint: plain.hint, diagnostic, source: 'plain', text: noticeText });
+    const classify = (diagnostic: string | undefined, stage?: string) =>
+      classifyReport({ action, hint: plain.hint, diagnostic, source: 'plain', text: noticeText, stage });
     const classification = classify(plain.diagnostic);
     const recipients = (
       plain.recipients.length ? plain.recipients.slice(0, MAX_RECIPIENTS) : [undefined]
@@ -180,7 +180,12 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
         status: undefined,
         diagnostic: own ?? plain.diagnostic,
         remoteMta: undefined,
-        classification: own === undefined ? classification : classify(own),
+        // Its own reply (or the notice's, when that is its own), and the command its own lines say
+        // that reply answered.
+        classification:
+          recipient === undefined || (own === undefined && !plain.stages.has(recipient))
+            ? classification
+            : classify(own ?? plain.diagnostic, plain.stages.get(recipient)),
       };
     });
     return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients, original };

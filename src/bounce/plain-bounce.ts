@@ -10,6 +10,7 @@ import { firstAddress } from './address-scan.js';
 import { answersAutomatically, type HeaderLookup } from './auto-reply.js';
 import { noticeDiagnostic } from './notice-diagnostic.js';
 import { noticeRecipients } from './notice-recipients.js';
+import { stageOf } from './reply-intelligence.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
 
 export interface PlainBounce {
@@ -22,6 +23,11 @@ export interface PlainBounce {
    * differs from `diagnostic` (which is the first reply in the notice, whoever it is about).
    */
   diagnostics: Map<string, string>;
+  /**
+   * The SMTP command each listed recipient's reply answered, where its own lines say (reply-intelligence.ts
+   * stageOf): Exim's "after RCPT TO:", Postfix's "(in reply to MAIL FROM command)".
+   */
+  stages: Map<string, string>;
   /** The human-readable part, without the returned original message. */
   text: string;
 }
@@ -151,6 +157,11 @@ export function parsePlainBounce(
   for (const r of named.recipients) recipients.add(r);
   const diagnostic = noticeDiagnostic(lines, named.remainder);
   const diagnostics = new Map<string, string>();
+  const stages = new Map<string, string>();
+  for (const entry of named.entries) {
+    const stage = stageOf(entry.lines.join('\n'));
+    if (stage !== undefined) stages.set(entry.address, stage);
+  }
   if (named.entries.length > 1) {
     for (const entry of named.entries) {
       const own = noticeDiagnostic(entry.lines, entry.lines.join(' ').trim() || undefined);
@@ -162,6 +173,7 @@ export function parsePlainBounce(
     recipients: [...recipients],
     diagnostic,
     diagnostics,
+    stages,
     text: human,
   };
 }

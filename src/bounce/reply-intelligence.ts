@@ -201,17 +201,13 @@ function decide(f: Facts): Explained {
     detail = reported.detail;
   }
   // A refusal before any recipient was named (at MAIL FROM, HELO, the greeting) cannot be about the
-  // recipient, whatever its words and code say ("550 5.1.1 Sender address … does not exist", a check of
-  // our return path's DNS answered "mailbox unavailable"): the sender's, a policy refusal.
-  const beforeRecipient =
-    NAMES_RECIPIENT.has(category) &&
-    [f.text, f.notice, f.stage === undefined ? undefined : `(in reply to ${f.stage} command)`].some(
-      (t) => t !== undefined && BEFORE_RECIPIENT.test(t),
-    );
-  if (beforeRecipient) {
-    category = 'policy_rejected';
-    detail = '7.1';
-  }
+  // recipient, whatever its words and code say (a check of our return path's DNS answered "mailbox
+  // unavailable"): the sender's refusal, or the server's storage or the declared size.
+  // Only the recipient's own words and the stage its report names: a notice's other text may be about
+  // another attempt (a journal copy refused at MAIL FROM beside our RCPT TO).
+  const stage = f.stage ?? stageOf(f.text);
+  const beforeRecipient = NAMES_RECIPIENT.has(category) && stage !== undefined && BEFORE_RECIPIENT.has(stage);
+  if (beforeRecipient) [category, detail] = beforeRecipientCategory(category, f.reply);
   if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
   // A delay is the queue still trying: nothing has expired yet, whatever the code (Exchange's delay
   // notices say 4.4.7, "delivery time expired", of the warning's own timer). What is left is the code's
@@ -257,11 +253,55 @@ const NAMES_RECIPIENT = new Set<BounceCategory>([
   'mailbox_disabled',
 ]);
 
-// The stages of an SMTP session before the recipient is named, as Postfix ("(in reply to MAIL FROM
-// command)") and Exim ("SMTP error from remote mail server after MAIL FROM:<…>", "after initial
-// connection") report them.
-const BEFORE_RECIPIENT =
-  /\(in reply to (?:mail from|helo|ehlo|lhlo|starttls|auth) command\)|smtp error from remote (?:mail )?server (?:after|for) (?:initial connection|e?hlo\b|lhlo\b|starttls\b|auth\b|(?:pipelined )?mail from\b)/i;
+// The command a reply answered, as reports name it: Postfix's "(in reply to MAIL FROM command)" (folded
+// anywhere), Exim's "SMTP error from remote mail server after MAIL FROM:<…>" ("after initial
+// connection"), a Sendmail or Courier transcript's ">>> MAIL From:<…>" answered on the next line by
+// "<<< 550 …", qmail's "Connected to … but sender was rejected".
+const STAGES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/\(in\s+reply\s+to\s+([a-z]{2,8}(?:\s+[a-z]{2,8}){0,2})\s+command\)/i, (m) => m[1]!],
+  [
+    /smtp error from remote (?:mail )?server (?:after|for) (initial connection|e?hlo|lhlo|starttls|auth|(?:pipelined )?mail from|rcpt to|end of data|data)\b/i,
+    (m) => m[1]!,
+  ],
+  [/^>>> (mail from|rcpt to|e?hlo|data)\b[^\n]*\n[ \t]*<<< [45]\d\d/im, (m) => m[1]!],
+  [/connected to \S{1,255} but sender was rejected/i, () => 'MAIL FROM'],
+];
+
+/** The SMTP command a report says the reply answered, upper case (`MAIL FROM`, `RCPT TO`), if it says. */
+export function stageOf(text: string): string | undefined {
+  for (const [pattern, name] of STAGES) {
+    const m = pattern.exec(text);
+    if (m)
+      return name(m)
+        .replace(/\s+/g, ' ')
+        .replace(/^pipelined /i, '')
+        .toUpperCase();
+  }
+  return undefined;
+}
+
+// The commands before the recipient is named: a reply to one cannot be about the recipient.
+const BEFORE_RECIPIENT = new Set([
+  'MAIL FROM',
+  'HELO',
+  'EHLO',
+  'LHLO',
+  'STARTTLS',
+  'AUTH',
+  'INITIAL CONNECTION',
+]);
+
+// What a category that names the address means when the refusal came before any recipient: the
+// server's storage (a 452 to MAIL FROM), the declared size (a 552 to MAIL FROM), else the sender's
+// refusal.
+function beforeRecipientCategory(
+  category: BounceCategory,
+  reply: number | undefined,
+): [BounceCategory, string] {
+  if (category === 'mailbox_full')
+    return reply === 552 ? ['message_too_large', '3.4'] : ['system_error', '3.1'];
+  return ['policy_rejected', '7.1'];
+}
 
 // The categories that name the recipient, the message's size or its content: a reply that says so is
 // about the recipient or this tenant's message, whatever else its words mention (a 5.1.1 is never a

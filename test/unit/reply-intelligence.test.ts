@@ -11,6 +11,7 @@ import {
   classifySmtpReply,
   explainReport,
   explainSmtpReply,
+  stageOf,
   suppressesRecipient,
   type ReplyVerdict,
 } from '../../src/bounce/reply-intelligence.js';
@@ -224,6 +225,30 @@ describe('what a verdict does', () => {
         'SMTP error from remote mail server after MAIL FROM:<b+x@send.acme.example> SIZE=2048: 550 5.1.1 <b+x@send.acme.example>: mailbox unavailable',
     });
     expect(exim).toMatchObject({ category: 'policy_rejected', enhanced: '5.7.1' });
+    // Storage at MAIL FROM is the server's (452) or the declared size (552), never the mailbox's.
+    const atMailFrom = (reply: string, action: string) =>
+      classifyReport({ action, diagnostic: reply, stage: 'MAIL FROM' });
+    expect(atMailFrom('452 4.3.1 Insufficient system storage', 'delayed')).toMatchObject({
+      category: 'system_error',
+    });
+    expect(
+      atMailFrom('552 Requested mail action aborted: exceeded storage allocation', 'failed'),
+    ).toMatchObject({
+      category: 'message_too_large',
+    });
+  });
+
+  it("reads the command a reply answered from Postfix, Exim, Sendmail's transcript and qmail", () => {
+    expect(stageOf('<j@x>: host mx said: 550 no (in reply\n    to MAIL FROM command)')).toBe('MAIL FROM');
+    expect(stageOf('SMTP error from remote mail server after pipelined MAIL FROM:<b@x> SIZE=10:')).toBe(
+      'MAIL FROM',
+    );
+    expect(stageOf('SMTP error from remote mail server after RCPT TO:<j@x>:')).toBe('RCPT TO');
+    expect(stageOf('>>> MAIL From:<b@x> SIZE=10\n<<< 550 5.1.0 mailbox unavailable')).toBe('MAIL FROM');
+    // Pipelined: the reply that follows is not MAIL FROM's.
+    expect(stageOf('>>> MAIL From:<b@x>\n>>> RCPT To:<j@x>\n<<< 550 5.1.1 unknown')).toBe('RCPT TO');
+    expect(stageOf('Connected to 192.0.2.1 but sender was rejected.')).toBe('MAIL FROM');
+    expect(stageOf('550 5.1.1 User unknown')).toBeUndefined();
   });
 
   it('suppresses only a permanent dead address, whatever the words', () => {
