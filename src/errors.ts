@@ -124,7 +124,7 @@ export const ERROR_CODES = {
   server_busy: {
     status: 429,
     meaning:
-      'The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.',
+      'The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.',
   },
   service_unavailable: {
     status: 503,

@@ -119,7 +119,7 @@ export class Metrics {
     });
     this.httpBodyBytes = new Gauge({
       name: 'txmail_http_body_bytes_held',
-      help: 'Bytes of request bodies over 64 KiB the API listener holds in memory now, counted against TXMAIL_HTTP_BODY_MEMORY (past it: 429 server_busy)',
+      help: 'Bytes of request bodies (declared over 64 KiB, or chunked) the API listener holds in memory now, counted against TXMAIL_HTTP_BODY_MEMORY (past it: 429 server_busy)',
       registers,
     });
     // Both queue gauges come from one query per scrape.

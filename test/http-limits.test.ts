@@ -7,6 +7,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PIPELINED } from '../src/http/connection-limits.js';
 import { databaseKinds } from './helpers/databases.js';
+import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
@@ -266,9 +267,8 @@ describe('request bodies held in memory', () => {
     (await env.services.metrics.registry.getSingleMetric('txmail_http_body_bytes_held')!.get()).values[0]
       ?.value ?? 0;
   /** Until the listener holds at least `bytes` (it reads bodies as they come). */
-  const holding = async (bytes: number) => {
-    while ((await held()) < bytes) await new Promise((resolve) => setTimeout(resolve, 10));
-  };
+  const holding = (bytes: number) =>
+    until(`the listener to hold ${bytes} bytes`, async () => (await held()) >= bytes || undefined);
 
   it("refuses a client network's body past its share, then serves it again once its bodies are answered", async () => {
     // 150 KiB of a 200 KiB body, held: within the network's 256 KiB.
@@ -303,5 +303,96 @@ describe('request bodies held in memory', () => {
     await Promise.all(waiting.map((c) => c.end()));
     expect((await post('127.0.0.34', 200 * 1024).closed).status).toBe(200);
     expect(await held()).toBe(0);
+  });
+});
+
+describe('request bodies held in memory: the paths where Fastify does not read the body to its end', () => {
+  let env: TestEnv;
+  let port: number;
+  beforeAll(async () => {
+    env = await startTestEnv(sqlite, {
+      env: { TXMAIL_HTTP_BODY_MEMORY: '64M', TXMAIL_HTTP_BODY_MEMORY_PER_IP: '11M' },
+    });
+    await env.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (env.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => env?.close());
+
+  const held = async () =>
+    (await env.services.metrics.registry.getSingleMetric('txmail_http_body_bytes_held')!.get()).values[0]
+      ?.value ?? 0;
+  const connect = (from: string) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
+    socket.on('error', () => undefined);
+    let data = '';
+    socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+    const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(data)));
+    return { socket, closed, data: () => data };
+  };
+  /** Until `ok` holds, for at most 3 s (the expectations after each say what did not happen). */
+  const soon = async (ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 300 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('a GET, and a body no route reads, from a network at its share, are answered (the process does not crash)', async () => {
+    // The network's 11 MiB share, to within 100 bytes, in two unfinished bodies.
+    const each = (11 * 1024 * 1024) / 2 - 50;
+    const holders = [connect('127.0.0.41'), connect('127.0.0.41')];
+    for (const h of holders)
+      h.socket.write(
+        `POST /api/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 6000000\r\n\r\n` +
+          ' '.repeat(each),
+      );
+    await soon(async () => (await held()) >= 2 * each);
+    expect(await held()).toBe(2 * each);
+    const get = connect('127.0.0.41');
+    get.socket.write(
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n${' '.repeat(100000)}`,
+    );
+    await soon(() => get.data().includes('\r\n\r\n'));
+    expect(get.data()).toMatch(/^HTTP\/1\.1 200/);
+    get.socket.destroy();
+    // A body no route reads (415: not JSON) past the share: answered, and the process still serves.
+    const plain = connect('127.0.0.41');
+    plain.socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n${' '.repeat(100000)}`,
+    );
+    await soon(() => plain.data().includes('\r\n\r\n'));
+    expect(plain.data()).toMatch(/^HTTP\/1\.1 415/);
+    plain.socket.destroy();
+    expect((await env.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    for (const h of holders) h.socket.destroy();
+    await soon(async () => (await held()) === 0);
+    expect(await held()).toBe(0);
+  });
+
+  it('gives back what arrives after a chunked body is refused as too large (413)', async () => {
+    const c = connect('127.0.0.42');
+    c.socket.write(
+      'POST /api/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    for (let sent = 0; sent < 12 * 1024 * 1024 && !c.socket.destroyed; sent += chunk.length) {
+      const ok = c.socket.write(`${chunk.length.toString(16)}\r\n`);
+      c.socket.write(chunk);
+      c.socket.write('\r\n');
+      if (!ok) await new Promise((r) => (c.socket.once('drain', r), c.socket.once('close', r)));
+    }
+    expect(await c.closed).toMatch(/^HTTP\/1\.1 413/);
+    await soon(async () => (await held()) === 0);
+    expect(await held()).toBe(0);
+  });
+
+  it('a 415 for a large body leaves the kept-alive connection usable', async () => {
+    const c = connect('127.0.0.43');
+    const body = ' '.repeat(2 * 1024 * 1024);
+    c.socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await soon(() => c.data().includes('\r\n\r\n'));
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await soon(() => (c.data().match(/HTTP\/1\.1 /g) ?? []).length >= 2);
+    expect(c.data().match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 415', 'HTTP/1.1 200']);
+    c.socket.destroy();
   });
 });

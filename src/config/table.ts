@@ -123,7 +123,7 @@ export const SETTINGS = [
     kind: size({ zeroOff: true }),
     default: '256M',
     description: [
-      'bytes of request bodies over 64 KiB the API and dashboard listener holds in memory at once, as',
+      'bytes of request bodies declared over 64 KiB or sent chunked that the API and dashboard listener holds in memory at once, as',
       'they arrive and until they are answered; past it such a request is refused with `429',
       'server_busy` (and `Retry-After`) and its connection closed; in bytes or with `K`/`M`; `0` =',
       'unlimited',

@@ -294,7 +294,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *
+         *     `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -421,7 +425,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *
+         *     `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -533,6 +541,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
@@ -633,7 +650,11 @@ export interface paths {
             'text/plain': string;
           };
         };
-        /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
+        /**
+         * @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *
+         *     `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         */
         429: {
           headers: {
             [name: string]: unknown;
@@ -745,6 +766,15 @@ export interface paths {
             'text/plain': string;
           };
         };
+        /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
@@ -842,6 +872,15 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -1020,7 +1059,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `monthly_quota_exceeded`: The plan's emails per month are used up; see Retry-After.
          */
@@ -1193,7 +1232,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `test_quota_exceeded`: The plan's test sends per day (UTC) are used up; see Retry-After.
          */
@@ -1374,7 +1413,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `monthly_quota_exceeded`: The plan's emails per month are used up; see Retry-After.
          */
@@ -2007,7 +2046,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -2253,7 +2292,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -2504,7 +2543,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -2649,7 +2688,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -2790,7 +2829,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -2935,7 +2974,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -3192,7 +3231,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -3338,7 +3377,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -3587,7 +3626,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -3832,7 +3871,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -3986,7 +4025,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -4244,7 +4283,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -4389,7 +4428,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -4543,7 +4582,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `replay_limit_exceeded`: The webhook endpoint already has the most replays waiting to be sent (1,000 by default).
          */
@@ -4690,7 +4729,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          *
          *     `replay_limit_exceeded`: The webhook endpoint already has the most replays waiting to be sent (1,000 by default).
          */
@@ -5058,7 +5097,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -5206,7 +5245,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -5345,7 +5384,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -5584,7 +5623,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -5730,7 +5769,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -5875,7 +5914,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -6238,7 +6277,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -6384,7 +6423,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -6527,7 +6566,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -6791,7 +6830,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -6924,7 +6963,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -7069,7 +7108,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -7216,7 +7255,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -7468,7 +7507,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {
@@ -7617,7 +7656,7 @@ export interface paths {
         /**
          * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
          *
-         *     `server_busy`: The server already holds as many large request bodies (over 64 KiB) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
          */
         429: {
           headers: {

@@ -44,6 +44,7 @@ const PUBLIC_BODY: ErrorCode[] = [
   'invalid_json',
   'unsupported_media_type',
   'payload_too_large',
+  'server_busy',
   'validation_error',
 ];
 

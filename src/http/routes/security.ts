@@ -63,6 +63,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
             'invalid_json',
             'unsupported_media_type',
             'payload_too_large',
+            'server_busy',
             'validation_error',
             'invalid_token',
           ],
