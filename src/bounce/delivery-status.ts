@@ -7,7 +7,8 @@ import { classifyReport, stageOf } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
-import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
+import { noticeRecipients } from './notice-recipients.js';
+import { cap, cappedLines, MAX_NOTICE_TEXT } from './text-limits.js';
 
 // Recipients read from one report. We send each message to one recipient; a relay reporting on a batch
 // reports one transaction's worth, and RFC 5321 §4.5.3.1.8 asks a server to take 100 in one.
@@ -75,19 +76,29 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   // A notice about several recipients may say of one what is true of another ("user unknown"): its
   // words are read only for a report about one recipient, or they could suppress the wrong address.
   const words = recipientGroups.length === 1 ? cap(notice, MAX_NOTICE_TEXT) : '';
-  const recipients = recipientGroups.map((g) => recipientOf(g, words));
+  // The command each recipient's reply answered, from its own paragraph of the notice (Postfix gives
+  // each its own: "<jane@x>: host … said: … (in reply to RCPT TO command)"); for a report about one
+  // recipient, from anywhere in the notice.
+  const stages = new Map<string, string>();
+  for (const entry of noticeRecipients(cappedLines(notice)).entries) {
+    const stage = stageOf(entry.lines.join('\n'));
+    if (stage !== undefined) stages.set(entry.address, stage);
+  }
+  const recipients = recipientGroups.map((g) => recipientOf(g, words, stages));
   if (recipients.length === 0) return undefined;
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
 
-function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
+function recipientOf(g: FieldGroup, notice: string, stages: Map<string, string>): BouncedRecipient {
   const action = readAction(field(g, 'action'));
   const status = readStatus(field(g, 'status'));
   const diagnostic = typedText(field(g, 'diagnostic-code'));
   const remoteMta = typedText(field(g, 'remote-mta'));
   const originalRecipient = dsnAddress(field(g, 'original-recipient'));
+  const recipient =
+    dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient')) ?? originalRecipient;
   return {
-    recipient: dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient')) ?? originalRecipient,
+    recipient,
     originalRecipient,
     action,
     status,
@@ -100,8 +111,9 @@ function recipientOf(g: FieldGroup, notice: string): BouncedRecipient {
       remoteMta,
       source: 'dsn',
       text: diagnostic === undefined && notice.trim() !== '' ? notice : undefined,
-      // The command the notice says the reply answered (only a one-recipient report's notice is read).
-      stage: notice === '' ? undefined : stageOf(notice),
+      stage:
+        (recipient === undefined ? undefined : stages.get(recipient)) ??
+        (notice === '' ? undefined : stageOf(notice)),
     }),
   };
 }

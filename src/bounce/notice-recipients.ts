@@ -52,6 +52,8 @@ const PHRASES = [
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
+  // MDaemon's transcript names the envelope before the session ("*  To: jane@x").
+  '*  to: ',
 ];
 // Words of a line about the sender's own address.
 const ABOUT_SENDER = /sender|\bfrom\b|mail from|return.?path|envelope/i;
@@ -102,7 +104,12 @@ export function noticeRecipients(lines: string[]): NoticeRecipients {
   if (found.size === 0) {
     for (const line of lines) {
       const address = phraseRecipient(line);
-      if (address) found.add(address);
+      if (!address) continue;
+      // A reply quoted with its address (Sendmail's "550 5.1.1 <jane@x>... User unknown") is that
+      // address's own entry: a notice quoting two gives each its own reply.
+      if (!found.has(address) && sentenceRecipient(line) === address)
+        entries.push({ address, lines: [line] });
+      found.add(address);
     }
   }
   return { recipients: [...found], remainder, entries };

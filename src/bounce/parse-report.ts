@@ -167,7 +167,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     const noticeText = cap(plain.text, MAX_NOTICE_TEXT);
     const classify = (diagnostic: string | undefined, stage?: string) =>
       classifyReport({ action, hint: plain.hint, diagnostic, source: 'plain', text: noticeText, stage });
-    const classification = classify(plain.diagnostic);
+    const classification = classify(plain.diagnostic, plain.stage);
     const recipients = (
       plain.recipients.length ? plain.recipients.slice(0, MAX_RECIPIENTS) : [undefined]
     ).map((recipient): BouncedRecipient => {

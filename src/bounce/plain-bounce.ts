@@ -28,6 +28,8 @@ export interface PlainBounce {
    * stageOf): Exim's "after RCPT TO:", Postfix's "(in reply to MAIL FROM command)".
    */
   stages: Map<string, string>;
+  /** The command the reply answered, for a notice about at most one recipient, wherever it says so. */
+  stage: string | undefined;
   /** The human-readable part, without the returned original message. */
   text: string;
 }
@@ -162,6 +164,10 @@ export function parsePlainBounce(
     const stage = stageOf(entry.lines.join('\n'));
     if (stage !== undefined) stages.set(entry.address, stage);
   }
+  // A notice about one recipient: its transcript may stand apart from the recipient's lines (Sendmail's
+  // "----- Transcript of session follows -----").
+  const stage = recipients.size <= 1 && stages.size === 0 ? stageOf(human) : undefined;
+  if (stage !== undefined && recipients.size === 1) stages.set([...recipients][0]!, stage);
   if (named.entries.length > 1) {
     for (const entry of named.entries) {
       const own = noticeDiagnostic(entry.lines, entry.lines.join(' ').trim() || undefined);
@@ -174,6 +180,7 @@ export function parsePlainBounce(
     diagnostic,
     diagnostics,
     stages,
+    stage,
     text: human,
   };
 }

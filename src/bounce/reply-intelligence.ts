@@ -254,30 +254,54 @@ const NAMES_RECIPIENT = new Set<BounceCategory>([
 ]);
 
 // The command a reply answered, as reports name it: Postfix's "(in reply to MAIL FROM command)" (folded
-// anywhere), Exim's "SMTP error from remote mail server after MAIL FROM:<…>" ("after initial
-// connection"), a Sendmail or Courier transcript's ">>> MAIL From:<…>" answered on the next line by
-// "<<< 550 …", qmail's "Connected to … but sender was rejected".
+// anywhere) and "refused to talk to me" (the greeting), Exim's "SMTP error from remote mail server
+// after MAIL FROM:<…>" ("after initial connection"), qmail's "Connected to … but sender was rejected"
+// ("but my name was rejected": HELO), hMailServer's "sent: MAIL FROM:… / Remote server replied: 550",
+// and a transcript (Sendmail's and Courier's ">>> MAIL From:<…>" answered on the next line by "<<< 550
+// …", MDaemon's "-->" and "<--" after a time stamp): its last exchange, since Sendmail keeps the
+// transcript of earlier attempts above the last. Sendmail, pipelining, writes only the last command it
+// sent (">>> DATA") above the first refusal; two "503" refusals after it (RCPT and DATA refused for
+// want of a MAIL FROM), or a "Need MAIL" one, say the refusal was MAIL FROM's.
 const STAGES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/\(in\s+reply\s+to\s+([a-z]{2,8}(?:\s+[a-z]{2,8}){0,2})\s+command\)/i, (m) => m[1]!],
+  [/refused\s+to\s+talk\s+to\s+me/i, () => 'INITIAL CONNECTION'],
   [
-    /smtp error from remote (?:mail )?server (?:after|for) (initial connection|e?hlo|lhlo|starttls|auth|(?:pipelined )?mail from|rcpt to|end of data|data)\b/i,
+    /smtp error from remote (?:mail )?server (?:after|for) (initial connection|helo|ehlo|lhlo|starttls|auth|(?:pipelined )?mail from|rcpt to|end of data|data)\b/i,
     (m) => m[1]!,
   ],
-  [/^>>> (mail from|rcpt to|e?hlo|data)\b[^\n]*\n[ \t]*<<< [45]\d\d/im, (m) => m[1]!],
   [/connected to \S{1,255} but sender was rejected/i, () => 'MAIL FROM'],
+  [/connected to \S{1,255} but my name was rejected/i, () => 'HELO'],
+  [
+    /\bsent: (mail from|rcpt to|helo|ehlo|data)\b[^\n]*\n[ \t]*remote server replied: [45]\d\d/i,
+    (m) => m[1]!,
+  ],
+  [
+    /^(?:>>>|-->|[^\n]{1,40}?: -->) [^\n]*\n(?:<<<|[^\n]{1,40}?: <--) [45]\d\d[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503/im,
+    () => 'MAIL FROM',
+  ],
+  [/^<<< 503[ -](?:[\d.]+ )?need mail\b/im, () => 'MAIL FROM'],
 ];
+
+// A transcript's exchanges: a command, and on the next line the reply to it.
+const EXCHANGE =
+  /^(?:[^\n]{1,40}?: )?(?:>>>|-->) (mail from|rcpt to|helo|ehlo|lhlo|data)\b[^\n]*\n(?:[^\n]{1,40}?: )?(?:<<<|<--) [45]\d\d/gim;
 
 /** The SMTP command a report says the reply answered, upper case (`MAIL FROM`, `RCPT TO`), if it says. */
 export function stageOf(text: string): string | undefined {
   for (const [pattern, name] of STAGES) {
     const m = pattern.exec(text);
-    if (m)
-      return name(m)
-        .replace(/\s+/g, ' ')
-        .replace(/^pipelined /i, '')
-        .toUpperCase();
+    if (m) return normalStage(name(m));
   }
-  return undefined;
+  let last: string | undefined;
+  for (const m of text.matchAll(EXCHANGE)) last = m[1];
+  return last === undefined ? undefined : normalStage(last);
+}
+
+function normalStage(name: string): string {
+  return name
+    .replace(/\s+/g, ' ')
+    .replace(/^pipelined /i, '')
+    .toUpperCase();
 }
 
 // The commands before the recipient is named: a reply to one cannot be about the recipient.

@@ -248,6 +248,28 @@ describe('what a verdict does', () => {
     // Pipelined: the reply that follows is not MAIL FROM's.
     expect(stageOf('>>> MAIL From:<b@x>\n>>> RCPT To:<j@x>\n<<< 550 5.1.1 unknown')).toBe('RCPT TO');
     expect(stageOf('Connected to 192.0.2.1 but sender was rejected.')).toBe('MAIL FROM');
+    expect(stageOf('Connected to 192.0.2.1 but my name was rejected.')).toBe('HELO');
+    expect(stageOf('host mx.x.example[192.0.2.1] refused to talk to me: 554 no PTR')).toBe(
+      'INITIAL CONNECTION',
+    );
+    expect(stageOf('SMTP error from remote mail server after HELO mta.example:')).toBe('HELO');
+    expect(stageOf('hMailServer sent: MAIL FROM:<b@x>\n   Remote server replied: 550 no')).toBe('MAIL FROM');
+    // MDaemon's transcript after its time stamps; the last exchange of a transcript kept across attempts.
+    expect(
+      stageOf(' Wed 2026-12-02 05:12:11: --> MAIL From:<b@x>\n Wed 2026-12-02 05:12:12: <-- 550 no\n'),
+    ).toBe('MAIL FROM');
+    expect(
+      stageOf('>>> MAIL From:<b@x>\n<<< 451 4.3.0 later\n>>> RCPT To:<j@x>\n<<< 550 5.1.1 unknown'),
+    ).toBe('RCPT TO');
+    // Sendmail pipelining: only the last command is shown; two 503s after the refusal say it was MAIL FROM's.
+    expect(
+      stageOf(
+        '>>> DATA\n<<< 550 mailbox unavailable\n554 5.0.0 Service unavailable\n<<< 503 Bad sequence\n<<< 503 Bad sequence',
+      ),
+    ).toBe('MAIL FROM');
+    expect(
+      stageOf('>>> DATA\n<<< 550 5.1.1 <j@x>... User unknown\n<<< 503 5.0.0 Need RCPT (recipient)'),
+    ).toBe('DATA');
     expect(stageOf('550 5.1.1 User unknown')).toBeUndefined();
   });
 
