@@ -9,6 +9,15 @@ export interface MemoryLimits {
   perPeer: number;
 }
 
+/**
+ * How one take is limited. `perPeer: false`: not held to the network's share (the receiver's trusted
+ * networks); `leave`: bytes of the whole that must stay free after it (kept for those networks).
+ */
+export interface TakeOptions {
+  perPeer?: boolean;
+  leave?: number;
+}
+
 export class MemoryBudget {
   private used = 0;
   private readonly byPeer = new Map<string, number>();
@@ -20,8 +29,8 @@ export class MemoryBudget {
   ) {}
 
   /** Counts `bytes` more for `peer`, unless that would pass either limit (then nothing is counted). */
-  take(peer: string, bytes: number): boolean {
-    if (bytes > this.room(peer)) return false;
+  take(peer: string, bytes: number, options: TakeOptions = {}): boolean {
+    if (bytes > this.room(peer, options)) return false;
     this.used += bytes;
     this.byPeer.set(peer, (this.byPeer.get(peer) ?? 0) + bytes);
     this.onChange(this.used);
@@ -38,9 +47,10 @@ export class MemoryBudget {
   }
 
   /** Bytes `peer` may still take (Infinity when neither limit is set). */
-  room(peer: string): number {
-    const total = this.limits.total > 0 ? this.limits.total - this.used : Infinity;
-    const mine = this.limits.perPeer > 0 ? this.limits.perPeer - (this.byPeer.get(peer) ?? 0) : Infinity;
+  room(peer: string, { perPeer = true, leave = 0 }: TakeOptions = {}): number {
+    const total = this.limits.total > 0 ? this.limits.total - leave - this.used : Infinity;
+    const mine =
+      perPeer && this.limits.perPeer > 0 ? this.limits.perPeer - (this.byPeer.get(peer) ?? 0) : Infinity;
     return Math.max(0, Math.min(total, mine));
   }
 

@@ -5,7 +5,12 @@
 // trusts only 127.0.0.9.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { UNTRUSTED_SESSIONS, type InboundReceiver } from '../src/inbound/receiver.js';
+import pino from 'pino';
+import type { InboundRepo } from '../src/db/inbound-repo.js';
+import { Verp } from '../src/delivery/verp.js';
+import type { InboundBudget } from '../src/inbound/inbound-budget.js';
+import type { InboundProcessor } from '../src/inbound/inbound-processor.js';
+import { InboundReceiver, UNTRUSTED_SESSIONS } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
 import { SmtpSession } from './helpers/smtp-session.js';
@@ -307,10 +312,12 @@ describe.each(databaseKinds)('the hourly budget per client address on $name', (k
 describe('the memory messages being received may hold', () => {
   let env: TestEnv;
   let receiver: InboundReceiver;
+  const NO_MEMORY = '452 4.3.1 insufficient system storage, try again later';
 
   beforeAll(async () => {
+    // Untrusted clients leave an eighth of the whole (512K) to the trusted networks.
     env = await startTestEnv(sqlite, {
-      env: { ...baseEnv, TXMAIL_INBOUND_MEMORY: '512K', TXMAIL_INBOUND_MEMORY_PER_IP: '256K' },
+      env: { ...baseEnv, TXMAIL_INBOUND_MEMORY: '4M', TXMAIL_INBOUND_MEMORY_PER_IP: '1M' },
     });
     receiver = await env.services.startInbound({ port: 0 });
   });
@@ -331,16 +338,12 @@ describe('the memory messages being received may hold', () => {
 
   it("refuses a client's message past its share with 452 4.3.1, keeps nothing of it, and takes mail once it is answered", async () => {
     const address = '127.0.0.41';
-    const held = await holding(address, 200 * 1024);
-    // A declared size the share cannot hold (about 56 KiB are left): at once.
+    const held = await holding(address, 800 * 1024);
+    // A declared size whose copies (as received, in one piece, in base64) the share cannot hold: at once.
     const declared = await SmtpSession.open(receiver.port, address);
-    expect(await declared.begin('', TO, ' SIZE=100000')).toBe(
-      '452 4.3.1 insufficient system storage, try again later',
-    );
+    expect(await declared.begin('', TO, ' SIZE=100000')).toBe(NO_MEMORY);
     // Undeclared: after the data, none of which was kept.
-    expect(await declared.send('', TO, report(100 * 1024))).toBe(
-      '452 4.3.1 insufficient system storage, try again later',
-    );
+    expect(await declared.send('', TO, report(300 * 1024))).toBe(NO_MEMORY);
     // Another client's message is taken meanwhile.
     const other = await SmtpSession.open(receiver.port, '127.0.0.42');
     expect(await other.send('', TO, report(100 * 1024))).toMatch(/^250 /);
@@ -353,15 +356,76 @@ describe('the memory messages being received may hold', () => {
     expect((await env.inboundFrom(address)).length).toBe(1);
   });
 
-  it('refuses past the whole budget whichever client sends', async () => {
-    const held = await Promise.all(['127.0.0.43', '127.0.0.44'].map((a) => holding(a, 250 * 1024)));
-    const late = await SmtpSession.open(receiver.port, '127.0.0.45');
-    expect(await late.send('', TO, report(100 * 1024))).toBe(
-      '452 4.3.1 insufficient system storage, try again later',
-    );
+  it('refuses past the whole budget whichever untrusted client sends, and keeps room for the trusted', async () => {
+    // One after the other: each waits for its own bytes, not another's.
+    const held: SmtpSession[] = [];
+    for (const a of ['127.0.0.43', '127.0.0.44', '127.0.0.45', '127.0.0.46'])
+      held.push(await holding(a, 850 * 1024));
+    const late = await SmtpSession.open(receiver.port, '127.0.0.47');
+    expect(await late.send('', TO, report(100 * 1024))).toBe(NO_MEMORY);
+    // A trusted relay is held to no share, and gets the part the others leave.
+    const relay = await SmtpSession.open(receiver.port, TRUSTED);
+    expect(await relay.send('', TO, report(100 * 1024))).toMatch(/^250 /);
     await Promise.all(held.map((s) => s.hangUp()));
     await until('the held bytes given back', async () => receiver.memoryHeld === 0 || undefined);
     expect(await late.send('', TO, report(100 * 1024))).toMatch(/^250 /);
-    await late.quit();
+    // Trusted: more than an untrusted client's share at once.
+    expect(await relay.send('', TO, report(1100 * 1024), ' SIZE=1126400')).toMatch(/^250 /);
+    await quitAll([late, relay]);
+  });
+});
+
+describe('a message whose client hangs up after its final dot', () => {
+  it('is counted against the memory until it is answered, and against the hourly budget', async () => {
+    let finishStore: () => void = () => undefined;
+    const stores: { charges: number }[] = [];
+    const repo = {
+      isCustomerDomain: async () => false,
+      storeCharged: async (_message: unknown, charges: unknown[]) => {
+        stores.push({ charges: charges.length });
+        await new Promise<void>((resolve) => (finishStore = resolve));
+        return undefined;
+      },
+    } as unknown as InboundRepo;
+    const logger = pino({ level: 'silent' });
+    const clock = new ManualClock();
+    const budget = {
+      room: async () => ({ ok: true }),
+      charges: (client: string, size: number) => [{ limit: 'messages', key: client, amount: size }],
+    } as unknown as InboundBudget;
+    const processor = {
+      reserve: () => undefined,
+      wake: () => undefined,
+      owner: 'test',
+    } as unknown as InboundProcessor;
+    const receiver = await new InboundReceiver(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        hostname: 'mx.test',
+        returnPathLabel: 'send',
+        testDomain: 'test.txmail.example',
+        maxSize: 1024 * 1024,
+        connectionsPerMinute: 0,
+        trustedNetworks: [TRUSTED],
+        memory: { total: 4 * 1024 * 1024, perPeer: 1024 * 1024 },
+      },
+      { repo, processor, verp: new Verp(Buffer.alloc(32, 7)), clock, logger, budget },
+    ).listen();
+    try {
+      const s = await SmtpSession.open(receiver.port, '127.0.0.49');
+      expect(await s.begin('', TO)).toBeUndefined();
+      s.write(report(100 * 1024).replace(/\r?\n/g, '\r\n') + '\r\n.\r\n');
+      await s.hangUp();
+      await until('the store to begin', async () => stores.length === 1 || undefined);
+      // The session is gone; its message, in one piece and in base64, is still in memory.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.memoryHeld).toBeGreaterThan(200 * 1024);
+      expect(stores[0]!.charges).toBe(1);
+      finishStore();
+      await until('the bytes given back', async () => receiver.memoryHeld === 0 || undefined);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -233,10 +233,11 @@ export const SETTINGS = [
     kind: size({ zeroOff: true }),
     default: '256M',
     description: [
-      'bytes of messages being received the receiver holds in memory at once, all sessions together;',
-      'past it the message is not kept and is answered `452 4.3.1` (the sender tries again later), and',
-      'a MAIL FROM whose SIZE does not fit gets the same at once; in bytes or with `K`/`M`; `0` =',
-      'unlimited',
+      'memory the receiver holds for messages being received and stored, all sessions together (a',
+      'message holds about 3.4 times its size while it is stored: as received, in one piece, in',
+      'base64); untrusted clients leave an eighth of it to the trusted networks; past it the message',
+      'is not kept and is answered `452 4.3.1` (the sender tries again later), and a MAIL FROM whose',
+      'SIZE does not fit gets the same at once; in bytes or with `K`/`M`; `0` = unlimited',
     ],
   }),
   variable({
@@ -244,7 +245,11 @@ export const SETTINGS = [
     field: 'inboundMemoryPerIp',
     kind: size({ zeroOff: true }),
     default: '64M',
-    description: ['the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold; `0` = unlimited'],
+    description: [
+      'the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold (trusted networks: no',
+      'share); keep it above 3.4 times `TXMAIL_INBOUND_MAX_SIZE`, or the largest messages are never',
+      'taken; `0` = unlimited',
+    ],
   }),
   variable({
     env: 'TXMAIL_INBOUND_CONNECTIONS_PER_MINUTE',

@@ -22,9 +22,9 @@ import type { InboundBudget } from './inbound-budget.js';
 import { InboundProcessor } from './inbound-processor.js';
 import { messageDigest } from './message-digest.js';
 import { checkRecipient } from './recipient-policy.js';
-import { trustedNetworks } from '../trusted-networks.js';
+import { trustedNetworks, type TrustedNetworks } from '../trusted-networks.js';
 import { clientNetwork } from '../client-network.js';
-import { MemoryBudget, type MemoryLimits } from '../memory-budget.js';
+import { MemoryBudget, type MemoryLimits, type TakeOptions } from '../memory-budget.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -93,6 +93,22 @@ const smtpError = (code: number, text: string) => Object.assign(new Error(text),
 
 // RFC 5321 §4.2.2 452, RFC 3463 x.3.1 ("mail system full"): the sender keeps the message and tries later.
 const NO_MEMORY = '4.3.1 insufficient system storage, try again later';
+/**
+ * The part of TXMAIL_INBOUND_MEMORY untrusted clients leave free, as they leave 50 sessions: the
+ * operator's relays still get their mail in while a few networks hold the rest.
+ */
+const TRUSTED_MEMORY_SHARE = 1 / 8;
+/**
+ * A message being received is copied into blocks of this size (a larger chunk gets a block of its own
+ * size), and the blocks are what is counted. Kept as they came, the chunks of a message sent a byte a
+ * packet, or as lines of single dots (smtp-server hands over each unstuffed line as a chunk of its
+ * own, a slice of the read it came in), cost about 110 bytes of heap for every byte or three counted.
+ */
+const BLOCK = 16 * 1024;
+/** The base64 text of `bytes` bytes, as stored (4 characters for 3 bytes). */
+const base64Chars = (bytes: number) => Math.ceil(bytes / 3) * 4;
+/** What a message of `bytes` bytes holds at most: as received, in one piece, and as base64 (see 'end'). */
+const memoryFor = (bytes: number) => 2 * bytes + base64Chars(bytes);
 
 export class InboundReceiver {
   private readonly server: SMTPServer;
@@ -109,15 +125,17 @@ export class InboundReceiver {
   private readonly memory: MemoryBudget;
   /** What each session's message in DATA holds of it, given back when it is answered or the session closes. */
   private readonly holding = new Map<string, { client: string; bytes: number }>();
+  private readonly trusted: TrustedNetworks;
   port = 0;
 
   constructor(
     private readonly options: ReceiverOptions,
     private readonly deps: ReceiverDeps,
   ) {
+    this.trusted = trustedNetworks(options.trustedNetworks ?? DEFAULT_TRUSTED_NETWORKS);
     this.limits = new ClientLimits(
       {
-        trusted: trustedNetworks(options.trustedNetworks ?? DEFAULT_TRUSTED_NETWORKS),
+        trusted: this.trusted,
         connectionsPerMinute: options.connectionsPerMinute,
         sessionsPerClient: options.sessionsPerIp ?? DEFAULT_SESSIONS_PER_CLIENT,
         lifetimeMs: options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS,
@@ -157,14 +175,16 @@ export class InboundReceiver {
       onClose: (session) => {
         this.limits.end(session.id);
         this.refused.delete(session.id);
-        this.release(session.id);
+        // A message being stored still holds its copies: its answer gives them back.
+        if (!this.storing.has(session.id)) this.release(session.id);
       },
       onMailFrom: (address, session, answer) => {
         const cb = answerLater(answer);
         // RFC 1870 §6: the size the client declared; smtp-server has checked it is digits.
         const declared = address.args ? Number(address.args['SIZE'] ?? NaN) : NaN;
         // A declared size that the memory left cannot hold now: said at once (RFC 1870 §6.2's 452).
-        if (declared > this.memory.room(clientNetwork(session.remoteAddress))) {
+        const terms = this.memoryTerms(session.remoteAddress);
+        if (memoryFor(declared) > this.memory.room(clientNetwork(session.remoteAddress), terms)) {
           return cb(smtpError(452, NO_MEMORY));
         }
         this.limits
@@ -252,30 +272,69 @@ export class InboundReceiver {
       done(err, message);
       if (this.limits.expired(session.id)) this.cut(session.id);
     });
-    const chunks: Buffer[] = [];
     const held = { client: clientNetwork(session.remoteAddress), bytes: 0 };
+    const terms = this.memoryTerms(session.remoteAddress);
     this.holding.set(session.id, held);
+    // The message so far: `length` bytes in `blocks`, the last of them filled up to `free` bytes short.
+    const blocks: Buffer[] = [];
+    let free = 0;
+    let length = 0;
     let noMemory = false;
+    /** Counts `bytes` more for this message; never once its session's count was given back. */
+    const take = (bytes: number): boolean => {
+      if (this.holding.get(session.id) !== held || !this.memory.take(held.client, bytes, terms)) return false;
+      held.bytes += bytes;
+      return true;
+    };
+    const dropAll = () => {
+      blocks.length = 0;
+      free = 0;
+      length = 0;
+      this.release(session.id);
+    };
     stream.on('data', (c: Buffer) => {
       // Past the size limit or the memory's, keep reading (the client is still sending) but stop keeping
-      // it; past the memory's, what was kept is let go at once.
-      if (stream.sizeExceeded || noMemory) return;
-      if (!this.memory.take(held.client, c.length)) {
-        noMemory = true;
-        chunks.length = 0;
-        this.release(session.id);
-        return;
+      // it, and let go at once what was kept.
+      if (noMemory || stream.sizeExceeded) return void (blocks.length > 0 && dropAll());
+      let at = 0;
+      while (at < c.length) {
+        if (free === 0) {
+          const size = Math.max(BLOCK, c.length - at);
+          if (!take(size)) {
+            noMemory = true;
+            return dropAll();
+          }
+          blocks.push(Buffer.allocUnsafe(size));
+          free = size;
+        }
+        const last = blocks[blocks.length - 1]!;
+        const n = c.copy(last, last.length - free, at);
+        at += n;
+        free -= n;
+        length += n;
       }
-      held.bytes += c.length;
-      chunks.push(c);
     });
     stream.on('end', () => {
       // smtp-server answers 552 itself for an oversized message (RFC 1870 §6).
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (noMemory) return cb(smtpError(452, NO_MEMORY));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
+      // The copies made to store it are counted too, until the answer: the bytes in one piece, and their
+      // base64 text (4 characters for 3 bytes); the blocks are given back once copied.
+      const rawChars = base64Chars(length);
+      if (!take(length + rawChars)) {
+        dropAll();
+        return cb(smtpError(452, NO_MEMORY));
+      }
+      const bytes = Buffer.concat(blocks, length);
+      const copied = held.bytes - length - rawChars;
+      blocks.length = 0;
+      held.bytes -= copied;
+      this.memory.give(held.client, copied);
+      // What storing it will count against the client's hourly budget: now, while its session is open
+      // (read after the fingerprint, a client that hung up after its final dot was counted nothing).
+      const charges = this.limits.charges(session.id, length);
       this.storing.add(session.id);
-      const bytes = Buffer.concat(chunks);
       const raw = bytes.toString('base64');
       const now = this.deps.clock.now();
       // Processed at once when the processor has room (inbound-processor.ts MAX_IN_HAND), else stored
@@ -304,7 +363,7 @@ export class InboundReceiver {
       messageDigest(mailFrom, rcptTo, bytes)
         .then(async (digest) => {
           const row = rowWith(digest);
-          await this.storeWithinBudget(session, { ...row, raw });
+          await this.storeWithinBudget(session, charges, { ...row, raw });
           return row;
         })
         .then(
@@ -324,6 +383,12 @@ export class InboundReceiver {
     });
   }
 
+  /** What a client's messages are held to: trusted networks to no share, others leave them a part. */
+  private memoryTerms(address: string): TakeOptions {
+    if (this.trusted(address)) return { perPeer: false };
+    return { leave: Math.floor((this.options.memory?.total ?? 0) * TRUSTED_MEMORY_SHARE) };
+  }
+
   /** Gives back what a session's message held of the memory (once: later calls find nothing). */
   private release(sessionId: string): void {
     const held = this.holding.get(sessionId);
@@ -338,8 +403,11 @@ export class InboundReceiver {
   }
 
   /** Stores a message counted against its client's hourly budget, or fails with the refusal to answer. */
-  private async storeWithinBudget(session: SMTPServerSession, message: ReceivedMessage): Promise<void> {
-    const charges = this.limits.charges(session.id, message.size);
+  private async storeWithinBudget(
+    session: SMTPServerSession,
+    charges: ReturnType<ClientLimits['charges']>,
+    message: ReceivedMessage,
+  ): Promise<void> {
     const refused = await this.deps.repo.storeCharged(message, charges, message.received_at);
     if (refused) {
       const refusal = this.limits.noRoom(refused.limit, session.remoteAddress);

@@ -43,6 +43,16 @@ describe('MemoryBudget', () => {
     expect(new MemoryBudget({ total: 0, perPeer: 0 }).room('a')).toBe(Infinity);
   });
 
+  it('holds a take to no share when asked, and keeps what `leave` says free of the whole', () => {
+    const memory = new MemoryBudget({ total: 1000, perPeer: 400 });
+    expect(memory.take('a', 300, { leave: 200 })).toBe(true);
+    expect(memory.take('b', 400, { leave: 200 })).toBe(true);
+    expect(memory.room('c', { leave: 200 })).toBe(100);
+    expect(memory.take('c', 101, { leave: 200 })).toBe(false);
+    expect(memory.take('t', 300, { perPeer: false })).toBe(true);
+    expect(memory.take('t', 1, { perPeer: false })).toBe(false);
+  });
+
   it('has no limit where a limit is 0', () => {
     const memory = new MemoryBudget({ total: 0, perPeer: 0 });
     expect(memory.take('a', 10 ** 12)).toBe(true);
