@@ -102,7 +102,7 @@ export class Metrics {
     });
     this.inboundLimited = new Counter({
       name: 'txmail_inbound_limited_total',
-      help: 'Sessions and messages the bounce receiver refused, or sessions it cut, by per-client limit (connection_rate, sessions, lifetime, hourly_messages, hourly_bytes)',
+      help: 'Sessions and messages the bounce receiver refused, or sessions it cut, by per-client limit (connection_rate, sessions, lifetime, hourly_messages, hourly_bytes) or the memory budget (memory)',
       labelNames: ['limit'],
       registers,
     });

@@ -354,6 +354,8 @@ describe('the memory messages being received may hold', () => {
     expect(receiver.memoryHeld).toBe(0);
     await quitAll([declared, other]);
     expect((await env.inboundFrom(address)).length).toBe(1);
+    // Both refusals are counted like every per-client limit's.
+    expect(await limitedCount(env, 'memory')).toBe(2);
   });
 
   it('refuses past the whole budget whichever untrusted client sends, and keeps room for the trusted', async () => {

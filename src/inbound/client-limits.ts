@@ -9,7 +9,8 @@ import type { BudgetCharge, BudgetLimit, InboundBudget } from './inbound-budget.
 import { SessionLimiter } from '../session-limiter.js';
 import type { TrustedNetworks } from '../trusted-networks.js';
 
-export type ClientLimit = 'connection_rate' | 'sessions' | 'lifetime' | BudgetLimit;
+/** `memory`: the receiver's memory budget for messages being received (receiver.ts). */
+export type ClientLimit = 'connection_rate' | 'sessions' | 'lifetime' | 'memory' | BudgetLimit;
 
 /** What to answer a client over a limit. */
 export interface Refusal {

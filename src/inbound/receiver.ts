@@ -185,7 +185,7 @@ export class InboundReceiver {
         // A declared size that the memory left cannot hold now: said at once (RFC 1870 §6.2's 452).
         const terms = this.memoryTerms(session.remoteAddress);
         if (memoryFor(declared) > this.memory.room(clientNetwork(session.remoteAddress), terms)) {
-          return cb(smtpError(452, NO_MEMORY));
+          return cb(this.noMemory(session.remoteAddress));
         }
         this.limits
           .mailFrom(session.id, session.remoteAddress, Number.isFinite(declared) ? declared : undefined)
@@ -317,14 +317,14 @@ export class InboundReceiver {
     stream.on('end', () => {
       // smtp-server answers 552 itself for an oversized message (RFC 1870 §6).
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
-      if (noMemory) return cb(smtpError(452, NO_MEMORY));
+      if (noMemory) return cb(this.noMemory(session.remoteAddress));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
       // The copies made to store it are counted too, until the answer: the bytes in one piece, and their
       // base64 text (4 characters for 3 bytes); the blocks are given back once copied.
       const rawChars = base64Chars(length);
       if (!take(length + rawChars)) {
         dropAll();
-        return cb(smtpError(452, NO_MEMORY));
+        return cb(this.noMemory(session.remoteAddress));
       }
       const bytes = Buffer.concat(blocks, length);
       const copied = held.bytes - length - rawChars;
@@ -387,6 +387,13 @@ export class InboundReceiver {
   private memoryTerms(address: string): TakeOptions {
     if (this.trusted(address)) return { perPeer: false };
     return { leave: Math.floor((this.options.memory?.total ?? 0) * TRUSTED_MEMORY_SHARE) };
+  }
+
+  /** The refusal of a message the memory cannot hold, told like every per-client limit's. */
+  private noMemory(address: string): Error {
+    this.deps.logger.debug({ limit: 'memory', remoteIp: address }, 'inbound message over the memory budget');
+    this.deps.limited?.('memory');
+    return smtpError(452, NO_MEMORY);
   }
 
   /** Gives back what a session's message held of the memory (once: later calls find nothing). */
