@@ -275,12 +275,13 @@ const STAGES: [RegExp, (m: RegExpExecArray) => string][] = [
     /\bsent: (mail from|rcpt to|helo|ehlo|data)\b[^\n]*\n[ \t]*remote server replied: [45]\d\d/i,
     (m) => m[1]!,
   ],
-  [
-    /^(?:>>>|-->|[^\n]{1,40}?: -->) [^\n]*\n(?:<<<|[^\n]{1,40}?: <--) [45]\d\d[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503/im,
-    () => 'MAIL FROM',
-  ],
-  [/^<<< 503[ -](?:[\d.]+ )?need mail\b/im, () => 'MAIL FROM'],
 ];
+
+// Sendmail pipelining: a refusal, then RCPT and DATA refused with 503 for want of a MAIL FROM; or a
+// "503 … Need MAIL" alone.
+const REFUSED_MAIL_FROM =
+  /^(?:>>>|-->|[^\n]{1,40}?: -->) [^\n]*\n(?:<<<|[^\n]{1,40}?: <--) [45]\d\d[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503[^\n]*\n(?:(?!<<<)[^\n]*\n){0,2}<<< 503/gim;
+const NEED_MAIL = /^<<< 503[ -](?:[\d.]+ )?(?:error: )?need mail\b/gim;
 
 // A transcript's exchanges: a command, and on the next line the reply to it.
 const EXCHANGE =
@@ -292,9 +293,16 @@ export function stageOf(text: string): string | undefined {
     const m = pattern.exec(text);
     if (m) return normalStage(name(m));
   }
-  let last: string | undefined;
-  for (const m of text.matchAll(EXCHANGE)) last = m[1];
-  return last === undefined ? undefined : normalStage(last);
+  // A transcript: its last exchange, or the last refusal that Sendmail's pipelining shows was MAIL
+  // FROM's, whichever comes later (an earlier attempt's is above the last one's).
+  let last: { at: number; stage: string } | undefined;
+  for (const m of text.matchAll(EXCHANGE)) last = { at: m.index, stage: m[1]! };
+  for (const pattern of [REFUSED_MAIL_FROM, NEED_MAIL]) {
+    for (const m of text.matchAll(pattern)) {
+      if (last === undefined || m.index >= last.at) last = { at: m.index, stage: 'MAIL FROM' };
+    }
+  }
+  return last === undefined ? undefined : normalStage(last.stage);
 }
 
 function normalStage(name: string): string {

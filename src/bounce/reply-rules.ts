@@ -95,6 +95,13 @@ const SENDER_DOMAIN_CHECK =
 const SENDER_INEXISTENT =
   /(?:exp[e\u00e9]diteur|[e\u00e9]metteur|remitente|remetente|mittente|adresse de retour|direcci[o\u00f3]n de retorno|endere[c\u00e7]o de retorno|indirizzo di ritorno) (?:inexistante?|inexistente|inesistente)\b/i;
 
+// Our own address named and refused in so many words, the noun phrase right before its predicate
+// ("Absenderadresse abgelehnt", "la dirección del remitente no existe"): close enough to stand over a
+// 5.1.1, where the looser words above would also catch "reported to the return path" in a reply about
+// the recipient.
+const SENDER_ADDRESS_REFUSED =
+  /(?:absender(?:adresse)?|(?:la )?direcci[o\u00f3]n del remitente|adresse (?:de l['\u2019])?exp[e\u00e9]diteur|endere[c\u00e7]o do remetente|indirizzo del mittente)(?: [^\s.;:]{1,30})? (?:abgelehnt|existiert nicht|unbekannt|ung\u00fcltig|no existe|n'existe pas|n\u00e3o existe|non esiste|rechazad[ao]|rejet[e\u00e9]e?|desconocid[ao]|inconnue?)\b/i;
+
 // Words that refuse our own address (MAIL FROM, the return path), in the languages the recipient's
 // words know: "Sender address rejected", "la dirección del remitente no existe".
 const SENDER_REJECTED_WORDS =
@@ -382,7 +389,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     // Sender address rejected: undeliverable address"): about our return path, never the recipient, so
     // the verdict carries the policy code (ownCode).
     words: new RegExp(
-      `sender address(?: <[^<>\\n]{1,320}>)? (?:rejected|does not exist|doesn'?t exist|not found|unknown|is invalid)|sender domain (?:not found|unknown|rejected)|${SENDER_INEXISTENT.source}|${SENDER_REJECTED_WORDS.source}`,
+      `sender address(?: <[^<>\\n]{1,320}>)? (?:rejected|does not exist|doesn'?t exist|not found|unknown|is invalid)|sender domain (?:not found|unknown|rejected)|${SENDER_INEXISTENT.source}|${SENDER_ADDRESS_REFUSED.source}`,
       'i',
     ),
     // Not x.1.7 and x.1.8, which are the sender's own codes (the rule for them, below, keeps them).
