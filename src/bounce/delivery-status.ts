@@ -7,7 +7,7 @@ import { classifyReport, stageOf } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
-import { noticeRecipients } from './notice-recipients.js';
+import { entryStages, noticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_NOTICE_TEXT } from './text-limits.js';
 
 // Recipients read from one report. We send each message to one recipient; a relay reporting on a batch
@@ -79,11 +79,7 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   // The command each recipient's reply answered, from its own paragraph of the notice (Postfix gives
   // each its own: "<jane@x>: host … said: … (in reply to RCPT TO command)"); for a report about one
   // recipient, from anywhere in the notice.
-  const stages = new Map<string, string>();
-  for (const entry of noticeRecipients(cappedLines(notice)).entries) {
-    const stage = stageOf(entry.lines.join('\n'));
-    if (stage !== undefined) stages.set(entry.address, stage);
-  }
+  const stages = entryStages(noticeRecipients(cappedLines(notice)).entries);
   const recipients = recipientGroups.map((g) => recipientOf(g, words, stages));
   if (recipients.length === 0) return undefined;
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };

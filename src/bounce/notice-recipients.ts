@@ -5,6 +5,7 @@
 // "<jane@x> (expanded from <a@x>): …"), quoted before a date (older Exchange "'jane@x' on 11/23/2026"),
 // or inside a sentence (Gmail "Your message wasn't delivered to jane@x because …", Office 365 "Your
 // message to jane@x couldn't be delivered").
+import { stageOf } from './reply-intelligence.js';
 import { firstAddress } from './address-scan.js';
 
 // The sentences that name a recipient right after these words (lower case).
@@ -70,6 +71,19 @@ const NAMING_SENTENCES = [
   /(?:^|\s)[45]\d\d[ -](?:[45]\.\d{1,3}\.\d{1,3}\s+)?<([^\s<>@]{1,64}@[^\s<>]{1,255})>\.\.\./,
   /\bthe (?:e-?mail )?address\s+<?([^\s<>@]+@[^\s<>]+?)>?\s+(?:no longer exists|does not exist|doesn't exist|is (?:no longer|not) (?:valid|in use|active|available))/i,
 ];
+
+/**
+ * The SMTP command each entry's reply answered, where its own lines say (reply-intelligence.ts
+ * stageOf): Exim's "after RCPT TO:", Postfix's "(in reply to MAIL FROM command)".
+ */
+export function entryStages(entries: NoticeRecipients['entries']): Map<string, string> {
+  const stages = new Map<string, string>();
+  for (const entry of entries) {
+    const stage = stageOf(entry.lines.join('\n'));
+    if (stage !== undefined) stages.set(entry.address, stage);
+  }
+  return stages;
+}
 
 export interface NoticeRecipients {
   /** Lower case, in the order found. */

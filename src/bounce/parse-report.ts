@@ -180,12 +180,12 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
         status: undefined,
         diagnostic: own ?? plain.diagnostic,
         remoteMta: undefined,
-        // Its own reply (or the notice's, when that is its own), and the command its own lines say
-        // that reply answered.
+        // Its own reply (or the notice's, when that is its own), and the command its own lines say that
+        // reply answered; the notice's classification when both are the notice's.
         classification:
-          recipient === undefined || (own === undefined && !plain.stages.has(recipient))
+          own === undefined && (recipient === undefined || !plain.stages.has(recipient))
             ? classification
-            : classify(own ?? plain.diagnostic, plain.stages.get(recipient)),
+            : classify(own ?? plain.diagnostic, plain.stages.get(recipient!) ?? plain.stage),
       };
     });
     return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients, original };

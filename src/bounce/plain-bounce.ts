@@ -9,7 +9,7 @@
 import { firstAddress } from './address-scan.js';
 import { answersAutomatically, type HeaderLookup } from './auto-reply.js';
 import { noticeDiagnostic } from './notice-diagnostic.js';
-import { noticeRecipients } from './notice-recipients.js';
+import { entryStages, noticeRecipients } from './notice-recipients.js';
 import { stageOf } from './reply-intelligence.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
 
@@ -23,12 +23,12 @@ export interface PlainBounce {
    * differs from `diagnostic` (which is the first reply in the notice, whoever it is about).
    */
   diagnostics: Map<string, string>;
-  /**
-   * The SMTP command each listed recipient's reply answered, where its own lines say (reply-intelligence.ts
-   * stageOf): Exim's "after RCPT TO:", Postfix's "(in reply to MAIL FROM command)".
-   */
+  /** The SMTP command each listed recipient's reply answered, where its own lines say (entryStages). */
   stages: Map<string, string>;
-  /** The command the reply answered, for a notice about at most one recipient, wherever it says so. */
+  /**
+   * The command the reply answered, for a notice about at most one recipient whose own lines do not say,
+   * wherever the notice says so.
+   */
   stage: string | undefined;
   /** The human-readable part, without the returned original message. */
   text: string;
@@ -159,15 +159,10 @@ export function parsePlainBounce(
   for (const r of named.recipients) recipients.add(r);
   const diagnostic = noticeDiagnostic(lines, named.remainder);
   const diagnostics = new Map<string, string>();
-  const stages = new Map<string, string>();
-  for (const entry of named.entries) {
-    const stage = stageOf(entry.lines.join('\n'));
-    if (stage !== undefined) stages.set(entry.address, stage);
-  }
+  const stages = entryStages(named.entries);
   // A notice about one recipient: its transcript may stand apart from the recipient's lines (Sendmail's
   // "----- Transcript of session follows -----").
   const stage = recipients.size <= 1 && stages.size === 0 ? stageOf(human) : undefined;
-  if (stage !== undefined && recipients.size === 1) stages.set([...recipients][0]!, stage);
   if (named.entries.length > 1) {
     for (const entry of named.entries) {
       const own = noticeDiagnostic(entry.lines, entry.lines.join(' ').trim() || undefined);

@@ -205,8 +205,8 @@ function decide(f: Facts): Explained {
   // unavailable"): the sender's refusal, or the server's storage or the declared size.
   // Only the recipient's own words and the stage its report names: a notice's other text may be about
   // another attempt (a journal copy refused at MAIL FROM beside our RCPT TO).
-  const stage = f.stage ?? stageOf(f.text);
-  const beforeRecipient = NAMES_RECIPIENT.has(category) && stage !== undefined && BEFORE_RECIPIENT.has(stage);
+  const beforeRecipient =
+    NAMES_RECIPIENT.has(category) && BEFORE_RECIPIENT.has(f.stage ?? stageOf(f.text) ?? '');
   if (beforeRecipient) [category, detail] = beforeRecipientCategory(category, f.reply);
   if (f.type === 'permanent' && cls === '4' && !KEPT_WHEN_GIVEN_UP.has(category)) category = 'expired';
   // A delay is the queue still trying: nothing has expired yet, whatever the code (Exchange's delay
