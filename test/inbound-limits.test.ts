@@ -13,6 +13,7 @@ import type { InboundProcessor } from '../src/inbound/inbound-processor.js';
 import { InboundReceiver, UNTRUSTED_SESSIONS } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
+import { receiverOptions } from './helpers/receiver-options.js';
 import { SmtpSession } from './helpers/smtp-session.js';
 import { until } from './helpers/wait.js';
 
@@ -401,17 +402,10 @@ describe('a message whose client hangs up after its final dot', () => {
       owner: 'test',
     } as unknown as InboundProcessor;
     const receiver = await new InboundReceiver(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        hostname: 'mx.test',
-        returnPathLabel: 'send',
-        testDomain: 'test.txmail.example',
-        maxSize: 1024 * 1024,
-        connectionsPerMinute: 0,
+      receiverOptions({
         trustedNetworks: [TRUSTED],
         memory: { total: 4 * 1024 * 1024, perPeer: 1024 * 1024 },
-      },
+      }),
       { repo, processor, verp: new Verp(Buffer.alloc(32, 7)), clock, logger, budget },
     ).listen();
     try {
@@ -421,7 +415,7 @@ describe('a message whose client hangs up after its final dot', () => {
       await s.hangUp();
       await until('the store to begin', async () => stores.length === 1 || undefined);
       // The session is gone; its message, in one piece and in base64, is still in memory.
-      await new Promise((r) => setTimeout(r, 100));
+      await until('the session closed', async () => receiver.openSessions === 0 || undefined);
       expect(receiver.memoryHeld).toBeGreaterThan(200 * 1024);
       expect(stores[0]!.charges).toBe(1);
       finishStore();

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { receiverOptions } from './helpers/receiver-options.js';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { InboundRepo } from '../src/db/inbound-repo.js';
@@ -155,17 +156,11 @@ describe('the receiver under abuse', () => {
     const repo = { isCustomerDomain: async () => false } as unknown as InboundRepo;
     const clock = new ManualClock();
     const receiver = await new InboundReceiver(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        hostname: 'mx.test',
-        returnPathLabel: 'send',
-        testDomain: 'test.txmail.example',
-        maxSize: 1024 * 1024,
+      receiverOptions({
         connectionsPerMinute: 2,
         // Not the test's own address (127.0.0.1): loopback is trusted by default.
         trustedNetworks: ['127.0.0.9'],
-      },
+      }),
       {
         repo,
         // Nothing is stored, so nothing is parsed.

@@ -19,9 +19,6 @@ import { MemoryBudget, type MemoryLimits } from '../memory-budget.js';
 /** Bodies of at most this many declared bytes are not counted (the JSON thread's threshold too). */
 export const COUNTED_ABOVE_BYTES = 64 * 1024;
 
-/** Bytes of request bodies held at once: in all, and from one client network; 0: no such limit. */
-export type BodyMemoryLimits = MemoryLimits;
-
 /** What to run when a socket closes: one listener a socket, however many requests are pipelined on it. */
 const pending = new WeakMap<Socket, Set<() => void>>();
 function onSocketClose(socket: Socket, run: () => void): void {
@@ -51,7 +48,7 @@ const busy = () =>
  */
 export function limitBodyMemory(
   app: FastifyInstance,
-  limits: BodyMemoryLimits,
+  limits: MemoryLimits,
   onChange?: (held: number) => void,
 ): MemoryBudget {
   const memory = new MemoryBudget(limits, onChange);

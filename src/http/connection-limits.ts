@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Server, Socket } from 'node:net';
 import { clientNetwork } from '../client-network.js';
-import type { BodyMemoryLimits } from './body-memory.js';
+import type { MemoryLimits } from '../memory-budget.js';
 import type { TrustProxy } from '../config.js';
 import { AppError, errorBody, type ErrorCode } from '../errors.js';
 import { SessionLimiter } from '../session-limiter.js';
@@ -30,7 +30,7 @@ export interface ConnectionLimits {
   /** Peers the per-peer limit leaves alone: the proxies TXMAIL_TRUST_PROXY trusts. */
   exempt: (address: string) => boolean;
   /** Bytes of large request bodies held at once, in all and per client network (body-memory.ts). */
-  bodies: BodyMemoryLimits;
+  bodies: MemoryLimits;
 }
 
 /**

@@ -315,7 +315,7 @@ export class InboundReceiver {
       }
     });
     stream.on('end', () => {
-      // smtp-server answers 552 itself for an oversized message (RFC 1870 §6).
+      // An oversized message (RFC 1870 §6): smtp-server only marks it, the answer is ours.
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (noMemory) return cb(this.noMemory(session.remoteAddress));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
@@ -404,7 +404,12 @@ export class InboundReceiver {
     this.memory.give(held.client, held.bytes);
   }
 
-  /** Bytes of messages being received held in memory now (tests, metrics). */
+  /** Sessions open now (the tests wait for a close on it). */
+  get openSessions(): number {
+    return this.server.connections.size;
+  }
+
+  /** Bytes of messages being received held in memory now (the tests read it). */
   get memoryHeld(): number {
     return this.memory.held();
   }
