@@ -63,8 +63,11 @@ const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 // Words shared by several rules.
 // The sender, in the languages the unknown-recipient words know: "la dirección del remitente no
 // existe" is about our address.
-const SENDER_WORDS =
-  /\b(?:sender|absender)\b|[e\u00e9]metteur|adresse de retour|direcci[o\u00f3]n de retorno|endere[c\u00e7]o de retorno|indirizzo di ritorno|remitente|exp[e\u00e9]diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c/i;
+// The sender's own address, as a noun, in the languages the unknown-recipient words know ("la
+// dirección del remitente", "adresse de l'émetteur", "adresse de retour"): one list, so that every rule
+// reading the sender knows the same words.
+const SENDER_NOUNS = String.raw`[e\u00e9]metteur|adresse de retour|direcci[o\u00f3]n de retorno|endere[c\u00e7]o de retorno|indirizzo di ritorno|remitente|exp[e\u00e9]diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c`;
+const SENDER_WORDS = new RegExp(String.raw`\b(?:sender|absender)\b|${SENDER_NOUNS}`, 'i');
 const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:sending )?(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
@@ -92,8 +95,10 @@ const SENDER_DOMAIN_CHECK =
 // Our own address said not to exist, noun and adjective side by side ("Adresse de l'émetteur
 // inexistante", "Dirección de retorno inexistente"): closer than the recipient's words, which would
 // read "émetteur … inexistante" as the mailbox's.
-const SENDER_INEXISTENT =
-  /(?:exp[e\u00e9]diteur|[e\u00e9]metteur|remitente|remetente|mittente|adresse de retour|direcci[o\u00f3]n de retorno|endere[c\u00e7]o de retorno|indirizzo di ritorno) (?:inexistante?|inexistente|inesistente)\b/i;
+const SENDER_INEXISTENT = new RegExp(
+  String.raw`(?:${SENDER_NOUNS}) (?:inexistante?|inexistente|inesistente)\b`,
+  'i',
+);
 
 // Our own address named and refused in so many words, the noun phrase right before its predicate
 // ("Absenderadresse abgelehnt", "la dirección del remitente no existe"): close enough to stand over a
@@ -104,8 +109,10 @@ const SENDER_ADDRESS_REFUSED =
 
 // Words that refuse our own address (MAIL FROM, the return path), in the languages the recipient's
 // words know: "Sender address rejected", "la dirección del remitente no existe".
-const SENDER_REJECTED_WORDS =
-  /sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:remitente|exp[e\u00e9]diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|retouradres|returadress|adres zwrotny|mail from-adress|\bmail from\b|verzend(?:t|er)\b|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)/i;
+const SENDER_REJECTED_WORDS = new RegExp(
+  String.raw`sender (?:address|domain|verify|verification|rejected|denied|not allowed|unknown)|envelope.from|mail from (?:address|rejected|denied)|return.path(?!:)|from address|verification failed for|absender(?:adresse)?[^.;:\n]{0,40}\b(?:existiert nicht|unbekannt|abgelehnt|ung\u00fcltig)|(?:${SENDER_NOUNS}|\bmail from\b|verzend(?:t|er)\b)[^.;:\n]{0,40}(?:no existe|n'existe pas|n\u00e3o existe|non esiste|bulunamad\u0131|\u5b58\u5728\u3057\u307e\u305b\u3093|\u4e0d\u5b58\u5728|kh\u00f4ng t\u1ed3n t\u1ea1i|\u03b4\u03b5\u03bd \u03c5\u03c0\u03ac\u03c1\u03c7\u03b5\u03b9|\u063a\u064a\u0631 \u0645\u0648\u062c\u0648\u062f|findes ikke|finnes ikke|finns inte|existerar inte|bestaat niet|nie istnieje|neexistuje|ei ole olemassa|unknown|inconnu|desconocido|sconosciuto|rejected|rejet\u00e9|rechazad|rifiutat)`,
+  'i',
+);
 
 // Sender authentication and blocklists: a refusal of the sender, even in words that also say "spam".
 const AUTH_WORDS = /authenticat|dmarc|\bspf\b|dkim|\bptr\b|reverse dns|rdns|cannot find your hostname/i;
