@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotaNoticeAt } from '../src/accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from '../src/db/accept-item.js';
 import { dialectSeams } from '../src/db/dialect.js';
+import { SqliteAcceptWriter } from '../src/accept/sqlite-writer.js';
 import { GroupCommit } from '../src/group-commit.js';
 import { databaseKinds } from './helpers/databases.js';
 import { acceptItem } from './helpers/accept-item.js';
@@ -156,5 +157,77 @@ describe('group commit with several batches in flight', () => {
     ]);
     expect(most).toBe(2);
     expect(await Promise.all([...first, ...second, ...third])).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
+  });
+});
+
+describe('group commit bounded by weight', () => {
+  it('closes a batch before the item that would take it past maxWeight, and always takes one', async () => {
+    const batches: number[][] = [];
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items;
+      },
+      { weightOf: (n) => n, maxWeight: 10 },
+    );
+    // Submitted in one turn: without the bound they would be one batch.
+    const all = [3, 4, 3, 1, 25, 2, 9, 9].map((n) => batcher.submit(n));
+    expect(await Promise.all(all)).toEqual([3, 4, 3, 1, 25, 2, 9, 9]);
+    // 3+4+3 = 10 fits; adding 1 would not. 25 alone is over the bound and still goes, alone.
+    expect(batches).toEqual([[3, 4, 3], [1], [25], [2], [9], [9]]);
+  });
+
+  it('batches as before when no weight is given', async () => {
+    const batches: number[][] = [];
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      return items;
+    });
+    await Promise.all([30, 40, 50].map((n) => batcher.submit(n)));
+    expect(batches).toEqual([[30, 40, 50]]);
+  });
+});
+
+describe('the SQLite writer on the event loop', () => {
+  let env: TestEnv;
+  let accountId: string;
+  beforeAll(async () => {
+    env = await startTestEnv(databaseKinds[0]!);
+    accountId = (await createTenant(env.services)).accountId;
+  });
+  afterAll(() => env.close());
+
+  it('writes large messages a batch each, the loop turning between them, and small ones together', async () => {
+    const writer = new SqliteAcceptWriter(env.services.db, { threaded: false });
+    // Counts the loop's turns while the writes go on.
+    let turn = 0;
+    let turning = true;
+    const tick = () => {
+      turn++;
+      if (turning) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const large = () => ({ ...acceptItem(accountId), html: `<p>${'receipt '.repeat(100_000)}</p>` });
+    const items = [large(), large(), large(), acceptItem(accountId), acceptItem(accountId)];
+    const turns = await Promise.all(items.map((i) => writer.submit(i).then((o) => ({ o, turn }))));
+    turning = false;
+    await writer.close();
+    expect(turns.every((t) => t.o.kind === 'accepted')).toBe(true);
+    // Each large message committed in a turn of its own, then the two small ones together.
+    const [a, b, c, d, e] = turns.map((t) => t.turn);
+    expect(new Set([a, b, c, d]).size).toBe(4);
+    expect(e).toBe(d);
+    const stored = await env.services.db.kysely
+      .selectFrom('message_bodies')
+      .select(['message_id', 'html'])
+      .where(
+        'message_id',
+        'in',
+        items.map((i) => i.message.id),
+      )
+      .execute();
+    expect(new Map(stored.map((r) => [r.message_id, r.html]))).toEqual(
+      new Map(items.map((i) => [i.message.id, i.html])),
+    );
   });
 });

@@ -9,6 +9,9 @@ import { GroupCommit } from '../group-commit.js';
 import { AcceptThread } from './sqlite-thread.js';
 import type { AcceptWriter, AcceptWriterOptions } from './writer.js';
 
+/** Most HTML (in UTF-16 code units) one accept batch on the event loop writes: about 5 ms of it. */
+const LOOP_BATCH_HTML = 512 * 1024;
+
 export class SqliteAcceptWriter implements AcceptWriter {
   private readonly batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   private readonly thread: AcceptThread | undefined;
@@ -28,9 +31,12 @@ export class SqliteAcceptWriter implements AcceptWriter {
         ...committed,
       });
     } else {
-      // On the event loop a write blocks anyway: one batch at a time.
+      // On the event loop a write blocks anyway: one batch at a time, and no more HTML in one than the
+      // loop writes in a few milliseconds, so large messages each take a turn of their own.
       this.batcher = new GroupCommit(sqliteAcceptTransaction(db.kysely, db.sqlite!, quotaNoticeAt), {
         maxInFlight: 1,
+        weightOf: (item) => item.html.length,
+        maxWeight: LOOP_BATCH_HTML,
         ...committed,
       });
     }

@@ -121,6 +121,27 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     for (const [i, id] of ids.entries()) expect(kept.find((b) => b.message_id === id)?.html).toBe(bodies[i]);
   });
 
+  it('gives large bodies whole, and lets the event loop turn while it reads several of them', async () => {
+    // Over the size read with the claim's others (64 KiB), in UTF-8 bytes: two-byte é and four-byte
+    // emoji, so characters and bytes differ; together past what one turn reads (1 MiB).
+    const large = (c: string, n: number) => `<p>${c.repeat(n)}</p>`;
+    const bodies = [
+      '<p>small</p>',
+      large('\u00e9', 400_000),
+      large('x', 64 * 1024 - 7),
+      large('\u{1F600}', 200_000),
+      large('y', 900_000),
+    ];
+    const ids = [];
+    for (const html of bodies) ids.push(await insert({}, html));
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const claimed = await queue.claim('w1', NOW, UNTIL, 10);
+    expect(turned).toBe(true);
+    expect(claimed.map((m) => m.html.length).sort()).toEqual(bodies.map((b) => b.length).sort());
+    expect(new Map(claimed.map((m) => [m.id, m.html]))).toEqual(new Map(ids.map((id, i) => [id, bodies[i]])));
+  });
+
   it('claims a message whose body row is missing with no HTML, and the rest of its claim as ever', async () => {
     const whole = await insert({}, '<p>whole</p>');
     const row = messageRow(c.accountId, { created_at: NOW, updated_at: NOW, next_attempt_at: NOW });

@@ -36,13 +36,30 @@ import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
  */
 const CACHE_LIMIT = 256;
 
+/** A claimed body at most this large (UTF-8 bytes) is read with the claim's others in one statement. */
+const SMALL_BODY_BYTES = 64 * 1024;
+/** Large bodies read in one turn of the event loop before the next waits for the next turn. */
+const LOOP_TURN_BYTES = 1024 * 1024;
+
+interface ClaimedBody {
+  message_id: string;
+  bytes: number;
+  /** null when over SMALL_BODY_BYTES: read on its own. */
+  html: string | null;
+}
+
 export class SqliteQueueStore implements QueueStore {
   private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
   private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
   private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
   private readonly claimText: (limit: number) => ClaimText;
-  /** The claimed messages' bodies: their ids as one JSON array, so one text serves any claim. */
-  private readonly bodies: SQLite.Statement<[string], MessageBodiesTable>;
+  /**
+   * The claimed messages' bodies: their ids as one JSON array, so one text serves any claim. A body over
+   * SMALL_BODY_BYTES comes back as its size alone (octet_length reads the record's header, not the
+   * text), to be read on its own (`body`).
+   */
+  private readonly bodies: SQLite.Statement<[number, string], ClaimedBody>;
+  private readonly body: SQLite.Statement<[string], Pick<MessageBodiesTable, 'html'>>;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -51,8 +68,10 @@ export class SqliteQueueStore implements QueueStore {
     this.addCounts = prepareReputationCounts(sqlite);
     this.claimText = sqliteClaimTexts(kysely, DELIVERY_QUEUE, DELIVERY_CAPS);
     this.bodies = sqlite.prepare(
-      'select message_id, html from message_bodies where message_id in (select value from json_each(?))',
+      `select message_id, octet_length(html) as bytes, case when octet_length(html) <= ? then html end as html
+       from message_bodies where message_id in (select value from json_each(?))`,
     );
+    this.body = sqlite.prepare('select html from message_bodies where message_id = ?');
     this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
       const outcomes = this.runSteps(recordSteps(records));
       let pushes = 0;
@@ -64,25 +83,51 @@ export class SqliteQueueStore implements QueueStore {
     });
   }
 
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
-    if (limit <= 0) return Promise.resolve([]);
-    return this.locked(() => {
+  async claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+    if (limit <= 0) return [];
+    const rows = await this.locked(() => {
       // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
       // rest of its values are parameters.
       const text = this.claimText(limit);
       const statement = this.prepared(text.sql);
-      const rows = this.withoutFsync(
+      return this.withoutFsync(
         () => statement.all(...text.parameters(owner, now, leaseUntil)) as MessageRow[],
       );
-      if (rows.length === 0) return [];
-      // Each row (a fresh object from the driver) given its HTML in place; '' for one without a body row,
-      // which no accept leaves: built without HTML rather than stopping the rest of the claim.
-      const html = new Map(
-        this.bodies.all(JSON.stringify(rows.map((r) => r.id))).map((b) => [b.message_id, b.html]),
-      );
-      for (const row of rows) (row as MessageWithBody).html = html.get(row.id) ?? '';
-      return rows as MessageWithBody[];
     });
+    if (rows.length > 0) await this.withBodies(rows as MessageWithBody[]);
+    return rows as MessageWithBody[];
+  }
+
+  /**
+   * Gives each claimed row (a fresh object from the driver) its HTML in place: '' for one without a body
+   * row, which no accept leaves (built without HTML rather than stopping the rest of the claim). Small
+   * bodies come in one statement; a large one is read alone, and once a turn has read LOOP_TURN_BYTES the
+   * rest wait for the next turn: reading a 10 MiB body holds the event loop for 50–100 ms, ten of them
+   * in one claim held it for a second. Read outside the claim's lock: a body never changes while its
+   * message is leased (retention empties only final messages' bodies).
+   */
+  private async withBodies(rows: MessageWithBody[]): Promise<void> {
+    const found = new Map<string, ClaimedBody>();
+    for (const b of this.bodies.all(SMALL_BODY_BYTES, JSON.stringify(rows.map((r) => r.id))))
+      found.set(b.message_id, b);
+    let read = 0;
+    for (const row of rows) {
+      const b = found.get(row.id);
+      if (b === undefined) {
+        row.html = '';
+        continue;
+      }
+      if (b.html !== null) {
+        row.html = b.html;
+        continue;
+      }
+      if (read >= LOOP_TURN_BYTES) {
+        await new Promise((resolve) => setImmediate(resolve));
+        read = 0;
+      }
+      row.html = this.body.get(row.id)?.html ?? '';
+      read += b.bytes;
+    }
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {
