@@ -222,6 +222,38 @@ describe('the API listener', () => {
     expect(answer.body).toMatch(/^invalid_idempotency_key: /);
   });
 
+  it('takes at most 16 KiB on the routes anyone may call without a key, and 10 MiB behind a key', async () => {
+    const post = (url: string, extra: number, key?: string) =>
+      env.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+        payload: JSON.stringify({ email: 'a@b.example', password: 'x', pad: 'p'.repeat(extra) }),
+      });
+    for (const url of [
+      '/api/auth/signup',
+      '/api/auth/login',
+      '/api/auth/verify',
+      '/api/auth/password-reset',
+      '/api/auth/password-reset/confirm',
+      '/api/auth/accept-invite',
+    ]) {
+      const large = await post(url, 17 * 1024);
+      expect(large.statusCode, url).toBe(413);
+      expect(large.body).toBe('payload_too_large: the request body must be at most 16 KiB');
+      // Under the limit the body is read and judged (an unknown field here).
+      const small = await post(url, 15 * 1024);
+      expect(small.statusCode, url).toBe(400);
+      expect(small.body).toMatch(/^validation_error: /);
+    }
+    const send = await post('/api/email/send/test', 17 * 1024, tenant.apiKey);
+    expect(send.statusCode).toBe(400);
+    expect(send.body).toMatch(/^validation_error: /);
+    const huge = await post('/api/email/send/test', 10 * 1024 * 1024, tenant.apiKey);
+    expect(huge.statusCode).toBe(413);
+    expect(huge.body).toBe('payload_too_large: the request body must be at most 10 MiB');
+  });
+
   it('keeps control characters a client sent out of an error body', async () => {
     const res = await env.app.inject({
       method: 'GET',

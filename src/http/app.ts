@@ -73,6 +73,8 @@ declare module 'fastify' {
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** The largest body the public routes (sign-up, log-in, the emailed links) take. */
+export const PUBLIC_BODY_BYTES = 16 * 1024;
 
 export interface HttpDeps {
   logger: Logger;
@@ -227,6 +229,11 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     clock: deps.clock,
   };
   app.register(async (pub) => {
+    // Anyone may send these bodies, no key asked: none needs more than a few hundred bytes (an address,
+    // a password, a token), and a 10 MiB one would cost the event loop tens of milliseconds to read.
+    pub.addHook('onRoute', (route) => {
+      route.bodyLimit ??= PUBLIC_BODY_BYTES;
+    });
     registerPublicAuthRoutes(pub, authDeps);
     registerAcceptInviteRoute(pub, securityDeps);
   });

@@ -20,12 +20,13 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 }
 
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = toAppError(err);
+  const appError = toAppError(err, request.routeOptions.bodyLimit);
   if (appError.status >= 500) request.log.error({ err }, 'request failed');
   return sendError(reply, appError);
 }
 
-function toAppError(err: unknown): AppError {
+/** `bodyLimit`: the route's largest body, in bytes, for the 413's message. */
+function toAppError(err: unknown, bodyLimit: number | undefined): AppError {
   if (err instanceof AppError) return err;
   const e = err as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
   if (e.validation)
@@ -35,7 +36,7 @@ function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_TYPE':
       return new AppError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'the request body must be at most 10 MiB');
+      return new AppError('payload_too_large', `the request body must be at most ${sizeText(bodyLimit)}`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_json', 'the body is empty; send a JSON object');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -66,6 +67,13 @@ function toAppError(err: unknown): AppError {
     });
   }
   return new AppError('internal_error', 'something went wrong inside txmail; the error is logged');
+}
+
+/** 10485760 → "10 MiB", 16384 → "16 KiB"; the API's default limit when the route has none. */
+function sizeText(bytes = 10 * 1024 * 1024): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 /** A JSON-schema error as a sentence about the field, e.g. `"to" must be a string`. */
