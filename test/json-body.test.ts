@@ -1,6 +1,8 @@
 // Large JSON bodies are decoded and parsed off the event loop, refused for the same reasons as small
 // ones, and answered the same way.
+import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJsonBody } from '../src/http/json-body.js';
@@ -19,9 +21,12 @@ function heavyBody(bytes: number): Buffer {
 }
 
 /** An echo app with txmail's body parser, offloading above `offloadAbove` bytes. */
-async function echoApp(offloadAbove: number) {
+async function echoApp(offloadAbove: number, piped = false) {
   const app = Fastify({ bodyLimit: 12 * MiB });
-  registerJsonBody(app, offloadAbove);
+  // A stream between the request and the parser, which (as pipe does) passes on no error of the request.
+  if (piped) app.addHook('preParsing', async (_request, _reply, payload) => payload.pipe(new PassThrough()));
+  const thread = registerJsonBody(app, offloadAbove);
+  app.decorate('parserThread', thread);
   app.setErrorHandler(handleError);
   app.post('/echo', async (request) => ({ length: JSON.stringify(request.body).length }));
   // Answers without touching the body: the event loop's pause is then the parser's alone, not also the
@@ -121,6 +126,59 @@ describe('JSON bodies', () => {
         ),
       );
       for (const [status, text] of answers) expect(status, text).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('parses a chunked body that grows past the bound on the thread, the same as on the loop', async () => {
+    const [onLoop, offloaded] = [await echoApp(Infinity), await echoApp(64 * 1024)];
+    const payload = heavyBody(300 * 1024);
+    const answers = [];
+    for (const app of [onLoop, offloaded]) {
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      // Pieces of 10,000 bytes, cut through UTF-8 sequences, with no Content-Length.
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < payload.length; at += 10_000)
+            controller.enqueue(payload.subarray(at, at + 10_000));
+          controller.close();
+        },
+      });
+      const r = await fetch(`${address}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+      answers.push([r.status, await r.text()]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]![0]).toBe(200);
+    expect(answers[0]![1]).toBe(
+      JSON.stringify({ length: JSON.stringify(JSON.parse(payload.toString())).length }),
+    );
+    await Promise.all([onLoop.close(), offloaded.close()]);
+  });
+
+  it.each([
+    ['as Node reads it', false],
+    ['through a preParsing stream (as the body memory counts it)', true],
+  ])('forgets the pieces of a large body whose client hangs up in the middle of it, %s', async (_, piped) => {
+    const app = await echoApp(64 * 1024, piped);
+    const thread = (app as unknown as { parserThread: JsonParserThread }).parserThread;
+    const address = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    try {
+      const socket = net.connect(Number(address.port), address.hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /received HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n',
+      );
+      socket.write(`{"message": "${'x'.repeat(150_000)}`);
+      // The pieces reach the thread as they come.
+      await expect.poll(() => thread.bodiesHeld, { timeout: 5000 }).toBe(1);
+      socket.destroy();
+      await expect.poll(() => thread.bodiesHeld, { timeout: 5000 }).toBe(0);
     } finally {
       await app.close();
     }

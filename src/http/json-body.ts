@@ -1,8 +1,8 @@
 // How the API reads JSON bodies: small ones on the event loop with Fastify's own parser, large ones on
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { ClientGone, JsonParserThread } from './json-thread.js';
+import { ClientGone, JsonParserThread, type ThreadBody } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 const OFFLOAD_ABOVE_BYTES = 64 * 1024;
@@ -12,12 +12,15 @@ const OFFLOAD_ABOVE_BYTES = 64 * 1024;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
 
-export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_ABOVE_BYTES): void {
+/** Returns the parsing thread (tests look at what it holds). */
+export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_ABOVE_BYTES): JsonParserThread {
   const thread = new JsonParserThread();
   // Refuse what Fastify's default parser refuses: __proto__ keys and constructor.prototype.
   const onLoop = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  // The body read here rather than by Fastify (parseAs), which would join a large one into one buffer on
+  // the event loop: its limits are checked as Fastify checks them (lib/content-type-parser.js rawBody).
+  app.addContentTypeParser('application/json', (request, payload, done) => {
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !UTF8.test(charset)) {
       done(
@@ -26,29 +29,99 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
       );
       return;
     }
-    const bytes = body as Buffer;
-    if (bytes.length === 0) {
-      done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);
+    const limit = request.routeOptions.bodyLimit ?? Infinity;
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) {
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
       return;
     }
-    if (bytes.length <= offloadAbove) {
-      onLoop(request, bytes.toString('utf8'), done);
-      return;
-    }
-    // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).
-    // The socket, not the request stream: that one is destroyed as soon as its body has been read.
-    const socket = request.raw.socket as { destroyed?: boolean } | null | undefined;
-    const gone = () => socket?.destroyed === true;
-    thread.parse(bytes, gone).then(
-      (value) => done(null, value),
-      (err: Error) =>
-        done(
-          err instanceof ClientGone
-            ? new AppError('bad_request', 'the connection closed before the body was read')
-            : err,
-          undefined,
-        ),
-    );
+    // Small bodies are kept here and parsed on the loop; one declared (or grown) past offloadAbove
+    // goes to the thread as it arrives.
+    let pieces: Buffer[] = [];
+    let received = 0;
+    let offloaded: ThreadBody | undefined;
+    const offload = () => {
+      offloaded = thread.body();
+      for (const piece of pieces) offloaded.write(piece);
+      pieces = [];
+    };
+    if (declared > offloadAbove) offload();
+
+    let finished = false;
+    const stop = () => {
+      finished = true;
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.removeListener('error', onEnd);
+    };
+    // A request whose connection closes in the middle of its body may end neither way: its pieces must
+    // not stay in the thread. (`complete`: the whole body arrived, and a stream of preParsing's may
+    // still be handing it on.)
+    request.raw.once('close', () => {
+      if (finished || request.raw.complete) return;
+      stop();
+      offloaded?.drop();
+    });
+    const onData = (chunk: Buffer | string) => {
+      const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += piece.length;
+      if (received > limit) {
+        stop();
+        offloaded?.drop();
+        done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+        return;
+      }
+      if (offloaded) {
+        offloaded.write(piece);
+        return;
+      }
+      pieces.push(piece);
+      if (received > offloadAbove) offload();
+    };
+    const onEnd = (err?: Error & { statusCode?: number }) => {
+      stop();
+      if (err != null) {
+        offloaded?.drop();
+        if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
+        done(err, undefined);
+        return;
+      }
+      if (!Number.isNaN(declared) && received !== declared) {
+        offloaded?.drop();
+        done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH(), undefined);
+        return;
+      }
+      if (received === 0) {
+        done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);
+        return;
+      }
+      if (!offloaded) {
+        onLoop(request, Buffer.concat(pieces, received).toString('utf8'), done);
+        return;
+      }
+      // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).
+      // The socket, not the request stream: that one is destroyed as soon as its body has been read.
+      const socket = request.raw.socket as { destroyed?: boolean } | null | undefined;
+      const gone = () => socket?.destroyed === true;
+      offloaded.parse(gone).then(
+        // The request goes on after the loop has looked at its sockets once more: copying a large value
+        // back from the thread is already a turn's worth of its time (about 40 ms for 10 MiB of text).
+        // (The answer arrives in the loop's poll phase; one setImmediate would run before the next poll.)
+        (value) => setImmediate(() => setImmediate(() => done(null, value))),
+        (e: Error) =>
+          done(
+            e instanceof ClientGone
+              ? new AppError('bad_request', 'the connection closed before the body was read')
+              : e,
+            undefined,
+          ),
+      );
+    };
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onEnd);
+    payload.resume();
   });
   app.addHook('onClose', async () => thread.close());
+  return thread;
 }
