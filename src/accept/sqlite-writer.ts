@@ -4,6 +4,7 @@
 import { quotaNoticeAt } from '../accounts/quota-warning.js';
 import type { AcceptItem, AcceptOutcome } from '../db/accept-item.js';
 import { sqliteAcceptTransaction } from '../db/sqlite/accept.js';
+import { PARTS_ABOVE, SqliteBodyParts } from '../db/sqlite/body-parts.js';
 import type { Db } from '../db/database.js';
 import { GroupCommit } from '../group-commit.js';
 import { AcceptThread } from './sqlite-thread.js';
@@ -15,6 +16,8 @@ const LOOP_BATCH_HTML = 512 * 1024;
 export class SqliteAcceptWriter implements AcceptWriter {
   private readonly batcher: GroupCommit<AcceptItem, AcceptOutcome>;
   private readonly thread: AcceptThread | undefined;
+  /** On the event loop: large HTML written in parts before its message (body-parts.ts). */
+  private readonly parts: SqliteBodyParts | undefined;
 
   constructor(db: Db, { threaded, onCommitted }: AcceptWriterOptions) {
     const committed = onCommitted && { onCommitted };
@@ -33,6 +36,7 @@ export class SqliteAcceptWriter implements AcceptWriter {
     } else {
       // On the event loop a write blocks anyway: one batch at a time, and no more HTML in one than the
       // loop writes in a few milliseconds, so large messages each take a turn of their own.
+      this.parts = new SqliteBodyParts(db.kysely, db.sqlite!, db.sqlitePath);
       this.batcher = new GroupCommit(sqliteAcceptTransaction(db.kysely, db.sqlite!, quotaNoticeAt), {
         maxInFlight: 1,
         weightOf: (item) => item.html.length,
@@ -43,7 +47,25 @@ export class SqliteAcceptWriter implements AcceptWriter {
   }
 
   submit(item: AcceptItem): Promise<AcceptOutcome> {
+    if (this.parts !== undefined && item.html.length > PARTS_ABOVE)
+      return this.submitInParts(item, this.parts);
     return this.batcher.submit(item);
+  }
+
+  /** The HTML in parts first, then the message; the parts go again if the message is not stored. */
+  private async submitInParts(item: AcceptItem, parts: SqliteBodyParts): Promise<AcceptOutcome> {
+    const id = item.message.id;
+    let outcome: AcceptOutcome;
+    try {
+      const count = await parts.write(id, item.html);
+      outcome = await this.batcher.submit({ ...item, html: '', bodyParts: count });
+    } catch (err) {
+      // Whatever of them was written; if this fails too, the retention sweep takes them.
+      await parts.discard(id).catch(() => undefined);
+      throw err;
+    }
+    if (outcome.kind !== 'accepted') await parts.discard(id).catch(() => undefined);
+    return outcome;
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,11 @@ export interface AcceptItem {
   message: NewMessage;
   /** The message's HTML: stored apart from its row (message_bodies), in the same transaction. */
   html: string;
+  /**
+   * Set when the HTML was written beforehand in this many parts (db/sqlite/body-parts.ts, by the event
+   * loop's SQLite writer): `html` is then ''.
+   */
+  bodyParts?: number;
   event: NewEvent;
   /**
    * The content carries a sign-in link (txmail's sealed mail): listed in sealed_messages in the same

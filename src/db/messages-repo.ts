@@ -182,14 +182,30 @@ export class MessagesRepo {
 
   /** The message with its HTML ('' once the content retention removed it). */
   async get(accountId: string, id: string): Promise<(LoggedMessageRow & { html: string }) | undefined> {
-    return this.reads
+    const row = await this.reads
       .selectFrom('messages as m')
       .leftJoin('message_bodies as b', 'b.message_id', 'm.id')
       .selectAll('m')
-      .select((eb) => eb.fn.coalesce('b.html', sql<string>`''`).as('html'))
+      .select((eb) => [
+        eb.fn.coalesce('b.html', sql<string>`''`).as('html'),
+        eb.fn.coalesce('b.parts', sql<number>`0`).as('parts'),
+      ])
       .where('m.account_id', '=', accountId)
       .where('m.id', '=', id)
       .executeTakeFirst();
+    if (!row) return undefined;
+    const { parts, ...message } = row;
+    // A large HTML stored in parts (db/sqlite/body-parts.ts), put together again.
+    if (Number(parts) > 0) {
+      const pieces = await this.reads
+        .selectFrom('message_body_parts')
+        .select('part')
+        .where('message_id', '=', id)
+        .orderBy('seq')
+        .execute();
+      message.html = pieces.map((p) => p.part).join('');
+    }
+    return message;
   }
 
   /** The bytes the message was last sent as (decompressed), or why there are none. */

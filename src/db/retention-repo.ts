@@ -35,7 +35,42 @@ export class RetentionRepo {
       .where('created_at', '<', before)
       .where('next_attempt_at', 'is', null)
       .limit(limit);
-    const r = await this.db.deleteFrom('messages').where('id', 'in', batch).executeTakeFirst();
+    return this.db.transaction().execute(async (trx) => {
+      // The parts of a large HTML first (they have no foreign key: db/sqlite/body-parts.ts).
+      await trx.deleteFrom('message_body_parts').where('message_id', 'in', batch).execute();
+      const r = await trx.deleteFrom('messages').where('id', 'in', batch).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    });
+  }
+
+  /**
+   * Deletes up to `limit` parts of large HTML whose message was never stored (its accept refused it or
+   * was interrupted: db/sqlite/body-parts.ts), made before `before`: a message's id tells when it was
+   * made (UUIDv7), and its parts are written within moments of that.
+   */
+  async deleteOrphanBodyParts(before: number, limit: number): Promise<number> {
+    const idsBefore = `${before
+      .toString(16)
+      .padStart(12, '0')
+      .replace(/^(.{8})/, '$1-')}-0000-0000-000000000000`;
+    const orphans = this.db
+      .selectFrom('message_body_parts as p')
+      .select('p.message_id')
+      .where('p.message_id', '<', idsBefore)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('message_bodies as b')
+              .select('b.message_id')
+              .whereRef('b.message_id', '=', 'p.message_id'),
+          ),
+        ),
+      )
+      .limit(limit);
+    const r = await this.db
+      .deleteFrom('message_body_parts')
+      .where('message_id', 'in', orphans)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 
@@ -340,7 +375,12 @@ async function removeContentOf(trx: Transaction<Database>, ids: string[], now: n
     .where('id', 'in', ids)
     .where('content_removed_at', 'is', null)
     .executeTakeFirst();
-  await trx.updateTable('message_bodies').set({ html: '' }).where('message_id', 'in', ids).execute();
+  await trx
+    .updateTable('message_bodies')
+    .set({ html: '', parts: 0 })
+    .where('message_id', 'in', ids)
+    .execute();
+  await trx.deleteFrom('message_body_parts').where('message_id', 'in', ids).execute();
   await trx.deleteFrom('message_raw').where('message_id', 'in', ids).execute();
   return Number(r.numUpdatedRows);
 }

@@ -265,7 +265,16 @@ export interface MessageLogColumns {
  */
 export interface MessageBodiesTable {
   message_id: string;
+  /** '' when the HTML is in `parts` parts (message_body_parts), or once the content is removed. */
   html: string;
+  parts: ColumnType<number, number | undefined, number>;
+}
+
+/** A large message's HTML, in order of `seq` (migration 037; db/sqlite/body-parts.ts). */
+export interface MessageBodyPartsTable {
+  message_id: string;
+  seq: number;
+  part: string;
 }
 
 /** The exact bytes of a message as last sent (signed), gzip in base64 (ARCHITECTURE.md, "Message content"). */
@@ -685,6 +694,7 @@ export interface Database {
   domains: DomainsTable;
   messages: MessagesTable & MessageLogColumns;
   message_bodies: MessageBodiesTable;
+  message_body_parts: MessageBodyPartsTable;
   message_raw: MessageRawTable;
   sealed_messages: SealedMessagesTable;
   events: EventsTable;

@@ -1,5 +1,6 @@
 // Commits that need not wait for the disk, on SQLite: the webhook outbox's claims and records, through
-// Kysely (db/sqlite/queue.ts does the same for the delivery queue's, on its raw connection;
+// Kysely (db/sqlite/connection.ts does the same on the raw connection, for the delivery queue's and a
+// large HTML's parts;
 // ARCHITECTURE.md, "Durability"). They run with synchronous=NORMAL on the one connection, which Kysely
 // holds for them so no other query commits meanwhile; the next accept's commit or the checkpointer's
 // next pass (within 250 ms) syncs them. A process that dies loses none; a power cut in that moment can

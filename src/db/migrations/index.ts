@@ -36,6 +36,7 @@ import * as m033 from './033-message-bodies.js';
 import * as m034 from './034-inbound-raw.js';
 import * as m035 from './035-inbound-digest.js';
 import * as m036 from './036-sealed-messages.js';
+import * as m037 from './037-message-body-parts.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '034-inbound-raw': m034,
   '035-inbound-digest': m035,
   '036-sealed-messages': m036,
+  '037-message-body-parts': m037,
 };

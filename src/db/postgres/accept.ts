@@ -83,9 +83,13 @@ class PostgresAccept {
     await trx
       .with('inserted', (db) => db.insertInto('messages').values(indexes.map((i) => items[i]!.message)))
       .with('bodies', (db) =>
-        db
-          .insertInto('message_bodies')
-          .values(indexes.map((i) => ({ message_id: items[i]!.message.id, html: items[i]!.html }))),
+        db.insertInto('message_bodies').values(
+          indexes.map((i) => ({
+            message_id: items[i]!.message.id,
+            html: items[i]!.html,
+            parts: items[i]!.bodyParts ?? 0,
+          })),
+        ),
       )
       .insertInto('events')
       .values(indexes.map((i) => items[i]!.event))

@@ -27,7 +27,9 @@ import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
+import { SqliteBodyParts } from './body-parts.js';
 import { sqliteClaimTexts, type ClaimText } from './claim-text.js';
+import { whileUnlocked, withoutFsync } from './connection.js';
 import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
 
 /**
@@ -44,6 +46,8 @@ const LOOP_TURN_BYTES = 1024 * 1024;
 interface ClaimedBody {
   message_id: string;
   bytes: number;
+  /** Set when the HTML is in parts (body-parts.ts): `html` is then ''. */
+  parts: number;
   /** null when over SMALL_BODY_BYTES: read on its own. */
   html: string | null;
 }
@@ -60,6 +64,7 @@ export class SqliteQueueStore implements QueueStore {
    */
   private readonly bodies: SQLite.Statement<[number, string], ClaimedBody>;
   private readonly body: SQLite.Statement<[string], Pick<MessageBodiesTable, 'html'>>;
+  private readonly parts: SqliteBodyParts;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -68,10 +73,11 @@ export class SqliteQueueStore implements QueueStore {
     this.addCounts = prepareReputationCounts(sqlite);
     this.claimText = sqliteClaimTexts(kysely, DELIVERY_QUEUE, DELIVERY_CAPS);
     this.bodies = sqlite.prepare(
-      `select message_id, octet_length(html) as bytes, case when octet_length(html) <= ? then html end as html
+      `select message_id, parts, octet_length(html) as bytes, case when octet_length(html) <= ? then html end as html
        from message_bodies where message_id in (select value from json_each(?))`,
     );
     this.body = sqlite.prepare('select html from message_bodies where message_id = ?');
+    this.parts = new SqliteBodyParts(kysely, sqlite);
     this.recordAll = sqlite.transaction((records: AttemptRecord[]) => {
       const outcomes = this.runSteps(recordSteps(records));
       let pushes = 0;
@@ -85,12 +91,13 @@ export class SqliteQueueStore implements QueueStore {
 
   async claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
     if (limit <= 0) return [];
-    const rows = await this.locked(() => {
+    const rows = await whileUnlocked(this.kysely, () => {
       // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
       // rest of its values are parameters.
       const text = this.claimText(limit);
       const statement = this.prepared(text.sql);
-      return this.withoutFsync(
+      return withoutFsync(
+        this.sqlite,
         () => statement.all(...text.parameters(owner, now, leaseUntil)) as MessageRow[],
       );
     });
@@ -117,6 +124,10 @@ export class SqliteQueueStore implements QueueStore {
         row.html = '';
         continue;
       }
+      if (b.parts > 0) {
+        row.html = await this.parts.read(row.id, b.parts);
+        continue;
+      }
       if (b.html !== null) {
         row.html = b.html;
         continue;
@@ -131,11 +142,11 @@ export class SqliteQueueStore implements QueueStore {
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {
-    return this.locked(() => this.withoutFsync(() => this.recordAll(records)));
+    return whileUnlocked(this.kysely, () => withoutFsync(this.sqlite, () => this.recordAll(records)));
   }
 
   nextDue(): Promise<number | undefined> {
-    return this.locked(() => {
+    return whileUnlocked(this.kysely, () => {
       const row = this.prepared(NEXT_DUE.sql).get(...NEXT_DUE.parameters) as
         { next: number | null } | undefined;
       return row?.next ?? undefined;
@@ -169,22 +180,5 @@ export class SqliteQueueStore implements QueueStore {
       this.statements.set(text, statement);
     }
     return statement;
-  }
-
-  /** Runs `fn` with its commit not waiting for the disk (see the top of this file). */
-  private withoutFsync<T>(fn: () => T): T {
-    // Through Database#pragma each time: SQLite applies `synchronous` when the statement is prepared, so
-    // a prepared statement run again would not reliably set it.
-    this.sqlite.pragma('synchronous = NORMAL');
-    try {
-      return fn();
-    } finally {
-      this.sqlite.pragma('synchronous = FULL');
-    }
-  }
-
-  /** Runs `fn` while no Kysely query holds the connection (no transaction of theirs is open). */
-  private locked<T>(fn: () => T): Promise<T> {
-    return this.kysely.connection().execute(async () => fn());
   }
 }
