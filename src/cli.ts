@@ -2,7 +2,7 @@
 // loaded when it runs: --help and config load no database code, the roles their own modules.
 import { parseArgs } from 'node:util';
 import { USAGE, UsageError, print, type Args } from './cli-args.js';
-import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { ConfigError, configWarnings, describeConfig, loadConfig } from './config.js';
 import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
@@ -66,6 +66,8 @@ async function run(command: string, args: Args): Promise<number> {
       const core = await createCore(config, { acceptOnly: command === 'api' });
       // ehlo_name, not hostname: every log line's base `hostname` already names the machine.
       if (verdict?.ok === 'warn') core.logger.warn({ ehlo_name: config.hostname }, verdict.message);
+      for (const w of configWarnings(config))
+        core.logger.warn({ variable: w.variable }, `${w.variable}: ${w.message}`);
       return runRoles(core, command);
     }
     case 'migrate': {
@@ -85,6 +87,8 @@ async function run(command: string, args: Args): Promise<number> {
     }
     case 'config':
       print(args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
+      for (const w of configWarnings(config))
+        process.stderr.write(`txmail: warning: ${w.variable}: ${w.message}\n`);
       return 0;
   }
   // The operator commands need the core alone: no role of theirs runs.

@@ -10,7 +10,7 @@ import type { DestinationBlockSettings } from './delivery/destination-blocks.js'
 import type { TrustProxy } from './config/kinds.js';
 
 export { ConfigError, type TrustProxy } from './config/kinds.js';
-export { loadConfig, parseConfig } from './config/parse.js';
+export { configWarnings, loadConfig, parseConfig, type ConfigWarning } from './config/parse.js';
 export { describeConfig } from './config/describe.js';
 
 export type Signup = 'open' | 'closed';

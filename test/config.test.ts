@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, parseConfig } from '../src/config.js';
+import { ConfigError, configWarnings, describeConfig, parseConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has working defaults for the embedded setup', () => {
@@ -206,5 +206,32 @@ describe('configuration', () => {
     expect(printed).not.toContain('hunter2');
     expect(printed).not.toContain(':pw@');
     expect(printed).not.toContain('s'.repeat(40));
+  });
+
+  it('warns of memory limits that could never hold the largest body or message, and only of those', () => {
+    const warned = (env: Record<string, string>) =>
+      configWarnings(parseConfig({ TXMAIL_DATABASE_URL: 'sqlite::memory:', ...env })).map((w) => w.variable);
+    expect(warned({})).toEqual([]);
+    expect(warned({ TXMAIL_HTTP_BODY_MEMORY: '0', TXMAIL_HTTP_BODY_MEMORY_PER_IP: '0' })).toEqual([]);
+    expect(warned({ TXMAIL_HTTP_BODY_MEMORY_PER_IP: '9M' })).toEqual(['TXMAIL_HTTP_BODY_MEMORY_PER_IP']);
+    expect(warned({ TXMAIL_HTTP_BODY_MEMORY: '8M', TXMAIL_HTTP_BODY_MEMORY_PER_IP: '8M' })).toEqual([
+      'TXMAIL_HTTP_BODY_MEMORY',
+      'TXMAIL_HTTP_BODY_MEMORY_PER_IP',
+    ]);
+    // A 10 MiB message holds about 33.3 MiB while it is stored.
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '33M' })).toEqual(['TXMAIL_INBOUND_MEMORY_PER_IP']);
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '34M' })).toEqual([]);
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '1M', TXMAIL_INBOUND_MAX_SIZE: '300K' })).toEqual([]);
+    // Untrusted clients may use seven eighths of the whole: 38M leaves them 33.25 MiB.
+    expect(warned({ TXMAIL_INBOUND_MEMORY: '38M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([
+      'TXMAIL_INBOUND_MEMORY',
+    ]);
+    expect(warned({ TXMAIL_INBOUND_MEMORY: '39M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([]);
+    const [w] = configWarnings(
+      parseConfig({ TXMAIL_DATABASE_URL: 'sqlite::memory:', TXMAIL_INBOUND_MEMORY_PER_IP: '20M' }),
+    );
+    expect(w?.message).toBe(
+      '20 MiB cannot hold the largest message (one message of TXMAIL_INBOUND_MAX_SIZE (10 MiB) holds 33.3 MiB while it is stored): it will be refused with 452 for ever; raise it, lower TXMAIL_INBOUND_MAX_SIZE, or set 0 (unlimited)',
+    );
   });
 });

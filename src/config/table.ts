@@ -136,7 +136,8 @@ export const SETTINGS = [
     default: '64M',
     description: [
       'the share of `TXMAIL_HTTP_BODY_MEMORY` one client network (an IPv4 address, an IPv6 /64) may',
-      'hold, so that one client cannot take it all; `0` = unlimited',
+      'hold, so that one client cannot take it all; keep both at 10M or more (the largest request), or',
+      'such requests are never taken (txmail warns at start); `0` = unlimited',
     ],
   }),
   variable({
@@ -247,8 +248,8 @@ export const SETTINGS = [
     default: '64M',
     description: [
       'the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold (trusted networks: no',
-      'share); keep it above 3.4 times `TXMAIL_INBOUND_MAX_SIZE`, or the largest messages are never',
-      'taken; `0` = unlimited',
+      'share); keep it above 3.4 times `TXMAIL_INBOUND_MAX_SIZE` (and `TXMAIL_INBOUND_MEMORY` above 3.9',
+      'times), or the largest messages are never taken (txmail warns at start); `0` = unlimited',
     ],
   }),
   variable({

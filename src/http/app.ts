@@ -23,6 +23,7 @@ import {
   requestTimeouts,
   type ConnectionLimits,
 } from './connection-limits.js';
+import { MAX_BODY_BYTES, PUBLIC_BODY_BYTES } from './body-limits.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
@@ -71,10 +72,6 @@ declare module 'fastify' {
     summary?: string;
   }
 }
-
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** The largest body the public routes (sign-up, log-in, the emailed links) take. */
-export const PUBLIC_BODY_BYTES = 16 * 1024;
 
 export interface HttpDeps {
   logger: Logger;

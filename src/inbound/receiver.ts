@@ -25,6 +25,7 @@ import { checkRecipient } from './recipient-policy.js';
 import { trustedNetworks, type TrustedNetworks } from '../trusted-networks.js';
 import { clientNetwork } from '../client-network.js';
 import { MemoryBudget, type MemoryLimits, type TakeOptions } from '../memory-budget.js';
+import { base64Chars, memoryFor, TRUSTED_MEMORY_SHARE } from './message-memory.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -94,21 +95,12 @@ const smtpError = (code: number, text: string) => Object.assign(new Error(text),
 // RFC 5321 §4.2.2 452, RFC 3463 x.3.1 ("mail system full"): the sender keeps the message and tries later.
 const NO_MEMORY = '4.3.1 insufficient system storage, try again later';
 /**
- * The part of TXMAIL_INBOUND_MEMORY untrusted clients leave free, as they leave 50 sessions: the
- * operator's relays still get their mail in while a few networks hold the rest.
- */
-const TRUSTED_MEMORY_SHARE = 1 / 8;
-/**
  * A message being received is copied into blocks of this size (a larger chunk gets a block of its own
  * size), and the blocks are what is counted. Kept as they came, the chunks of a message sent a byte a
  * packet, or as lines of single dots (smtp-server hands over each unstuffed line as a chunk of its
  * own, a slice of the read it came in), cost about 110 bytes of heap for every byte or three counted.
  */
 const BLOCK = 16 * 1024;
-/** The base64 text of `bytes` bytes, as stored (4 characters for 3 bytes). */
-const base64Chars = (bytes: number) => Math.ceil(bytes / 3) * 4;
-/** What a message of `bytes` bytes holds at most: as received, in one piece, and as base64 (see 'end'). */
-const memoryFor = (bytes: number) => 2 * bytes + base64Chars(bytes);
 
 export class InboundReceiver {
   private readonly server: SMTPServer;
