@@ -129,7 +129,7 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     meaning:
-      'The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.',
+      'The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.',
   },
   shutting_down: {
     status: 503,

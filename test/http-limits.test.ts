@@ -254,6 +254,20 @@ describe('the API listener', () => {
     expect(huge.body).toBe('payload_too_large: the request body must be at most 10 MiB');
   });
 
+  it('answers a body sent to no route 404, unread (anyone could otherwise have 10 MiB read and parsed)', async () => {
+    for (const url of ['/api/nope', '/api/auth/nope', '/']) {
+      // Broken JSON of 1 MiB: 404 if nobody parsed it, 400 invalid_json if it was read and parsed.
+      const res = await env.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: `{"pad": "${'p'.repeat(1024 * 1024)}`,
+      });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
+      expect(res.body).toMatch(/^not_found: no route POST /);
+    }
+  });
+
   it('keeps control characters a client sent out of an error body', async () => {
     const res = await env.app.inject({
       method: 'GET',
@@ -341,10 +355,12 @@ describe('request bodies held in memory', () => {
 describe('request bodies held in memory: the paths where Fastify does not read the body to its end', () => {
   let env: TestEnv;
   let port: number;
+  let key: string;
   beforeAll(async () => {
     env = await startTestEnv(sqlite, {
       env: { TXMAIL_HTTP_BODY_MEMORY: '64M', TXMAIL_HTTP_BODY_MEMORY_PER_IP: '11M' },
     });
+    key = (await createTenant(env.services)).apiKey;
     await env.app.listen({ port: 0, host: '127.0.0.1' });
     port = (env.app.server.address() as AddressInfo).port;
   });
@@ -372,7 +388,7 @@ describe('request bodies held in memory: the paths where Fastify does not read t
     const holders = [connect('127.0.0.41'), connect('127.0.0.41')];
     for (const h of holders)
       h.socket.write(
-        `POST /api/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 6000000\r\n\r\n` +
+        `POST /api/email/send/test HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 6000000\r\n\r\n` +
           ' '.repeat(each),
       );
     await soon(async () => (await held()) >= 2 * each);
@@ -401,7 +417,7 @@ describe('request bodies held in memory: the paths where Fastify does not read t
   it('gives back what arrives after a chunked body is refused as too large (413)', async () => {
     const c = connect('127.0.0.42');
     c.socket.write(
-      'POST /api/nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+      `POST /api/email/send/test HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
     );
     const chunk = Buffer.alloc(256 * 1024, 0x20);
     for (let sent = 0; sent < 12 * 1024 * 1024 && !c.socket.destroyed; sent += chunk.length) {

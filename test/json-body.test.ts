@@ -4,7 +4,8 @@ import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerJsonBody } from '../src/http/json-body.js';
 import { ClientGone, JsonParserThread } from '../src/http/json-thread.js';
 import { handleError } from '../src/http/errors.js';
@@ -135,7 +136,10 @@ describe('JSON bodies', () => {
     const [onLoop, offloaded] = [await echoApp(Infinity), await echoApp(64 * 1024)];
     const payload = heavyBody(300 * 1024);
     const answers = [];
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    const postsBy = new Map<unknown, number>();
     for (const app of [onLoop, offloaded]) {
+      posted.mockClear();
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       // Pieces of 10,000 bytes, cut through UTF-8 sequences, with no Content-Length.
       const stream = new ReadableStream<Uint8Array>({
@@ -152,7 +156,12 @@ describe('JSON bodies', () => {
         duplex: 'half',
       } as RequestInit);
       answers.push([r.status, await r.text()]);
+      postsBy.set(app, posted.mock.calls.length);
     }
+    posted.mockRestore();
+    // The thread was used for the one, not for the other.
+    expect(postsBy.get(onLoop)).toBe(0);
+    expect(postsBy.get(offloaded)).toBeGreaterThan(1);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[0]![0]).toBe(200);
     expect(answers[0]![1]).toBe(
@@ -182,6 +191,82 @@ describe('JSON bodies', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('sends a body of 1-byte chunks to the thread in a few blocks, not a message a byte', async () => {
+    const app = await echoApp(64 * 1024);
+    const address = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const json = `{"a":"${'x'.repeat(200 * 1024 - 8)}"}`;
+      const parts = [
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+      ];
+      for (const ch of json) parts.push(`1\r\n${ch}\r\n`);
+      parts.push('0\r\n\r\n');
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(address.port), address.hostname);
+        let got = '';
+        socket.on('data', (d: Buffer) => (got += d.toString()));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => undefined);
+        socket.write(parts.join(''));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      // 200 KiB is four blocks of 64 KiB and a parse; a message a chunk would be some 200,000.
+      expect(posted.mock.calls.length).toBeGreaterThan(0);
+      expect(posted.mock.calls.length).toBeLessThan(20);
+    } finally {
+      posted.mockRestore();
+      await app.close();
+    }
+  });
+
+  it('answers 503 (send again) for a body whose thread stops while it arrives, and parses the next on a new one', async () => {
+    const app = await echoApp(64 * 1024);
+    const thread = (app as unknown as { parserThread: JsonParserThread }).parserThread;
+    const address = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    try {
+      const body = `{"a":"${'x'.repeat(300_000)}"}`;
+      const socket = net.connect(Number(address.port), address.hostname);
+      let got = '';
+      socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      const closed = new Promise((r) => socket.on('close', r));
+      socket.write(
+        `POST /received HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      );
+      socket.write(body.slice(0, 200_000));
+      await expect.poll(() => thread.bodiesHeld, { timeout: 5000 }).toBe(1);
+      await (thread as unknown as { worker: Worker }).worker.terminate();
+      socket.write(body.slice(200_000));
+      await closed;
+      expect(got).toMatch(/^HTTP\/1\.1 503/);
+      expect(got).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(got).toMatch(/\r\n\r\nservice_unavailable: /);
+      const next = await fetch(`${address.origin}/received`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(next.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('settles the body being parsed when the thread is closed', async () => {
+    const thread = new JsonParserThread();
+    const big = Buffer.from(JSON.stringify({ a: 'x'.repeat(8 * 1024 * 1024) }));
+    const parsing = thread.parse(big).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    // Closed while the thread has the body (or has just parsed it): either way it is settled.
+    await expect.poll(() => thread.bodiesHeld === 0, { timeout: 5000 }).toBe(true);
+    await thread.close();
+    expect(await Promise.race([parsing, new Promise((r) => setTimeout(() => r('pending'), 2000))])).not.toBe(
+      'pending',
+    );
   });
 
   it('drops, unparsed, a body whose client has gone by its turn', async () => {

@@ -2,7 +2,7 @@
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { ClientGone, JsonParserThread, type ThreadBody } from './json-thread.js';
+import { ClientGone, JsonParserThread, ThreadStopped, type ThreadBody } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 const OFFLOAD_ABOVE_BYTES = 64 * 1024;
@@ -21,6 +21,12 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
   // The body read here rather than by Fastify (parseAs), which would join a large one into one buffer on
   // the event loop: its limits are checked as Fastify checks them (lib/content-type-parser.js rawBody).
   app.addContentTypeParser('application/json', (request, payload, done) => {
+    // No route: answered 404 unread (an error closes the connection, so the rest is not read either).
+    // Otherwise anyone could have 10 MiB read and parsed by naming a path that does not exist.
+    if (request.is404) {
+      done(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), undefined);
+      return;
+    }
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !UTF8.test(charset)) {
       done(
@@ -65,7 +71,9 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
     const onData = (chunk: Buffer | string) => {
       const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       received += piece.length;
-      if (received > limit) {
+      // A stream of preParsing's that decodes may count what came over the wire apart (Fastify's check).
+      const { receivedEncodedLength = 0 } = payload as { receivedEncodedLength?: number };
+      if (received > limit || receivedEncodedLength > limit) {
         stop();
         offloaded?.drop();
         done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
@@ -86,7 +94,8 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
         done(err, undefined);
         return;
       }
-      if (!Number.isNaN(declared) && received !== declared) {
+      const onWire = (payload as { receivedEncodedLength?: number }).receivedEncodedLength || received;
+      if (!Number.isNaN(declared) && onWire !== declared) {
         offloaded?.drop();
         done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH(), undefined);
         return;
@@ -108,13 +117,7 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
         // back from the thread is already a turn's worth of its time (about 40 ms for 10 MiB of text).
         // (The answer arrives in the loop's poll phase; one setImmediate would run before the next poll.)
         (value) => setImmediate(() => setImmediate(() => done(null, value))),
-        (e: Error) =>
-          done(
-            e instanceof ClientGone
-              ? new AppError('bad_request', 'the connection closed before the body was read')
-              : e,
-            undefined,
-          ),
+        (e: Error) => done(threadRefusal(e), undefined),
       );
     };
     payload.on('data', onData);
@@ -124,4 +127,21 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
   });
   app.addHook('onClose', async () => thread.close());
   return thread;
+}
+
+/** What a body the thread did not parse is answered. */
+function threadRefusal(e: Error): Error {
+  if (e instanceof ClientGone)
+    return new AppError('bad_request', 'the connection closed before the body was read');
+  // The thread stopped with the body's bytes (it is started again for the next): the client may retry.
+  if (e instanceof ThreadStopped) {
+    return new AppError(
+      'service_unavailable',
+      'the request body could not be read this time; send it again',
+      {
+        'Retry-After': '1',
+      },
+    );
+  }
+  return e;
 }

@@ -29,6 +29,9 @@ const MAX_DEPTH = 512;
  */
 const MAX_VALUES = 10_000;
 
+/** A large body's bytes go to the thread in blocks of this size (the last one shorter). */
+const STAGE_BYTES = 64 * 1024;
+
 /**
  * Runs inside the thread: UTF-8 bytes in, the parsed value out. Refuses what Fastify refuses by
  * default (onProtoPoisoning and onConstructorPoisoning "error"): an own `__proto__` key anywhere, or a
@@ -107,6 +110,9 @@ type ThreadMessage =
 /** The client of a body waiting to be parsed closed its connection: nobody is left to answer. */
 export class ClientGone extends Error {}
 
+/** The thread stopped (or was closed) with the body's bytes: nothing the client did; it may send again. */
+export class ThreadStopped extends Error {}
+
 interface Waiting {
   id: number;
   gone: () => boolean;
@@ -154,24 +160,44 @@ export class JsonParserThread {
     const id = this.nextId++;
     let broken = false;
     let worker: Worker | undefined;
+    // Pieces are gathered into blocks of STAGE_BYTES before they are posted: a chunked body of 1-byte
+    // chunks would otherwise be a message (and an ArrayBuffer, and a Map entry in the thread) a byte.
+    let stage: Uint8Array | undefined;
+    let staged = 0;
+    const post = (bytes: Uint8Array) => {
+      if (broken || this.closed) return;
+      const current = this.started();
+      if (worker !== undefined && worker !== current) broken = true;
+      worker = current;
+      if (broken) return;
+      this.inThread.add(id);
+      current.postMessage({ op: 'piece', id, bytes } satisfies ThreadMessage, [bytes.buffer as ArrayBuffer]);
+    };
+    const flush = () => {
+      if (stage === undefined || staged === 0) return;
+      const full = staged === stage.length ? stage : stage.slice(0, staged);
+      stage = undefined;
+      staged = 0;
+      post(full);
+    };
     return {
       write: (piece) => {
         if (broken || this.closed) return;
-        const current = this.started();
-        // Pieces of a body the thread has lost with its death are not worth sending to the next one.
-        if (worker !== undefined && worker !== current) broken = true;
-        worker = current;
-        if (broken) return;
-        this.inThread.add(id);
-        // A copy of just these bytes, moved to the thread: the piece itself may be a view of a larger
-        // buffer the socket reads into, which posting would copy whole.
-        const copy = new Uint8Array(piece);
-        current.postMessage({ op: 'piece', id, bytes: copy } satisfies ThreadMessage, [copy.buffer]);
+        let at = 0;
+        while (at < piece.length) {
+          stage ??= new Uint8Array(STAGE_BYTES);
+          const n = Math.min(piece.length - at, stage.length - staged);
+          stage.set(piece.subarray(at, at + n), staged);
+          staged += n;
+          at += n;
+          if (staged === stage.length) flush();
+        }
       },
       parse: (gone = () => false) =>
         new Promise((resolve, reject) => {
+          flush();
           if (broken || (worker !== undefined && !this.inThread.has(id)) || this.closed) {
-            reject(new Error('the JSON parsing thread stopped while the body was arriving'));
+            reject(new ThreadStopped('the JSON parsing thread stopped while the body was arriving'));
             return;
           }
           this.queue.push({ id, gone, resolve, reject });
@@ -179,6 +205,7 @@ export class JsonParserThread {
         }),
       drop: () => {
         broken = true;
+        stage = undefined;
         if (this.inThread.delete(id)) this.worker?.postMessage({ op: 'drop', id } satisfies ThreadMessage);
       },
     };
@@ -198,7 +225,7 @@ export class JsonParserThread {
       const worker = this.worker;
       if (worker === undefined || !this.inThread.delete(waiting.id)) {
         // Its pieces went with a thread that died.
-        waiting.reject(new Error('the JSON parsing thread stopped while the body was waiting'));
+        waiting.reject(new ThreadStopped('the JSON parsing thread stopped while the body was waiting'));
         continue;
       }
       if (waiting.gone()) {
@@ -214,7 +241,9 @@ export class JsonParserThread {
   async close(): Promise<void> {
     this.closed = true;
     for (const waiting of this.queue.splice(0))
-      waiting.reject(new Error('the JSON parsing thread is closed'));
+      waiting.reject(new ThreadStopped('the JSON parsing thread is closed'));
+    this.parsing?.reject(new ThreadStopped('the JSON parsing thread is closed'));
+    this.parsing = undefined;
     this.inThread.clear();
     const worker = this.worker;
     this.worker = undefined;
@@ -250,7 +279,9 @@ export class JsonParserThread {
       this.next();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the JSON parsing thread stopped (exit code ${code})`)));
+    worker.on('exit', (code) =>
+      fail(new ThreadStopped(`the JSON parsing thread stopped (exit code ${code})`)),
+    );
     this.worker = worker;
     return worker;
   }

@@ -49,7 +49,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -119,7 +119,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -192,7 +192,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -317,7 +317,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -448,7 +448,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -560,7 +560,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -673,7 +673,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -785,7 +785,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -898,7 +898,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1081,7 +1081,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1254,7 +1254,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1435,7 +1435,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1548,7 +1548,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1696,7 +1696,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1811,7 +1811,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -1924,7 +1924,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2066,7 +2066,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2168,7 +2168,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2312,7 +2312,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2427,7 +2427,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2563,7 +2563,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2708,7 +2708,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2849,7 +2849,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -2994,7 +2994,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3113,7 +3113,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3251,7 +3251,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3397,7 +3397,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3502,7 +3502,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3646,7 +3646,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3761,7 +3761,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -3891,7 +3891,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4045,7 +4045,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4156,7 +4156,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4303,7 +4303,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4448,7 +4448,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4604,7 +4604,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4751,7 +4751,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4879,7 +4879,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -4985,7 +4985,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5117,7 +5117,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5265,7 +5265,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5404,7 +5404,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5512,7 +5512,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5643,7 +5643,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5789,7 +5789,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -5934,7 +5934,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6046,7 +6046,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6156,7 +6156,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6297,7 +6297,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6443,7 +6443,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6586,7 +6586,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6701,7 +6701,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6850,7 +6850,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -6983,7 +6983,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7128,7 +7128,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7275,7 +7275,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7381,7 +7381,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7527,7 +7527,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7676,7 +7676,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */
@@ -7787,7 +7787,7 @@ export interface paths {
           };
         };
         /**
-         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored); nothing was accepted, retry later.
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
          *
          *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
          */

@@ -108,9 +108,11 @@ export class SqliteQueueStore implements QueueStore {
   /**
    * Gives each claimed row (a fresh object from the driver) its HTML in place: '' for one without a body
    * row, which no accept leaves (built without HTML rather than stopping the rest of the claim). Small
-   * bodies come in one statement; a large one is read alone, and once a turn has read LOOP_TURN_BYTES the
-   * rest wait for the next turn: reading a 10 MiB body holds the event loop for 50–100 ms, ten of them
-   * in one claim held it for a second. Read outside the claim's lock: a body never changes while its
+   * bodies come in one statement (50 of them, a claim's most, are 3 MiB at most); a large one is read
+   * alone, and once a turn has read LOOP_TURN_BYTES or more the next waits for the next turn: reading a
+   * 10 MiB body written whole (by the accept thread of `txmail api`) holds the event loop for 50–100
+   * ms, ten of them in one claim held it for a second. One in parts (body-parts.ts) is read a part at a
+   * time. Read outside the claim's lock: a body never changes while its
    * message is leased (retention empties only final messages' bodies).
    */
   private async withBodies(rows: MessageWithBody[]): Promise<void> {

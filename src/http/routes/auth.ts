@@ -45,6 +45,7 @@ const PUBLIC_BODY: ErrorCode[] = [
   'unsupported_media_type',
   'payload_too_large',
   'server_busy',
+  'service_unavailable',
   'validation_error',
 ];
 

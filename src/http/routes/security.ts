@@ -64,6 +64,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
             'unsupported_media_type',
             'payload_too_large',
             'server_busy',
+            'service_unavailable',
             'validation_error',
             'invalid_token',
           ],

@@ -67,6 +67,8 @@ export const STATE_CHANGING: ErrorCode[] = [
   'unsupported_media_type',
   'payload_too_large',
   'server_busy',
+  // A large body whose parsing thread stopped (http/json-body.ts).
+  'service_unavailable',
 ];
 
 /** Routes only the dashboard may call (key management, the guided test). */
