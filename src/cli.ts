@@ -66,7 +66,14 @@ async function run(command: string, args: Args): Promise<number> {
       const core = await createCore(config, { acceptOnly: command === 'api' });
       // ehlo_name, not hostname: every log line's base `hostname` already names the machine.
       if (verdict?.ok === 'warn') core.logger.warn({ ehlo_name: config.hostname }, verdict.message);
-      for (const w of configWarnings(config))
+      // Each role is told of the settings it uses: the API of the HTTP ones, the receiver of the inbound.
+      const uses = (variable: string) =>
+        variable.startsWith('TXMAIL_HTTP_')
+          ? command === 'serve' || command === 'api'
+          : variable.startsWith('TXMAIL_INBOUND_')
+            ? command === 'serve' || command === 'inbound'
+            : true;
+      for (const w of configWarnings(config).filter((w) => uses(w.variable)))
         core.logger.warn({ variable: w.variable }, `${w.variable}: ${w.message}`);
       return runRoles(core, command);
     }

@@ -182,6 +182,14 @@ export class MessagesRepo {
 
   /** The message with its HTML ('' once the content retention removed it). */
   async get(accountId: string, id: string): Promise<(LoggedMessageRow & { html: string }) | undefined> {
+    // The row and its parts from one snapshot (as detail() reads them): read apart, a content removal
+    // in between gave the HTML '' beside content_removed_at null, and a re-send of nothing.
+    if (!this.reads.isTransaction) {
+      return this.reads
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((trx) => new MessagesRepo(trx, this.dialect).get(accountId, id));
+    }
     const row = await this.reads
       .selectFrom('messages as m')
       .leftJoin('message_bodies as b', 'b.message_id', 'm.id')

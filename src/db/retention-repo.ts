@@ -44,34 +44,47 @@ export class RetentionRepo {
   }
 
   /**
-   * Deletes up to `limit` parts of large HTML whose message was never stored (its accept refused it or
-   * was interrupted: db/sqlite/body-parts.ts), made before `before`: a message's id tells when it was
-   * made (UUIDv7), and its parts are written within moments of that.
+   * Deletes the parts of up to `limit` large HTMLs whose message was never stored (its accept refused
+   * it or was interrupted: db/sqlite/body-parts.ts), made before `before`: a message's id tells when it
+   * was made (UUIDv7), and its parts are written within moments of that. Reads the pending list
+   * (migration 037), not the parts: those of every stored message would be scanned at every pass.
+   * Answers how many HTMLs went.
    */
   async deleteOrphanBodyParts(before: number, limit: number): Promise<number> {
     const idsBefore = `${before
       .toString(16)
       .padStart(12, '0')
       .replace(/^(.{8})/, '$1-')}-0000-0000-000000000000`;
-    const orphans = this.db
-      .selectFrom('message_body_parts as p')
+    const rows = await this.db
+      .selectFrom('message_body_parts_pending as p')
       .select('p.message_id')
       .where('p.message_id', '<', idsBefore)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('message_bodies as b')
-              .select('b.message_id')
-              .whereRef('b.message_id', '=', 'p.message_id'),
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.message_id);
+    return this.db.transaction().execute(async (trx) => {
+      // A message stored after all keeps its parts (the accept also takes it off the list).
+      const orphans = trx
+        .selectFrom('message_body_parts_pending as p')
+        .select('p.message_id')
+        .where('p.message_id', 'in', ids)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('message_bodies as b')
+                .select('b.message_id')
+                .whereRef('b.message_id', '=', 'p.message_id'),
+            ),
           ),
-        ),
-      )
-      .limit(limit);
-    const r = await this.db
-      .deleteFrom('message_body_parts')
-      .where('message_id', 'in', orphans)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+        );
+      await trx.deleteFrom('message_body_parts').where('message_id', 'in', orphans).execute();
+      const r = await trx
+        .deleteFrom('message_body_parts_pending')
+        .where('message_id', 'in', ids)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    });
   }
 
   /** Accounts that remove content after some days (content_retention_days set), in pages by id. */

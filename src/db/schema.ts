@@ -277,6 +277,11 @@ export interface MessageBodyPartsTable {
   part: string;
 }
 
+/** A large HTML whose parts are written and whose message is not stored yet (migration 037). */
+export interface MessageBodyPartsPendingTable {
+  message_id: string;
+}
+
 /** The exact bytes of a message as last sent (signed), gzip in base64 (ARCHITECTURE.md, "Message content"). */
 export interface MessageRawTable {
   message_id: string;
@@ -695,6 +700,7 @@ export interface Database {
   messages: MessagesTable & MessageLogColumns;
   message_bodies: MessageBodiesTable;
   message_body_parts: MessageBodyPartsTable;
+  message_body_parts_pending: MessageBodyPartsPendingTable;
   message_raw: MessageRawTable;
   sealed_messages: SealedMessagesTable;
   events: EventsTable;

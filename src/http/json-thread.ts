@@ -164,6 +164,9 @@ export class JsonParserThread {
     // chunks would otherwise be a message (and an ArrayBuffer, and a Map entry in the thread) a byte.
     let stage: Uint8Array | undefined;
     let staged = 0;
+    // The first block is small and each next one twice the last, up to STAGE_BYTES: a connection that
+    // declares a large body and sends a byte holds 4 KiB here, not 64 (no memory limit counts this).
+    let nextStage = 4 * 1024;
     const post = (bytes: Uint8Array) => {
       if (broken || this.closed) return;
       const current = this.started();
@@ -185,7 +188,10 @@ export class JsonParserThread {
         if (broken || this.closed) return;
         let at = 0;
         while (at < piece.length) {
-          stage ??= new Uint8Array(STAGE_BYTES);
+          if (stage === undefined) {
+            stage = new Uint8Array(nextStage);
+            nextStage = Math.min(nextStage * 2, STAGE_BYTES);
+          }
           const n = Math.min(piece.length - at, stage.length - staged);
           stage.set(piece.subarray(at, at + n), staged);
           staged += n;
@@ -274,7 +280,13 @@ export class JsonParserThread {
       // Every body whose pieces it held is lost: the one being parsed fails now, the waiting ones at
       // their turn, the ones still arriving when they are complete.
       this.inThread.clear();
-      this.parsing?.reject(err);
+      // ThreadStopped whichever way it died ('error' comes first: an uncaught error, or out of memory),
+      // so the body being parsed is answered 503 as those waiting are, not 500.
+      this.parsing?.reject(
+        err instanceof ThreadStopped
+          ? err
+          : new ThreadStopped(`the JSON parsing thread stopped: ${err.message}`),
+      );
       this.parsing = undefined;
       this.next();
     };

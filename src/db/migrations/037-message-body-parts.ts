@@ -4,7 +4,10 @@
 // meanwhile. Written a part per turn, in short transactions of their own, it holds the loop a few
 // milliseconds at a time (db/sqlite/body-parts.ts). The message's body row then says how many parts
 // its HTML has, with html ''. No foreign key: the parts are written before their message exists, and
-// go with it (retention) or, left by a refused or interrupted accept, are swept.
+// go with it (retention) or, left by a refused or interrupted accept, are swept. The sweep reads
+// message_body_parts_pending, where a message's id is listed from its first part until the accept that
+// stores the message (or the writer's discard) takes it off: scanning the parts of every stored message
+// at each pass grew with the log.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -14,6 +17,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('part', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('message_body_parts_pkey', ['message_id', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('message_body_parts_pending')
+    .addColumn('message_id', 'text', (c) => c.primaryKey())
     .execute();
   await db.schema
     .alterTable('message_bodies')

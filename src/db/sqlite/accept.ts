@@ -71,6 +71,7 @@ export function prepareSqliteAccept(
   );
   const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
   const insertSealed = sqlite.prepare<[string]>('insert into sealed_messages (message_id) values (?)');
+  const adoptParts = sqlite.prepare<[string]>('delete from message_body_parts_pending where message_id = ?');
 
   /** The batch's months, by account: the count so far, and whether this batch has counted on it. */
   let months = new Map<string, { accountId: string; month: string; sent: number; counted: boolean }>();
@@ -122,6 +123,7 @@ export function prepareSqliteAccept(
     }
     insertMessage.run(m);
     insertBody.run(m.id, item.html, item.bodyParts ?? 0);
+    if (item.bodyParts) adoptParts.run(m.id);
     insertEvent.run(item.event);
     if (item.sealed) insertSealed.run(m.id);
     return warned ? { kind: 'accepted', warned } : { kind: 'accepted' };

@@ -19,6 +19,18 @@ const READ_PER_TURN = 1024 * 1024;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * The turns of the loop that the parts written on a connection take: one part a turn for all the
+ * messages being written at once, not one each (sixteen large sends at once wrote sixteen parts in
+ * one turn of the loop).
+ */
+const writeTurns = new WeakMap<SQLite.Database, Promise<unknown>>();
+function partTurn(sqlite: SQLite.Database): Promise<unknown> {
+  const turn = (writeTurns.get(sqlite) ?? Promise.resolve()).then(nextTurn);
+  writeTurns.set(sqlite, turn);
+  return turn;
+}
+
 /** `html` cut in pieces of at most `length` code units, never between the halves of a surrogate pair. */
 export function splitParts(html: string, length = PART_LENGTH): string[] {
   const parts: string[] = [];
@@ -38,6 +50,8 @@ export class SqliteBodyParts {
   private readonly insert: SQLite.Statement<[string, number, string]>;
   private readonly one: SQLite.Statement<[string, number], { part: string }>;
   private readonly remove: SQLite.Statement<[string]>;
+  private readonly pending: SQLite.Statement<[string]>;
+  private readonly unpend: SQLite.Statement<[string]>;
 
   /** `path`: the database file, whose WAL is synced off the loop before a message's parts count. */
   constructor(
@@ -48,22 +62,35 @@ export class SqliteBodyParts {
     this.insert = sqlite.prepare('insert into message_body_parts (message_id, seq, part) values (?, ?, ?)');
     this.one = sqlite.prepare('select part from message_body_parts where message_id = ? and seq = ?');
     this.remove = sqlite.prepare('delete from message_body_parts where message_id = ?');
+    this.pending = sqlite.prepare('insert into message_body_parts_pending (message_id) values (?)');
+    this.unpend = sqlite.prepare('delete from message_body_parts_pending where message_id = ?');
   }
 
   /** Writes `html` in parts, a turn of the loop each; answers how many. */
   async write(messageId: string, html: string): Promise<number> {
     const parts = splitParts(html);
     for (const [seq, part] of parts.entries()) {
-      if (seq > 0) await nextTurn();
+      await partTurn(this.sqlite);
       await whileUnlocked(this.kysely, () =>
-        withoutFsync(this.sqlite, () => this.insert.run(messageId, seq, part)),
+        withoutFsync(this.sqlite, () => {
+          // Listed with its first part: until its message is stored, the sweep may take them.
+          if (seq === 0)
+            this.sqlite.transaction(() => {
+              this.pending.run(messageId);
+              this.insert.run(messageId, seq, part);
+            })();
+          else this.insert.run(messageId, seq, part);
+        }),
       );
     }
     await this.syncWal();
     return parts.length;
   }
 
-  /** The HTML of `count` parts, read at most READ_PER_TURN code units a turn. */
+  /**
+   * The HTML of `count` parts, read at most READ_PER_TURN code units a turn; '' when one is missing
+   * (the worker then logs the message as having no body), never the HTML with a hole in it.
+   */
   async read(messageId: string, count: number): Promise<string> {
     const parts: string[] = [];
     let read = 0;
@@ -72,7 +99,8 @@ export class SqliteBodyParts {
         await nextTurn();
         read = 0;
       }
-      const part = this.one.get(messageId, seq)?.part ?? '';
+      const part = this.one.get(messageId, seq)?.part;
+      if (part === undefined) return '';
       parts.push(part);
       read += part.length;
     }
@@ -82,7 +110,12 @@ export class SqliteBodyParts {
   /** Removes a message's parts (its accept refused it, or failed). */
   discard(messageId: string): Promise<void> {
     return whileUnlocked(this.kysely, () => {
-      withoutFsync(this.sqlite, () => this.remove.run(messageId));
+      withoutFsync(this.sqlite, () =>
+        this.sqlite.transaction(() => {
+          this.remove.run(messageId);
+          this.unpend.run(messageId);
+        })(),
+      );
     });
   }
 
