@@ -50,6 +50,13 @@ const PHRASES = [
   '\u043f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b\u044e ',
   '\u0430\u0434\u0440\u0435\u0441\u0430\u0442\u0443 ',
   '\u043f\u0438\u0441\u044c\u043c\u043e \u0434\u043b\u044f ',
+  // Croatian and Serbian "primatelju/primaocu jane@x" (to the recipient), Slovak "adresátovi",
+  // Slovenian "prejemniku", Bulgarian "\u043f\u0438\u0441\u043c\u043e \u0434\u043e jane@x" (letter to).
+  'primatelju ',
+  'primaocu ',
+  'adres\u00e1tovi ',
+  'prejemniku ',
+  '\u043f\u0438\u0441\u043c\u043e \u0434\u043e ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
