@@ -51,12 +51,15 @@ const PHRASES = [
   '\u0430\u0434\u0440\u0435\u0441\u0430\u0442\u0443 ',
   '\u043f\u0438\u0441\u044c\u043c\u043e \u0434\u043b\u044f ',
   // Croatian and Serbian "primatelju/primaocu jane@x" (to the recipient), Slovak "adresátovi",
-  // Slovenian "prejemniku", Bulgarian "\u043f\u0438\u0441\u043c\u043e \u0434\u043e jane@x" (letter to).
+  // Slovenian "prejemniku", Bulgarian "\u0432\u0430\u0448\u0435\u0442\u043e \u043f\u0438\u0441\u043c\u043e \u0434\u043e jane@x" (your letter to; not
+  // a help line's "send a letter to support@").
   'primatelju ',
+  // The label in Bulgarian ("\u041f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b: jane@x").
+  '\u043f\u043e\u043b\u0443\u0447\u0430\u0442\u0435\u043b: ',
   'primaocu ',
   'adres\u00e1tovi ',
   'prejemniku ',
-  '\u043f\u0438\u0441\u043c\u043e \u0434\u043e ',
+  '\u0432\u0430\u0448\u0435\u0442\u043e \u043f\u0438\u0441\u043c\u043e \u0434\u043e ',
   'undeliverable to the following: ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
