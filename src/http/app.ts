@@ -29,7 +29,7 @@ import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
-import { handleError, sendError } from './errors.js';
+import { handleError, noRoute, sendError } from './errors.js';
 import type { RateLimitStore } from '../db/seams.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
@@ -163,7 +163,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   app.decorateRequest('auth', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
-    throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+    throw noRoute(request);
   });
 
   // The OpenAPI document is generated from the same JSON schemas that validate requests, and from the

@@ -19,6 +19,11 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.code(err.status).type('text/plain; charset=utf-8').send(errorBody(err.code, err.message));
 }
 
+/** A request no route serves: the answer of the not-found handler, and of a body sent to no route. */
+export function noRoute(request: FastifyRequest): AppError {
+  return new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+}
+
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err, request.routeOptions.bodyLimit);
   if (appError.status >= 500) request.log.error({ err }, 'request failed');

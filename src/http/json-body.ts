@@ -2,6 +2,7 @@
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { noRoute } from './errors.js';
 import { ClientGone, JsonParserThread, ThreadStopped, type ThreadBody } from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
@@ -24,7 +25,7 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
     // No route: answered 404 unread (an error closes the connection, so the rest is not read either).
     // Otherwise anyone could have 10 MiB read and parsed by naming a path that does not exist.
     if (request.is404) {
-      done(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), undefined);
+      done(noRoute(request), undefined);
       return;
     }
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
@@ -46,28 +47,28 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
     let pieces: Buffer[] = [];
     let received = 0;
     let offloaded: ThreadBody | undefined;
+    let finished = false;
     const offload = () => {
       offloaded = thread.body();
       for (const piece of pieces) offloaded.write(piece);
       pieces = [];
+      // A request whose connection closes in the middle of its body may end neither way: its pieces
+      // must not stay in the thread. (`complete`: the whole body arrived, and a stream of preParsing's
+      // may still be handing it on.) Small bodies, kept here, need no such care.
+      request.raw.once('close', () => {
+        if (finished || request.raw.complete) return;
+        stop();
+        offloaded?.drop();
+      });
     };
     if (declared > offloadAbove) offload();
 
-    let finished = false;
     const stop = () => {
       finished = true;
       payload.removeListener('data', onData);
       payload.removeListener('end', onEnd);
       payload.removeListener('error', onEnd);
     };
-    // A request whose connection closes in the middle of its body may end neither way: its pieces must
-    // not stay in the thread. (`complete`: the whole body arrived, and a stream of preParsing's may
-    // still be handing it on.)
-    request.raw.once('close', () => {
-      if (finished || request.raw.complete) return;
-      stop();
-      offloaded?.drop();
-    });
     const onData = (chunk: Buffer | string) => {
       const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       received += piece.length;
