@@ -5,6 +5,7 @@
 // commit syncs the WAL, and everything written before), so nothing is acknowledged before its parts
 // are on disk. Parts of a message never stored are removed by the writer, or swept (retention).
 import { open } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
@@ -14,10 +15,11 @@ import { whileUnlocked, withoutFsync } from './connection.js';
 export const PARTS_ABOVE = 512 * 1024;
 /** Code units in a part: at most 384 KiB of UTF-8, written in a few milliseconds. */
 const PART_LENGTH = 128 * 1024;
-/** Code units read in one turn of the loop before the next part waits for the next turn. */
-const READ_PER_TURN = 1024 * 1024;
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Characters (or bytes) of HTML read in one turn of the loop before the next read waits for the next
+ * turn: by the parts' reader here and by the claim (queue.ts).
+ */
+export const READ_PER_TURN = 1024 * 1024;
 
 /**
  * The turns of the loop that the parts written on a connection take: one part a turn for all the
@@ -26,7 +28,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  */
 const writeTurns = new WeakMap<SQLite.Database, Promise<unknown>>();
 function partTurn(sqlite: SQLite.Database): Promise<unknown> {
-  const turn = (writeTurns.get(sqlite) ?? Promise.resolve()).then(nextTurn);
+  const turn = (writeTurns.get(sqlite) ?? Promise.resolve()).then(() => nextTurn());
   writeTurns.set(sqlite, turn);
   return turn;
 }

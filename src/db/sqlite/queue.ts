@@ -11,6 +11,7 @@
 // and a lost record means the message is delivered again once its lease ends (a duplicate, never a
 // loss). Waiting for the fsync of every record batch held the event loop about a third of its time in
 // bench/e2e.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import {
@@ -27,7 +28,7 @@ import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
 import type { QueueStore, RecordedAttempts } from '../seams.js';
 import type { Statement } from '../statement.js';
-import { SqliteBodyParts } from './body-parts.js';
+import { READ_PER_TURN, SqliteBodyParts } from './body-parts.js';
 import { sqliteClaimTexts, type ClaimText } from './claim-text.js';
 import { whileUnlocked, withoutFsync } from './connection.js';
 import { sqliteWebhookEnqueue } from './webhook-enqueue.js';
@@ -40,8 +41,6 @@ const CACHE_LIMIT = 256;
 
 /** A claimed body at most this large (UTF-8 bytes) is read with the claim's others in one statement. */
 const SMALL_BODY_BYTES = 64 * 1024;
-/** Large bodies read in one turn of the event loop before the next waits for the next turn. */
-const LOOP_TURN_BYTES = 1024 * 1024;
 
 interface ClaimedBody {
   message_id: string;
@@ -109,7 +108,7 @@ export class SqliteQueueStore implements QueueStore {
    * Gives each claimed row (a fresh object from the driver) its HTML in place: '' for one without a body
    * row, which no accept leaves (built without HTML rather than stopping the rest of the claim). Small
    * bodies come in one statement (50 of them, a claim's most, are 3 MiB at most); a large one is read
-   * alone, and once a turn has read LOOP_TURN_BYTES or more the next waits for the next turn: reading a
+   * alone, and once a turn has read READ_PER_TURN or more the next waits for the next turn: reading a
    * 10 MiB body written whole (by the accept thread of `txmail api`) holds the event loop for 50–100
    * ms, ten of them in one claim held it for a second. One in parts (body-parts.ts) is read a part at a
    * time. Read outside the claim's lock: a body never changes while its
@@ -134,8 +133,8 @@ export class SqliteQueueStore implements QueueStore {
         row.html = b.html;
         continue;
       }
-      if (read >= LOOP_TURN_BYTES) {
-        await new Promise((resolve) => setImmediate(resolve));
+      if (read >= READ_PER_TURN) {
+        await nextTurn();
         read = 0;
       }
       row.html = this.body.get(row.id)?.html ?? '';
