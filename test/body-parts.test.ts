@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAcceptWriter } from '../src/accept/sqlite-writer.js';
 import { PARTS_ABOVE, splitParts } from '../src/db/sqlite/body-parts.js';
 import { RetentionRepo } from '../src/db/retention-repo.js';
+import { v7 } from 'uuid';
 import { newId } from '../src/ids.js';
 import { acceptItem } from './helpers/accept-item.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -16,10 +17,7 @@ const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A message id (UUIDv7) made at `ms`. */
-const idAt = (ms: number) => {
-  const hex = ms.toString(16).padStart(12, '0');
-  return newId().replace(/^[0-9a-f]{8}-[0-9a-f]{4}/, `${hex.slice(0, 8)}-${hex.slice(8)}`);
-};
+const idAt = (ms: number) => v7({ msecs: ms });
 
 describe('splitParts', () => {
   it('cuts anywhere but between the halves of a surrogate pair, and loses nothing', () => {

@@ -5,6 +5,7 @@
 // batch.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Plan } from './schema.js';
+import { firstIdAt } from '../ids.js';
 
 export class RetentionRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -28,17 +29,22 @@ export class RetentionRepo {
    * delivery queue (a message still being retried is kept until it ends). Answers how many went.
    */
   async deleteMessages(accountId: string, before: number, limit: number): Promise<number> {
-    const batch = this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('created_at', '<', before)
-      .where('next_attempt_at', 'is', null)
-      .limit(limit);
     return this.db.transaction().execute(async (trx) => {
-      // The parts of a large HTML first (they have no foreign key: db/sqlite/body-parts.ts).
-      await trx.deleteFrom('message_body_parts').where('message_id', 'in', batch).execute();
-      const r = await trx.deleteFrom('messages').where('id', 'in', batch).executeTakeFirst();
+      // The batch chosen once: its messages and the parts of their large HTML, which have no foreign key
+      // (db/sqlite/body-parts.ts), go together.
+      const ids = (
+        await trx
+          .selectFrom('messages')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('created_at', '<', before)
+          .where('next_attempt_at', 'is', null)
+          .limit(limit)
+          .execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      await trx.deleteFrom('message_body_parts').where('message_id', 'in', ids).execute();
+      const r = await trx.deleteFrom('messages').where('id', 'in', ids).executeTakeFirst();
       return Number(r.numDeletedRows);
     });
   }
@@ -51,14 +57,10 @@ export class RetentionRepo {
    * Answers how many HTMLs went.
    */
   async deleteOrphanBodyParts(before: number, limit: number): Promise<number> {
-    const idsBefore = `${before
-      .toString(16)
-      .padStart(12, '0')
-      .replace(/^(.{8})/, '$1-')}-0000-0000-000000000000`;
     const rows = await this.db
       .selectFrom('message_body_parts_pending as p')
       .select('p.message_id')
-      .where('p.message_id', '<', idsBefore)
+      .where('p.message_id', '<', firstIdAt(before))
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
