@@ -70,6 +70,27 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(await sweeper().sweep()).toBe(0);
   });
 
+  it('deletes messages with large content in smaller batches, and goes on until all are gone', async () => {
+    const free = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const ids = [await send(free, 49), await send(free, 50), await send(free, 51)];
+    const kysely = env.services.db.kysely;
+    // 10 MiB counted from its parts' number (256 KiB each), 8 MiB of HTML, and a small one: the three
+    // pass CONTENT_BYTES_PER_BATCH together, so one transaction cannot take them all.
+    await kysely.updateTable('message_bodies').set({ parts: 40 }).where('message_id', '=', ids[0]!).execute();
+    await kysely
+      .updateTable('message_bodies')
+      .set({ html: 'x'.repeat(8 * 1024 * 1024) })
+      .where('message_id', '=', ids[1]!)
+      .execute();
+    const before = clock.now() - 48 * HOUR;
+    const first = await env.services.repos.retention.deleteMessages(free.accountId, before, 500);
+    expect(first.removed).toBeGreaterThanOrEqual(1);
+    expect(first.removed).toBeLessThan(3);
+    expect(first.more).toBe(true);
+    expect(await sweeper().sweep()).toBe(3 - first.removed);
+    expect(await remaining()).toEqual([]);
+  });
+
   it('deletes the free plan’s webhook attempts past 48 hours', async () => {
     const free = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
     const attempt = (id: string, ageHours: number) => ({

@@ -3,9 +3,41 @@
 // devices, used or expired one-time tokens, idempotency keys, attempt counts, test-send counters of
 // past days, destination blocks' records past their window or pause. Every delete takes a bounded
 // batch.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Plan } from './schema.js';
 import { firstIdAt } from '../ids.js';
+
+/**
+ * Bytes of content (HTML, its parts, the raw message) one transaction that removes messages or their
+ * content frees at most, past its first message. Freeing a body's pages costs the writer about a
+ * millisecond a megabyte, and in `txmail serve` the writer is the event loop: 500 messages of 10 MiB in
+ * one statement held it for about four seconds.
+ */
+export const CONTENT_BYTES_PER_BATCH = 16 * 1024 * 1024;
+
+/** Bytes a part of a large HTML counts for: at most 128 Ki UTF-16 units, 256 KiB of UTF-8 for most text. */
+const PART_BYTES = 256 * 1024;
+
+/** A batch of a remover that bounds its transactions by weight: how many went, and whether more wait. */
+export interface RemovedBatch {
+  removed: number;
+  more: boolean;
+}
+
+/**
+ * The longest prefix of `rows` whose bytes add up to at most `budget`, and never less than the first
+ * row (a message larger than the budget goes alone).
+ */
+export function prefixWithin<T extends { bytes: number }>(rows: T[], budget: number): T[] {
+  let total = 0;
+  let n = 0;
+  for (const row of rows) {
+    total += row.bytes;
+    if (n > 0 && total > budget) break;
+    n++;
+  }
+  return rows.slice(0, n);
+}
 
 export class RetentionRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -26,13 +58,14 @@ export class RetentionRepo {
 
   /**
    * Deletes up to `limit` of the account's messages created before `before` that are no longer in the
-   * delivery queue (a message still being retried is kept until it ends). Answers how many went.
+   * delivery queue (a message still being retried is kept until it ends), fewer when their content
+   * passes CONTENT_BYTES_PER_BATCH. Answers how many went, and whether more are waiting.
    */
-  async deleteMessages(accountId: string, before: number, limit: number): Promise<number> {
+  async deleteMessages(accountId: string, before: number, limit: number): Promise<RemovedBatch> {
     return this.db.transaction().execute(async (trx) => {
       // The batch chosen once: its messages and the parts of their large HTML, which have no foreign key
       // (db/sqlite/body-parts.ts), go together.
-      const ids = (
+      const candidates = (
         await trx
           .selectFrom('messages')
           .select('id')
@@ -42,10 +75,16 @@ export class RetentionRepo {
           .limit(limit)
           .execute()
       ).map((r) => r.id);
-      if (ids.length === 0) return 0;
+      const ids = prefixWithin(await withContentBytes(trx, candidates), CONTENT_BYTES_PER_BATCH).map(
+        (r) => r.id,
+      );
+      if (ids.length === 0) return { removed: 0, more: false };
       await trx.deleteFrom('message_body_parts').where('message_id', 'in', ids).execute();
       const r = await trx.deleteFrom('messages').where('id', 'in', ids).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return {
+        removed: Number(r.numDeletedRows),
+        more: ids.length < candidates.length || candidates.length >= limit,
+      };
     });
   }
 
@@ -115,58 +154,64 @@ export class RetentionRepo {
   /**
    * Removes the content (the HTML and the raw bytes) of up to `limit` of the account's messages that
    * have been final since before `final.before` (and not before `final.from`, when given: updated_at,
-   * as a final message changes only for a later report) and still have it; the rest of the message
-   * stays. Answers how many. The batch is found by the partial index messages_content_kept (migration 026).
+   * as a final message changes only for a later report) and still have it, fewer when it passes
+   * CONTENT_BYTES_PER_BATCH; the rest of the message stays. Answers how many, and whether more wait.
+   * The batch is found by the partial index messages_content_kept (migration 026).
    */
   async removeContent(
     accountId: string,
     final: { from: number | undefined; before: number },
     now: number,
     limit: number,
-  ): Promise<number> {
+  ): Promise<RemovedBatch> {
     const { from } = final;
-    const rows = await this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('content_removed_at', 'is', null)
-      .where('next_attempt_at', 'is', null)
-      .where('updated_at', '<', final.before)
-      .$if(from !== undefined, (q) => q.where('updated_at', '>=', from!))
-      .limit(limit)
-      .execute();
-    if (rows.length === 0) return 0;
-    return this.db.transaction().execute((trx) =>
-      removeContentOf(
-        trx,
-        rows.map((r) => r.id),
-        now,
-      ),
+    const candidates = (
+      await this.db
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('content_removed_at', 'is', null)
+        .where('next_attempt_at', 'is', null)
+        .where('updated_at', '<', final.before)
+        .$if(from !== undefined, (q) => q.where('updated_at', '>=', from!))
+        .limit(limit)
+        .execute()
+    ).map((r) => r.id);
+    const ids = prefixWithin(await withContentBytes(this.db, candidates), CONTENT_BYTES_PER_BATCH).map(
+      (r) => r.id,
     );
+    if (ids.length === 0) return { removed: 0, more: false };
+    const removed = await this.db.transaction().execute((trx) => removeContentOf(trx, ids, now));
+    return { removed, more: ids.length < candidates.length || candidates.length >= limit };
   }
 
   /**
    * Removes the content of up to `limit` sealed messages that are final (out of the queue), whatever
-   * their account keeps, and takes them off the list; answers how many.
+   * their account keeps, fewer when it passes CONTENT_BYTES_PER_BATCH, and takes them off the list;
+   * answers how many, and whether more wait.
    */
-  async removeSealedContent(now: number, limit: number): Promise<number> {
-    const rows = await this.db
-      .selectFrom('sealed_messages as s')
-      .innerJoin('messages as m', 'm.id', 's.message_id')
-      .select('s.message_id')
-      .where('m.next_attempt_at', 'is', null)
-      // Not while a worker holds it: a bounce takes a message out of the queue under a worker's lease,
-      // and the worker's record then keeps the bytes it sent (queue-record.ts).
-      .where((eb) => eb.or([eb('m.lease_owner', 'is', null), eb('m.lease_expires_at', '<', now)]))
-      .limit(limit)
-      .execute();
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.message_id);
-    return this.db.transaction().execute(async (trx) => {
+  async removeSealedContent(now: number, limit: number): Promise<RemovedBatch> {
+    const candidates = (
+      await this.db
+        .selectFrom('sealed_messages as s')
+        .innerJoin('messages as m', 'm.id', 's.message_id')
+        .select('s.message_id')
+        .where('m.next_attempt_at', 'is', null)
+        // Not while a worker holds it: a bounce takes a message out of the queue under a worker's lease,
+        // and the worker's record then keeps the bytes it sent (queue-record.ts).
+        .where((eb) => eb.or([eb('m.lease_owner', 'is', null), eb('m.lease_expires_at', '<', now)]))
+        .limit(limit)
+        .execute()
+    ).map((r) => r.message_id);
+    const ids = prefixWithin(await withContentBytes(this.db, candidates), CONTENT_BYTES_PER_BATCH).map(
+      (r) => r.id,
+    );
+    if (ids.length === 0) return { removed: 0, more: false };
+    await this.db.transaction().execute(async (trx) => {
       await removeContentOf(trx, ids, now);
       await trx.deleteFrom('sealed_messages').where('message_id', 'in', ids).execute();
-      return ids.length;
     });
+    return { removed: ids.length, more: ids.length < candidates.length || candidates.length >= limit };
   }
 
   /** Deletes up to `limit` of the account's webhook attempts that started before `before`. */
@@ -383,6 +428,32 @@ export class RetentionRepo {
  * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
  * many were marked (a message whose content went already is not counted again).
  */
+/**
+ * `ids` in their order, each with the bytes of its message's content: the HTML, or its parts counted at
+ * PART_BYTES each, and the raw message. The lengths come from the records' headers (octet_length), not
+ * from reading the content.
+ */
+async function withContentBytes(
+  db: Kysely<Database> | Transaction<Database>,
+  ids: string[],
+): Promise<{ id: string; bytes: number }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('messages as m')
+    .leftJoin('message_bodies as b', 'b.message_id', 'm.id')
+    .leftJoin('message_raw as r', 'r.message_id', 'm.id')
+    .select([
+      'm.id',
+      sql<number>`coalesce(octet_length(b.html), 0) + coalesce(b.parts, 0) * ${PART_BYTES} + coalesce(octet_length(r.raw), 0)`.as(
+        'bytes',
+      ),
+    ])
+    .where('m.id', 'in', ids)
+    .execute();
+  const bytes = new Map(rows.map((r) => [r.id, Number(r.bytes)]));
+  return ids.map((id) => ({ id, bytes: bytes.get(id) ?? 0 }));
+}
+
 async function removeContentOf(trx: Transaction<Database>, ids: string[], now: number): Promise<number> {
   const r = await trx
     .updateTable('messages')

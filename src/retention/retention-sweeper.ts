@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import { PLANS, usageDay } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
-import type { RetentionRepo } from '../db/retention-repo.js';
+import type { RemovedBatch, RetentionRepo } from '../db/retention-repo.js';
 import type { Plan } from '../db/schema.js';
 import { IDEMPOTENCY_TTL_MS } from '../messages/accept.js';
 import { removableContent } from './content-grace.js';
@@ -161,15 +161,21 @@ export class RetentionSweeper {
     ]);
   }
 
-  /** Runs each delete batch after batch until one comes back short; answers how many rows went. */
-  private async inBatches(removers: ((limit: number) => Promise<number>)[]): Promise<number> {
+  /**
+   * Runs each remover batch after batch until one comes back short (fewer than the batch size, or
+   * `more` false from a remover that bounds its batches by bytes); answers how many rows went.
+   */
+  private async inBatches(removers: ((limit: number) => Promise<number | RemovedBatch>)[]): Promise<number> {
     let deleted = 0;
     for (const remove of removers) {
       for (;;) {
         if (this.stopped) return deleted;
-        const n = await remove(this.options.batchSize);
-        deleted += n;
-        if (n < this.options.batchSize) break;
+        const limit = this.options.batchSize;
+        const batch = await remove(limit);
+        const { removed, more } =
+          typeof batch === 'number' ? { removed: batch, more: batch >= limit } : batch;
+        deleted += removed;
+        if (!more) break;
         await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
       }
     }
