@@ -5,7 +5,8 @@
 // is refused; one Idempotency-Key at most. Raw sockets: a client library would not send these.
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PIPELINED } from '../src/http/connection-limits.js';
+import Fastify from 'fastify';
+import { limitPipelining, MAX_PIPELINED } from '../src/http/connection-limits.js';
 import { databaseKinds } from './helpers/databases.js';
 import { until } from './helpers/wait.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -120,6 +121,34 @@ describe('the API listener', () => {
     const flood = await pipelined(5_000);
     expect(flood.closedByServer).toBe(true);
     expect(flood.answers).toBeLessThanOrEqual(MAX_PIPELINED);
+  });
+
+  it('hands the app none of the requests that arrive after a pipelining flood closed the connection', async () => {
+    // A bare app with the same limit: a hook added before it sees every request Fastify is handed.
+    const app = Fastify();
+    let handed = 0;
+    app.addHook('onRequest', (_request, _reply, done) => {
+      handed++;
+      done();
+    });
+    limitPipelining(app);
+    app.get('/healthz', () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const closed = new Promise<void>((resolve) => {
+        const socket = net.connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+        socket.on('data', () => undefined);
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+        // 5,000 of them (about 190 KiB): Node's first read alone holds some 1,900.
+        socket.on('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(5_000)));
+      });
+      await closed;
+      expect(handed).toBeGreaterThan(0);
+      expect(handed).toBeLessThanOrEqual(MAX_PIPELINED);
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers 408 and closes a request whose body stops coming', async () => {
