@@ -85,14 +85,23 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
 
+// An address of another type encapsulated in SMTP by Exchange (IMCEAEX-, IMCEAX400-, IMCEANOTES-…).
+const ENCAPSULATED = /^imcea[a-z0-9]{1,16}-/i;
+
 function recipientOf(g: FieldGroup, notice: string, stages: Map<string, string>): BouncedRecipient {
   const action = readAction(field(g, 'action'));
   const status = readStatus(field(g, 'status'));
   const diagnostic = typedText(field(g, 'diagnostic-code'));
   const remoteMta = typedText(field(g, 'remote-mta'));
   const originalRecipient = dsnAddress(field(g, 'original-recipient'));
+  const final = dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient'));
+  // Exchange names the mailbox it resolved the recipient to by its internal X.500 address, wrapped as
+  // "IMCEAEX-_O=…@domain" (IMCEA<type>-: an address of another type carried as SMTP): no address
+  // anyone sent to. The Original-Recipient, when given, is.
   const recipient =
-    dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient')) ?? originalRecipient;
+    final !== undefined && ENCAPSULATED.test(final)
+      ? (originalRecipient ?? final)
+      : (final ?? originalRecipient);
   return {
     recipient,
     originalRecipient,

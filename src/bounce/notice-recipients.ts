@@ -61,6 +61,14 @@ const PHRASES = [
   'prejemniku ',
   '\u0432\u0430\u0448\u0435\u0442\u043e \u043f\u0438\u0441\u043c\u043e \u0434\u043e ',
   'undeliverable to the following: ',
+  // FirstClass's and Ipswitch IMail's "Unknown user: jane@x", IMail's "User mailbox exceeds allowed
+  // size: jane@x".
+  'unknown user: ',
+  'user unknown: ',
+  'mailbox exceeds allowed size: ',
+  // "Your message to jane@x" in Malay and Swahili.
+  'mesej anda kepada ',
+  'ujumbe wako kwa ',
   // A transcript of the session: what was sent (MDaemon "--> RCPT To:<jane@x>", Courier ">>> RCPT TO:<…>").
   'rcpt to:',
   // MDaemon's transcript names the envelope before the session ("*  To: jane@x").

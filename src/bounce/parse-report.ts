@@ -66,6 +66,13 @@ const NULL_RETURN_PATH = /^return-path:[ \t]*<>/im;
 const FAILED_RECIPIENTS = /^x-failed-recipients:/im;
 const FROM_LINE = /^from:[^\r\n]*/im;
 const MAIL_SYSTEM = /mailer-?daemon|postmaster|mail delivery|delivery subsystem/i;
+// A returned message, whole or its headers (RFC 6522 §3, RFC 6533's global forms).
+const RETURNED_TYPES = new Set([
+  'message/rfc822',
+  'text/rfc822-headers',
+  'message/global',
+  'message/global-headers',
+]);
 // Our own message returned: the VERP address in its Return-Path.
 const OUR_RETURN_PATH = /^return-path:[ \t]*<?b\+[0-9a-f]{48}@/im;
 
@@ -211,13 +218,21 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   // attached report, before the marks make it an automatic reply.
   const relayed = await attachedReport();
   if (relayed) return relayed;
-  const auto = autoReplyReason(header, subject);
+  // A mail system's notice, from the null sender, returning our message in words txmail does not read
+  // (a language it knows no words of): kept as undetermined. Postfix and Exim mark every notice
+  // Auto-Submitted: auto-replied, so that mark does not make it a person's automatic reply.
+  const systemReturns =
+    envelope.mailFrom === '' &&
+    MAIL_SYSTEM.test(cap(header('from') ?? '')) &&
+    attachments.some((a) => RETURNED_TYPES.has(a.contentType?.toLowerCase() ?? ''));
+  const auto = systemReturns ? undefined : autoReplyReason(header, subject);
   if (auto) return { kind: 'auto_reply', reason: auto };
   if (envelope.mailFrom === '') {
     return {
       kind: 'undetermined',
-      reason:
-        'a notice from the null sender that is no bounce, complaint or automatic reply txmail recognises',
+      reason: systemReturns
+        ? 'a mail system returned the message with a notice txmail does not read'
+        : 'a notice from the null sender that is no bounce, complaint or automatic reply txmail recognises',
       subject,
       from,
       text: cap(notice, MAX_NOTICE_TEXT),
