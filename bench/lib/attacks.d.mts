@@ -25,7 +25,7 @@ export interface Tenant {
 export interface Target {
   url: string;
   inboundPort: number;
-  tenants: Record<'free' | 'noisy' | 'quiet' | 'owner', Tenant>;
+  tenants: Record<'free' | 'noisy' | 'quiet' | 'owner' | 'exporter', Tenant>;
   dbFile: string;
   output(): string;
   count(table: string, where?: Record<string, unknown>): Promise<number>;

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pino from 'pino';
 import { parseConfig } from '../../dist/config.js';
 import { createServices } from '../../dist/services.js';
@@ -42,6 +43,8 @@ export async function startTarget({ env = {}, logLevel = 'debug' } = {}) {
     quiet: await tenant(services, 'quiet@bystander.example', 'pro'),
     // A dashboard user whose log-in others try to lock.
     owner: await tenant(services, 'owner@bystander.example', 'pro', 'correct horse battery'),
+    // A Pro account whose long log is exported as CSV, several times at once.
+    exporter: await tenant(services, 'exporter@attacker.example', 'pro'),
     // A production account with a verified domain: its sends are stored whole and delivered.
     sender: { key: await createBenchTenant(services, 'sender@acme.example', { dkim: false }) },
   };
@@ -400,6 +403,23 @@ export const ATTACKS = {
     };
   },
 
+  /**
+   * One tenant's CSV exports of its log at once (GET /api/emails, Accept: text/csv): a log of `rows`
+   * messages whose names and subject are 990 characters (about 3 KB a row, 31 MB an export of 10,000),
+   * written straight into the database. Held: every export a 200 with every row.
+   */
+  async 'log: six CSV exports at once'(t, { copies = 6, rows = 10_000 } = {}) {
+    seedLog(t.dbFile, t.tenants.exporter.id, rows);
+    const exports = await Promise.all(
+      Array.from({ length: copies }, () => csvExport(t.url, t.tenants.exporter.key)),
+    );
+    const lines = exports.map((e) => e.lines);
+    return {
+      held: exports.every((e) => e.status === 200) && lines.every((n) => n === rows + 1),
+      detail: `statuses ${exports.map((e) => e.status).join(',')}; lines ${[...new Set(lines)].join(',')}; ${(exports[0].bytes / 2 ** 20).toFixed(1)} MiB each`,
+    };
+  },
+
   /** To fbl@ (open to anyone): an 80 KB X-Failed-Recipients header (8.7 s in the report parser). */
   async 'inbound: 80 KB X-Failed-Recipients'(t, { copies = 3 } = {}) {
     const data =
@@ -697,4 +717,57 @@ async function receiver({ holdMs = 0 }) {
       server.close();
     },
   };
+}
+
+/** `rows` delivered messages of `accountId` with 990-character names and subject, once per database. */
+function seedLog(dbFile, accountId, rows) {
+  const db = new Database(dbFile);
+  try {
+    const { n } = db.prepare('select count(*) as n from messages where account_id = ?').get(accountId);
+    if (n >= rows) return;
+    const long = (c) => c.repeat(990);
+    const insert = db.prepare(
+      `insert into messages (id, account_id, status, from_name, from_email, from_domain, to_name, to_email,
+         to_domain, subject, created_at, updated_at, attempts)
+       values (?, ?, 'delivered', ?, ?, 'acme.example', ?, ?, 'recipient.example', ?, ?, ?, 1)`,
+    );
+    const now = Date.now();
+    db.transaction(() => {
+      for (let i = n; i < rows; i++)
+        insert.run(
+          newId(),
+          accountId,
+          long('n'),
+          `a${i}@acme.example`,
+          long('m'),
+          `r${i}@recipient.example`,
+          long('s'),
+          now - i,
+          now,
+        );
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** One CSV export, its body counted as it comes (not kept): { status, lines, bytes }. */
+function csvExport(base, key) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${base}/api/emails`,
+      { headers: { 'x-api-key': key, accept: 'text/csv' } },
+      (res) => {
+        let lines = 0;
+        let bytes = 0;
+        res.on('data', (chunk) => {
+          bytes += chunk.length;
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, lines, bytes }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
 }

@@ -103,7 +103,26 @@ export class MessagesRepo {
 
   /** Newest first, at most `limit`. */
   async list(accountId: string, filter: MessageFilter, limit: number): Promise<MessageRow[]> {
-    let q = this.reads.selectFrom('messages').select(MESSAGE_COLUMNS).where('account_id', '=', accountId);
+    return this.matching(accountId, filter)
+      .select(MESSAGE_COLUMNS)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The ids of what `list` would answer, newest first, at most `limit`: 36 bytes a message. */
+  async listIds(accountId: string, filter: MessageFilter, limit: number): Promise<string[]> {
+    const rows = await this.matching(accountId, filter)
+      .select('id')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The account's messages that pass `filter`, on the reads' connection. */
+  private matching(accountId: string, filter: MessageFilter) {
+    let q = this.reads.selectFrom('messages').where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);
     if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
@@ -123,7 +142,7 @@ export class MessagesRepo {
         : sql`lower(subject)`;
     for (const word of filter.subjectWords ?? [])
       q = q.where(sql<boolean>`${subject} like ${likeContains(word)} escape '\\'`);
-    return q.orderBy('id', 'desc').limit(limit).execute();
+    return q;
   }
 
   /**

@@ -17,6 +17,7 @@ const OPTIONS: Record<string, Record<string, number>> = {
   'test route: 1 MiB messages': { ms: 3000 },
   'inbound: 200 slow sessions from one address': { sessions: 60, holdMs: 1000 },
   'log-in: lock the owner out': { tries: 20 },
+  'log: six CSV exports at once': { copies: 6, rows: 6000 },
 };
 
 describe('attacks against txmail serve', () => {
