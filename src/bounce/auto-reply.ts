@@ -25,6 +25,19 @@ export function answersAutomatically(header: HeaderLookup, subject: string): boo
 }
 
 /**
+ * A mark only a responder writes, never a mail system on its notices: X-Autoreply, X-Autorespond,
+ * Precedence: auto_reply, a subject that says so. (Postfix and Exim mark every notice Auto-Submitted:
+ * auto-replied, and many Precedence: bulk.)
+ */
+export function responderMark(header: HeaderLookup, subject: string): string | undefined {
+  if (header('x-autoreply') !== undefined) return 'X-Autoreply';
+  if (header('x-autorespond') !== undefined) return 'X-Autorespond';
+  if (header('precedence')?.trim().toLowerCase() === 'auto_reply') return 'Precedence: auto_reply';
+  if (AUTO_SUBJECT.test(subject)) return `subject "${subject.slice(0, 80)}"`;
+  return undefined;
+}
+
+/**
  * The first mark of an automatic message; `sharedWithBounces`: also the marks mail systems put on their
  * bounces too (parse-report.ts asks with them only once the message is no bounce or complaint).
  */

@@ -10,7 +10,7 @@
 import { compile } from 'html-to-text';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { firstAddress } from './address-scan.js';
-import { answersAutomatically, autoReplyReason, type HeaderLookup } from './auto-reply.js';
+import { answersAutomatically, autoReplyReason, responderMark, type HeaderLookup } from './auto-reply.js';
 import { replaceBareCrs } from './bare-cr.js';
 import { classifyReport } from './reply-intelligence.js';
 import { MAX_RECIPIENTS, readDeliveryStatus } from './delivery-status.js';
@@ -220,12 +220,13 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   if (relayed) return relayed;
   // A mail system's notice, from the null sender, returning our message in words txmail does not read
   // (a language it knows no words of): kept as undetermined. Postfix and Exim mark every notice
-  // Auto-Submitted: auto-replied, so that mark does not make it a person's automatic reply.
+  // Auto-Submitted: auto-replied, so only a mark no mail system writes makes it an automatic reply (a
+  // small company's postmaster@ may well be a person with an out-of-office).
   const systemReturns =
     envelope.mailFrom === '' &&
     MAIL_SYSTEM.test(cap(header('from') ?? '')) &&
     attachments.some((a) => RETURNED_TYPES.has(a.contentType?.toLowerCase() ?? ''));
-  const auto = systemReturns ? undefined : autoReplyReason(header, subject);
+  const auto = systemReturns ? responderMark(header, subject) : autoReplyReason(header, subject);
   if (auto) return { kind: 'auto_reply', reason: auto };
   if (envelope.mailFrom === '') {
     return {
