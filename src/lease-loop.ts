@@ -9,6 +9,11 @@
 // the "when is the next item due" query is followed by another claim instead of a sleep until the next
 // poll (a wake-up lost that way once made a graceful stop hang for a poll interval). Claims never
 // overlap: one loop, one claim at a time.
+//
+// An item that waits long on something outside the process (a receiving server that never greets, never
+// answers the end of DATA) may step aside: it goes on running and keeps its lease, but no longer fills
+// a slot, so the loop claims another in its place. At most `asideLimit` items stand aside at once;
+// past that, a waiting item keeps its slot (ARCHITECTURE.md, "Slow deliveries step aside").
 
 /** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
 export interface Timers {
@@ -32,10 +37,16 @@ export interface LeaseLoopOptions<T> {
    * them idle. The loop also claims when the last item finishes.
    */
   refillAt?: number;
+  /** Items that may stand aside at once (their slots given to others); 0, the default: none. */
+  asideLimit?: number;
   /** Leases up to `slots` items (at least one); what it returns, the loop runs. */
   claim(slots: number): Promise<T[]>;
-  /** Does the work of one claimed item, records it, and settles; its failures are its own to log. */
-  run(item: T): Promise<void>;
+  /**
+   * Does the work of one claimed item, records it, and settles; its failures are its own to log.
+   * `stepAside()` gives its slot to another item while it goes on (see above); false when the items
+   * standing aside are at their limit, and the item keeps its slot.
+   */
+  run(item: T, stepAside: () => boolean): Promise<void>;
   /** An item's identity: an item claimed again while it still runs here is not run twice. */
   key(item: T): string;
   /**
@@ -55,6 +66,8 @@ export interface LeaseLoopOptions<T> {
 export class LeaseLoop<T> {
   private running = false;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** The keys of items in flight that stand aside: they fill no slot. */
+  private readonly aside = new Set<string>();
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -98,11 +111,11 @@ export class LeaseLoop<T> {
   }
 
   private async cycle(): Promise<void> {
-    const { concurrency, pollMs } = this.options;
+    const { pollMs } = this.options;
     while (this.running) {
       this.woken = false;
       let claimed: T[] = [];
-      const free = concurrency - this.inFlight.size;
+      const free = this.free();
       const mayClaim = this.options.canClaim?.() ?? true;
       if (free > 0 && mayClaim) {
         try {
@@ -120,7 +133,7 @@ export class LeaseLoop<T> {
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
       if (this.woken && mayClaim) continue;
-      const ms = mayClaim && this.inFlight.size < concurrency ? await this.waitMs(claimed.length) : pollMs;
+      const ms = mayClaim && this.free() > 0 ? await this.waitMs(claimed.length) : pollMs;
       // Checked again after the query: a wake (new work, or stop()) that came during it has nobody to
       // wake yet, and sleeping now would lose it until the next poll.
       if (!this.woken) await this.sleep(ms);
@@ -149,13 +162,25 @@ export class LeaseLoop<T> {
     });
   }
 
+  /** Slots free: the concurrency less the items in flight that do not stand aside. */
+  private free(): number {
+    return this.options.concurrency - (this.inFlight.size - this.aside.size);
+  }
+
   private track(key: string, item: T): void {
-    const p = this.options.run(item).catch(() => undefined);
+    const stepAside = () => {
+      if (!this.inFlight.has(key) || this.aside.has(key)) return this.aside.has(key);
+      if (this.aside.size >= (this.options.asideLimit ?? 0)) return false;
+      this.aside.add(key);
+      if (this.free() >= this.refillAt) this.wake();
+      return true;
+    };
+    const p = this.options.run(item, stepAside).catch(() => undefined);
     this.inFlight.set(key, p);
     void p.finally(() => {
       this.inFlight.delete(key);
-      const free = this.options.concurrency - this.inFlight.size;
-      if (free >= this.refillAt || this.inFlight.size === 0) this.wake();
+      this.aside.delete(key);
+      if (this.free() >= this.refillAt || this.inFlight.size === 0) this.wake();
     });
   }
 }

@@ -21,6 +21,15 @@ import { DEFAULT_RETRY, messageDeadline } from './retry-schedule.js';
 export interface WorkerOptions {
   /** Messages in delivery at once. */
   concurrency: number;
+  /**
+   * After this long, an attempt still waiting (on DNS, a connection, a greeting, a reply) stands aside:
+   * it goes on, and another message takes its slot (lease-loop.ts), so that receiving servers that
+   * never answer do not hold every slot for their timeouts while a password reset waits. Default 2 s:
+   * an attempt to a server that answers takes well under that.
+   */
+  asideAfterMs?: number;
+  /** Attempts that may stand aside at once; by default four times `concurrency`. */
+  asideLimit?: number;
   /** How long a claim lasts; longer than any single attempt can take. */
   leaseMs: number;
   /** Longest sleep between looks at the queue (other processes may have queued mail). */
@@ -41,6 +50,11 @@ export interface WorkerOptions {
    */
   simulated?: (m: Pick<MessageRow, 'to_domain'>) => boolean;
 }
+
+/** WorkerOptions.asideAfterMs's default. */
+export const ASIDE_AFTER_MS = 2000;
+/** Attempts standing aside at once, per slot, by default (WorkerOptions.asideLimit). */
+const ASIDE_PER_SLOT = 4;
 
 /** How soon a message the database's absence kept from its attempt is tried again. */
 export const DATABASE_AWAY_MS = 5000;
@@ -85,9 +99,10 @@ export class DeliveryWorker {
       concurrency: options.concurrency,
       pollMs: options.pollMs,
       canClaim: options.canClaim,
+      asideLimit: options.asideLimit ?? options.concurrency * ASIDE_PER_SLOT,
       key: (m) => m.id,
       claim: (slots) => this.claim(slots),
-      run: (m) => this.process(m),
+      run: (m, stepAside) => this.processAside(m, stepAside),
       nextWaitMs: async () => {
         const next = await this.queue.nextDue();
         return next === undefined ? this.options.pollMs : next - this.clock.now();
@@ -126,6 +141,22 @@ export class DeliveryWorker {
     const now = this.clock.now();
     return this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots);
   }
+
+  /** process(), standing aside once it has taken asideAfterMs (WorkerOptions). */
+  private async processAside(m: MessageWithBody, stepAside: () => boolean): Promise<void> {
+    const timer = setTimeout(() => {
+      if (stepAside()) this.asideCount++;
+    }, this.options.asideAfterMs ?? ASIDE_AFTER_MS);
+    timer.unref();
+    try {
+      await this.process(m);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Attempts that have stood aside since the worker started (tests, metrics). */
+  asideCount = 0;
 
   private async process(m: MessageWithBody): Promise<void> {
     // Every send has HTML (the send route refuses an empty one): none means its body row is missing

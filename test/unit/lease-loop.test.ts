@@ -190,6 +190,53 @@ describe('the lease loop', () => {
     expect(h.stats().released).toBe(1);
   });
 
+  it('gives the slot of an item that steps aside to another, up to the aside limit, and keeps its lease', async () => {
+    const t = manualTimers();
+    const asked: number[] = [];
+    const running = new Map<string, { stepAside: () => boolean; finish: () => void }>();
+    let nextId = 0;
+    const loop = new LeaseLoop<string>({
+      concurrency: 2,
+      refillAt: 1,
+      asideLimit: 2,
+      pollMs: 1000,
+      timers: t.timers,
+      claim: async (slots) => {
+        asked.push(slots);
+        return Array.from({ length: slots }, () => `item-${nextId++}`);
+      },
+      run: (item, stepAside) =>
+        new Promise<void>((resolve) => running.set(item, { stepAside, finish: resolve })),
+      key: (item) => item,
+    });
+    loop.start();
+    await flush();
+    expect(asked).toEqual([2]);
+    // Both slots taken: the first item steps aside, and the loop claims one more in its place.
+    expect(running.get('item-0')!.stepAside()).toBe(true);
+    expect(running.get('item-0')!.stepAside()).toBe(true); // once is enough
+    await flush();
+    expect(asked).toEqual([2, 1]);
+    expect(loop.held().sort()).toEqual(['item-0', 'item-1', 'item-2']);
+    expect(running.get('item-1')!.stepAside()).toBe(true);
+    await flush();
+    expect(asked).toEqual([2, 1, 1]);
+    // Two stand aside: a third keeps its slot, and nothing more is claimed.
+    expect(running.get('item-2')!.stepAside()).toBe(false);
+    await flush();
+    expect(asked).toEqual([2, 1, 1]);
+    expect(loop.held()).toHaveLength(4);
+    // An item standing aside that finishes frees no slot, but makes room aside.
+    running.get('item-0')!.finish();
+    await flush();
+    expect(asked).toEqual([2, 1, 1]);
+    expect(running.get('item-2')!.stepAside()).toBe(true);
+    await flush();
+    expect(asked).toEqual([2, 1, 1, 1]);
+    for (const r of running.values()) r.finish();
+    await loop.stop();
+  });
+
   it('claims nothing while the gate is closed, and claims once it opens', async () => {
     const t = manualTimers();
     let open = false;

@@ -1,0 +1,99 @@
+// Receiving servers that never answer do not hold the worker's slots (ARCHITECTURE.md, "Slow deliveries
+// step aside"): with every slot taken by attempts to servers that accept the connection and never greet
+// (a tarpit, a dead backend behind a load balancer), an account's next message, to a server that
+// answers, is delivered while all those attempts are still waiting: none of them has come to an end
+// (their connections are still open and no attempt of theirs is recorded).
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from './helpers/databases.js';
+import { MailFixture } from './helpers/mail-fixture.js';
+import { until } from './helpers/wait.js';
+import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+
+const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+/** The tarpit's address: the MX of every dead domain. */
+const TARPIT = '127.0.0.60';
+const SLOTS = 2;
+const DEAD = 3 * SLOTS;
+
+describe('slow receiving servers', () => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const open = new Set<net.Socket>();
+  let accepted = 0;
+  const tarpit = net.createServer((socket) => {
+    accepted++;
+    open.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => open.delete(socket));
+  });
+
+  beforeAll(async () => {
+    await mail.start();
+    // The same port as the sink (every MX is reached at TXMAIL_MX_PORT), on another loopback address.
+    await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+    for (let i = 0; i < DEAD; i++) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
+    env = await startTestEnv(sqlite, {
+      env: {
+        ...mail.env,
+        TXMAIL_WORKER_CONCURRENCY: String(SLOTS),
+        // One connection to each dead domain and to the good one: the limits are not what is tested.
+        TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100',
+      },
+    });
+    tenant = await createTenant(env.services, { domain: 'acme.example' });
+  });
+  afterAll(async () => {
+    // The waiting attempts end (connection closed, deferred) before the worker is stopped.
+    for (const s of open) s.destroy();
+    await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+    await env?.close();
+    await mail.stop();
+  });
+
+  const send = async (to: string) => {
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { ...validSend, to },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { id: string }).id;
+  };
+
+  it('delivers a message to a server that answers while every slot is held by servers that never greet', async () => {
+    const dead: string[] = [];
+    for (let i = 0; i < DEAD; i++) dead.push(await send(`jane@dead${i}.example`));
+    // A short wait before an attempt stands aside, so the test need not take seconds per slot.
+    const worker = await env.services.startWorker({ pollMs: 60_000, asideAfterMs: 200 });
+    // Every slot held by a connection the tarpit never greets.
+    await until('the slots to be taken by the tarpit', async () => (open.size >= SLOTS ? true : undefined));
+    const reset = await send('jane@dest.example');
+    await until('the reset to reach the server that answers', async () =>
+      mail.sink.for('jane@dest.example').length > 0 ? true : undefined,
+    );
+    // Every dead attempt begun is still waiting: its connection open, nothing recorded of it.
+    expect(accepted).toBeGreaterThan(SLOTS);
+    expect(open.size).toBe(accepted);
+    const recorded = await env.services.db.kysely
+      .selectFrom('delivery_attempts')
+      .select('message_id')
+      .where('message_id', 'in', dead)
+      .execute();
+    expect(recorded).toEqual([]);
+    expect(worker.asideCount).toBeGreaterThanOrEqual(DEAD);
+    await until('the reset to be recorded delivered', async () =>
+      (
+        await env.services.db.kysely
+          .selectFrom('messages')
+          .select('status')
+          .where('id', '=', reset)
+          .executeTakeFirstOrThrow()
+      ).status === 'delivered'
+        ? true
+        : undefined,
+    );
+  });
+});
