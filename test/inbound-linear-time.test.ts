@@ -217,7 +217,7 @@ describe('the report scanners on their own take time linear in their input', () 
           subject: x.slice(0, 998),
           text: x,
           from: undefined,
-          original: { messageId: 'a@b', verpAddresses: [], to: undefined },
+          original: { messageId: 'a@b', verpAddresses: [], to: undefined, headers: '' },
           mailFrom: 'person@x.example',
           automatic: false,
         }),

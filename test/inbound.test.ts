@@ -81,8 +81,20 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     await until(`${id} delivered`, async () =>
       (await detail(id, t)).status === 'delivered' ? true : undefined,
     );
-    return { id, to, verp: received.from, messageId: `${id}@mta.txmail.test` };
+    const raw = received.raw.toString('latin1');
+    // The header block as delivered: our DKIM signature on it, no Return-Path yet.
+    const headers = raw.slice(0, raw.indexOf('\r\n\r\n'));
+    return { id, to, verp: received.from, messageId: `${id}@mta.txmail.test`, headers };
   };
+  /** A feedback report of `type` to fbl@ whose original is `m`'s header block as delivered (signed). */
+  const signedFeedback = (m: { headers: string }, type: string) =>
+    Buffer.from(
+      `From: feedback@isp.example\r\nTo: fbl@${RETURN_PATH}\r\nSubject: Email Feedback Report\r\n` +
+        `MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=feedback-report; boundary="fb"\r\n\r\n` +
+        `--fb\r\nContent-Type: text/plain\r\n\r\nA report about your message.\r\n\r\n` +
+        `--fb\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: ${type}\r\nUser-Agent: ISP-FBL/2.1\r\nVersion: 1\r\n\r\n` +
+        `--fb\r\nContent-Type: text/rfc822-headers\r\n\r\n${m.headers}\r\n\r\n--fb--\r\n`,
+    );
   const deliverReport = async (
     name: string,
     m: { verp: string; to: string; messageId: string },
@@ -359,15 +371,48 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     }
   });
 
-  it('matches a redacted complaint by its Message-ID', async () => {
+  it('matches a complaint by its Message-ID under our DKIM signature, never by the Message-ID alone', async () => {
     const m = await delivered();
+    // Anyone may write to fbl@, and a Message-ID is no secret: named alone (a redacted copy with no
+    // Return-Path, or a forgery), it reaches no message.
     expect((await deliverReport('arf-message-id-only.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    await quiet();
+    expect((await detail(m.id)).status).toBe('delivered');
+    expect(await suppressed(m.to)).toEqual([]);
+    // The same Message-ID with our signature over it (the headers as delivered): the complaint counts.
+    const signed = await smtpSend(
+      receiver.port,
+      { from: '', to: [`fbl@${RETURN_PATH}`] },
+      signedFeedback(m, 'abuse'),
+    );
+    expect(signed.code).toBe(250);
     expect((await eventually(m.id, 'email.complained')).status).toBe('complained');
+  });
+
+  it('refuses a Message-ID added above our signed one: the signature covers the one it signed', async () => {
+    const victim = await delivered();
+    const own = await delivered();
+    const forged = { headers: `Message-ID: <${victim.messageId}>\r\n${own.headers}` };
+    expect(
+      (
+        await smtpSend(
+          receiver.port,
+          { from: '', to: [`fbl@${RETURN_PATH}`] },
+          signedFeedback(forged, 'abuse'),
+        )
+      ).code,
+    ).toBe(250);
+    await quiet();
+    expect((await detail(victim.id)).status).toBe('delivered');
+    expect((await detail(own.id)).status).toBe('delivered');
   });
 
   it('records a not-spam feedback report on the message without a complaint', async () => {
     const m = await delivered();
-    expect((await deliverReport('arf-not-spam.eml', m, `fbl@${RETURN_PATH}`)).code).toBe(250);
+    expect(
+      (await smtpSend(receiver.port, { from: '', to: [`fbl@${RETURN_PATH}`] }, signedFeedback(m, 'not-spam')))
+        .code,
+    ).toBe(250);
     const d = await eventually(m.id, 'email.report_received');
     expect(d.status).toBe('delivered');
     expect(d.events.find((e) => e.type === 'email.report_received')!.data).toMatchObject({

@@ -44,7 +44,8 @@ const OUTCOME = {
  * format, category, type, suppress, recipients, report}`. The report is matched to the message the
  * way the inbound processor does: by the envelope's VERP address, or for fbl@ by a VERP address in the
  * returned original, or for a complaint by our Message-ID when the original's recipient, if shown, is
- * the message's.
+ * the message's. (The processor also asks for our DKIM signature over that Message-ID, which a fixture
+ * written by hand cannot carry: the judge measures the reading, test/inbound.test.ts the signature.)
  */
 export async function judge(code, entry) {
   const to = entry.to ?? VALUES.to;

@@ -23,6 +23,11 @@ export interface OriginalRefs {
   verpAddresses: string[];
   /** The original To address, when not redacted. */
   to: string | undefined;
+  /**
+   * The original's header block (cut to MAX_ORIGINAL_HEADERS), for a check of our DKIM signature on it
+   * when the report names the message by its Message-ID alone (inbound-processor.ts). Never stored.
+   */
+  headers: string;
 }
 
 /** A recipient's complaint (RFC 5965 abuse, fraud, virus, other) or request to unsubscribe (opt-out). */

@@ -49,6 +49,7 @@ function refsFromHeaders(fullHeaderText: string): OriginalRefs {
     messageId,
     verpAddresses: verpAddressesIn(headerText),
     to: to?.toLowerCase(),
+    headers: headerText,
   };
 }
 

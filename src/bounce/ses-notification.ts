@@ -13,7 +13,7 @@ import { feedbackReport } from './feedback-report.js';
 import type { BouncedRecipient, InboundReport, OriginalRefs } from './inbound-report.js';
 import { verpAddressesIn } from './original-refs.js';
 import { addressField, typedText } from './report-fields.js';
-import { cap } from './text-limits.js';
+import { cap, MAX_ORIGINAL_HEADERS } from './text-limits.js';
 
 type Json = Record<string, unknown>;
 
@@ -113,6 +113,12 @@ function originalOf(mail: Json): OriginalRefs {
     messageId: messageId === undefined ? undefined : angleAddress(messageId, false),
     verpAddresses: verpAddressesIn(verp.join(' ')),
     to: address(arr(mail.destination)[0]),
+    // The headers as SES lists them (name and value), one field a line: enough for a check of our
+    // DKIM signature, whose relaxed form does not depend on folding.
+    headers: headers
+      .map((h) => `${str(h.name) ?? ''}: ${str(h.value) ?? ''}`)
+      .join('\r\n')
+      .slice(0, MAX_ORIGINAL_HEADERS),
   };
 }
 

@@ -36,6 +36,22 @@ export class DkimKeysRepo {
       .execute();
   }
 
+  /**
+   * The public half of the key of ours named by a DKIM signature's d= and s= (any status: a report may
+   * come after the key has retired), for a check of our signature on a report's copy of a message.
+   */
+  async publicKey(
+    domain: string,
+    selector: string,
+  ): Promise<Pick<DkimKeyRow, 'public_key' | 'algorithm' | 'account_id'> | undefined> {
+    return this.db
+      .selectFrom('dkim_keys')
+      .select(['public_key', 'algorithm', 'account_id'])
+      .where('domain', '=', domain)
+      .where('selector', '=', selector)
+      .executeTakeFirst();
+  }
+
   /** Whether a selector is already used for this domain name (by any account or the service). */
   async selectorTaken(domain: string, selector: string): Promise<boolean> {
     const row = await this.db

@@ -118,14 +118,14 @@ function relaxedBodyLines(body: Buffer): Buffer {
   return out.subarray(0, n);
 }
 
-interface HeaderField {
+export interface HeaderField {
   /** Lower-case name. */
   name: string;
   /** The field as written, folded, without its final CRLF. */
   text: string;
 }
 
-function headerFields(head: string): HeaderField[] {
+export function headerFields(head: string): HeaderField[] {
   const fields: HeaderField[] = [];
   for (const line of head.split('\r\n')) {
     if (line === '') continue;

@@ -18,6 +18,7 @@ import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
 import type { InboundMessageRow } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
+import { verifyOurHeaderSignature, type OurKeyLookup } from '../dkim/verify-headers.js';
 import { isId, newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { IsSimulated } from '../simulator/simulator-addresses.js';
@@ -50,6 +51,12 @@ export interface ProcessorDeps {
   logger: Logger;
   /** Our Message-ID domain (TXMAIL_HOSTNAME): `<message id>@<hostname>`. */
   hostname: string;
+  /**
+   * Our DKIM public key for a signature's d= and s=: a report that names a message by its Message-ID
+   * alone counts only with our signature over that Message-ID (dkim/verify-headers.ts). Absent: such
+   * reports match nothing.
+   */
+  ourDkimKey?: OurKeyLookup;
   /** Whether mail to a recipient domain is the simulator's (simulator-addresses.ts); absent: none is. */
   isSimulated?: IsSimulated;
   /**
@@ -389,7 +396,8 @@ export class InboundProcessor {
    * The messages a report is about. Only tag-checked VERP addresses name a message for a bounce: the
    * envelope recipient, else one in the returned original's headers. A complaint or other feedback
    * report may also be matched by our Message-ID (feedback loops send to fbl@, and the original's
-   * Return-Path may be missing), but only if the original's recipient, when shown, is the message's.
+   * Return-Path may be missing), but only under our own DKIM signature, and only if the original's
+   * recipient, when shown, is the message's.
    * An undetermined notice only by the envelope recipient: null-sender mail to a message's own VERP
    * address is about that message, whatever it quotes.
    */
@@ -413,11 +421,19 @@ export class InboundProcessor {
     }
     if (found.length > 0 || (report.kind !== 'complaint' && report.kind !== 'feedback')) return found;
 
-    const [id, host] = (report.original.messageId ?? '').toLowerCase().split('@');
+    // Matched by our Message-ID alone: only with our own DKIM signature over it. A Message-ID is no
+    // secret (it travels in replies, forwards and archives), and fbl@ takes mail from anyone: without
+    // the signature, anyone who knew one could mark another tenant's message complained, suppress its
+    // recipient and raise the account's complaint rate. Feedback loops that keep the original's
+    // headers keep its signature; those that redact them keep the VERP Return-Path, matched above.
+    const signed =
+      this.deps.ourDkimKey && (await verifyOurHeaderSignature(report.original.headers, this.deps.ourDkimKey));
+    if (!signed) return [];
+    const [id, host] = signed.messageId.split('@');
     if (!id || !isId(id) || host !== this.deps.hostname.toLowerCase()) return [];
     const t = await this.deps.repo.findTarget(id);
-    if (!t) return [];
-    // Matched by our Message-ID alone: the report must not show only recipients that are not ours.
+    if (!t || (signed.accountId !== null && signed.accountId !== t.account_id)) return [];
+    // The report must not show only recipients that are not ours.
     const shown = shownRecipients(report);
     const ours = (a: string) => a === t.to_email.toLowerCase() || a.endsWith(`@${t.to_domain}`);
     if (shown.length > 0 && !shown.some(ours)) return [];

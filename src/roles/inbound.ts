@@ -36,6 +36,10 @@ export function createInboundRole(core: Core): InboundRole {
         clock,
         logger: log,
         hostname: config.hostname,
+        ourDkimKey: async (domain, selector) => {
+          const key = await repos.dkimKeys.publicKey(domain, selector);
+          return key && { publicKey: key.public_key, algorithm: key.algorithm, accountId: key.account_id };
+        },
         isSimulated: simulatorTest(config.testDomain),
         owner: core.registry.id,
         canClaim: () => core.registry.canClaim(),

@@ -1,0 +1,119 @@
+// Whether a header block carries one of our own DKIM signatures, and the Message-ID it covers: the
+// proof a feedback report needs when it names a message by its Message-ID alone (inbound-processor.ts).
+// Only the header hash is checked (RFC 6376 §3.7, the b= tag): a report's copy of the original often
+// lacks its body, or has it cut short, so the body hash (bh=) is taken as written. A signature still
+// proves the headers it lists, Message-ID among them, were signed with a key of ours: nobody without
+// the key can make one for a message they choose.
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { DkimAlgorithmName } from '../db/schema.js';
+import { headerFields, relaxedHeader, type HeaderField } from './sign.js';
+
+/** A public key of ours for a signing domain and selector, with its algorithm and account. */
+export interface OurDkimKey {
+  /** The DNS record's p= value (dkim_keys.public_key). */
+  publicKey: string;
+  algorithm: DkimAlgorithmName;
+  /** null: the service's own key (the test domain). */
+  accountId: string | null;
+}
+
+export type OurKeyLookup = (domain: string, selector: string) => Promise<OurDkimKey | undefined>;
+
+/** What a verified signature of ours covers. */
+export interface VerifiedHeaders {
+  /** The Message-ID the signature covers, without angle brackets, lower case. */
+  messageId: string;
+  /** The signing key's account (null: the service's own). */
+  accountId: string | null;
+}
+
+// At most this many DKIM-Signature fields are tried: a header block of thousands is an attack.
+const MAX_SIGNATURES = 8;
+// Ed25519's SubjectPublicKeyInfo, before its raw 32-byte key (RFC 8410).
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * The first DKIM-Signature of ours in `headerBlock` that verifies over the headers it lists, Message-ID
+ * among them (relaxed header canonicalization, as ours are made): what it covers; undefined when none
+ * does. Never throws on what the block holds.
+ */
+export async function verifyOurHeaderSignature(
+  headerBlock: string,
+  ourKey: OurKeyLookup,
+): Promise<VerifiedHeaders | undefined> {
+  const fields = headerFields(headerBlock.replace(/\r?\n/g, '\r\n'));
+  const signatures = fields.filter((f) => f.name === 'dkim-signature').slice(0, MAX_SIGNATURES);
+  for (const signature of signatures) {
+    const verified = await verifyOne(signature, fields, ourKey);
+    if (verified) return verified;
+  }
+  return undefined;
+}
+
+async function verifyOne(
+  signature: HeaderField,
+  fields: HeaderField[],
+  ourKey: OurKeyLookup,
+): Promise<VerifiedHeaders | undefined> {
+  const tags = tagList(signature.text.slice(signature.text.indexOf(':') + 1));
+  const domain = tags.get('d')?.toLowerCase();
+  const selector = tags.get('s')?.toLowerCase();
+  const algorithm = tags.get('a')?.toLowerCase();
+  const b = tags.get('b')?.replace(/\s+/g, '');
+  const names = (tags.get('h') ?? '').split(':').map((n) => n.trim().toLowerCase());
+  if (!domain || !selector || !b || tags.get('v') !== '1') return undefined;
+  if (!(tags.get('c') ?? 'simple/simple').toLowerCase().startsWith('relaxed')) return undefined;
+  if (!names.includes('message-id')) return undefined;
+  const key = await ourKey(domain, selector);
+  if (!key || key.algorithm !== algorithm) return undefined;
+
+  // RFC 6376 §5.4.2: a name listed n times takes its instances from the bottom up; a listing with none
+  // left matches nothing.
+  const used = new Map<string, number>();
+  let data = '';
+  let messageId: string | undefined;
+  for (const name of names) {
+    const instances = fields.filter((f) => f.name === name && f !== signature);
+    const taken = used.get(name) ?? 0;
+    used.set(name, taken + 1);
+    const field = instances[instances.length - 1 - taken];
+    if (!field) continue;
+    data += relaxedHeader(field.text);
+    if (name === 'message-id' && messageId === undefined)
+      messageId = /<([^<>\s]{1,250})>/.exec(field.text)?.[1]?.toLowerCase();
+  }
+  if (messageId === undefined) return undefined;
+  // The signature field itself, its b= value emptied, without its CRLF (RFC 6376 §3.7).
+  const unsigned = signature.text.replace(/(^|;)(\s*b\s*=)[^;]*/i, '$1$2');
+  data += relaxedHeader(unsigned).slice(0, -2);
+  const signed = Buffer.from(data, 'latin1');
+  try {
+    const sig = Buffer.from(b, 'base64');
+    const ok =
+      algorithm === 'rsa-sha256'
+        ? verify('sha256', signed, publicKeyOf(key), sig)
+        : verify(null, createHash('sha256').update(signed).digest(), publicKeyOf(key), sig);
+    return ok ? { messageId, accountId: key.accountId } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function publicKeyOf(key: OurDkimKey): KeyObject {
+  const raw = Buffer.from(key.publicKey, 'base64');
+  return key.algorithm === 'ed25519-sha256'
+    ? createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' })
+    : createPublicKey({ key: raw, format: 'der', type: 'spki' });
+}
+
+/** A DKIM tag list (RFC 6376 §3.2): `v=1; a=rsa-sha256; …`, folding white space removed around tags. */
+function tagList(value: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of value.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim().toLowerCase();
+    if (!tags.has(name)) tags.set(name, part.slice(eq + 1).trim());
+  }
+  return tags;
+}
