@@ -26,10 +26,14 @@ export class AttemptLimiter {
    * out not to count (a successful log-in) is refunded, so concurrent attempts can never overshoot.
    */
   async take(keys: string[], now: number): Promise<AttemptDecision> {
-    const taken = await this.repo.take(keys.map(this.hash), this.max, this.windowMs, now);
+    const taken = await this.repo.takeAll({
+      keys: keys.map(this.hash),
+      max: this.max,
+      windowMs: this.windowMs,
+      now,
+    });
     const refused = taken.filter((t) => !t.allowed);
     if (refused.length === 0) return { allowed: true, retryAfterSeconds: 0 };
-    for (const t of taken) if (t.allowed) await this.repo.refund(t.key, now);
     const until = Math.max(...refused.map((t) => t.expiresAt));
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
   }
