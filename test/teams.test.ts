@@ -2,6 +2,7 @@
 // to every route, two-factor sign-in (enrolment, log-in, replay, recovery codes, the owner's
 // requirement), sessions per member, and the audit log of every change.
 import type { Kysely } from 'kysely';
+import { newId } from '../src/ids.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher, verifyPassword } from '../src/accounts/passwords.js';
 import { totpCode } from '../src/accounts/totp.js';
@@ -649,6 +650,22 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         Buffer.from(`Subject: x\r\n\r\n${token} ${inviteToken}\r\n`),
         clock.now(),
       );
+      // A notice the recipient's mail system sent back, quoting the message: its text is withheld too.
+      await env.services.db.kysely
+        .insertInto('events')
+        .values({
+          id: newId(),
+          account_id: owner.accountId,
+          message_id: m.id,
+          type: 'email.report_received',
+          data: JSON.stringify({
+            kind: 'undetermined',
+            category: 'undetermined',
+            text: `${token} ${inviteToken}`,
+          }),
+          created_at: clock.now(),
+        })
+        .execute();
       for (const reader of [
         (url: string) => as(viewer, 'GET', url),
         (url: string) => env.app.inject({ method: 'GET', url, headers: { 'x-api-key': ownerKey } }),

@@ -186,7 +186,7 @@ export function registerEmailRoutes(
         content_removes_at: message.content_removed_at === null && final ? removesAt(message, detail) : null,
         resent_from: message.resent_from,
         resends: detail.resends,
-        events: events.map(eventJson),
+        events: events.map((e) => eventJson(e, sealed)),
         delivery_attempts: attempts.map(attemptJson),
         webhook_deliveries: pushes.map((p) => ({
           id: p.id,
@@ -473,8 +473,15 @@ function detailJson(m: MessageWithBody, events: EventRow[]) {
   };
 }
 
-function eventJson(e: EventRow) {
-  return { id: e.id, type: e.type, created_at: iso(e.created_at), data: JSON.parse(e.data) as unknown };
+/**
+ * An event as the log shows it. For a sealed message, a report's text is withheld (''): a notice the
+ * recipient's mail system sent back may quote the message, sign-in link and all (an attack probe read
+ * a reset link there as a viewer).
+ */
+function eventJson(e: EventRow, sealed = false) {
+  const data = JSON.parse(e.data) as Record<string, unknown>;
+  if (sealed && e.type === 'email.report_received' && typeof data.text === 'string') data.text = '';
+  return { id: e.id, type: e.type, created_at: iso(e.created_at), data: data as unknown };
 }
 
 function attemptJson(a: DeliveryAttemptRow) {
