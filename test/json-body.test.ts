@@ -74,6 +74,29 @@ describe('JSON bodies', () => {
     await Promise.all([onLoop.close(), offloaded.close()]);
   });
 
+  it('refuses bytes that are not UTF-8 with 400 invalid_json, on the loop and on the thread, rather than replacing them', async () => {
+    const [onLoop, offloaded] = [await echoApp(Infinity), await echoApp(0)];
+    const headers = { 'content-type': 'application/json' };
+    // 0xFF is never UTF-8; as U+FFFD each would have become three bytes.
+    const payload = Buffer.concat([
+      Buffer.from('{"message": "<p>'),
+      Buffer.alloc(100_000, 0xff),
+      Buffer.from('</p>"}'),
+    ]);
+    for (const app of [onLoop, offloaded]) {
+      const res = await app.inject({ method: 'POST', url: '/echo', headers, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(/^invalid_json: .*not valid UTF-8/);
+    }
+    // Valid UTF-8 of every length still parses on both.
+    const fine = Buffer.from(JSON.stringify({ message: 'é中😀'.repeat(10_000) }));
+    for (const app of [onLoop, offloaded])
+      expect((await app.inject({ method: 'POST', url: '/echo', headers, payload: fine })).statusCode).toBe(
+        200,
+      );
+    await Promise.all([onLoop.close(), offloaded.close()]);
+  });
+
   it('refuses a large body nested deeper than 512 levels (it could not be copied back) with 400 invalid_json', async () => {
     const app = await echoApp(0);
     const headers = { 'content-type': 'application/json' };

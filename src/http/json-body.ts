@@ -1,5 +1,6 @@
 // How the API reads JSON bodies: small ones on the event loop with Fastify's own parser, large ones on
 // the parsing thread (json-thread.ts), so no body, however large or however escaped, holds the loop.
+import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { noRoute } from './errors.js';
@@ -106,7 +107,13 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
         return;
       }
       if (!offloaded) {
-        onLoop(request, Buffer.concat(pieces, received).toString('utf8'), done);
+        const bytes = Buffer.concat(pieces, received);
+        // Refused, not replaced (json-thread.ts says why).
+        if (!isUtf8(bytes)) {
+          done(new AppError('invalid_json', 'the body is not valid UTF-8'), undefined);
+          return;
+        }
+        onLoop(request, bytes.toString('utf8'), done);
         return;
       }
       // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).

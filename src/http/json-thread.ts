@@ -42,7 +42,9 @@ const STAGE_BYTES = 64 * 1024;
 function threadMain(maxDepth: number, maxValues: number): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const decoder = new TextDecoder('utf-8');
+  // RFC 8259 §8.1: JSON between systems is UTF-8. Bytes that are not are refused, never replaced: each
+  // would become U+FFFD, three bytes, and a 10 MiB body of them a 31 MB message.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   const refusal = (value: unknown): string | undefined => {
     const nodes: unknown[] = [value];
     const depths: number[] = [0];
@@ -93,7 +95,14 @@ function threadMain(maxDepth: number, maxValues: number): void {
     if (m.op === 'drop') return;
     try {
       const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-      const value: unknown = JSON.parse(decoder.decode(bytes));
+      let text: string;
+      try {
+        text = decoder.decode(bytes);
+      } catch {
+        parentPort!.postMessage({ id: m.id, error: 'the body is not valid UTF-8' });
+        return;
+      }
+      const value: unknown = JSON.parse(text);
       const refused = refusal(value);
       if (refused) parentPort!.postMessage({ id: m.id, error: refused });
       else parentPort!.postMessage({ id: m.id, value });
