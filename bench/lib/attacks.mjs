@@ -420,6 +420,33 @@ export const ATTACKS = {
     };
   },
 
+  /**
+   * To fbl@ (open to anyone): `copies` reports of 10 MB at once, each from its own address (within every
+   * per-client limit). Held: every one taken (250) and processed.
+   */
+  async 'inbound: eight 10 MB reports at once'(t, { copies = 8, bytes = 10 * 1024 * 1024 - 4096 } = {}) {
+    const line = `${'x'.repeat(76)}\r\n`;
+    const data =
+      `From: MAILER-DAEMON@attacker.example\r\nTo: fbl@${TEST_DOMAIN}\r\nSubject: Undelivered Mail\r\n` +
+      `MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\n${line.repeat(Math.floor(bytes / line.length))}`;
+    const replies = await Promise.all(
+      Array.from({ length: copies }, (_, i) =>
+        smtpDeliver(t.inboundPort, { to: `fbl@${TEST_DOMAIN}`, data, localAddress: `127.0.4.${10 + i}` }),
+      ),
+    );
+    const deadline = Date.now() + 120_000;
+    let pending = await t.count('inbound_messages', { status: 'pending' });
+    while (pending > 0 && Date.now() < deadline) {
+      await sleep(100);
+      pending = await t.count('inbound_messages', { status: 'pending' });
+    }
+    const codes = replies.map((r) => r.code);
+    return {
+      held: codes.every((c) => c === 250) && pending === 0,
+      detail: `replies ${codes.join(',')}; still pending after processing: ${pending}`,
+    };
+  },
+
   /** To fbl@ (open to anyone): an 80 KB X-Failed-Recipients header (8.7 s in the report parser). */
   async 'inbound: 80 KB X-Failed-Recipients'(t, { copies = 3 } = {}) {
     const data =
