@@ -151,6 +151,15 @@ describe('the API listener', () => {
     }
   });
 
+  it('marks every answer nosniff, a text/plain error that echoes the path included', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/%3Cscript%3Ealert(1)%3C/script%3E`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('answers 408 and closes a request whose body stops coming', async () => {
     const client = new RawClient(port);
     client.write(postHead('/api/auth/login', 50) + '{"em');

@@ -3,7 +3,9 @@
 // which some spreadsheets skip before reading one) is prefixed with ', so a subject an attacker chose
 // cannot run as a formula when the export is opened.
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+// A semicolon too: spreadsheets in locales whose list separator is ';' split an unquoted cell there,
+// and ";=1+1" would then start a cell of its own with a formula.
+const NEEDS_QUOTES = /[",;\r\n]/;
 
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';

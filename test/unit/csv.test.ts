@@ -21,6 +21,8 @@ describe('CSV cells', () => {
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell('\tx')).toBe("'\tx");
     expect(csvCell('a=b')).toBe('a=b');
+    // Where ';' separates cells, an unquoted ";=1+1" would start a formula cell: quoted, it is one cell.
+    expect(csvCell('x;=1+1')).toBe('"x;=1+1"');
     // Numbers are ours, never a formula.
     expect(csvCell(-1)).toBe('-1');
   });
