@@ -5,6 +5,7 @@
 // (their connections are still open and no attempt of theirs is recorded).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
@@ -19,6 +20,7 @@ const DEAD = 3 * SLOTS;
 describe('slow receiving servers', () => {
   let env: TestEnv;
   let tenant: Tenant;
+  const log = capturedLog();
   const mail = new MailFixture({ domains: ['dest.example'] });
   const open = new Set<net.Socket>();
   let accepted = 0;
@@ -35,6 +37,7 @@ describe('slow receiving servers', () => {
     await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
     for (let i = 0; i < DEAD; i++) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
     env = await startTestEnv(sqlite, {
+      logger: log.logger,
       env: {
         ...mail.env,
         TXMAIL_WORKER_CONCURRENCY: String(SLOTS),
@@ -95,5 +98,20 @@ describe('slow receiving servers', () => {
         ? true
         : undefined,
     );
+    // The attempt is in the log, as an MTA's log has it: the message, the domain, what came of it.
+    const line = await until('the attempt to be logged', async () =>
+      log
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'delivery attempt' && l.messageId === reset),
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      domain: 'dest.example',
+      outcome: 'delivered',
+      status: 'delivered',
+    });
   });
 });

@@ -228,6 +228,7 @@ export class DeliveryWorker {
           );
         }
         this.observer?.recorded(m, record, outcome);
+        this.logAttempt(m, record);
         return;
       } catch (err) {
         // Stopping: a few more tries, then leave it to the lease rather than hold up the shutdown.
@@ -240,6 +241,29 @@ export class DeliveryWorker {
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
+  }
+
+  /**
+   * One line for each attempt recorded, as an MTA's log has (Postfix's "status=sent"): the message,
+   * the recipient's domain (not the address), what came of it, the server's reply and how long it took.
+   * An operator reads deferrals, timeouts and throttling here without opening the database.
+   */
+  private logAttempt(m: MessageWithBody, record: AttemptRecord): void {
+    const a = record.attempt;
+    if (!a) return;
+    this.logger.info(
+      {
+        messageId: m.id,
+        domain: m.to_domain,
+        outcome: a.outcome,
+        status: record.status,
+        host: a.remote_host,
+        code: a.enhanced_code ?? a.smtp_code,
+        reply: a.reply?.slice(0, 200),
+        ms: a.duration_ms,
+      },
+      'delivery attempt',
+    );
   }
 
   /**
