@@ -117,7 +117,8 @@ export function decideNext(
     return failedWith({
       ...details,
       ...expiredData(deadline, senderBlock ? 'policy_rejected' : result.category),
-      detail: `${expiredDetail(message.createdAt, deadline)}; last reply: ${result.reply}`,
+      // Given up before the deadline itself: the next attempt would have come after it.
+      detail: `${expiredDetail(message.createdAt, deadline)}: no attempt was due before then; last reply: ${result.reply}`,
     });
   }
   // Only the first deferral is an event (ARCHITECTURE.md); every attempt is still in delivery_attempts.
