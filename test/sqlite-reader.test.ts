@@ -67,6 +67,38 @@ describe('the SQLite reader', () => {
     expect(results.map((r) => r.rows[0]!.n)).toEqual(Array(5).fill(1_000_000));
   });
 
+  it('settles the answers that arrive together one a turn of the event loop, in order', async () => {
+    await addAccount(newId());
+    // The turns of the event loop, counted.
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const settledIn: number[] = [];
+    const reads = Array.from({ length: 8 }, (_, i) =>
+      db.reads
+        .selectFrom('accounts')
+        .select('id')
+        .execute()
+        .then(() => settledIn.push(i) && turn),
+    );
+    // The event loop busy while the threads answer: every answer is waiting when it looks.
+    const until = Date.now() + 200;
+    while (Date.now() < until);
+    const turns = await Promise.all(reads);
+    counting = false;
+    expect(settledIn).toHaveLength(8);
+    // At most two in the first turn (one as the messages are taken, one in that turn's check phase),
+    // then one a turn.
+    const perTurn = new Map<number, number>();
+    for (const t of turns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2);
+    expect(perTurn.size).toBeGreaterThanOrEqual(4);
+  });
+
   it('reads one snapshot in a transaction, and the latest state after it', async () => {
     const a = newId();
     await addAccount(a);

@@ -92,6 +92,34 @@ interface Pending {
   reject(err: Error): void;
 }
 
+/**
+ * The readers' answers, settled one a turn of the event loop. Node takes every message a thread sends
+ * while it is taking them in one turn (up to a thousand), and what an answer's request does next (a
+ * message's detail turned into 10 MiB of JSON, a page of CSV) runs in that same turn: ten detail
+ * reads of large messages held the loop for a second, six CSV exports for more. One answer settled a
+ * turn leaves each request's work to a turn of its own, with the loop's other work between them.
+ */
+const unsettled: (() => void)[] = [];
+let settling = false;
+
+function settleInItsTurn(settle: () => void): void {
+  unsettled.push(settle);
+  if (settling) return;
+  settling = true;
+  settleNext();
+}
+
+function settleNext(): void {
+  const settle = unsettled.shift();
+  if (settle === undefined) {
+    settling = false;
+    return;
+  }
+  settle();
+  // Called from a setImmediate callback, this one runs in the loop's next turn.
+  setImmediate(settleNext);
+}
+
 /** One read-only connection, on a thread of its own, started on its first statement. */
 class ReaderConnection implements DatabaseConnection {
   private worker: Worker | undefined;
@@ -136,8 +164,10 @@ class ReaderConnection implements DatabaseConnection {
       if (!waiting) return;
       this.pending.delete(answer.id);
       if (this.pending.size === 0) worker.unref();
-      if ('error' in answer) waiting.reject(new SqliteReadError(answer.error.message, answer.error.code));
-      else waiting.resolve(answer.rows);
+      settleInItsTurn(() => {
+        if ('error' in answer) waiting.reject(new SqliteReadError(answer.error.message, answer.error.code));
+        else waiting.resolve(answer.rows);
+      });
     });
     const lost = (err: Error) => {
       if (this.worker !== worker) return;
