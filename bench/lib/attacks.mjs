@@ -447,6 +447,29 @@ export const ATTACKS = {
     };
   },
 
+  /**
+   * A tenant reading one of its own 10 MiB messages `copies` times at once (GET /api/emails/:id, whose
+   * answer holds the HTML). Held: every read a 200 with the whole message.
+   */
+  async 'log: ten reads of a 10 MiB message at once'(t, { copies = 10 } = {}) {
+    const html = `<p>${'Your receipt, line by line. '.repeat(Math.floor((10 * (1 << 20) - 4096) / 28))}</p>`;
+    const sent = await request(t.url, 'POST', '/api/email/send', {
+      key: t.tenants.sender.key,
+      body: sendBody('Acme <noreply@acme.example>', html),
+    });
+    if (sent.status !== 200) return { held: false, detail: `the send answered ${sent.status}` };
+    const id = JSON.parse(sent.body).id;
+    // The send's own turns are not the reads': wait for them to pass.
+    await sleep(2000);
+    const reads = await Promise.all(
+      Array.from({ length: copies }, () =>
+        request(t.url, 'GET', `/api/emails/${id}`, { key: t.tenants.sender.key }),
+      ),
+    );
+    const whole = reads.filter((r) => r.status === 200 && JSON.parse(r.body).message.length === html.length);
+    return { held: whole.length === copies, detail: `${whole.length} of ${copies} whole` };
+  },
+
   /** To fbl@ (open to anyone): an 80 KB X-Failed-Recipients header (8.7 s in the report parser). */
   async 'inbound: 80 KB X-Failed-Recipients'(t, { copies = 3 } = {}) {
     const data =
