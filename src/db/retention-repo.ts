@@ -75,16 +75,11 @@ export class RetentionRepo {
           .limit(limit)
           .execute()
       ).map((r) => r.id);
-      const ids = prefixWithin(await withContentBytes(trx, candidates), CONTENT_BYTES_PER_BATCH).map(
-        (r) => r.id,
-      );
+      const ids = await withinBudget(trx, candidates);
       if (ids.length === 0) return { removed: 0, more: false };
       await trx.deleteFrom('message_body_parts').where('message_id', 'in', ids).execute();
       const r = await trx.deleteFrom('messages').where('id', 'in', ids).executeTakeFirst();
-      return {
-        removed: Number(r.numDeletedRows),
-        more: ids.length < candidates.length || candidates.length >= limit,
-      };
+      return batchOf(Number(r.numDeletedRows), ids, candidates, limit);
     });
   }
 
@@ -177,12 +172,10 @@ export class RetentionRepo {
         .limit(limit)
         .execute()
     ).map((r) => r.id);
-    const ids = prefixWithin(await withContentBytes(this.db, candidates), CONTENT_BYTES_PER_BATCH).map(
-      (r) => r.id,
-    );
+    const ids = await withinBudget(this.db, candidates);
     if (ids.length === 0) return { removed: 0, more: false };
     const removed = await this.db.transaction().execute((trx) => removeContentOf(trx, ids, now));
-    return { removed, more: ids.length < candidates.length || candidates.length >= limit };
+    return batchOf(removed, ids, candidates, limit);
   }
 
   /**
@@ -203,15 +196,13 @@ export class RetentionRepo {
         .limit(limit)
         .execute()
     ).map((r) => r.message_id);
-    const ids = prefixWithin(await withContentBytes(this.db, candidates), CONTENT_BYTES_PER_BATCH).map(
-      (r) => r.id,
-    );
+    const ids = await withinBudget(this.db, candidates);
     if (ids.length === 0) return { removed: 0, more: false };
     await this.db.transaction().execute(async (trx) => {
       await removeContentOf(trx, ids, now);
       await trx.deleteFrom('sealed_messages').where('message_id', 'in', ids).execute();
     });
-    return { removed: ids.length, more: ids.length < candidates.length || candidates.length >= limit };
+    return batchOf(ids.length, ids, candidates, limit);
   }
 
   /** Deletes up to `limit` of the account's webhook attempts that started before `before`. */
@@ -428,6 +419,19 @@ export class RetentionRepo {
  * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
  * many were marked (a message whose content went already is not counted again).
  */
+/** The first of `candidates` whose content fits CONTENT_BYTES_PER_BATCH (the first one at least). */
+async function withinBudget(
+  db: Kysely<Database> | Transaction<Database>,
+  candidates: string[],
+): Promise<string[]> {
+  return prefixWithin(await withContentBytes(db, candidates), CONTENT_BYTES_PER_BATCH).map((r) => r.id);
+}
+
+/** A byte-bounded batch's answer: more wait when the budget cut it, or the candidates filled the limit. */
+function batchOf(removed: number, taken: string[], candidates: string[], limit: number): RemovedBatch {
+  return { removed, more: taken.length < candidates.length || candidates.length >= limit };
+}
+
 /**
  * `ids` in their order, each with the bytes of its message's content: the HTML, or its parts counted at
  * PART_BYTES each, and the raw message. The lengths come from the records' headers (octet_length), not
