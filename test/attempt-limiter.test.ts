@@ -1,13 +1,17 @@
 // The attempt limiter on every database: windows, refusals with how long to wait, all-or-nothing takes,
 // refunds, and no overshoot when many attempts race over several connections; the log-in limits built
 // on it, and the client networks the per-IP limits count.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AttemptLimiter } from '../src/accounts/attempt-limiter.js';
 import { clientNetwork } from '../src/client-network.js';
 import { LOGIN_WINDOW_MS, LoginLimits } from '../src/accounts/login-limits.js';
 import { AttemptCountsRepo } from '../src/db/attempt-counts-repo.js';
 import { migrate, openDatabase, type Db } from '../src/db/database.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
+
+/** The key as the limiter stores it (attempt-limiter.ts: a SHA-256 of the scope and the key). */
+const hashOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\n${key}`).digest('hex');
 
 describe('client networks', () => {
   it('counts an IPv4 address alone and an IPv6 address by its /64', () => {
@@ -40,7 +44,7 @@ describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
     const db = openDatabase(database.url);
     dbs.push(db);
     await migrate(db);
-    return new AttemptCountsRepo(db.kysely);
+    return new AttemptCountsRepo(db.kysely, db.dialect);
   };
 
   beforeEach(async () => {
@@ -86,6 +90,25 @@ describe.each(databaseKinds)('attempt limiter on $name', (kind) => {
     const rows = await dbs[0]!.kysely.selectFrom('attempt_counts').selectAll().execute();
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('takes a turn of takes in one transaction on SQLite, each in its own on PostgreSQL (batches there could deadlock)', async () => {
+    const repo = await open();
+    const many = vi.spyOn(repo, 'takeMany');
+    const limiter = new AttemptLimiter(repo, 'test', 100, 60_000);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => limiter.take([`k${i % 3}`], 1000)),
+    );
+    expect(results.every((r) => r.allowed)).toBe(true);
+    expect(many.mock.calls.map((c) => c[0].length).reduce((a, b) => a + b, 0)).toBe(20);
+    if (kind.name === 'sqlite') expect(many.mock.calls.length).toBeLessThanOrEqual(2);
+    else expect(many.mock.calls.length).toBe(20);
+    // Every take counted once, a shared key as often as it was taken.
+    const counts = await repo.counts(
+      ['k0', 'k1', 'k2'].map((k) => hashOf('test', k)),
+      1000,
+    );
+    expect([...counts.values()]).toEqual([7, 7, 6]);
   });
 
   it('never allows more than max when attempts race over several connections', async () => {

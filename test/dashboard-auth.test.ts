@@ -969,7 +969,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const member = await request('bob@example.org');
     expect(known.beforeAnswer).toEqual(unknown.beforeAnswer);
     expect(member.beforeAnswer).toEqual(unknown.beforeAnswer);
-    expect(known.beforeAnswer).toEqual(['attemptCounts.takeAll', 'attemptCounts.takeAll']);
+    expect(known.beforeAnswer).toEqual(['attemptCounts.takeMany', 'attemptCounts.takeMany']);
     // After the answer: the look-up (accounts, then invited members, as log-in does), and for the
     // account or member only, its link and mail.
     expect(unknown.after).toEqual(['accounts.findByEmail', 'members.findInvitedByEmail']);

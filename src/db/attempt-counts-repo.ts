@@ -3,7 +3,7 @@
 // Taking an attempt is one upsert that counts it only while the window has room, so concurrent requests
 // in any number of processes never get more than `max` attempts between them.
 import { sql, type Kysely } from 'kysely';
-import { GroupCommit } from '../group-commit.js';
+import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 
 export interface TakenAttempt {
@@ -22,7 +22,7 @@ export interface CountCharge {
   windowMs: number;
 }
 
-/** One attempt against every key of a request, or against none (AttemptCountsRepo.takeAll). */
+/** One attempt against every key of a request, or against none (AttemptCountsRepo.takeMany). */
 export interface AttemptTake {
   keys: string[];
   max: number;
@@ -32,31 +32,36 @@ export interface AttemptTake {
 
 export class AttemptCountsRepo {
   /**
-   * Takes that arrive in the same turn of the event loop share one transaction: a flood of log-ins
-   * (300 at once from as many addresses) made 300 commits, each waiting for the disk on the event loop
-   * (SQLite), in one turn: the loop stood still for over a second.
+   * Whether takes should be batched (takeMany with many): on SQLite, whose one writer waits for the disk
+   * at each commit, on the event loop. Not on PostgreSQL: a batch locks each take's keys in turn, so two
+   * processes' batches holding the same keys in another order deadlock (each aborted after a second),
+   * and separate takes already run side by side on the pool.
    */
-  private readonly takes = new GroupCommit<AttemptTake, TakenAttempt[]>((items) =>
-    this.db.transaction().execute(async (trx) => {
-      const repo = new AttemptCountsRepo(trx);
-      const out: TakenAttempt[][] = [];
-      // One after another, as separate requests would: two that share a key count twice.
-      for (const t of items) out.push(await repo.takeAllNow(t));
-      return out;
-    }),
-  );
+  readonly batchesTakes: boolean;
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  /**
-   * Counts one attempt against each key, or against none: when one key's window is full, the others'
-   * counts are given back (in the same transaction). What each key came to, in `keys`' order.
-   */
-  takeAll(take: AttemptTake): Promise<TakenAttempt[]> {
-    return this.takes.submit(take);
+  constructor(
+    private readonly db: Kysely<Database>,
+    dialect: Dialect = 'sqlite',
+  ) {
+    this.batchesTakes = dialect === 'sqlite';
   }
 
-  private async takeAllNow({ keys, max, windowMs, now }: AttemptTake): Promise<TakenAttempt[]> {
+  /**
+   * Each take in turn, in one transaction (one commit, one wait for the disk, for all of them): one
+   * attempt against every key of a take, or against none (when one key's window is full, the others'
+   * counts are given back in the same transaction). What each key came to, per take, in `keys`' order.
+   * Two takes that share a key count twice, as two requests would.
+   */
+  takeMany(takes: AttemptTake[]): Promise<TakenAttempt[][]> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new AttemptCountsRepo(trx);
+      const out: TakenAttempt[][] = [];
+      for (const t of takes) out.push(await repo.takeAllOrNone(t));
+      return out;
+    });
+  }
+
+  private async takeAllOrNone({ keys, max, windowMs, now }: AttemptTake): Promise<TakenAttempt[]> {
     const taken = await this.take(keys, max, windowMs, now);
     if (taken.some((t) => !t.allowed)) for (const t of taken) if (t.allowed) await this.refund(t.key, now);
     return taken;

@@ -80,7 +80,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     sessions: new SessionsRepo(db.kysely),
     members: new MembersRepo(db.kysely, db.dialect),
     audit: new AuditRepo(db.kysely),
-    attemptCounts: new AttemptCountsRepo(db.kysely),
+    attemptCounts: new AttemptCountsRepo(db.kysely, db.dialect),
     signups: new SignupsRepo(db.kysely, db.dialect),
     loginDevices: new LoginDevicesRepo(db.kysely),
     processes: new ProcessesRepo(db.kysely),
