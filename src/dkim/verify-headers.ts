@@ -29,6 +29,9 @@ export interface VerifiedHeaders {
 
 // At most this many DKIM-Signature fields are tried: a header block of thousands is an attack.
 const MAX_SIGNATURES = 8;
+// At most this many names in a signature's h=: ours list about 25. Anyone may write to fbl@, with one of
+// our (public) d= and s= pairs and thousands of names: each name costs a look-up.
+const MAX_SIGNED_NAMES = 64;
 // Ed25519's SubjectPublicKeyInfo, before its raw 32-byte key (RFC 8410).
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
@@ -42,9 +45,16 @@ export async function verifyOurHeaderSignature(
   ourKey: OurKeyLookup,
 ): Promise<VerifiedHeaders | undefined> {
   const fields = headerFields(headerBlock.replace(/\r?\n/g, '\r\n'));
-  const signatures = fields.filter((f) => f.name === 'dkim-signature').slice(0, MAX_SIGNATURES);
+  // Each name's fields, in order, found once (not once per name a signature lists).
+  const byName = new Map<string, HeaderField[]>();
+  for (const f of fields) {
+    const same = byName.get(f.name);
+    if (same) same.push(f);
+    else byName.set(f.name, [f]);
+  }
+  const signatures = (byName.get('dkim-signature') ?? []).slice(0, MAX_SIGNATURES);
   for (const signature of signatures) {
-    const verified = await verifyOne(signature, fields, ourKey);
+    const verified = await verifyOne(signature, byName, ourKey);
     if (verified) return verified;
   }
   return undefined;
@@ -52,7 +62,7 @@ export async function verifyOurHeaderSignature(
 
 async function verifyOne(
   signature: HeaderField,
-  fields: HeaderField[],
+  byName: Map<string, HeaderField[]>,
   ourKey: OurKeyLookup,
 ): Promise<VerifiedHeaders | undefined> {
   const tags = tagList(signature.text.slice(signature.text.indexOf(':') + 1));
@@ -63,7 +73,7 @@ async function verifyOne(
   const names = (tags.get('h') ?? '').split(':').map((n) => n.trim().toLowerCase());
   if (!domain || !selector || !b || tags.get('v') !== '1') return undefined;
   if (!(tags.get('c') ?? 'simple/simple').toLowerCase().startsWith('relaxed')) return undefined;
-  if (!names.includes('message-id')) return undefined;
+  if (names.length > MAX_SIGNED_NAMES || !names.includes('message-id')) return undefined;
   const key = await ourKey(domain, selector);
   if (!key || key.algorithm !== algorithm) return undefined;
 
@@ -73,7 +83,7 @@ async function verifyOne(
   let data = '';
   let messageId: string | undefined;
   for (const name of names) {
-    const instances = fields.filter((f) => f.name === name && f !== signature);
+    const instances = (byName.get(name) ?? []).filter((f) => f !== signature);
     const taken = used.get(name) ?? 0;
     used.set(name, taken + 1);
     const field = instances[instances.length - 1 - taken];

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDkimKey, generateEd25519DkimKey, type DkimKeyPair } from '../../src/dkim/keys.js';
 import { signMessage } from '../../src/dkim/sign.js';
 import { verifyOurHeaderSignature, type OurKeyLookup } from '../../src/dkim/verify-headers.js';
+import { measureGrowth } from '../helpers/linear-time.js';
 
 const message = (id: string, extra = '') =>
   Buffer.from(
@@ -73,5 +74,22 @@ describe('verifyOurHeaderSignature', () => {
     expect(
       await verifyOurHeaderSignature('DKIM-Signature: v=1; d=acme.example; s=txm1; b=;;;\r\n', lookup),
     ).toBeUndefined();
+  });
+
+  it('costs time linear in a crafted block: thousands of names in h=, thousands of fields (anyone may write to fbl@)', async () => {
+    // One of our real d= and s= pairs (public in DNS), an h= listing names of fields that are there.
+    const crafted = (bytes: number) => {
+      const n = Math.floor(bytes / 8);
+      return (
+        `DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=acme.example; s=txm1; ` +
+        `h=${Array.from({ length: n }, () => 'a').join(':')}:message-id; bh=x; b=AAAA\r\n` +
+        'a: x\r\n'.repeat(n) +
+        `Message-ID: <${id}@mta.txmail.test>\r\n`
+      );
+    };
+    expect(await verifyOurHeaderSignature(crafted(64 << 10), lookup)).toBeUndefined();
+    await measureGrowth((block: string) => verifyOurHeaderSignature(block, lookup), crafted, {
+      sizes: [4 << 10, 16 << 10, 64 << 10, 256 << 10],
+    });
   });
 });
