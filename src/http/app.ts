@@ -148,11 +148,6 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   limitConnections(app.server, deps.connectionLimits);
   limitPipelining(app);
-  // Every answer, errors in text/plain that echo a path included, is taken as the type it says.
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
   limitBodyMemory(app, deps.connectionLimits.bodies, (held) => deps.metrics.httpBodyBytes.set(held));
   registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.

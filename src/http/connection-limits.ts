@@ -129,7 +129,10 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Fastify sees a request: Node goes on handing over the rest of a read's requests after the
  * connection is closed (about 1,900 of a 64 KiB read of small ones), and each of those would have been
  * routed and given Fastify's request and reply objects only to be dropped. Such a request now costs
- * only Node's parse.
+ * only Node's parse. A request stops counting when its answer is done with (`close`), however it was
+ * answered: Fastify's onResponse hook never runs for an answer its frameworkErrors gave (a bad URL),
+ * and 64 of those once closed a kept-alive connection for good. Every answer is marked nosniff here
+ * too, those included (errors in text/plain echo the path).
  */
 export function limitPipelining(app: FastifyInstance, max = MAX_PIPELINED): void {
   const server = app.server;
@@ -147,12 +150,10 @@ export function limitPipelining(app: FastifyInstance, max = MAX_PIPELINED): void
       socket.destroy();
       return;
     }
+    res.once('close', () => {
+      socket[inFlight] = (socket[inFlight] ?? 1) - 1;
+    });
+    res.setHeader('x-content-type-options', 'nosniff');
     for (const handler of handlers) handler.call(server, req, res);
-  });
-  // A callback hook, not an async one: no promise per request on the send path.
-  app.addHook('onResponse', (request, _reply, done) => {
-    const socket = request.raw.socket as CountedSocket;
-    socket[inFlight] = (socket[inFlight] ?? 1) - 1;
-    done();
   });
 }

@@ -29,6 +29,11 @@ export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
     return503OnClosing: false,
   });
   registerClosingRefusal(app);
+  // Its 404 echoes the path in text/plain, as the API's does.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
   app.setSerializerCompiler(describeOnly);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
