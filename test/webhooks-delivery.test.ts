@@ -2,6 +2,7 @@
 // event → the outbox → a signed POST to a real HTTP server, verified with the standardwebhooks library.
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
+import { newId } from '../src/ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -376,6 +377,22 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
     ).toBe(202);
     const [, , third] = await pushes('/replay', 3);
     expect(verify(secret, third!).type).toBe('email.queued');
+    // Never a report's event: it is pushed to no webhook, and its text may quote the message.
+    const report = newId();
+    await env.services.db.kysely
+      .insertInto('events')
+      .values({
+        id: report,
+        account_id: tenant.accountId,
+        message_id: id,
+        type: 'email.report_received',
+        data: JSON.stringify({ kind: 'undetermined', category: 'undetermined', text: 'a quoted link' }),
+        created_at: Date.now(),
+      })
+      .execute();
+    const refused = await call(tenant, 'POST', `/api/webhooks/${webhookId}/replay`, { event_id: report });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toMatch(/^validation_error: email\.report_received events are never sent/);
     const all = await call(tenant, 'POST', `/api/events/${eventId}/replay`);
     expect(all.json()).toEqual({ event_id: eventId, webhook_ids: [webhookId], status: 'queued' });
     await pushes('/replay', 4);

@@ -167,6 +167,14 @@ export class WebhookEndpoints {
     }
     const event = await this.deps.outbox.findEvent(account.id, eventId);
     if (!event) throw new AppError('not_found', `no event with id "${eventId}" in this account`);
+    // Never an email.report_received: it is pushed to no webhook, and its text may quote the message,
+    // a sealed one's sign-in link included (the log withholds it; a replay would have sent it).
+    if (event.type === 'email.report_received') {
+      throw new AppError(
+        'validation_error',
+        'email.report_received events are never sent to webhooks; read them in the log',
+      );
+    }
     await this.queueReplays([w.id], account.id, event.id);
   }
 
