@@ -115,3 +115,77 @@ describe('slow receiving servers', () => {
     });
   });
 });
+
+describe('slow receiving servers, past the limit of those standing aside', () => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const open: { socket: net.Socket; at: number }[] = [];
+  const tarpit = net.createServer((socket) => {
+    open.push({ socket, at: Date.now() });
+    socket.on('error', () => undefined);
+  });
+  const ASIDE_AFTER_MS = 100;
+
+  beforeAll(async () => {
+    await mail.start();
+    await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+    for (const i of [0, 1]) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
+    env = await startTestEnv(sqlite, {
+      env: { ...mail.env, TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100' },
+    });
+    tenant = await createTenant(env.services, { domain: 'acme.example' });
+  });
+  afterAll(async () => {
+    for (const o of open) o.socket.destroy();
+    await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+    await env?.close();
+    await mail.stop();
+  });
+
+  const send = async (to: string) => {
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send',
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { ...validSend, to },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { id: string }).id;
+  };
+
+  it('steps an attempt aside once there is room again, not only at its first try', async () => {
+    await send('jane@dead0.example');
+    const second = await send('jane@dead1.example');
+    // One slot, one place aside: the first attempt stands aside, the second keeps the slot.
+    const worker = await env.services.startWorker({
+      pollMs: 60_000,
+      concurrency: 1,
+      asideAfterMs: ASIDE_AFTER_MS,
+      asideLimit: 1,
+    });
+    await until('both attempts to be waiting on the tarpit', async () =>
+      open.length >= 2 ? true : undefined,
+    );
+    // The second attempt's first try to stand aside has come and gone (the place was taken).
+    await until('a few of its tries to pass', async () =>
+      Date.now() - open[1]!.at > 5 * ASIDE_AFTER_MS ? true : undefined,
+    );
+    expect(worker.asideCount).toBe(1);
+    // The first attempt ends (its server hangs up): there is room aside again.
+    open[0]!.socket.destroy();
+    const reset = await send('jane@dest.example');
+    await until('the reset to reach the server that answers', async () =>
+      mail.sink.for('jane@dest.example').length > 0 ? true : undefined,
+    );
+    // The second attempt still waits: it stood aside to let the reset through.
+    expect(open[1]!.socket.destroyed).toBe(false);
+    expect(worker.asideCount).toBe(2);
+    const recorded = await env.services.db.kysely
+      .selectFrom('delivery_attempts')
+      .select('message_id')
+      .where('message_id', 'in', [second, reset])
+      .execute();
+    expect(recorded.map((r) => r.message_id)).not.toContain(second);
+  });
+});

@@ -415,10 +415,6 @@ export class RetentionRepo {
   }
 }
 
-/**
- * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
- * many were marked (a message whose content went already is not counted again).
- */
 /** The first of `candidates` whose content fits CONTENT_BYTES_PER_BATCH (the first one at least). */
 async function withinBudget(
   db: Kysely<Database> | Transaction<Database>,
@@ -458,6 +454,10 @@ async function withContentBytes(
   return ids.map((id) => ({ id, bytes: bytes.get(id) ?? 0 }));
 }
 
+/**
+ * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
+ * many were marked (a message whose content went already is not counted again).
+ */
 async function removeContentOf(trx: Transaction<Database>, ids: string[], now: number): Promise<number> {
   const r = await trx
     .updateTable('messages')

@@ -142,16 +142,21 @@ export class DeliveryWorker {
     return this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots);
   }
 
-  /** process(), standing aside once it has taken asideAfterMs (WorkerOptions). */
+  /**
+   * process(), standing aside once it has taken asideAfterMs (WorkerOptions), and trying again each
+   * asideAfterMs while those standing aside are at their limit: room made later is taken then.
+   */
   private async processAside(m: MessageWithBody, stepAside: () => boolean): Promise<void> {
-    const timer = setTimeout(() => {
-      if (stepAside()) this.asideCount++;
+    const timer = setInterval(() => {
+      if (!stepAside()) return;
+      this.asideCount++;
+      clearInterval(timer);
     }, this.options.asideAfterMs ?? ASIDE_AFTER_MS);
     timer.unref();
     try {
       await this.process(m);
     } finally {
-      clearTimeout(timer);
+      clearInterval(timer);
     }
   }
 
@@ -245,7 +250,8 @@ export class DeliveryWorker {
 
   /**
    * One line for each attempt recorded, as an MTA's log has (Postfix's "status=sent"): the message,
-   * the recipient's domain (not the address), what came of it, the server's reply and how long it took.
+   * the recipient's domain, what came of it, the server's reply as it came (which may name the
+   * address, as Postfix's log does) and how long it took.
    * An operator reads deferrals, timeouts and throttling here without opening the database.
    */
   private logAttempt(m: MessageWithBody, record: AttemptRecord): void {
