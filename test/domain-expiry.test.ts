@@ -184,7 +184,9 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
       attempt: 2,
       expired_at: new Date(createdAt + 600_000).toISOString(),
     });
-    expect(failed.detail).toMatch(/^not delivered within 10 minutes: no attempt was due before then; last reply: 451 /);
+    expect(failed.detail).toMatch(
+      /^not delivered within 10 minutes: no attempt was due before then; last reply: 451 /,
+    );
     // Every attempt started before the deadline; none is left to come.
     const attempts = await env.attempts(tenant.accountId, id);
     expect(attempts).toHaveLength(2);
@@ -211,7 +213,9 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     expect(m).toMatchObject({ next_attempt_at: null, category: 'expired' });
     expect(JSON.parse((await failedEvent(tenant, id))!.data)).toMatchObject({
       reason: 'expired',
-      detail: expect.stringMatching(/^not delivered within 1 minute: no attempt was due before then; last reply: 451 /) as unknown,
+      detail: expect.stringMatching(
+        /^not delivered within 1 minute: no attempt was due before then; last reply: 451 /,
+      ) as unknown,
     });
     // No delivery_delayed: the message never waited for a retry.
     const types = (await env.events(tenant.accountId, id)).map((e) => e.type);

@@ -283,7 +283,9 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
     );
     expect(late.events[0]!.data).toMatchObject({
       reason: 'expired',
-      detail: expect.stringMatching(/^not delivered within 48 hours: no attempt was due before then; last reply: 450 /) as unknown,
+      detail: expect.stringMatching(
+        /^not delivered within 48 hours: no attempt was due before then; last reply: 450 /,
+      ) as unknown,
     });
   });
 
