@@ -17,6 +17,18 @@ const TARPIT = '127.0.0.60';
 const SLOTS = 2;
 const DEAD = 3 * SLOTS;
 
+/** A send of the tenant's to `to`, accepted: its id. */
+async function sendTo(env: TestEnv, tenant: Tenant, to: string): Promise<string> {
+  const res = await env.app.inject({
+    method: 'POST',
+    url: '/api/email/send',
+    headers: { 'x-api-key': tenant.apiKey },
+    payload: { ...validSend, to },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { id: string }).id;
+}
+
 describe('slow receiving servers', () => {
   let env: TestEnv;
   let tenant: Tenant;
@@ -55,16 +67,7 @@ describe('slow receiving servers', () => {
     await mail.stop();
   });
 
-  const send = async (to: string) => {
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/email/send',
-      headers: { 'x-api-key': tenant.apiKey },
-      payload: { ...validSend, to },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { id: string }).id;
-  };
+  const send = (to: string) => sendTo(env, tenant, to);
 
   it('delivers a message to a server that answers while every slot is held by servers that never greet', async () => {
     const dead: string[] = [];
@@ -143,16 +146,7 @@ describe('slow receiving servers, past the limit of those standing aside', () =>
     await mail.stop();
   });
 
-  const send = async (to: string) => {
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/email/send',
-      headers: { 'x-api-key': tenant.apiKey },
-      payload: { ...validSend, to },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { id: string }).id;
-  };
+  const send = (to: string) => sendTo(env, tenant, to);
 
   it('steps an attempt aside once there is room again, not only at its first try', async () => {
     await send('jane@dead0.example');
