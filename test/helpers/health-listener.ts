@@ -10,6 +10,8 @@ export async function expectHealthOnly(url: string): Promise<void> {
   expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
   const api = await fetch(`${url}/api/account`);
   expect(api.status).toBe(404);
+  // It echoes the path in text/plain: marked so that no browser takes it for anything else.
+  expect(api.headers.get('x-content-type-options')).toBe('nosniff');
   expect(await api.text()).toMatch(/^not_found: /);
 }
 
