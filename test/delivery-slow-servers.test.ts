@@ -9,25 +9,13 @@ import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
-import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
+import { createTenant, sendAccepted, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 /** The tarpit's address: the MX of every dead domain. */
 const TARPIT = '127.0.0.60';
 const SLOTS = 2;
 const DEAD = 3 * SLOTS;
-
-/** A send of the tenant's to `to`, accepted: its id. */
-async function sendTo(env: TestEnv, tenant: Tenant, to: string): Promise<string> {
-  const res = await env.app.inject({
-    method: 'POST',
-    url: '/api/email/send',
-    headers: { 'x-api-key': tenant.apiKey },
-    payload: { ...validSend, to },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { id: string }).id;
-}
 
 describe('slow receiving servers', () => {
   let env: TestEnv;
@@ -67,7 +55,7 @@ describe('slow receiving servers', () => {
     await mail.stop();
   });
 
-  const send = (to: string) => sendTo(env, tenant, to);
+  const send = (to: string) => sendAccepted(env, tenant, { to });
 
   it('delivers a message to a server that answers while every slot is held by servers that never greet', async () => {
     const dead: string[] = [];
@@ -146,7 +134,7 @@ describe('slow receiving servers, past the limit of those standing aside', () =>
     await mail.stop();
   });
 
-  const send = (to: string) => sendTo(env, tenant, to);
+  const send = (to: string) => sendAccepted(env, tenant, { to });
 
   it('steps an attempt aside once there is room again, not only at its first try', async () => {
     await send('jane@dead0.example');
