@@ -3,11 +3,11 @@
 // the same /healthz, /readyz and /metrics as the API's listener, and nothing else.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { registerClosingRefusal } from './closing.js';
 import { requestLogger } from './request-log.js';
-import { handleError } from './errors.js';
+import { limitPipelining } from './connection-limits.js';
+import { handleError, noRoute } from './errors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/operations.js';
 import { describeOnly } from './schemas/serializer.js';
@@ -29,15 +29,13 @@ export function buildHealthApp(deps: HealthAppDeps): FastifyInstance {
     return503OnClosing: false,
   });
   registerClosingRefusal(app);
-  // Its 404 echoes the path in text/plain, as the API's does.
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
+  // As the API's listener: pipelined requests bounded, every answer marked nosniff (its 404 echoes the
+  // path in text/plain).
+  limitPipelining(app);
   app.setSerializerCompiler(describeOnly);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
-    throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+    throw noRoute(request);
   });
   registerHealthRoutes(app, deps.databaseReachable);
   registerMetricsRoute(app, deps.metrics, deps.metricsToken);
