@@ -11,7 +11,7 @@ import { cap, MAX_ORIGINAL_HEADERS } from './text-limits.js';
 export const VERP = /b\+[0-9a-f]{48}@[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?/gi;
 
 /** The MIME types a returned original (or its header block) comes in: RFC 3462 §3, RFC 5965 §2, RFC 6532. */
-const ORIGINAL_TYPES = new Set([
+export const ORIGINAL_TYPES: ReadonlySet<string> = new Set([
   'message/rfc822',
   'text/rfc822-headers',
   'message/global',

@@ -17,7 +17,7 @@ import { MAX_RECIPIENTS, readDeliveryStatus } from './delivery-status.js';
 import { readFeedbackReport } from './feedback-report.js';
 import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
-import { headerBlock, originalRefs } from './original-refs.js';
+import { headerBlock, ORIGINAL_TYPES, originalRefs } from './original-refs.js';
 import { readMdnRejection } from './mdn-rejection.js';
 import { humanPart, parsePlainBounce } from './plain-bounce.js';
 import { field, parseFieldGroups } from './report-fields.js';
@@ -66,13 +66,6 @@ const NULL_RETURN_PATH = /^return-path:[ \t]*<>/im;
 const FAILED_RECIPIENTS = /^x-failed-recipients:/im;
 const FROM_LINE = /^from:[^\r\n]*/im;
 const MAIL_SYSTEM = /mailer-?daemon|postmaster|mail delivery|delivery subsystem/i;
-// A returned message, whole or its headers (RFC 6522 §3, RFC 6533's global forms).
-const RETURNED_TYPES = new Set([
-  'message/rfc822',
-  'text/rfc822-headers',
-  'message/global',
-  'message/global-headers',
-]);
 // Our own message returned: the VERP address in its Return-Path.
 const OUR_RETURN_PATH = /^return-path:[ \t]*<?b\+[0-9a-f]{48}@/im;
 
@@ -225,7 +218,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   const systemReturns =
     envelope.mailFrom === '' &&
     MAIL_SYSTEM.test(cap(header('from') ?? '')) &&
-    attachments.some((a) => RETURNED_TYPES.has(a.contentType?.toLowerCase() ?? ''));
+    attachments.some((a) => ORIGINAL_TYPES.has(a.contentType?.toLowerCase() ?? ''));
   const auto = systemReturns ? responderMark(header, subject) : autoReplyReason(header, subject);
   if (auto) return { kind: 'auto_reply', reason: auto };
   if (envelope.mailFrom === '') {
