@@ -375,9 +375,10 @@ async function* csvPages(
     const last = page.at(-1);
     if (last === undefined || page.length < CSV_PAGE || last.id <= oldest) return;
     beforeId = last.id;
-    // A turn of the event loop before the next page. The reader's answers come as messages, and Node
-    // takes every message that arrives while it is taking them in the same turn: six exports whose
-    // clients read fast built 67 pages (640 ms of encoding alone) before a timer could run.
+    // A turn of the event loop before the next page, whatever the database: six exports whose clients
+    // read fast once built 67 pages (640 ms of encoding alone) before a timer could run. (The SQLite
+    // reader now settles one answer a turn itself, db/sqlite/reader.ts; PostgreSQL's answers to several
+    // exports can still arrive in one turn.)
     await setImmediate();
   }
 }
