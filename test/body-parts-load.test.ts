@@ -25,8 +25,9 @@ describe('large HTML in parts, under load', () => {
   });
 
   it('writes one part a turn of the loop for all the large sends at once, not one each', async () => {
-    const stmt = (writer as unknown as { parts: { insert: { run: (...a: unknown[]) => unknown } } }).parts
-      .insert;
+    const stmt = (
+      writer as unknown as { parts: { store: { insert: { run: (...a: unknown[]) => unknown } } } }
+    ).parts.store.insert;
     const run = stmt.run.bind(stmt);
     let inserts = 0;
     stmt.run = (...a: unknown[]) => {

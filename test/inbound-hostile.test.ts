@@ -357,13 +357,13 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       expect(p.inHand).toBe(MAX_IN_HAND - 1);
       const taken = rows
         .slice(1)
-        .flatMap((row, i) => (rooms[i + 1] ? [p.process(row, row.raw, rooms[i + 1])] : []));
+        .flatMap((row, i) => (rooms[i + 1] ? [p.process(row, { raw: row.raw }, rooms[i + 1])] : []));
       expect(p.inHand).toBe(MAX_IN_HAND - 1);
       await Promise.all(taken);
       expect(p.inHand).toBe(0);
       // By size: past MAX_IN_HAND_CHARS of raw text in hand, nothing more.
       const bigRow = await stored();
-      const big = p.process(bigRow, bigRow.raw);
+      const big = p.process(bigRow, { raw: bigRow.raw });
       expect(p.reserve(MAX_IN_HAND_CHARS)).toBeUndefined();
       await big;
     } finally {
@@ -397,7 +397,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     try {
       await setAsidePending();
       const row = await stored();
-      const { stallMs } = await longestStall(() => processor(parser).process(row, row.raw));
+      const { stallMs } = await longestStall(() => processor(parser).process(row, { raw: row.raw }));
       expect(stallMs).toBeLessThan(timeoutMs / 2);
       // Pending again, for one more try a minute later, saying why.
       const waiting = await env.inboundReport(row.id);
@@ -433,7 +433,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     try {
       await setAsidePending();
       const row = await stored();
-      await processor(parser).process(row, row.raw);
+      await processor(parser).process(row, { raw: row.raw });
       expect((await env.inboundReport(row.id))?.status).toBe('pending');
       expect(await later(parser, RETRY_AFTER_TIMEOUT_MS + 1000).recover()).toBe(1);
       const after = await env.inboundReport(row.id);
@@ -453,7 +453,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     try {
       const row = await stored();
       const before = processed.length;
-      await processor(parser).process(row, row.raw);
+      await processor(parser).process(row, { raw: row.raw });
       // Not failed: still pending, for the recovery pass once its lease ends.
       expect(await env.inboundReport(row.id)).toMatchObject({ status: 'pending', outcome: null });
       expect(processed.slice(before)).toEqual([]);
@@ -469,7 +469,7 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
     });
     try {
       const row = await stored();
-      await processor(parser).process(row, row.raw);
+      await processor(parser).process(row, { raw: row.raw });
       const after = await env.inboundReport(row.id);
       expect(after).toMatchObject({ status: 'failed', attempts: 1 });
       expect(JSON.parse(after!.outcome!)).toMatchObject({

@@ -42,8 +42,8 @@ describe.each(databaseKinds)('upgrading to inbound_raw on $name', (kind) => {
           .execute();
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       const repo = new InboundRepo(db.kysely, db.dialect);
-      expect(await repo.raw('00000000-0000-7000-8000-0000000000b1')).toBe(`${raw}b1`);
-      expect(await repo.raw('00000000-0000-7000-8000-0000000000b2')).toBe(`${raw}b2`);
+      expect(await repo.raw('00000000-0000-7000-8000-0000000000b1')).toEqual({ raw: `${raw}b1` });
+      expect(await repo.raw('00000000-0000-7000-8000-0000000000b2')).toEqual({ raw: `${raw}b2` });
       const row = await repo.get('00000000-0000-7000-8000-0000000000b1');
       expect(row).toMatchObject({ status: 'pending', size: 60 });
       expect(row).not.toHaveProperty('raw');

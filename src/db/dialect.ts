@@ -3,7 +3,8 @@
 // stay in the code that has them, which checks the database itself: PostgreSQL's row locks and a read's
 // isolation level in a few repositories, the log's subject search (messages-repo.ts), the fair claim's
 // statement (fair-claim.ts), the migrator's schema (database.ts); the accept writer is picked by
-// accept/writer.ts, and each queue store runs its own database's webhook enqueue.
+// accept/writer.ts, each queue store runs its own database's webhook enqueue, and large inbound raw
+// texts are written in parts on SQLite (sqlite/parts-store.ts, given to the inbound repo by wiring/repos.ts).
 import type { QuotaNoticeAt } from './accept-item.js';
 import type { Db } from './database.js';
 import { postgresAcceptTransaction } from './postgres/accept.js';

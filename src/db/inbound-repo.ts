@@ -2,7 +2,7 @@
 // under a lease while processed), the look-ups that match them to sent mail, and the one transaction
 // that records what a bounce or complaint means.
 import { Signal } from '../wake-signals.js';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { AttemptCountsRepo, type CountCharge } from './attempt-counts-repo.js';
 import type { Dialect } from './database.js';
 import { bouncedDisabledBefore } from './disabled-bounces.js';
@@ -16,10 +16,13 @@ import {
   type ReputationDelta,
 } from '../reputation/counts.js';
 import { addReputationCounts } from './reputation-repo.js';
+import type { SqlitePartsStore } from './sqlite/parts-store.js';
 import type {
   Database,
   EventType,
   InboundMessageRow,
+  InboundMessagesTable,
+  InboundRaw,
   MessageRow,
   MessageStatus,
   ReceivedMessage,
@@ -48,11 +51,59 @@ export interface InboundEffect {
   reputation?: InboundCount;
 }
 
-/** The message's row and, apart from it, its raw text (migration 034). */
-async function insertReceived(trx: Kysely<Database>, { raw, ...row }: ReceivedMessage): Promise<void> {
-  await trx.insertInto('inbound_messages').values(row).execute();
-  await trx.insertInto('inbound_raw').values({ inbound_id: row.id, raw }).execute();
+/** A raw text stored whole (base64) or, with `parts` > 0, in inbound_raw_parts (migration 038). */
+interface StoredRaw {
+  raw: string;
+  parts: number;
 }
+
+/** The message's row and, apart from it, its raw text (migration 034), adopting its parts if any. */
+async function insertReceived(
+  trx: Kysely<Database>,
+  row: Insertable<InboundMessagesTable>,
+  { raw, parts }: StoredRaw,
+): Promise<void> {
+  await trx.insertInto('inbound_messages').values(row).execute();
+  await trx.insertInto('inbound_raw').values({ inbound_id: row.id, raw, parts }).execute();
+  if (parts > 0) await trx.deleteFrom('inbound_raw_parts_pending').where('inbound_id', '=', row.id).execute();
+}
+
+/** Bytes of raw text above which a message is written in parts, where a parts store is given. */
+export const RAW_PARTS_ABOVE = 384 * 1024;
+/** Bytes in a part: a multiple of 3, so that the parts' base64 texts are the whole's, cut (384 KiB each). */
+const PART_BYTES = 3 * 128 * 1024;
+
+/** The base64 text of `pieces`, a part of PART_BYTES bytes at a time, each made when asked for. */
+export function* base64Parts(pieces: readonly Uint8Array[], partBytes = PART_BYTES): Generator<string> {
+  let part = Buffer.allocUnsafe(partBytes);
+  let filled = 0;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length;) {
+      const n = Math.min(partBytes - filled, piece.length - at);
+      part.set(piece.subarray(at, at + n), filled);
+      filled += n;
+      at += n;
+      if (filled === partBytes) {
+        yield part.toString('base64');
+        part = Buffer.allocUnsafe(partBytes);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield part.subarray(0, filled).toString('base64');
+}
+
+/** A received message's row, and its raw text apart. */
+function apart(message: ReceivedMessage): { row: Insertable<InboundMessagesTable>; raw: InboundRaw } {
+  if ('pieces' in message) {
+    const { pieces, ...row } = message;
+    return { row, raw: { pieces } };
+  }
+  const { raw, ...row } = message;
+  return { row, raw: { raw } };
+}
+
+const byteLength = (pieces: readonly Uint8Array[]) => pieces.reduce((n, p) => n + p.length, 0);
 
 /** Thrown inside storeCharged's transaction to roll back what was counted before. */
 class NoRoom extends Error {}
@@ -61,17 +112,27 @@ export class InboundRepo {
   /** Emitted after a commit that queued webhook pushes (the dispatcher listens: wake-signals.ts). */
   readonly webhookPushesQueued: Signal;
 
+  /**
+   * `rawParts`: where large raw texts are written in parts (SQLite's event-loop connection); without
+   * it every raw text is stored whole.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     webhookPushesQueued: Signal = new Signal(),
+    private readonly rawParts?: SqlitePartsStore,
   ) {
     this.webhookPushesQueued = webhookPushesQueued;
   }
 
   /** Stores a received message, leased to its receiver until `leaseUntil`. Durable on return. */
   async store(message: ReceivedMessage): Promise<void> {
-    await this.db.transaction().execute((trx) => insertReceived(trx, message));
+    await this.withRaw(message, (row, raw) =>
+      this.db.transaction().execute(async (trx) => {
+        await insertReceived(trx, row, raw);
+        return true;
+      }),
+    );
   }
 
   /**
@@ -86,33 +147,91 @@ export class InboundRepo {
     now: number,
   ): Promise<C | undefined> {
     let refused: C | undefined;
-    await this.db
-      .transaction()
-      .execute(async (trx) => {
-        const counts = new AttemptCountsRepo(trx);
-        for (const c of charges) {
-          if (!(await counts.add(c.key, c.amount, c.max, c.windowMs, now))) {
-            refused = c;
-            throw new NoRoom();
+    await this.withRaw(message, (row, raw) =>
+      this.db
+        .transaction()
+        .execute(async (trx) => {
+          const counts = new AttemptCountsRepo(trx);
+          for (const c of charges) {
+            if (!(await counts.add(c.key, c.amount, c.max, c.windowMs, now))) {
+              refused = c;
+              throw new NoRoom();
+            }
           }
-        }
-        await insertReceived(trx, message);
-      })
-      .catch((err: unknown) => {
-        // Thrown to roll back what was counted before the charge without room.
-        if (!(err instanceof NoRoom)) throw err;
-      });
+          await insertReceived(trx, row, raw);
+          return true;
+        })
+        .catch((err: unknown) => {
+          // Thrown to roll back what was counted before the charge without room.
+          if (!(err instanceof NoRoom)) throw err;
+          return false;
+        }),
+    );
     return refused;
   }
 
-  /** A stored message's raw text (base64), read once to parse it; undefined once it is pruned. */
-  async raw(id: string): Promise<string | undefined> {
+  /**
+   * The memory storing a message of `bytes` bytes given in pieces takes beyond the pieces themselves:
+   * a part and its base64 text where it goes in parts, else the bytes in one piece and their base64
+   * text (4 characters for 3 bytes). The receiver counts it until its answer.
+   */
+  storeCopies(bytes: number): number {
+    const whole = this.rawParts === undefined || bytes <= RAW_PARTS_ABOVE;
+    const copied = whole ? bytes : PART_BYTES;
+    return copied + Math.ceil(copied / 3) * 4;
+  }
+
+  /**
+   * Runs `store` (true once the message is stored) with the message's raw text: a large one given in
+   * pieces is first written in parts where there is a parts store (SQLite; migration 038), and its
+   * parts go again if the message is not stored. Anything else is stored whole, as base64.
+   */
+  private async withRaw(
+    message: ReceivedMessage,
+    store: (row: Insertable<InboundMessagesTable>, raw: StoredRaw) => Promise<boolean>,
+  ): Promise<void> {
+    const { row, raw } = apart(message);
+    const parts = this.rawParts;
+    if ('raw' in raw || parts === undefined || byteLength(raw.pieces) <= RAW_PARTS_ABOVE) {
+      const text = 'raw' in raw ? raw.raw : Buffer.concat(raw.pieces).toString('base64');
+      await store(row, { raw: text, parts: 0 });
+      return;
+    }
+    let stored = false;
+    try {
+      const count = await parts.write(row.id, base64Parts(raw.pieces));
+      stored = await store(row, { raw: '', parts: count });
+    } finally {
+      // Whatever of them was written; if this fails too, the retention sweep takes them.
+      if (!stored) await parts.discard(row.id).catch(() => undefined);
+    }
+  }
+
+  /**
+   * A stored message's raw text, read once to parse it: whole (base64, decoded on the parsing thread),
+   * or its parts decoded a few a turn; undefined once it is pruned, or a part is missing.
+   */
+  async raw(id: string): Promise<InboundRaw | undefined> {
     const row = await this.db
       .selectFrom('inbound_raw')
-      .select('raw')
+      .select(['raw', 'parts'])
       .where('inbound_id', '=', id)
       .executeTakeFirst();
-    return row?.raw;
+    if (!row) return undefined;
+    const count = Number(row.parts);
+    if (count === 0) return { raw: row.raw };
+    const decode = (part: string) => Buffer.from(part, 'base64');
+    if (this.rawParts !== undefined) {
+      const pieces = await this.rawParts.read(id, count, decode);
+      return pieces && { pieces };
+    }
+    const parts = await this.db
+      .selectFrom('inbound_raw_parts')
+      .select('part')
+      .where('inbound_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    return parts.length === count ? { pieces: parts.map((p) => decode(p.part)) } : undefined;
   }
 
   /**
@@ -373,12 +492,21 @@ export class InboundRepo {
 
   /** Deletes processed (and given-up) messages received before `before`; returns how many. */
   async prune(before: number): Promise<number> {
-    const r = await this.db
-      .deleteFrom('inbound_messages')
-      .where('received_at', '<', before)
-      .where('status', '!=', 'pending')
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+    return this.db.transaction().execute(async (trx) => {
+      const old = trx
+        .selectFrom('inbound_messages')
+        .select('id')
+        .where('received_at', '<', before)
+        .where('status', '!=', 'pending');
+      // Parts have no foreign key (migration 038): they go by their message's id.
+      await trx.deleteFrom('inbound_raw_parts').where('inbound_id', 'in', old).execute();
+      const r = await trx
+        .deleteFrom('inbound_messages')
+        .where('received_at', '<', before)
+        .where('status', '!=', 'pending')
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    });
   }
 
   async get(id: string): Promise<InboundMessageRow | undefined> {

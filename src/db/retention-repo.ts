@@ -7,6 +7,26 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Plan } from './schema.js';
 import { firstIdAt } from '../ids.js';
 
+/** Where parts, their pending list and their stored owners are, by the owner's column (migrations 037, 038). */
+interface OrphanParts {
+  parts: string;
+  pending: string;
+  stored: string;
+  owner: string;
+}
+const ORPHAN_BODY_PARTS: OrphanParts = {
+  parts: 'message_body_parts',
+  pending: 'message_body_parts_pending',
+  stored: 'message_bodies',
+  owner: 'message_id',
+};
+const ORPHAN_INBOUND_RAW_PARTS: OrphanParts = {
+  parts: 'inbound_raw_parts',
+  pending: 'inbound_raw_parts_pending',
+  stored: 'inbound_raw',
+  owner: 'inbound_id',
+};
+
 /**
  * Bytes of content (HTML, its parts, the raw message) one transaction that removes messages or their
  * content frees at most, past its first message. Freeing a body's pages costs the writer about a
@@ -85,41 +105,42 @@ export class RetentionRepo {
 
   /**
    * Deletes the parts of up to `limit` large HTMLs whose message was never stored (its accept refused
-   * it or was interrupted: db/sqlite/body-parts.ts), made before `before`: a message's id tells when it
-   * was made (UUIDv7), and its parts are written within moments of that. Reads the pending list
-   * (migration 037), not the parts: those of every stored message would be scanned at every pass.
-   * Answers how many HTMLs went.
+   * it or was interrupted: db/sqlite/body-parts.ts), made before `before`. Answers how many HTMLs went.
    */
-  async deleteOrphanBodyParts(before: number, limit: number): Promise<number> {
-    const rows = await this.db
-      .selectFrom('message_body_parts_pending as p')
-      .select('p.message_id')
-      .where('p.message_id', '<', firstIdAt(before))
-      .limit(limit)
-      .execute();
+  deleteOrphanBodyParts(before: number, limit: number): Promise<number> {
+    return this.deleteOrphanParts(ORPHAN_BODY_PARTS, before, limit);
+  }
+
+  /**
+   * Deletes the parts of up to `limit` large inbound raw texts whose message was never stored (its
+   * client's budget refused it, or the store was interrupted: db/inbound-repo.ts), made before
+   * `before`. Answers how many raw texts went.
+   */
+  deleteOrphanInboundRawParts(before: number, limit: number): Promise<number> {
+    return this.deleteOrphanParts(ORPHAN_INBOUND_RAW_PARTS, before, limit);
+  }
+
+  /**
+   * Parts whose owner was never stored, made before `before`: an owner's id tells when it was made
+   * (UUIDv7), and its parts are written within moments of that. Reads the pending list (migrations 037
+   * and 038), not the parts: those of every stored owner would be scanned at every pass.
+   */
+  private async deleteOrphanParts(t: OrphanParts, before: number, limit: number): Promise<number> {
+    const owner = sql.ref(t.owner);
+    const { rows } = await sql<{ id: string }>`
+      select ${owner} as id from ${sql.table(t.pending)} where ${owner} < ${firstIdAt(before)} limit ${limit}
+    `.execute(this.db);
     if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.message_id);
+    const ids = sql.join(rows.map((r) => r.id));
     return this.db.transaction().execute(async (trx) => {
-      // A message stored after all keeps its parts (the accept also takes it off the list).
-      const orphans = trx
-        .selectFrom('message_body_parts_pending as p')
-        .select('p.message_id')
-        .where('p.message_id', 'in', ids)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('message_bodies as b')
-                .select('b.message_id')
-                .whereRef('b.message_id', '=', 'p.message_id'),
-            ),
-          ),
-        );
-      await trx.deleteFrom('message_body_parts').where('message_id', 'in', orphans).execute();
-      const r = await trx
-        .deleteFrom('message_body_parts_pending')
-        .where('message_id', 'in', ids)
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
+      // An owner stored after all keeps its parts (its store also takes it off the list).
+      await sql`
+        delete from ${sql.table(t.parts)} where ${owner} in (
+          select p.${owner} from ${sql.table(t.pending)} p where p.${owner} in (${ids})
+          and not exists (select 1 from ${sql.table(t.stored)} s where s.${owner} = p.${owner}))
+      `.execute(trx);
+      const r = await sql`delete from ${sql.table(t.pending)} where ${owner} in (${ids})`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
     });
   }
 

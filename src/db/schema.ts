@@ -459,7 +459,21 @@ export type InboundStatus = 'pending' | 'processed' | 'failed';
 /** An inbound message as received, base64: apart from its row, which changes (migration 034). */
 export interface InboundRawTable {
   inbound_id: string;
+  /** base64; '' when the text is in `parts` parts (inbound_raw_parts). */
   raw: string;
+  parts: ColumnType<number, number | undefined, number>;
+}
+
+/** A large inbound message's raw text (base64), in order of `seq` (migration 038; db/sqlite/parts-store.ts). */
+export interface InboundRawPartsTable {
+  inbound_id: string;
+  seq: number;
+  part: string;
+}
+
+/** A large inbound message whose parts are written and whose row is not stored yet (migration 038). */
+export interface InboundRawPartsPendingTable {
+  inbound_id: string;
 }
 
 export interface InboundMessagesTable {
@@ -714,6 +728,8 @@ export interface Database {
   suppressions: SuppressionsTable;
   inbound_messages: InboundMessagesTable;
   inbound_raw: InboundRawTable;
+  inbound_raw_parts: InboundRawPartsTable;
+  inbound_raw_parts_pending: InboundRawPartsPendingTable;
   webhooks: WebhooksTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -760,7 +776,13 @@ export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type SuppressionRow = Selectable<SuppressionsTable>;
 export type InboundMessageRow = Selectable<InboundMessagesTable>;
 /** A message the receiver (or the simulator) stores: its row and its raw text (base64). */
-export type ReceivedMessage = Insertable<InboundMessagesTable> & { raw: string };
+/**
+ * An inbound message's bytes: base64 text (`raw`, as inbound_raw stores a whole one), or the bytes in
+ * pieces (`pieces`, as the receiver holds them), which belong to the message alone: the parser moves
+ * them to its thread (inbound/report-parser.ts) instead of copying them.
+ */
+export type InboundRaw = { raw: string } | { pieces: readonly Uint8Array[] };
+export type ReceivedMessage = Insertable<InboundMessagesTable> & InboundRaw;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

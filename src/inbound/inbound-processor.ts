@@ -16,7 +16,7 @@ import { shownRecipients } from '../bounce/inbound-report.js';
 import type { InboundReport } from '../bounce/parse-report.js';
 import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
-import type { InboundMessageRow } from '../db/schema.js';
+import type { InboundMessageRow, InboundRaw } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { verifyOurHeaderSignature, type OurKeyLookup } from '../dkim/verify-headers.js';
 import { isId, newId } from '../ids.js';
@@ -154,7 +154,7 @@ export class InboundProcessor {
    * Processes a message the receiver has just stored: its first attempt, in the room `reserve` took for
    * it. Never throws (a failure is recorded, and retried later unless it is final).
    */
-  process(row: InboundMessageRow, raw: string, room?: Room): Promise<void> {
+  process(row: InboundMessageRow, raw: InboundRaw, room?: Room): Promise<void> {
     // The room held for it becomes the message in hand, in the same turn.
     room?.release();
     return this.track(row, row.attempts + 1, raw);
@@ -219,8 +219,9 @@ export class InboundProcessor {
   }
 
   /** `raw`: the message's raw text when the receiver has it; a recovered message's is read from the database. */
-  private track(row: InboundMessageRow, attempt: number, raw?: string): Promise<void> {
-    const chars = raw?.length ?? base64Length(row.size);
+  private track(row: InboundMessageRow, attempt: number, raw?: InboundRaw): Promise<void> {
+    // Counted as its base64 text, whichever form it is in (the limits were set so).
+    const chars = base64Length(row.size);
     this.inHandChars += chars;
     const p = this.processOne(row, attempt, raw).finally(() => {
       this.running.delete(p);
@@ -231,7 +232,7 @@ export class InboundProcessor {
   }
 
   /** `attempt`: which attempt this is, counting this one. */
-  private async processOne(row: InboundMessageRow, attempt: number, received?: string): Promise<void> {
+  private async processOne(row: InboundMessageRow, attempt: number, received?: InboundRaw): Promise<void> {
     if (attempt > MAX_ATTEMPTS) {
       // Each earlier attempt began and never finished: its process stopped while it ran.
       return this.fail(row, attempt - 1, `gave up after ${attempt - 1} attempts that did not finish`);
@@ -262,7 +263,7 @@ export class InboundProcessor {
     let report: InboundReport;
     try {
       report = await this.deps.parser.parse(
-        { raw, mailFrom: row.mail_from },
+        { ...raw, mailFrom: row.mail_from },
         timedOut === undefined ? {} : { budgetFactor: RETRY_BUDGET_FACTOR },
       );
     } catch (err) {

@@ -1,12 +1,12 @@
 // Entry point of the report-parsing thread (see report-parser.ts).
 import { parseReport, type InboundReport } from '../bounce/parse-report.js';
+import type { InboundRaw } from '../db/schema.js';
 
-export interface ParseTask {
-  /** The message as stored (inbound_raw.raw, base64): decoded on the thread, not the event loop. */
-  raw: string;
-  /** MAIL FROM, '' for the null sender. */
-  mailFrom: string;
-}
+/**
+ * The message as stored whole (base64: decoded on the thread, not the event loop) or in pieces (moved
+ * to the thread, not copied), and its MAIL FROM ('' for the null sender).
+ */
+export type ParseTask = InboundRaw & { mailFrom: string };
 
 /**
  * Asks only that the thread be ready: answering it means this module and the parsers are loaded
@@ -18,5 +18,6 @@ export interface WarmUp {
 
 export default async function parse(task: ParseTask | WarmUp): Promise<InboundReport | null> {
   if ('warmUp' in task) return null;
-  return parseReport(Buffer.from(task.raw, 'base64'), { mailFrom: task.mailFrom });
+  const bytes = 'raw' in task ? Buffer.from(task.raw, 'base64') : Buffer.concat(task.pieces);
+  return parseReport(bytes, { mailFrom: task.mailFrom });
 }

@@ -311,27 +311,23 @@ export class InboundReceiver {
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (noMemory) return cb(this.noMemory(session.remoteAddress));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
-      // The copies made to store it are counted too, until the answer: the bytes in one piece, and their
-      // base64 text (4 characters for 3 bytes); the blocks are given back once copied.
-      const rawChars = base64Chars(length);
-      if (!take(length + rawChars)) {
+      // The copies made to store it are counted too, until the answer (InboundRepo.storeCopies).
+      if (!take(this.deps.repo.storeCopies(length))) {
         dropAll();
         return cb(this.noMemory(session.remoteAddress));
       }
-      const bytes = Buffer.concat(blocks, length);
-      const copied = held.bytes - length - rawChars;
-      blocks.length = 0;
-      held.bytes -= copied;
-      this.memory.give(held.client, copied);
+      // The blocks themselves, the last one cut to what it holds, are the message from here on.
+      const pieces = blocks
+        .splice(0)
+        .map((b, i, all) => (i === all.length - 1 ? b.subarray(0, b.length - free) : b));
       // What storing it will count against the client's hourly budget: now, while its session is open
       // (read after the fingerprint, a client that hung up after its final dot was counted nothing).
       const charges = this.limits.charges(session.id, length);
       this.storing.add(session.id);
-      const raw = bytes.toString('base64');
       const now = this.deps.clock.now();
       // Processed at once when the processor has room (inbound-processor.ts MAX_IN_HAND), else stored
       // unleased for the recovery pass.
-      const room = this.deps.processor.reserve(raw.length);
+      const room = this.deps.processor.reserve(base64Chars(length));
       const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
       const rcptTo = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
       const rowWith = (digest: string) => ({
@@ -341,7 +337,7 @@ export class InboundReceiver {
         helo: session.hostNameAppearsAs ?? '',
         mail_from: mailFrom,
         rcpt_to: JSON.stringify(rcptTo),
-        size: bytes.length,
+        size: length,
         status: 'pending' as const,
         attempts: 0,
         lease_expires_at: room ? InboundProcessor.leaseUntil(now) : null,
@@ -351,17 +347,17 @@ export class InboundReceiver {
         digest,
       });
       // Stored and counted against the client's hourly budget together: a message past it is never
-      // stored. Fingerprinted first (off the event loop), so a copy sent again is recorded once.
-      messageDigest(mailFrom, rcptTo, bytes)
+      // stored. Fingerprinted first (a slice a turn), so a copy sent again is recorded once.
+      messageDigest(mailFrom, rcptTo, pieces)
         .then(async (digest) => {
           const row = rowWith(digest);
-          await this.storeWithinBudget(session, charges, { ...row, raw });
+          await this.storeWithinBudget(session, charges, { ...row, pieces });
           return row;
         })
         .then(
           (row) => {
             cb(null, `2.0.0 received as ${row.id}`);
-            if (room) void this.deps.processor.process(row, raw, room);
+            if (room) void this.deps.processor.process(row, { pieces }, room);
             else this.deps.processor.wake();
           },
           (err: unknown) => {

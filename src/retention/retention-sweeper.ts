@@ -156,8 +156,10 @@ export class RetentionSweeper {
       (limit) => this.repo.deleteOldSenderBlockHits(now - SENDER_BLOCK_HITS_KEPT_MS, limit),
       (limit) => this.repo.deleteEndedDestinationBlocks(now - DESTINATION_BLOCKS_KEPT_MS, limit),
       (limit) => this.repo.deleteExpiredStsPolicies(now - STS_POLICIES_KEPT_MS, limit),
-      // Parts of a large HTML whose message was never stored; an hour is far longer than writing them.
+      // Parts of a large HTML or inbound raw text whose message was never stored; an hour is far longer
+      // than writing them.
       (limit) => this.repo.deleteOrphanBodyParts(now - 3600_000, limit),
+      (limit) => this.repo.deleteOrphanInboundRawParts(now - 3600_000, limit),
     ]);
   }
 

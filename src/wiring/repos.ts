@@ -24,6 +24,7 @@ import { MembersRepo } from '../db/members-repo.js';
 import { AuditRepo } from '../db/audit-repo.js';
 import { SignupsRepo } from '../db/signups-repo.js';
 import { SourceIpUsageRepo } from '../db/source-ip-usage-repo.js';
+import { INBOUND_RAW_PARTS, SqlitePartsStore } from '../db/sqlite/parts-store.js';
 import { SuppressionsRepo } from '../db/suppressions-repo.js';
 import { TlsReportsRepo } from '../db/tls-reports-repo.js';
 import { WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
@@ -73,7 +74,13 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),
     suppressions: new SuppressionsRepo(db.kysely),
-    inbound: new InboundRepo(db.kysely, db.dialect, signals.webhookPushesQueued),
+    // On SQLite the receiver stores on the event loop's connection: large raw texts go in parts.
+    inbound: new InboundRepo(
+      db.kysely,
+      db.dialect,
+      signals.webhookPushesQueued,
+      db.sqlite && new SqlitePartsStore(db.kysely, db.sqlite, db.sqlitePath, INBOUND_RAW_PARTS),
+    ),
     webhooks: new WebhooksRepo(db.kysely, db.dialect),
     webhookOutbox: new WebhookOutboxRepo(db.kysely, db.dialect),
     notices: new NoticesRepo(db.kysely),

@@ -37,6 +37,7 @@ import * as m034 from './034-inbound-raw.js';
 import * as m035 from './035-inbound-digest.js';
 import * as m036 from './036-sealed-messages.js';
 import * as m037 from './037-message-body-parts.js';
+import * as m038 from './038-inbound-raw-parts.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '035-inbound-digest': m035,
   '036-sealed-messages': m036,
   '037-message-body-parts': m037,
+  '038-inbound-raw-parts': m038,
 };
