@@ -8,7 +8,7 @@ import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptCountsRepo } from '../src/db/attempt-counts-repo.js';
 import { base64Parts, InboundRepo, RAW_PARTS_ABOVE } from '../src/db/inbound-repo.js';
-import { RetentionRepo } from '../src/db/retention-repo.js';
+import { CONTENT_BYTES_PER_BATCH, RetentionRepo } from '../src/db/retention-repo.js';
 import type { ReceivedMessage } from '../src/db/schema.js';
 import { INBOUND_RAW_PARTS, SqlitePartsStore } from '../src/db/sqlite/parts-store.js';
 import { newId } from '../src/ids.js';
@@ -85,15 +85,19 @@ describe('messageDigest', () => {
 describe('a large inbound raw text in parts on SQLite', () => {
   let c: ContractDatabase;
   let repo: InboundRepo;
+  /** Parts written so far (the store's insert, counted). */
+  let partsWritten = 0;
   beforeAll(async () => {
     c = await contractDatabase(sqlite);
     const { kysely, sqlite: conn, sqlitePath } = c.db;
-    repo = new InboundRepo(
-      kysely,
-      c.db.dialect,
-      undefined,
-      new SqlitePartsStore(kysely, conn!, sqlitePath, INBOUND_RAW_PARTS),
-    );
+    const store = new SqlitePartsStore(kysely, conn!, sqlitePath, INBOUND_RAW_PARTS);
+    const insert = (store as unknown as { insert: { run: (...a: unknown[]) => unknown } }).insert;
+    const run = insert.run.bind(insert);
+    insert.run = (...a: unknown[]) => {
+      partsWritten++;
+      return run(...a);
+    };
+    repo = new InboundRepo(kysely, c.db.dialect, undefined, store);
   });
   afterAll(() => c.close());
 
@@ -177,17 +181,21 @@ describe('a large inbound raw text in parts on SQLite', () => {
     expect(await partsOf(id)).toBe(0);
   });
 
-  it('writes nothing for a message its client’s budget refuses, and says which limit', async () => {
+  it('writes no part of a message its client’s budget refuses, and says which limit', async () => {
     const { whole, pieces } = bytes();
     const budget = new InboundBudget(new AttemptCountsRepo(db()), { messagesPerHour: 0, bytesPerHour: 1024 });
     const id = newId();
     const now = Date.now();
+    const before = partsWritten;
     const refused = await repo.storeCharged(
       message(id, pieces, whole.length),
       budget.charges('192.0.2.7', whole.length),
       now,
     );
     expect(refused?.limit).toBe('hourly_bytes');
+    // Refused on a read before any part is written (a client past its budget could otherwise have
+    // 10 MB written and deleted again and again).
+    expect(partsWritten).toBe(before);
     expect(await repo.get(id)).toBeUndefined();
     expect(await partsOf(id)).toBe(0);
     expect(await pendingOf(id)).toBe(0);
@@ -208,6 +216,25 @@ describe('a large inbound raw text in parts on SQLite', () => {
     await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', '=', id).execute();
     expect(await repo.prune(2000)).toBeGreaterThanOrEqual(1);
     expect(await partsOf(id)).toBe(0);
+  });
+
+  it('prunes in batches bounded by their raw texts’ bytes, a turn of the loop between them', async () => {
+    const ids = [newId(), newId(), newId()];
+    // Small raw texts whose rows say they are large: each fills a batch alone.
+    for (const id of ids)
+      await repo.store({ ...message(id, [Buffer.from('x')], CONTENT_BYTES_PER_BATCH, 500) });
+    await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', 'in', ids).execute();
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      turns++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    expect(await repo.prune(600)).toBe(3);
+    on = false;
+    expect(turns).toBeGreaterThanOrEqual(2);
+    for (const id of ids) expect(await repo.get(id)).toBeUndefined();
   });
 
   it('sweeps parts whose message was never stored, once they are an hour old', async () => {

@@ -6,26 +6,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Plan } from './schema.js';
 import { firstIdAt } from '../ids.js';
+import { INBOUND_RAW_PARTS, MESSAGE_BODY_PARTS, type PartsTables } from './sqlite/parts-store.js';
 
-/** Where parts, their pending list and their stored owners are, by the owner's column (migrations 037, 038). */
-interface OrphanParts {
-  parts: string;
-  pending: string;
-  stored: string;
-  owner: string;
-}
-const ORPHAN_BODY_PARTS: OrphanParts = {
-  parts: 'message_body_parts',
-  pending: 'message_body_parts_pending',
-  stored: 'message_bodies',
-  owner: 'message_id',
-};
-const ORPHAN_INBOUND_RAW_PARTS: OrphanParts = {
-  parts: 'inbound_raw_parts',
-  pending: 'inbound_raw_parts_pending',
-  stored: 'inbound_raw',
-  owner: 'inbound_id',
-};
+/** Where parts and their pending list are (parts-store.ts), and the table that holds their stored owners. */
+type OrphanParts = PartsTables & { stored: 'message_bodies' | 'inbound_raw' };
+const ORPHAN_BODY_PARTS: OrphanParts = { ...MESSAGE_BODY_PARTS, stored: 'message_bodies' };
+const ORPHAN_INBOUND_RAW_PARTS: OrphanParts = { ...INBOUND_RAW_PARTS, stored: 'inbound_raw' };
 
 /**
  * Bytes of content (HTML, its parts, the raw message) one transaction that removes messages or their

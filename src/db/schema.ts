@@ -775,13 +775,13 @@ export type NewDomain = Insertable<DomainsTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type SuppressionRow = Selectable<SuppressionsTable>;
 export type InboundMessageRow = Selectable<InboundMessagesTable>;
-/** A message the receiver (or the simulator) stores: its row and its raw text (base64). */
 /**
  * An inbound message's bytes: base64 text (`raw`, as inbound_raw stores a whole one), or the bytes in
  * pieces (`pieces`, as the receiver holds them), which belong to the message alone: the parser moves
  * them to its thread (inbound/report-parser.ts) instead of copying them.
  */
 export type InboundRaw = { raw: string } | { pieces: readonly Uint8Array[] };
+/** A message the receiver (or the simulator) stores: its row and its raw text. */
 export type ReceivedMessage = Insertable<InboundMessagesTable> & InboundRaw;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;

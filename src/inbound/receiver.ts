@@ -6,7 +6,7 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { InboundRepo } from '../db/inbound-repo.js';
+import { RAW_PART_COPIES, type InboundRepo } from '../db/inbound-repo.js';
 import type { ReceivedMessage } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
@@ -321,15 +321,28 @@ export class InboundReceiver {
       if (stream.sizeExceeded) return cb(smtpError(552, '5.3.4 message too big'));
       if (noMemory) return cb(this.noMemory(session.remoteAddress));
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
-      // The copies made to store it are counted too, until the answer (InboundRepo.storeCopies).
-      if (!take(this.deps.repo.storeCopies(length))) {
+      // The copies made to store it are counted too, until the answer. Stored whole: the bytes in one
+      // piece and their base64 text (4 characters for 3 bytes), the blocks given back once copied.
+      // Written in parts (on SQLite, a large one: db/inbound-repo.ts), the blocks themselves are the
+      // message, and only a part and its base64 text are copies.
+      const inParts = this.deps.repo.writesInParts(length);
+      if (!take(inParts ? RAW_PART_COPIES : length + base64Chars(length))) {
         dropAll();
         return cb(this.noMemory(session.remoteAddress));
       }
-      // The blocks themselves, the last one cut to what it holds, are the message from here on.
-      const pieces = blocks
-        .splice(0)
-        .map((b, i, all) => (i === all.length - 1 ? b.subarray(0, b.length - free) : b));
+      let pieces: Buffer[];
+      if (inParts) {
+        // The last block cut to what it holds.
+        pieces = blocks
+          .splice(0)
+          .map((b, i, all) => (i === all.length - 1 ? b.subarray(0, b.length - free) : b));
+      } else {
+        pieces = [Buffer.concat(blocks, length)];
+        const copied = held.bytes - length - base64Chars(length);
+        blocks.length = 0;
+        held.bytes -= copied;
+        this.memory.give(held.client, copied);
+      }
       // What storing it will count against the client's hourly budget: now, while its session is open
       // (read after the fingerprint, a client that hung up after its final dot was counted nothing).
       const charges = this.limits.charges(session.id, length);
