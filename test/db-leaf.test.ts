@@ -23,6 +23,7 @@ const LEAVES = [
   'reputation/counts.ts', // what a delivery adds to the reputation counts
   'reputation/judge.ts',
   'reputation/thresholds.ts',
+  'split-text.ts', // text cut in well-formed pieces (a large HTML's parts)
   'tls-reports/counts.ts',
   'trim-wsp.ts', // white space trimmed in linear time (the policy parser's)
   'wake-signals.ts',

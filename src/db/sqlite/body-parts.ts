@@ -4,29 +4,18 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { splitText } from '../../split-text.js';
 import { MESSAGE_BODY_PARTS, SqlitePartsStore } from './parts-store.js';
 
 export { READ_PER_TURN } from './parts-store.js';
+
+/** `html` cut in parts of at most PART_LENGTH code units (split-text.ts). */
+export const splitParts = (html: string, length = PART_LENGTH): string[] => splitText(html, length);
 
 /** HTML longer than this (UTF-16 code units) is written in parts by the event loop's writer. */
 export const PARTS_ABOVE = 512 * 1024;
 /** Code units in a part: at most 384 KiB of UTF-8, written in a few milliseconds. */
 const PART_LENGTH = 128 * 1024;
-
-/** `html` cut in pieces of at most `length` code units, never between the halves of a surrogate pair. */
-export function splitParts(html: string, length = PART_LENGTH): string[] {
-  const parts: string[] = [];
-  for (let at = 0; at < html.length;) {
-    let end = Math.min(at + length, html.length);
-    // A high surrogate as the last unit: its low half would start the next part, and each half alone
-    // would be stored as U+FFFD.
-    const last = html.charCodeAt(end - 1);
-    if (end < html.length && last >= 0xd800 && last <= 0xdbff) end--;
-    parts.push(html.slice(at, end));
-    at = end;
-  }
-  return parts;
-}
 
 export class SqliteBodyParts {
   private readonly store: SqlitePartsStore;

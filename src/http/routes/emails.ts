@@ -31,6 +31,7 @@ import { contentRemovedAfterGrace } from '../../retention/content-grace.js';
 import { sealedContent } from '../../messages/system-mail.js';
 import { authOf } from '../authenticate.js';
 import { csvRow } from '../csv.js';
+import { streamedJson } from '../streamed-json.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
 import { AUTHENTICATED, json, list, ref, responses } from '../schemas/responses.js';
 import { ID_PATTERN, isId } from '../../ids.js';
@@ -162,7 +163,7 @@ export function registerEmailRoutes(
         ]),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { account } = authOf(request);
       const id = request.params.id;
       const detail = isId(id) ? await messages.detail(account.id, id) : undefined;
@@ -173,9 +174,9 @@ export function registerEmailRoutes(
       const next = await nextSteps(domains, account, [message], clock);
       // A sign-in link for its recipient alone: not for the members and keys that read the log.
       const sealed = events.some((e) => e.type === 'email.queued' && sealedContent(e.data));
-      return {
-        ...detailJson(message, events),
-        ...(sealed ? { message: '' } : {}),
+      const html = sealed ? [] : message.htmlPieces;
+      const body = {
+        ...detailJson(message, events, message.htmlPieces),
         content_sealed: sealed,
         next: next(message),
         raw_bytes: sealed ? null : (detail.rawSize ?? null),
@@ -202,6 +203,12 @@ export function registerEmailRoutes(
           error: p.error,
         })),
       };
+      // A large HTML is written a piece a turn (streamed-json.ts), the rest serialized as usual: by the
+      // route's own serializer (its responses are keyed by content type, which reply.serialize misses).
+      const serialize = reply.getSerializationFunction('200', 'application/json') ?? JSON.stringify;
+      const streamed = streamedJson((placeholder) => serialize({ ...body, message: placeholder }), html);
+      if (streamed) return reply.type('application/json; charset=utf-8').send(streamed);
+      return { ...body, message: html.join('') };
     },
   );
 }
@@ -459,17 +466,19 @@ function summaryJson(m: MessageRow) {
 }
 
 /**
- * The message with its HTML as stored. A test send keeps at most 64 KiB of it (messages/test-html.ts);
+ * The message and what its HTML is (the HTML itself is the caller's: it may be written a piece at a
+ * time). A test send keeps at most 64 KiB of it (messages/test-html.ts);
  * its email.test event records the size as sent, so the detail can say what was cut.
  */
-function detailJson(m: MessageWithBody, events: EventRow[]) {
+function detailJson(m: MessageRow, events: EventRow[], htmlPieces: readonly string[]) {
   const test = m.status === 'test' ? events.find((e) => e.type === 'email.test') : undefined;
   const cut = test && (JSON.parse(test.data) as { html_truncated?: boolean; html_bytes?: number });
   const truncated = cut?.html_truncated === true && typeof cut.html_bytes === 'number';
   return {
     ...summaryJson(m),
-    message: m.html,
-    html_bytes: truncated ? cut.html_bytes! : Buffer.byteLength(m.html, 'utf8'),
+    html_bytes: truncated
+      ? cut.html_bytes!
+      : htmlPieces.reduce((n, piece) => n + Buffer.byteLength(piece, 'utf8'), 0),
     html_truncated: truncated,
   };
 }
