@@ -18,7 +18,6 @@ import type {
   EventRow,
   LoggedMessageRow,
   MessageRow,
-  MessageWithBody,
   MessageStatus,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
