@@ -31,6 +31,29 @@ const cut = (bytes: Buffer, at: number[]): Buffer[] => {
   return pieces;
 };
 
+/** A received message of `size` bytes, given in pieces. */
+const inboundMessage = (
+  id: string,
+  pieces: readonly Uint8Array[],
+  size: number,
+  now = Date.now(),
+): ReceivedMessage => ({
+  id,
+  received_at: now,
+  remote_ip: '192.0.2.7',
+  helo: 'mta.remote.example',
+  mail_from: '',
+  rcpt_to: '["fbl@test.txmail.example"]',
+  size,
+  pieces,
+  status: 'pending',
+  attempts: 0,
+  lease_expires_at: now,
+  lease_owner: null,
+  processed_at: null,
+  outcome: null,
+});
+
 describe('base64Parts', () => {
   it('gives the whole base64 text, cut at parts of the given size, however the bytes are cut', () => {
     fc.assert(
@@ -124,27 +147,6 @@ describe('a large inbound raw text in parts on SQLite', () => {
       ),
     };
   };
-  const message = (
-    id: string,
-    pieces: readonly Uint8Array[],
-    size: number,
-    now = Date.now(),
-  ): ReceivedMessage => ({
-    id,
-    received_at: now,
-    remote_ip: '192.0.2.7',
-    helo: 'mta.remote.example',
-    mail_from: '',
-    rcpt_to: '["fbl@test.txmail.example"]',
-    size,
-    pieces,
-    status: 'pending',
-    attempts: 0,
-    lease_expires_at: now,
-    lease_owner: null,
-    processed_at: null,
-    outcome: null,
-  });
 
   it('stores it in parts, the loop turning meanwhile, and gives it back whole', async () => {
     const { whole, pieces } = bytes();
@@ -156,7 +158,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
       if (counting) setImmediate(tick);
     };
     setImmediate(tick);
-    await repo.store(message(id, pieces, whole.length));
+    await repo.store(inboundMessage(id, pieces, whole.length));
     counting = false;
     const row = await db()
       .selectFrom('inbound_raw')
@@ -176,7 +178,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
   it('stores a message up to RAW_PARTS_ABOVE whole, as base64', async () => {
     const whole = Buffer.alloc(RAW_PARTS_ABOVE, 'y');
     const id = newId();
-    await repo.store(message(id, [whole.subarray(0, 1000), whole.subarray(1000)], whole.length));
+    await repo.store(inboundMessage(id, [whole.subarray(0, 1000), whole.subarray(1000)], whole.length));
     expect(await repo.raw(id)).toEqual({ raw: whole.toString('base64') });
     expect(await partsOf(id)).toBe(0);
   });
@@ -188,7 +190,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
     const now = Date.now();
     const before = partsWritten;
     const refused = await repo.storeCharged(
-      message(id, pieces, whole.length),
+      inboundMessage(id, pieces, whole.length),
       budget.charges('192.0.2.7', whole.length),
       now,
     );
@@ -204,7 +206,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
   it('gives it up when a part is missing, never the text with a hole in it', async () => {
     const { whole, pieces } = bytes();
     const id = newId();
-    await repo.store(message(id, pieces, whole.length));
+    await repo.store(inboundMessage(id, pieces, whole.length));
     await db().deleteFrom('inbound_raw_parts').where('inbound_id', '=', id).where('seq', '=', 2).execute();
     expect(await repo.raw(id)).toBeUndefined();
   });
@@ -212,7 +214,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
   it('prunes the parts with their message', async () => {
     const { whole, pieces } = bytes();
     const id = newId();
-    await repo.store(message(id, pieces, whole.length, 1000));
+    await repo.store(inboundMessage(id, pieces, whole.length, 1000));
     await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', '=', id).execute();
     expect(await repo.prune(2000)).toBeGreaterThanOrEqual(1);
     expect(await partsOf(id)).toBe(0);
@@ -222,7 +224,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
     const ids = [newId(), newId(), newId()];
     // Small raw texts whose rows say they are large: each fills a batch alone.
     for (const id of ids)
-      await repo.store({ ...message(id, [Buffer.from('x')], CONTENT_BYTES_PER_BATCH, 500) });
+      await repo.store({ ...inboundMessage(id, [Buffer.from('x')], CONTENT_BYTES_PER_BATCH, 500) });
     await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', 'in', ids).execute();
     let turns = 0;
     let on = true;
@@ -252,11 +254,59 @@ describe('a large inbound raw text in parts on SQLite', () => {
     // A stored message's parts stay, however old.
     const { whole, pieces } = bytes();
     const stored = v7({ msecs: now - 3 * 3600_000 });
-    await repo.store(message(stored, pieces, whole.length));
+    await repo.store(inboundMessage(stored, pieces, whole.length));
     expect(await retention.deleteOrphanInboundRawParts(now - 3600_000, 100)).toBe(1);
     expect(await partsOf(old)).toBe(0);
     expect(await pendingOf(old)).toBe(0);
     expect(await partsOf(recent)).toBe(2);
     expect(await partsOf(stored)).toBeGreaterThan(0);
+  });
+});
+
+describe('a large inbound raw text in parts on PostgreSQL', () => {
+  const postgres = databaseKinds.find((k) => k.name === 'postgres')!;
+  let c: ContractDatabase;
+  let repo: InboundRepo;
+  beforeAll(async () => {
+    c = await contractDatabase(postgres);
+    repo = new InboundRepo(c.db.kysely, c.db.dialect);
+  });
+  afterAll(() => c.close());
+
+  const db = () => c.db.kysely;
+  const partsOf = async (id: string) =>
+    (await db().selectFrom('inbound_raw_parts').select('seq').where('inbound_id', '=', id).execute()).length;
+
+  it('inserts its parts in the transaction that stores it, and gives it back whole', async () => {
+    const whole = Buffer.from(`Subject: large\r\n\r\n${'y'.repeat(76)}\r\n`.repeat(30_000));
+    const id = newId();
+    await repo.store(inboundMessage(id, [whole.subarray(0, 5000), whole.subarray(5000)], whole.length));
+    const row = await db()
+      .selectFrom('inbound_raw')
+      .selectAll()
+      .where('inbound_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.raw).toBe('');
+    expect(row.parts).toBe(Math.ceil(whole.length / (3 * 128 * 1024)));
+    expect(await partsOf(id)).toBe(row.parts);
+    const back = await repo.raw(id);
+    expect(back && 'pieces' in back && Buffer.concat(back.pieces).equals(whole)).toBe(true);
+    await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', '=', id).execute();
+    expect(await repo.prune(Date.now() + 1000)).toBeGreaterThanOrEqual(1);
+    expect(await partsOf(id)).toBe(0);
+  });
+
+  it('writes no part of a message its client’s budget refuses', async () => {
+    const whole = Buffer.alloc(2 * 1024 * 1024, 'z');
+    const budget = new InboundBudget(new AttemptCountsRepo(db()), { messagesPerHour: 0, bytesPerHour: 1024 });
+    const id = newId();
+    const refused = await repo.storeCharged(
+      inboundMessage(id, [whole], whole.length),
+      budget.charges('192.0.2.8', whole.length),
+      Date.now(),
+    );
+    expect(refused?.limit).toBe('hourly_bytes');
+    expect(await repo.get(id)).toBeUndefined();
+    expect(await partsOf(id)).toBe(0);
   });
 });

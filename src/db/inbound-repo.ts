@@ -53,28 +53,41 @@ export interface InboundEffect {
   reputation?: InboundCount;
 }
 
-/** A raw text stored whole (base64) or, with `parts` > 0, in inbound_raw_parts (migration 038). */
-interface StoredRaw {
-  raw: string;
-  parts: number;
-}
+/**
+ * A raw text stored whole (base64) or, with `parts` > 0, in inbound_raw_parts (migration 038): written
+ * before the transaction (`written`, SQLite's parts store) or in it, a statement a part (`toInsert`).
+ */
+type StoredRaw =
+  | { raw: string; parts: 0 }
+  | { parts: number; written: true }
+  | { parts: number; toInsert: Iterable<string> };
 
-/** The message's row and, apart from it, its raw text (migration 034), adopting its parts if any. */
+/** The message's row and, apart from it, its raw text (migration 034), with or adopting its parts. */
 async function insertReceived(
   trx: Kysely<Database>,
   row: Insertable<InboundMessagesTable>,
-  { raw, parts }: StoredRaw,
+  stored: StoredRaw,
 ): Promise<void> {
   await trx.insertInto('inbound_messages').values(row).execute();
-  await trx.insertInto('inbound_raw').values({ inbound_id: row.id, raw, parts }).execute();
-  if (parts > 0) await trx.deleteFrom('inbound_raw_parts_pending').where('inbound_id', '=', row.id).execute();
+  const raw = 'raw' in stored ? stored.raw : '';
+  await trx.insertInto('inbound_raw').values({ inbound_id: row.id, raw, parts: stored.parts }).execute();
+  if ('written' in stored)
+    await trx.deleteFrom('inbound_raw_parts_pending').where('inbound_id', '=', row.id).execute();
+  if ('toInsert' in stored) {
+    // One statement a part: the event loop turns between them while the database answers.
+    let seq = 0;
+    for (const part of stored.toInsert)
+      await trx.insertInto('inbound_raw_parts').values({ inbound_id: row.id, seq: seq++, part }).execute();
+  }
 }
 
 /** Messages the prune deletes in one transaction at most. */
 const PRUNE_BATCH = 200;
 
-/** Bytes of raw text above which a message is written in parts, where a parts store is given. */
+/** Bytes of raw text above which a message is written in parts. */
 export const RAW_PARTS_ABOVE = 384 * 1024;
+/** Parts read back in one statement where there is no parts store (PostgreSQL): 4 MiB of base64. */
+const PARTS_PER_READ = 8;
 /** Bytes in a part: a multiple of 3, so that the parts' base64 texts are the whole's, cut (384 KiB each). */
 const PART_BYTES = 3 * 128 * 1024;
 /** What writing a message in parts holds beyond its bytes: one part, and its base64 text. */
@@ -120,8 +133,9 @@ export class InboundRepo {
   readonly webhookPushesQueued: Signal;
 
   /**
-   * `rawParts`: where large raw texts are written in parts (SQLite's event-loop connection); without
-   * it every raw text is stored whole.
+   * `rawParts`: where large raw texts are written in parts before the transaction that stores their
+   * message (SQLite's event-loop connection, whose statements hold the loop); without it (PostgreSQL)
+   * they are inserted in that transaction, a statement a part.
    */
   constructor(
     private readonly db: Kysely<Database>,
@@ -189,38 +203,48 @@ export class InboundRepo {
   }
 
   /**
-   * Whether a message of `bytes` bytes given in pieces is written in parts (SQLite, over
-   * RAW_PARTS_ABOVE) rather than stored whole, as base64 of its bytes in one piece: the receiver counts
-   * the copies each way takes.
+   * Whether a message of `bytes` bytes given in pieces is written in parts (over RAW_PARTS_ABOVE)
+   * rather than stored whole, as base64 of its bytes in one piece: the receiver counts the copies each
+   * way takes.
    */
   writesInParts(bytes: number): boolean {
-    return this.rawParts !== undefined && bytes > RAW_PARTS_ABOVE;
+    return bytes > RAW_PARTS_ABOVE;
   }
 
+  /** Whether its parts are written before the transaction that stores it (SQLite's parts store). */
   private storesInParts(message: ReceivedMessage): boolean {
-    return 'pieces' in message && this.writesInParts(byteLength(message.pieces));
+    return (
+      this.rawParts !== undefined && 'pieces' in message && this.writesInParts(byteLength(message.pieces))
+    );
   }
 
   /**
    * Runs `store` (true once the message is stored) with the message's raw text: a large one given in
-   * pieces is first written in parts where there is a parts store (SQLite; migration 038), and its
-   * parts go again if the message is not stored. Anything else is stored whole, as base64.
+   * pieces goes in parts (migration 038), written first where there is a parts store (SQLite), and
+   * gone again if the message is not stored, else in the transaction itself. Anything else is stored
+   * whole, as base64.
    */
   private async withRaw(
     message: ReceivedMessage,
     store: (row: Insertable<InboundMessagesTable>, raw: StoredRaw) => Promise<boolean>,
   ): Promise<void> {
     const { row, raw } = apart(message);
-    const parts = this.rawParts;
-    if ('raw' in raw || parts === undefined || !this.writesInParts(byteLength(raw.pieces))) {
+    if ('raw' in raw || !this.writesInParts(byteLength(raw.pieces))) {
       const text = 'raw' in raw ? raw.raw : Buffer.concat(raw.pieces).toString('base64');
       await store(row, { raw: text, parts: 0 });
+      return;
+    }
+    const parts = this.rawParts;
+    if (parts === undefined) {
+      // PostgreSQL: in the transaction that stores the message, a statement a part.
+      const count = Math.ceil(byteLength(raw.pieces) / PART_BYTES);
+      await store(row, { parts: count, toInsert: base64Parts(raw.pieces) });
       return;
     }
     let stored = false;
     try {
       const count = await parts.write(row.id, base64Parts(raw.pieces));
-      stored = await store(row, { raw: '', parts: count });
+      stored = await store(row, { parts: count, written: true });
     } finally {
       // Whatever of them was written; if this fails too, the retention sweep takes them.
       if (!stored) await parts.discard(row.id).catch(() => undefined);
@@ -245,13 +269,20 @@ export class InboundRepo {
       const pieces = await this.rawParts.read(id, count, decode);
       return pieces && { pieces };
     }
-    const parts = await this.db
-      .selectFrom('inbound_raw_parts')
-      .select('part')
-      .where('inbound_id', '=', id)
-      .orderBy('seq')
-      .execute();
-    return parts.length === count ? { pieces: parts.map((p) => decode(p.part)) } : undefined;
+    // A few parts a statement: a result is parsed whole in one turn of the loop.
+    const pieces: Buffer[] = [];
+    for (let from = 0; from < count; from += PARTS_PER_READ) {
+      const rows = await this.db
+        .selectFrom('inbound_raw_parts')
+        .select('part')
+        .where('inbound_id', '=', id)
+        .where('seq', '>=', from)
+        .where('seq', '<', from + PARTS_PER_READ)
+        .orderBy('seq')
+        .execute();
+      pieces.push(...rows.map((p) => decode(p.part)));
+    }
+    return pieces.length === count ? { pieces } : undefined;
   }
 
   /**
