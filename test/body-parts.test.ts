@@ -12,6 +12,7 @@ import { newId } from '../src/ids.js';
 import { acceptItem } from './helpers/accept-item.js';
 import { databaseKinds } from './helpers/databases.js';
 import { contractDatabase, type ContractDatabase } from './contract/database.js';
+import { turnsDuring } from './helpers/loop-turns.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -59,15 +60,8 @@ describe('large HTML in parts on SQLite', () => {
 
   it('stores it in parts, the loop turning meanwhile, and gives it back whole to the claim and the log', async () => {
     const item = { ...acceptItem(c.accountId), html: large() };
-    let turns = 0;
-    let counting = true;
-    const tick = () => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    expect((await writer.submit(item)).kind).toBe('accepted');
-    counting = false;
+    const { result, turns } = await turnsDuring(() => writer.submit(item));
+    expect(result.kind).toBe('accepted');
     const id = item.message.id;
     const body = await db()
       .selectFrom('message_bodies')

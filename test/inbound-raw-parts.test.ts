@@ -16,6 +16,7 @@ import { InboundBudget } from '../src/inbound/inbound-budget.js';
 import { messageDigest } from '../src/inbound/message-digest.js';
 import { contractDatabase, type ContractDatabase } from './contract/database.js';
 import { databaseKinds } from './helpers/databases.js';
+import { turnsDuring } from './helpers/loop-turns.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
 
@@ -92,15 +93,7 @@ describe('messageDigest', () => {
   });
 
   it('lets the loop turn while it hashes a large message', async () => {
-    let turns = 0;
-    let counting = true;
-    const tick = () => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await messageDigest('', [], [Buffer.alloc(5 * 1024 * 1024, 'x')]);
-    counting = false;
+    const { turns } = await turnsDuring(() => messageDigest('', [], [Buffer.alloc(5 * 1024 * 1024, 'x')]));
     expect(turns).toBeGreaterThanOrEqual(4);
   });
 });
@@ -151,15 +144,7 @@ describe('a large inbound raw text in parts on SQLite', () => {
   it('stores it in parts, the loop turning meanwhile, and gives it back whole', async () => {
     const { whole, pieces } = bytes();
     const id = newId();
-    let turns = 0;
-    let counting = true;
-    const tick = () => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await repo.store(inboundMessage(id, pieces, whole.length));
-    counting = false;
+    const { turns } = await turnsDuring(() => repo.store(inboundMessage(id, pieces, whole.length)));
     const row = await db()
       .selectFrom('inbound_raw')
       .selectAll()
@@ -226,15 +211,8 @@ describe('a large inbound raw text in parts on SQLite', () => {
     for (const id of ids)
       await repo.store({ ...inboundMessage(id, [Buffer.from('x')], CONTENT_BYTES_PER_BATCH, 500) });
     await db().updateTable('inbound_messages').set({ status: 'processed' }).where('id', 'in', ids).execute();
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
-    expect(await repo.prune(600)).toBe(3);
-    on = false;
+    const { result: pruned, turns } = await turnsDuring(() => repo.prune(600));
+    expect(pruned).toBe(3);
     expect(turns).toBeGreaterThanOrEqual(2);
     for (const id of ids) expect(await repo.get(id)).toBeUndefined();
   });

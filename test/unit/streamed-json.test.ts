@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STREAMED_ABOVE, streamedJson } from '../../src/http/streamed-json.js';
 import { splitText } from '../../src/split-text.js';
+import { turnsDuring } from '../helpers/loop-turns.js';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -42,15 +43,7 @@ describe('streamedJson', () => {
 
   it('lets the loop turn between pieces', async () => {
     const value = 'x'.repeat(4 * 1024 * 1024);
-    let turns = 0;
-    let on = true;
-    const tick = () => {
-      turns++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const json = await text(streamedJson(serializer, [value])!);
-    on = false;
+    const { result: json, turns } = await turnsDuring(() => text(streamedJson(serializer, [value])!));
     expect(JSON.parse(json).message).toBe(value);
     // 4 Mi code units in pieces of 128 Ki: a turn each.
     expect(turns).toBeGreaterThanOrEqual(32);
