@@ -236,7 +236,7 @@ export class InboundRepo {
     }
     const parts = this.rawParts;
     if (parts === undefined) {
-      // PostgreSQL: in the transaction that stores the message, a statement a part.
+      // No parts store (PostgreSQL): in the transaction that stores the message, a statement a part.
       const count = Math.ceil(byteLength(raw.pieces) / PART_BYTES);
       await store(row, { parts: count, toInsert: base64Parts(raw.pieces) });
       return;

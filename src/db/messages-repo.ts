@@ -77,6 +77,8 @@ export type RawMessage =
 
 /** Parts of a large HTML read in one statement: 128 Ki UTF-16 units each (db/sqlite/body-parts.ts). */
 const PARTS_PER_READ = 8;
+/** Characters of an HTML stored whole read in one statement. */
+const HTML_READ_CHARS = 1024 * 1024;
 
 export interface MessageDetail {
   /** The message with its HTML in pieces (MessagesRepo.getInPieces). */
@@ -234,16 +236,34 @@ export class MessagesRepo {
       .leftJoin('message_bodies as b', 'b.message_id', 'm.id')
       .selectAll('m')
       .select((eb) => [
-        eb.fn.coalesce('b.html', sql<string>`''`).as('html'),
+        // An HTML stored whole and long (PostgreSQL stores every HTML whole) is read in pieces below.
+        sql<string>`case when length(b.html) <= ${HTML_READ_CHARS} then b.html else '' end`.as('html'),
+        eb.fn.coalesce(sql<number>`length(b.html)`, sql<number>`0`).as('html_length'),
         eb.fn.coalesce('b.parts', sql<number>`0`).as('parts'),
       ])
       .where('m.account_id', '=', accountId)
       .where('m.id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { parts, html, ...message } = row;
+    const { parts, html, html_length, ...message } = row;
     const count = Number(parts);
-    if (count === 0) return { ...message, htmlPieces: [html] };
+    const length = Number(html_length);
+    if (count === 0 && length <= HTML_READ_CHARS) return { ...message, htmlPieces: [html ?? ''] };
+    if (count === 0) {
+      // A MiB of characters a statement (characters, not UTF-16 units: no piece splits a pair), for
+      // the same reason as the parts below: pg parses a row whole in one turn of the loop, and a 10 MiB
+      // one held it 150–200 ms.
+      const htmlPieces: string[] = [];
+      for (let from = 1; from <= length; from += HTML_READ_CHARS) {
+        const piece = await this.reads
+          .selectFrom('message_bodies')
+          .select(sql<string>`substr(html, ${from}, ${HTML_READ_CHARS})`.as('piece'))
+          .where('message_id', '=', id)
+          .executeTakeFirst();
+        htmlPieces.push(piece?.piece ?? '');
+      }
+      return { ...message, htmlPieces };
+    }
     // A few parts a statement: a reader thread's answer is taken whole in one turn of the loop, and ten
     // details of 10 MiB read in one statement each held it for over 100 ms as their answers arrived.
     const htmlPieces: string[] = [];

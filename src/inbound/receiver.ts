@@ -323,8 +323,8 @@ export class InboundReceiver {
       if (this.limits.expired(session.id)) return cb(smtpError(421, LIFETIME_REPLY));
       // The copies made to store it are counted too, until the answer. Stored whole: the bytes in one
       // piece and their base64 text (4 characters for 3 bytes), the blocks given back once copied.
-      // Written in parts (on SQLite, a large one: db/inbound-repo.ts), the blocks themselves are the
-      // message, and only a part and its base64 text are copies.
+      // Written in parts (a large one: db/inbound-repo.ts), the blocks themselves are the message, and
+      // only a part and its base64 text are copies.
       const inParts = this.deps.repo.writesInParts(length);
       if (!take(inParts ? RAW_PART_COPIES : length + base64Chars(length))) {
         dropAll();

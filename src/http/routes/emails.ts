@@ -475,6 +475,8 @@ function detailJson(m: MessageRow, events: EventRow[], htmlPieces: readonly stri
   const truncated = cut?.html_truncated === true && typeof cut.html_bytes === 'number';
   return {
     ...summaryJson(m),
+    // The HTML, in its place among the fields: set by the caller.
+    message: '',
     html_bytes: truncated
       ? cut.html_bytes!
       : htmlPieces.reduce((n, piece) => n + Buffer.byteLength(piece, 'utf8'), 0),
