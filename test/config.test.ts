@@ -218,20 +218,25 @@ describe('configuration', () => {
       'TXMAIL_HTTP_BODY_MEMORY',
       'TXMAIL_HTTP_BODY_MEMORY_PER_IP',
     ]);
-    // A 10 MiB message holds about 33.3 MiB while it is stored.
-    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '33M' })).toEqual(['TXMAIL_INBOUND_MEMORY_PER_IP']);
-    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '34M' })).toEqual([]);
+    // A 10 MiB message holds about 10.9 MiB while it is stored: as received, and a part of 384 KiB with
+    // its base64 text at a time.
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '10M' })).toEqual(['TXMAIL_INBOUND_MEMORY_PER_IP']);
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '11M' })).toEqual([]);
+    // One of 300 KiB is stored whole: as received, in one piece and in base64 (1,000 KiB).
+    expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '999K', TXMAIL_INBOUND_MAX_SIZE: '300K' })).toEqual([
+      'TXMAIL_INBOUND_MEMORY_PER_IP',
+    ]);
     expect(warned({ TXMAIL_INBOUND_MEMORY_PER_IP: '1M', TXMAIL_INBOUND_MAX_SIZE: '300K' })).toEqual([]);
-    // Untrusted clients may use seven eighths of the whole: 38M leaves them 33.25 MiB.
-    expect(warned({ TXMAIL_INBOUND_MEMORY: '38M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([
+    // Untrusted clients may use seven eighths of the whole: 12M leaves them 10.5 MiB, 13M 11.375 MiB.
+    expect(warned({ TXMAIL_INBOUND_MEMORY: '12M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([
       'TXMAIL_INBOUND_MEMORY',
     ]);
-    expect(warned({ TXMAIL_INBOUND_MEMORY: '39M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([]);
+    expect(warned({ TXMAIL_INBOUND_MEMORY: '13M', TXMAIL_INBOUND_MEMORY_PER_IP: '0' })).toEqual([]);
     const [w] = configWarnings(
-      parseConfig({ TXMAIL_DATABASE_URL: 'sqlite::memory:', TXMAIL_INBOUND_MEMORY_PER_IP: '20M' }),
+      parseConfig({ TXMAIL_DATABASE_URL: 'sqlite::memory:', TXMAIL_INBOUND_MEMORY_PER_IP: '10M' }),
     );
     expect(w?.message).toBe(
-      '20 MiB cannot hold the largest message (one message of TXMAIL_INBOUND_MAX_SIZE (10 MiB) holds 33.3 MiB while it is stored): it will be refused with 452 for ever; raise it, lower TXMAIL_INBOUND_MAX_SIZE, or set 0 (unlimited)',
+      '10 MiB cannot hold the largest message (one message of TXMAIL_INBOUND_MAX_SIZE (10 MiB) holds 10.9 MiB while it is stored): it will be refused with 452 for ever; raise it, lower TXMAIL_INBOUND_MAX_SIZE, or set 0 (unlimited)',
     );
   });
 });

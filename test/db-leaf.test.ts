@@ -18,6 +18,7 @@ const LEAVES = [
   'delivery/tls-policy.ts', // a TLS requirement's type
   'dns/resolver.ts', // a DNS failure's type
   'ids.ts', // the ids' form (the orphan sweep's UUIDv7 bound)
+  'inbound/message-memory.ts', // a large inbound message's parts (their size, what writing one holds)
   'mta-sts/policy.ts', // the policy mode's type
   'rate-limit-gcra.ts', // the rate limits' arithmetic
   'reputation/counts.ts', // what a delivery adds to the reputation counts

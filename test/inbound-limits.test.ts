@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import pino from 'pino';
-import { RAW_PART_COPIES, type InboundRepo } from '../src/db/inbound-repo.js';
+import type { InboundRepo } from '../src/db/inbound-repo.js';
 import { Verp } from '../src/delivery/verp.js';
 import type { InboundBudget } from '../src/inbound/inbound-budget.js';
 import type { InboundProcessor } from '../src/inbound/inbound-processor.js';
+import { RAW_PART_COPIES } from '../src/inbound/message-memory.js';
 import { InboundReceiver, UNTRUSTED_SESSIONS } from '../src/inbound/receiver.js';
 import { databaseKinds } from './helpers/databases.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';

@@ -235,8 +235,9 @@ export const SETTINGS = [
     default: '256M',
     description: [
       'memory the receiver holds for messages being received and stored, all sessions together (a',
-      'message holds about 3.4 times its size while it is stored: as received, in one piece, in',
-      'base64); untrusted clients leave an eighth of it to the trusted networks; past it the message',
+      'message over 384 KiB holds its size and 896 KiB while it is stored, as received and a part with',
+      'its base64 at a time; a smaller one 3.4 times its size, as received, in one piece, in base64);',
+      'untrusted clients leave an eighth of it to the trusted networks; past it the message',
       'is not kept and is answered `452 4.3.1` (the sender tries again later), and a MAIL FROM whose',
       'SIZE does not fit gets the same at once; in bytes or with `K`/`M`; `0` = unlimited',
     ],
@@ -248,8 +249,8 @@ export const SETTINGS = [
     default: '64M',
     description: [
       'the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold (trusted networks: no',
-      'share); keep it above 3.4 times `TXMAIL_INBOUND_MAX_SIZE` (and `TXMAIL_INBOUND_MEMORY` above 3.9',
-      'times), or the largest messages are never taken (txmail warns at start); `0` = unlimited',
+      'share); keep it above `TXMAIL_INBOUND_MAX_SIZE` and 896 KiB (and `TXMAIL_INBOUND_MEMORY` above',
+      '8/7 of that), or the largest messages are never taken (txmail warns at start); `0` = unlimited',
     ],
   }),
   variable({

@@ -16,6 +16,7 @@ import {
   type InboundCount,
   type ReputationDelta,
 } from '../reputation/counts.js';
+import { RAW_PART_BYTES, RAW_PARTS_ABOVE } from '../inbound/message-memory.js';
 import { addReputationCounts } from './reputation-repo.js';
 import { CONTENT_BYTES_PER_BATCH, prefixWithin } from './retention-repo.js';
 import type { SqlitePartsStore } from './sqlite/parts-store.js';
@@ -84,17 +85,11 @@ async function insertReceived(
 /** Messages the prune deletes in one transaction at most. */
 const PRUNE_BATCH = 200;
 
-/** Bytes of raw text above which a message is written in parts. */
-export const RAW_PARTS_ABOVE = 384 * 1024;
 /** Parts read back in one statement where there is no parts store (PostgreSQL): 4 MiB of base64. */
 const PARTS_PER_READ = 8;
-/** Bytes in a part: a multiple of 3, so that the parts' base64 texts are the whole's, cut (384 KiB each). */
-const PART_BYTES = 3 * 128 * 1024;
-/** What writing a message in parts holds beyond its bytes: one part, and its base64 text. */
-export const RAW_PART_COPIES = PART_BYTES + (PART_BYTES / 3) * 4;
 
-/** The base64 text of `pieces`, a part of PART_BYTES bytes at a time, each made when asked for. */
-export function* base64Parts(pieces: readonly Uint8Array[], partBytes = PART_BYTES): Generator<string> {
+/** The base64 text of `pieces`, a part of RAW_PART_BYTES bytes at a time, each made when asked for. */
+export function* base64Parts(pieces: readonly Uint8Array[], partBytes = RAW_PART_BYTES): Generator<string> {
   // One buffer for every part: its base64 text is a copy.
   const part = Buffer.allocUnsafe(partBytes);
   let filled = 0;
@@ -237,7 +232,7 @@ export class InboundRepo {
     const parts = this.rawParts;
     if (parts === undefined) {
       // No parts store (PostgreSQL): in the transaction that stores the message, a statement a part.
-      const count = Math.ceil(byteLength(raw.pieces) / PART_BYTES);
+      const count = Math.ceil(byteLength(raw.pieces) / RAW_PART_BYTES);
       await store(row, { parts: count, toInsert: base64Parts(raw.pieces) });
       return;
     }

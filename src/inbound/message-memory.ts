@@ -4,8 +4,19 @@
 /** The base64 text of `bytes` bytes, as stored (4 characters for 3 bytes). */
 export const base64Chars = (bytes: number) => Math.ceil(bytes / 3) * 4;
 
-/** What a message of `bytes` bytes holds at most: as received, in one piece, and as base64. */
-export const memoryFor = (bytes: number) => 2 * bytes + base64Chars(bytes);
+/** Bytes of a message above which its raw text is stored in parts (db/inbound-repo.ts, migration 038). */
+export const RAW_PARTS_ABOVE = 384 * 1024;
+/** Bytes in a part: a multiple of 3, so that the parts' base64 texts are the whole's, cut (384 KiB each). */
+export const RAW_PART_BYTES = 3 * 128 * 1024;
+/** What writing a message in parts holds beyond its bytes: one part, and its base64 text. */
+export const RAW_PART_COPIES = RAW_PART_BYTES + base64Chars(RAW_PART_BYTES);
+
+/**
+ * What a message of `bytes` bytes holds at most while it is stored: as received and, stored whole, in
+ * one piece and as base64; stored in parts, one part and its base64 text beside it.
+ */
+export const memoryFor = (bytes: number) =>
+  bytes > RAW_PARTS_ABOVE ? bytes + RAW_PART_COPIES : 2 * bytes + base64Chars(bytes);
 
 /**
  * The part of TXMAIL_INBOUND_MEMORY untrusted clients leave free, as they leave 50 sessions: the

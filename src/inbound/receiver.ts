@@ -6,7 +6,7 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { RAW_PART_COPIES, type InboundRepo } from '../db/inbound-repo.js';
+import type { InboundRepo } from '../db/inbound-repo.js';
 import type { ReceivedMessage } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
 import { newId } from '../ids.js';
@@ -25,7 +25,7 @@ import { checkRecipient } from './recipient-policy.js';
 import { trustedNetworks, type TrustedNetworks } from '../trusted-networks.js';
 import { clientNetwork } from '../client-network.js';
 import { MemoryBudget, type MemoryLimits, type TakeOptions } from '../memory-budget.js';
-import { base64Chars, memoryFor, TRUSTED_MEMORY_SHARE } from './message-memory.js';
+import { base64Chars, memoryFor, RAW_PART_COPIES, TRUSTED_MEMORY_SHARE } from './message-memory.js';
 
 export interface ReceiverOptions {
   host: string;
