@@ -385,8 +385,6 @@ describe('a message whose client hangs up after its final dot', () => {
     const stores: { charges: number }[] = [];
     const repo = {
       isCustomerDomain: async () => false,
-      // Stored whole: the bytes in one piece and as base64.
-      writesInParts: () => false,
       storeCharged: async (_message: unknown, charges: unknown[]) => {
         stores.push({ charges: charges.length });
         await new Promise<void>((resolve) => (finishStore = resolve));
@@ -417,7 +415,8 @@ describe('a message whose client hangs up after its final dot', () => {
       s.write(report(100 * 1024).replace(/\r?\n/g, '\r\n') + '\r\n.\r\n');
       await s.hangUp();
       await until('the store to begin', async () => stores.length === 1 || undefined);
-      // The session is gone; its message, in one piece and in base64, is still in memory.
+      // The session is gone; its message (100 KiB: stored whole), in one piece and in base64, is still
+      // in memory.
       await until('the session closed', async () => receiver.openSessions === 0 || undefined);
       expect(receiver.memoryHeld).toBeGreaterThan(200 * 1024);
       expect(stores[0]!.charges).toBe(1);
@@ -434,8 +433,6 @@ describe('taking in message data', () => {
     const stored: number[] = [];
     const repo = {
       isCustomerDomain: async () => false,
-      // Written in parts: the blocks taken in are kept, and a part's copies counted at the end.
-      writesInParts: () => true,
       storeCharged: async (message: { size: number }) => {
         stored.push(message.size);
         return undefined;

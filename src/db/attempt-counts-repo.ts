@@ -156,6 +156,18 @@ export class AttemptCountsRepo {
   }
 
   /** The counts of these keys in their current windows (a key without one counts 0). */
+  /**
+   * The first charge `add` would refuse now, on a read alone (nothing counted): a guess for work to spare
+   * before the transaction that counts, which alone decides under concurrency.
+   */
+  async firstWithoutRoom<C extends CountCharge>(charges: C[], now: number): Promise<C | undefined> {
+    const counts = await this.counts(
+      charges.map((c) => c.key),
+      now,
+    );
+    return charges.find((c) => c.amount > c.max || counts.get(c.key)! + c.amount > c.max);
+  }
+
   async counts(keys: string[], now: number): Promise<Map<string, number>> {
     const rows = await this.db
       .selectFrom('attempt_counts')

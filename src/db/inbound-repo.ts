@@ -16,7 +16,7 @@ import {
   type InboundCount,
   type ReputationDelta,
 } from '../reputation/counts.js';
-import { RAW_PART_BYTES, RAW_PARTS_ABOVE } from '../inbound/message-memory.js';
+import { RAW_PART_BYTES, storedInParts } from '../inbound/message-memory.js';
 import { addReputationCounts } from './reputation-repo.js';
 import { CONTENT_BYTES_PER_BATCH, prefixWithin } from './retention-repo.js';
 import type { SqlitePartsStore } from './sqlite/parts-store.js';
@@ -167,11 +167,7 @@ export class InboundRepo {
     // refused on a read first, so a client past its budget cannot have 10 MB written and deleted again
     // and again. (Reaching it between the read and the count, it is refused there and its parts go.)
     if (this.storesInParts(message)) {
-      const counts = await new AttemptCountsRepo(this.db).counts(
-        charges.map((c) => c.key),
-        now,
-      );
-      refused = charges.find((c) => c.amount > c.max || counts.get(c.key)! + c.amount > c.max);
+      refused = await new AttemptCountsRepo(this.db).firstWithoutRoom(charges, now);
       if (refused) return refused;
     }
     await this.withRaw(message, (row, raw) =>
@@ -197,20 +193,9 @@ export class InboundRepo {
     return refused;
   }
 
-  /**
-   * Whether a message of `bytes` bytes given in pieces is written in parts (over RAW_PARTS_ABOVE)
-   * rather than stored whole, as base64 of its bytes in one piece: the receiver counts the copies each
-   * way takes.
-   */
-  writesInParts(bytes: number): boolean {
-    return bytes > RAW_PARTS_ABOVE;
-  }
-
   /** Whether its parts are written before the transaction that stores it (SQLite's parts store). */
   private storesInParts(message: ReceivedMessage): boolean {
-    return (
-      this.rawParts !== undefined && 'pieces' in message && this.writesInParts(byteLength(message.pieces))
-    );
+    return this.rawParts !== undefined && 'pieces' in message && storedInParts(byteLength(message.pieces));
   }
 
   /**
@@ -224,7 +209,7 @@ export class InboundRepo {
     store: (row: Insertable<InboundMessagesTable>, raw: StoredRaw) => Promise<boolean>,
   ): Promise<void> {
     const { row, raw } = apart(message);
-    if ('raw' in raw || !this.writesInParts(byteLength(raw.pieces))) {
+    if ('raw' in raw || !storedInParts(byteLength(raw.pieces))) {
       const text = 'raw' in raw ? raw.raw : Buffer.concat(raw.pieces).toString('base64');
       await store(row, { raw: text, parts: 0 });
       return;

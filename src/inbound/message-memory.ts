@@ -11,12 +11,18 @@ export const RAW_PART_BYTES = 3 * 128 * 1024;
 /** What writing a message in parts holds beyond its bytes: one part, and its base64 text. */
 export const RAW_PART_COPIES = RAW_PART_BYTES + base64Chars(RAW_PART_BYTES);
 
+/** Whether a message of `bytes` bytes is stored in parts (db/inbound-repo.ts), not whole. */
+export const storedInParts = (bytes: number) => bytes > RAW_PARTS_ABOVE;
+
 /**
- * What a message of `bytes` bytes holds at most while it is stored: as received and, stored whole, in
- * one piece and as base64; stored in parts, one part and its base64 text beside it.
+ * What storing a message of `bytes` bytes copies beside the bytes as received: stored whole, the bytes
+ * in one piece and their base64 text; stored in parts, one part and its base64 text at a time.
  */
-export const memoryFor = (bytes: number) =>
-  bytes > RAW_PARTS_ABOVE ? bytes + RAW_PART_COPIES : 2 * bytes + base64Chars(bytes);
+export const storeCopies = (bytes: number) =>
+  storedInParts(bytes) ? RAW_PART_COPIES : bytes + base64Chars(bytes);
+
+/** What a message of `bytes` bytes holds at most while it is stored: as received, and its copies. */
+export const memoryFor = (bytes: number) => bytes + storeCopies(bytes);
 
 /**
  * The part of TXMAIL_INBOUND_MEMORY untrusted clients leave free, as they leave 50 sessions: the

@@ -25,7 +25,13 @@ import { checkRecipient } from './recipient-policy.js';
 import { trustedNetworks, type TrustedNetworks } from '../trusted-networks.js';
 import { clientNetwork } from '../client-network.js';
 import { MemoryBudget, type MemoryLimits, type TakeOptions } from '../memory-budget.js';
-import { base64Chars, memoryFor, RAW_PART_COPIES, TRUSTED_MEMORY_SHARE } from './message-memory.js';
+import {
+  base64Chars,
+  memoryFor,
+  storeCopies,
+  storedInParts,
+  TRUSTED_MEMORY_SHARE,
+} from './message-memory.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -324,21 +330,21 @@ export class InboundReceiver {
       // The copies made to store it are counted too, until the answer. Stored whole: the bytes in one
       // piece and their base64 text (4 characters for 3 bytes), the blocks given back once copied.
       // Written in parts (a large one: db/inbound-repo.ts), the blocks themselves are the message, and
-      // only a part and its base64 text are copies.
-      const inParts = this.deps.repo.writesInParts(length);
-      if (!take(inParts ? RAW_PART_COPIES : length + base64Chars(length))) {
+      // only a part and its base64 text are copies (message-memory.ts storeCopies).
+      const copies = storeCopies(length);
+      if (!take(copies)) {
         dropAll();
         return cb(this.noMemory(session.remoteAddress));
       }
       let pieces: Buffer[];
-      if (inParts) {
+      if (storedInParts(length)) {
         // The last block cut to what it holds.
         pieces = blocks
           .splice(0)
           .map((b, i, all) => (i === all.length - 1 ? b.subarray(0, b.length - free) : b));
       } else {
         pieces = [Buffer.concat(blocks, length)];
-        const copied = held.bytes - length - base64Chars(length);
+        const copied = held.bytes - copies;
         blocks.length = 0;
         held.bytes -= copied;
         this.memory.give(held.client, copied);
