@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import { limitPipelining, MAX_PIPELINED } from '../src/http/connection-limits.js';
 import { databaseKinds } from './helpers/databases.js';
 import { until } from './helpers/wait.js';
+import { writeThenRead } from './helpers/write-then-read.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 
 const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
@@ -393,7 +394,7 @@ describe('request bodies held in memory', () => {
     // 150 KiB of a 200 KiB body, held: within the network's 256 KiB.
     const waiting = post('127.0.0.21', 200 * 1024, 150 * 1024);
     await holding(150 * 1024);
-    // A second large body from the same network passes its share: refused, the rest unread, closed.
+    // A second large body from the same network passes its share: refused, the rest dropped, closed.
     const refused = await post('127.0.0.21', 200 * 1024).closed;
     expect(refused.status).toBe(429);
     expect(refused.body).toMatch(/^server_busy: /);
@@ -406,6 +407,40 @@ describe('request bodies held in memory', () => {
     expect((await post('127.0.0.21', 200 * 1024).closed).status).toBe(200);
     expect((await post('127.0.0.21', 200 * 1024).closed).status).toBe(200);
     expect(await held()).toBe(0);
+  });
+
+  it('a refused client still writing its body reads the refusal once it has written it all', async () => {
+    // Many clients read the answer only after writing the request: the connection lingers, reading
+    // and dropping the rest, rather than reset them (lingering-close.ts). 8 MiB: more than loopback's
+    // socket buffers hold, so the client is still writing when the refusal is sent.
+    const waiting = post('127.0.0.23', 200 * 1024, 150 * 1024);
+    await holding(150 * 1024);
+    const bytes = 8 * 1024 * 1024;
+    const refused = await writeThenRead(
+      port,
+      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
+      bytes,
+      '127.0.0.23',
+    );
+    expect(refused.writeError).toBeUndefined();
+    expect(refused.received).toMatch(/^HTTP\/1\.1 429 /);
+    expect(refused.received).toMatch(/^connection: close\r$/im);
+    expect(refused.received).toContain('server_busy: ');
+    // The dropped rest was never counted.
+    await waiting.end();
+    await until('the listener to hold nothing', async () => (await held()) === 0 || undefined);
+  });
+
+  it('a client still writing a body declared too large reads the 413 once it has written it all', async () => {
+    const bytes = 11 * 1024 * 1024;
+    const refused = await writeThenRead(
+      port,
+      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
+      bytes,
+      '127.0.0.24',
+    );
+    expect(refused.writeError).toBeUndefined();
+    expect(refused.received).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('refuses a large body past the whole budget, whichever network sends it', async () => {

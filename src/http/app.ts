@@ -27,6 +27,7 @@ import { MAX_BODY_BYTES, PUBLIC_BODY_BYTES } from './body-limits.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
+import { lingerBeforeClosing } from './lingering-close.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
 import { handleError, noRoute, sendError } from './errors.js';
@@ -148,6 +149,12 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   limitConnections(app.server, deps.connectionLimits);
   limitPipelining(app);
+  // An answer given before its body was read closes the connection in stages (lingering-close.ts).
+  const lingering = lingerBeforeClosing(app.server);
+  app.addHook('preClose', (done) => {
+    lingering.stop();
+    done();
+  });
   limitBodyMemory(app, deps.connectionLimits.bodies, (held) => deps.metrics.httpBodyBytes.set(held));
   registerClosingRefusal(app);
   // JSON only: anything else is 415 rather than a confusing validation error.

@@ -4,9 +4,10 @@
 // (10 MiB), and an attack probe held 4.3 GB with 240 clients sending 10 MiB bodies. A body declared
 // over COUNTED_ABOVE_BYTES, or sent chunked (of any size), is counted as its bytes arrive, against the
 // listener's budget and its client network's share; past either, the request is answered `429
-// server_busy` and its connection closed, unread. Its bytes are given back, once, when its answer has
-// been sent or its connection closes, however that happens; what arrives after is read and dropped
-// uncounted (a 413's rest, a body no route read). Bodies up to COUNTED_ABOVE_BYTES are bounded by the
+// server_busy` and its connection closed once the client has read the answer (lingering-close.ts).
+// Its bytes are given back, once, when its answer has been sent or its connection closes, however that
+// happens; what arrives after is read and dropped uncounted (a 429's or a 413's rest, a body no route
+// read). Bodies up to COUNTED_ABOVE_BYTES are bounded by the
 // connection caps alone (4,096 × 64 KiB = 256 MiB at the defaults); counting them would put a stream on
 // every send.
 import { Transform, type TransformCallback } from 'node:stream';
@@ -93,7 +94,7 @@ export function limitBodyMemory(
           return;
         }
         if (!memory.take(peer, chunk.length)) {
-          // The rest of the body is not read: the connection closes after the answer.
+          // The rest of the body is dropped uncounted, and the connection closed after the answer.
           reply.header('connection', 'close');
           next(busy());
           return;
