@@ -8,6 +8,7 @@ import { classifyReply } from './classify-reply.js';
 import { OPPORTUNISTIC, type TlsRequirement, type TlsSessionReport } from './tls-policy.js';
 import { handshakeWords, judgeTls, type TlsFacts, type TlsVerdict } from './tls-verdict.js';
 import type { AttemptResult, DeliveryJob, DeliveryTarget, Transport } from './transport.js';
+import { UnreachableHosts } from './unreachable-hosts.js';
 
 /**
  * The largest reply read from a server, all lines of a multi-line reply together. RFC 5321 §4.5.3.1.5
@@ -33,6 +34,10 @@ export interface SmtpTransportOptions {
    * process started with it has) when checking a receiving server's certificate.
    */
   ca?: string[];
+  /** The time, for the memory of hosts that could not be reached (unreachable-hosts.ts). */
+  now?: () => number;
+  /** That memory; one of its own by default. */
+  unreachable?: UnreachableHosts;
 }
 
 interface PooledConnection {
@@ -73,8 +78,12 @@ export class SmtpTransport implements Transport {
   private closed = false;
   /** Node's roots and the extra CAs; undefined: Node's own store (with NODE_EXTRA_CA_CERTS). */
   private readonly trusted: string[] | undefined;
+  private readonly unreachable: UnreachableHosts;
+  private readonly now: () => number;
 
   constructor(private readonly options: SmtpTransportOptions) {
+    this.unreachable = options.unreachable ?? new UnreachableHosts();
+    this.now = options.now ?? Date.now;
     this.maxMessages = options.maxMessagesPerConnection ?? 100;
     this.idleMs = options.idleMs ?? 30_000;
     // A `ca` option replaces the default roots: they are passed with it.
@@ -89,7 +98,13 @@ export class SmtpTransport implements Transport {
   ): Promise<AttemptResult> {
     let last: AttemptResult | undefined;
     const sessions: TlsSessionReport[] = [];
-    for (const target of targets) {
+    // Hosts that could not be reached lately are skipped while another remains (unreachable-hosts.ts).
+    const plan = this.unreachable.plan(
+      targets.map((t) => reachKey(t, sourceIp)),
+      this.now(),
+    );
+    for (const [i, target] of targets.entries()) {
+      if (!plan[i]!.try) continue;
       const { result, tryNext } = await this.deliverTo(job, target, sourceIp, requirement, sessions);
       last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
       if (!tryNext) return last;
@@ -147,6 +162,10 @@ export class SmtpTransport implements Transport {
       let judged: TlsVerdict | undefined;
       if (!pooled) {
         const opened = await this.connect(target, sourceIp, requirement);
+        // Reached: its SMTP server said something (a refusal or a greeting); otherwise down.
+        if ('err' in opened && opened.err.responseCode === undefined && !opened.verdict)
+          this.unreachable.failed(reachKey(target, sourceIp), this.now());
+        else this.unreachable.reached(reachKey(target, sourceIp));
         if ('err' in opened) {
           if (opened.verdict) sessions.push(opened.verdict.session);
           const result = this.errorResult(opened.err, target, undefined);
@@ -479,6 +498,11 @@ export class SmtpTransport implements Transport {
     if (polite) p.conn.quit();
     else p.conn.close();
   }
+}
+
+/** A host as the transport reaches it: from which source address, to which address and port. */
+function reachKey(target: DeliveryTarget, sourceIp: string | undefined): string {
+  return `${sourceIp ?? ''}|${target.address}|${target.port}`;
 }
 
 function login(conn: SMTPConnection, auth: { user: string; pass: string }): Promise<void> {

@@ -108,7 +108,11 @@ export function createWorkerRole(core: Core): WorkerRole {
       );
       await repos.sourceIpUsage.deleteBefore(utcDay(clock.now() - 86_400_000));
       await sources.sync();
-      transport = new SmtpTransport({ hostname: config.hostname, ...transportOptions });
+      transport = new SmtpTransport({
+        hostname: config.hostname,
+        now: () => clock.now(),
+        ...transportOptions,
+      });
       builder = createMessageBuilder(config.buildThreads);
       sourceSync = setInterval(() => {
         sources.sync().catch((err: unknown) => logger.warn({ err }, 'could not sync source address counts'));
