@@ -118,8 +118,10 @@ function openSqlite(path: string): Db {
   // still checkpoints once the WAL passes WAL_LIMIT_PAGES: by then the thread has copied all but the
   // last moments' frames, so it is short, and the next commit starts the WAL over.
   database.pragma(`wal_autocheckpoint = ${WAL_LIMIT_PAGES}`);
-  const checkpointer = startCheckpointer(path, (message) =>
-    process.emitWarning(`SQLite checkpoint: ${message}`),
+  const checkpointer = startCheckpointer(
+    path,
+    (message) => process.emitWarning(`SQLite checkpoint: ${message}`),
+    { writer: database },
   );
   const reads = openSqliteReader(path);
   return {

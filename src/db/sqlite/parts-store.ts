@@ -11,6 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { checkpointSoon } from '../sqlite-checkpointer.js';
 import { whileUnlocked, withoutFsync } from './connection.js';
 
 /**
@@ -93,6 +94,8 @@ export class SqlitePartsStore {
           else this.insert.run(ownerId, at, part);
         }),
       );
+      // Copied back now, on the checkpointer's thread, not all at once by this connection later.
+      checkpointSoon(this.sqlite);
     }
     await this.syncWal();
     return seq;
