@@ -141,7 +141,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByText('invalid_credentials: the email or the password is wrong').waitFor();
+    await page.getByText('The email or the password is wrong. (invalid_credentials)').waitFor();
     await screenshot(page, 'login');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -152,8 +152,16 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   it('creates an API key, shown once', async () => {
     await nav('API keys');
     await page.getByLabel('Name of the new key').fill('production server');
-    await page.getByRole('button', { name: 'Create key' }).click();
+    // A double click creates one key, not two of which only one is ever shown.
+    const posts: string[] = [];
+    const count = (r: { method(): string; url(): string }) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/api-keys')) posts.push(r.url());
+    };
+    page.on('request', count);
+    await page.getByRole('button', { name: 'Create key' }).dblclick();
     apiKey = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    page.off('request', count);
+    expect(posts).toHaveLength(1);
     expect(apiKey).toMatch(/^txm_[A-Za-z0-9_-]{43}$/);
     await page.getByRole('cell', { name: 'production server', exact: true }).waitFor();
     await screenshot(page, 'api-keys');
@@ -405,9 +413,14 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   });
 
   it('creates a webhook on a Pro account and sees a delivery attempt', async () => {
+    // The free plan has no webhooks: the page says so instead of offering the form.
     await nav('Webhooks');
+    await page.getByText('Your plan (free) includes no webhook endpoints.', { exact: false }).waitFor();
+    expect(await page.getByLabel('Endpoint URL').count()).toBe(0);
     const plan = await runCli(['plan', 'set', '--account', EMAIL, '--plan', 'pro'], env);
     expect(plan.code, plan.stderr).toBe(0);
+    await page.reload();
+    await page.getByText('0 of 3 endpoints on your plan.').waitFor();
     const hookPort = await freePort();
     hooks = createServer((req, res) => {
       hookRequests.push(String(req.headers['webhook-id']));
@@ -433,6 +446,28 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await screenshot(page, 'suppressions');
   });
 
+  it('keeps a subject of 300 letters without a space inside the page, in the log and in the detail', async () => {
+    const subject = 'x'.repeat(300);
+    const res = await apiFetch(server, `/api/email/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: 'Acme <hello@acme.example>',
+        to: 'long@dest.example',
+        subject,
+        message: '<p>x</p>',
+      }),
+    });
+    expect(res.status).toBe(200);
+    const wide = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await nav('Logs');
+    await page.getByRole('link', { name: subject }).waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+    await page.getByRole('link', { name: subject }).click();
+    await heading('Email').waitFor();
+    expect(await wide()).toBeLessThanOrEqual(0);
+  });
+
   it('works on a 375 px wide phone screen', async () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
     try {
@@ -445,6 +480,18 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       await phone.getByRole('link', { name: 'Logs', exact: true }).click();
       await phone.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
       await screenshot(phone, 'mobile-logs');
+      // Tables whose buttons carry hidden labels once widened the whole page past the screen.
+      for (const [path, title] of [
+        ['/api-keys', 'API keys'],
+        ['/members', 'Members'],
+      ] as const) {
+        await phone.goto(`${server.url}${path}`);
+        await phone.getByRole('heading', { level: 1, name: title }).waitFor();
+        await phone.getByRole('table').first().waitFor();
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
+          375,
+        );
+      }
     } finally {
       await phone.close();
     }
@@ -555,7 +602,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       await p.getByLabel('Email').fill(EMAIL);
       await p.getByLabel('Password').fill(PASSWORD);
       await p.getByRole('button', { name: 'Log in' }).click();
-      await p.getByText(/^rate_limit_exceeded: too many failed log-in attempts/).waitFor();
+      await p.getByText(/^Too many failed log-in attempts.*\(rate_limit_exceeded\)$/).waitFor();
     } finally {
       await stranger.close();
     }

@@ -86,6 +86,26 @@ function page(path: string): ReactNode {
   }
 }
 
+/**
+ * The page at `path`, or a plain refusal when the member's role may not use it: a viewer who typed
+ * /api-keys once saw its form and then the server's `forbidden` under it.
+ */
+function AllowedPage({ path }: { path: string }) {
+  const may = useMay();
+  const { session } = useSession();
+  const section = NAV.find(([href]) => href !== '/' && (path === href || path.startsWith(`${href}/`)));
+  if (section && !may(section[2])) {
+    const role = session.member?.role;
+    return (
+      <Notice kind="info">
+        {role ? `Your role (${role})` : 'Your role'} does not give access to {section[1]}. An admin of the
+        account can change what you may do. <Link href="/">Go to the overview</Link>.
+      </Notice>
+    );
+  }
+  return <>{page(path)}</>;
+}
+
 export function App() {
   const location = useLocation();
   const [session, setSessionState] = useState<SessionInfo>();
@@ -135,7 +155,11 @@ export function App() {
       </Shell>
     );
   } else {
-    content = <Shell path={location.path}>{page(location.path)}</Shell>;
+    content = (
+      <Shell path={location.path}>
+        <AllowedPage path={location.path} />
+      </Shell>
+    );
   }
   return (
     <SessionContext.Provider value={value}>

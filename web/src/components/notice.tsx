@@ -16,11 +16,27 @@ export function Notice({
   );
 }
 
-/** Shows an error as the server wrote it (`code: message`). */
+/**
+ * Shows an error in words first: the server's message as a sentence, its code after it, small, for
+ * whoever reads the API's documentation or asks for help (`invalid_credentials: the email or the
+ * password is wrong` reads "The email or the password is wrong. (invalid_credentials)").
+ */
 export function ErrorNotice({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? error.toString() : String(error);
-  return <Notice kind="error">{text}</Notice>;
+  if (!(error instanceof ApiError)) return <Notice kind="error">{String(error)}</Notice>;
+  return (
+    <Notice kind="error">
+      {sentence(error.message)} <span className="error-code">({error.code})</span>
+    </Notice>
+  );
+}
+
+/** The server's messages are clauses (`the current password is wrong`): capitalised and ended. */
+function sentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** For pages whose API arrives in a later txmail version (the route answers 404). */

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
 import { navigate, useLocation } from '../router.js';
 import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 /**
  * The page an invitation link opens: the invited member chooses a password, which accepts the
@@ -14,12 +15,11 @@ export function AcceptInvitePage() {
   const token = useLocation().search.get('token') ?? '';
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const submit = async (form: HTMLFormElement) => {
     try {
       const res = await api<ApiBody<'/api/auth/accept-invite', 'post'>>('POST', '/api/auth/accept-invite', {
         token,
-        password: new FormData(e.currentTarget).get('password'),
+        password: new FormData(form).get('password'),
       });
       setSession({ ...res, signup: session.signup });
       navigate('/', true);
@@ -30,7 +30,7 @@ export function AcceptInvitePage() {
   return (
     <AuthCard title="Join the account">
       <p>You were invited to a txmail account. Choose your password to join it.</p>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <ActionForm onSubmit={submit} className="stack">
         <Field
           label="Password"
           name="password"
@@ -40,8 +40,8 @@ export function AcceptInvitePage() {
           required
           hint="At least 10 characters."
         />
-        <button className="button">Join</button>
-      </form>
+        <SubmitButton>Join</SubmitButton>
+      </ActionForm>
       <LiveRegion>
         <ErrorNotice error={error} />
       </LiveRegion>

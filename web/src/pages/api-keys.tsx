@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
 import type { ApiKey, NewApiKey } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -8,6 +8,7 @@ import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
@@ -15,9 +16,7 @@ export function ApiKeysPage() {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
 
-  const create = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
+  const create = async (form: HTMLFormElement) => {
     const name = String(new FormData(form).get('name') ?? '').trim();
     try {
       setCreated(await api<NewApiKey>('POST', '/api/api-keys', name ? { name } : {}));
@@ -49,10 +48,10 @@ export function ApiKeysPage() {
       title="API keys"
       intro="Your servers send with a key in the x-api-key header. Keep keys on servers: never in browser or mobile code."
     >
-      <form onSubmit={(e) => void create(e)} className="inline-form">
+      <ActionForm onSubmit={create} className="inline-form">
         <Field label="Name of the new key" name="name" placeholder="production" maxLength={100} />
-        <button className="button">Create key</button>
-      </form>
+        <SubmitButton>Create key</SubmitButton>
+      </ActionForm>
       <LiveRegion>
         {created && (
           <div className="notice success key-reveal" role="status">

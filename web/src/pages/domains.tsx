@@ -11,6 +11,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { useApi } from '../components/use-api.js';
 import { useSave, type Save } from '../components/use-save.js';
 import { Link, navigate } from '../router.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -43,9 +44,8 @@ const RECORD_NAMES: Record<string, string> = {
 export function DomainsPage() {
   const domains = useApi<{ data: DomainSummary[] }>('/api/domains');
   const [error, setError] = useState<unknown>();
-  const add = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+  const add = async (form: HTMLFormElement) => {
+    const name = String(new FormData(form).get('name') ?? '').trim();
     try {
       const created = await api<DomainDetail>('POST', '/api/domains', { name });
       navigate(`/domains/${created.id}`);
@@ -62,7 +62,7 @@ export function DomainsPage() {
         <NotAvailable what="Domains" />
       ) : (
         <>
-          <form onSubmit={(e) => void add(e)} className="inline-form">
+          <ActionForm onSubmit={add} className="inline-form">
             <Field
               label="Domain"
               name="name"
@@ -71,8 +71,8 @@ export function DomainsPage() {
               autoCapitalize="none"
               spellCheck={false}
             />
-            <button className="button">Add domain</button>
-          </form>
+            <SubmitButton>Add domain</SubmitButton>
+          </ActionForm>
           <LiveRegion>
             <ErrorNotice error={error ?? domains.error} />
           </LiveRegion>
@@ -108,10 +108,13 @@ export function DomainPage({ id }: { id: string }) {
     try {
       const checked = await api<DomainDetail>('POST', `/api/domains/${id}/verify`);
       await domain.reload();
+      const wrong = checked.records.filter((r) => r.required && r.status !== 'found').length;
       setResult(
         checked.status === 'verified'
           ? `${checked.unicode_name} is verified.`
-          : `Checked: ${checked.records.filter((r) => r.required && r.status !== 'found').length} required records are not right yet.`,
+          : wrong === 1
+            ? 'Checked: 1 required record is not right yet.'
+            : `Checked: ${wrong} required records are not right yet.`,
       );
     } catch (err) {
       setError(err);
@@ -159,10 +162,7 @@ export function DomainPage({ id }: { id: string }) {
             {result && <Notice kind={d.status === 'verified' ? 'success' : 'info'}>{result}</Notice>}
             <ErrorNotice error={error} />
           </LiveRegion>
-          <ExpiryForm id={id} name={d.unicode_name} current={d.expire_after} onSaved={domain.reload} />
-          <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={domain.reload} />
-          {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
-          <DkimKeys id={id} domain={d} onChanged={domain.reload} />
+          {/* What a new domain needs first: the records to publish; its settings after. */}
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
           <div className="records">
@@ -209,6 +209,10 @@ export function DomainPage({ id }: { id: string }) {
           {d.last_check?.dmarc?.guidance && !warnings.some((w) => w.code === 'dmarc_missing') && (
             <Notice>{d.last_check.dmarc.guidance}</Notice>
           )}
+          {warnings.length > 0 && <DomainWarnings warnings={warnings} />}
+          <DkimKeys id={id} domain={d} onChanged={domain.reload} />
+          <ExpiryForm id={id} name={d.unicode_name} current={d.expire_after} onSaved={domain.reload} />
+          <TlsForm id={id} name={d.unicode_name} current={d.tls} onSaved={domain.reload} />
         </>
       )}
     </Page>

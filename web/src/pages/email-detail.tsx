@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, apiText } from '../api.js';
-import type { EmailDetail, TlsDetails } from '../api-types.js';
+import type { Account, EmailDetail, TlsDetails } from '../api-types.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
 import { DataTable } from '../components/data-table.js';
@@ -114,15 +114,27 @@ function EventData({ data }: { data: Record<string, unknown> }) {
   );
 }
 
-/** What the content retention did or will do to the message's content, in words. */
-function contentWords(d: EmailDetail): string {
+/**
+ * What the content retention did or will do to the message's content, in words; then, when the plan's
+ * log retention (`logHours`; null: for ever) takes the whole email first, that too: a free plan keeps
+ * the log 48 hours against 30 days of content, and the content's date alone read as a promise.
+ */
+function contentWords(d: EmailDetail, logHours: number | null | undefined): string {
   const days = d.content_retention_days;
   const after = days === undefined || days === null ? undefined : `${days} day${days === 1 ? '' : 's'}`;
   if (d.content_removed_at)
-    return `Content removed after ${after ?? 'its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
-  if (after === undefined) return 'Content kept as long as the log (no content retention).';
-  if (d.content_removes_at) return `Content removed after ${after}: on ${formatTime(d.content_removes_at)}.`;
-  return `Content removed after ${after} once the email is final.`;
+    return `Content removed ${after ? `${after} after the email was final` : 'by its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
+  const removes = d.content_removes_at;
+  const content =
+    after === undefined
+      ? 'Content kept as long as the log (no content retention).'
+      : removes
+        ? `Content will be removed on ${formatTime(removes)}, ${after} after the email was final.`
+        : `Content will be removed ${after} after the email is final.`;
+  if (logHours === null || logHours === undefined) return content;
+  const logEnds = Date.parse(d.created_at) + logHours * 3_600_000;
+  if (after !== undefined && removes && Date.parse(removes) < logEnds) return content;
+  return `${content} The whole email leaves the log sooner, on ${formatTime(new Date(logEnds).toISOString())}: your plan keeps the log ${logHours} hours.`;
 }
 
 /** The message exactly as sent (GET /api/emails/:id/raw), loaded when opened. */
@@ -207,6 +219,8 @@ function Resend({ detail }: { detail: EmailDetail }) {
 
 export function EmailDetailPage({ id }: { id: string }) {
   const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
+  // The plan's log retention, which may end the email before its content's own retention does.
+  const account = useApi<Account>('/api/account');
   return (
     <Page title="Email">
       <p>
@@ -241,7 +255,7 @@ export function EmailDetailPage({ id }: { id: string }) {
               <code>{data.id}</code>
             </dd>
             <dt>Content</dt>
-            <dd>{contentWords(data)}</dd>
+            <dd>{contentWords(data, account.data?.limits.log_retention_hours)}</dd>
             {data.resent_from && (
               <>
                 <dt>Re-sent from</dt>

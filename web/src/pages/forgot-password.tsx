@@ -1,16 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Link } from '../router.js';
 import { AuthCard } from './auth-card.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 export function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const email = String(new FormData(e.currentTarget).get('email'));
+  const submit = async (form: HTMLFormElement) => {
+    const email = String(new FormData(form).get('email'));
     try {
       await api('POST', '/api/auth/password-reset', { email });
       setSentTo(email);
@@ -21,10 +21,10 @@ export function ForgotPasswordPage() {
   };
   return (
     <AuthCard title="Reset your password">
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <ActionForm onSubmit={submit} className="stack">
         <Field label="Email" name="email" type="email" autoComplete="email" required />
-        <button className="button">Email me a reset link</button>
-      </form>
+        <SubmitButton>Email me a reset link</SubmitButton>
+      </ActionForm>
       <LiveRegion>
         {sentTo && (
           <Notice kind="success">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -10,6 +10,7 @@ import { useApi } from '../components/use-api.js';
 import type { ApiBody } from '../api.js';
 import type { Member } from '../api-types.js';
 import type { Role } from '../session.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
@@ -34,9 +35,7 @@ export function MembersPage() {
       setError(err);
     }
   };
-  const invite = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
+  const invite = async (form: HTMLFormElement) => {
     const f = new FormData(form);
     const email = String(f.get('email') ?? '').trim();
     await act(
@@ -55,7 +54,7 @@ export function MembersPage() {
       title="Members"
       intro="The people who use this account, and what each may do. Invitations are valid for 7 days."
     >
-      <form onSubmit={(e) => void invite(e)} className="inline-form" aria-label="Invite a member">
+      <ActionForm onSubmit={invite} className="inline-form" aria-label="Invite a member">
         <Field label="Email of the person to invite" name="email" type="email" required />
         <div className="field">
           <label htmlFor="invite-role">Role</label>
@@ -67,8 +66,8 @@ export function MembersPage() {
             ))}
           </select>
         </div>
-        <button className="button">Invite</button>
-      </form>
+        <SubmitButton>Invite</SubmitButton>
+      </ActionForm>
       <LiveRegion>
         {message && <Notice kind="success">{message}</Notice>}
         <ErrorNotice error={error} />

@@ -1,22 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Link, useLocation } from '../router.js';
 import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 export function ResetPasswordPage() {
   const token = useLocation().search.get('token') ?? '';
   const { refresh } = useSession();
   const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const submit = async (form: HTMLFormElement) => {
     try {
       await api('POST', '/api/auth/password-reset/confirm', {
         token,
-        password: new FormData(e.currentTarget).get('password'),
+        password: new FormData(form).get('password'),
       });
       setDone(true);
       await refresh();
@@ -27,7 +27,7 @@ export function ResetPasswordPage() {
   return (
     <AuthCard title="Choose a new password">
       {!done && (
-        <form onSubmit={(e) => void submit(e)} className="stack">
+        <ActionForm onSubmit={submit} className="stack">
           <Field
             label="New password"
             name="password"
@@ -37,8 +37,8 @@ export function ResetPasswordPage() {
             required
             hint="At least 10 characters. Every session of yours is logged out."
           />
-          <button className="button">Set password</button>
-        </form>
+          <SubmitButton>Set password</SubmitButton>
+        </ActionForm>
       )}
       <LiveRegion>
         {done && (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
 import type { TotpSetup } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -8,6 +8,7 @@ import { Page } from '../components/page.js';
 import { SessionsTable } from '../components/sessions-table.js';
 import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 /** Two-factor sign-in (set up, recovery codes shown once), the owner's requirement, your sessions. */
 export function SecurityPage() {
@@ -27,11 +28,10 @@ export function SecurityPage() {
       setError(err);
     }
   };
-  const confirm = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const confirm = async (form: HTMLFormElement) => {
     try {
       const res = await api<ApiBody<'/api/auth/totp/confirm', 'post'>>('POST', '/api/auth/totp/confirm', {
-        code: String(new FormData(e.currentTarget).get('code') ?? '').trim(),
+        code: String(new FormData(form).get('code') ?? '').trim(),
       });
       setCodes(res.recovery_codes);
       setSetup(undefined);
@@ -46,11 +46,10 @@ export function SecurityPage() {
     setMessage('Two-factor sign-in is on.');
     await refresh();
   };
-  const disable = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const disable = async (form: HTMLFormElement) => {
     try {
       await api('POST', '/api/auth/totp/disable', {
-        code: String(new FormData(e.currentTarget).get('code') ?? '').trim(),
+        code: String(new FormData(form).get('code') ?? '').trim(),
       });
       setMessage('Two-factor sign-in is off.');
       setError(undefined);
@@ -83,14 +82,10 @@ export function SecurityPage() {
           <>
             <p>Two-factor sign-in is on for {member.email}.</p>
             {!session.account?.require_totp && (
-              <form
-                onSubmit={(e) => void disable(e)}
-                className="inline-form"
-                aria-label="Turn off two-factor sign-in"
-              >
+              <ActionForm onSubmit={disable} className="inline-form" aria-label="Turn off two-factor sign-in">
                 <Field label="Code to turn it off" name="code" autoComplete="one-time-code" required />
-                <button className="button secondary">Turn off</button>
-              </form>
+                <SubmitButton className="button secondary">Turn off</SubmitButton>
+              </ActionForm>
             )}
           </>
         )}
@@ -117,7 +112,7 @@ export function SecurityPage() {
                 {setup.otpauth_url}
               </a>
             </p>
-            <form onSubmit={(e) => void confirm(e)} className="inline-form">
+            <ActionForm onSubmit={confirm} className="inline-form">
               <Field
                 label="Code from the app"
                 name="code"
@@ -125,8 +120,8 @@ export function SecurityPage() {
                 autoComplete="one-time-code"
                 required
               />
-              <button className="button">Turn on</button>
-            </form>
+              <SubmitButton>Turn on</SubmitButton>
+            </ActionForm>
           </>
         )}
         {codes && (

@@ -7,6 +7,7 @@ import { useApi } from '../components/use-api.js';
 import { useSave } from '../components/use-save.js';
 import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 const RETENTION_CHOICES = [1, 7, 30, 90, 365];
 
@@ -87,21 +88,22 @@ export function SettingsPage() {
   const verified = session.account?.email_verified === true;
   const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>();
+  // The password form's own error, shown in the form (it was at the page's foot, off a phone's screen).
+  const [passwordError, setPasswordError] = useState<unknown>();
   const [resent, setResent] = useState(false);
-  const change = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
+  const change = async (form: HTMLFormElement) => {
     const f = new FormData(form);
+    setDone(false);
     try {
       await api('POST', '/api/auth/password', {
         current_password: f.get('current'),
         new_password: f.get('next'),
       });
       setDone(true);
-      setError(undefined);
+      setPasswordError(undefined);
       form.reset();
     } catch (err) {
-      setError(err);
+      setPasswordError(err);
     }
   };
   const resend = async () => {
@@ -124,7 +126,7 @@ export function SettingsPage() {
         </button>
       )}
       {may('POST /api/auth/password') && (
-        <form onSubmit={(e) => void change(e)} className="stack card">
+        <ActionForm onSubmit={change} className="stack card" aria-label="Change password">
           <h2>Change password</h2>
           <Field
             label="Current password"
@@ -142,13 +144,16 @@ export function SettingsPage() {
             required
             hint="At least 10 characters. Your other sessions are logged out."
           />
-          <button className="button">Change password</button>
-        </form>
+          <SubmitButton>Change password</SubmitButton>
+          <LiveRegion>
+            {done && <Notice kind="success">Password changed; other sessions are logged out.</Notice>}
+            <ErrorNotice error={passwordError} />
+          </LiveRegion>
+        </ActionForm>
       )}
       <ContentRetention editable={may('PATCH /api/account')} />
       <LiveRegion>
         {resent && <Notice kind="success">A new verification link is on its way.</Notice>}
-        {done && <Notice kind="success">Password changed; other sessions are logged out.</Notice>}
         <ErrorNotice error={error} />
       </LiveRegion>
     </Page>

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
+import type { Account } from '../api-types.js';
 import {
   webhookEventTypeValues,
   type NewWebhook,
@@ -17,6 +18,7 @@ import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/not
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { Link, navigate } from '../router.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 // The event types are the API's (webhookEventTypeValues, generated from /openapi.json); a type added
 // there fails the build here until it has a label.
@@ -33,11 +35,13 @@ const DEFAULT_EVENTS = new Set<WebhookEventType>(['email.delivered', 'email.boun
 
 export function WebhooksPage() {
   const hooks = useApi<ApiBody<'/api/webhooks', 'get'>>('/api/webhooks');
+  // The plan's allowance, so that a plan without webhooks says so before anyone fills in the form.
+  const account = useApi<Account>('/api/account');
+  const allowed = account.data?.limits.webhooks;
   const [error, setError] = useState<unknown>();
   const [created, setCreated] = useState<NewWebhook>();
-  const create = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
+  const create = async (form: HTMLFormElement) => {
+    const f = new FormData(form);
     const description = String(f.get('description') ?? '').trim();
     try {
       const res = await api<NewWebhook>('POST', '/api/webhooks', {
@@ -61,32 +65,44 @@ export function WebhooksPage() {
         <NotAvailable what="Webhooks" />
       ) : (
         <>
-          <form onSubmit={(e) => void create(e)} className="stack card">
-            <h2>Add an endpoint</h2>
-            <Field
-              label="Endpoint URL"
-              name="url"
-              type="url"
-              placeholder="https://api.acme.example/txmail-events"
-              required
-            />
-            <Field label="Description (optional)" name="description" maxLength={256} />
-            <fieldset>
-              <legend>Events to send</legend>
-              {webhookEventTypeValues.map((value) => (
-                <label key={value} className="check">
-                  <input
-                    type="checkbox"
-                    name="events"
-                    value={value}
-                    defaultChecked={DEFAULT_EVENTS.has(value)}
-                  />{' '}
-                  {EVENT_LABELS[value]} <code>{value}</code>
-                </label>
-              ))}
-            </fieldset>
-            <button className="button">Add endpoint</button>
-          </form>
+          {allowed === 0 ? (
+            <Notice kind="info">
+              Your plan ({account.data?.plan}) includes no webhook endpoints. Ask whoever runs this txmail
+              server to move the account to a plan with webhooks; the Overview lists what each includes.
+            </Notice>
+          ) : (
+            <ActionForm onSubmit={create} className="stack card">
+              <h2>Add an endpoint</h2>
+              <Field
+                label="Endpoint URL"
+                name="url"
+                type="url"
+                placeholder="https://api.acme.example/txmail-events"
+                required
+              />
+              <Field label="Description (optional)" name="description" maxLength={256} />
+              <fieldset>
+                <legend>Events to send</legend>
+                {webhookEventTypeValues.map((value) => (
+                  <label key={value} className="check">
+                    <input
+                      type="checkbox"
+                      name="events"
+                      value={value}
+                      defaultChecked={DEFAULT_EVENTS.has(value)}
+                    />{' '}
+                    {EVENT_LABELS[value]} <code>{value}</code>
+                  </label>
+                ))}
+              </fieldset>
+              {allowed !== undefined && (
+                <p className="muted">
+                  {hooks.data?.data.length ?? 0} of {allowed} endpoints on your plan.
+                </p>
+              )}
+              <SubmitButton>Add endpoint</SubmitButton>
+            </ActionForm>
+          )}
           <LiveRegion>
             <ErrorNotice error={error ?? hooks.error} />
             {created && (
@@ -105,6 +121,7 @@ export function WebhooksPage() {
             {(w) => (
               <>
                 <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
+                {w.description && <span className="webhook-description">{w.description}</span>}{' '}
                 {!w.enabled && <span className="badge bad">disabled</span>}
                 <span className="muted"> {w.events.join(', ')}</span>
               </>
@@ -149,6 +166,12 @@ export function WebhookPage({ id }: { id: string }) {
             <dd>
               <code>{w.url}</code>
             </dd>
+            {w.description && (
+              <>
+                <dt>Description</dt>
+                <dd>{w.description}</dd>
+              </>
+            )}
             <dt>Events</dt>
             <dd>{w.events.join(', ')}</dd>
             <dt>State</dt>

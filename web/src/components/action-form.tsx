@@ -1,0 +1,58 @@
+// A form whose submission runs once at a time: a second click (or Enter) while the first is still
+// with the server is ignored, and its submit buttons are disabled until the answer is in. A double
+// click once created two API keys (or two webhook endpoints) of which only one's secret was shown, sent
+// two password-reset mails of which the first was dead on arrival, and answered an invitation that had
+// worked with `member_exists`.
+import { createContext, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
+
+const Busy = createContext(false);
+
+export function ActionForm({
+  onSubmit,
+  children,
+  className,
+  'aria-label': label,
+}: {
+  /** Runs with the form (read it before the first await: the event is gone after). */
+  onSubmit: (form: HTMLFormElement) => Promise<void>;
+  children: ReactNode;
+  className?: string;
+  'aria-label'?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  // State alone is not enough: two clicks can both arrive before React draws the disabled button.
+  const running = useRef(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    try {
+      await onSubmit(e.currentTarget);
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className={className} aria-label={label} aria-busy={busy}>
+      <Busy.Provider value={busy}>{children}</Busy.Provider>
+    </form>
+  );
+}
+
+/** The submit button of an ActionForm: disabled while its form's submission runs. */
+export function SubmitButton({
+  children,
+  className = 'button',
+}: {
+  children: ReactNode;
+  className?: string;
+}) {
+  const busy = useContext(Busy);
+  return (
+    <button className={className} disabled={busy}>
+      {children}
+    </button>
+  );
+}
