@@ -3,7 +3,9 @@ import { formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { usePages } from '../components/use-pages.js';
-import type { AuditEntry } from '../api-types.js';
+import type { ApiKey, AuditEntry, Domain, Member, Webhook } from '../api-types.js';
+import { useApi } from '../components/use-api.js';
+import { useMay } from '../permissions.js';
 
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
@@ -17,13 +19,33 @@ function actor(e: AuditEntry): string {
 }
 
 /** What a change's target means where the action alone does not say it. */
-function target(e: AuditEntry): string {
+function target(e: AuditEntry, names: ReadonlyMap<string, string>): string {
   if (e.action === 'account.reputation_changed' && e.target) return `sending state: ${e.target}`;
-  return e.target ?? '';
+  if (!e.target) return '';
+  // An id of a key, endpoint, member or domain that still exists: its name first, the id after.
+  const name = names.get(e.target.split('/')[0]!);
+  return name === undefined ? e.target : `${name} (${e.target})`;
+}
+
+/** The names of what the account has now, by id, from the lists this member may read. */
+function useNames(): Map<string, string> {
+  const may = useMay();
+  const keys = useApi<{ data: ApiKey[] }>(may('GET /api/api-keys') ? '/api/api-keys' : null);
+  const hooks = useApi<{ data: Webhook[] }>(may('GET /api/webhooks') ? '/api/webhooks' : null);
+  const members = useApi<{ data: Member[] }>(may('GET /api/members') ? '/api/members' : null);
+  const domains = useApi<{ data: Domain[] }>(may('GET /api/domains') ? '/api/domains' : null);
+  const names = new Map<string, string>();
+  for (const k of keys.data?.data ?? []) names.set(k.id, `key “${k.name}”`);
+  for (const w of hooks.data?.data ?? [])
+    names.set(w.id, w.description ? `${w.description} (${w.url})` : w.url);
+  for (const m of members.data?.data ?? []) names.set(m.id, m.email);
+  for (const d of domains.data?.data ?? []) names.set(d.id, d.unicode_name);
+  return names;
 }
 
 export function AuditPage() {
   const entries = usePages<AuditEntry>('/api/audit', { limit: '100' });
+  const names = useNames();
   return (
     <Page title="Audit log" intro="Every change to this account: who made it, when and from which address.">
       <ErrorNotice error={entries.error} />
@@ -36,7 +58,7 @@ export function AuditPage() {
           { header: 'When', cell: (e) => formatTime(e.created_at) },
           { header: 'Who', cell: actor },
           { header: 'Action', cell: (e) => <code>{e.action}</code> },
-          { header: 'Target', cell: target },
+          { header: 'Target', cell: (e) => target(e, names) },
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
       />

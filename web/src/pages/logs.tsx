@@ -195,7 +195,14 @@ export function LogsPage() {
               </div>
             ),
           },
-          { header: 'Subject', cell: (m) => <Link href={`/logs/${m.id}`}>{m.subject}</Link> },
+          {
+            header: 'Subject',
+            cell: (m) => (
+              <span className="free-text">
+                <Link href={`/logs/${m.id}`}>{m.subject}</Link>
+              </span>
+            ),
+          },
           { header: 'To', cell: (m) => m.to },
           { header: 'From', cell: (m) => m.from },
           { header: 'Sent', cell: (m) => formatTime(m.created_at) },

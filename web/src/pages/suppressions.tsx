@@ -59,7 +59,9 @@ export function SuppressionsPage() {
                 header: 'Why',
                 cell: (s) => (
                   <>
-                    {s.origin}: {s.reason} {s.enhanced_code && <code>{s.enhanced_code}</code>}
+                    {s.origin}: {s.reason}{' '}
+                    {/* The reason often names its code already ("… (5.1.1)"): not twice. */}
+                    {s.enhanced_code && !s.reason.includes(s.enhanced_code) && <code>{s.enhanced_code}</code>}
                   </>
                 ),
               },
