@@ -150,7 +150,10 @@ function Usage({ overview }: { overview: AccountOverview }) {
           style={{ width: `${percent}%` }}
         />
       </div>
-      <p className="muted">Resets {formatTime(resets_at)}</p>
+      <p className="muted">
+        Resets {formatTime(resets_at)}. txmail’s own mail to you (sign-up, password resets, invitations, the
+        guided test, notices) is not counted here; the chart and the log show it.
+      </p>
     </>
   );
 }
