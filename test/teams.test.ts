@@ -71,11 +71,12 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     return browserOf(accepted);
   };
 
-  const login = (email: string, code?: string) =>
+  const login = (email: string, code?: string, userAgent?: string) =>
     env.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { email, password: PASSWORD, ...(code === undefined ? {} : { code }) },
+      ...(userAgent === undefined ? {} : { headers: { 'user-agent': userAgent } }),
     });
 
   const auditActions = async (b: DashboardBrowser): Promise<string[]> => {
@@ -342,13 +343,17 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
     const dev = await invite(owner, 'dev@example.org', 'developer');
-    const second = browserOf(await login('dev@example.org'));
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+    const second = browserOf(await login('dev@example.org', undefined, firefox + ' '.repeat(300) + 'x'));
     const mine = (await as(dev, 'GET', '/api/auth/sessions')).json() as {
-      data: { id: string; current: boolean }[];
+      data: { id: string; current: boolean; ip: string | null; user_agent: string | null }[];
     };
     expect(mine.data).toHaveLength(2);
     expect(mine.data.filter((s) => s.current)).toHaveLength(1);
     const other = mine.data.find((s) => !s.current)!;
+    // Where it was started: the client's address and its User-Agent, cut to 256 characters.
+    expect(other.ip).toBe('127.0.0.1');
+    expect(other.user_agent).toBe((firefox + ' '.repeat(300)).slice(0, 256));
     expect((await as(dev, 'DELETE', `/api/auth/sessions/${other.id}`)).statusCode).toBe(204);
     expect((await as(second, 'GET', '/api/emails')).statusCode).toBe(401);
     // The owner sees and ends the developer's sessions; the developer cannot see the owner's.

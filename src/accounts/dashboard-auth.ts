@@ -18,7 +18,7 @@ import { clientNetwork } from '../client-network.js';
 import type { LoginDevices, RememberedDevice } from './login-devices.js';
 import { LoginLimits } from './login-limits.js';
 import { checkNewPassword, verifyPassword, type PasswordHasher } from './passwords.js';
-import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
+import { hashSecret, type ActiveSession, type SessionOrigin, type Sessions } from './sessions.js';
 import type { MailRequestLimits, Signup } from './signup.js';
 import type { TwoFactor } from './two-factor.js';
 
@@ -79,8 +79,8 @@ export class DashboardAuth {
   }
 
   /** Uses the emailed sign-up link, starts the browser's session and remembers the browser. */
-  async verifyEmail(token: string): Promise<SignedIn> {
-    const session = await this.deps.signup.verify(token);
+  async verifyEmail(token: string, origin?: SessionOrigin): Promise<SignedIn> {
+    const session = await this.deps.signup.verify(token, origin);
     const device = await this.deps.devices.remember(session.account.id, undefined, this.deps.clock.now());
     return { session, device };
   }
@@ -117,6 +117,7 @@ export class DashboardAuth {
     ip: string,
     deviceId?: string,
     code?: string,
+    origin?: SessionOrigin,
   ): Promise<SignedIn> {
     const now = this.deps.clock.now();
     const address = email.trim().toLowerCase();
@@ -160,7 +161,7 @@ export class DashboardAuth {
         else await this.deps.accountsRepo.setPassword(account.id, rehashed, stored);
       });
     }
-    const session = await this.deps.sessions.create(account, signedIn);
+    const session = await this.deps.sessions.create(account, signedIn, origin);
     if (signedIn.role !== 'owner') return { session };
     const remembered = await this.deps.devices.remember(
       account.id,

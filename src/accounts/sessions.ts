@@ -30,6 +30,15 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** Where a session is started from: the client's address and its User-Agent header, if any. */
+export interface SessionOrigin {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** The longest address or User-Agent kept with a session. */
+export const ORIGIN_TEXT = 256;
+
 export class Sessions {
   constructor(
     private readonly repo: SessionsRepo,
@@ -39,8 +48,11 @@ export class Sessions {
     private readonly members: MembersRepo,
   ) {}
 
-  /** A new session of `member`, by default the account's owner (sign-up and verification links). */
-  async create(account: Account, member?: MemberRow): Promise<ActiveSession> {
+  /**
+   * A new session of `member`, by default the account's owner (sign-up and verification links);
+   * `origin`: where it is started from, shown with the session (kept cut to ORIGIN_TEXT characters).
+   */
+  async create(account: Account, member?: MemberRow, origin?: SessionOrigin): Promise<ActiveSession> {
     const id = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const signedIn = member ?? (await this.members.ensureOwner(account));
@@ -51,6 +63,8 @@ export class Sessions {
       created_at: now,
       last_seen_at: now,
       expires_at: now + SESSION_TTL_MS,
+      ip: origin?.ip.slice(0, ORIGIN_TEXT) ?? null,
+      user_agent: origin?.userAgent?.slice(0, ORIGIN_TEXT) ?? null,
     };
     await this.repo.create(row);
     return { id, idHash: row.id_hash, account, member: signedIn, expiresAt: row.expires_at, extended: true };

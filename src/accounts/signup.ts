@@ -22,7 +22,7 @@ import { addressHolder } from './address-holder.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import { clientNetwork } from '../client-network.js';
 import { checkNewPassword, type PasswordHasher } from './passwords.js';
-import { hashSecret, type ActiveSession, type Sessions } from './sessions.js';
+import { hashSecret, type ActiveSession, type SessionOrigin, type Sessions } from './sessions.js';
 import { DEFAULT_CONTENT_RETENTION_DAYS } from './content-retention.js';
 
 export const SIGNUP_LINK_TTL_MS = 48 * 3600_000;
@@ -184,7 +184,7 @@ export class Signup {
    * address is verified, only while it is unverified and has no password (another link, a reset or the
    * operator came first: then the link is refused and nothing changes).
    */
-  async verify(token: string): Promise<ActiveSession> {
+  async verify(token: string, origin?: SessionOrigin): Promise<ActiveSession> {
     const now = this.deps.clock.now();
     const used = await this.deps.sessionsRepo.useToken(hashSecret(token), 'verify_email', now);
     // A link without a password was mailed to a logged-in account before such requests mailed a link
@@ -195,7 +195,7 @@ export class Signup {
     }
     const account = await this.deps.accountsRepo.findById(used.account_id);
     if (!account) throw invalidLink();
-    return this.deps.sessions.create(account);
+    return this.deps.sessions.create(account, undefined, origin);
   }
 
   private link(accountId: string, passwordHash: string, now: number) {

@@ -74,6 +74,9 @@ export interface SessionsTable {
   expires_at: number;
   /** The member signed in (migration 028); null only for a row written by an older version. */
   member_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the session was started (migration 039): the client's address, and its User-Agent. */
+  ip: ColumnType<string | null, string | null | undefined, string | null>;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type MemberRole = 'owner' | 'admin' | 'developer' | 'viewer';

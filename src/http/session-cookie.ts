@@ -2,7 +2,7 @@
 // subrequests or POSTs) and Secure when the dashboard is served over https: the session, valid for the
 // whole site, and the device cookie (accounts/login-devices.ts), sent only to the log-in route.
 import { DEVICE_TTL_MS } from '../accounts/login-devices.js';
-import { SESSION_TTL_MS } from '../accounts/sessions.js';
+import { SESSION_TTL_MS, type SessionOrigin } from '../accounts/sessions.js';
 
 export const SESSION_COOKIE = 'txmail_session';
 export const DEVICE_COOKIE = 'txmail_device';
@@ -43,4 +43,15 @@ function cookie(name: string, value: string, path: string, maxAgeMs: number, sec
 
 export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie('', secure, 0);
+}
+
+/**
+ * Where a session is started from, as the Security and Members pages show it: the client's address
+ * (behind TXMAIL_TRUST_PROXY, the forwarded one) and its User-Agent.
+ */
+export function sessionOrigin(request: {
+  ip: string;
+  headers: { 'user-agent'?: string | undefined };
+}): SessionOrigin {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }

@@ -9018,6 +9018,10 @@ export interface components {
       expires_at: string;
       /** @description The session of this request */
       current: boolean;
+      /** @description The address the session was started from; null for a session from before it was kept */
+      ip: string | null;
+      /** @description The browser's User-Agent when the session was started (at most 256 characters); null if none */
+      user_agent: string | null;
     };
     TotpSetup: {
       /** @description The base32 key, for apps that cannot read the URL */

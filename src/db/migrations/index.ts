@@ -38,6 +38,7 @@ import * as m035 from './035-inbound-digest.js';
 import * as m036 from './036-sealed-messages.js';
 import * as m037 from './037-message-body-parts.js';
 import * as m038 from './038-inbound-raw-parts.js';
+import * as m039 from './039-session-origin.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '036-sealed-messages': m036,
   '037-message-body-parts': m037,
   '038-inbound-raw-parts': m038,
+  '039-session-origin': m039,
 };

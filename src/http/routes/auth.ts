@@ -13,6 +13,7 @@ import {
   DEVICE_COOKIE,
   deviceCookie,
   readCookie,
+  sessionOrigin,
   SESSION_COOKIE,
   sessionCookie,
 } from '../session-cookie.js';
@@ -193,6 +194,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
           request.ip,
           readCookie(request.headers.cookie, DEVICE_COOKIE),
           request.body.code,
+          sessionOrigin(request),
         ),
         200,
       ),
@@ -207,7 +209,8 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         response: responses({ 200: signedIn }, [...PUBLIC_BODY, 'invalid_token']),
       },
     },
-    async (request, reply) => started(reply, await deps.auth.verifyEmail(request.body.token), 200),
+    async (request, reply) =>
+      started(reply, await deps.auth.verifyEmail(request.body.token, sessionOrigin(request)), 200),
   );
 
   app.post<{ Body: { email: string } }>(

@@ -31,6 +31,8 @@ export function sessionJson(s: SessionRow, currentIdHash: string) {
     last_seen_at: new Date(s.last_seen_at).toISOString(),
     expires_at: new Date(s.expires_at).toISOString(),
     current: s.id_hash === currentIdHash,
+    ip: s.ip,
+    user_agent: s.user_agent,
   };
 }
 

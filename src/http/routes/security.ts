@@ -18,7 +18,7 @@ import {
   SESSION_ONLY,
   STATE_CHANGING,
 } from '../schemas/responses.js';
-import { sessionCookie } from '../session-cookie.js';
+import { sessionCookie, sessionOrigin } from '../session-cookie.js';
 import { signedInJson } from './auth.js';
 import { sessionJson } from './members.js';
 
@@ -73,7 +73,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
     },
     async (request, reply) => {
       const { account, member } = await deps.members.accept(request.body.token, request.body.password);
-      const session = await deps.sessions.create(account, member);
+      const session = await deps.sessions.create(account, member, sessionOrigin(request));
       await deps.audit.record({
         accountId: account.id,
         actor: { type: 'member', id: member.id, email: member.email },

@@ -53,6 +53,15 @@ const memberSession = {
     last_seen_at: isoTime,
     expires_at: isoTime,
     current: { type: 'boolean', description: 'The session of this request' },
+    ip: {
+      type: ['string', 'null'],
+      description: 'The address the session was started from; null for a session from before it was kept',
+    },
+    user_agent: {
+      type: ['string', 'null'],
+      description:
+        "The browser's User-Agent when the session was started (at most 256 characters); null if none",
+    },
   }),
 };
 

@@ -6,6 +6,7 @@ import { formatTime } from './format.js';
 import { ErrorNotice, LiveRegion, Notice } from './notice.js';
 import type { MemberSession as SessionRow } from '../api-types.js';
 import { useApi } from './use-api.js';
+import { describeUserAgent } from './user-agent.js';
 
 /** `path`: GET lists the sessions, DELETE `${path}/:id` ends one. */
 export function SessionsTable({ path, caption }: { path: string; caption: string }) {
@@ -34,6 +35,11 @@ export function SessionsTable({ path, caption }: { path: string; caption: string
         rows={sessions.data?.data}
         empty="No live sessions."
         columns={[
+          {
+            header: 'Browser',
+            cell: (s) => <span title={s.user_agent ?? undefined}>{describeUserAgent(s.user_agent)}</span>,
+          },
+          { header: 'From', cell: (s) => s.ip ?? 'unknown' },
           { header: 'Started', cell: (s) => formatTime(s.created_at) },
           { header: 'Last seen', cell: (s) => formatTime(s.last_seen_at) },
           { header: 'Expires', cell: (s) => formatTime(s.expires_at) },
@@ -45,7 +51,11 @@ export function SessionsTable({ path, caption }: { path: string; caption: string
                 <span>This browser</span>
               ) : (
                 <button type="button" className="button small danger" onClick={() => void end(s)}>
-                  End session<span className="visually-hidden"> started {formatTime(s.created_at)}</span>
+                  End session
+                  <span className="visually-hidden">
+                    {' '}
+                    of {describeUserAgent(s.user_agent)} started {formatTime(s.created_at)}
+                  </span>
                 </button>
               ),
           },
