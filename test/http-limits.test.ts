@@ -443,6 +443,29 @@ describe('request bodies held in memory', () => {
     expect(refused.received).toMatch(/^HTTP\/1\.1 413 /);
   });
 
+  it('carries out no request pipelined behind a refused body: its client never hears of it', async () => {
+    const subject = `pipelined behind a refusal ${Date.now()}`;
+    const second = JSON.stringify({ ...validSend, subject });
+    const bytes = 11 * 1024 * 1024;
+    const refused = await writeThenRead(
+      port,
+      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
+      bytes,
+      '127.0.0.25',
+      postHead('/api/email/send/test', Buffer.byteLength(second), [`x-api-key: ${tenant.apiKey}`]) + second,
+    );
+    expect(refused.writeError).toBeUndefined();
+    expect(refused.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(refused.received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    const log = await env.app.inject({
+      method: 'GET',
+      url: `/api/emails?q=${encodeURIComponent(subject)}`,
+      headers: { 'x-api-key': tenant.apiKey },
+    });
+    expect(log.statusCode).toBe(200);
+    expect((log.json() as { data: unknown[] }).data).toHaveLength(0);
+  });
+
   it('refuses a large body past the whole budget, whichever network sends it', async () => {
     const waiting = ['127.0.0.31', '127.0.0.32', '127.0.0.33'].map((from) =>
       post(from, 200 * 1024, 160 * 1024),

@@ -98,17 +98,21 @@ export class SmtpTransport implements Transport {
   ): Promise<AttemptResult> {
     let last: AttemptResult | undefined;
     const sessions: TlsSessionReport[] = [];
-    // Hosts that could not be reached lately are skipped while another remains (unreachable-hosts.ts).
-    const plan = this.unreachable.plan(
-      targets.map((t) => reachKey(t, sourceIp)),
-      this.now(),
-    );
-    for (const [i, target] of targets.entries()) {
-      if (!plan[i]!.try) continue;
+    /** Tries one host; true when the message is answered there (no next host to try). */
+    const answered = async (target: DeliveryTarget): Promise<boolean> => {
       const { result, tryNext } = await this.deliverTo(job, target, sourceIp, requirement, sessions);
       last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
-      if (!tryNext) return last;
+      return !tryNext;
+    };
+    // Hosts that could not be reached lately are skipped, each asked as its turn comes
+    // (unreachable-hosts.ts); when every one was skipped, all are tried, as before.
+    const skipped: DeliveryTarget[] = [];
+    for (const target of targets) {
+      if (!this.unreachable.mayTry(reachKey(target, sourceIp), this.now())) skipped.push(target);
+      else if (await answered(target)) return last!;
     }
+    if (skipped.length === targets.length)
+      for (const target of skipped) if (await answered(target)) return last!;
     return (
       last ?? {
         outcome: 'deferred',

@@ -4,12 +4,14 @@
 // tried: with its preferred host gone, each password reset to a domain arrived 30 s late. Exim keeps
 // such a memory (its host retry records); Postfix marks a whole destination dead.
 //
-// A host is down after a connection to it failed without a word from its SMTP server (refused, timed
-// out, unreachable, never greeted), for a wait that doubles with each failure in a row (30 s, 1 min,
-// … 10 min). While it is down, deliveries skip it for the destination's other hosts. Once its wait has
-// passed, one delivery at a time tries it again (a probe); every other one skips it until the probe
-// has answered. Any reply from its SMTP server, even a refusal, makes it up again. When every host of
-// a destination is down, all of them are tried as before: a message is never deferred untried here.
+// A host is down after a connection to it failed before its SMTP server answered with a reply code
+// (refused, timed out, unreachable, never greeted, dropped during EHLO or STARTTLS), for a wait that
+// doubles with each failure in a row (30 s, 1 min, … 10 min; the failures of deliveries that were
+// talking to it at once are one). While it is down, deliveries skip it for the destination's other
+// hosts. Once its wait has passed, the first delivery to come to it tries it again (a probe); every
+// other one skips it until the probe has answered. Any reply code from its SMTP server, even a
+// refusal, makes it up again. When a delivery skipped every host of its destination, it tries them all
+// as before: a message is never deferred untried here.
 //
 // Pure: the clock is passed in. Keys name a host as the transport reaches it (source address, host
 // address, port); one process's memory, never shared.
@@ -19,7 +21,7 @@ export const FIRST_WAIT_MS = 30_000;
 export const MAX_WAIT_MS = 10 * 60_000;
 /** A probe that has not answered by then is taken as lost: another delivery may try the host. */
 export const PROBE_LIFETIME_MS = 5 * 60_000;
-/** Hosts remembered at most; past it, those whose wait ended longest ago are forgotten first. */
+/** Hosts remembered at most; past it, the one whose last failure is oldest is forgotten first. */
 export const MAX_HOSTS = 10_000;
 
 interface Down {
@@ -30,9 +32,6 @@ interface Down {
   /** A probe is in flight until then (0: none). */
   probeUntil: number;
 }
-
-/** Each host of a destination, in its order: to try now, or skipped until a time. */
-export type HostPlan = { key: string; try: true } | { key: string; try: false; until: number };
 
 export class UnreachableHosts {
   private readonly down = new Map<string, Down>();
@@ -46,30 +45,28 @@ export class UnreachableHosts {
   ) {}
 
   /**
-   * Which of a destination's hosts (in MX order) a delivery starting `now` tries. A host whose wait
-   * has passed is given to this delivery as a probe, unless another probe is in flight. When no host
-   * would be tried, every one is.
+   * Whether a delivery tries the host `key` now, asked as it comes to the host in its MX order (not
+   * before: the hosts before it may take the message, or take long enough for its wait to pass). A
+   * host down and still waiting, or being probed by another delivery, is skipped; a host whose wait
+   * has passed is tried, and this delivery becomes its probe.
    */
-  plan(keys: readonly string[], now: number): HostPlan[] {
-    const plans: HostPlan[] = keys.map((key) => {
-      const d = this.down.get(key);
-      if (d === undefined) return { key, try: true };
-      if (now < d.until) return { key, try: false, until: d.until };
-      if (now < d.probeUntil) return { key, try: false, until: d.probeUntil };
-      return { key, try: true };
-    });
-    if (plans.every((p) => !p.try)) return keys.map((key) => ({ key, try: true }));
-    // The probes granted: hosts still remembered as down that this delivery will try.
-    for (const p of plans) {
-      const d = p.try ? this.down.get(p.key) : undefined;
-      if (d !== undefined) d.probeUntil = now + this.options.probeLifetimeMs;
-    }
-    return plans;
+  mayTry(key: string, now: number): boolean {
+    const d = this.down.get(key);
+    if (d === undefined) return true;
+    if (now < d.until || now < d.probeUntil) return false;
+    d.probeUntil = now + this.options.probeLifetimeMs;
+    return true;
   }
 
-  /** A connection to the host failed without any SMTP reply. */
+  /**
+   * A connection to the host failed without any SMTP reply. Failures while it is already down (the
+   * deliveries that were talking to it when it went silent, each failing on its own) are the same
+   * failure: only one after its wait has passed (its probe's) counts as another in a row.
+   */
   failed(key: string, now: number): void {
-    const failures = (this.down.get(key)?.failures ?? 0) + 1;
+    const known = this.down.get(key);
+    if (known !== undefined && now < known.until) return;
+    const failures = (known?.failures ?? 0) + 1;
     const wait = Math.min(this.options.maxWaitMs, this.options.firstWaitMs * 2 ** Math.min(failures - 1, 30));
     this.down.delete(key); // re-inserted last: the map's order is the order of last failure
     this.down.set(key, { failures, until: now + wait, probeUntil: 0 });

@@ -12,6 +12,7 @@ import type { TrustProxy } from '../config.js';
 import { AppError, errorBody, type ErrorCode } from '../errors.js';
 import { SessionLimiter } from '../session-limiter.js';
 import { trustedNetworks } from '../trusted-networks.js';
+import { afterClosingAnswer } from './lingering-close.js';
 
 /** A request's head must have arrived within this time, at most (Node's own default is 60 s). */
 const HEADERS_TIMEOUT_MS = 30_000;
@@ -141,8 +142,13 @@ export function limitPipelining(app: FastifyInstance, max = MAX_PIPELINED): void
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket as CountedSocket;
-    // Closed (by the check below, or by the client): no one is left to answer.
+    // Closed (by the check below, or by the client): no one is left to answer. Or after an answer that
+    // closes the connection (lingering-close.ts): read and dropped, never carried out.
     if (socket.destroyed) return;
+    if (afterClosingAnswer(socket)) {
+      req.resume();
+      return;
+    }
     const waiting = (socket[inFlight] ?? 0) + 1;
     socket[inFlight] = waiting;
     if (waiting > max) {

@@ -1,6 +1,6 @@
 // Closing a connection whose request body is still arriving, in stages (RFC 9112 §9.6, "lingering
 // close"). An answer given before the body was read (`413` for a body declared too large, `429
-// server_busy` past the body memory, a parse error) is sent with `Connection: close`, and Node then
+// server_busy` past the body memory, a `415`) is sent with `Connection: close`, and Node then
 // closes the socket as soon as the answer is written. The client is still writing its body: the
 // bytes arriving on a closed socket make the kernel answer with a reset, and the reset reached
 // clients before they had read the answer. A client sending ten 10 MiB bodies at once got `EPIPE`
@@ -11,14 +11,16 @@
 // the socket is destroyed when the client closes its side, when nothing has arrived for
 // LINGER_IDLE_MS, or after LINGER_MAX_MS in all (nginx's lingering_timeout and lingering_time, lower).
 // Nothing read while lingering is held, so lingering costs bandwidth and a socket, not memory; the
-// connection limits still count the socket until it closes.
+// connection limits still count the socket until it closes. A request pipelined behind such an answer
+// is not carried out (afterClosingAnswer). What Node's own parser refuses (a malformed request,
+// connection-limits.ts answerClientError) is still answered and closed at once: after a malformed
+// request nothing that follows can be read as HTTP.
 //
 // Node has no such option. Its HTTP server closes a connection after its last answer by calling the
 // socket's `destroySoon()`; that method is replaced on each socket of this server. Were a later Node
 // to close connections another way, the replacement would simply not run: the connection would close
 // at once, as it did before.
-import type { Server } from 'node:http';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** A lingering connection is destroyed once nothing has arrived on it for this long. */
@@ -36,6 +38,19 @@ export interface LingeringClose {
 }
 
 type ClosingSocket = Socket & { destroySoon?: () => void };
+
+/**
+ * Whether a request that arrives on `socket` comes after an answer that closes the connection: the
+ * socket is lingering (its side already ended), or the answer still being written says `Connection:
+ * close` (Node's `_last`). Such a request must not be carried out (RFC 9112 §9.6: a server that sent
+ * close "MUST NOT process any further requests"): its client never gets the answer, and would send it
+ * again (a send pipelined behind a refused one was queued, and its client told nothing).
+ */
+export function afterClosingAnswer(socket: Socket): boolean {
+  if (!socket.writable) return true;
+  const answering = (socket as Socket & { _httpMessage?: { _last?: boolean } | null })._httpMessage;
+  return answering?._last === true;
+}
 
 export function lingerBeforeClosing(
   server: Server,

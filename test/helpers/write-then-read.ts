@@ -9,12 +9,16 @@ export interface WrittenThenRead {
   received: string;
 }
 
-/** Writes `head`, then `bodyBytes` of spaces, reading nothing; then reads until the server closes. */
+/**
+ * Writes `head`, then `bodyBytes` of spaces, then `after` (a request pipelined behind), reading
+ * nothing; then reads until the server closes.
+ */
 export async function writeThenRead(
   port: number,
   head: string,
   bodyBytes: number,
   localAddress = '127.0.0.1',
+  after = '',
 ): Promise<WrittenThenRead> {
   const socket = net.connect({ port, host: '127.0.0.1', localAddress });
   socket.pause();
@@ -35,6 +39,7 @@ export async function writeThenRead(
     left -= piece.length;
     if (!socket.write(piece)) await either('drain');
   }
+  if (after !== '' && !socket.destroyed) socket.write(after);
   let received = '';
   socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
   socket.resume();

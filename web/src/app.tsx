@@ -149,9 +149,11 @@ export function App() {
   else if (!session.account) {
     content = <LoginPage />;
   } else if (mustEnrol) {
+    // The same tree as below (AllowedPage), so that the page keeps its state once enrolment lifts the
+    // gate (its "Two-factor sign-in is on." was lost to a remount).
     content = (
       <Shell path="/security">
-        <SecurityPage />
+        <AllowedPage path="/security" />
       </Shell>
     );
   } else {

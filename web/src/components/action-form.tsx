@@ -41,7 +41,11 @@ export function ActionForm({
   );
 }
 
-/** The submit button of an ActionForm: disabled while its form's submission runs. */
+/**
+ * The submit button of an ActionForm: marked unavailable while its form's submission runs. Not
+ * `disabled`: a disabled button drops the keyboard's focus to the page, and the form ignores a second
+ * submission anyway.
+ */
 export function SubmitButton({
   children,
   className = 'button',
@@ -51,7 +55,7 @@ export function SubmitButton({
 }) {
   const busy = useContext(Busy);
   return (
-    <button className={className} disabled={busy}>
+    <button className={className} aria-disabled={busy}>
       {children}
     </button>
   );

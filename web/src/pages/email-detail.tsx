@@ -114,10 +114,17 @@ function EventData({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+/** A plan's log retention in words: "48 hours", "90 days". */
+function spanWords(hours: number): string {
+  if (hours < 72 || hours % 24 !== 0) return `${hours} hour${hours === 1 ? '' : 's'}`;
+  const days = hours / 24;
+  return `${days} day${days === 1 ? '' : 's'}`;
+}
+
 /**
- * What the content retention did or will do to the message's content, in words; then, when the plan's
- * log retention (`logHours`; null: for ever) takes the whole email first, that too: a free plan keeps
- * the log 48 hours against 30 days of content, and the content's date alone read as a promise.
+ * What happens to the message's content, in words: its own retention, or the plan's log retention
+ * (`logHours`; null: for ever) when that takes the whole email first. A free plan keeps the log 48
+ * hours against 30 days of content, and the content's date alone read as a promise.
  */
 function contentWords(d: EmailDetail, logHours: number | null | undefined): string {
   const days = d.content_retention_days;
@@ -125,16 +132,22 @@ function contentWords(d: EmailDetail, logHours: number | null | undefined): stri
   if (d.content_removed_at)
     return `Content removed ${after ? `${after} after the email was final` : 'by its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
   const removes = d.content_removes_at;
-  const content =
-    after === undefined
-      ? 'Content kept as long as the log (no content retention).'
-      : removes
-        ? `Content will be removed on ${formatTime(removes)}, ${after} after the email was final.`
-        : `Content will be removed ${after} after the email is final.`;
-  if (logHours === null || logHours === undefined) return content;
-  const logEnds = Date.parse(d.created_at) + logHours * 3_600_000;
-  if (after !== undefined && removes && Date.parse(removes) < logEnds) return content;
-  return `${content} The whole email leaves the log sooner, on ${formatTime(new Date(logEnds).toISOString())}: your plan keeps the log ${logHours} hours.`;
+  const logEnds =
+    logHours === null || logHours === undefined ? undefined : Date.parse(d.created_at) + logHours * 3_600_000;
+  // The content goes first when its retention ends before the log's (or the log is kept for ever).
+  const contentFirst =
+    days !== undefined &&
+    days !== null &&
+    (logEnds === undefined || (removes ? Date.parse(removes) < logEnds : days * 24 < logHours!));
+  if (contentFirst)
+    return removes
+      ? `Content will be removed on ${formatTime(removes)}, ${after} after the email was final.`
+      : `Content will be removed ${after} after the email is final.`;
+  if (logEnds === undefined) return 'Content kept as long as the log (no content retention).';
+  const leaves = `The whole email leaves the log on ${formatTime(new Date(logEnds).toISOString())} (your plan keeps it ${spanWords(logHours!)})`;
+  return after === undefined
+    ? `Content kept as long as the log (no content retention). ${leaves}.`
+    : `${leaves}, before its content’s ${after} have passed.`;
 }
 
 /** The message exactly as sent (GET /api/emails/:id/raw), loaded when opened. */
