@@ -390,6 +390,19 @@ describe('request bodies held in memory', () => {
   const holding = (bytes: number) =>
     until(`the listener to hold ${bytes} bytes`, async () => (await held()) >= bytes || undefined);
 
+  /**
+   * A test send of `bytes` from `from` (then `after`, pipelined) by a client that reads its answer only
+   * once it has written it all (write-then-read.ts).
+   */
+  const writeWhole = (bytes: number, from: string, after = '') =>
+    writeThenRead(
+      port,
+      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
+      bytes,
+      from,
+      after,
+    );
+
   it("refuses a client network's body past its share, then serves it again once its bodies are answered", async () => {
     // 150 KiB of a 200 KiB body, held: within the network's 256 KiB.
     const waiting = post('127.0.0.21', 200 * 1024, 150 * 1024);
@@ -416,12 +429,7 @@ describe('request bodies held in memory', () => {
     const waiting = post('127.0.0.23', 200 * 1024, 150 * 1024);
     await holding(150 * 1024);
     const bytes = 8 * 1024 * 1024;
-    const refused = await writeThenRead(
-      port,
-      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
-      bytes,
-      '127.0.0.23',
-    );
+    const refused = await writeWhole(bytes, '127.0.0.23');
     expect(refused.writeError).toBeUndefined();
     expect(refused.received).toMatch(/^HTTP\/1\.1 429 /);
     expect(refused.received).toMatch(/^connection: close\r$/im);
@@ -433,12 +441,7 @@ describe('request bodies held in memory', () => {
 
   it('a client still writing a body declared too large reads the 413 once it has written it all', async () => {
     const bytes = 11 * 1024 * 1024;
-    const refused = await writeThenRead(
-      port,
-      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
-      bytes,
-      '127.0.0.24',
-    );
+    const refused = await writeWhole(bytes, '127.0.0.24');
     expect(refused.writeError).toBeUndefined();
     expect(refused.received).toMatch(/^HTTP\/1\.1 413 /);
   });
@@ -446,14 +449,10 @@ describe('request bodies held in memory', () => {
   it('carries out no request pipelined behind a refused body: its client never hears of it', async () => {
     const subject = `pipelined behind a refusal ${Date.now()}`;
     const second = JSON.stringify({ ...validSend, subject });
+    const pipelined =
+      postHead('/api/email/send/test', Buffer.byteLength(second), [`x-api-key: ${tenant.apiKey}`]) + second;
     const bytes = 11 * 1024 * 1024;
-    const refused = await writeThenRead(
-      port,
-      postHead('/api/email/send/test', bytes, [`x-api-key: ${tenant.apiKey}`]),
-      bytes,
-      '127.0.0.25',
-      postHead('/api/email/send/test', Buffer.byteLength(second), [`x-api-key: ${tenant.apiKey}`]) + second,
-    );
+    const refused = await writeWhole(bytes, '127.0.0.25', pipelined);
     expect(refused.writeError).toBeUndefined();
     expect(refused.received).toMatch(/^HTTP\/1\.1 413 /);
     expect(refused.received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
