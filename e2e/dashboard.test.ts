@@ -443,7 +443,16 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   it('shows suppressions', async () => {
     await nav('Suppressions');
     await page.getByText('No suppressed addresses.').waitFor();
+    // By hand, as a customer who was asked not to mail someone; then removed again.
+    await page.getByLabel('Suppress an address').fill('asked-not-to@dest.example');
+    await page.getByLabel('Why (optional)').fill('asked by phone');
+    await page.getByRole('button', { name: 'Suppress', exact: true }).click();
+    await page.getByText('asked-not-to@dest.example is suppressed: sends to it are refused.').waitFor();
+    await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
     await screenshot(page, 'suppressions');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Remove asked-not-to@dest.example' }).click();
+    await page.getByText('asked-not-to@dest.example is no longer suppressed.').waitFor();
   });
 
   it('keeps a subject of 300 letters without a space inside the page, in the log and in the detail', async () => {

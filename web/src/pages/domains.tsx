@@ -41,6 +41,15 @@ const RECORD_NAMES: Record<string, string> = {
   dmarc: 'DMARC',
 };
 
+/**
+ * The service's own host name when it is a bare label (`vm`, a trial's machine name): the return-path
+ * MX points at it, and no receiver can find it. Undefined when it is a full name.
+ */
+export function bareServiceHost(records: readonly { record: string; value: string }[]): string | undefined {
+  const mx = records.find((r) => r.record === 'return_path_mx')?.value.replace(/\.$/, '');
+  return mx !== undefined && mx !== '' && !mx.includes('.') ? mx : undefined;
+}
+
 export function DomainsPage() {
   const domains = useApi<{ data: DomainSummary[] }>('/api/domains');
   const [error, setError] = useState<unknown>();
@@ -165,6 +174,13 @@ export function DomainPage({ id }: { id: string }) {
           {/* What a new domain needs first: the records to publish; its settings after. */}
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
+          {bareServiceHost(d.records) && (
+            <Notice kind="warning">
+              This txmail server’s host name ({bareServiceHost(d.records)}) is not a full domain name, so the
+              return-path and SPF records below cannot work on the Internet. Whoever runs this server sets
+              TXMAIL_HOSTNAME to its real name (a trial on one machine is fine as it is).
+            </Notice>
+          )}
           <div className="records">
             {d.records.map((r) => (
               <article key={r.record} className="record card" aria-labelledby={`rec-${r.record}`}>

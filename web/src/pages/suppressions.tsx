@@ -7,6 +7,8 @@ import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { useMay } from '../permissions.js';
 
 export function SuppressionsPage() {
   const [address, setAddress] = useState('');
@@ -16,6 +18,26 @@ export function SuppressionsPage() {
   const search = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setAddress(String(new FormData(e.currentTarget).get('address') ?? '').trim());
+  };
+  const may = useMay();
+  // By hand: an address someone asked not to be mailed, or one known dead (Postmark and SES let you).
+  const add = async (form: HTMLFormElement) => {
+    const f = new FormData(form);
+    const added = String(f.get('address') ?? '').trim();
+    const reason = String(f.get('reason') ?? '').trim();
+    try {
+      const answer = await api<Suppression>('POST', '/api/suppressions', {
+        address: added,
+        ...(reason ? { reason } : {}),
+      });
+      setMessage(`${answer.address} is suppressed: sends to it are refused.`);
+      setError(undefined);
+      form.reset();
+      await list.reload();
+    } catch (err) {
+      setMessage(undefined);
+      setError(err);
+    }
   };
   const remove = async (s: Suppression) => {
     if (!window.confirm(`Remove ${s.address} from the suppression list? Mail to it will be sent again.`))
@@ -46,6 +68,13 @@ export function SuppressionsPage() {
               </button>
             )}
           </form>
+          {may('POST /api/suppressions') && (
+            <ActionForm onSubmit={add} className="inline-form" aria-label="Add to the suppression list">
+              <Field label="Suppress an address" name="address" type="email" required />
+              <Field label="Why (optional)" name="reason" maxLength={200} />
+              <SubmitButton className="button secondary">Suppress</SubmitButton>
+            </ActionForm>
+          )}
           <LiveRegion>
             {message && <Notice kind="success">{message}</Notice>}
             <ErrorNotice error={error ?? list.error} />
@@ -69,11 +98,12 @@ export function SuppressionsPage() {
               {
                 header: 'Actions',
                 hiddenHeader: true,
-                cell: (s) => (
-                  <button type="button" className="button small danger" onClick={() => void remove(s)}>
-                    Remove<span className="visually-hidden"> {s.address}</span>
-                  </button>
-                ),
+                cell: (s) =>
+                  may('DELETE /api/suppressions/:address') && (
+                    <button type="button" className="button small danger" onClick={() => void remove(s)}>
+                      Remove<span className="visually-hidden"> {s.address}</span>
+                    </button>
+                  ),
               },
             ]}
           />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api.js';
-import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { useSession, type SessionInfo } from '../session.js';
 import { AuthCard } from './auth-card.js';
@@ -39,7 +39,15 @@ export function VerifyEmailPage() {
     <AuthCard title="Verify your email">
       <LiveRegion>
         {!error && <p>Checking your link…</p>}
-        <ErrorNotice error={error} />
+        {/* A used link opened again by someone already in, verified: nothing is wrong. */}
+        {error !== undefined && session.account?.email_verified ? (
+          <Notice kind="success">
+            You are logged in as {session.account.email}, whose address is verified: this link has nothing
+            left to do.
+          </Notice>
+        ) : (
+          <ErrorNotice error={error} />
+        )}
       </LiveRegion>
       {error !== undefined && (
         <p>
