@@ -189,6 +189,13 @@ export function DomainPage({ id }: { id: string }) {
                   {!r.required && <span className="muted">(optional)</span>}
                 </h3>
                 {r.purpose && <p className="muted">{r.purpose}</p>}
+                {r.value.length > 255 && (
+                  <p className="muted">
+                    The value is longer than 255 characters, the most one string of a TXT record holds. Most
+                    DNS providers split it for you; where one asks for the strings, paste it as two or more
+                    quoted parts of at most 255 characters each, one after the other.
+                  </p>
+                )}
                 <RecordFacts
                   record={r}
                   what={{
