@@ -1,6 +1,6 @@
-// The domain page's warning when this txmail's own host name is a bare label (web/src/pages/domains.tsx).
+// The domain page's warning when this txmail's own host name is a bare label (web/src/components/service-host.ts).
 import { describe, expect, it } from 'vitest';
-import { bareServiceHost } from '../../web/src/pages/domains.js';
+import { bareServiceHost } from '../../web/src/components/service-host.js';
 
 const records = (mx: string) => [
   { record: 'dkim', value: 'v=DKIM1; k=rsa; p=AAAA' },

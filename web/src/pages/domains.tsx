@@ -12,6 +12,7 @@ import { useApi } from '../components/use-api.js';
 import { useSave, type Save } from '../components/use-save.js';
 import { Link, navigate } from '../router.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { bareServiceHost } from '../components/service-host.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -40,15 +41,6 @@ const RECORD_NAMES: Record<string, string> = {
   spf: 'SPF',
   dmarc: 'DMARC',
 };
-
-/**
- * The service's own host name when it is a bare label (`vm`, a trial's machine name): the return-path
- * MX points at it, and no receiver can find it. Undefined when it is a full name.
- */
-export function bareServiceHost(records: readonly { record: string; value: string }[]): string | undefined {
-  const mx = records.find((r) => r.record === 'return_path_mx')?.value.replace(/\.$/, '');
-  return mx !== undefined && mx !== '' && !mx.includes('.') ? mx : undefined;
-}
 
 export function DomainsPage() {
   const domains = useApi<{ data: DomainSummary[] }>('/api/domains');
