@@ -28,13 +28,6 @@ function labelled(i: number, n: number): boolean {
   return i === n - 1 || ((n - 1 - i) % every === 0 && n - 1 - i >= every / 2);
 }
 
-/** Scrolls a chart's box to its right end (the latest days) the first time it is drawn. */
-function showLatest(box: HTMLDivElement | null): void {
-  if (box === null || box.dataset.shown === 'latest') return;
-  box.dataset.shown = 'latest';
-  box.scrollLeft = box.scrollWidth;
-}
-
 export function ActivityChart({ days }: { days: ActivityDay[] }) {
   const H = 240;
   const plotW = W - M.left - M.right;
@@ -50,8 +43,7 @@ export function ActivityChart({ days }: { days: ActivityDay[] }) {
   const first = days[0]?.date ?? '';
   const last = days[days.length - 1]?.date ?? '';
   return (
-    // On a phone the chart scrolls in its box: shown from its right end, where today is.
-    <div className="chart-wrap" ref={showLatest}>
+    <div className="chart-wrap">
       <svg
         className="chart activity-chart"
         viewBox={`0 0 ${W} ${H}`}

@@ -35,7 +35,9 @@ export function ErrorNotice({ error }: { error: unknown }) {
 function sentence(message: string): string {
   const text = message.trim();
   if (text === '') return text;
-  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  // An address or a quoted name opens some messages ("owner@… already has…"): left as written.
+  const first = text.split(/\s/, 1)[0]!;
+  const capital = /[@"]/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 

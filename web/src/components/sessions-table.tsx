@@ -41,7 +41,8 @@ export function SessionsTable({ path, caption }: { path: string; caption: string
           },
           { header: 'From', cell: (s) => s.ip ?? 'unknown' },
           { header: 'Started', cell: (s) => formatTime(s.created_at) },
-          { header: 'Last seen', cell: (s) => formatTime(s.last_seen_at) },
+          // Recorded at most once an hour (sessions.ts): said as such, not as the last request.
+          { header: 'Last seen (to the hour)', cell: (s) => formatTime(s.last_seen_at) },
           { header: 'Expires', cell: (s) => formatTime(s.expires_at) },
           {
             header: 'Actions',

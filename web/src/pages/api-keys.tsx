@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
-import type { ApiKey, NewApiKey } from '../api-types.js';
+import type { Account, ApiKey, NewApiKey } from '../api-types.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -12,6 +12,8 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
+  // In the sandbox only the test route takes mail: the sample says the route that answers.
+  const sandboxed = useApi<Account>('/api/account').data?.state === 'sandbox';
   const [created, setCreated] = useState<NewApiKey>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -89,7 +91,14 @@ export function ApiKeysPage() {
         ]}
       />
       <h2>Send with your key</h2>
-      <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send \\
+      {sandboxed && (
+        <p>
+          Until a domain of yours is verified the account is in the sandbox: a real send goes only to the
+          simulator’s addresses, so this sample uses the test route, which checks a send as a real one would
+          be checked and delivers nothing.
+        </p>
+      )}
+      <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send${sandboxed ? '/test' : ''} \\
   -H "x-api-key: $TXMAIL_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"from":"you@your-domain","to":"someone@example.org","subject":"Hello","message":"<p>Hi</p>"}'`}</pre>

@@ -3,6 +3,7 @@ import { api, apiText } from '../api.js';
 import type { Account, EmailDetail, TlsDetails } from '../api-types.js';
 import { Category } from '../components/category.js';
 import { useApi } from '../components/use-api.js';
+import { useMay } from '../permissions.js';
 import { DataTable } from '../components/data-table.js';
 import { formatNumber, formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
@@ -199,6 +200,9 @@ function Resend({ detail }: { detail: EmailDetail }) {
   const [busy, setBusy] = useState(false);
   const [copy, setCopy] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const may = useMay();
+  // Not offered to a role that may not send (a viewer was shown it, then `forbidden`).
+  if (!may('POST /api/emails/:id/resend')) return null;
   if (detail.status === 'test' || detail.content_removed_at || detail.content_sealed) return null;
   const resend = async () => {
     setBusy(true);

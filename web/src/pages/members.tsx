@@ -45,8 +45,15 @@ export function MembersPage() {
     form.reset();
   };
   const remove = (m: Member) => {
-    if (!window.confirm(`Remove ${m.email}? Their sessions end at once.`)) return;
-    void act(() => api('DELETE', `/api/members/${m.id}`), `${m.email} is removed.`);
+    const invited = m.status === 'invited';
+    const question = invited
+      ? `Cancel the invitation of ${m.email}? Its link stops working.`
+      : `Remove ${m.email}? Their sessions end at once.`;
+    if (!window.confirm(question)) return;
+    void act(
+      () => api('DELETE', `/api/members/${m.id}`),
+      invited ? `The invitation of ${m.email} is cancelled.` : `${m.email} is removed.`,
+    );
   };
 
   return (
@@ -111,14 +118,17 @@ export function MembersPage() {
             hiddenHeader: true,
             cell: (m) => (
               <>
-                <button
-                  type="button"
-                  className="button small secondary"
-                  aria-expanded={open === m.id}
-                  onClick={() => setOpen(open === m.id ? undefined : m.id)}
-                >
-                  Sessions<span className="visually-hidden"> of {m.email}</span>
-                </button>{' '}
+                {/* An invitation not yet accepted has no sessions to show. */}
+                {m.status !== 'invited' && (
+                  <button
+                    type="button"
+                    className="button small secondary"
+                    aria-expanded={open === m.id}
+                    onClick={() => setOpen(open === m.id ? undefined : m.id)}
+                  >
+                    Sessions<span className="visually-hidden"> of {m.email}</span>
+                  </button>
+                )}{' '}
                 {m.role !== 'owner' && (
                   <button type="button" className="button small danger" onClick={() => remove(m)}>
                     Remove<span className="visually-hidden"> {m.email}</span>

@@ -122,6 +122,10 @@ export function SecurityPage() {
               />
               <SubmitButton>Turn on</SubmitButton>
             </ActionForm>
+            {/* A wrong code is said under its field, not below the next card. */}
+            <LiveRegion>
+              <ErrorNotice error={error} />
+            </LiveRegion>
           </>
         )}
         {codes && (
@@ -168,7 +172,7 @@ export function SecurityPage() {
       )}
       <LiveRegion>
         {message && <Notice kind="success">{message}</Notice>}
-        <ErrorNotice error={error} />
+        {!setup && <ErrorNotice error={error} />}
       </LiveRegion>
       {!member?.must_enrol_totp && (
         <section aria-labelledby="sessions-heading">

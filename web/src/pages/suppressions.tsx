@@ -53,7 +53,7 @@ export function SuppressionsPage() {
   return (
     <Page
       title="Suppressions"
-      intro="Addresses that hard-bounced or complained. Sends to them are refused to protect your reputation."
+      intro="Addresses that hard-bounced or complained, and those you added by hand. Sends to them are refused to protect your reputation."
     >
       {list.unavailable ? (
         <NotAvailable what="Suppressions" />

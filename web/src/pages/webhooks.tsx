@@ -51,6 +51,8 @@ export function WebhooksPage() {
       });
       setCreated(res);
       setError(undefined);
+      // Cleared, as the key form is: a second click once made a second endpoint for the same URL.
+      form.reset();
       await hooks.reload();
     } catch (err) {
       setError(err);
@@ -68,7 +70,12 @@ export function WebhooksPage() {
           {allowed === 0 ? (
             <Notice kind="info">
               Your plan ({account.data?.plan}) includes no webhook endpoints. Ask whoever runs this txmail
-              server to move the account to a plan with webhooks; the Overview lists what each includes.
+              server to move the account to a plan with webhooks.
+            </Notice>
+          ) : allowed !== undefined && (hooks.data?.data.length ?? 0) >= allowed ? (
+            <Notice kind="info">
+              All {allowed} endpoints your plan ({account.data?.plan}) allows are in use: delete one to add
+              another, or ask whoever runs this txmail server for a larger plan.
             </Notice>
           ) : (
             <ActionForm onSubmit={create} className="stack card">
@@ -293,8 +300,10 @@ export function WebhookPage({ id }: { id: string }) {
               {
                 header: 'Actions',
                 hiddenHeader: true,
+                // A disabled endpoint takes no replays (the server says so): none offered until enabled.
                 cell: (a) =>
-                  a.event_type !== 'webhook.test' && (
+                  a.event_type !== 'webhook.test' &&
+                  w?.enabled !== false && (
                     <button
                       type="button"
                       className="button small secondary"
