@@ -448,6 +448,21 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     // The owner's password is untouched, and the owner's link still works.
     expect((await login('owner@example.org')).statusCode).toBe(200);
     expect((await confirm(ownerToken, 'the new owner password')).statusCode).toBe(200);
+    // Both resets are in the audit log, each by the member whose password it was (no session made them).
+    const ownerNow = browserOf(
+      await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'owner@example.org', password: 'the new owner password' },
+      }),
+    );
+    const audit = (await as(ownerNow, 'GET', '/api/audit?limit=100')).json() as {
+      data: { action: string; actor: { label: string | null }; target: string | null; ip: string | null }[];
+    };
+    const resets = audit.data.filter((e) => e.action === 'member.password_reset');
+    expect(resets.map((e) => e.actor.label).sort()).toEqual(['dev@example.org', 'owner@example.org']);
+    expect(resets.find((e) => e.actor.label === 'dev@example.org')?.target).toBe(devId);
+    expect(resets.every((e) => e.ip === '127.0.0.1')).toBe(true);
     // A link older than an hour is refused.
     await request('dev@example.org', '192.0.2.2');
     const late = await mailedToken(env, 'dev@example.org', '/reset-password');

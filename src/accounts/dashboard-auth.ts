@@ -200,7 +200,11 @@ export class DashboardAuth {
    * member out everywhere; the owner's browsers are forgotten. Nobody else's sessions end: their
    * passwords are their own.
    */
-  async resetPassword(token: string, password: string): Promise<void> {
+  /** Answers whose password it was, for the audit log: the account and the member (its id and address). */
+  async resetPassword(
+    token: string,
+    password: string,
+  ): Promise<{ accountId: string; member: { id: string; email: string } }> {
     checkNewPassword(password);
     const used = await this.deps.sessionsRepo.useToken(
       hashSecret(token),
@@ -226,7 +230,7 @@ export class DashboardAuth {
       }
       await this.deps.members.setPassword(member.id, hash);
       await this.deps.sessions.revokeMember(member);
-      return;
+      return { accountId: used.account_id, member: { id: member.id, email: member.email } };
     }
     // The reset link came to the signup inbox: it proves the address as a sign-up link does, and, the
     // first time, ends whatever came before (sessions, API keys, browsers; signups-repo.ts).
@@ -239,6 +243,11 @@ export class DashboardAuth {
       });
       await this.deps.devices.forgetAll(used.account_id);
     }
+    const owner = await this.deps.accountsRepo.findById(used.account_id);
+    return {
+      accountId: used.account_id,
+      member: { id: ownerMemberId(used.account_id), email: owner?.email ?? '' },
+    };
   }
 
   /**

@@ -222,7 +222,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
 
   // Cookies are marked Secure when the dashboard's public address is https.
   const secureCookies = deps.publicUrl.startsWith('https:');
-  const authDeps = { auth: deps.dashboardAuth, sessions: deps.sessions, secureCookies };
+  const authDeps = { auth: deps.dashboardAuth, sessions: deps.sessions, secureCookies, audit: deps.audit };
   const securityDeps = {
     members: deps.members,
     membersRepo: deps.membersRepo,

@@ -1,6 +1,7 @@
 // The dashboard's sign-in routes (/api/auth/*). Sign-up, log-in, verification and reset need no
 // session; they take JSON only (the app has no form parser), so a cross-site HTML form cannot post
 // to them. Log-out, password change and a new verification link are behind the session hook.
+import type { Audit } from '../../audit/audit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardAuth, SignedIn } from '../../accounts/dashboard-auth.js';
 import type { ActiveSession, Sessions } from '../../accounts/sessions.js';
@@ -54,6 +55,8 @@ export interface AuthRouteDeps {
   auth: DashboardAuth;
   sessions: Sessions;
   secureCookies: boolean;
+  /** For what no session makes: a password reset by the mailed link. */
+  audit: Audit;
 }
 
 function accountJson(a: Account) {
@@ -248,7 +251,16 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
       },
     },
     async (request, reply) => {
-      await deps.auth.resetPassword(request.body.token, request.body.password);
+      const { accountId, member } = await deps.auth.resetPassword(request.body.token, request.body.password);
+      // No session made this change, so the audit hook does not see it: recorded here, as the member's
+      // own (the link came to the member's inbox).
+      await deps.audit.record({
+        accountId,
+        actor: { type: 'member', id: member.id, email: member.email },
+        action: 'member.password_reset',
+        target: member.id,
+        ip: request.ip,
+      });
       return reply
         .header('Set-Cookie', clearedSessionCookie(deps.secureCookies))
         .send({ password_reset: true });
