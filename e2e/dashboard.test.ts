@@ -432,6 +432,8 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${hookPort}/events`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('Endpoint added.').waitFor();
+    // Cleared, as the key form is: a second click makes no second endpoint for the same URL.
+    expect(await page.getByLabel('Endpoint URL').inputValue()).toBe('');
     await page.getByRole('link', { name: 'Send it a test event' }).click();
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByText(/Test event delivered/).waitFor({ timeout: 30_000 });
