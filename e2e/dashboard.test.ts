@@ -441,7 +441,18 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(hookRequests.length).toBeGreaterThan(0);
     await screenshot(page, 'webhook-endpoint');
     await page.getByRole('button', { name: 'Reveal' }).click();
-    await page.getByText(/^whsec_/).waitFor();
+    const secret = await page.getByText(/^whsec_/).innerText();
+    // Edited in place: the description shows, the secret stays the same.
+    await page.getByText('Edit the endpoint').click();
+    await page.getByLabel('Description', { exact: true }).fill('orders service');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved; the secret is unchanged.').waitFor();
+    await page.getByRole('definition').filter({ hasText: 'orders service' }).waitFor();
+    const after = await page.evaluate(
+      async (u) => (await fetch(u)).json(),
+      new URL(page.url()).pathname.replace('/webhooks/', '/api/webhooks/') + '/secret',
+    );
+    expect((after as { secret: string }).secret).toBe(secret);
   });
 
   it('shows suppressions', async () => {

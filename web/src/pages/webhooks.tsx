@@ -18,6 +18,7 @@ import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/not
 import { Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { Link, navigate } from '../router.js';
+import { useMay } from '../permissions.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 
 // The event types are the API's (webhookEventTypeValues, generated from /openapi.json); a type added
@@ -140,6 +141,59 @@ export function WebhooksPage() {
   );
 }
 
+/**
+ * Changes an endpoint's URL, description and events in place (PATCH /api/webhooks/:id): its secret
+ * and its history stay, where deleting and adding again would make a new secret.
+ */
+function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: () => Promise<void> }) {
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const save = async (form: HTMLFormElement) => {
+    const f = new FormData(form);
+    setSaved(false);
+    try {
+      await api('PATCH', `/api/webhooks/${webhook.id}`, {
+        url: String(f.get('url') ?? '').trim(),
+        description: String(f.get('description') ?? '').trim(),
+        events: f.getAll('events').map(String),
+      });
+      setError(undefined);
+      setSaved(true);
+      await onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <details className="card">
+      <summary>Edit the endpoint</summary>
+      <ActionForm onSubmit={save} className="stack" aria-label="Edit the endpoint">
+        <Field label="Endpoint URL" name="url" type="url" defaultValue={webhook.url} required />
+        <Field label="Description" name="description" maxLength={256} defaultValue={webhook.description} />
+        <fieldset>
+          <legend>Events to send</legend>
+          {webhookEventTypeValues.map((value) => (
+            <label key={value} className="check">
+              <input
+                type="checkbox"
+                name="events"
+                value={value}
+                defaultChecked={(webhook.events as readonly string[]).includes(value)}
+              />{' '}
+              {EVENT_LABELS[value]} <code>{value}</code>
+            </label>
+          ))}
+        </fieldset>
+        <SubmitButton>Save changes</SubmitButton>
+        <LiveRegion>
+          {saved && <Notice kind="success">Saved; the secret is unchanged.</Notice>}
+          <ErrorNotice error={error} />
+        </LiveRegion>
+      </ActionForm>
+    </details>
+  );
+}
+
 export function WebhookPage({ id }: { id: string }) {
   const hook = useApi<WebhookDetail>(`/api/webhooks/${encodeURIComponent(id)}`);
   const attempts = useApi<ApiBody<'/api/webhooks/{id}/deliveries', 'get'>>(
@@ -159,6 +213,7 @@ export function WebhookPage({ id }: { id: string }) {
     }
   };
   const w = hook.data;
+  const may = useMay();
   return (
     <Page title="Webhook endpoint">
       <p>
@@ -268,6 +323,10 @@ export function WebhookPage({ id }: { id: string }) {
             {message && <Notice kind="success">{message}</Notice>}
             <ErrorNotice error={error} />
           </LiveRegion>
+          {may('PATCH /api/webhooks/:id') && (
+            // Not keyed by its values: the form holds what was saved, and its notice stays after the reload.
+            <EditEndpoint webhook={w} onSaved={hook.reload} />
+          )}
           <h2>Delivery attempts</h2>
           <DataTable
             rows={attempts.data?.data}
