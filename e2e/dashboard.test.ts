@@ -468,6 +468,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Remove asked-not-to@dest.example' }).click();
     await page.getByText('asked-not-to@dest.example is no longer suppressed.').waitFor();
+    // Its row, and the button that had the focus, are gone: the focus is back on the page's heading.
+    await until('the focus on the heading', async () =>
+      (await page.evaluate(() => document.activeElement?.tagName)) === 'H1' ? true : undefined,
+    );
   });
 
   it('keeps a subject of 300 letters without a space inside the page, in the log and in the detail', async () => {

@@ -18,3 +18,11 @@ export function Page({ title, intro, children }: { title: string; intro?: ReactN
     </section>
   );
 }
+
+/**
+ * Gives the keyboard's focus back to the page's heading: after an action that removed the row whose
+ * button had it (revoke, remove, end), focus would otherwise fall to the document's body.
+ */
+export function focusPageHeading(): void {
+  document.querySelector<HTMLElement>('section.page > h1')?.focus();
+}

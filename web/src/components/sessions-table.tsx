@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { DataTable } from './data-table.js';
 import { formatTime } from './format.js';
 import { ErrorNotice, LiveRegion, Notice } from './notice.js';
+import { focusPageHeading } from './page.js';
 import type { MemberSession as SessionRow } from '../api-types.js';
 import { useApi } from './use-api.js';
 import { describeUserAgent } from './user-agent.js';
@@ -19,6 +20,7 @@ export function SessionsTable({ path, caption }: { path: string; caption: string
       setMessage('The session is ended.');
       setError(undefined);
       await sessions.reload();
+      focusPageHeading();
     } catch (err) {
       setError(err);
     }

@@ -6,7 +6,7 @@ import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
-import { Page } from '../components/page.js';
+import { focusPageHeading, Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 
@@ -40,6 +40,7 @@ export function ApiKeysPage() {
       setMessage(`The key “${key.name}” is revoked.`);
       if (created?.id === key.id) setCreated(undefined);
       await keys.reload();
+      focusPageHeading();
     } catch (err) {
       setError(err);
     }

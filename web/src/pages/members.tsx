@@ -4,7 +4,7 @@ import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
-import { Page } from '../components/page.js';
+import { focusPageHeading, Page } from '../components/page.js';
 import { SessionsTable } from '../components/sessions-table.js';
 import { useApi } from '../components/use-api.js';
 import type { ApiBody } from '../api.js';
@@ -24,15 +24,18 @@ export function MembersPage() {
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<string>();
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
+  /** Answers whether it was done. */
+  const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
     try {
       await what();
       setMessage(done);
       setError(undefined);
       await members.reload();
+      return true;
     } catch (err) {
       setMessage(undefined);
       setError(err);
+      return false;
     }
   };
   const invite = async (form: HTMLFormElement) => {
@@ -53,7 +56,7 @@ export function MembersPage() {
     void act(
       () => api('DELETE', `/api/members/${m.id}`),
       invited ? `The invitation of ${m.email} is cancelled.` : `${m.email} is removed.`,
-    );
+    ).then((removed) => removed && focusPageHeading());
   };
 
   return (

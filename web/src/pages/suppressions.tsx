@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
-import { Page } from '../components/page.js';
+import { focusPageHeading, Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
@@ -46,6 +46,7 @@ export function SuppressionsPage() {
       await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
       setMessage(`${s.address} is no longer suppressed.`);
       await list.reload();
+      focusPageHeading();
     } catch (err) {
       setError(err);
     }
