@@ -64,12 +64,18 @@ describe('a preferred MX host that never greets', () => {
   it('is skipped for the next messages once it has failed, and probed by one message after its wait', async () => {
     const first = await send(1);
     expect(first).toMatchObject({ outcome: 'delivered', remoteHost: 'mx2.dest.example' });
+    // Tried, not skipped: it failed over.
+    expect(first.skippedHosts).toBeUndefined();
     expect(silent.connections).toBe(1);
 
     // Within the wait: straight to the second host, the silent one not even connected to.
     for (const n of [2, 3, 4]) {
       now += 1000;
-      expect(await send(n)).toMatchObject({ outcome: 'delivered', remoteHost: 'mx2.dest.example' });
+      expect(await send(n)).toMatchObject({
+        outcome: 'delivered',
+        remoteHost: 'mx2.dest.example',
+        skippedHosts: ['mx1.dest.example'],
+      });
     }
     expect(silent.connections).toBe(1);
 

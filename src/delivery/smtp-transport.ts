@@ -98,15 +98,17 @@ export class SmtpTransport implements Transport {
   ): Promise<AttemptResult> {
     let last: AttemptResult | undefined;
     const sessions: TlsSessionReport[] = [];
+    const skipped: DeliveryTarget[] = [];
     /** Tries one host; true when the message is answered there (no next host to try). */
     const answered = async (target: DeliveryTarget): Promise<boolean> => {
       const { result, tryNext } = await this.deliverTo(job, target, sourceIp, requirement, sessions);
       last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
+      if (skipped.length > 0 && skipped.length < targets.length)
+        last = { ...last, skippedHosts: skipped.map((t) => t.host) };
       return !tryNext;
     };
     // Hosts that could not be reached lately are skipped, each asked as its turn comes
     // (unreachable-hosts.ts); when every one was skipped, all are tried, as before.
-    const skipped: DeliveryTarget[] = [];
     for (const target of targets) {
       if (!this.unreachable.mayTry(reachKey(target, sourceIp), this.now())) skipped.push(target);
       else if (await answered(target)) return last!;

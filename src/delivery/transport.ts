@@ -63,6 +63,11 @@ export interface AttemptResult {
   tlsDetails?: TlsDetails;
   /** Every connection of the attempt that reached TLS (or its absence), in order, for TLS reporting. */
   tlsSessions?: TlsSessionReport[];
+  /**
+   * The destination's hosts this attempt did not try because they could not be reached lately
+   * (unreachable-hosts.ts), by name; absent when none was skipped. For the log: why another answered.
+   */
+  skippedHosts?: string[];
 }
 
 export interface Transport {

@@ -320,6 +320,12 @@ export class DeliveryWorker {
       case 'unsendable':
         return this.stateRecord(m, failedPermanently(outcome.reason, outcome.details), undefined);
       case 'attempted':
+        // Why another host answered: the ones before it were skipped (delivery/unreachable-hosts.ts).
+        if (outcome.result.skippedHosts)
+          this.logger.info(
+            { messageId: m.id, domain: m.to_domain, skipped: outcome.result.skippedHosts },
+            'skipped mail hosts that could not be reached lately',
+          );
         return {
           ...(await this.attemptRecord(m, started, outcome.result, outcome.sourceIp, deadline)),
           raw: outcome.raw,
