@@ -882,6 +882,13 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const before = (await auditActions(owner)).length;
     expect((await as(viewer, 'POST', '/api/api-keys', {})).statusCode).toBe(403);
     expect((await auditActions(owner)).length).toBe(before);
+    // Suppressing an address already suppressed changes nothing, and leaves no second entry.
+    const suppress = () => as(owner, 'POST', '/api/suppressions', { address: 'asked@example.org' });
+    const added = async () => (await auditActions(owner)).filter((a) => a === 'suppression.added').length;
+    const addedBefore = await added();
+    expect((await suppress()).statusCode).toBe(201);
+    expect((await suppress()).statusCode).toBe(200);
+    expect(await added()).toBe(addedBefore + 1);
     // Every mutating route of the table has an audit action.
     for (const [route, rule] of Object.entries(ROUTE_RULES)) {
       if (rule === PUBLIC || route.startsWith('GET ')) continue;

@@ -54,11 +54,22 @@ export function checkPermission(
   done();
 }
 
-/** The audit action of a request: the table's, or for a change the table does not know yet, its route. */
-export function auditAction(method: string, pattern: string | undefined): string | undefined {
+/**
+ * The audit action of a request: the table's, or for a change the table does not know yet, its route.
+ * `status`: the answer's, for a rule audited only at one status (undefined: whether it may be audited
+ * at all).
+ */
+export function auditAction(
+  method: string,
+  pattern: string | undefined,
+  status?: number,
+): string | undefined {
   const entry = pattern === undefined ? undefined : ROUTE_RULES[`${method} ${pattern}`];
   if (entry === PUBLIC) return undefined;
-  if (entry !== undefined) return entry.audit;
+  if (entry !== undefined) {
+    if (status !== undefined && entry.auditOnly !== undefined && status !== entry.auditOnly) return undefined;
+    return entry.audit;
+  }
   // A route without an entry still leaves a trace of every change it makes.
   return READS.has(method) ? undefined : `${method} ${pattern ?? 'unknown'}`;
 }
@@ -96,7 +107,10 @@ export function auditHook(audit: Audit, logger: Logger) {
     payload: unknown,
     done: (err: Error | null, payload?: unknown) => void,
   ): void {
-    const action = reply.statusCode < 300 ? auditAction(request.method, request.routeOptions.url) : undefined;
+    const action =
+      reply.statusCode < 300
+        ? auditAction(request.method, request.routeOptions.url, reply.statusCode)
+        : undefined;
     const actor = action === undefined ? undefined : actorOf(request);
     if (action === undefined || actor === undefined) return done(null, payload);
     audit

@@ -33,6 +33,11 @@ export interface RouteRule {
   permission: Permission;
   /** The audit log's action for a successful call; undefined: not audited (reads). */
   audit?: string;
+  /**
+   * Audited only when the answer has this status: a route that answers 200 when nothing changed (the
+   * address was suppressed already) and 201 when it made something.
+   */
+  auditOnly?: number;
 }
 
 /** Routes without a session (registered outside the authentication hook). */
@@ -96,7 +101,7 @@ export const ROUTE_RULES: Record<string, RouteRule | typeof PUBLIC> = {
   'POST /api/webhooks/:id/replay': { permission: 'webhooks.test', audit: 'webhook.replayed' },
   'POST /api/events/:id/replay': { permission: 'webhooks.test', audit: 'event.replayed' },
   'GET /api/suppressions': { permission: 'suppressions.read' },
-  'POST /api/suppressions': { permission: 'suppressions.write', audit: 'suppression.added' },
+  'POST /api/suppressions': { permission: 'suppressions.write', audit: 'suppression.added', auditOnly: 201 },
   'DELETE /api/suppressions/:address': { permission: 'suppressions.write', audit: 'suppression.removed' },
   'GET /api/members': { permission: 'members.read' },
   'POST /api/members': { permission: 'members.write', audit: 'member.invited' },

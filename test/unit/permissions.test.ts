@@ -82,5 +82,8 @@ describe('the permission hook', () => {
     expect(auditAction('POST', '/api/api-keys')).toBe('api_key.created');
     expect(auditAction('GET', '/api/webhooks/:id/secret')).toBe('webhook.secret_revealed');
     expect(auditAction('POST', '/api/auth/login')).toBeUndefined();
+    // Suppressing an address already suppressed (200) changes nothing: not audited; a new one (201) is.
+    expect(auditAction('POST', '/api/suppressions', 201)).toBe('suppression.added');
+    expect(auditAction('POST', '/api/suppressions', 200)).toBeUndefined();
   });
 });
