@@ -107,18 +107,19 @@ export class DashboardAuth {
   }
 
   /**
-   * A session, or one generic `invalid_credentials` whether the address exists or not. `deviceId` is
-   * the browser's device cookie: when it names a browser that logged in to this address before, the
+   * A session, or one generic `invalid_credentials` whether the address exists or not. `from`: the
+   * client's address (counted by the limits) and User-Agent, kept with the session. `deviceId` is the
+   * browser's device cookie: when it names a browser that logged in to this address before, the
    * attempt is counted for that browser alone (login-limits.ts).
    */
   async login(
     email: string,
     password: string,
-    ip: string,
+    from: SessionOrigin,
     deviceId?: string,
     code?: string,
-    origin?: SessionOrigin,
   ): Promise<SignedIn> {
+    const { ip } = from;
     const now = this.deps.clock.now();
     const address = email.trim().toLowerCase();
     const device = await this.deps.devices.recognise(deviceId, address, now);
@@ -161,7 +162,7 @@ export class DashboardAuth {
         else await this.deps.accountsRepo.setPassword(account.id, rehashed, stored);
       });
     }
-    const session = await this.deps.sessions.create(account, signedIn, origin);
+    const session = await this.deps.sessions.create(account, signedIn, from);
     if (signedIn.role !== 'owner') return { session };
     const remembered = await this.deps.devices.remember(
       account.id,
@@ -198,9 +199,9 @@ export class DashboardAuth {
   /**
    * Sets the new password of the link's member (the owner's, or an invited member's own) and logs that
    * member out everywhere; the owner's browsers are forgotten. Nobody else's sessions end: their
-   * passwords are their own.
+   * passwords are their own. Answers whose password it was, for the audit log: the account, and the
+   * member's id and address.
    */
-  /** Answers whose password it was, for the audit log: the account and the member (its id and address). */
   async resetPassword(
     token: string,
     password: string,

@@ -194,10 +194,9 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         await deps.auth.login(
           request.body.email,
           request.body.password,
-          request.ip,
+          sessionOrigin(request),
           readCookie(request.headers.cookie, DEVICE_COOKIE),
           request.body.code,
-          sessionOrigin(request),
         ),
         200,
       ),
