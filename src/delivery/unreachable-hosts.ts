@@ -36,14 +36,6 @@ interface Down {
 export class UnreachableHosts {
   private readonly down = new Map<string, Down>();
 
-  constructor(
-    private readonly options: { firstWaitMs: number; maxWaitMs: number; probeLifetimeMs: number } = {
-      firstWaitMs: FIRST_WAIT_MS,
-      maxWaitMs: MAX_WAIT_MS,
-      probeLifetimeMs: PROBE_LIFETIME_MS,
-    },
-  ) {}
-
   /**
    * Whether a delivery tries the host `key` now, asked as it comes to the host in its MX order (not
    * before: the hosts before it may take the message, or take long enough for its wait to pass). A
@@ -54,7 +46,7 @@ export class UnreachableHosts {
     const d = this.down.get(key);
     if (d === undefined) return true;
     if (now < d.until || now < d.probeUntil) return false;
-    d.probeUntil = now + this.options.probeLifetimeMs;
+    d.probeUntil = now + PROBE_LIFETIME_MS;
     return true;
   }
 
@@ -67,7 +59,7 @@ export class UnreachableHosts {
     const known = this.down.get(key);
     if (known !== undefined && now < known.until) return;
     const failures = (known?.failures ?? 0) + 1;
-    const wait = Math.min(this.options.maxWaitMs, this.options.firstWaitMs * 2 ** Math.min(failures - 1, 30));
+    const wait = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(failures - 1, 30));
     this.down.delete(key); // re-inserted last: the map's order is the order of last failure
     this.down.set(key, { failures, until: now + wait, probeUntil: 0 });
     if (this.down.size > MAX_HOSTS) {
