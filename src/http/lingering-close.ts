@@ -17,9 +17,10 @@
 // request nothing that follows can be read as HTTP.
 //
 // Node has no such option. Its HTTP server closes a connection after its last answer by calling the
-// socket's `destroySoon()`; that method is replaced on each socket of this server. Were a later Node
-// to close connections another way, the replacement would simply not run: the connection would close
-// at once, as it did before.
+// socket's `destroySoon()`; that method is replaced on each socket of this server, and reads the
+// request being read from the socket's parser (`parser.incoming`). Were a later Node to close
+// connections another way, or keep that request elsewhere, the replacement would simply not linger:
+// the connection would close at once, as it did before (test/lingering-close.test.ts would fail).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -37,7 +38,11 @@ export interface LingeringClose {
   stop(): void;
 }
 
-type ClosingSocket = Socket & { destroySoon?: () => void };
+/** Node's HTTP socket: its close-after-answer, and its parser with the request it began last. */
+type ClosingSocket = Socket & {
+  destroySoon?: () => void;
+  parser?: { incoming?: IncomingMessage | null } | null;
+};
 
 /**
  * Whether a request that arrives on `socket` comes after an answer that closes the connection: the
@@ -56,19 +61,18 @@ export function lingerBeforeClosing(
   server: Server,
   { idleMs = LINGER_IDLE_MS, maxMs = LINGER_MAX_MS }: { idleMs?: number; maxMs?: number } = {},
 ): LingeringClose {
-  // The request each connection is reading now: the last one its parser began.
-  const reading = new WeakMap<Socket, IncomingMessage>();
   const lingering = new Set<Socket>();
   let lingered = 0;
   let stopped = false;
 
-  server.on('request', (req: IncomingMessage) => reading.set(req.socket, req));
   server.on('connection', (socket: ClosingSocket) => {
     const destroySoon = socket.destroySoon;
     if (typeof destroySoon !== 'function') return;
     socket.destroySoon = function lingerOrDestroySoon(this: ClosingSocket) {
-      const req = reading.get(this);
-      if (stopped || req === undefined || req.complete || !this.readable) {
+      // The request the connection is reading: the last one its parser began (read here rather than
+      // recorded on every request, which would put a listener on the send path).
+      const req = this.parser?.incoming;
+      if (stopped || !req || req.complete || !this.readable) {
         destroySoon.call(this);
         return;
       }
