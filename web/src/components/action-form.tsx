@@ -1,5 +1,5 @@
 // A form whose submission runs once at a time: a second click (or Enter) while the first is still
-// with the server is ignored, and its submit buttons are disabled until the answer is in. A double
+// with the server is ignored, and its submit button is marked unavailable until the answer is in. A double
 // click once created two API keys (or two webhook endpoints) of which only one's secret was shown, sent
 // two password-reset mails of which the first was dead on arrival, and answered an invitation that had
 // worked with `member_exists`.

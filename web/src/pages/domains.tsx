@@ -102,6 +102,7 @@ export function DomainPage({ id }: { id: string }) {
   const [error, setError] = useState<unknown>();
   const d = domain.data;
   const warnings = d?.last_check?.warnings ?? [];
+  const bareHost = d && bareServiceHost(d.records);
 
   const verify = async () => {
     setChecking(true);
@@ -166,11 +167,11 @@ export function DomainPage({ id }: { id: string }) {
           {/* What a new domain needs first: the records to publish; its settings after. */}
           <h2>DNS records to publish</h2>
           <p>Add these at your DNS provider. Changes can take a few minutes to be visible.</p>
-          {bareServiceHost(d.records) && (
+          {bareHost && (
             <Notice kind="warning">
-              This txmail server’s host name ({bareServiceHost(d.records)}) is not a full domain name, so the
-              return-path and SPF records below cannot work on the Internet. Whoever runs this server sets
-              TXMAIL_HOSTNAME to its real name (a trial on one machine is fine as it is).
+              This txmail server’s host name ({bareHost}) is not a full domain name, so the return-path and
+              SPF records below cannot work on the Internet. Whoever runs this server sets TXMAIL_HOSTNAME to
+              its real name (a trial on one machine is fine as it is).
             </Notice>
           )}
           <div className="records">

@@ -34,6 +34,21 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
 };
 const DEFAULT_EVENTS = new Set<WebhookEventType>(['email.delivered', 'email.bounced', 'email.complained']);
 
+/** The event types to send, one checkbox each (field `events`), as the add and edit forms offer them. */
+function EventChoices({ checked }: { checked: (value: WebhookEventType) => boolean }) {
+  return (
+    <fieldset>
+      <legend>Events to send</legend>
+      {webhookEventTypeValues.map((value) => (
+        <label key={value} className="check">
+          <input type="checkbox" name="events" value={value} defaultChecked={checked(value)} />{' '}
+          {EVENT_LABELS[value]} <code>{value}</code>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function WebhooksPage() {
   const hooks = useApi<ApiBody<'/api/webhooks', 'get'>>('/api/webhooks');
   // The plan's allowance, so that a plan without webhooks says so before anyone fills in the form.
@@ -89,20 +104,7 @@ export function WebhooksPage() {
                 required
               />
               <Field label="Description (optional)" name="description" maxLength={256} />
-              <fieldset>
-                <legend>Events to send</legend>
-                {webhookEventTypeValues.map((value) => (
-                  <label key={value} className="check">
-                    <input
-                      type="checkbox"
-                      name="events"
-                      value={value}
-                      defaultChecked={DEFAULT_EVENTS.has(value)}
-                    />{' '}
-                    {EVENT_LABELS[value]} <code>{value}</code>
-                  </label>
-                ))}
-              </fieldset>
+              <EventChoices checked={(value) => DEFAULT_EVENTS.has(value)} />
               {allowed !== undefined && (
                 <p className="muted">
                   {hooks.data?.data.length ?? 0} of {allowed} endpoints on your plan.
@@ -170,20 +172,7 @@ function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: (
       <ActionForm onSubmit={save} className="stack" aria-label="Edit the endpoint">
         <Field label="Endpoint URL" name="url" type="url" defaultValue={webhook.url} required />
         <Field label="Description" name="description" maxLength={256} defaultValue={webhook.description} />
-        <fieldset>
-          <legend>Events to send</legend>
-          {webhookEventTypeValues.map((value) => (
-            <label key={value} className="check">
-              <input
-                type="checkbox"
-                name="events"
-                value={value}
-                defaultChecked={(webhook.events as readonly string[]).includes(value)}
-              />{' '}
-              {EVENT_LABELS[value]} <code>{value}</code>
-            </label>
-          ))}
-        </fieldset>
+        <EventChoices checked={(value) => (webhook.events as readonly string[]).includes(value)} />
         <SubmitButton>Save changes</SubmitButton>
         <LiveRegion>
           {saved && <Notice kind="success">Saved; the secret is unchanged.</Notice>}
