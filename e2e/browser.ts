@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import jsQR from 'jsqr';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { MailFixture } from '../test/helpers/mail-fixture.js';
 import type { RunningServer } from '../test/helpers/process.js';
@@ -217,4 +218,27 @@ export function serveEnvironment(
     TXMAIL_INBOUND_PORT: String(inboundPort),
     TXMAIL_LOG_LEVEL: 'warn',
   };
+}
+
+/**
+ * What a camera reads from the page's QR code: the SVG as the browser draws it, on a canvas, decoded
+ * by jsQR in this process. Undefined when no symbol can be read.
+ */
+export async function scannedQr(page: Page): Promise<string | undefined> {
+  const svg = page.locator('svg.qr-code');
+  await svg.waitFor();
+  const { pixels, width, height } = await svg.evaluate(async (el) => {
+    const image = new Image();
+    image.src = 'data:image/svg+xml,' + encodeURIComponent(new XMLSerializer().serializeToString(el));
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    return { pixels: Array.from(data), width: canvas.width, height: canvas.height };
+  });
+  // A CommonJS module: its function is also its `default` export, which is what its types describe.
+  return jsQR.default(new Uint8ClampedArray(pixels), width, height)?.data;
 }

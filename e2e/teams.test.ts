@@ -21,6 +21,7 @@ import {
   accessibilityProblems,
   chromiumAvailable,
   launchChromium,
+  scannedQr,
   screenshot,
   serveEnvironment,
   stopAll,
@@ -91,7 +92,10 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
   const enrol = async (p: Page, shot?: string): Promise<{ secret: string; codes: string[] }> => {
     await p.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await p.getByTestId('totp-secret').innerText()).trim();
-    expect(await p.getByTestId('totp-url').innerText()).toMatch(/^otpauth:\/\/totp\/txmail%3A.*secret=/);
+    const url = await p.getByTestId('totp-url').innerText();
+    expect(url).toMatch(/^otpauth:\/\/totp\/txmail%3A.*secret=/);
+    expect(await scannedQr(p)).toBe(url);
+    if (shot) await screenshot(p, 'security-setup');
     await p.getByLabel('Code from the app').fill(totpCode(secret, Date.now()));
     await p.getByRole('button', { name: 'Turn on' }).click();
     const list = p.getByTestId('recovery-codes');

@@ -5,6 +5,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
+import { QrCode } from '../components/qr-code.js';
 import { SessionsTable } from '../components/sessions-table.js';
 import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
@@ -100,9 +101,14 @@ export function SecurityPage() {
         {setup && (
           <>
             <p>
-              Add this key to your authenticator app (or open the link on your phone), then enter its code.
-              Turning it on logs out your other sessions; this one stays.
+              Scan this code with your authenticator app, or add the key below by hand (or open the link on
+              your phone), then enter the code the app shows. Turning it on logs out your other sessions; this
+              one stays.
             </p>
+            <QrCode
+              value={setup.otpauth_url}
+              label={`QR code of the two-factor key for ${member?.email ?? 'you'}`}
+            />
             <p className="secret">
               Key: <code data-testid="totp-secret">{setup.secret}</code>{' '}
               <CopyButton value={setup.secret} what="the key" />
