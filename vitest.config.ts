@@ -25,7 +25,9 @@ export default defineConfig({
     // must leave nothing running (close what it starts, in afterAll or finally) and keep no state in
     // modules that the next file could see. The serial lane keeps a process per file (its timings).
     isolate: false,
-    // Two cores: more workers only make the process-spawning tests fight each other.
-    maxWorkers: 2,
+    // Three on two cores: with two, a quarter of the machine sat idle through the run (tests waiting on
+    // sockets, child processes and timers); with three, an eighth, and the suite took 268 s against
+    // 288 s (docs/benchmarks.md, "The test suite"). More would make the process-spawning tests fight.
+    maxWorkers: 3,
   },
 });
