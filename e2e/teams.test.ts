@@ -82,6 +82,10 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     p.setDefaultTimeout(15_000);
     await p.goto(await mailedLink(email, '/accept-invite'));
     await heading(p, 'Join the account');
+    // The page names the account and the role before a password is chosen.
+    const said = await p.getByTestId('invitation').innerText();
+    expect(said).toContain(`the txmail account of ${OWNER} as`);
+    expect(said).toContain(`with the address ${email}`);
     await p.getByLabel('Password').fill(PASSWORD);
     await p.getByRole('button', { name: 'Join' }).click();
     await heading(p, 'Overview');
@@ -131,8 +135,30 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       return undefined;
     });
     expect(invite.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
-    expect(await owner.getByRole('row').filter({ hasText: VIEWER }).innerText()).toContain('invited');
+    const viewerRow = owner.getByRole('row').filter({ hasText: VIEWER });
+    expect(await viewerRow.innerText()).toContain('invited (link valid until');
+    // A role change is asked first: declined, nothing changes.
+    const role = owner.getByLabel(`Role of ${VIEWER}`);
+    owner.once('dialog', (d) => void d.dismiss());
+    await role.selectOption('developer');
+    expect(await role.inputValue()).toBe('viewer');
+    // Mailed again at once: the server keeps a minute between two mails, and the page says so.
+    await viewerRow.getByRole('button', { name: `Mail again to ${VIEWER}` }).click();
+    await owner.getByText(/mailed less than a minute ago.*\(rate_limit_exceeded\)/i).waitFor();
     await screenshot(owner, 'members');
+  });
+
+  it('says so when an invitation link is used, expired or cut, instead of asking for a password', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await context.newPage();
+      p.setDefaultTimeout(15_000);
+      await p.goto(`${server.url}/accept-invite?token=not-a-live-token`);
+      await p.getByText('This invitation link is used already, has expired, or is not whole').waitFor();
+      expect(await p.getByLabel('Password').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 
   it('lets the viewer join and refuses it a key with 403; the admin joins and gets one', async () => {

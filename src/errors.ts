@@ -87,6 +87,10 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The address already has a txmail account or membership.',
   },
+  invitation_accepted: {
+    status: 409,
+    meaning: 'The member has joined already: there is no invitation to mail again.',
+  },
   idempotency_in_progress: {
     status: 409,
     meaning: 'A request with the same Idempotency-Key is still being processed.',

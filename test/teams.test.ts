@@ -229,6 +229,84 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(res.body).toMatch(/^invalid_token:/);
   });
 
+  it("mails an expired invitation again with a new link; the old link, the member's role and account are as said", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const invited = await as(owner, 'POST', '/api/members', {
+      email: 'again@example.org',
+      role: 'developer',
+    });
+    const id = (invited.json() as { id: string }).id;
+    const expiry = Date.UTC(2026, 10, 24, 9, 0, 0) + 7 * 24 * 3600_000;
+    expect(invited.json()).toMatchObject({ invite_expires_at: new Date(expiry).toISOString() });
+    const first = await mailedToken(env, 'again@example.org', '/accept-invite');
+    const describe = (token: string) =>
+      env.app.inject({ method: 'POST', url: '/api/auth/invitation', payload: { token } });
+    // What the link is for, before it is used.
+    const described = await describe(first);
+    expect(described.statusCode, described.body).toBe(200);
+    expect(described.json()).toEqual({
+      email: 'again@example.org',
+      role: 'developer',
+      account_email: 'owner@example.org',
+      expires_at: new Date(expiry).toISOString(),
+    });
+
+    // Within a minute of the mail: refused, with the wait.
+    clock.advance(30_000);
+    const soon = await as(owner, 'POST', `/api/members/${id}/invitation`);
+    expect(soon.statusCode, soon.body).toBe(429);
+    expect(soon.headers['retry-after']).toBe('30');
+
+    clock.advance(8 * 24 * 3600_000);
+    expect((await describe(first)).body).toMatch(/^invalid_token:/);
+    const mailsBefore = (await env.mailTo('again@example.org')).length;
+    const resent = await as(owner, 'POST', `/api/members/${id}/invitation`);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({
+      id,
+      status: 'invited',
+      invite_expires_at: new Date(clock.now() + 7 * 24 * 3600_000).toISOString(),
+    });
+    const second = await mailedToken(env, 'again@example.org', '/accept-invite');
+    expect(await env.mailTo('again@example.org')).toHaveLength(mailsBefore + 1);
+    expect(second).not.toBe(first);
+    // An id that is no member of this account.
+    expect((await as(owner, 'POST', `/api/members/${newId()}/invitation`)).statusCode).toBe(404);
+
+    const join = (token: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/api/auth/accept-invite',
+        payload: { token, password: PASSWORD },
+      });
+    expect((await join(first)).body).toMatch(/^invalid_token:/);
+    const joined = await join(second);
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json()).toMatchObject({ member: { email: 'again@example.org', role: 'developer' } });
+    expect((await describe(second)).body).toMatch(/^invalid_token:/);
+
+    clock.advance(120_000);
+    const done = await as(owner, 'POST', `/api/members/${id}/invitation`);
+    expect(done.statusCode).toBe(409);
+    expect(done.body).toMatch(/^invitation_accepted:/);
+    const list = await as(owner, 'GET', '/api/members');
+    expect(list.json()).toMatchObject({
+      data: expect.arrayContaining([
+        expect.objectContaining({ email: 'again@example.org', status: 'active', invite_expires_at: null }),
+      ]),
+    });
+    // A developer may not mail invitations.
+    const member = browserOf(joined);
+    expect((await as(member, 'POST', `/api/members/${id}/invitation`)).statusCode).toBe(403);
+    const audit = await as(owner, 'GET', '/api/audit');
+    expect(audit.json()).toMatchObject({
+      data: expect.arrayContaining([
+        expect.objectContaining({ action: 'member.invitation_resent', target: id }),
+      ]),
+    });
+  });
+
   it('enrols in TOTP, signs in with a code once per step, and with each recovery code once', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { MembersRepo } from '../db/members-repo.js';
 import type { Account, MemberRole, MemberRow } from '../db/schema.js';
-import { AppError } from '../errors.js';
+import { AppError, rateLimited } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AccountMail } from './account-mail.js';
 import { inviteMail } from './account-mail-content.js';
@@ -19,6 +19,8 @@ import { checkNewPassword, type PasswordHasher } from './passwords.js';
 import { hashSecret } from './sessions.js';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+/** The least time between two mails of one invitation: a double click or a script mails once. */
+export const INVITE_RESEND_GAP_MS = 60_000;
 
 /** A member as the API shows it. */
 export function memberJson(m: MemberRow) {
@@ -27,6 +29,8 @@ export function memberJson(m: MemberRow) {
     email: m.email,
     role: m.role,
     status: m.accepted_at === null ? 'invited' : 'active',
+    // Until the invitation is used: its link's end (it may be past; mailing it again makes a new one).
+    invite_expires_at: m.invite_expires_at === null ? null : new Date(m.invite_expires_at).toISOString(),
     totp_enabled: m.totp_enabled_at !== null,
     created_at: new Date(m.created_at).toISOString(),
   };
@@ -75,7 +79,7 @@ export class Members {
       throw new AppError('member_exists', `${address} already has a txmail account or membership`);
     }
     const now = this.deps.clock.now();
-    const token = randomBytes(32).toString('base64url');
+    const token = newInviteToken();
     const row: MemberRow = {
       id: newId(),
       account_id: account.id,
@@ -97,9 +101,57 @@ export class Members {
       // The unique address index: a concurrent invitation of the same address won.
       throw new AppError('member_exists', `${address} already has a txmail account or membership`);
     }
-    const link = `${this.settings.publicUrl.replace(/\/+$/, '')}/accept-invite?token=${token}`;
-    await this.deps.mail.send(account, inviteMail(link, account.email, invitedBy.email, role), address);
+    await this.mailInvite(account, row, token, invitedBy);
     return row;
+  }
+
+  /**
+   * Mails an invitation again with a new link, valid 7 days from now; the old link stops working. For a
+   * link that expired or a mail that never arrived. `invitation_accepted` once the member has joined.
+   */
+  async resendInvite(account: Account, id: string, by: MemberRow): Promise<MemberRow> {
+    const member = await this.find(account, id);
+    if (member.accepted_at !== null || member.invite_expires_at === null) {
+      throw new AppError(
+        'invitation_accepted',
+        `${member.email} has joined already: there is no invitation to send`,
+      );
+    }
+    const now = this.deps.clock.now();
+    const sentAt = member.invite_expires_at - INVITE_TTL_MS;
+    if (now < sentAt + INVITE_RESEND_GAP_MS) {
+      throw rateLimited(
+        `the invitation of ${member.email} was mailed less than a minute ago`,
+        (sentAt + INVITE_RESEND_GAP_MS - now) / 1000,
+      );
+    }
+    const token = newInviteToken();
+    const renewed = await this.deps.repo.renewInvite(account.id, id, hashSecret(token), now + INVITE_TTL_MS);
+    // Accepted meanwhile (between the read above and this write): nothing to mail.
+    if (!renewed) {
+      throw new AppError(
+        'invitation_accepted',
+        `${member.email} has joined already: there is no invitation to send`,
+      );
+    }
+    await this.mailInvite(account, renewed, token, by);
+    return renewed;
+  }
+
+  /**
+   * What a live invitation link is for, before it is used: the account it joins (by its owner's
+   * address), the role and the invited address. `invalid_token` as `accept` says it.
+   */
+  async describeInvite(token: string): Promise<{ member: MemberRow; account: Account }> {
+    const member = await this.deps.repo.liveInvite(hashSecret(token), this.deps.clock.now());
+    const account = member && (await this.deps.accounts.findById(member.account_id));
+    if (!member || !account) throw invalidInvite();
+    return { member, account };
+  }
+
+  private async mailInvite(account: Account, member: MemberRow, token: string, by: MemberRow): Promise<void> {
+    const link = `${this.settings.publicUrl.replace(/\/+$/, '')}/accept-invite?token=${token}`;
+    await this.deps.mail.send(account, inviteMail(link, account.email, by.email, member.role), member.email);
   }
 
   /** Uses an invitation link: the member's password is set; answers the member and its account. */
@@ -108,12 +160,7 @@ export class Members {
     const hash = await this.deps.passwords.hash(password);
     const member = await this.deps.repo.acceptInvite(hashSecret(token), hash, this.deps.clock.now());
     const account = member && (await this.deps.accounts.findById(member.account_id));
-    if (!member || !account) {
-      throw new AppError(
-        'invalid_token',
-        'this invitation is unknown, used already or expired; ask for a new one',
-      );
-    }
+    if (!member || !account) throw invalidInvite();
     return { account, member };
   }
 
@@ -133,6 +180,15 @@ export class Members {
     if (!m) throw notFound(id);
     return m;
   }
+}
+
+const newInviteToken = () => randomBytes(32).toString('base64url');
+
+function invalidInvite(): AppError {
+  return new AppError(
+    'invalid_token',
+    'this invitation is unknown, used already or expired; ask for a new one',
+  );
 }
 
 function notFound(id: string): AppError {

@@ -140,6 +140,38 @@ export class MembersRepo {
     });
   }
 
+  /**
+   * A new link for an invitation not yet used (expired or not): the old token's hash is replaced, so the
+   * old link stops working. Undefined when the member has joined meanwhile, or is gone.
+   */
+  async renewInvite(
+    accountId: string,
+    id: string,
+    tokenHash: string,
+    expiresAt: number,
+  ): Promise<MemberRow | undefined> {
+    return this.db
+      .updateTable('members')
+      .set({ invite_token_hash: tokenHash, invite_expires_at: expiresAt })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .where('role', '<>', 'owner')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** The member a live invitation is for; undefined when unknown, used or expired. */
+  async liveInvite(tokenHash: string, now: number): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('invite_token_hash', '=', tokenHash)
+      .where('accepted_at', 'is', null)
+      .where('invite_expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
   /** Uses a live invitation: sets the member's password; undefined when unknown, used or expired. */
   async acceptInvite(tokenHash: string, passwordHash: string, now: number): Promise<MemberRow | undefined> {
     return this.db

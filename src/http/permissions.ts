@@ -52,6 +52,7 @@ export const ROUTE_RULES: Record<string, RouteRule | typeof PUBLIC> = {
   'POST /api/auth/verify': PUBLIC,
   'POST /api/auth/password-reset': PUBLIC,
   'POST /api/auth/password-reset/confirm': PUBLIC,
+  'POST /api/auth/invitation': PUBLIC,
   'POST /api/auth/accept-invite': PUBLIC,
   // One's own session, password and second factor: every role.
   'POST /api/auth/logout': { permission: 'self' },
@@ -107,6 +108,7 @@ export const ROUTE_RULES: Record<string, RouteRule | typeof PUBLIC> = {
   'POST /api/members': { permission: 'members.write', audit: 'member.invited' },
   'PATCH /api/members/:id': { permission: 'members.write', audit: 'member.role_changed' },
   'DELETE /api/members/:id': { permission: 'members.write', audit: 'member.removed' },
+  'POST /api/members/:id/invitation': { permission: 'members.write', audit: 'member.invitation_resent' },
   'GET /api/members/:id/sessions': { permission: 'members.read' },
   'DELETE /api/members/:id/sessions/:sid': { permission: 'members.write', audit: 'session.revoked' },
   'GET /api/audit': { permission: 'audit.read' },

@@ -805,6 +805,114 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/invitation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: what an invitation link is for (the account, the role), before it is used */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            token: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The live invitation */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Invitation'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/accept-invite': {
     parameters: {
       query?: never;
@@ -6602,6 +6710,162 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/members/{id}/invitation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dashboard: mail an invitation again, with a new link valid 7 days (the old one stops working) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Mailed; the member with its new expiry */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Member'];
+          };
+        };
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `invalid_json`: The body is not valid JSON.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `missing_api_key`: No x-api-key header (nor a dashboard session) was sent.
+         *
+         *     `invalid_api_key`: The API key is unknown or revoked.
+         *
+         *     `session_expired`: The dashboard session is unknown, expired or logged out; log in again.
+         */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `browser_request_refused`: An API key was sent from a web page (Origin header); keys must stay on servers.
+         *
+         *     `csrf_token_invalid`: A state-changing dashboard request lacks the x-csrf-token header of its session.
+         *
+         *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
+         *
+         *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `not_found`: No such route or resource (or it belongs to another account). */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `invitation_accepted`: The member has joined already: there is no invitation to mail again. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `payload_too_large`: The request body is over 10 MiB. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After.
+         *
+         *     `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After.
+         */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description `internal_error`: A bug in txmail; the request may be retried. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /**
+         * @description `service_unavailable`: The database is unavailable for a moment (a send: the message could not be stored), or a large body could not be read this time; nothing was accepted, retry later.
+         *
+         *     `shutting_down`: This server is shutting down and did nothing with the request; retry it.
+         */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/members/{id}/sessions': {
     parameters: {
       query?: never;
@@ -9003,9 +9267,25 @@ export interface components {
       role: 'owner' | 'admin' | 'developer' | 'viewer';
       /** @enum {string} */
       status: 'invited' | 'active';
+      /**
+       * Format: date-time
+       * @description While invited: when the invitation's link stops working (it may be past; mailing it again makes a new one); null once joined
+       */
+      invite_expires_at: string | null;
       totp_enabled: boolean;
       /** Format: date-time */
       created_at: string;
+    };
+    /** @description What a live invitation link is for */
+    Invitation: {
+      /** @description The invited address */
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+      /** @description The account's address (its owner's), which the link joins */
+      account_email: string;
+      /** Format: date-time */
+      expires_at: string;
     };
     MemberSession: {
       /** @description The first 32 hex digits of the session id's hash */
@@ -9099,6 +9379,7 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type NewApiKey = components['schemas']['NewApiKey'];
 export type SessionMember = components['schemas']['SessionMember'];
 export type Member = components['schemas']['Member'];
+export type Invitation = components['schemas']['Invitation'];
 export type MemberSession = components['schemas']['MemberSession'];
 export type TotpSetup = components['schemas']['TotpSetup'];
 export type AuditEntry = components['schemas']['AuditEntry'];
@@ -9355,6 +9636,9 @@ export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['
 export const memberStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Member']['status']
 > = ['invited', 'active'];
+export const invitationRoleValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Invitation']['role']
+> = ['owner', 'admin', 'developer', 'viewer'];
 export const auditEntryActorTypeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['AuditEntry']['actor']['type']
 > = ['member', 'api_key', 'operator', 'system'];

@@ -127,6 +127,26 @@ export function registerMemberRoutes(
     },
   );
 
+  app.post<{ Params: { id: string } }>(
+    '/api/members/:id/invitation',
+    {
+      schema: {
+        summary:
+          'Dashboard: mail an invitation again, with a new link valid 7 days (the old one stops working)',
+        response: responses({ 200: json('Mailed; the member with its new expiry', ref('Member')) }, [
+          ...CHANGE,
+          'not_found',
+          'invitation_accepted',
+          'rate_limit_exceeded',
+        ]),
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      return memberJson(await deps.members.resendInvite(session.account, request.params.id, session.member));
+    },
+  );
+
   app.get<{ Params: { id: string } }>(
     '/api/members/:id/sessions',
     {

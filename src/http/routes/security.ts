@@ -37,8 +37,37 @@ const object = (required: string[], properties: Record<string, unknown>) =>
 
 const CHANGE = [...AUTHENTICATED, ...STATE_CHANGING, ...SESSION_ONLY] as const;
 
-/** POST /api/auth/accept-invite: outside the authentication hook. */
+/** POST /api/auth/invitation and /api/auth/accept-invite: outside the authentication hook. */
 export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRouteDeps): void {
+  // A POST with the token in the body, as accept-invite: never in a URL, so never in an access log.
+  app.post<{ Body: { token: string } }>(
+    '/api/auth/invitation',
+    {
+      schema: {
+        summary: 'Dashboard: what an invitation link is for (the account, the role), before it is used',
+        body: object(['token'], { token: { type: 'string', minLength: 1, maxLength: 200 } }),
+        response: responses({ 200: json('The live invitation', ref('Invitation')) }, [
+          'invalid_json',
+          'unsupported_media_type',
+          'payload_too_large',
+          'server_busy',
+          'service_unavailable',
+          'validation_error',
+          'invalid_token',
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const { member, account } = await deps.members.describeInvite(request.body.token);
+      return reply.header('Cache-Control', 'no-store').send({
+        email: member.email,
+        role: member.role,
+        account_email: account.email,
+        expires_at: new Date(member.invite_expires_at!).toISOString(),
+      });
+    },
+  );
+
   app.post<{ Body: { token: string; password: string } }>(
     '/api/auth/accept-invite',
     {

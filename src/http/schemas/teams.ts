@@ -1,6 +1,6 @@
 // Teams' shapes (docs/design.md §2): who is signed in, the account's members and invitations, sessions,
 // two-factor set-up and the audit log (docs/API.md), shared by $ref.
-import { isoTime } from './responses.js';
+import { isoTime, nullableIsoTime } from './responses.js';
 
 /** Closed objects whose every property is required. */
 function record(properties: Record<string, object>, description?: string) {
@@ -40,9 +40,30 @@ const member = {
     email: { type: 'string' },
     role,
     status: { type: 'string', enum: ['invited', 'active'] },
+    invite_expires_at: {
+      ...nullableIsoTime,
+      description:
+        "While invited: when the invitation's link stops working (it may be past; mailing it again makes a new one); null once joined",
+    },
     totp_enabled: { type: 'boolean' },
     created_at: isoTime,
   }),
+};
+
+const invitation = {
+  $id: 'Invitation',
+  ...record(
+    {
+      email: { type: 'string', description: 'The invited address' },
+      role,
+      account_email: {
+        type: 'string',
+        description: "The account's address (its owner's), which the link joins",
+      },
+      expires_at: isoTime,
+    },
+    'What a live invitation link is for',
+  ),
 };
 
 const memberSession = {
@@ -96,4 +117,4 @@ const auditEntry = {
   }),
 };
 
-export const teamSchemas = [sessionMember, member, memberSession, totpSetup, auditEntry];
+export const teamSchemas = [sessionMember, member, invitation, memberSession, totpSetup, auditEntry];

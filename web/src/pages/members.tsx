@@ -59,6 +59,25 @@ export function MembersPage() {
     ).then((removed) => removed && focusPageHeading());
   };
 
+  const changeRole = (m: Member, role: string, select: HTMLSelectElement) => {
+    // A role changes what the member and its keys may do at once: asked first, as a removal is.
+    if (!window.confirm(`Make ${m.email} ${role}? It applies to their sessions and keys at once.`)) {
+      select.value = m.role;
+      return;
+    }
+    void act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${m.email} is now ${role}.`);
+  };
+  const [mailing, setMailing] = useState<string>();
+  const mailAgain = async (m: Member) => {
+    if (mailing) return;
+    setMailing(m.id);
+    await act(
+      () => api('POST', `/api/members/${m.id}/invitation`),
+      `A new invitation is on its way to ${m.email}; the earlier link no longer works.`,
+    );
+    setMailing(undefined);
+  };
+
   return (
     <Page
       title="Members"
@@ -97,13 +116,7 @@ export function MembersPage() {
                 <select
                   aria-label={`Role of ${m.email}`}
                   value={m.role}
-                  onChange={(e) => {
-                    const role = e.currentTarget.value;
-                    void act(
-                      () => api('PATCH', `/api/members/${m.id}`, { role }),
-                      `${m.email} is now ${role}.`,
-                    );
-                  }}
+                  onChange={(e) => changeRole(m, e.currentTarget.value, e.currentTarget)}
                 >
                   {ROLES.map((r) => (
                     <option key={r.value} value={r.value}>
@@ -113,7 +126,7 @@ export function MembersPage() {
                 </select>
               ),
           },
-          { header: 'Status', cell: (m) => (m.status === 'invited' ? 'invited' : 'active') },
+          { header: 'Status', cell: (m) => <MemberStatus member={m} /> },
           { header: 'Two-factor', cell: (m) => (m.totp_enabled ? 'on' : 'off') },
           { header: 'Since', cell: (m) => formatTime(m.created_at) },
           {
@@ -130,6 +143,16 @@ export function MembersPage() {
                     onClick={() => setOpen(open === m.id ? undefined : m.id)}
                   >
                     Sessions<span className="visually-hidden"> of {m.email}</span>
+                  </button>
+                )}{' '}
+                {m.status === 'invited' && (
+                  <button
+                    type="button"
+                    className="button small secondary"
+                    aria-disabled={mailing === m.id}
+                    onClick={() => void mailAgain(m)}
+                  >
+                    Mail again<span className="visually-hidden"> to {m.email}</span>
                   </button>
                 )}{' '}
                 {m.role !== 'owner' && (
@@ -153,5 +176,19 @@ export function MembersPage() {
         </section>
       )}
     </Page>
+  );
+}
+
+/** Active, or invited with when its link stops (or stopped) working. */
+function MemberStatus({ member }: { member: Member }) {
+  if (member.status !== 'invited' || !member.invite_expires_at) return <>active</>;
+  const expired = Date.parse(member.invite_expires_at) <= Date.now();
+  return (
+    <>
+      invited{' '}
+      <span className={expired ? 'warning-text' : 'muted'}>
+        ({expired ? 'link expired' : 'link valid until'} {formatTime(member.invite_expires_at)})
+      </span>
+    </>
   );
 }
