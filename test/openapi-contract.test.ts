@@ -316,6 +316,17 @@ describe('the OpenAPI document', () => {
     await fails(409, 'member_exists', 'POST', '/api/members', browser, { email: invited, role: 'viewer' });
     await ok('GET', '/api/members', browser);
     await ok('PATCH', `/api/members/${member.id}`, browser, { role: 'viewer' });
+    await ok('POST', '/api/auth/invitation', null, {
+      token: await mailedToken(env, invited, '/accept-invite'),
+    });
+    await fails(429, 'rate_limit_exceeded', 'POST', `/api/members/${member.id}/invitation`, browser);
+    // As if mailed a week ago: it may be mailed again.
+    await env.services.db.kysely
+      .updateTable('members')
+      .set({ invite_expires_at: Date.now() })
+      .where('id', '=', member.id)
+      .execute();
+    await ok('POST', `/api/members/${member.id}/invitation`, browser);
     const inviteToken = await mailedToken(env, invited, '/accept-invite');
     const viewer = browserOf(
       await ok('POST', '/api/auth/accept-invite', null, { token: inviteToken, password: 'a viewer horse' }),
@@ -324,6 +335,8 @@ describe('the OpenAPI document', () => {
       token: inviteToken,
       password: 'a viewer horse',
     });
+    await fails(400, 'invalid_token', 'POST', '/api/auth/invitation', null, { token: inviteToken });
+    await fails(409, 'invitation_accepted', 'POST', `/api/members/${member.id}/invitation`, browser);
     await fails(403, 'forbidden', 'POST', '/api/api-keys', viewer, { name: 'not mine' });
     const memberSessions = (await ok('GET', `/api/members/${member.id}/sessions`, browser)).json() as {
       data: { id: string }[];

@@ -930,6 +930,10 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       });
     }
     expect(entries.find((e) => e.action === 'webhook.secret_rotated')).toMatchObject({ target: hookId });
+    // A suppression is named by its address, added or removed, as the API and the CLI name it.
+    for (const action of ['suppression.added', 'suppression.removed']) {
+      expect(entries.find((e) => e.action === action)).toMatchObject({ target: 'gone@example.net' });
+    }
     const created = entries.find((e) => e.action === 'api_key.created')!;
     expect(created).toMatchObject({
       actor: { type: 'member', label: 'admin@example.org' },

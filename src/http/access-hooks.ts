@@ -82,7 +82,9 @@ function targetOf(request: FastifyRequest, payload: unknown): string | null {
   if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
   try {
     const body = JSON.parse(payload) as Record<string, unknown>;
-    for (const k of ['id', 'address', 'email', 'domain']) if (typeof body[k] === 'string') return body[k];
+    // A suppression's address before its id: the API names suppressions by address (DELETE
+    // /api/suppressions/:address), and so does the operator's `txmail suppressions add`.
+    for (const k of ['address', 'id', 'email', 'domain']) if (typeof body[k] === 'string') return body[k];
   } catch {
     // Not JSON: no target.
   }

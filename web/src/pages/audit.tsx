@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice } from '../components/notice.js';
@@ -6,6 +7,7 @@ import { usePages } from '../components/use-pages.js';
 import type { ApiKey, AuditEntry, Domain, Member, Webhook } from '../api-types.js';
 import { useApi } from '../components/use-api.js';
 import { useMay } from '../permissions.js';
+import { Link } from '../router.js';
 
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
@@ -19,9 +21,11 @@ function actor(e: AuditEntry): string {
 }
 
 /** What a change's target means where the action alone does not say it. */
-function target(e: AuditEntry, names: ReadonlyMap<string, string>): string {
+function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   if (e.action === 'account.reputation_changed' && e.target) return `sending state: ${e.target}`;
   if (!e.target) return '';
+  // An email (re-sent): its page in the log, while the log keeps it.
+  if (e.action.startsWith('email.')) return <Link href={`/logs/${e.target}`}>email {e.target}</Link>;
   // An id of a key, endpoint, member or domain that still exists: its name first, the id after.
   const name = names.get(e.target.split('/')[0]!);
   return name === undefined ? e.target : `${name} (${e.target})`;
@@ -57,7 +61,7 @@ export function AuditPage() {
         columns={[
           { header: 'When', cell: (e) => formatTime(e.created_at) },
           { header: 'Who', cell: actor },
-          { header: 'Action', cell: (e) => <code>{e.action}</code> },
+          { header: 'Action', cell: (e) => <code className="code-words">{e.action}</code> },
           { header: 'Target', cell: (e) => target(e, names) },
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
