@@ -148,7 +148,7 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await screenshot(owner, 'members');
   });
 
-  it('says so when an invitation link is used, expired or cut, instead of asking for a password', async () => {
+  it('says in words when a mailed link is used, expired or cut: invitation, reset, verification', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const p = await context.newPage();
@@ -156,6 +156,15 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       await p.goto(`${server.url}/accept-invite?token=not-a-live-token`);
       await p.getByText('This invitation link is used already, has expired, or is not whole').waitFor();
       expect(await p.getByLabel('Password').count()).toBe(0);
+      await p.goto(`${server.url}/reset-password?token=not-a-live-token`);
+      await p.getByLabel('New password').fill('a new horse battery');
+      await p.getByRole('button', { name: 'Set password' }).click();
+      await p.getByText('This reset link was used already or has expired').waitFor();
+      expect(await p.getByRole('link', { name: 'Ask for a new one' }).getAttribute('href')).toBe(
+        '/forgot-password',
+      );
+      await p.goto(`${server.url}/verify-email?token=not-a-live-token`);
+      await p.getByText('This verification link was used already or has expired').waitFor();
     } finally {
       await context.close();
     }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Link, useLocation } from '../router.js';
@@ -46,7 +46,14 @@ export function ResetPasswordPage() {
             Your password is changed. <Link href="/login">Log in</Link> with it.
           </Notice>
         )}
-        <ErrorNotice error={error} />
+        {error instanceof ApiError && error.code === 'invalid_token' ? (
+          <Notice kind="error">
+            This reset link was used already or has expired: a link works once, for an hour.{' '}
+            <Link href="/forgot-password">Ask for a new one</Link>.
+          </Notice>
+        ) : (
+          <ErrorNotice error={error} />
+        )}
       </LiveRegion>
     </AuthCard>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { useSession, type SessionInfo } from '../session.js';
@@ -44,6 +44,11 @@ export function VerifyEmailPage() {
           <Notice kind="success">
             You are logged in as {session.account.email}, whose address is verified: this link has nothing
             left to do.
+          </Notice>
+        ) : error instanceof ApiError && error.code === 'invalid_token' ? (
+          <Notice kind="error">
+            This verification link was used already or has expired. If your address is verified, log in; if
+            not, log in and the dashboard offers a new link.
           </Notice>
         ) : (
           <ErrorNotice error={error} />
