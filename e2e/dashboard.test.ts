@@ -429,6 +429,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       req.resume();
       res.writeHead(204).end();
     }).listen(hookPort, '127.0.0.1');
+    // The server's refusal names the field as the form labels it, not as the API does ("url").
+    await page.getByLabel('Endpoint URL').fill('ftp://files.example/events');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByText('“Endpoint URL” must start with https://', { exact: false }).waitFor();
     await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${hookPort}/events`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('Endpoint added.').waitFor();

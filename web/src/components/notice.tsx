@@ -1,6 +1,7 @@
 // Results of async actions, announced by screen readers (aria-live) and shown in place.
 import type { ReactNode } from 'react';
 import { ApiError } from '../api.js';
+import { withLabels, type FieldLabels } from './field-labels.js';
 
 export function Notice({
   kind = 'info',
@@ -21,12 +22,13 @@ export function Notice({
  * whoever reads the API's documentation or asks for help (`invalid_credentials: the email or the
  * password is wrong` reads "The email or the password is wrong. (invalid_credentials)").
  */
-export function ErrorNotice({ error }: { error: unknown }) {
+export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldLabels }) {
   if (!error) return null;
   if (!(error instanceof ApiError)) return <Notice kind="error">{String(error)}</Notice>;
   return (
     <Notice kind="error">
-      {sentence(error.message)} <span className="error-code">({error.code})</span>
+      {sentence(labels ? withLabels(error.message, labels) : error.message)}{' '}
+      <span className="error-code">({error.code})</span>
     </Notice>
   );
 }

@@ -68,7 +68,7 @@ export function ApiKeysPage() {
           </div>
         )}
         {message && <Notice kind="success">{message}</Notice>}
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} labels={{ name: 'Name of the new key' }} />
       </LiveRegion>
       <ErrorNotice error={keys.error} />
       <DataTable

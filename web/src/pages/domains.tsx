@@ -75,7 +75,7 @@ export function DomainsPage() {
             <SubmitButton>Add domain</SubmitButton>
           </ActionForm>
           <LiveRegion>
-            <ErrorNotice error={error ?? domains.error} />
+            <ErrorNotice error={error ?? domains.error} labels={{ name: 'Domain' }} />
           </LiveRegion>
           <ItemList items={domains.data?.data} empty="No domains yet.">
             {(d) => (

@@ -99,7 +99,7 @@ export function MembersPage() {
       </ActionForm>
       <LiveRegion>
         {message && <Notice kind="success">{message}</Notice>}
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} labels={{ email: 'Email of the person to invite' }} />
       </LiveRegion>
       <ErrorNotice error={members.error} />
       <DataTable

@@ -79,7 +79,7 @@ export function SignupPage() {
           required
           hint="At least 10 characters."
         />
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} labels={{ email: 'Email', password: 'Password' }} />
         <button className="button" disabled={busy}>
           {busy ? 'Creating…' : 'Create account'}
         </button>

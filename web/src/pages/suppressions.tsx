@@ -78,7 +78,7 @@ export function SuppressionsPage() {
           )}
           <LiveRegion>
             {message && <Notice kind="success">{message}</Notice>}
-            <ErrorNotice error={error ?? list.error} />
+            <ErrorNotice error={error ?? list.error} labels={{ address: 'Address', reason: 'Why' }} />
           </LiveRegion>
           <DataTable
             rows={list.data?.data}

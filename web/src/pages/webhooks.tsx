@@ -21,6 +21,9 @@ import { Link, navigate } from '../router.js';
 import { useMay } from '../permissions.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 
+/** The endpoint forms' labels, for the server's errors (components/field-labels.ts). */
+const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events to send' };
+
 // The event types are the API's (webhookEventTypeValues, generated from /openapi.json); a type added
 // there fails the build here until it has a label.
 const EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -114,7 +117,7 @@ export function WebhooksPage() {
             </ActionForm>
           )}
           <LiveRegion>
-            <ErrorNotice error={error ?? hooks.error} />
+            <ErrorNotice error={error ?? hooks.error} labels={WEBHOOK_LABELS} />
             {created && (
               <div className="notice success" role="status">
                 <p>
@@ -176,7 +179,7 @@ function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: (
         <SubmitButton>Save changes</SubmitButton>
         <LiveRegion>
           {saved && <Notice kind="success">Saved; the secret is unchanged.</Notice>}
-          <ErrorNotice error={error} />
+          <ErrorNotice error={error} labels={WEBHOOK_LABELS} />
         </LiveRegion>
       </ActionForm>
     </details>
