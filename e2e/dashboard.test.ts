@@ -468,6 +468,16 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Suppress', exact: true }).click();
     await page.getByText('asked-not-to@dest.example is suppressed: sends to it are refused.').waitFor();
     await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
+    // Found by the start of the address, in any case.
+    const find = page.getByLabel('Find addresses starting with');
+    await find.fill('ASKED-');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
+    await find.fill('nobody');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No suppressed address starts with nobody.').waitFor();
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
     await screenshot(page, 'suppressions');
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Remove asked-not-to@dest.example' }).click();

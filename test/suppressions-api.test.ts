@@ -118,6 +118,62 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
     expect(one.next_cursor).toBeNull();
   });
 
+  it('finds addresses by their start, alphabetically, page by page, in this account only', async () => {
+    const carol = await createTenant(env.services, { domain: 'acme.example' });
+    const addresses = [
+      'pre-b@x.example',
+      'pre-a@y.example',
+      'pre_c@x.example',
+      'prea@x.example',
+      'pre-a@x.example',
+      'zoe.b@x.example',
+      'zo@x.example',
+      'other@x.example',
+    ];
+    for (const address of addresses) {
+      const added = await call(carol, 'POST', '/api/suppressions', { address });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    await call(bob, 'POST', '/api/suppressions', { address: 'pre-z@x.example' });
+    const all = async (startsWith: string, limit: number) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const url: string = `/api/suppressions?starts_with=${encodeURIComponent(startsWith)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+        const res = await call(carol, 'GET', url);
+        expect(res.statusCode, res.body).toBe(200);
+        const page = res.json() as Page;
+        expect(page.data.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.data.map((e) => e.address));
+        cursor = page.next_cursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await all('PRE-', 2)).toEqual(['pre-a@x.example', 'pre-a@y.example', 'pre-b@x.example']);
+    // "_" is a character here, not a wildcard.
+    expect(await all('pre_', 2)).toEqual(['pre_c@x.example']);
+    expect(await all('pre', 100)).toEqual([
+      'pre-a@x.example',
+      'pre-a@y.example',
+      'pre-b@x.example',
+      'pre_c@x.example',
+      'prea@x.example',
+    ]);
+    expect(await all('zo', 1)).toEqual(['zo@x.example', 'zoe.b@x.example']);
+    expect(await all('zoe', 1)).toEqual(['zoe.b@x.example']);
+    expect(await all('pre-a@x.example', 5)).toEqual(['pre-a@x.example']);
+    expect(await all('nobody', 5)).toEqual([]);
+    // Refused: both filters, blank, and a cursor of another search.
+    const refused = async (query: string) => {
+      const res = await call(carol, 'GET', `/api/suppressions?${query}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.body).toMatch(/^validation_error:/);
+    };
+    await refused('starts_with=pre&address=prea@x.example');
+    await refused('starts_with=%20');
+    await refused(`starts_with=zo&cursor=${Buffer.from('pre-a@x.example').toString('base64url')}`);
+  });
+
   it('removes an address so sending works again', async () => {
     await call(alice, 'POST', '/api/suppressions', { address: 'back@dest.example' });
     expect(

@@ -20,11 +20,25 @@ export class Suppressions {
     private readonly clock: Clock,
   ) {}
 
-  /** Newest first; `cursor` is the `next_cursor` of the previous page. */
+  /**
+   * Newest first; `cursor` is the `next_cursor` of the previous page. With `startsWith`, the addresses
+   * that start with it, alphabetically (a search as one types: `bob@`, `bob@acme`).
+   */
   async list(
     accountId: string,
-    q: { address?: string | undefined; cursor?: string | undefined; limit: number },
+    q: {
+      address?: string | undefined;
+      startsWith?: string | undefined;
+      cursor?: string | undefined;
+      limit: number;
+    },
   ): Promise<SuppressionPage> {
+    if (q.startsWith !== undefined) {
+      if (q.address !== undefined) {
+        throw new AppError('validation_error', '"address" and "starts_with" cannot be used together');
+      }
+      return this.listByPrefix(accountId, q.startsWith, q.cursor, q.limit);
+    }
     const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const address = q.address === undefined ? undefined : normalizeAddress(q.address, 'address');
     const rows = await this.repo.list(accountId, { address, beforeId }, q.limit + 1);
@@ -33,6 +47,34 @@ export class Suppressions {
       data: page.map(suppressionJson),
       next_cursor:
         rows.length > q.limit ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
+    };
+  }
+
+  private async listByPrefix(
+    accountId: string,
+    startsWith: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<SuppressionPage> {
+    // Addresses are stored in lower case: so is what they are searched by.
+    const prefix = startsWith.trim().toLowerCase();
+    if (prefix === '' || /[\s\0]/.test(prefix)) {
+      throw new AppError('validation_error', '"starts_with" must be the start of an address, without spaces');
+    }
+    let after: string | undefined;
+    if (cursor !== undefined) {
+      after = Buffer.from(cursor, 'base64url').toString('utf8');
+      // A page's cursor is its last address, which starts with the same prefix.
+      if (!after.startsWith(prefix)) {
+        throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
+      }
+    }
+    const rows = await this.repo.listByPrefix(accountId, { prefix, after }, limit + 1);
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map(suppressionJson),
+      next_cursor:
+        rows.length > limit ? Buffer.from(page[page.length - 1]!.address).toString('base64url') : null,
     };
   }
 

@@ -73,7 +73,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
     retention: new RetentionRepo(db.kysely),
-    suppressions: new SuppressionsRepo(db.kysely),
+    suppressions: new SuppressionsRepo(db.kysely, db.dialect),
     // On SQLite the receiver stores on the event loop's connection: large raw texts go in parts.
     inbound: new InboundRepo(
       db.kysely,

@@ -3129,12 +3129,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The suppression list, newest first */
+    /** The suppression list, newest first (or by the start of the address, alphabetically) */
     get: {
       parameters: {
         query?: {
           /** @description Exact address */
           address?: string;
+          /** @description Addresses that start with this (any case), alphabetically instead of newest first */
+          starts_with?: string;
           /** @description next_cursor of the previous page */
           cursor?: string;
           /** @description 1–100, default 50 */

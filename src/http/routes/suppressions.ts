@@ -23,7 +23,14 @@ const listQuerySchema = {
   properties: {
     // Length limits: a huge filter is refused by the schema before the address parser sees it.
     address: { type: 'string', maxLength: MAX_SUPPRESSION_ADDRESS_LENGTH, description: 'Exact address' },
-    cursor: { type: 'string', maxLength: 64, description: 'next_cursor of the previous page' },
+    starts_with: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_SUPPRESSION_ADDRESS_LENGTH,
+      description: 'Addresses that start with this (any case), alphabetically instead of newest first',
+    },
+    // A page of a prefix search ends at an address: up to 320 octets, in base64url.
+    cursor: { type: 'string', maxLength: 1300, description: 'next_cursor of the previous page' },
     limit: { type: 'string', pattern: '^[0-9]{1,3}$', description: '1–100, default 50' },
   },
 } as const;
@@ -40,6 +47,7 @@ const addBodySchema = {
 
 export interface ListSuppressionsQuery {
   address?: string;
+  starts_with?: string;
   cursor?: string;
   limit?: string;
 }
@@ -54,7 +62,7 @@ export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Su
     '/api/suppressions',
     {
       schema: {
-        summary: 'The suppression list, newest first',
+        summary: 'The suppression list, newest first (or by the start of the address, alphabetically)',
         querystring: listQuerySchema,
         response: responses({ 200: json('A page of the list', list(ref('Suppression'), true)) }, [
           ...AUTHENTICATED,
@@ -68,7 +76,12 @@ export function registerSuppressionRoutes(app: FastifyInstance, suppressions: Su
       const limit = q.limit === undefined ? 50 : Number(q.limit);
       if (limit < 1 || limit > 100)
         throw new AppError('validation_error', '"limit" must be between 1 and 100');
-      return suppressions.list(account.id, { address: q.address, cursor: q.cursor, limit });
+      return suppressions.list(account.id, {
+        address: q.address,
+        startsWith: q.starts_with,
+        cursor: q.cursor,
+        limit,
+      });
     },
   );
 

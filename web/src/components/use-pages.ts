@@ -1,7 +1,7 @@
 // A list the API answers a page at a time (`{ data, next_cursor }`: the log, the audit log): the first
 // page for the query, then each "Load more" appends the next.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, query } from '../api.js';
+import { api, ApiError, query } from '../api.js';
 
 export interface Pages<Row> {
   /** undefined until the first page is in. */
@@ -10,7 +10,11 @@ export interface Pages<Row> {
   more: boolean;
   loading: boolean;
   error: unknown;
+  /** The server has no such route yet (a feature of a later version). */
+  unavailable: boolean;
   loadMore(): void;
+  /** The first page again (after a change to the list), as far as the rows shown went or not. */
+  reload(): Promise<void>;
 }
 
 /** The pages of `path` with `params` (unset ones left out); a change of either starts again. */
@@ -20,6 +24,7 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>();
+  const [unavailable, setUnavailable] = useState(false);
   /** The query shown: a page that comes back after the query changed is dropped. */
   const shown = useRef('');
 
@@ -37,7 +42,9 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
         setCursor(page.next_cursor);
         setError(undefined);
       } catch (err) {
-        if (shown.current === key) setError(err);
+        if (shown.current !== key) return;
+        if (err instanceof ApiError && err.routeMissing) setUnavailable(true);
+        else setError(err);
       } finally {
         if (shown.current === key) setLoading(false);
       }
@@ -54,8 +61,10 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
     more: cursor !== null,
     loading,
     error,
+    unavailable,
     loadMore: () => {
       if (cursor !== null) void load(cursor);
     },
+    reload: () => load(null),
   };
 }

@@ -1,18 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { api, query, type ApiBody } from '../api.js';
+import { api } from '../api.js';
 import type { Suppression } from '../api-types.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion, Notice, NotAvailable } from '../components/notice.js';
 import { focusPageHeading, Page } from '../components/page.js';
-import { useApi } from '../components/use-api.js';
+import { usePages } from '../components/use-pages.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
 
 export function SuppressionsPage() {
+  // What the search box holds: the start of the addresses to show (alphabetically), or nothing (all,
+  // newest first).
   const [address, setAddress] = useState('');
-  const list = useApi<ApiBody<'/api/suppressions', 'get'>>(`/api/suppressions${query({ address })}`);
+  const list = usePages<Suppression>('/api/suppressions', { starts_with: address, limit: '100' });
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const search = (e: FormEvent<HTMLFormElement>) => {
@@ -61,7 +63,14 @@ export function SuppressionsPage() {
       ) : (
         <>
           <form onSubmit={search} className="inline-form" role="search">
-            <Field label="Find an address" name="address" type="email" defaultValue={address} />
+            <Field
+              label="Find addresses starting with"
+              name="address"
+              placeholder="jane@ or jane@acme"
+              autoCapitalize="none"
+              spellCheck={false}
+              defaultValue={address}
+            />
             <button className="button">Search</button>
             {address && (
               <button type="button" className="button secondary" onClick={() => setAddress('')}>
@@ -81,8 +90,8 @@ export function SuppressionsPage() {
             <ErrorNotice error={error ?? list.error} labels={{ address: 'Address', reason: 'Why' }} />
           </LiveRegion>
           <DataTable
-            rows={list.data?.data}
-            empty={address ? `${address} is not suppressed.` : 'No suppressed addresses.'}
+            rows={list.rows}
+            empty={address ? `No suppressed address starts with ${address}.` : 'No suppressed addresses.'}
             columns={[
               { header: 'Address', cell: (s) => s.address },
               {
@@ -108,6 +117,16 @@ export function SuppressionsPage() {
               },
             ]}
           />
+          {list.more && (
+            <button
+              type="button"
+              className="button secondary"
+              onClick={list.loadMore}
+              disabled={list.loading}
+            >
+              Load more
+            </button>
+          )}
         </>
       )}
     </Page>
