@@ -18,6 +18,48 @@ import { UnreachableHosts } from './unreachable-hosts.js';
 export const MAX_REPLY_BYTES = 64 * 1024;
 /** The part of a reply that is classified and kept with the attempt (the log, events, webhooks). */
 export const MAX_REPLY_TEXT = 2048;
+/** The default bound on one attempt's time, all hosts together (SmtpTransportOptions.attemptTimeoutMs). */
+export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The time one attempt has left, over the connections it opens or reuses one after another. When it
+ * runs out, the connection in use is failed as a timeout (its socket destroyed with the error): the
+ * send or the connection in progress ends with it, and no other host is tried.
+ */
+class AttemptDeadline {
+  expired = false;
+  private current: SMTPConnection | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly ms: number) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      const socket = this.current?._socket;
+      if (socket) socket.destroy(this.error());
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** What a connection cut by the deadline, or one not started for lack of time, fails with. */
+  error(): SmtpError {
+    return Object.assign(
+      new Error(`the attempt ran out of its ${Math.round(this.ms / 1000)} s: the server answered too slowly`),
+      {
+        code: 'ETIMEDOUT',
+      },
+    );
+  }
+
+  /** The connection the attempt is using now. */
+  use(conn: SMTPConnection): void {
+    this.current = conn;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.current = undefined;
+  }
+}
 
 export interface SmtpTransportOptions {
   /** EHLO name. */
@@ -29,6 +71,13 @@ export interface SmtpTransportOptions {
   connectTimeoutMs?: number;
   /** Inactivity limit during a transaction (also the wait for the reply to the final "."). */
   socketTimeoutMs?: number;
+  /**
+   * The most one attempt takes, every MX host tried included (default ATTEMPT_TIMEOUT_MS). A server
+   * that trickles its replies a byte at a time never trips the inactivity limit; this bounds it, and
+   * keeps an attempt shorter than the worker's lease on the message, past which another claim could
+   * deliver it a second time.
+   */
+  attemptTimeoutMs?: number;
   /**
    * Certificate authorities (PEM) trusted besides Node's roots (and NODE_EXTRA_CA_CERTS, which only a
    * process started with it has) when checking a receiving server's certificate.
@@ -96,16 +145,38 @@ export class SmtpTransport implements Transport {
     sourceIp?: string,
     requirement: TlsRequirement = OPPORTUNISTIC,
   ): Promise<AttemptResult> {
+    const deadline = new AttemptDeadline(this.options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS);
+    try {
+      return await this.deliverWithin(deadline, job, targets, sourceIp, requirement);
+    } finally {
+      deadline.stop();
+    }
+  }
+
+  private async deliverWithin(
+    deadline: AttemptDeadline,
+    job: DeliveryJob,
+    targets: DeliveryTarget[],
+    sourceIp: string | undefined,
+    requirement: TlsRequirement,
+  ): Promise<AttemptResult> {
     let last: AttemptResult | undefined;
     const sessions: TlsSessionReport[] = [];
     const skipped: DeliveryTarget[] = [];
-    /** Tries one host; true when the message is answered there (no next host to try). */
+    /** Tries one host; true when there is no next host to try (answered there, or out of time). */
     const answered = async (target: DeliveryTarget): Promise<boolean> => {
-      const { result, tryNext } = await this.deliverTo(job, target, sourceIp, requirement, sessions);
+      const { result, tryNext } = await this.deliverTo(
+        job,
+        target,
+        sourceIp,
+        requirement,
+        sessions,
+        deadline,
+      );
       last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
       if (skipped.length > 0 && skipped.length < targets.length)
         last = { ...last, skippedHosts: skipped.map((t) => t.host) };
-      return !tryNext;
+      return !tryNext || deadline.expired;
     };
     // Hosts that could not be reached lately are skipped, each asked as its turn comes
     // (unreachable-hosts.ts); when every one was skipped, all are tried, as before.
@@ -149,6 +220,7 @@ export class SmtpTransport implements Transport {
     sourceIp: string | undefined,
     requirement: TlsRequirement,
     sessions: TlsSessionReport[],
+    deadline: AttemptDeadline,
   ): Promise<{ result: AttemptResult; tryNext: boolean }> {
     // A connection is reused only for the same host name (its certificate was judged for it) and the
     // same class of requirement: one that negotiated an invalid certificate, or none, never carries a
@@ -167,9 +239,12 @@ export class SmtpTransport implements Transport {
       /** The verdict of a session opened now, for this message's requirement; a reused one is judged below. */
       let judged: TlsVerdict | undefined;
       if (!pooled) {
-        const opened = await this.connect(target, sourceIp, requirement);
-        // Reached: its SMTP server said something (a refusal or a greeting); otherwise down.
-        if ('err' in opened && opened.err.responseCode === undefined && !opened.verdict)
+        const opened = await this.connect(target, sourceIp, requirement, deadline);
+        // Reached: its SMTP server said something (a refusal or a greeting); otherwise down. A session
+        // the attempt's deadline cut says nothing of the host.
+        if (deadline.expired) {
+          // Not judged either way.
+        } else if ('err' in opened && opened.err.responseCode === undefined && !opened.verdict)
           this.unreachable.failed(reachKey(target, sourceIp), this.now());
         else this.unreachable.reached(reachKey(target, sourceIp));
         if ('err' in opened) {
@@ -210,6 +285,7 @@ export class SmtpTransport implements Transport {
         return { result: this.tlsRefusal(verdict, target, pooled.conn), tryNext: true };
       }
       const reused = pooled.sent > 0;
+      deadline.use(pooled.conn);
       const outcome = await this.send(pooled, job);
       if (outcome.ok) {
         report(verdict);
@@ -221,7 +297,7 @@ export class SmtpTransport implements Transport {
         return { result: { ...result, tlsDetails: verdict.details }, tryNext: false };
       }
       const err = outcome.err;
-      if (reused && !fresh && err.responseCode === undefined) {
+      if (reused && !fresh && err.responseCode === undefined && !deadline.expired) {
         this.discard(pooled);
         continue;
       }
@@ -250,22 +326,23 @@ export class SmtpTransport implements Transport {
     target: DeliveryTarget,
     sourceIp: string | undefined,
     requirement: TlsRequirement,
+    deadline: AttemptDeadline,
   ): Promise<Opened> {
     const credentials = target.auth !== undefined;
     let conn: SMTPConnection;
     let facts: TlsFacts;
     try {
-      conn = await this.open(target, sourceIp, false);
+      conn = await this.open(target, sourceIp, false, deadline);
       facts = this.tlsFacts(conn, target);
     } catch (err) {
       const e = err as SmtpError;
       if (!e.tlsHandshake) return { err: e };
       const error = handshakeWords(e);
       const failed = judgeTls(target, { kind: 'handshake-failed', error }, requirement, credentials);
-      if (failed.action !== 'fallback') return { refused: failed };
+      if (failed.action !== 'fallback' || deadline.expired) return { refused: failed };
       facts = { kind: 'handshake-failed', error, retriedInCleartext: true };
       try {
-        conn = await this.open(target, sourceIp, true);
+        conn = await this.open(target, sourceIp, true, deadline);
       } catch (retryErr) {
         return { err: retryErr as SmtpError, verdict: judgeTls(target, facts, requirement) };
       }
@@ -322,7 +399,9 @@ export class SmtpTransport implements Transport {
     target: DeliveryTarget,
     sourceIp: string | undefined,
     ignoreTLS: boolean,
+    deadline: AttemptDeadline,
   ): Promise<SMTPConnection> {
+    if (deadline.expired) return Promise.reject(deadline.error());
     const conn = new SMTPConnection({
       host: target.address,
       port: target.port,
@@ -343,6 +422,7 @@ export class SmtpTransport implements Transport {
       tls: { rejectUnauthorized: false, ...(this.trusted ? { ca: this.trusted } : {}) },
       allowInternalNetworkInterfaces: true,
     });
+    deadline.use(conn);
     return new Promise((resolve, reject) => {
       const fail = (err: SmtpError) => {
         // Failed while upgrading: the handshake (or the connection during it), not the server's SMTP.

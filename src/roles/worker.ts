@@ -16,7 +16,7 @@ import { Deliverer, relayTarget } from '../delivery/deliver-message.js';
 import { DestinationBlocks } from '../delivery/destination-blocks.js';
 import { DestinationLimits } from '../delivery/destination-limits.js';
 import { createMessageBuilder, type MessageBuilder } from '../delivery/message-builder.js';
-import { SmtpTransport, type SmtpTransportOptions } from '../delivery/smtp-transport.js';
+import { ATTEMPT_TIMEOUT_MS, SmtpTransport, type SmtpTransportOptions } from '../delivery/smtp-transport.js';
 import { SourceIpPool } from '../delivery/source-ip-pool.js';
 import { DEFAULT_WORKER_OPTIONS, DeliveryWorker, type WorkerOptions } from '../delivery/worker.js';
 import { DnsCache } from '../dns/dns-cache.js';
@@ -111,6 +111,9 @@ export function createWorkerRole(core: Core): WorkerRole {
       transport = new SmtpTransport({
         hostname: config.hostname,
         now: () => clock.now(),
+        // An attempt ends well within the worker's lease on its message: past the lease, another claim
+        // could deliver the message while this attempt still holds it.
+        attemptTimeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, (config.workerLeaseSeconds * 1000) / 2),
         ...transportOptions,
       });
       builder = createMessageBuilder(config.buildThreads);

@@ -1,0 +1,128 @@
+// A receiving server that trickles its replies, a byte at a time, never idle long enough for the
+// inactivity limit (delivery/smtp-transport.ts, real sockets): the attempt's own deadline ends it, as a
+// deferral that says so, with no other host tried afterwards and the connection closed. Without it,
+// such a server holds a delivery for as long as it likes, past the worker's lease on the message, when
+// another claim would deliver the message a second time.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpTransport } from '../src/delivery/smtp-transport.js';
+import { SmtpSink } from './helpers/smtp-sink.js';
+
+/** Greets and takes the envelope at once; the reply at `slowAt` comes one byte every 50 ms, forever. */
+class TricklingHost {
+  connections = 0;
+  closed = 0;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server: net.Server;
+  port = 0;
+  constructor(slowAt: 'greeting' | 'data-end') {
+    this.server = net.createServer((socket) => {
+      this.connections++;
+      this.sockets.add(socket);
+      let timer: NodeJS.Timeout | undefined;
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        this.sockets.delete(socket);
+        this.closed++;
+      });
+      const trickle = (start: string) => {
+        socket.write(start);
+        timer = setInterval(() => socket.write('.'), 50);
+      };
+      if (slowAt === 'greeting') return trickle('220-');
+      socket.write('220 slow.test ESMTP\r\n');
+      let buffered = '';
+      let inData = false;
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1');
+        for (;;) {
+          if (inData) {
+            const end = buffered.indexOf('\r\n.\r\n');
+            if (end < 0) return;
+            buffered = '';
+            inData = false;
+            return trickle('250-');
+          }
+          const eol = buffered.indexOf('\r\n');
+          if (eol < 0) return;
+          const verb = buffered.slice(0, 4).toUpperCase();
+          buffered = buffered.slice(eol + 2);
+          if (verb === 'EHLO') socket.write('250-slow.test\r\n250 8BITMIME\r\n');
+          else if (verb === 'DATA') {
+            inData = true;
+            buffered = `\r\n${buffered}`;
+            socket.write('354 go ahead\r\n');
+          } else socket.write('250 ok\r\n');
+        }
+      });
+    });
+  }
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+  stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+describe('an attempt against a server that trickles its replies', () => {
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await new SmtpSink().start();
+  });
+  afterAll(() => sink?.stop());
+
+  const job = (n: number) => ({
+    from: 'b@send.acme.example',
+    to: `r${n}@dest.example`,
+    raw: Buffer.from(`Subject: ${n}\r\n\r\nbody\r\n`),
+  });
+
+  it.each(['greeting', 'data-end'] as const)(
+    'ends at its deadline when the %s reply trickles, and tries no other host',
+    async (slowAt) => {
+      const slow = await new TricklingHost(slowAt).start();
+      // Inactivity and connection limits far above the deadline: only the deadline can end it.
+      const transport = new SmtpTransport({
+        hostname: 'mta.txmail.test',
+        connectTimeoutMs: 60_000,
+        socketTimeoutMs: 60_000,
+        attemptTimeoutMs: 800,
+      });
+      try {
+        const before = sink.received.length;
+        const result = await transport.deliver(job(1), [
+          { host: 'mx1.dest.example', address: '127.0.0.1', port: slow.port, secure: false },
+          { host: 'mx2.dest.example', address: '127.0.0.1', port: sink.port, secure: false },
+        ]);
+        expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, category: 'network_error' });
+        expect(result.reply).toMatch(/ran out of its 1 s: the server answered too slowly/);
+        // Out of time: the second host is not tried within the same attempt.
+        expect(sink.received.length).toBe(before);
+        expect(slow.connections).toBe(1);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(slow.closed).toBe(1);
+      } finally {
+        await transport.close();
+        await slow.stop();
+      }
+    },
+  );
+
+  it('leaves an attempt that ends in time alone: the next attempt has its own deadline', async () => {
+    const transport = new SmtpTransport({ hostname: 'mta.txmail.test', attemptTimeoutMs: 800 });
+    try {
+      const target = [{ host: 'mx.dest.example', address: '127.0.0.1', port: sink.port, secure: false }];
+      expect(await transport.deliver(job(2), target)).toMatchObject({ outcome: 'delivered' });
+      // Past the first attempt's deadline, on the connection it pooled.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await transport.deliver(job(3), target)).toMatchObject({ outcome: 'delivered' });
+    } finally {
+      await transport.close();
+    }
+  });
+});
