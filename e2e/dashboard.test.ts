@@ -321,6 +321,28 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await screenshot(page, 'email-detail');
   });
 
+  it('sends an email to any address from the dashboard, and records one without delivering it', async () => {
+    await nav('Guided test');
+    const form = page.getByRole('form', { name: 'Send an email' });
+    // The From starts at the verified domain.
+    expect(await form.getByLabel('From').inputValue()).toBe('hello@acme.example');
+    await form.getByLabel('To').fill('sam@dest.example');
+    await form.getByLabel('Subject').fill('Sent from the form');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Queued for delivery.').waitFor();
+    await screenshot(page, 'send-form');
+    await page.getByRole('link', { name: 'Follow it in the logs' }).click();
+    await heading('Email').waitFor();
+    await page.getByText('Sent from the form').first().waitFor();
+    await page.getByText('sam@dest.example').first().waitFor();
+    await nav('Guided test');
+    await form.getByLabel('To').fill('sam@dest.example');
+    await form.getByLabel('Subject').fill('Recorded only');
+    await form.getByLabel('Record it in the logs only, without delivering it').check();
+    await form.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Recorded, not delivered.').waitFor();
+  });
+
   it('finds a bounced email by its category in the logs, and not under another category', async () => {
     const res = await apiFetch(server, `/api/email/send`, {
       method: 'POST',

@@ -4,13 +4,19 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { Page } from '../components/page.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
-import type { EmailDetail } from '../api-types.js';
+import type { Domain, EmailDetail } from '../api-types.js';
+import { SendForm } from '../components/send-form.js';
+import { useApi } from '../components/use-api.js';
+import { useMay } from '../permissions.js';
 import { Timeline } from './email-detail.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'complained']);
 
 export function GuidedTestPage() {
   const { session } = useSession();
+  const may = useMay();
+  const domains = useApi<{ data: Domain[] }>(may('GET /api/domains') ? '/api/domains' : null);
+  const verified = domains.data?.data.find((d) => d.status === 'verified');
   const [sent, setSent] = useState<{ id: string; to: string; from: string }>();
   const [detail, setDetail] = useState<EmailDetail>();
   const [error, setError] = useState<unknown>();
@@ -59,7 +65,7 @@ export function GuidedTestPage() {
       intro={
         <>
           One button sends a real email from our test domain to your signup address, {email}. It works in the
-          sandbox, before you verify a domain.
+          sandbox, before you verify a domain. Below it, a form sends any email, as the API does.
         </>
       }
     >
@@ -92,6 +98,10 @@ export function GuidedTestPage() {
           It arrived. Next: <Link href="/domains">add your domain</Link> and{' '}
           <Link href="/api-keys">create an API key</Link>.
         </Notice>
+      )}
+      {/* Once the domains are in: a verified one gives the From a start (remounted when it arrives). */}
+      {may('POST /api/email/send') && !domains.loading && (
+        <SendForm key={verified?.name ?? ''} defaultFrom={verified ? `hello@${verified.name}` : undefined} />
       )}
     </Page>
   );
