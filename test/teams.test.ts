@@ -307,6 +307,28 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     });
   });
 
+  it('mails an invitation once for five "Mail again" requests at the same moment, its one link live', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const invited = await as(owner, 'POST', '/api/members', { email: 'race@example.org', role: 'viewer' });
+    const id = (invited.json() as { id: string }).id;
+    await mailedToken(env, 'race@example.org', '/accept-invite');
+    clock.advance(120_000);
+    const before = (await env.mailTo('race@example.org')).length;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => as(owner, 'POST', `/api/members/${id}/invitation`)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 429, 429, 429, 429]);
+    const token = await mailedToken(env, 'race@example.org', '/accept-invite');
+    expect(await env.mailTo('race@example.org')).toHaveLength(before + 1);
+    const described = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/invitation',
+      payload: { token },
+    });
+    expect(described.statusCode, described.body).toBe(200);
+  });
+
   it('enrols in TOTP, signs in with a code once per step, and with each recovery code once', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

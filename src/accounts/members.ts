@@ -111,28 +111,36 @@ export class Members {
    */
   async resendInvite(account: Account, id: string, by: MemberRow): Promise<MemberRow> {
     const member = await this.find(account, id);
-    if (member.accepted_at !== null || member.invite_expires_at === null) {
-      throw new AppError(
-        'invitation_accepted',
-        `${member.email} has joined already: there is no invitation to send`,
-      );
-    }
     const now = this.deps.clock.now();
-    const sentAt = member.invite_expires_at - INVITE_TTL_MS;
-    if (now < sentAt + INVITE_RESEND_GAP_MS) {
-      throw rateLimited(
-        `the invitation of ${member.email} was mailed less than a minute ago`,
-        (sentAt + INVITE_RESEND_GAP_MS - now) / 1000,
-      );
-    }
+    const mayRenew = (m: MemberRow): number => {
+      if (m.accepted_at !== null || m.invite_expires_at === null) {
+        throw new AppError(
+          'invitation_accepted',
+          `${m.email} has joined already: there is no invitation to send`,
+        );
+      }
+      const sentAt = m.invite_expires_at - INVITE_TTL_MS;
+      if (now < sentAt + INVITE_RESEND_GAP_MS) {
+        throw rateLimited(
+          `the invitation of ${m.email} was mailed less than a minute ago`,
+          (sentAt + INVITE_RESEND_GAP_MS - now) / 1000,
+        );
+      }
+      return m.invite_expires_at;
+    };
     const token = newInviteToken();
-    const renewed = await this.deps.repo.renewInvite(account.id, id, hashSecret(token), now + INVITE_TTL_MS);
-    // Accepted meanwhile (between the read above and this write): nothing to mail.
+    const renewed = await this.deps.repo.renewInvite(
+      account.id,
+      id,
+      mayRenew(member),
+      hashSecret(token),
+      now + INVITE_TTL_MS,
+    );
     if (!renewed) {
-      throw new AppError(
-        'invitation_accepted',
-        `${member.email} has joined already: there is no invitation to send`,
-      );
+      // Changed since it was read: mailed by a request at the same moment (a double click), joined,
+      // or removed. Said as it now is; nothing is mailed.
+      mayRenew(await this.find(account, id));
+      throw rateLimited(`the invitation of ${member.email} was mailed less than a minute ago`, 60);
     }
     await this.mailInvite(account, renewed, token, by);
     return renewed;

@@ -142,11 +142,14 @@ export class MembersRepo {
 
   /**
    * A new link for an invitation not yet used (expired or not): the old token's hash is replaced, so the
-   * old link stops working. Undefined when the member has joined meanwhile, or is gone.
+   * old link stops working. Only while the invitation is still the one read (its expiry `was`): of two
+   * renewals at once, one wins. Undefined when another renewal came first, the member has joined
+   * meanwhile, or is gone.
    */
   async renewInvite(
     accountId: string,
     id: string,
+    was: number,
     tokenHash: string,
     expiresAt: number,
   ): Promise<MemberRow | undefined> {
@@ -156,6 +159,7 @@ export class MembersRepo {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('accepted_at', 'is', null)
+      .where('invite_expires_at', '=', was)
       .where('role', '<>', 'owner')
       .returningAll()
       .executeTakeFirst();
