@@ -172,6 +172,12 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
     await refused('starts_with=pre&address=prea@x.example');
     await refused('starts_with=%20');
     await refused(`starts_with=zo&cursor=${Buffer.from('pre-a@x.example').toString('base64url')}`);
+    // Cursors no page gave, which must not reach the database (PostgreSQL refuses NUL in text): a NUL,
+    // and bytes that are no UTF-8 (decoding would replace them), each after the right prefix.
+    await refused(`starts_with=zo&cursor=${Buffer.from('zo\0').toString('base64url')}`);
+    await refused('starts_with=a&cursor=YQ%C0%80');
+    await refused(`starts_with=zo&cursor=${Buffer.from([0x7a, 0x6f, 0xc0, 0x80]).toString('base64url')}`);
+    await refused('starts_with=zo%01');
   });
 
   it('removes an address so sending works again', async () => {

@@ -58,14 +58,20 @@ export class Suppressions {
   ): Promise<SuppressionPage> {
     // Addresses are stored in lower case: so is what they are searched by.
     const prefix = startsWith.trim().toLowerCase();
-    if (prefix === '' || /[\s\0]/.test(prefix)) {
+    if (prefix === '' || /[\s\p{Cc}]/u.test(prefix)) {
       throw new AppError('validation_error', '"starts_with" must be the start of an address, without spaces');
     }
     let after: string | undefined;
     if (cursor !== undefined) {
       after = Buffer.from(cursor, 'base64url').toString('utf8');
-      // A page's cursor is its last address, which starts with the same prefix.
-      if (!after.startsWith(prefix)) {
+      // A page's cursor is its last address, in base64url exactly as given (so no byte was dropped or
+      // replaced in decoding), which starts with the same prefix and holds no space nor control
+      // character (PostgreSQL refuses a NUL in text).
+      if (
+        Buffer.from(after, 'utf8').toString('base64url') !== cursor ||
+        !after.startsWith(prefix) ||
+        /[\s\p{Cc}]/u.test(after)
+      ) {
         throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
       }
     }
