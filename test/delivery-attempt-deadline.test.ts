@@ -3,6 +3,7 @@
 // deferral that says so, with no other host tried afterwards and the connection closed. Without it,
 // such a server holds a delivery for as long as it likes, past the worker's lease on the message, when
 // another claim would deliver the message a second time.
+import dns from 'node:dns';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
@@ -69,6 +70,45 @@ class TricklingHost {
   }
 }
 
+/** Offers STARTTLS, answers it 220, and then never answers the client's handshake. */
+class SilentAfterStarttls {
+  connections = 0;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((socket) => {
+    this.connections++;
+    this.sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.write('220 tls.test ESMTP\r\n');
+    let buffered = '';
+    let silent = false;
+    socket.on('data', (chunk: Buffer) => {
+      if (silent) return;
+      buffered += chunk.toString('latin1');
+      for (let eol = buffered.indexOf('\r\n'); eol >= 0; eol = buffered.indexOf('\r\n')) {
+        const verb = buffered.slice(0, 8).toUpperCase();
+        buffered = buffered.slice(eol + 2);
+        if (verb.startsWith('EHLO')) socket.write('250-tls.test\r\n250 STARTTLS\r\n');
+        else if (verb.startsWith('STARTTLS')) {
+          socket.write('220 go ahead\r\n');
+          silent = true;
+          return;
+        } else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  port = 0;
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+  stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
 describe('an attempt against a server that trickles its replies', () => {
   let sink: SmtpSink;
   beforeAll(async () => {
@@ -100,18 +140,79 @@ describe('an attempt against a server that trickles its replies', () => {
           { host: 'mx2.dest.example', address: '127.0.0.1', port: sink.port, secure: false },
         ]);
         expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, category: 'network_error' });
-        expect(result.reply).toMatch(/ran out of its 1 s: the server answered too slowly/);
+        expect(result.reply).toMatch(/ran out of its 0\.8 s: the server answered too slowly/);
+        // Cut before any session: nothing for the TLS reports (the other had its session, without TLS).
+        if (slowAt === 'greeting') expect(result.tlsSessions ?? []).toEqual([]);
         // Out of time: the second host is not tried within the same attempt.
         expect(sink.received.length).toBe(before);
         expect(slow.connections).toBe(1);
         await new Promise((r) => setTimeout(r, 100));
         expect(slow.closed).toBe(1);
+        // The host that took the whole attempt is passed over next time, as an unreachable one is: the
+        // next attempt goes to the second host at once.
+        expect(
+          await transport.deliver(job(4), [
+            { host: 'mx1.dest.example', address: '127.0.0.1', port: slow.port, secure: false },
+            { host: 'mx2.dest.example', address: '127.0.0.1', port: sink.port, secure: false },
+          ]),
+        ).toMatchObject({ outcome: 'delivered', skippedHosts: ['mx1.dest.example'] });
+        expect(slow.connections).toBe(1);
       } finally {
         await transport.close();
         await slow.stop();
       }
     },
   );
+
+  it('ends at its deadline in a STARTTLS handshake the server never answers: no TLS failure recorded', async () => {
+    const silent = await new SilentAfterStarttls().start();
+    const transport = new SmtpTransport({
+      hostname: 'mta.txmail.test',
+      connectTimeoutMs: 60_000,
+      socketTimeoutMs: 60_000,
+      attemptTimeoutMs: 800,
+    });
+    try {
+      const result = await transport.deliver(job(5), [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: silent.port, secure: false },
+      ]);
+      // Cut by the deadline, not refused for TLS: nothing for the TLS reports, no cleartext retry.
+      expect(result).toMatchObject({ outcome: 'deferred', category: 'network_error' });
+      expect(result.reply).toMatch(/ran out of its 0\.8 s/);
+      expect(result.tlsSessions ?? []).toEqual([]);
+      expect(result.tlsDetails).toBeUndefined();
+      expect(silent.connections).toBe(1);
+    } finally {
+      await transport.close();
+      await silent.stop();
+    }
+  });
+
+  it('ends at its deadline while a relay host name is still being resolved', async () => {
+    // nodemailer resolves a host name itself, before its socket exists: slowed here for this one name.
+    const original = dns.Resolver.prototype.resolve4;
+    const slowly = function (this: dns.Resolver, name: string, ...rest: unknown[]) {
+      const done = rest[rest.length - 1] as (err: Error | null, addresses?: string[]) => void;
+      if (name === 'relay.slow-dns.test') return void setTimeout(() => done(null, ['127.0.0.1']), 1500);
+      return (original as (...args: unknown[]) => void).call(this, name, ...rest);
+    };
+    (dns.Resolver.prototype as unknown as { resolve4: unknown }).resolve4 = slowly;
+    const transport = new SmtpTransport({ hostname: 'mta.txmail.test', attemptTimeoutMs: 500 });
+    try {
+      const before = sink.received.length;
+      const result = await transport.deliver(job(6), [
+        { host: 'relay.slow-dns.test', address: 'relay.slow-dns.test', port: sink.port, secure: false },
+      ]);
+      expect(result).toMatchObject({ outcome: 'deferred', category: 'network_error' });
+      expect(result.reply).toMatch(/ran out of its 0\.5 s/);
+      // The name resolves after the deadline: nothing is sent then either.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(sink.received.length).toBe(before);
+    } finally {
+      dns.Resolver.prototype.resolve4 = original;
+      await transport.close();
+    }
+  });
 
   it('leaves an attempt that ends in time alone: the next attempt has its own deadline', async () => {
     const transport = new SmtpTransport({ hostname: 'mta.txmail.test', attemptTimeoutMs: 800 });

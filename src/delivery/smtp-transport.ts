@@ -23,41 +23,52 @@ export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * The time one attempt has left, over the connections it opens or reuses one after another. When it
- * runs out, the connection in use is failed as a timeout (its socket destroyed with the error): the
- * send or the connection in progress ends with it, and no other host is tried.
+ * runs out, the connection in use is failed as a timeout (its socket destroyed with the error, or, before
+ * it has a socket, its opening failed): the send or the connection in progress ends with it, and no
+ * other host is tried. A connection handed to `use` after the time ran out is cut at once.
  */
 class AttemptDeadline {
   expired = false;
-  private current: SMTPConnection | undefined;
+  private current: { conn: SMTPConnection; beforeSocket?: (() => void) | undefined } | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly ms: number) {
     this.timer = setTimeout(() => {
       this.expired = true;
-      const socket = this.current?._socket;
-      if (socket) socket.destroy(this.error());
+      this.cut();
     }, ms);
     this.timer.unref();
   }
 
   /** What a connection cut by the deadline, or one not started for lack of time, fails with. */
   error(): SmtpError {
-    return Object.assign(
-      new Error(`the attempt ran out of its ${Math.round(this.ms / 1000)} s: the server answered too slowly`),
-      {
-        code: 'ETIMEDOUT',
-      },
-    );
+    const s = this.ms / 1000;
+    const span = Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
+    return Object.assign(new Error(`the attempt ran out of its ${span}: the server answered too slowly`), {
+      code: 'ETIMEDOUT',
+    });
   }
 
-  /** The connection the attempt is using now. */
-  use(conn: SMTPConnection): void {
-    this.current = conn;
+  /**
+   * The connection the attempt is using now. `beforeSocket`: how to fail it while it has no socket yet
+   * (a host name being resolved).
+   */
+  use(conn: SMTPConnection, beforeSocket?: () => void): void {
+    this.current = { conn, beforeSocket };
+    if (this.expired) this.cut();
   }
 
   stop(): void {
     clearTimeout(this.timer);
     this.current = undefined;
+  }
+
+  private cut(): void {
+    const current = this.current;
+    if (!current) return;
+    const socket = current.conn._socket;
+    if (socket) socket.destroy(this.error());
+    else current.beforeSocket?.();
   }
 }
 
@@ -240,11 +251,15 @@ export class SmtpTransport implements Transport {
       let judged: TlsVerdict | undefined;
       if (!pooled) {
         const opened = await this.connect(target, sourceIp, requirement, deadline);
-        // Reached: its SMTP server said something (a refusal or a greeting); otherwise down. A session
-        // the attempt's deadline cut says nothing of the host.
         if (deadline.expired) {
-          // Not judged either way.
-        } else if ('err' in opened && opened.err.responseCode === undefined && !opened.verdict)
+          // The host took the attempt's whole time without a session to send in: as unusable as one
+          // that never answers, so that the next attempts try the destination's other hosts first.
+          this.unreachable.failed(reachKey(target, sourceIp), this.now());
+          if (!('err' in opened)) opened.conn?.close();
+          return { result: this.errorResult(deadline.error(), target, undefined), tryNext: false };
+        }
+        // Reached: its SMTP server said something (a refusal or a greeting); otherwise down.
+        if ('err' in opened && opened.err.responseCode === undefined && !opened.verdict)
           this.unreachable.failed(reachKey(target, sourceIp), this.now());
         else this.unreachable.reached(reachKey(target, sourceIp));
         if ('err' in opened) {
@@ -287,6 +302,9 @@ export class SmtpTransport implements Transport {
       const reused = pooled.sent > 0;
       deadline.use(pooled.conn);
       const outcome = await this.send(pooled, job);
+      // A host that cannot finish a transaction within the attempt's time (a reply trickled a byte at a
+      // time) is passed over as an unreachable one is: the destination's other hosts go first.
+      if (!outcome.ok && deadline.expired) this.unreachable.failed(reachKey(target, sourceIp), this.now());
       if (outcome.ok) {
         report(verdict);
         pooled.sent++;
@@ -338,8 +356,10 @@ export class SmtpTransport implements Transport {
       const e = err as SmtpError;
       if (!e.tlsHandshake) return { err: e };
       const error = handshakeWords(e);
+      // Out of time before the cleartext retry: the attempt ends as the deadline says.
+      if (deadline.expired) return { err: deadline.error() };
       const failed = judgeTls(target, { kind: 'handshake-failed', error }, requirement, credentials);
-      if (failed.action !== 'fallback' || deadline.expired) return { refused: failed };
+      if (failed.action !== 'fallback') return { refused: failed };
       facts = { kind: 'handshake-failed', error, retriedInCleartext: true };
       try {
         conn = await this.open(target, sourceIp, true, deadline);
@@ -422,14 +442,18 @@ export class SmtpTransport implements Transport {
       tls: { rejectUnauthorized: false, ...(this.trusted ? { ca: this.trusted } : {}) },
       allowInternalNetworkInterfaces: true,
     });
-    deadline.use(conn);
     return new Promise((resolve, reject) => {
-      const fail = (err: SmtpError) => {
+      const fail = (failure: SmtpError) => {
+        let err = failure;
+        // Cut by the attempt's deadline: neither the handshake's fault nor the server's SMTP (a cut
+        // during STARTTLS is no TLS failure to record or report).
+        if (deadline.expired) err = deadline.error();
         // Failed while upgrading: the handshake (or the connection during it), not the server's SMTP.
-        if (conn.upgrading && !conn.secure) err.tlsHandshake = true;
+        else if (conn.upgrading && !conn.secure) err.tlsHandshake = true;
         conn.close();
         reject(err);
       };
+      deadline.use(conn, () => fail(deadline.error()));
       conn.once('error', fail);
       conn.connect((err) => {
         if (err) return fail(err);
