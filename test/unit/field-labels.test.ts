@@ -21,6 +21,11 @@ describe('withLabels', () => {
     expect(withLabels('"url" must not be "http://x y"', labels)).toBe(
       '“Endpoint URL” must not be "http://x y"',
     );
+    // What the message quotes after the field is what was typed, even when it is a field's name.
+    expect(withLabels('"url" has an invalid host: "description"', labels)).toBe(
+      '“Endpoint URL” has an invalid host: "description"',
+    );
+    expect(withLabels('the field "url" is unknown', labels)).toBe('the field "url" is unknown');
     // Not a property of the object: toString is no label.
     expect(withLabels('"toString" is unknown', labels)).toBe('"toString" is unknown');
   });

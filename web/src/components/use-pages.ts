@@ -25,12 +25,20 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>();
   const [unavailable, setUnavailable] = useState(false);
-  /** The query shown: a page that comes back after the query changed is dropped. */
+  /**
+   * The list shown: its query and how many times it started from its first page. A page that comes back
+   * after the query changed, or after the list started again (a reload after a change), is dropped.
+   */
   const shown = useRef('');
+  const starts = useRef(0);
 
   const load = useCallback(
     async (after: string | null) => {
-      const key = `${path}${search}`;
+      if (after === null) {
+        starts.current++;
+        shown.current = `${path}${search}#${starts.current}`;
+      }
+      const key = shown.current;
       const q = new URLSearchParams(search);
       if (after !== null) q.set('cursor', after);
       const url = q.toString() === '' ? path : `${path}?${q.toString()}`;
@@ -45,6 +53,8 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
         if (shown.current !== key) return;
         if (err instanceof ApiError && err.routeMissing) setUnavailable(true);
         else setError(err);
+        // A refused search shows its error, not the rows of the search before it.
+        if (after === null) setRows([]);
       } finally {
         if (shown.current === key) setLoading(false);
       }
@@ -52,7 +62,6 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
     [path, search],
   );
   useEffect(() => {
-    shown.current = `${path}${search}`;
     void load(null);
   }, [path, search, load]);
 

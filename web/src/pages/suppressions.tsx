@@ -87,7 +87,10 @@ export function SuppressionsPage() {
           )}
           <LiveRegion>
             {message && <Notice kind="success">{message}</Notice>}
-            <ErrorNotice error={error ?? list.error} labels={{ address: 'Address', reason: 'Why' }} />
+            <ErrorNotice
+              error={error ?? list.error}
+              labels={{ address: 'Address', reason: 'Why', starts_with: 'Find addresses starting with' }}
+            />
           </LiveRegion>
           <DataTable
             rows={list.rows}
