@@ -394,6 +394,20 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     expect(await owner.getByRole('button', { name: 'Load more' }).count()).toBe(0);
   });
 
+  it('asks before a mailed sign-up link moves a logged-in browser into another account; /login leads home', async () => {
+    // A link someone else mailed, opened while logged in: nothing is posted until the person says so.
+    await owner.goto(`${server.url}/verify-email?token=someone-elses-link`);
+    await owner
+      .getByText(`You are logged in as ${OWNER}. This link finishes a sign-up`, { exact: false })
+      .waitFor();
+    await owner.getByRole('link', { name: `Stay as ${OWNER}` }).click();
+    await heading(owner, 'Overview');
+    // Logged in, the log-in page is the overview.
+    await owner.goto(`${server.url}/login`);
+    await heading(owner, 'Overview');
+    expect(new URL(owner.url()).pathname).toBe('/');
+  });
+
   it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {
     const problems = await accessibilityProblems(
       browser,

@@ -133,6 +133,12 @@ export function App() {
   useEffect(() => {
     if (mustEnrol && location.path !== '/security') navigate('/security', true);
   }, [mustEnrol, location.path]);
+  // Logged in already: the log-in and sign-up pages (a link in a mail, "Log in" on another page) lead
+  // to the overview, not to "No such page".
+  const signedInAlready = session?.account != null && ['/login', '/signup'].includes(location.path);
+  useEffect(() => {
+    if (signedInAlready) navigate('/', true);
+  }, [signedInAlready]);
 
   const value = useMemo(
     () => (session ? { session, setSession, refresh } : null),
@@ -182,8 +188,9 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
       await api('POST', '/api/auth/logout');
     } finally {
       setCsrfToken(null);
-      navigate('/login', true);
-      window.location.reload();
+      // A whole new page at /login, with nothing of this session's state (and never sent on to the
+      // overview as a logged-in visit of /login is).
+      window.location.assign('/login');
     }
   };
   const may = useMay();

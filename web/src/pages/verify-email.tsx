@@ -16,8 +16,16 @@ export function VerifyEmailPage() {
   const token = useLocation().search.get('token') ?? '';
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
+  // Logged in already: the link may be another account's (mailed by someone who wants this browser
+  // in their account). Nothing is posted until the person here says so.
+  const [confirmed, setConfirmed] = useState(!session.account);
   useEffect(() => {
+    if (!confirmed) return;
     let live = true;
+    if (!token) {
+      setError(new ApiError(400, 'invalid_token', 'this link is not whole'));
+      return;
+    }
     if (!verifications.has(token)) verifications.set(token, api('POST', '/api/auth/verify', { token }));
     verifications
       .get(token)!
@@ -34,7 +42,25 @@ export function VerifyEmailPage() {
     };
     // Once per token; the session setter is stable and must not re-post.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [token]);
+  }, [token, confirmed]);
+  if (!confirmed && session.account) {
+    return (
+      <AuthCard title="Verify your email">
+        <Notice kind="warning">
+          You are logged in as {session.account.email}. This link finishes a sign-up: if it is another
+          account's, opening it logs this browser out of {session.account.email} and into that account.
+        </Notice>
+        <div className="inline-form">
+          <button type="button" className="button" onClick={() => setConfirmed(true)}>
+            Open the link
+          </button>
+          <Link href="/" className="button secondary">
+            Stay as {session.account.email}
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Verify your email">
       <LiveRegion>
