@@ -3,12 +3,14 @@ import { useState } from 'react';
 
 /** `what` names the value for screen readers ("Copy the DKIM record value"). */
 export function CopyButton({ value, what }: { value: string; what: string }) {
-  const [copied, setCopied] = useState(false);
+  // Which value was copied: a button reused for another value (a second new key shown in the same
+  // place) does not say "Copied" for a value that never was.
+  const [copied, setCopied] = useState<string>();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
+      setCopied(value);
+      setTimeout(() => setCopied((c) => (c === value ? undefined : c)), 2000);
     } catch {
       // Clipboard refused (insecure context): offer the value to copy by hand.
       window.prompt('Copy this value:', value);
@@ -17,11 +19,11 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
   return (
     <>
       <button type="button" className="button small secondary" onClick={() => void copy()}>
-        {copied ? 'Copied' : 'Copy'}
+        {copied === value ? 'Copied' : 'Copy'}
         <span className="visually-hidden"> {what}</span>
       </button>
       <span className="visually-hidden" role="status">
-        {copied ? `${what} copied to the clipboard` : ''}
+        {copied === value ? `${what} copied to the clipboard` : ''}
       </span>
     </>
   );

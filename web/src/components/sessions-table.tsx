@@ -8,23 +8,26 @@ import { focusPageHeading } from './page.js';
 import type { MemberSession as SessionRow } from '../api-types.js';
 import { useApi } from './use-api.js';
 import { describeUserAgent } from './user-agent.js';
+import { useOneAtATime } from './one-at-a-time.js';
 
 /** `path`: GET lists the sessions, DELETE `${path}/:id` ends one. */
 export function SessionsTable({ path, caption }: { path: string; caption: string }) {
   const sessions = useApi<{ data: SessionRow[] }>(path);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const end = async (s: SessionRow) => {
-    try {
-      await api('DELETE', `${path}/${s.id}`);
-      setMessage('The session is ended.');
-      setError(undefined);
-      await sessions.reload();
-      focusPageHeading();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const oneAtATime = useOneAtATime();
+  const end = (s: SessionRow) =>
+    oneAtATime(async () => {
+      try {
+        await api('DELETE', `${path}/${s.id}`);
+        setMessage('The session is ended.');
+        setError(undefined);
+        await sessions.reload();
+        focusPageHeading();
+      } catch (err) {
+        setError(err);
+      }
+    });
   return (
     <>
       <LiveRegion>

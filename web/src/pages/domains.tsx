@@ -13,6 +13,7 @@ import { useSave, type Save } from '../components/use-save.js';
 import { Link, navigate } from '../router.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { bareServiceHost } from '../components/service-host.js';
+import { useMay } from '../permissions.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -44,6 +45,7 @@ const RECORD_NAMES: Record<string, string> = {
 
 export function DomainsPage() {
   const domains = useApi<{ data: DomainSummary[] }>('/api/domains');
+  const may = useMay();
   const [error, setError] = useState<unknown>();
   const add = async (form: HTMLFormElement) => {
     const name = String(new FormData(form).get('name') ?? '').trim();
@@ -63,17 +65,19 @@ export function DomainsPage() {
         <NotAvailable what="Domains" />
       ) : (
         <>
-          <ActionForm onSubmit={add} className="inline-form">
-            <Field
-              label="Domain"
-              name="name"
-              placeholder="acme.example"
-              required
-              autoCapitalize="none"
-              spellCheck={false}
-            />
-            <SubmitButton>Add domain</SubmitButton>
-          </ActionForm>
+          {may('POST /api/domains') && (
+            <ActionForm onSubmit={add} className="inline-form">
+              <Field
+                label="Domain"
+                name="name"
+                placeholder="acme.example"
+                required
+                autoCapitalize="none"
+                spellCheck={false}
+              />
+              <SubmitButton>Add domain</SubmitButton>
+            </ActionForm>
+          )}
           <LiveRegion>
             <ErrorNotice error={error ?? domains.error} labels={{ name: 'Domain' }} />
           </LiveRegion>
@@ -97,6 +101,7 @@ export function DomainsPage() {
 
 export function DomainPage({ id }: { id: string }) {
   const domain = useApi<DomainDetail>(`/api/domains/${encodeURIComponent(id)}`);
+  const may = useMay();
   const [checking, setChecking] = useState(false);
   const [result, setResult] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -152,13 +157,18 @@ export function DomainPage({ id }: { id: string }) {
               <span className="muted"> · fails {formatTime(d.fails_at)} unless the records are found</span>
             )}
           </p>
+          {/* Only what this member's role may do (a developer reads the domain). */}
           <div className="actions">
-            <button type="button" className="button" onClick={() => void verify()} disabled={checking}>
-              {checking ? 'Checking DNS…' : 'Verify now'}
-            </button>
-            <button type="button" className="button danger" onClick={() => void remove()}>
-              Delete domain
-            </button>
+            {may('POST /api/domains/:id/verify') && (
+              <button type="button" className="button" onClick={() => void verify()} disabled={checking}>
+                {checking ? 'Checking DNS…' : 'Verify now'}
+              </button>
+            )}
+            {may('DELETE /api/domains/:id') && (
+              <button type="button" className="button danger" onClick={() => void remove()}>
+                Delete domain
+              </button>
+            )}
           </div>
           <LiveRegion>
             {result && <Notice kind={d.status === 'verified' ? 'success' : 'info'}>{result}</Notice>}
@@ -294,6 +304,19 @@ function SettingForm({
 }) {
   const [value, setValue] = useState(initial);
   const save = useSave(onSaved);
+  const may = useMay();
+  if (!may('PATCH /api/domains/:id')) {
+    // A role that reads the domain: the setting as it stands, no form.
+    return (
+      <section aria-labelledby={headingId}>
+        <h2 id={headingId}>{heading}</h2>
+        <p>
+          {label}: <strong>{options.find((o) => o.value === initial)?.label ?? initial}</strong>
+        </p>
+        <p className="hint">{hint}</p>
+      </section>
+    );
+  }
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     void save.run(() => api<DomainSummary>('PATCH', `/api/domains/${domainId}`, body(value)), saved);
@@ -488,6 +511,8 @@ function DkimKeys({
   onChanged: () => Promise<void>;
 }) {
   const save = useSave(onChanged);
+  const may = useMay();
+  const changes = may('PATCH /api/domains/:id');
   // The box shows the click at once, while the change and the reload after it run; then the server's value.
   const [clicked, setClicked] = useState<boolean>();
   const ed25519 = clicked ?? domain.dkim_ed25519;
@@ -516,16 +541,18 @@ function DkimKeys({
         current key keeps signing until txmail finds the new record in DNS (checked at least every 15 minutes,
         or now with Verify), then the new key takes over.
       </p>
-      <div className="actions">
-        <button type="button" className="button" onClick={() => void rotate()} disabled={save.busy}>
-          {rotating ? 'Rotation in progress' : 'Rotate DKIM key'}
-        </button>
-      </div>
+      {may('POST /api/domains/:id/dkim/rotate') && (
+        <div className="actions">
+          <button type="button" className="button" onClick={() => void rotate()} disabled={save.busy}>
+            {rotating ? 'Rotation in progress' : 'Rotate DKIM key'}
+          </button>
+        </div>
+      )}
       <label className="check">
         <input
           type="checkbox"
           checked={ed25519}
-          disabled={save.busy}
+          disabled={save.busy || !changes}
           onChange={(e) => void setEd25519(e.currentTarget.checked)}
           aria-describedby="ed25519-hint"
         />{' '}

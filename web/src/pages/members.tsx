@@ -23,6 +23,7 @@ export function MembersPage() {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<string>();
+  const openMember = open === undefined ? undefined : members.data?.data.find((m) => m.id === open);
 
   /** Answers whether it was done. */
   const act = async (what: () => Promise<unknown>, done: string): Promise<boolean> => {
@@ -56,7 +57,12 @@ export function MembersPage() {
     void act(
       () => api('DELETE', `/api/members/${m.id}`),
       invited ? `The invitation of ${m.email} is cancelled.` : `${m.email} is removed.`,
-    ).then((removed) => removed && focusPageHeading());
+    ).then((removed) => {
+      if (!removed) return;
+      // Its sessions ended with it: their panel goes too.
+      if (open === m.id) setOpen(undefined);
+      focusPageHeading();
+    });
   };
 
   const changeRole = (m: Member, role: string, select: HTMLSelectElement) => {
@@ -165,12 +171,23 @@ export function MembersPage() {
           },
         ]}
       />
-      {open && (
+      {openMember && (
         <section aria-label="Sessions of the member">
-          <h2>Sessions of {members.data?.data.find((m) => m.id === open)?.email}</h2>
+          {/* Below the table, maybe out of sight: shown and given the focus when opened. */}
+          <h2
+            tabIndex={-1}
+            ref={(h) => {
+              if (h && document.activeElement?.getAttribute('aria-expanded') === 'true') {
+                h.scrollIntoView({ block: 'start' });
+                h.focus();
+              }
+            }}
+          >
+            Sessions of {openMember.email}
+          </h2>
           <SessionsTable
-            key={open}
-            path={`/api/members/${open}/sessions`}
+            key={openMember.id}
+            path={`/api/members/${openMember.id}/sessions`}
             caption="Live sessions of the member"
           />
         </section>

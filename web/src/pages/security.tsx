@@ -10,6 +10,7 @@ import { SessionsTable } from '../components/sessions-table.js';
 import { useMay } from '../permissions.js';
 import { useSession } from '../session.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 /** Two-factor sign-in (set up, recovery codes shown once), the owner's requirement, your sessions. */
 export function SecurityPage() {
@@ -21,14 +22,17 @@ export function SecurityPage() {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
 
-  const start = async () => {
-    try {
-      setSetup(await api<TotpSetup>('POST', '/api/auth/totp/setup'));
-      setError(undefined);
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const oneAtATime = useOneAtATime();
+  // Once: a second set-up replaces the first key, and the page could show the one not kept.
+  const start = () =>
+    oneAtATime(async () => {
+      try {
+        setSetup(await api<TotpSetup>('POST', '/api/auth/totp/setup'));
+        setError(undefined);
+      } catch (err) {
+        setError(err);
+      }
+    });
   const confirm = async (form: HTMLFormElement) => {
     try {
       const res = await api<ApiBody<'/api/auth/totp/confirm', 'post'>>('POST', '/api/auth/totp/confirm', {

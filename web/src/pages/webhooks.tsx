@@ -20,6 +20,7 @@ import { useApi } from '../components/use-api.js';
 import { Link, navigate } from '../router.js';
 import { useMay } from '../permissions.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 /** The endpoint forms' labels, for the server's errors (components/field-labels.ts). */
 const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events to send' };
@@ -194,16 +195,18 @@ export function WebhookPage({ id }: { id: string }) {
   const [secret, setSecret] = useState<string>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const act = async (what: () => Promise<string | undefined>) => {
-    setError(undefined);
-    try {
-      setMessage(await what());
-      await attempts.reload();
-      await hook.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const oneAtATime = useOneAtATime();
+  const act = (what: () => Promise<string | undefined>) =>
+    oneAtATime(async () => {
+      setError(undefined);
+      try {
+        setMessage(await what());
+        await attempts.reload();
+        await hook.reload();
+      } catch (err) {
+        setError(err);
+      }
+    });
   const w = hook.data;
   const may = useMay();
   return (
