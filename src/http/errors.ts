@@ -101,6 +101,15 @@ export function describeSchemaError(errors: SchemaError[], context = 'body'): st
       return `"${field}" must be at most ${String(e.params.limit)} characters`;
     case 'maxItems':
       return `"${field}" must have at most ${String(e.params.limit)} items`;
+    // Ajv's own words ("must NOT have fewer than 1 characters") read as a validator's, not a person's.
+    case 'minLength':
+      return Number(e.params.limit) === 1
+        ? `"${field}" must not be empty`
+        : `"${field}" must be at least ${String(e.params.limit)} characters`;
+    case 'minItems':
+      return Number(e.params.limit) === 1
+        ? `"${field}" must have at least one item`
+        : `"${field}" must have at least ${String(e.params.limit)} items`;
     default:
       return field === ''
         ? `${where} ${e.message ?? 'is invalid'}`

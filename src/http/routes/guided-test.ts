@@ -53,7 +53,10 @@ export function registerGuidedTestRoutes(
       const now = deps.clock.now();
       // It sends real mail from the service's own domain: a cap keeps that domain's reputation safe.
       if ((await deps.messages.countFrom(account.id, deps.mail.from, now - 3600_000)) >= MAX_PER_HOUR) {
-        throw rateLimited(`the guided test runs at most ${MAX_PER_HOUR} times an hour`, 3600);
+        throw rateLimited(
+          `txmail sends this account at most ${MAX_PER_HOUR} mails of its own an hour (guided tests, sign-in links, invitations, notices together); try the guided test later`,
+          3600,
+        );
       }
       const id = await deps.mail.send(account, guidedTestMail(new Date(now)));
       return { id, status: 'queued', from: deps.mail.from, to: account.email };

@@ -37,9 +37,10 @@ export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldL
 function sentence(message: string): string {
   const text = message.trim();
   if (text === '') return text;
-  // An address or a quoted name opens some messages ("owner@… already has…"): left as written.
+  // An address, a domain or a quoted name opens some messages ("owner@… already has…", "acme.example
+  // is already a domain…"): left as written.
   const first = text.split(/\s/, 1)[0]!;
-  const capital = /[@"]/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+  const capital = /[@"“]|\w\.\w/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 

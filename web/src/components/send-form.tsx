@@ -38,8 +38,9 @@ export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
     <section aria-labelledby="send-heading" className="stack card send-form">
       <h2 id="send-heading">Send an email</h2>
       <p className="muted">
-        To any address, from an address at one of your verified domains (in the sandbox: to your own address
-        only), as the API sends it.
+        To any address, from an address at one of your verified domains, as the API sends it. Until a domain
+        of yours is verified the account is in the sandbox: a real send goes only to the simulator’s
+        addresses, and “Record it in the logs only” checks any send as a real one would be checked.
       </p>
       <ActionForm onSubmit={send} className="stack" aria-label="Send an email">
         <Field label="From" name="from" type="email" required defaultValue={defaultFrom} autoComplete="off" />
@@ -70,12 +71,24 @@ export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
           <Notice kind="success">
             {sent.status === 'test' ? 'Recorded, not delivered.' : 'Queued for delivery.'}{' '}
             <Link href={`/logs/${sent.id}`}>Follow it in the logs</Link>.
-            {sent.warnings?.map((w) => (
-              <span key={w}> {w}</span>
-            ))}
+            {sent.warnings && sent.warnings.length > 0 && (
+              <ul>
+                {sent.warnings.map((w) => (
+                  <li key={w}>{warningWords(w)}</li>
+                ))}
+              </ul>
+            )}
           </Notice>
         )}
       </LiveRegion>
     </section>
   );
+}
+
+/** A test send's warning (`code: message`) as the words a person reads, its code after them. */
+function warningWords(warning: string): string {
+  const colon = warning.indexOf(': ');
+  if (colon < 0) return warning;
+  const text = warning.slice(colon + 2);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)} (${warning.slice(0, colon)})`;
 }

@@ -76,6 +76,17 @@ export function AcceptInvitePage() {
         <p>You were invited to a txmail account. Choose your password to join it.</p>
       )}
       <ActionForm onSubmit={submit} className="stack">
+        {/* For password managers: the address the new password belongs to (not shown, not sent). */}
+        {invitation && (
+          <input
+            type="email"
+            name="username"
+            autoComplete="username"
+            value={invitation.email}
+            readOnly
+            hidden
+          />
+        )}
         <Field
           label="Password"
           name="password"

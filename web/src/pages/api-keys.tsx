@@ -76,7 +76,7 @@ export function ApiKeysPage() {
         rows={keys.data?.data}
         empty="No keys yet."
         columns={[
-          { header: 'Name', cell: (k) => k.name },
+          { header: 'Name', cell: (k) => <span className="free-text">{k.name}</span> },
           { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
           { header: 'Created', cell: (k) => formatTime(k.created_at) },
           { header: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },

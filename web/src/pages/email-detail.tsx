@@ -177,7 +177,9 @@ function RawMessage({ detail }: { detail: EmailDetail }) {
       <p className="muted">
         {detail.content_removed_at
           ? 'The raw message was removed with the content.'
-          : 'No raw message yet: it is kept from the first delivery attempt.'}
+          : detail.status === 'test'
+            ? 'No raw message: a test send is recorded, never built nor delivered.'
+            : 'No raw message yet: it is kept from the first delivery attempt.'}
       </p>
     );
   }

@@ -48,9 +48,11 @@ export function GuidedTestPage() {
   const run = async () => {
     setBusy(true);
     setError(undefined);
-    setDetail(undefined);
     try {
-      setSent(await api<{ id: string; to: string; from: string }>('POST', '/api/guided-test'));
+      const queued = await api<{ id: string; to: string; from: string }>('POST', '/api/guided-test');
+      // The last test's result stays until a new one is queued (a refused run leaves it as it was).
+      setDetail(undefined);
+      setSent(queued);
     } catch (err) {
       setError(err);
     } finally {

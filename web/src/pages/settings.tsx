@@ -24,10 +24,8 @@ function ContentRetention({ editable }: { editable: boolean }) {
   const said = (
     <p>
       {current === null
-        ? 'Content is kept as long as the log.'
-        : `Content removed after ${current} day${current === 1 ? '' : 's'}.`}{' '}
-      The HTML and the raw message of an email are removed that long after it is delivered, bounced or failed;
-      its status, events and the servers’ replies stay in the log.
+        ? 'Content is kept as long as the log. An email’s HTML and raw message go when the log removes the email.'
+        : `Content removed after ${current} day${current === 1 ? '' : 's'}. The HTML and the raw message of an email are removed that long after it is delivered, bounced or failed; its status, events and the servers’ replies stay in the log.`}
     </p>
   );
   if (!editable) {
@@ -128,6 +126,15 @@ export function SettingsPage() {
       {may('POST /api/auth/password') && (
         <ActionForm onSubmit={change} className="stack card" aria-label="Change password">
           <h2>Change password</h2>
+          {/* For password managers: whose password this is (not shown, not sent). */}
+          <input
+            type="email"
+            name="username"
+            autoComplete="username"
+            value={session.member?.email ?? ''}
+            readOnly
+            hidden
+          />
           <Field
             label="Current password"
             name="current"

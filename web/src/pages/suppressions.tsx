@@ -100,11 +100,11 @@ export function SuppressionsPage() {
               {
                 header: 'Why',
                 cell: (s) => (
-                  <>
+                  <span className="free-text">
                     {s.origin}: {s.reason}{' '}
                     {/* The reason often names its code already ("… (5.1.1)"): not twice. */}
                     {s.enhanced_code && !s.reason.includes(s.enhanced_code) && <code>{s.enhanced_code}</code>}
-                  </>
+                  </span>
                 ),
               },
               { header: 'Since', cell: (s) => formatTime(s.created_at) },
