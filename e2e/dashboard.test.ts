@@ -175,6 +175,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await screenshot(page, 'guided-test');
     const mail = await mailTo(EMAIL, /Your first email from txmail/);
     expect(mail.from?.value[0]?.address).toBe('onboarding@test.mta.txmail.test');
+    // The sandbox's checklist marks what is done: the guided test now, and the key made before it.
+    await nav('Overview');
+    const step = (name: string) => page.locator('ol.steps li').filter({ hasText: name });
+    await page.locator('ol.steps li.done').filter({ hasText: 'Run the guided test' }).waitFor();
+    expect(await step('Create an API key').getAttribute('class')).toBe('done');
+    expect(await step('Add your domain').getAttribute('class')).toBe('');
   });
 
   it('adds a domain and verifies it against the DNS server', async () => {

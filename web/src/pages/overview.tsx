@@ -1,4 +1,4 @@
-import type { ApiBody } from '../api.js';
+import { query, type ApiBody } from '../api.js';
 import type { Account } from '../api-types.js';
 import { ActivityPanel } from '../components/activity-panel.js';
 import { Page } from '../components/page.js';
@@ -6,6 +6,8 @@ import { ReputationNotice, ReputationPanel } from '../components/reputation-pane
 import { ErrorNotice, Notice } from '../components/notice.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { useApi } from '../components/use-api.js';
+import { GUIDED_TEST_SUBJECT } from '../components/guided-test-subject.js';
+import { useMay } from '../permissions.js';
 import { formatNumber, formatTime } from '../components/format.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
@@ -24,6 +26,17 @@ export function OverviewPage() {
   // What txmail has to tell the account (a webhook endpoint disabled…); servers without it answer 404.
   const notices = useApi<ApiBody<'/api/account/notices', 'get'>>('/api/account/notices');
   const verified = session.account?.email_verified ?? false;
+  const may = useMay();
+  // The sandbox's steps, each marked done from what the account has (read only where the role may).
+  const sandboxed = data?.state === 'sandbox';
+  const guidedTests = useApi<{ data: unknown[] }>(
+    sandboxed && may('GET /api/emails')
+      ? `/api/emails${query({ q: GUIDED_TEST_SUBJECT, status: 'delivered', limit: '1' })}`
+      : null,
+  );
+  const domains = useApi<{ data: unknown[] }>(sandboxed && may('GET /api/domains') ? '/api/domains' : null);
+  const keys = useApi<{ data: unknown[] }>(sandboxed && may('GET /api/api-keys') ? '/api/api-keys' : null);
+  const has = (list: { data?: { data: unknown[] } | undefined }) => (list.data?.data.length ?? 0) > 0;
   return (
     <Page title="Overview">
       <ErrorNotice error={error} />
@@ -102,15 +115,15 @@ export function OverviewPage() {
                     ? 'Your email address is verified.'
                     : 'Verify your email address: open the link we emailed you.'}
                 </li>
-                <li>
+                <li className={has(guidedTests) ? 'done' : ''}>
                   <Link href="/guided-test">Run the guided test</Link>: see a real email arrive in your inbox.
                 </li>
-                <li>
+                <li className={has(domains) ? 'done' : ''}>
                   <Link href="/domains">Add your domain</Link> and publish its DNS records (DKIM, return path,
                   SPF).
                 </li>
                 <li>Press “Verify now” once the records are published: the account moves to production.</li>
-                <li>
+                <li className={has(keys) ? 'done' : ''}>
                   <Link href="/api-keys">Create an API key</Link> and send from your server.
                 </li>
               </ol>
