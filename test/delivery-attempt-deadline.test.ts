@@ -8,106 +8,91 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
+import { TcpTestServer } from './helpers/tcp-test-server.js';
 
 /** Greets and takes the envelope at once; the reply at `slowAt` comes one byte every 50 ms, forever. */
-class TricklingHost {
-  connections = 0;
-  closed = 0;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server: net.Server;
-  port = 0;
-  constructor(slowAt: 'greeting' | 'data-end') {
-    this.server = net.createServer((socket) => {
-      this.connections++;
-      this.sockets.add(socket);
-      let timer: NodeJS.Timeout | undefined;
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearInterval(timer);
-        this.sockets.delete(socket);
-        this.closed++;
-      });
-      const trickle = (start: string) => {
-        socket.write(start);
-        timer = setInterval(() => socket.write('.'), 50);
-      };
-      if (slowAt === 'greeting') return trickle('220-');
-      socket.write('220 slow.test ESMTP\r\n');
-      let buffered = '';
-      let inData = false;
-      socket.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('latin1');
-        for (;;) {
-          if (inData) {
-            const end = buffered.indexOf('\r\n.\r\n');
-            if (end < 0) return;
-            buffered = '';
-            inData = false;
-            return trickle('250-');
-          }
-          const eol = buffered.indexOf('\r\n');
-          if (eol < 0) return;
-          const verb = buffered.slice(0, 4).toUpperCase();
-          buffered = buffered.slice(eol + 2);
-          if (verb === 'EHLO') socket.write('250-slow.test\r\n250 8BITMIME\r\n');
-          else if (verb === 'DATA') {
-            inData = true;
-            buffered = `\r\n${buffered}`;
-            socket.write('354 go ahead\r\n');
-          } else socket.write('250 ok\r\n');
-        }
-      });
-    });
-  }
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this;
-  }
-  stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    return new Promise((r) => this.server.close(() => r()));
-  }
+function tricklingHost(slowAt: 'greeting' | 'data-end'): TcpTestServer {
+  return new TcpTestServer((socket) => {
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('close', () => clearInterval(timer));
+    const trickle = (start: string) => {
+      socket.write(start);
+      timer = setInterval(() => socket.write('.'), 50);
+    };
+    if (slowAt === 'greeting') return trickle('220-');
+    socket.write('220 slow.test ESMTP\r\n');
+    answerCommands(
+      socket,
+      (verb) => {
+        if (verb === 'EHLO') socket.write('250-slow.test\r\n250 8BITMIME\r\n');
+        else socket.write('250 ok\r\n');
+      },
+      () => trickle('250-'),
+    );
+  });
 }
 
 /** Offers STARTTLS, answers it 220, and then never answers the client's handshake. */
-class SilentAfterStarttls {
-  connections = 0;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server = net.createServer((socket) => {
-    this.connections++;
-    this.sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => this.sockets.delete(socket));
+function silentAfterStarttls(): TcpTestServer {
+  return new TcpTestServer((socket) => {
     socket.write('220 tls.test ESMTP\r\n');
-    let buffered = '';
-    let silent = false;
-    socket.on('data', (chunk: Buffer) => {
-      if (silent) return;
-      buffered += chunk.toString('latin1');
-      for (let eol = buffered.indexOf('\r\n'); eol >= 0; eol = buffered.indexOf('\r\n')) {
-        const verb = buffered.slice(0, 8).toUpperCase();
-        buffered = buffered.slice(eol + 2);
-        if (verb.startsWith('EHLO')) socket.write('250-tls.test\r\n250 STARTTLS\r\n');
-        else if (verb.startsWith('STARTTLS')) {
-          socket.write('220 go ahead\r\n');
-          silent = true;
-          return;
-        } else socket.write('250 ok\r\n');
-      }
+    answerCommands(socket, (verb) => {
+      if (verb === 'EHLO') socket.write('250-tls.test\r\n250 STARTTLS\r\n');
+      else if (verb === 'STARTTLS') {
+        socket.write('220 go ahead\r\n');
+        return 'stop';
+      } else socket.write('250 ok\r\n');
+      return undefined;
     });
   });
-  port = 0;
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this;
-  }
-  stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    return new Promise((r) => this.server.close(() => r()));
-  }
 }
+
+/**
+ * Reads the client's command lines and hands each verb to `answer` (which may say 'stop': nothing more
+ * is read); DATA is answered 354 and its end, the line ".", goes to `dataEnd`.
+ */
+function answerCommands(
+  socket: net.Socket,
+  answer: (verb: string) => 'stop' | undefined | void,
+  dataEnd: () => void = () => socket.write('250 ok\r\n'),
+): void {
+  let buffered = '';
+  let inData = false;
+  let stopped = false;
+  socket.on('data', (chunk: Buffer) => {
+    if (stopped) return;
+    buffered += chunk.toString('latin1');
+    for (;;) {
+      if (inData) {
+        if (buffered.indexOf('\r\n.\r\n') < 0) return;
+        buffered = '';
+        inData = false;
+        return dataEnd();
+      }
+      const eol = buffered.indexOf('\r\n');
+      if (eol < 0) return;
+      const verb = buffered.slice(0, eol).split(' ', 1)[0]!.toUpperCase();
+      buffered = buffered.slice(eol + 2);
+      if (verb === 'DATA') {
+        inData = true;
+        buffered = `\r\n${buffered}`;
+        socket.write('354 go ahead\r\n');
+      } else if (answer(verb) === 'stop') {
+        stopped = true;
+        return;
+      }
+    }
+  });
+}
+
+/** Inactivity and connection limits far above the 0.8 s deadline: only the deadline can end an attempt. */
+const onlyTheDeadline = () =>
+  new SmtpTransport({
+    hostname: 'mta.txmail.test',
+    connectTimeoutMs: 60_000,
+    socketTimeoutMs: 60_000,
+    attemptTimeoutMs: 800,
+  });
 
 describe('an attempt against a server that trickles its replies', () => {
   let sink: SmtpSink;
@@ -125,14 +110,8 @@ describe('an attempt against a server that trickles its replies', () => {
   it.each(['greeting', 'data-end'] as const)(
     'ends at its deadline when the %s reply trickles, and tries no other host',
     async (slowAt) => {
-      const slow = await new TricklingHost(slowAt).start();
-      // Inactivity and connection limits far above the deadline: only the deadline can end it.
-      const transport = new SmtpTransport({
-        hostname: 'mta.txmail.test',
-        connectTimeoutMs: 60_000,
-        socketTimeoutMs: 60_000,
-        attemptTimeoutMs: 800,
-      });
+      const slow = await tricklingHost(slowAt).start();
+      const transport = onlyTheDeadline();
       try {
         const before = sink.received.length;
         const result = await transport.deliver(job(1), [
@@ -165,13 +144,8 @@ describe('an attempt against a server that trickles its replies', () => {
   );
 
   it('ends at its deadline in a STARTTLS handshake the server never answers: no TLS failure recorded', async () => {
-    const silent = await new SilentAfterStarttls().start();
-    const transport = new SmtpTransport({
-      hostname: 'mta.txmail.test',
-      connectTimeoutMs: 60_000,
-      socketTimeoutMs: 60_000,
-      attemptTimeoutMs: 800,
-    });
+    const silent = await silentAfterStarttls().start();
+    const transport = onlyTheDeadline();
     try {
       const result = await transport.deliver(job(5), [
         { host: 'mx1.dest.example', address: '127.0.0.1', port: silent.port, secure: false },

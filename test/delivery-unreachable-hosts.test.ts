@@ -2,41 +2,22 @@
 // works (src/delivery/unreachable-hosts.ts through delivery/smtp-transport.ts, real sockets): the first
 // message waits out the greeting timeout and goes to the second host; the next ones go there at once,
 // without a connection to the silent host, until its wait has passed and one message probes it.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import { FIRST_WAIT_MS } from '../src/delivery/unreachable-hosts.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
+import { TcpTestServer } from './helpers/tcp-test-server.js';
 
 /** Takes connections and says nothing: a host whose SMTP server hangs, or a tarpit. */
-class SilentHost {
-  connections = 0;
-  private readonly server = net.createServer((socket) => {
-    this.connections++;
-    socket.on('error', () => undefined);
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
-  });
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this;
-  }
-  stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
+const silentHost = () => new TcpTestServer(() => undefined);
 
 describe('a preferred MX host that never greets', () => {
-  let silent: SilentHost;
+  let silent: TcpTestServer;
   let sink: SmtpSink;
   let now = Date.UTC(2026, 10, 30, 12);
   let transport: SmtpTransport;
   beforeAll(async () => {
-    silent = await new SilentHost().start();
+    silent = await silentHost().start();
     sink = await new SmtpSink().start();
     // A short greeting timeout, so that the wait on the silent host is short here.
     transport = new SmtpTransport({ hostname: 'mta.txmail.test', connectTimeoutMs: 300, now: () => now });

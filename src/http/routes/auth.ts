@@ -42,7 +42,7 @@ const signedIn = json(
 );
 
 /** Every public route takes a JSON body. */
-const PUBLIC_BODY: ErrorCode[] = [
+export const PUBLIC_BODY: ErrorCode[] = [
   'invalid_json',
   'unsupported_media_type',
   'payload_too_large',

@@ -19,7 +19,7 @@ import {
   STATE_CHANGING,
 } from '../schemas/responses.js';
 import { sessionCookie, sessionOrigin } from '../session-cookie.js';
-import { signedInJson } from './auth.js';
+import { PUBLIC_BODY, signedInJson } from './auth.js';
 import { sessionJson } from './members.js';
 
 export interface SecurityRouteDeps {
@@ -47,12 +47,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
         summary: 'Dashboard: what an invitation link is for (the account, the role), before it is used',
         body: object(['token'], { token: { type: 'string', minLength: 1, maxLength: 200 } }),
         response: responses({ 200: json('The live invitation', ref('Invitation')) }, [
-          'invalid_json',
-          'unsupported_media_type',
-          'payload_too_large',
-          'server_busy',
-          'service_unavailable',
-          'validation_error',
+          ...PUBLIC_BODY,
           'invalid_token',
         ]),
       },
@@ -88,15 +83,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
               }),
             ),
           },
-          [
-            'invalid_json',
-            'unsupported_media_type',
-            'payload_too_large',
-            'server_busy',
-            'service_unavailable',
-            'validation_error',
-            'invalid_token',
-          ],
+          [...PUBLIC_BODY, 'invalid_token'],
         ),
       },
     },

@@ -8,6 +8,7 @@ import type { ApiKey, AuditEntry, Domain, Member, Webhook } from '../api-types.j
 import { useApi } from '../components/use-api.js';
 import { useMay } from '../permissions.js';
 import { Link } from '../router.js';
+import { LoadMore } from '../components/load-more.js';
 
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
@@ -66,16 +67,7 @@ export function AuditPage() {
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
       />
-      {entries.more && (
-        <button
-          type="button"
-          className="button secondary"
-          onClick={entries.loadMore}
-          disabled={entries.loading}
-        >
-          Load more
-        </button>
-      )}
+      <LoadMore pages={entries} />
     </Page>
   );
 }

@@ -10,6 +10,7 @@ import { Page } from '../components/page.js';
 import { usePages } from '../components/use-pages.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
+import { LoadMore } from '../components/load-more.js';
 
 const STATUSES = emailStatusValues;
 
@@ -208,11 +209,7 @@ export function LogsPage() {
           { header: 'Sent', cell: (m) => formatTime(m.created_at) },
         ]}
       />
-      {log.more && (
-        <button type="button" className="button secondary" onClick={log.loadMore} disabled={log.loading}>
-          Load more
-        </button>
-      )}
+      <LoadMore pages={log} />
     </Page>
   );
 }

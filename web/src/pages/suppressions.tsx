@@ -9,6 +9,7 @@ import { focusPageHeading, Page } from '../components/page.js';
 import { usePages } from '../components/use-pages.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
+import { LoadMore } from '../components/load-more.js';
 
 export function SuppressionsPage() {
   // What the search box holds: the start of the addresses to show (alphabetically), or nothing (all,
@@ -120,16 +121,7 @@ export function SuppressionsPage() {
               },
             ]}
           />
-          {list.more && (
-            <button
-              type="button"
-              className="button secondary"
-              onClick={list.loadMore}
-              disabled={list.loading}
-            >
-              Load more
-            </button>
-          )}
+          <LoadMore pages={list} />
         </>
       )}
     </Page>
