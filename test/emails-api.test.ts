@@ -57,6 +57,9 @@ describe.each(databaseKinds)('delivery log API on $name', (kind) => {
     expect(tests.data.map((m) => m.id)).toEqual([aliceIds[6], aliceIds[3], aliceIds[0]]);
     const toUser1 = (await get('/api/emails?to=user1@DEST.example')).json() as Page;
     expect(toUser1.data.map((m) => m.id)).toEqual([aliceIds[5], aliceIds[3], aliceIds[1]]);
+    // The local part in any case too, as people type it.
+    const shouted = (await get('/api/emails?to=USER1@dest.example')).json() as Page;
+    expect(shouted.data.map((m) => m.id)).toEqual([aliceIds[5], aliceIds[3], aliceIds[1]]);
     const future = (
       await get(`/api/emails?since=${new Date(Date.now() + 60_000).toISOString()}`)
     ).json() as Page;

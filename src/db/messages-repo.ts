@@ -42,6 +42,8 @@ function likeContains(word: string): string {
 }
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** A–Z to a–z and nothing else: what SQLite's lower() does, and translate(…, UPPER, lower) on PostgreSQL. */
+const foldAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const gzippedAsync = promisify(gzip);
@@ -131,8 +133,14 @@ export class MessagesRepo {
     let q = this.reads.selectFrom('messages').where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);
-    if (filter.toEmail) q = q.where('to_email', '=', filter.toEmail);
-    if (filter.fromEmail) q = q.where('from_email', '=', filter.fromEmail);
+    // Addresses in any case of A–Z, as people type them (STRANGER@… finds stranger@…): the same
+    // ASCII-only folding as the subject's below, on both databases.
+    const folded = (column: 'to_email' | 'from_email') =>
+      this.dialect === 'postgres'
+        ? sql<string>`translate(${sql.ref(column)}, ${UPPER}, ${UPPER.toLowerCase()})`
+        : sql<string>`lower(${sql.ref(column)})`;
+    if (filter.toEmail) q = q.where(folded('to_email'), '=', foldAscii(filter.toEmail));
+    if (filter.fromEmail) q = q.where(folded('from_email'), '=', foldAscii(filter.fromEmail));
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);

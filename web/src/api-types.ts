@@ -1707,9 +1707,9 @@ export interface paths {
             | 'complaint'
             | 'unsubscribe'
             | 'undetermined';
-          /** @description Exact recipient address */
+          /** @description Recipient address, whole (A–Z in any case) */
           to?: string;
-          /** @description Exact sender address */
+          /** @description Sender address, whole (A–Z in any case) */
           from?: string;
           /** @description ISO 8601 time, inclusive */
           since?: string;

@@ -58,8 +58,16 @@ const listQuerySchema = {
       enum: BOUNCE_CATEGORIES,
       description: "The category of the message's latest failure, delay or complaint",
     },
-    to: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact recipient address' },
-    from: { type: 'string', maxLength: MAX_ADDRESS_FIELD_LENGTH, description: 'Exact sender address' },
+    to: {
+      type: 'string',
+      maxLength: MAX_ADDRESS_FIELD_LENGTH,
+      description: 'Recipient address, whole (A–Z in any case)',
+    },
+    from: {
+      type: 'string',
+      maxLength: MAX_ADDRESS_FIELD_LENGTH,
+      description: 'Sender address, whole (A–Z in any case)',
+    },
     since: { type: 'string', maxLength: MAX_TIME_LENGTH, description: 'ISO 8601 time, inclusive' },
     until: { type: 'string', maxLength: MAX_TIME_LENGTH, description: 'ISO 8601 time, exclusive' },
     cursor: {
