@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, type ApiBody } from '../api.js';
 import type { Account } from '../api-types.js';
 import {
@@ -196,6 +196,15 @@ export function WebhookPage({ id }: { id: string }) {
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const oneAtATime = useOneAtATime();
+  // A replay is queued, then pushed by the worker within a few seconds: the attempts are read again
+  // meanwhile, so that the new one shows without a reload.
+  const [replayedAt, setReplayedAt] = useState<number>();
+  const reloadAttempts = attempts.reload;
+  useEffect(() => {
+    if (replayedAt === undefined) return;
+    const timers = [1500, 4000, 8000].map((ms) => setTimeout(() => void reloadAttempts(), ms));
+    return () => timers.forEach(clearTimeout);
+  }, [replayedAt, reloadAttempts]);
   const act = (what: () => Promise<string | undefined>) =>
     oneAtATime(async () => {
       setError(undefined);
@@ -364,6 +373,7 @@ export function WebhookPage({ id }: { id: string }) {
                       onClick={() =>
                         void act(async () => {
                           await api('POST', `/api/webhooks/${id}/replay`, { event_id: a.event_id });
+                          setReplayedAt(Date.now());
                           return 'Event queued to be sent again.';
                         })
                       }
