@@ -165,6 +165,10 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       );
       await p.goto(`${server.url}/verify-email?token=not-a-live-token`);
       await p.getByText('This verification link was used already or has expired').waitFor();
+      // Cut before its token: said at once, with no form for a password that could never be set.
+      await p.goto(`${server.url}/reset-password`);
+      await p.getByText('This reset link is not whole.').waitFor();
+      expect(await p.getByLabel('New password').count()).toBe(0);
     } finally {
       await context.close();
     }

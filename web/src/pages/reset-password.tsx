@@ -24,6 +24,18 @@ export function ResetPasswordPage() {
       setError(err);
     }
   };
+  // A link cut short by a mail program, or the page opened by hand: no form for a password that
+  // could never be set.
+  if (!token) {
+    return (
+      <AuthCard title="Choose a new password">
+        <Notice kind="error">
+          This reset link is not whole. <Link href="/forgot-password">Ask for a new one</Link>, and open it
+          from the mail as it is.
+        </Notice>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Choose a new password">
       {!done && (
