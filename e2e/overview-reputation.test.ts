@@ -243,6 +243,16 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
       await phone.locator('svg.activity-chart').waitFor();
       await phone.getByTestId('reputation-status').waitFor();
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      // The last two weeks, today among them, fit the screen: nothing to scroll to find today.
+      await phone.getByText('The chart shows the last 14 days; the table below has all 30.').waitFor();
+      expect(await phone.locator('svg.activity-chart g.day').count()).toBe(14);
+      expect(await phone.locator(`svg.activity-chart g.day[data-date="${today()}"]`).count()).toBe(1);
+      const fits = await phone
+        .locator('.chart-wrap')
+        .first()
+        .evaluate((el) => el.scrollWidth <= el.clientWidth);
+      expect(fits).toBe(true);
+      await screenshot(phone, 'mobile-overview');
     } finally {
       await phone.close();
     }

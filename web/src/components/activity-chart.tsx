@@ -14,8 +14,14 @@ export const SERIES = [
   { key: 'complained', label: 'Complained' },
 ] as const satisfies readonly { key: keyof ActivityDay; label: string }[];
 
-const W = 720;
 const M = { top: 10, right: 10, bottom: 34, left: 52 };
+/** A day's width in the drawing: 30 days fill 720 units. */
+const DAY_W = (720 - M.left - M.right) / 30;
+/**
+ * How wide the drawing is shown at least, a share of its own width: its 11-unit labels stay about 8 px
+ * (34rem for 30 days, as before; fewer days, narrower).
+ */
+const LEAST_SCALE = 0.755;
 
 /** A day's numbers in words: the tooltip of its bars and the accessible name of its group. */
 export function dayTitle(d: ActivityDay): string {
@@ -30,6 +36,7 @@ function labelled(i: number, n: number): boolean {
 
 export function ActivityChart({ days }: { days: ActivityDay[] }) {
   const H = 240;
+  const W = M.left + M.right + DAY_W * Math.max(1, days.length);
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const max = Math.max(0, ...days.map((d) => Math.max(d.sent, d.delivered, d.bounced, d.complained)));
@@ -47,6 +54,7 @@ export function ActivityChart({ days }: { days: ActivityDay[] }) {
       <svg
         className="chart activity-chart"
         viewBox={`0 0 ${W} ${H}`}
+        style={{ minWidth: `${Math.round(W * LEAST_SCALE)}px` }}
         role="img"
         aria-labelledby="activity-title activity-desc"
       >

@@ -1,5 +1,6 @@
 // The overview's last 30 days (GET /api/account/activity?days=30): the emails per day, and the daily
 // bounce and complaint rates against the account's thresholds when the server judges reputation.
+import { useEffect, useState } from 'react';
 import type { Activity, Reputation } from '../api.js';
 import { ActivityChart, ActivityTable, RateChart } from './activity-chart.js';
 import { formatNumber } from './format.js';
@@ -7,9 +8,25 @@ import { ErrorNotice } from './notice.js';
 import { useApi } from './use-api.js';
 
 export const ACTIVITY_DAYS = 30;
+/** The days the chart shows on a narrow screen. */
+const PHONE_DAYS = 14;
+
+/** Whether the screen is a phone's width (40rem or less), followed as it changes. */
+function useNarrow(): boolean {
+  const query = '(max-width: 40rem)';
+  const [narrow, setNarrow] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const changed = () => setNarrow(list.matches);
+    list.addEventListener('change', changed);
+    return () => list.removeEventListener('change', changed);
+  }, []);
+  return narrow;
+}
 
 export function ActivityPanel({ reputation }: { reputation: Reputation | undefined }) {
   const { data, error, unavailable } = useApi<Activity>(`/api/account/activity?days=${ACTIVITY_DAYS}`);
+  const narrow = useNarrow();
   // A server without the activity API: nothing to draw, and nothing to apologise for on the overview.
   if (unavailable) return null;
   const days = data?.days ?? [];
@@ -34,7 +51,14 @@ export function ActivityPanel({ reputation }: { reputation: Reputation | undefin
               {formatNumber(days.reduce((n, d) => n + d.complained, 0))} complained. Point at a day for its
               numbers.
             </p>
-            <ActivityChart days={days} />
+            {/* A phone shows the last two weeks: 30 days are wider than its screen, and the box
+                scrolled to the oldest days looked empty beside "7 sent". The table has every day. */}
+            <ActivityChart days={narrow ? days.slice(-PHONE_DAYS) : days} />
+            {narrow && days.length > PHONE_DAYS && (
+              <p className="hint">
+                The chart shows the last {PHONE_DAYS} days; the table below has all {days.length}.
+              </p>
+            )}
             {t && (
               <>
                 <h3>Daily rates</h3>
