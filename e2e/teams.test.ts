@@ -406,10 +406,17 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       .waitFor();
     await owner.getByRole('link', { name: `Stay as ${OWNER}` }).click();
     await heading(owner, 'Overview');
-    // Logged in, the log-in page is the overview.
+    // Logged in, the log-in page is the overview, never "No such page" on the way.
     await owner.goto(`${server.url}/login`);
     await heading(owner, 'Overview');
     expect(new URL(owner.url()).pathname).toBe('/');
+    expect(await owner.getByText('No such page').count()).toBe(0);
+    // A log-out the server never got is said, and the page stays (the session is still live).
+    await owner.route('**/api/auth/logout', (r) => r.abort());
+    await owner.getByRole('button', { name: 'Log out' }).click();
+    await owner.getByRole('alert').filter({ hasText: 'could not be reached' }).waitFor();
+    expect(new URL(owner.url()).pathname).toBe('/');
+    await owner.unroute('**/api/auth/logout');
   });
 
   it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {

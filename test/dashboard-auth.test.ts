@@ -284,7 +284,7 @@ describe.each(databaseKinds)('dashboard sign-in on $name', (kind) => {
     const limited = await as(alice, 'POST', '/api/guided-test');
     expect(limited.statusCode).toBe(429);
     expect(limited.body).toMatch(
-      /^rate_limit_exceeded: txmail sends this account at most 10 mails of its own an hour \(guided tests, sign-in links, invitations, notices together\); try the guided test later$/,
+      /^rate_limit_exceeded: the guided test runs while txmail has sent this account fewer than 10 mails of its own in the last hour \(guided tests, sign-in links, invitations and notices all count\); try it later$/,
     );
     expect(limited.headers['retry-after']).toBe('3600');
     clock.advance(3600_001);

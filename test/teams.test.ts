@@ -762,6 +762,12 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       'owner@example.org',
       'viewer@example.org',
     ]);
+    // One of them delivered (final): still no date.
+    await env.services.db.kysely
+      .updateTable('messages')
+      .set({ status: 'delivered', next_attempt_at: null })
+      .where('id', '=', sealed[0]!.id)
+      .execute();
     for (const m of sealed) {
       // The bytes as sent are kept from the first attempt: they are withheld too.
       await env.keepRaw(
@@ -793,6 +799,9 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         const detail = await reader(`/api/emails/${m.id}`);
         expect(detail.statusCode, detail.body).toBe(200);
         expect(detail.json()).toMatchObject({ message: '', content_sealed: true, raw_bytes: null });
+        // Final or not, no removal date is promised: a sealed message's content goes within a minute of
+        // its being final, whatever the account's retention.
+        expect(detail.json()).toMatchObject({ content_removes_at: null });
         const raw = await reader(`/api/emails/${m.id}/raw`);
         expect(raw.statusCode).toBe(404);
         expect(raw.body).toMatch(/^not_found: the content of email .* is sealed/);

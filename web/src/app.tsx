@@ -1,7 +1,7 @@
 // The dashboard shell: loads the session, picks the page for the URL, and draws the navigation.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, onSessionExpired, setCsrfToken } from './api.js';
-import { Notice } from './components/notice.js';
+import { api, ApiError, onSessionExpired, setCsrfToken } from './api.js';
+import { ErrorNotice, Notice } from './components/notice.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { AuditPage } from './pages/audit.js';
@@ -145,7 +145,8 @@ export function App() {
     [session, setSession, refresh],
   );
   if (loadError) return <Notice kind="error">{loadError}</Notice>;
-  if (!session || !value) return <p className="loading">Loading…</p>;
+  // Logged in at /login or /signup: on the way to the overview (the effect above), not "No such page".
+  if (!session || !value || signedInAlready) return <p className="loading">Loading…</p>;
 
   const signedIn = session.account !== null;
   const publicPage =
@@ -183,15 +184,21 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { session } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
+  const [logoutError, setLogoutError] = useState<unknown>();
   const logout = async () => {
     try {
       await api('POST', '/api/auth/logout');
-    } finally {
-      setCsrfToken(null);
-      // A whole new page at /login, with nothing of this session's state (and never sent on to the
-      // overview as a logged-in visit of /login is).
-      window.location.assign('/login');
+    } catch (err) {
+      // Not logged out (the server could not be reached): said, and this page stays as it is. A
+      // session that had already ended is as good as logged out.
+      if (!(err instanceof ApiError && err.code === 'session_expired')) {
+        setLogoutError(err);
+        return;
+      }
     }
+    setCsrfToken(null);
+    // A whole new page at /login, with nothing of this session's state.
+    window.location.assign('/login');
   };
   const may = useMay();
   const nav = session.member?.must_enrol_totp
@@ -232,6 +239,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
         </nav>
       </header>
       <main id="main" className="content">
+        <ErrorNotice error={logoutError} />
         {session.account && !session.account.email_verified && may('POST /api/auth/resend-verification') && (
           <Notice kind="warning">
             Verify your email address: we sent a link to {session.account.email}.{' '}

@@ -191,7 +191,10 @@ export function registerEmailRoutes(
         content_removed_at: iso(message.content_removed_at),
         // When the content retention will remove it (docs/design.md §9; after an upgrade's grace,
         // retention/content-grace.ts); null while queued or kept.
-        content_removes_at: message.content_removed_at === null && final ? removesAt(message, detail) : null,
+        // A sealed message's content goes once it is final (the sweep runs every minute), whatever the
+        // account's retention: no date to promise.
+        content_removes_at:
+          message.content_removed_at === null && final && !sealed ? removesAt(message, detail) : null,
         resent_from: message.resent_from,
         resends: detail.resends,
         events: events.map((e) => eventJson(e, sealed)),

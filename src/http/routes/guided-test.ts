@@ -54,7 +54,7 @@ export function registerGuidedTestRoutes(
       // It sends real mail from the service's own domain: a cap keeps that domain's reputation safe.
       if ((await deps.messages.countFrom(account.id, deps.mail.from, now - 3600_000)) >= MAX_PER_HOUR) {
         throw rateLimited(
-          `txmail sends this account at most ${MAX_PER_HOUR} mails of its own an hour (guided tests, sign-in links, invitations, notices together); try the guided test later`,
+          `the guided test runs while txmail has sent this account fewer than ${MAX_PER_HOUR} mails of its own in the last hour (guided tests, sign-in links, invitations and notices all count); try it later`,
           3600,
         );
       }

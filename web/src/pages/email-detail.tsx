@@ -131,8 +131,10 @@ function contentWords(d: EmailDetail, logHours: number | null | undefined): stri
   const days = d.content_retention_days;
   const after = days === undefined || days === null ? undefined : `${days} day${days === 1 ? '' : 's'}`;
   // txmail's own mail with a sign-in link: its content goes as soon as it is final, not after days.
-  if (d.content_sealed && d.content_removed_at)
-    return `Content removed once the email was final (on ${formatTime(d.content_removed_at)}): it carried a sign-in link for its recipient alone; the log keeps the rest.`;
+  if (d.content_sealed)
+    return d.content_removed_at
+      ? `Content removed once the email was final (on ${formatTime(d.content_removed_at)}): it carried a sign-in link for its recipient alone; the log keeps the rest.`
+      : 'Content removed within a minute of the email being final: it carries a sign-in link for its recipient alone; the log keeps the rest.';
   if (d.content_removed_at)
     return `Content removed ${after ? `${after} after the email was final` : 'by its retention'} (on ${formatTime(d.content_removed_at)}); the log keeps the rest.`;
   const removes = d.content_removes_at;
