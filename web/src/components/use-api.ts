@@ -1,5 +1,5 @@
 // Loads one API resource for a page: data, error, whether the route exists, and a reload.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../api.js';
 
 export interface Loaded<T> {
@@ -16,17 +16,23 @@ export function useApi<T>(path: string | null): Loaded<T> {
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(path !== null);
   const [unavailable, setUnavailable] = useState(false);
+  /** The last read asked for: an answer to an earlier one that comes back after it is dropped. */
+  const latest = useRef(0);
   const reload = useCallback(async () => {
     if (path === null) return;
+    const read = ++latest.current;
     setLoading(true);
     try {
-      setData(await api<T>('GET', path));
+      const answer = await api<T>('GET', path);
+      if (read !== latest.current) return;
+      setData(answer);
       setError(undefined);
     } catch (err) {
+      if (read !== latest.current) return;
       if (err instanceof ApiError && err.routeMissing) setUnavailable(true);
       else setError(err);
     } finally {
-      setLoading(false);
+      if (read === latest.current) setLoading(false);
     }
   }, [path]);
   useEffect(() => {
