@@ -43,7 +43,6 @@ function likeContains(word: string): string {
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** A–Z to a–z and nothing else: what SQLite's lower() does, and translate(…, UPPER, lower) on PostgreSQL. */
-const foldAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const gzippedAsync = promisify(gzip);
@@ -133,27 +132,24 @@ export class MessagesRepo {
     let q = this.reads.selectFrom('messages').where('account_id', '=', accountId);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.category) q = q.where('category', '=', filter.category);
-    // Addresses in any case of A–Z, as people type them (STRANGER@… finds stranger@…): the same
-    // ASCII-only folding as the subject's below, on both databases.
-    const folded = (column: 'to_email' | 'from_email') =>
+    // Only A–Z lower-cased, on both sides and both databases: SQLite's lower() leaves other letters as
+    // they are, PostgreSQL's would not (translate() does as SQLite does).
+    const folded = (column: 'to_email' | 'from_email' | 'subject') =>
       this.dialect === 'postgres'
         ? sql<string>`translate(${sql.ref(column)}, ${UPPER}, ${UPPER.toLowerCase()})`
         : sql<string>`lower(${sql.ref(column)})`;
-    if (filter.toEmail) q = q.where(folded('to_email'), '=', foldAscii(filter.toEmail));
-    if (filter.fromEmail) q = q.where(folded('from_email'), '=', foldAscii(filter.fromEmail));
+    // Addresses in any case of A–Z, as people type them (STRANGER@… finds stranger@…).
+    if (filter.toEmail) q = q.where(folded('to_email'), '=', asciiLower(filter.toEmail));
+    if (filter.fromEmail) q = q.where(folded('from_email'), '=', asciiLower(filter.fromEmail));
     if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
     if (filter.until !== undefined) q = q.where('created_at', '<', filter.until);
     if (filter.beforeId) q = q.where('id', '<', filter.beforeId);
     if (filter.id) q = q.where('id', '=', filter.id);
     if (filter.toDomain) q = q.where('to_domain', '=', filter.toDomain);
-    // Parameters, never text in the statement; the subject lower-cased on both sides, as PostgreSQL's
-    // LIKE is case-sensitive and SQLite's is not, and only A–Z: SQLite's lower() leaves other letters
-    // as they are, PostgreSQL's would not (translate() does as SQLite does). The account's own
-    // messages are scanned newest first and the scan stops at the page's end.
-    const subject =
-      this.dialect === 'postgres'
-        ? sql`translate(subject, ${UPPER}, ${UPPER.toLowerCase()})`
-        : sql`lower(subject)`;
+    // Parameters, never text in the statement; the subject folded on both sides, as PostgreSQL's LIKE
+    // is case-sensitive and SQLite's is not. The account's own messages are scanned newest first and
+    // the scan stops at the page's end.
+    const subject = folded('subject');
     for (const word of filter.subjectWords ?? [])
       q = q.where(sql<boolean>`${subject} like ${likeContains(word)} escape '\\'`);
     return q;
