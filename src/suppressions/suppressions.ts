@@ -14,6 +14,26 @@ export interface SuppressionPage {
 
 export type SuppressionJson = ReturnType<typeof suppressionJson>;
 
+/** What no stored address holds: a space or a control character (PostgreSQL refuses a NUL in text). */
+const NO_ADDRESS_CHARACTER = /[\s\p{Cc}]/u;
+
+/**
+ * A page of at most `limit` entries from `rows` (up to one more, which says there is a next page),
+ * with the cursor of its last entry: `cursorOf` gives the value the next page starts after.
+ */
+function pageOf(
+  rows: SuppressionRow[],
+  limit: number,
+  cursorOf: (last: SuppressionRow) => string,
+): SuppressionPage {
+  const page = rows.slice(0, limit);
+  return {
+    data: page.map(suppressionJson),
+    next_cursor:
+      rows.length > limit ? Buffer.from(cursorOf(page[page.length - 1]!)).toString('base64url') : null,
+  };
+}
+
 export class Suppressions {
   constructor(
     private readonly repo: SuppressionsRepo,
@@ -42,12 +62,7 @@ export class Suppressions {
     const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const address = q.address === undefined ? undefined : normalizeAddress(q.address, 'address');
     const rows = await this.repo.list(accountId, { address, beforeId }, q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    return {
-      data: page.map(suppressionJson),
-      next_cursor:
-        rows.length > q.limit ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : null,
-    };
+    return pageOf(rows, q.limit, (last) => last.id);
   }
 
   private async listByPrefix(
@@ -58,7 +73,7 @@ export class Suppressions {
   ): Promise<SuppressionPage> {
     // Addresses are stored in lower case: so is what they are searched by.
     const prefix = startsWith.trim().toLowerCase();
-    if (prefix === '' || /[\s\p{Cc}]/u.test(prefix)) {
+    if (prefix === '' || NO_ADDRESS_CHARACTER.test(prefix)) {
       throw new AppError('validation_error', '"starts_with" must be the start of an address, without spaces');
     }
     let after: string | undefined;
@@ -70,18 +85,13 @@ export class Suppressions {
       if (
         Buffer.from(after, 'utf8').toString('base64url') !== cursor ||
         !after.startsWith(prefix) ||
-        /[\s\p{Cc}]/u.test(after)
+        NO_ADDRESS_CHARACTER.test(after)
       ) {
         throw new AppError('validation_error', '"cursor" is not a cursor returned by this API');
       }
     }
     const rows = await this.repo.listByPrefix(accountId, { prefix, after }, limit + 1);
-    const page = rows.slice(0, limit);
-    return {
-      data: page.map(suppressionJson),
-      next_cursor:
-        rows.length > limit ? Buffer.from(page[page.length - 1]!.address).toString('base64url') : null,
-    };
+    return pageOf(rows, limit, (last) => last.address);
   }
 
   /** Adds an address by hand; an address already on the list keeps its entry (created: false). */
