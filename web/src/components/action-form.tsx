@@ -3,7 +3,8 @@
 // click once created two API keys (or two webhook endpoints) of which only one's secret was shown, sent
 // two password-reset mails of which the first was dead on arrival, and answered an invitation that had
 // worked with `member_exists`.
-import { createContext, useContext, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createContext, useContext, useState, type FormEvent, type ReactNode } from 'react';
+import { useOneAtATime } from './one-at-a-time.js';
 
 const Busy = createContext(false);
 
@@ -20,19 +21,19 @@ export function ActionForm({
   'aria-label'?: string;
 }) {
   const [busy, setBusy] = useState(false);
-  // State alone is not enough: two clicks can both arrive before React draws the disabled button.
-  const running = useRef(false);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  // State alone is not enough: two clicks can both arrive before React draws the unavailable button.
+  const oneAtATime = useOneAtATime();
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (running.current) return;
-    running.current = true;
-    setBusy(true);
-    try {
-      await onSubmit(e.currentTarget);
-    } finally {
-      running.current = false;
-      setBusy(false);
-    }
+    const form = e.currentTarget;
+    return oneAtATime(async () => {
+      setBusy(true);
+      try {
+        await onSubmit(form);
+      } finally {
+        setBusy(false);
+      }
+    });
   };
   return (
     <form onSubmit={(e) => void submit(e)} className={className} aria-label={label} aria-busy={busy}>

@@ -34,7 +34,7 @@ export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldL
 }
 
 /** The server's messages are clauses (`the current password is wrong`): capitalised and ended. */
-function sentence(message: string): string {
+export function sentence(message: string): string {
   const text = message.trim();
   if (text === '') return text;
   // An address, a domain or a quoted name opens some messages ("owner@… already has…", "acme.example

@@ -6,7 +6,7 @@ import { api, type ApiBody } from '../api.js';
 import { Link } from '../router.js';
 import { ActionForm, SubmitButton } from './action-form.js';
 import { Field } from './field.js';
-import { ErrorNotice, LiveRegion, Notice } from './notice.js';
+import { ErrorNotice, LiveRegion, Notice, sentence } from './notice.js';
 
 type SendResult = ApiBody<'/api/email/send', 'post'>;
 
@@ -85,10 +85,8 @@ export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
   );
 }
 
-/** A test send's warning (`code: message`) as the words a person reads, its code after them. */
+/** A test send's warning (`code: message`) in words, its code after them, as ErrorNotice says errors. */
 function warningWords(warning: string): string {
   const colon = warning.indexOf(': ');
-  if (colon < 0) return warning;
-  const text = warning.slice(colon + 2);
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)} (${warning.slice(0, colon)})`;
+  return colon < 0 ? warning : `${sentence(warning.slice(colon + 2))} (${warning.slice(0, colon)})`;
 }

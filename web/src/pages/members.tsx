@@ -11,6 +11,7 @@ import type { ApiBody } from '../api.js';
 import type { Member } from '../api-types.js';
 import type { Role } from '../session.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
@@ -74,15 +75,16 @@ export function MembersPage() {
     void act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${m.email} is now ${role}.`);
   };
   const [mailing, setMailing] = useState<string>();
-  const mailAgain = async (m: Member) => {
-    if (mailing) return;
-    setMailing(m.id);
-    await act(
-      () => api('POST', `/api/members/${m.id}/invitation`),
-      `A new invitation is on its way to ${m.email}; the earlier link no longer works.`,
-    );
-    setMailing(undefined);
-  };
+  const oneAtATime = useOneAtATime();
+  const mailAgain = (m: Member) =>
+    oneAtATime(async () => {
+      setMailing(m.id);
+      await act(
+        () => api('POST', `/api/members/${m.id}/invitation`),
+        `A new invitation is on its way to ${m.email}; the earlier link no longer works.`,
+      );
+      setMailing(undefined);
+    });
 
   return (
     <Page
