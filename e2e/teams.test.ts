@@ -330,6 +330,23 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
           ip: null,
         })
         .execute();
+      // A key revoked by another key: neither is in the account's lists any more, both are named as
+      // they were called when the entry was written.
+      await db.kysely
+        .insertInto('audit_log')
+        .values({
+          id: newId(),
+          account_id: accountId,
+          created_at: Date.now(),
+          actor_type: 'api_key',
+          actor_id: 'gone-key-1',
+          actor_label: 'ci (txm_live_ab12cd…)',
+          action: 'api_key.revoked',
+          target: 'gone-key-2',
+          target_label: 'deploy bot (txm_live_ef34gh…)',
+          ip: '127.0.0.1',
+        })
+        .execute();
     } finally {
       await db.close();
     }
@@ -350,6 +367,9 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     const moved = await table.getByRole('row').filter({ hasText: 'account.reputation_changed' }).innerText();
     expect(moved).toContain('txmail (the reputation guard)');
     expect(moved).toContain('sending state: warning');
+    const revoked = await table.getByRole('row').filter({ hasText: 'deploy bot' }).innerText();
+    expect(revoked).toContain('API key ci (txm_live_ab12cd…)');
+    expect(revoked).toContain('key deploy bot (txm_live_ef34gh…)');
     expect(text).toContain('127.0.0.1');
     // The viewer may not read it.
     expect(await viewer.evaluate(async () => (await fetch('/api/audit')).status)).toBe(403);

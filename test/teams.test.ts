@@ -1015,7 +1015,85 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       expect(rule.audit, route).toBeDefined();
     }
   });
+
+  it('keeps what a target and a key were called, so entries about what is gone still name it', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
+    const made = (await as(owner, 'POST', '/api/api-keys', { name: 'deploy bot' })).json() as {
+      id: string;
+      key: string;
+      prefix: string;
+    };
+    const byKey = (method: string, url: string, payload?: object) =>
+      env.app.inject({ method: method as 'POST', url, headers: { 'x-api-key': made.key }, payload });
+    // A change made with the key names the key, as it was called.
+    const domain = await byKey('POST', '/api/domains', { name: 'bücher.example' });
+    expect(domain.statusCode, domain.body).toBe(201);
+    const domainId = (domain.json() as { id: string }).id;
+    expect((await byKey('DELETE', `/api/domains/${domainId}`)).statusCode).toBe(200);
+    // A receiver's token in the endpoint's query is not kept in the log.
+    const hook = await as(owner, 'POST', '/api/webhooks', {
+      url: 'https://hooks.example.net/in?token=s3cret',
+      description: 'orders',
+      events: ['email.delivered'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const hookId = (hook.json() as { id: string }).id;
+    expect((await as(owner, 'DELETE', `/api/webhooks/${hookId}`)).statusCode).toBeLessThan(300);
+    const invited = await as(owner, 'POST', '/api/members', {
+      email: 'leaving@example.org',
+      role: 'developer',
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const memberId = (invited.json() as { id: string }).id;
+    expect((await as(owner, 'DELETE', `/api/members/${memberId}`)).statusCode).toBeLessThan(300);
+    expect((await as(owner, 'DELETE', `/api/api-keys/${made.id}`)).statusCode).toBe(204);
+    // An id that names nothing of the account's is refused as before, and names nothing.
+    expect((await as(owner, 'DELETE', `/api/webhooks/${made.id}`)).statusCode).toBe(404);
+
+    const entries = ((await as(owner, 'GET', '/api/audit?limit=100')).json() as { data: AuditRow[] }).data;
+    const entry = (action: string) => entries.find((e) => e.action === action);
+    const keyLabel = `deploy bot (${made.prefix}…)`;
+    expect(entry('domain.created')).toMatchObject({
+      actor: { type: 'api_key', id: made.id, label: keyLabel },
+      target: domainId,
+      target_label: 'bücher.example',
+    });
+    expect(entry('domain.deleted')).toMatchObject({ target: domainId, target_label: 'bücher.example' });
+    expect(entry('webhook.created')).toMatchObject({
+      target: hookId,
+      target_label: 'orders (https://hooks.example.net/in)',
+    });
+    expect(entry('webhook.deleted')).toMatchObject({
+      target: hookId,
+      target_label: 'orders (https://hooks.example.net/in)',
+    });
+    expect(JSON.stringify(entries)).not.toContain('s3cret');
+    expect(entry('member.removed')).toMatchObject({
+      target: memberId,
+      target_label: 'leaving@example.org',
+    });
+    expect(entry('api_key.created')).toMatchObject({ target: made.id, target_label: keyLabel });
+    expect(entry('api_key.revoked')).toMatchObject({ target: made.id, target_label: keyLabel });
+    // What names itself keeps no label: an address, the account's own settings.
+    const sup = await as(owner, 'POST', '/api/suppressions', { address: 'x@example.net' });
+    expect(sup.statusCode, sup.body).toBe(201);
+    const after = ((await as(owner, 'GET', '/api/audit?limit=1')).json() as { data: AuditRow[] }).data;
+    expect(after[0]).toMatchObject({
+      action: 'suppression.added',
+      target: 'x@example.net',
+      target_label: null,
+    });
+  });
 });
+
+interface AuditRow {
+  action: string;
+  actor: { type: string; id: string | null; label: string | null };
+  target: string | null;
+  target_label: string | null;
+}
 
 /**
  * Every route the app registered, as `METHOD /pattern` (HEAD left out: Fastify answers it with the GET

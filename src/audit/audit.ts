@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { AuditRepo } from '../db/audit-repo.js';
 import type { AuditLogRow } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { targetLabel, type TargetKind } from './target-label.js';
 
 /**
  * The parts of txmail that change an account by themselves, at nobody's request: recorded as the
@@ -17,7 +18,7 @@ export type SystemActor = 'reputation_guard';
 
 export type AuditActor =
   | { type: 'member'; id: string; email: string }
-  | { type: 'api_key'; id: string }
+  | { type: 'api_key'; id: string; label: string }
   | { type: 'operator' }
   | { type: 'system'; id: SystemActor };
 
@@ -27,6 +28,8 @@ export interface AuditEntry {
   action: string;
   /** What was changed: an id, an address; null when the action names it (account settings). */
   target: string | null;
+  /** What the target was called then (target-label.ts); absent or null when the target says it all. */
+  targetLabel?: string | null;
   ip: string | null;
 }
 
@@ -43,6 +46,15 @@ export class Audit {
   list(accountId: string, limit: number, cursor?: string): Promise<AuditLogRow[]> {
     return this.repo.list(accountId, limit, cursor);
   }
+
+  /**
+   * What the account's target `id` of `kind` is called now, before a change that may remove it; undefined
+   * when there is none such, or the look-up failed (the entry is then written without it).
+   */
+  async labelOf(accountId: string, kind: TargetKind, id: string): Promise<string | undefined> {
+    const facts = await this.repo.targetFacts(accountId, kind, id).catch(() => undefined);
+    return facts && targetLabel(kind, facts);
+  }
 }
 
 /**
@@ -58,9 +70,10 @@ export function auditRow(entry: AuditEntry, id: string, now: number): AuditLogRo
     created_at: now,
     actor_type: actor.type,
     actor_id: actor.type === 'operator' ? null : actor.id,
-    actor_label: actor.type === 'member' ? actor.email : null,
+    actor_label: actor.type === 'member' ? actor.email : actor.type === 'api_key' ? actor.label : null,
     action: entry.action,
     target: entry.target,
+    target_label: entry.targetLabel ?? null,
     ip: entry.ip,
   };
 }
@@ -73,6 +86,7 @@ export function auditJson(row: AuditLogRow) {
     actor: { type: row.actor_type, id: row.actor_id, label: row.actor_label },
     action: row.action,
     target: row.target,
+    target_label: row.target_label,
     ip: row.ip,
   };
 }

@@ -3,6 +3,18 @@
 import type { Kysely } from 'kysely';
 import type { AuditLogRow, Database } from './schema.js';
 
+/** The kinds of target a route names by its `:id` (audit/target-label.ts). */
+export type AuditTargetKind = 'api_key' | 'domain' | 'webhook' | 'member';
+
+/** What a target is called, as its table holds it: the parts audit/target-label.ts makes a label of. */
+export interface AuditTargetFacts {
+  name?: string;
+  prefix?: string;
+  url?: string;
+  description?: string;
+  email?: string;
+}
+
 export class AuditRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -20,5 +32,43 @@ export class AuditRepo {
       .limit(limit);
     if (cursor !== undefined) q = q.where('id', '<', cursor);
     return q.execute();
+  }
+
+  /** What the account's target `id` of `kind` is called now; undefined when the account has none such. */
+  async targetFacts(
+    accountId: string,
+    kind: AuditTargetKind,
+    id: string,
+  ): Promise<AuditTargetFacts | undefined> {
+    switch (kind) {
+      case 'api_key':
+        return this.db
+          .selectFrom('api_keys')
+          .select(['name', 'prefix'])
+          .where('account_id', '=', accountId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+      case 'domain':
+        return this.db
+          .selectFrom('domains')
+          .select(['name'])
+          .where('account_id', '=', accountId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+      case 'webhook':
+        return this.db
+          .selectFrom('webhooks')
+          .select(['url', 'description'])
+          .where('account_id', '=', accountId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+      case 'member':
+        return this.db
+          .selectFrom('members')
+          .select(['email'])
+          .where('account_id', '=', accountId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+    }
   }
 }

@@ -116,6 +116,8 @@ export interface AuditLogTable {
   actor_label: string | null;
   action: string;
   target: string | null;
+  /** What the target was called when the change was made (migration 040, audit/target-label.ts). */
+  target_label: string | null;
   ip: string | null;
 }
 

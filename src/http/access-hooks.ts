@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Audit, AuditActor } from '../audit/audit.js';
+import { factsOfAnswer, targetKindOf, targetLabel } from '../audit/target-label.js';
 import { AppError } from '../errors.js';
 import { allows, ENROLMENT_ROUTES, PUBLIC, ROUTE_RULES, ruleFor } from './permissions.js';
 
@@ -75,27 +76,70 @@ export function auditAction(
 }
 
 /** What a change was made to: the route's id parameters, else the id (or address) it answered. */
-function targetOf(request: FastifyRequest, payload: unknown): string | null {
+function targetOf(request: FastifyRequest, answer: Record<string, unknown> | undefined): string | null {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   if (params.id !== undefined) return params.sid !== undefined ? `${params.id}/${params.sid}` : params.id;
   if (params.address !== undefined) return params.address;
-  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
-  try {
-    const body = JSON.parse(payload) as Record<string, unknown>;
-    // A suppression's address before its id: the API names suppressions by address (DELETE
-    // /api/suppressions/:address), and so does the operator's `txmail suppressions add`.
-    for (const k of ['address', 'id', 'email', 'domain']) if (typeof body[k] === 'string') return body[k];
-  } catch {
-    // Not JSON: no target.
-  }
+  if (answer === undefined) return null;
+  // A suppression's address before its id: the API names suppressions by address (DELETE
+  // /api/suppressions/:address), and so does the operator's `txmail suppressions add`.
+  for (const k of ['address', 'id', 'email', 'domain']) if (typeof answer[k] === 'string') return answer[k];
   return null;
+}
+
+/** The answer's JSON object, if it is one. */
+function answerOf(payload: unknown): Record<string, unknown> | undefined {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the audited change's target was called before the change (rememberTargetLabel). */
+    auditTargetLabel?: string;
+  }
+}
+
+/**
+ * What the target a route names by its `:id` is called, read before the change (which may delete it),
+ * for the audit entry (audit/target-label.ts). Only on the audited routes that name such a target.
+ */
+export function rememberTargetLabel(audit: Audit) {
+  return async function rememberLabel(request: FastifyRequest): Promise<void> {
+    const id = (request.params as Record<string, string | undefined> | undefined)?.id;
+    const kind = targetKindOf(request.routeOptions.url);
+    if (id === undefined || kind === undefined || !request.auth) return;
+    request.auditTargetLabel = await audit.labelOf(request.auth.account.id, kind, id);
+  };
+}
+
+/**
+ * The label an entry keeps for its target: what the answer calls a created or changed target (a new
+ * name included), else what the target was called before the change.
+ */
+function targetLabelOf(
+  request: FastifyRequest,
+  target: string | null,
+  answer: Record<string, unknown> | undefined,
+): string | null {
+  const kind = targetKindOf(request.routeOptions.url);
+  if (kind === undefined || target === null) return null;
+  const named =
+    answer && answer.id === target.split('/')[0] ? targetLabel(kind, factsOfAnswer(answer)) : undefined;
+  return named ?? request.auditTargetLabel ?? null;
 }
 
 function actorOf(request: FastifyRequest): AuditActor | undefined {
   const auth = request.auth;
   if (!auth) return undefined;
   if (auth.session) return { type: 'member', id: auth.session.member.id, email: auth.session.member.email };
-  return auth.apiKeyId === null ? undefined : { type: 'api_key', id: auth.apiKeyId };
+  return auth.apiKeyId === null
+    ? undefined
+    : { type: 'api_key', id: auth.apiKeyId, label: auth.apiKeyLabel ?? auth.apiKeyId };
 }
 
 /**
@@ -115,12 +159,15 @@ export function auditHook(audit: Audit, logger: Logger) {
         : undefined;
     const actor = action === undefined ? undefined : actorOf(request);
     if (action === undefined || actor === undefined) return done(null, payload);
+    const answer = answerOf(payload);
+    const target = targetOf(request, answer);
     audit
       .record({
         accountId: request.auth!.account.id,
         actor,
         action,
-        target: targetOf(request, payload),
+        target,
+        targetLabel: targetLabelOf(request, target, answer),
         ip: request.ip,
       })
       .catch((err: unknown) => logger.error({ err, action }, 'could not write the audit entry'))

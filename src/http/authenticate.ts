@@ -6,6 +6,7 @@ import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { ActiveSession, Sessions } from '../accounts/sessions.js';
 import type { Clock } from '../clock.js';
 import type { Account, MemberRole } from '../db/schema.js';
+import { keyLabel } from '../audit/target-label.js';
 import { AppError, rateLimited } from '../errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
@@ -16,6 +17,8 @@ export interface AuthContext {
   apiKeyId: string | null;
   /** The role that bounds the key (made by an invited member); null: full rights, or a session. */
   apiKeyRole: MemberRole | null;
+  /** How the audit log names the key (audit/target-label.ts keyLabel); null with a session. */
+  apiKeyLabel: string | null;
   /** The dashboard session; null when the caller used an API key. */
   session: ActiveSession | null;
 }
@@ -86,7 +89,13 @@ export function authHook(deps: AuthHookDeps) {
           sessionCookie(session.id, deps.secureCookies, session.expiresAt - deps.clock.now()),
         );
       }
-      request.auth = { account: session.account, apiKeyId: null, apiKeyRole: null, session };
+      request.auth = {
+        account: session.account,
+        apiKeyId: null,
+        apiKeyRole: null,
+        apiKeyLabel: null,
+        session,
+      };
       // One bucket for every session of the account (rate-limit.ts): more log-ins buy no more requests.
       bucket = `dashboard:${session.account.id}`;
     } else {
@@ -103,6 +112,7 @@ export function authHook(deps: AuthHookDeps) {
         account: found.account,
         apiKeyId: found.key.id,
         apiKeyRole: found.key.role,
+        apiKeyLabel: keyLabel(found.key),
         session: null,
       };
       bucket = found.key.id;

@@ -9323,12 +9323,14 @@ export interface components {
         type: 'member' | 'api_key' | 'operator' | 'system';
         /** @description The member's or API key's id, or the system part's name */
         id: string | null;
-        /** @description The member's address at the time */
+        /** @description The member's address at the time, or the API key's name and first characters (`ci (txm_ab12cd…)`); null in entries made before keys were named */
         label: string | null;
       };
       /** @description e.g. `member.invited`, `api_key.created`, `email.resent` */
       action: string;
       target: string | null;
+      /** @description What the target was called when the change was made: an API key's name and first characters, a domain's name, a webhook endpoint's description and URL (without its query), a member's address; null when the target names itself (an address, an email's id) or the entry is older */
+      target_label: string | null;
       ip: string | null;
     };
   };

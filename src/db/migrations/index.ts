@@ -39,6 +39,7 @@ import * as m036 from './036-sealed-messages.js';
 import * as m037 from './037-message-body-parts.js';
 import * as m038 from './038-inbound-raw-parts.js';
 import * as m039 from './039-session-origin.js';
+import * as m040 from './040-audit-target-label.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '037-message-body-parts': m037,
   '038-inbound-raw-parts': m038,
   '039-session-origin': m039,
+  '040-audit-target-label': m040,
 };

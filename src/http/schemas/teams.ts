@@ -109,10 +109,19 @@ const auditEntry = {
         type: ['string', 'null'],
         description: "The member's or API key's id, or the system part's name",
       },
-      label: { type: ['string', 'null'], description: "The member's address at the time" },
+      label: {
+        type: ['string', 'null'],
+        description:
+          "The member's address at the time, or the API key's name and first characters (`ci (txm_ab12cd…)`); null in entries made before keys were named",
+      },
     }),
     action: { type: 'string', description: 'e.g. `member.invited`, `api_key.created`, `email.resent`' },
     target: { type: ['string', 'null'] },
+    target_label: {
+      type: ['string', 'null'],
+      description:
+        "What the target was called when the change was made: an API key's name and first characters, a domain's name, a webhook endpoint's description and URL (without its query), a member's address; null when the target names itself (an address, an email's id) or the entry is older",
+    },
     ip: { type: ['string', 'null'] },
   }),
 };

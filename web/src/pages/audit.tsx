@@ -15,7 +15,7 @@ const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation
 
 function actor(e: AuditEntry): string {
   if (e.actor.type === 'member') return e.actor.label ?? 'a member';
-  if (e.actor.type === 'api_key') return `API key ${e.actor.id ?? ''}`;
+  if (e.actor.type === 'api_key') return `API key ${e.actor.label ?? e.actor.id ?? ''}`;
   if (e.actor.type === 'system')
     return `txmail (${SYSTEM_PARTS[e.actor.id ?? ''] ?? e.actor.id ?? 'automatic'})`;
   return 'the operator';
@@ -27,9 +27,18 @@ function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   if (!e.target) return '';
   // An email (re-sent): its page in the log, while the log keeps it.
   if (e.action.startsWith('email.')) return <Link href={`/logs/${e.target}`}>email {e.target}</Link>;
-  // An id of a key, endpoint, member or domain that still exists: its name first, the id after.
-  const name = names.get(e.target.split('/')[0]!);
-  return name === undefined ? e.target : `${name} (${e.target})`;
+  // An id of a key, endpoint, member or domain: its name now while the account has it, else what it was
+  // called when the entry was written (a revoked key, a deleted domain). A key's name carries the first
+  // characters of the key, which tell keys apart as its id would; the others' ids follow their names.
+  const name = names.get(e.target.split('/')[0]!) ?? labelThen(e);
+  if (name === undefined) return e.target;
+  return e.action.startsWith('api_key.') ? name : `${name} (${e.target})`;
+}
+
+/** What the entry's target was called when it was written, in the words useNames gives the lists'. */
+function labelThen(e: AuditEntry): string | undefined {
+  if (!e.target_label) return undefined;
+  return e.action.startsWith('api_key.') ? `key ${e.target_label}` : e.target_label;
 }
 
 /** The names of what the account has now, by id, from the lists this member may read. */
@@ -40,7 +49,8 @@ function useNames(): Map<string, string> {
   const members = useApi<{ data: Member[] }>(may('GET /api/members') ? '/api/members' : null);
   const domains = useApi<{ data: Domain[] }>(may('GET /api/domains') ? '/api/domains' : null);
   const names = new Map<string, string>();
-  for (const k of keys.data?.data ?? []) names.set(k.id, `key “${k.name}”`);
+  // As the audit log names keys (audit/target-label.ts keyLabel).
+  for (const k of keys.data?.data ?? []) names.set(k.id, `key ${k.name} (${k.prefix}…)`);
   for (const w of hooks.data?.data ?? [])
     names.set(w.id, w.description ? `${w.description} (${w.url})` : w.url);
   for (const m of members.data?.data ?? []) names.set(m.id, m.email);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { factsOfAnswer, keyLabel, targetKindOf, targetLabel } from '../../src/audit/target-label.js';
+
+describe('what an audit entry calls its target', () => {
+  it('knows the kind of target a route names, and only those', () => {
+    expect(targetKindOf('/api/api-keys/:id')).toBe('api_key');
+    expect(targetKindOf('/api/api-keys')).toBe('api_key');
+    expect(targetKindOf('/api/domains/:id/dkim/rotate')).toBe('domain');
+    expect(targetKindOf('/api/webhooks/:id/secret')).toBe('webhook');
+    expect(targetKindOf('/api/members/:id/sessions/:sid')).toBe('member');
+    expect(targetKindOf('/api/suppressions/:address')).toBeUndefined();
+    expect(targetKindOf('/api/auth/sessions/:id')).toBeUndefined();
+    expect(targetKindOf('/api/emails/:id/resend')).toBeUndefined();
+    // A route that only begins like one is not one.
+    expect(targetKindOf('/api/domainsx')).toBeUndefined();
+    expect(targetKindOf(undefined)).toBeUndefined();
+  });
+
+  it('names a key by its name and first characters, a domain in Unicode, a member by address', () => {
+    expect(keyLabel({ name: 'ci', prefix: 'txm_live_ab12cd' })).toBe('ci (txm_live_ab12cd…)');
+    expect(targetLabel('api_key', { name: 'ci', prefix: 'txm_live_ab12cd' })).toBe('ci (txm_live_ab12cd…)');
+    expect(targetLabel('api_key', { name: 'ci' })).toBeUndefined();
+    expect(targetLabel('domain', { name: 'xn--bcher-kva.example' })).toBe('bücher.example');
+    expect(targetLabel('member', { email: 'ann@example.org' })).toBe('ann@example.org');
+    expect(targetLabel('member', {})).toBeUndefined();
+  });
+
+  it("keeps no part of an endpoint's URL that may be the receiver's secret", () => {
+    expect(
+      targetLabel('webhook', {
+        url: 'https://user:pw@hooks.example.net:8443/in?token=s3cret#frag',
+        description: '',
+      }),
+    ).toBe('https://hooks.example.net:8443/in');
+    expect(targetLabel('webhook', { url: 'https://hooks.example.net/in', description: 'orders' })).toBe(
+      'orders (https://hooks.example.net/in)',
+    );
+  });
+
+  it("reads only the naming fields of a route's answer, never a secret beside them", () => {
+    expect(
+      factsOfAnswer({ id: 'k1', name: 'ci', prefix: 'txm_live_ab12cd', key: 'txm_live_ab12cdSECRET', n: 3 }),
+    ).toEqual({ name: 'ci', prefix: 'txm_live_ab12cd' });
+    expect(factsOfAnswer({ secret: 'whsec_x', url: 7 })).toEqual({});
+  });
+});
