@@ -2,6 +2,7 @@
 // suppression): each runs on the core alone, no role. cli.ts loads this module only for them, so that
 // --help, config and the service roles load none of it.
 import { Audit } from './audit/audit.js';
+import { keyLabel } from './audit/target-label.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlanNow } from './blocklists/targets.js';
 import { isPlan, PLAN_NAMES } from './accounts/plans.js';
@@ -38,7 +39,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         account.id,
         typeof args.name === 'string' ? args.name : 'default',
       );
-      await operatorAudit(s, account.id, 'api_key.created', created.record.id);
+      await operatorAudit(s, account.id, 'api_key.created', created.record.id, keyLabel(created.record));
       print(args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
       return 0;
     }
@@ -65,7 +66,9 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       if (!(await s.repos.accounts.revokeApiKey(account.id, id, s.clock.now()))) {
         throw new UsageError(`${account.email} has no live key with the id ${id}`);
       }
-      await operatorAudit(s, account.id, 'api_key.revoked', id);
+      // A revoked key keeps its row: named from it, as the API's revocation is.
+      const label = await new Audit(s.repos.audit, s.clock).labelOf(account.id, 'api_key', id);
+      await operatorAudit(s, account.id, 'api_key.revoked', id, label);
       print(args, { id, revoked: true }, `revoked ${id}; running servers stop accepting it within a second`);
       return 0;
     }
@@ -207,12 +210,19 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
 }
 
 /** The audit entry of an operator command that changed an account (docs/design.md §2, "Audit log"). */
-function operatorAudit(s: Core, accountId: string, action: string, target: string | null): Promise<void> {
+function operatorAudit(
+  s: Core,
+  accountId: string,
+  action: string,
+  target: string | null,
+  targetLabel?: string,
+): Promise<void> {
   return new Audit(s.repos.audit, s.clock).record({
     accountId,
     actor: { type: 'operator' },
     action,
     target,
+    targetLabel: targetLabel ?? null,
     ip: null,
   });
 }

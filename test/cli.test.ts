@@ -68,13 +68,11 @@ describe('txmail operator commands', () => {
   });
 
   /** The audit entries of one account, oldest first. */
-  const auditOf = async (accountId: string) => {
+  const auditOf = async (accountId: string, columns = 'actor_type, action, target') => {
     const { default: SQLite } = await import('better-sqlite3');
     const db = new SQLite(join(dir, 'txmail.db'), { readonly: true });
     try {
-      return db
-        .prepare('select actor_type, action, target from audit_log where account_id = ? order by id')
-        .all(accountId);
+      return db.prepare(`select ${columns} from audit_log where account_id = ? order by id`).all(accountId);
     } finally {
       db.close();
     }
@@ -104,6 +102,11 @@ describe('txmail operator commands', () => {
     expect((await suppression('add')).code).toBe(0);
     expect((await suppression('remove')).code).toBe(0);
     const rows = await auditOf(accountId);
+    // The key is named as it was called (audit/target-label.ts), revoked as when made.
+    const keyLabel = expect.stringMatching(/^default \(txm_[0-9A-Za-z_-]+…\)$/);
+    expect(
+      (await auditOf(accountId, 'target_label')).map((r) => (r as { target_label: unknown }).target_label),
+    ).toEqual([keyLabel, keyLabel, null, null, null, null, null]);
     expect(rows).toEqual([
       { actor_type: 'operator', action: 'api_key.created', target: expect.any(String) },
       { actor_type: 'operator', action: 'api_key.revoked', target: expect.any(String) },
