@@ -246,6 +246,13 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     expect(blocked).toBe(403);
     await screenshot(admin, 'security-enrolment-required');
     expect(new URL(admin.url()).pathname).toBe('/security');
+    // A mailed link still opens its own page meanwhile (an invitation to another account, a reset):
+    // the gate closes this account's pages, not the links' public ones.
+    await admin.goto(`${server.url}/accept-invite?token=not-a-real-one`);
+    await heading(admin, 'Join the account');
+    expect(new URL(admin.url()).pathname).toBe('/accept-invite');
+    await admin.goto(`${server.url}/security`);
+    await heading(admin, 'Security');
     await enrol(admin);
     // Enrolled: the whole dashboard is back.
     await nav(admin).getByRole('link', { name: 'Logs', exact: true }).waitFor();

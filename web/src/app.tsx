@@ -128,11 +128,13 @@ export function App() {
   useEffect(() => onSessionExpired(() => void refresh()), [refresh]);
 
   // The account requires two-factor sign-in and this member has none: the Security page is the only
-  // page until it is set up (the server refuses everything else meanwhile).
+  // page of the account until it is set up (the server refuses everything else meanwhile). A mailed
+  // link's public page (an invitation to another account, a reset) still opens: it is not the account's.
   const mustEnrol = session?.member?.must_enrol_totp === true;
+  const gated = mustEnrol && location.path !== '/security' && !Object.hasOwn(PUBLIC, location.path);
   useEffect(() => {
-    if (mustEnrol && location.path !== '/security') navigate('/security', true);
-  }, [mustEnrol, location.path]);
+    if (gated) navigate('/security', true);
+  }, [gated]);
   // Logged in already: the log-in and sign-up pages (a link in a mail, "Log in" on another page) lead
   // to the overview, not to "No such page".
   const signedInAlready = session?.account != null && ['/login', '/signup'].includes(location.path);
