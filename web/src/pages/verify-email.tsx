@@ -54,9 +54,10 @@ export function VerifyEmailPage() {
           <button type="button" className="button" onClick={() => setConfirmed(true)}>
             Open the link
           </button>
-          <Link href="/" className="button secondary">
+          {/* In place of the link in the history: Back does not offer it (and its token) again. */}
+          <button type="button" className="button secondary" onClick={() => navigate('/', true)}>
             Stay as {session.account.email}
-          </Link>
+          </button>
         </div>
       </AuthCard>
     );
