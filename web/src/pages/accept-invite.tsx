@@ -75,6 +75,12 @@ export function AcceptInvitePage() {
       ) : (
         <p>You were invited to a txmail account. Choose your password to join it.</p>
       )}
+      {session.account && (
+        <Notice kind="info">
+          You are logged in as {session.account.email}. Joining logs this browser out of it and into the
+          account you join.
+        </Notice>
+      )}
       <ActionForm onSubmit={submit} className="stack">
         {/* For password managers: the address the new password belongs to (not shown, not sent). */}
         {invitation && (
