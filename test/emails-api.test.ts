@@ -104,4 +104,24 @@ describe.each(databaseKinds)('delivery log API on $name', (kind) => {
     expect(bobs.data[0]!.from).toBe('b@bob.example');
     expect((await get('/api/emails/not-a-uuid')).statusCode).toBe(404);
   });
+
+  it('finds a recipient by address however its domain is written, and with a domain filter beside it', async () => {
+    const carol = await createTenant(env.services, { domain: 'carol.example' });
+    const sent = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send/test',
+      headers: { 'x-api-key': carol.apiKey },
+      payload: { ...validSend, from: 'c@carol.example', to: 'anna@bücher.example' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const id = (sent.json() as { id: string }).id;
+    const found = async (query: string) =>
+      ((await get(`/api/emails?${query}`, carol.apiKey)).json() as Page).data.map((m) => m.id);
+    for (const to of ['anna@bücher.example', 'ANNA@BÜCHER.example', 'anna@xn--bcher-kva.example'])
+      expect(await found(`to=${encodeURIComponent(to)}`), to).toEqual([id]);
+    expect(await found('to=anna%40b%C3%BCcher.example&domain=b%C3%BCcher.example')).toEqual([id]);
+    // Both must hold: the address's domain and another domain find nothing.
+    expect(await found('to=anna%40b%C3%BCcher.example&domain=dest.example')).toEqual([]);
+    expect(await found('to=anna%40other.example')).toEqual([]);
+  });
 });
