@@ -1020,6 +1020,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
     await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
+    await invite(owner, 'joiner@example.org', 'viewer');
     const made = (await as(owner, 'POST', '/api/api-keys', { name: 'deploy bot' })).json() as {
       id: string;
       key: string;
@@ -1070,6 +1071,8 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       target_label: 'orders (https://hooks.example.net/in)',
     });
     expect(JSON.stringify(entries)).not.toContain('s3cret');
+    // Changes recorded outside the routes' hook name their member too.
+    expect(entry('member.joined')).toMatchObject({ target_label: 'joiner@example.org' });
     expect(entry('member.removed')).toMatchObject({
       target: memberId,
       target_label: 'leaving@example.org',

@@ -258,6 +258,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
         actor: { type: 'member', id: member.id, email: member.email },
         action: 'member.password_reset',
         target: member.id,
+        targetLabel: member.email,
         ip: request.ip,
       });
       return reply

@@ -95,6 +95,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
         actor: { type: 'member', id: member.id, email: member.email },
         action: 'member.joined',
         target: member.id,
+        targetLabel: member.email,
         ip: request.ip,
       });
       return reply

@@ -27,10 +27,11 @@ function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   if (!e.target) return '';
   // An email (re-sent): its page in the log, while the log keeps it.
   if (e.action.startsWith('email.')) return <Link href={`/logs/${e.target}`}>email {e.target}</Link>;
-  // An id of a key, endpoint, member or domain: its name now while the account has it, else what it was
-  // called when the entry was written (a revoked key, a deleted domain). A key's name carries the first
-  // characters of the key, which tell keys apart as its id would; the others' ids follow their names.
-  const name = names.get(e.target.split('/')[0]!) ?? labelThen(e);
+  // An id of a key, endpoint, member or domain: what it was called when the entry was written (so an
+  // endpoint's later new URL does not rewrite its history), else, for entries older than those labels,
+  // its name now while the account has it. A key's name carries the first characters of the key, which
+  // tell keys apart as its id would; the others' ids follow their names.
+  const name = labelThen(e) ?? names.get(e.target.split('/')[0]!);
   if (name === undefined) return e.target;
   return e.action.startsWith('api_key.') ? name : `${name} (${e.target})`;
 }
