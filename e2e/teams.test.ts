@@ -224,6 +224,36 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       await p.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
       expect(await p.getByRole('heading', { name: 'For every member' }).count()).toBe(0);
     }
+    // Webhooks, for a while as a developer: the page is read, and no endpoint to add is offered (nor the
+    // plan's allowance for them); as admin again, it is.
+    const setAdminRole = async (role: string) => {
+      const session = (await (await owner.request.get(`${server.url}/api/auth/session`)).json()) as {
+        csrf_token: string;
+      };
+      const members = (await (await owner.request.get(`${server.url}/api/members`)).json()) as {
+        data: { id: string; email: string }[];
+      };
+      const id = members.data.find((m) => m.email === ADMIN)!.id;
+      const changed = await owner.request.patch(`${server.url}/api/members/${id}`, {
+        headers: { 'x-csrf-token': session.csrf_token },
+        data: { role },
+      });
+      expect(changed.status()).toBe(200);
+    };
+    await setAdminRole('developer');
+    await admin.goto(`${server.url}/webhooks`);
+    await heading(admin, 'Webhooks');
+    await admin.getByText('No endpoints yet.').waitFor();
+    expect(await admin.getByRole('heading', { name: 'Add an endpoint' }).count()).toBe(0);
+    expect(await admin.getByText('includes no webhook endpoints', { exact: false }).count()).toBe(0);
+    await setAdminRole('admin');
+    await admin.reload();
+    await heading(admin, 'Webhooks');
+    await admin
+      .getByText('includes no webhook endpoints', { exact: false })
+      .or(admin.getByRole('heading', { name: 'Add an endpoint' }))
+      .first()
+      .waitFor();
     await go(owner, 'Settings');
     await owner.getByText(`Signed in as ${OWNER} (verified).`).waitFor();
     await owner.getByLabel('Remove content after').waitFor();

@@ -54,6 +54,7 @@ function EventChoices({ checked }: { checked: (value: WebhookEventType) => boole
 }
 
 export function WebhooksPage() {
+  const may = useMay();
   const hooks = useApi<ApiBody<'/api/webhooks', 'get'>>('/api/webhooks');
   // The plan's allowance, so that a plan without webhooks says so before anyone fills in the form.
   const account = useApi<Account>('/api/account');
@@ -87,7 +88,7 @@ export function WebhooksPage() {
         <NotAvailable what="Webhooks" />
       ) : (
         <>
-          {allowed === 0 ? (
+          {!may('POST /api/webhooks') ? null : allowed === 0 ? (
             <Notice kind="info">
               Your plan ({account.data?.plan}) includes no webhook endpoints. Ask whoever runs this txmail
               server to move the account to a plan with webhooks.
@@ -248,6 +249,8 @@ export function WebhookPage({ id }: { id: string }) {
                 <>
                   <code>{secret}</code> <CopyButton value={secret} what="the signing secret" />
                 </>
+              ) : !may('GET /api/webhooks/:id/secret') ? (
+                <span className="muted">shown to admins and the owner</span>
               ) : (
                 <button
                   type="button"
@@ -267,61 +270,69 @@ export function WebhookPage({ id }: { id: string }) {
             </dd>
           </dl>
           <div className="actions">
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void act(async () => {
-                  const a = await api<WebhookAttempt>('POST', `/api/webhooks/${id}/test`);
-                  return a.success
-                    ? `Test event delivered: your endpoint answered ${a.status_code}.`
-                    : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
-                })
-              }
-            >
-              Send test event
-            </button>
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() =>
-                void act(async () => {
-                  if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.'))
+            {may('POST /api/webhooks/:id/test') && (
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  void act(async () => {
+                    const a = await api<WebhookAttempt>('POST', `/api/webhooks/${id}/test`);
+                    return a.success
+                      ? `Test event delivered: your endpoint answered ${a.status_code}.`
+                      : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
+                  })
+                }
+              >
+                Send test event
+              </button>
+            )}
+            {may('POST /api/webhooks/:id/rotate-secret') && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() =>
+                  void act(async () => {
+                    if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.'))
+                      return undefined;
+                    const s = await api<WebhookSecret>('POST', `/api/webhooks/${id}/rotate-secret`);
+                    setSecret(s.secret);
+                    return 'New secret created; the old one also signs for 24 hours.';
+                  })
+                }
+              >
+                Rotate secret
+              </button>
+            )}
+            {may('PATCH /api/webhooks/:id') && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() =>
+                  void act(async () => {
+                    await api('PATCH', `/api/webhooks/${id}`, { enabled: !w.enabled });
+                    return w.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.';
+                  })
+                }
+              >
+                {w.enabled ? 'Disable' : 'Enable'}
+              </button>
+            )}
+            {may('DELETE /api/webhooks/:id') && (
+              <button
+                type="button"
+                className="button danger"
+                onClick={() =>
+                  void act(async () => {
+                    if (!window.confirm('Delete this endpoint?')) return undefined;
+                    await api('DELETE', `/api/webhooks/${id}`);
+                    navigate('/webhooks');
                     return undefined;
-                  const s = await api<WebhookSecret>('POST', `/api/webhooks/${id}/rotate-secret`);
-                  setSecret(s.secret);
-                  return 'New secret created; the old one also signs for 24 hours.';
-                })
-              }
-            >
-              Rotate secret
-            </button>
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() =>
-                void act(async () => {
-                  await api('PATCH', `/api/webhooks/${id}`, { enabled: !w.enabled });
-                  return w.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.';
-                })
-              }
-            >
-              {w.enabled ? 'Disable' : 'Enable'}
-            </button>
-            <button
-              type="button"
-              className="button danger"
-              onClick={() =>
-                void act(async () => {
-                  if (!window.confirm('Delete this endpoint?')) return undefined;
-                  await api('DELETE', `/api/webhooks/${id}`);
-                  navigate('/webhooks');
-                  return undefined;
-                })
-              }
-            >
-              Delete
-            </button>
+                  })
+                }
+              >
+                Delete
+              </button>
+            )}
           </div>
           <LiveRegion>
             {message && <Notice kind="success">{message}</Notice>}
@@ -366,7 +377,8 @@ export function WebhookPage({ id }: { id: string }) {
                 // A disabled endpoint takes no replays (the server says so): none offered until enabled.
                 cell: (a) =>
                   a.event_type !== 'webhook.test' &&
-                  w?.enabled !== false && (
+                  w?.enabled !== false &&
+                  may('POST /api/webhooks/:id/replay') && (
                     <button
                       type="button"
                       className="button small secondary"
