@@ -9,6 +9,7 @@ import { SendForm } from '../components/send-form.js';
 import { useApi } from '../components/use-api.js';
 import { useMay } from '../permissions.js';
 import { Timeline } from './email-detail.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'complained']);
 
@@ -45,7 +46,10 @@ export function GuidedTestPage() {
     };
   }, [sent]);
 
-  const run = async () => {
+  // A double click sends one email, not two (each counts against the hour's onboarding mail).
+  const oneAtATime = useOneAtATime();
+  const run = () => oneAtATime(send);
+  const send = async () => {
     setBusy(true);
     setError(undefined);
     try {
@@ -61,13 +65,18 @@ export function GuidedTestPage() {
   };
 
   const email = session.account?.email ?? '';
+  // The test goes to the account's own address: a member's is the owner's, not the member's own.
+  const ownAddress = !session.member || session.member.role === 'owner';
+  const recipient = ownAddress
+    ? `your signup address, ${email}`
+    : `the account's address, ${email} (its owner's)`;
   return (
     <Page
       title="Guided test"
       intro={
         <>
-          One button sends a real email from our test domain to your signup address, {email}. It works in the
-          sandbox, before you verify a domain. Below it, a form sends any email, as the API does.
+          One button sends a real email from our test domain to {recipient}. It works in the sandbox, before
+          you verify a domain. Below it, a form sends any email, as the API does.
         </>
       }
     >
