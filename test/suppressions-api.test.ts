@@ -129,6 +129,7 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
       'zoe.b@x.example',
       'zo@x.example',
       'other@x.example',
+      'juergen@bücher.example',
     ];
     for (const address of addresses) {
       const added = await call(carol, 'POST', '/api/suppressions', { address });
@@ -163,6 +164,10 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
     expect(await all('zoe', 1)).toEqual(['zoe.b@x.example']);
     expect(await all('pre-a@x.example', 5)).toEqual(['pre-a@x.example']);
     expect(await all('nobody', 5)).toEqual([]);
+    // An internationalised domain, typed as people write it, up to a whole label: stored in ASCII.
+    for (const start of ['juergen@bücher', 'JUERGEN@BÜCHER.example', 'juergen@xn--bcher', 'juergen@'])
+      expect(await all(start, 5), start).toEqual(['juergen@xn--bcher-kva.example']);
+    expect(await all('juergen@bü', 5)).toEqual([]);
     // Refused: both filters, blank, and a cursor of another search.
     const refused = async (query: string) => {
       const res = await call(carol, 'GET', `/api/suppressions?${query}`);

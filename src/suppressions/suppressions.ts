@@ -1,5 +1,6 @@
 // The suppression list of an account, as the API and the operator commands use it: list, add by hand,
 // remove. Bounces and complaints add entries through the inbound side and the delivery worker.
+import { domainToASCII } from 'node:url';
 import type { Clock } from '../clock.js';
 import type { SuppressionsRepo } from '../db/suppressions-repo.js';
 import type { SuppressionRow } from '../db/schema.js';
@@ -71,8 +72,8 @@ export class Suppressions {
     cursor: string | undefined,
     limit: number,
   ): Promise<SuppressionPage> {
-    // Addresses are stored in lower case: so is what they are searched by.
-    const prefix = startsWith.trim().toLowerCase();
+    // Addresses are stored in lower case, their domains in ASCII: so is what they are searched by.
+    const prefix = storedPrefix(startsWith.trim().toLowerCase());
     if (prefix === '' || NO_ADDRESS_CHARACTER.test(prefix)) {
       throw new AppError('validation_error', '"starts_with" must be the start of an address, without spaces');
     }
@@ -126,6 +127,24 @@ export class Suppressions {
 }
 
 /** The stored form: a bare address, lower case, domain in ASCII (as the send path looks it up). */
+/**
+ * A typed start of an address in the form addresses are stored in: after the `@`, each whole label of an
+ * internationalised domain in its ASCII form (`jo@bücher.ex` → `jo@xn--bcher-kva.ex`). The ASCII form of
+ * part of a label is no start of the whole one's, so `jo@büch` finds nothing until the label is whole.
+ */
+export function storedPrefix(prefix: string): string {
+  const at = prefix.lastIndexOf('@');
+  const domain = prefix.slice(at + 1);
+  if (at < 0 || ASCII.test(domain)) return prefix;
+  const labels = domain
+    .split('.')
+    .map((label) => (ASCII.test(label) ? label : domainToASCII(label) || label));
+  return `${prefix.slice(0, at + 1)}${labels.join('.')}`;
+}
+
+/** Nothing past ASCII (an address holds no control character: NO_ADDRESS_CHARACTER refuses them). */
+const ASCII = /^[ -~]*$/;
+
 export function normalizeAddress(input: string, field: string): string {
   const parsed = parseAddress(input);
   if (!parsed.ok) throw new AppError('validation_error', `"${field}" ${parsed.reason}`);
