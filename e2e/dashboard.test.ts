@@ -528,6 +528,42 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await until('the focus on the heading', async () =>
       (await page.evaluate(() => document.activeElement?.tagName)) === 'H1' ? true : undefined,
     );
+    // A long list: an entry removed from its second page leaves both pages on the screen.
+    const accountId = await page.evaluate(
+      async () =>
+        ((await (await fetch('/api/auth/session')).json()) as { account: { id: string } }).account.id,
+    );
+    const db = openDatabase(env.TXMAIL_DATABASE_URL!);
+    try {
+      const created = Date.now();
+      await db.kysely
+        .insertInto('suppressions')
+        .values(
+          Array.from({ length: 105 }, (_, i) => ({
+            id: newId(),
+            account_id: accountId,
+            address: `bulk-${String(i).padStart(3, '0')}@bulk.example`,
+            origin: 'manual' as const,
+            reason: 'added by hand',
+            enhanced_code: null,
+            source_message_id: null,
+            created_at: created + i,
+          })),
+        )
+        .execute();
+    } finally {
+      await db.close();
+    }
+    await page.reload();
+    const rows = page.getByRole('table').getByRole('row');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('cell', { name: 'bulk-000@bulk.example', exact: true }).waitFor();
+    expect(await rows.count()).toBe(1 + 105);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Remove bulk-001@bulk.example' }).click();
+    await page.getByText('bulk-001@bulk.example is no longer suppressed.').waitFor();
+    await until('the row gone', async () => ((await rows.count()) === 1 + 104 ? true : undefined));
+    await page.getByRole('cell', { name: 'bulk-000@bulk.example', exact: true }).waitFor();
   });
 
   it('keeps a subject of 300 letters without a space inside the page, in the log and in the detail', async () => {

@@ -15,6 +15,11 @@ export interface Pages<Row> {
   loadMore(): void;
   /** The first page again (after a change to the list), as far as the rows shown went or not. */
   reload(): Promise<void>;
+  /**
+   * Takes the rows that `gone` matches out of those shown (one removed from the list), keeping the pages
+   * loaded so far and where the next starts: a reload would fold a long list back to its first page.
+   */
+  drop(gone: (row: Row) => boolean): void;
 }
 
 /** The pages of `path` with `params` (unset ones left out); a change of either starts again. */
@@ -75,5 +80,6 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
       if (cursor !== null) void load(cursor);
     },
     reload: () => load(null),
+    drop: (gone) => setRows((prev) => prev?.filter((row) => !gone(row))),
   };
 }

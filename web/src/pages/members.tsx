@@ -43,11 +43,12 @@ export function MembersPage() {
   const invite = async (form: HTMLFormElement) => {
     const f = new FormData(form);
     const email = String(f.get('email') ?? '').trim();
-    await act(
+    const invited = await act(
       () => api('POST', '/api/members', { email, role: f.get('role') }),
       `An invitation is on its way to ${email}.`,
     );
-    form.reset();
+    // Refused, what was typed stays, to be corrected.
+    if (invited) form.reset();
   };
   const remove = (m: Member) => {
     const invited = m.status === 'invited';

@@ -48,7 +48,8 @@ export function SuppressionsPage() {
     try {
       await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
       setMessage(`${s.address} is no longer suppressed.`);
-      await list.reload();
+      // Out of the rows shown, every page loaded kept (a reload went back to the first 100).
+      list.drop((row) => row.address === s.address);
       focusPageHeading();
     } catch (err) {
       setError(err);
