@@ -240,7 +240,14 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
       });
       expect(changed.status()).toBe(200);
     };
+    // Demoted while the page is open: the first refusal reads the session again, and the pages follow.
+    await go(admin, 'Members');
     await setAdminRole('developer');
+    await nav(admin).getByRole('link', { name: 'Audit log' }).click();
+    await admin.getByText('Your role (developer) does not give access to', { exact: false }).waitFor();
+    await until('the navigation of a developer', async () =>
+      (await navLinks(admin)).includes('Members') ? undefined : true,
+    );
     await admin.goto(`${server.url}/webhooks`);
     await heading(admin, 'Webhooks');
     await admin.getByText('No endpoints yet.').waitFor();

@@ -46,6 +46,18 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
+const refusedListeners = new Set<() => void>();
+
+/**
+ * Called when the server refuses a request for the session's rights (`forbidden`, or two-factor set-up
+ * now required): they may have changed since the page read them (a role changed by an admin), so the
+ * session is read again and the pages follow it.
+ */
+export function onRightsRefused(listener: () => void): () => void {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
+}
+
 /** Called when the server says the session is gone (logged out elsewhere, expired). */
 export function onSessionExpired(listener: () => void): () => void {
   expiredListeners.add(listener);
@@ -85,6 +97,8 @@ async function request(
       ? new ApiError(res.status, m[1]!, m[2]!)
       : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
     if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
+    if (error.code === 'forbidden' || error.code === 'totp_enrolment_required')
+      refusedListeners.forEach((l) => l());
     throw error;
   }
   return { status: res.status, text, headers: res.headers };

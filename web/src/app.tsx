@@ -1,6 +1,6 @@
 // The dashboard shell: loads the session, picks the page for the URL, and draws the navigation.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, onSessionExpired, setCsrfToken } from './api.js';
+import { api, ApiError, onRightsRefused, onSessionExpired, setCsrfToken } from './api.js';
 import { ErrorNotice, Notice } from './components/notice.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
@@ -126,6 +126,7 @@ export function App() {
     void refresh();
   }, [refresh]);
   useEffect(() => onSessionExpired(() => void refresh()), [refresh]);
+  useEffect(() => onRightsRefused(() => void refresh()), [refresh]);
 
   // The account requires two-factor sign-in and this member has none: the Security page is the only
   // page of the account until it is set up (the server refuses everything else meanwhile). A mailed
