@@ -165,6 +165,16 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(apiKey).toMatch(/^txm_[A-Za-z0-9_-]{43}$/);
     await page.getByRole('cell', { name: 'production server', exact: true }).waitFor();
     await screenshot(page, 'api-keys');
+    // The page's sample works as shown, with this key in place of $TXMAIL_API_KEY.
+    const sample = (await page.locator('pre.code').textContent()) ?? '';
+    const url = /curl -X POST (\S+)/.exec(sample)![1]!;
+    const body = /-d '(.*)'/.exec(sample)![1]!;
+    const sent = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body,
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
   });
 
   it('runs the guided test and shows it delivered', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, type ApiBody } from '../api.js';
-import type { Account, ApiKey, NewApiKey } from '../api-types.js';
+import type { Account, ApiKey, Domain, NewApiKey } from '../api-types.js';
+import { useMay } from '../permissions.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -14,6 +15,12 @@ export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
   // In the sandbox only the test route takes mail: the sample says the route that answers.
   const sandboxed = useApi<Account>('/api/account').data?.state === 'sandbox';
+  // The sample works as shown: sent from a verified domain of the account's when it has one, else from
+  // an address the test route takes (it says the domain is not verified, and records the send).
+  const may = useMay();
+  const domains = useApi<{ data: Domain[] }>(may('GET /api/domains') ? '/api/domains' : null);
+  const verified = domains.data?.data.find((d) => d.status === 'verified');
+  const from = verified ? `hello@${verified.name}` : 'you@example.com';
   const [created, setCreated] = useState<NewApiKey>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -102,7 +109,7 @@ export function ApiKeysPage() {
       <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send${sandboxed ? '/test' : ''} \\
   -H "x-api-key: $TXMAIL_API_KEY" \\
   -H "Content-Type: application/json" \\
-  -d '{"from":"you@your-domain","to":"someone@example.org","subject":"Hello","message":"<p>Hi</p>"}'`}</pre>
+  -d '{"from":"${from}","to":"someone@example.org","subject":"Hello","message":"<p>Hi</p>"}'`}</pre>
     </Page>
   );
 }
