@@ -606,7 +606,16 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       await phone.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       // No sideways scrolling: the page fits the screen.
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-      await phone.getByRole('button', { name: 'Menu' }).click();
+      const menu = phone.getByRole('button', { name: 'Menu' });
+      // Escape closes the open menu and leaves the focus on its button.
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await phone.keyboard.press('Escape');
+      await until('the menu closed', async () =>
+        (await menu.getAttribute('aria-expanded')) === 'false' ? true : undefined,
+      );
+      expect(await phone.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+      await menu.click();
       await phone.getByRole('link', { name: 'Logs', exact: true }).click();
       await phone.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
       await screenshot(phone, 'mobile-logs');

@@ -1,5 +1,5 @@
 // The dashboard shell: loads the session, picks the page for the URL, and draws the navigation.
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, onRightsRefused, onSessionExpired, setCsrfToken } from './api.js';
 import { ErrorNotice, Notice } from './components/notice.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
@@ -187,6 +187,18 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { session } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu (as a disclosure's should), and the focus goes back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const [logoutError, setLogoutError] = useState<unknown>();
   const logout = async () => {
     try {
@@ -218,6 +230,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
         <button
           type="button"
           className="menu-button"
+          ref={menuButton}
           aria-expanded={menuOpen}
           aria-controls="nav"
           onClick={() => setMenuOpen(!menuOpen)}
