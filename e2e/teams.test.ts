@@ -319,8 +319,10 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     expect(await table.getByRole('row').count()).toBe(2);
     await table.getByRole('button', { name: /End session/ }).click();
     await owner.getByText('The session is ended.').waitFor();
-    await admin.reload();
+    // The admin's next step, without a reload: the log-in page, saying why.
+    await nav(admin).getByRole('link', { name: 'Overview', exact: true }).click();
     await heading(admin, 'Log in');
+    await admin.getByText('Your session has ended', { exact: false }).waitFor();
     await adminContext.close();
   });
 

@@ -111,9 +111,12 @@ export function App() {
   const [session, setSessionState] = useState<SessionInfo>();
   const [loadError, setLoadError] = useState<string>();
 
+  // The server said the session is gone: the log-in page that follows says so, until a log-in.
+  const [ended, setEnded] = useState(false);
   const setSession = useCallback((info: SessionInfo) => {
     setCsrfToken(info.csrf_token);
     setSessionState(info);
+    if (info.account) setEnded(false);
   }, []);
   const refresh = useCallback(async () => {
     try {
@@ -125,7 +128,14 @@ export function App() {
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  useEffect(() => onSessionExpired(() => void refresh()), [refresh]);
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        setEnded(true);
+        void refresh();
+      }),
+    [refresh],
+  );
   useEffect(() => onRightsRefused(() => void refresh()), [refresh]);
 
   // The account requires two-factor sign-in and this member has none: the Security page is the only
@@ -157,7 +167,7 @@ export function App() {
   let content: ReactNode;
   if (publicPage) content = publicPage();
   else if (!session.account) {
-    content = <LoginPage />;
+    content = <LoginPage ended={ended} />;
   } else if (mustEnrol) {
     // The same tree as below (AllowedPage), so that the page keeps its state once enrolment lifts the
     // gate (its "Two-factor sign-in is on." was lost to a remount).

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
-import { ErrorNotice } from '../components/notice.js';
+import { ErrorNotice, Notice } from '../components/notice.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { AuthCard } from './auth-card.js';
 
-export function LoginPage() {
+/** `ended`: the session this page had ended while it was open (said, so a person knows why they are here). */
+export function LoginPage({ ended = false }: { ended?: boolean }) {
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -36,6 +37,12 @@ export function LoginPage() {
   };
   return (
     <AuthCard title="Log in">
+      {ended && (
+        <Notice kind="info">
+          Your session has ended: you logged out elsewhere, an admin ended it or removed you from the account,
+          or it expired. Log in again to go on.
+        </Notice>
+      )}
       <form onSubmit={(e) => void submit(e)} className="stack">
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
