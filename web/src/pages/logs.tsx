@@ -10,6 +10,7 @@ import { Page } from '../components/page.js';
 import { usePages } from '../components/use-pages.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
+import { AddressText } from '../components/address-text.js';
 import { LoadMore } from '../components/load-more.js';
 
 const STATUSES = emailStatusValues;
@@ -199,13 +200,13 @@ export function LogsPage() {
           {
             header: 'Subject',
             cell: (m) => (
-              <span className="free-text">
+              <span className="free-text subject">
                 <Link href={`/logs/${m.id}`}>{m.subject}</Link>
               </span>
             ),
           },
-          { header: 'To', cell: (m) => m.to },
-          { header: 'From', cell: (m) => m.from },
+          { header: 'To', cell: (m) => <AddressText text={m.to} /> },
+          { header: 'From', cell: (m) => <AddressText text={m.from} /> },
           { header: 'Sent', cell: (m) => formatTime(m.created_at) },
         ]}
       />
