@@ -37,7 +37,9 @@ const EVENT_WORDS: Record<string, string> = {
   'email.queued': 'Queued',
   'email.test': 'Recorded by the test route (not delivered)',
   'email.delivered': 'Delivered',
-  'email.delivery_delayed': 'Delayed: will retry',
+  // The event's own time follows these words: "Delayed (to be retried) <time>", never "will retry
+  // <time>", which read as the retry's time.
+  'email.delivery_delayed': 'Delayed (to be retried)',
   'email.bounced': 'Bounced',
   'email.complained': 'Marked as spam by the recipient',
   'email.report_received': 'Report received (nothing changed)',
@@ -88,8 +90,11 @@ function EventData({ data }: { data: Record<string, unknown> }) {
         </p>
       )}
       {reply && (
+        // Without a reply code no server answered: the words are txmail's own (a DNS look-up failed, a
+        // connection was refused or lost), not a reply.
         <p>
-          Reply: <code className="reply">{reply}</code>
+          {typeof data.smtp_code === 'number' ? 'Reply' : 'What happened'}:{' '}
+          <code className="reply">{reply}</code>
         </p>
       )}
       {reason && (
