@@ -14,6 +14,7 @@ import { Link, navigate } from '../router.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { bareServiceHost } from '../components/service-host.js';
 import { useMay } from '../permissions.js';
+import { checkSummary } from '../components/domain-check-summary.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -115,14 +116,7 @@ export function DomainPage({ id }: { id: string }) {
     try {
       const checked = await api<DomainDetail>('POST', `/api/domains/${id}/verify`);
       await domain.reload();
-      const wrong = checked.records.filter((r) => r.required && r.status !== 'found').length;
-      setResult(
-        checked.status === 'verified'
-          ? `${checked.unicode_name} is verified.`
-          : wrong === 1
-            ? 'Checked: 1 required record is not right yet.'
-            : `Checked: ${wrong} required records are not right yet.`,
-      );
+      setResult(checkSummary(checked));
     } catch (err) {
       setError(err);
     } finally {
