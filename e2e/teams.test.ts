@@ -355,43 +355,42 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
   });
 
   it('shows every change in the audit log, with who and from where', async () => {
-    // A move of the sending state, as the reputation guard writes it (in its own transaction): txmail's.
     const accountId = await owner.evaluate(
       async () =>
         ((await (await fetch('/api/auth/session')).json()) as { account: { id: string } }).account.id,
     );
     const db = openDatabase(env.TXMAIL_DATABASE_URL!);
     try {
+      // A move of the sending state, as the reputation guard writes it (in its own transaction):
+      // txmail's. And a key revoked by another key: neither is in the account's lists any more, both are
+      // named as they were called when the entry was written.
+      const entry = { account_id: accountId, created_at: Date.now() };
       await db.kysely
         .insertInto('audit_log')
-        .values({
-          id: newId(),
-          account_id: accountId,
-          created_at: Date.now(),
-          actor_type: 'system',
-          actor_id: 'reputation_guard',
-          actor_label: null,
-          action: 'account.reputation_changed',
-          target: 'warning',
-          ip: null,
-        })
-        .execute();
-      // A key revoked by another key: neither is in the account's lists any more, both are named as
-      // they were called when the entry was written.
-      await db.kysely
-        .insertInto('audit_log')
-        .values({
-          id: newId(),
-          account_id: accountId,
-          created_at: Date.now(),
-          actor_type: 'api_key',
-          actor_id: 'gone-key-1',
-          actor_label: 'ci (txm_live_ab12cd…)',
-          action: 'api_key.revoked',
-          target: 'gone-key-2',
-          target_label: 'deploy bot (txm_live_ef34gh…)',
-          ip: '127.0.0.1',
-        })
+        .values([
+          {
+            ...entry,
+            id: newId(),
+            actor_type: 'system',
+            actor_id: 'reputation_guard',
+            actor_label: null,
+            action: 'account.reputation_changed',
+            target: 'warning',
+            target_label: null,
+            ip: null,
+          },
+          {
+            ...entry,
+            id: newId(),
+            actor_type: 'api_key',
+            actor_id: 'gone-key-1',
+            actor_label: 'ci (txm_live_ab12cd…)',
+            action: 'api_key.revoked',
+            target: 'gone-key-2',
+            target_label: 'deploy bot (txm_live_ef34gh…)',
+            ip: '127.0.0.1',
+          },
+        ])
         .execute();
     } finally {
       await db.close();

@@ -130,6 +130,8 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
       'zo@x.example',
       'other@x.example',
       'juergen@bücher.example',
+      'hans@STRAẞE.example',
+      'eleni@ΑΣ.example',
     ];
     for (const address of addresses) {
       const added = await call(carol, 'POST', '/api/suppressions', { address });
@@ -168,6 +170,11 @@ describe.each(databaseKinds)('suppressions API on $name', (kind) => {
     for (const start of ['juergen@bücher', 'JUERGEN@BÜCHER.example', 'juergen@xn--bcher', 'juergen@'])
       expect(await all(start, 5), start).toEqual(['juergen@xn--bcher-kva.example']);
     expect(await all('juergen@bü', 5)).toEqual([]);
+    // Typed as it was added: IDNA maps the case (ẞ to "ss", a final Σ to σ), not JavaScript's lower case.
+    for (const start of ['hans@STRAẞE', 'hans@STRAẞE.example', 'hans@strasse'])
+      expect(await all(start, 5), start).toEqual(['hans@strasse.example']);
+    for (const start of ['eleni@ΑΣ', 'eleni@ΑΣ.example'])
+      expect(await all(start, 5), start).toEqual(['eleni@xn--mxa0b.example']);
     // Refused: both filters, blank, and a cursor of another search.
     const refused = async (query: string) => {
       const res = await call(carol, 'GET', `/api/suppressions?${query}`);

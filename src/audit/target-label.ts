@@ -29,16 +29,18 @@ export function keyLabel(key: { name: string; prefix: string }): string {
 }
 
 /**
- * A webhook endpoint's URL without what may be a secret of the receiver's (a user name and password,
- * a token in the query or fragment): the entry outlives the endpoint.
+ * A webhook endpoint's origin alone: the rest of a URL may be a secret of the receiver's (a user name
+ * and password, a token in the query, or in the path itself, as Slack's, Discord's and Zapier's hooks
+ * carry theirs), and the entry outlives the endpoint. "/…" says a path was left out.
  */
 function endpointLabel(url: string, description: string | undefined): string {
-  let shown = url;
+  let shown: string;
   try {
     const u = new URL(url);
-    shown = `${u.protocol}//${u.host}${u.pathname}`;
+    shown = `${u.origin}${u.pathname === '/' && !u.search && !u.hash ? '' : '/…'}`;
   } catch {
-    // Stored URLs were checked when they were saved; an unreadable one is shown as it is.
+    // Stored URLs were checked when they were saved: an unreadable one is not shown at all.
+    shown = 'an endpoint';
   }
   return description ? `${description} (${shown})` : shown;
 }

@@ -72,8 +72,10 @@ export class Suppressions {
     cursor: string | undefined,
     limit: number,
   ): Promise<SuppressionPage> {
-    // Addresses are stored in lower case, their domains in ASCII: so is what they are searched by.
-    const prefix = storedPrefix(startsWith.trim().toLowerCase());
+    // Addresses are stored in lower case, their domains in ASCII: so is what they are searched by. The
+    // domain's labels first, as parseAddress does: IDNA's case mapping is not JavaScript's (ẞ is "ss"
+    // there, "ß" here).
+    const prefix = storedPrefix(startsWith.trim()).toLowerCase();
     if (prefix === '' || NO_ADDRESS_CHARACTER.test(prefix)) {
       throw new AppError('validation_error', '"starts_with" must be the start of an address, without spaces');
     }
@@ -126,7 +128,6 @@ export class Suppressions {
   }
 }
 
-/** The stored form: a bare address, lower case, domain in ASCII (as the send path looks it up). */
 /**
  * A typed start of an address in the form addresses are stored in: after the `@`, each whole label of an
  * internationalised domain in its ASCII form (`jo@bücher.ex` → `jo@xn--bcher-kva.ex`). The ASCII form of
@@ -145,6 +146,7 @@ export function storedPrefix(prefix: string): string {
 /** Nothing past ASCII (an address holds no control character: NO_ADDRESS_CHARACTER refuses them). */
 const ASCII = /^[ -~]*$/;
 
+/** The stored form: a bare address, lower case, domain in ASCII (as the send path looks it up). */
 export function normalizeAddress(input: string, field: string): string {
   const parsed = parseAddress(input);
   if (!parsed.ok) throw new AppError('validation_error', `"${field}" ${parsed.reason}`);

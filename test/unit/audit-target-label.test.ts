@@ -25,16 +25,17 @@ describe('what an audit entry calls its target', () => {
     expect(targetLabel('member', {})).toBeUndefined();
   });
 
-  it("keeps no part of an endpoint's URL that may be the receiver's secret", () => {
-    expect(
-      targetLabel('webhook', {
-        url: 'https://user:pw@hooks.example.net:8443/in?token=s3cret#frag',
-        description: '',
-      }),
-    ).toBe('https://hooks.example.net:8443/in');
-    expect(targetLabel('webhook', { url: 'https://hooks.example.net/in', description: 'orders' })).toBe(
-      'orders (https://hooks.example.net/in)',
+  it("keeps no part of an endpoint's URL that may be the receiver's secret: only its origin", () => {
+    const label = (url: string, description = '') => targetLabel('webhook', { url, description });
+    expect(label('https://user:pw@hooks.example.net:8443/in?token=s3cret#frag')).toBe(
+      'https://hooks.example.net:8443/…',
     );
+    // A token in the path, as Slack's hooks carry theirs.
+    expect(label('https://hooks.example.net/services/T0/B0/PathS3cret', 'orders')).toBe(
+      'orders (https://hooks.example.net/…)',
+    );
+    expect(label('https://hooks.example.net/')).toBe('https://hooks.example.net');
+    expect(label('not a url')).toBe('an endpoint');
   });
 
   it("reads only the naming fields of a route's answer, never a secret beside them", () => {

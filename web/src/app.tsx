@@ -136,7 +136,15 @@ export function App() {
       }),
     [refresh],
   );
-  useEffect(() => onRightsRefused(() => void refresh()), [refresh]);
+  // A re-read after a refusal that fails (the server out of reach a moment) leaves the page as it was:
+  // the next request tells again, where a failed first read has nothing to show.
+  useEffect(
+    () =>
+      onRightsRefused(() => {
+        api<SessionInfo>('GET', '/api/auth/session').then(setSession, () => undefined);
+      }),
+    [setSession],
+  );
 
   // The account requires two-factor sign-in and this member has none: the Security page is the only
   // page of the account until it is set up (the server refuses everything else meanwhile). A mailed
