@@ -1,18 +1,22 @@
-// An email address (or "Name <address>") in a table cell: it may break after the "@" and before each
-// ".", where a reader expects it to, rather than nowhere (an address kept whole once squeezed the log's
-// Subject column to a word a line) or anywhere (mid-name).
+// An email address (or "Name <address>") in a table cell: its internationalised domain in Unicode
+// (unicode-address.ts), and it may break after the "@" and before each ".", where a reader expects it
+// to, rather than nowhere (an address kept whole once squeezed the log's Subject column to a word a
+// line) or anywhere (mid-name).
 import { Fragment } from 'react';
+import { unicodeText } from './unicode-address.js';
 
 export function AddressText({ text }: { text: string }) {
-  const parts = text.split(/(?<=@)|(?=\.)/);
+  // An internationalised domain in Unicode, as people write it; its stored ASCII form as the title.
+  const shown = unicodeText(text);
+  const parts = shown.split(/(?<=@)|(?=\.)/);
   return (
-    <>
+    <span title={shown === text ? undefined : text}>
       {parts.map((part, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}
           {part}
         </Fragment>
       ))}
-    </>
+    </span>
   );
 }

@@ -11,6 +11,7 @@ import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
+import { AddressText } from '../components/address-text.js';
 
 /**
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
@@ -274,9 +275,13 @@ export function EmailDetailPage({ id }: { id: string }) {
             <dt>Subject</dt>
             <dd>{data.subject}</dd>
             <dt>From</dt>
-            <dd>{data.from}</dd>
+            <dd>
+              <AddressText text={data.from} />
+            </dd>
             <dt>To</dt>
-            <dd>{data.to}</dd>
+            <dd>
+              <AddressText text={data.to} />
+            </dd>
             <dt>Sent</dt>
             <dd>{formatTime(data.created_at)}</dd>
             <dt>Id</dt>

@@ -10,6 +10,7 @@ import { usePages } from '../components/use-pages.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
 import { LoadMore } from '../components/load-more.js';
+import { AddressText } from '../components/address-text.js';
 
 export function SuppressionsPage() {
   // What the search box holds: the start of the addresses to show (alphabetically), or nothing (all,
@@ -98,7 +99,7 @@ export function SuppressionsPage() {
             rows={list.rows}
             empty={address ? `No suppressed address starts with ${address}.` : 'No suppressed addresses.'}
             columns={[
-              { header: 'Address', cell: (s) => s.address },
+              { header: 'Address', cell: (s) => <AddressText text={s.address} /> },
               {
                 header: 'Why',
                 cell: (s) => (
