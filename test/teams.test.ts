@@ -1021,6 +1021,12 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
     await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
     await invite(owner, 'joiner@example.org', 'viewer');
+    const joiner = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }
+    ).data.find((m) => m.email === 'joiner@example.org')!;
+    expect((await as(owner, 'PATCH', `/api/members/${joiner.id}`, { role: 'developer' })).statusCode).toBe(
+      200,
+    );
     const made = (await as(owner, 'POST', '/api/api-keys', { name: 'deploy bot' })).json() as {
       id: string;
       key: string;
@@ -1073,10 +1079,15 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(JSON.stringify(entries)).not.toContain('s3cret');
     expect(JSON.stringify(entries)).not.toContain('PathS3cret');
     // Changes recorded outside the routes' hook name their member too.
-    expect(entry('member.joined')).toMatchObject({ target_label: 'joiner@example.org' });
+    expect(entry('member.joined')).toMatchObject({ target_label: 'joiner@example.org as viewer' });
+    // A role change names the role the member has after it.
+    expect(entry('member.role_changed')).toMatchObject({
+      target: joiner.id,
+      target_label: 'joiner@example.org as developer',
+    });
     expect(entry('member.removed')).toMatchObject({
       target: memberId,
-      target_label: 'leaving@example.org',
+      target_label: 'leaving@example.org as developer',
     });
     expect(entry('api_key.created')).toMatchObject({ target: made.id, target_label: keyLabel });
     expect(entry('api_key.revoked')).toMatchObject({ target: made.id, target_label: keyLabel });

@@ -57,14 +57,16 @@ export function targetLabel(kind: TargetKind, facts: TargetFacts): string | unde
     case 'webhook':
       return facts.url === undefined ? undefined : endpointLabel(facts.url, facts.description);
     case 'member':
-      return facts.email;
+      // With the role it has after the change (a role change's new one, a removal's last one).
+      if (facts.email === undefined) return undefined;
+      return facts.role === undefined ? facts.email : `${facts.email} as ${facts.role}`;
   }
 }
 
 /** The facts of a route's JSON answer (a created or changed target), when it has them as text. */
 export function factsOfAnswer(body: Record<string, unknown>): TargetFacts {
   const facts: TargetFacts = {};
-  for (const k of ['name', 'prefix', 'url', 'description', 'email'] as const) {
+  for (const k of ['name', 'prefix', 'url', 'description', 'email', 'role'] as const) {
     const v = body[k];
     if (typeof v === 'string') facts[k] = v;
   }

@@ -13,6 +13,8 @@ export interface AuditTargetFacts {
   url?: string;
   description?: string;
   email?: string;
+  /** A member's role. */
+  role?: string;
 }
 
 export class AuditRepo {
@@ -65,7 +67,7 @@ export class AuditRepo {
       case 'member':
         return this.db
           .selectFrom('members')
-          .select(['email'])
+          .select(['email', 'role'])
           .where('account_id', '=', accountId)
           .where('id', '=', id)
           .executeTakeFirst();

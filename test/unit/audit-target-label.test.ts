@@ -22,6 +22,9 @@ describe('what an audit entry calls its target', () => {
     expect(targetLabel('api_key', { name: 'ci' })).toBeUndefined();
     expect(targetLabel('domain', { name: 'xn--bcher-kva.example' })).toBe('bücher.example');
     expect(targetLabel('member', { email: 'ann@example.org' })).toBe('ann@example.org');
+    expect(targetLabel('member', { email: 'ann@example.org', role: 'viewer' })).toBe(
+      'ann@example.org as viewer',
+    );
     expect(targetLabel('member', {})).toBeUndefined();
   });
 

@@ -9329,7 +9329,7 @@ export interface components {
       /** @description e.g. `member.invited`, `api_key.created`, `email.resent` */
       action: string;
       target: string | null;
-      /** @description What the target was called when the change was made: an API key's name and first characters, a domain's name, a webhook endpoint's description and the origin of its URL (a path or query may hold the receiver's token), a member's address; null when the target names itself (an address, an email's id) or the entry is older */
+      /** @description What the target was called when the change was made: an API key's name and first characters, a domain's name, a webhook endpoint's description and the origin of its URL (a path or query may hold the receiver's token), a member's address and the role it has after the change (`ann@example.org as viewer`); null when the target names itself (an address, an email's id) or the entry is older */
       target_label: string | null;
       ip: string | null;
     };

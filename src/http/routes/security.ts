@@ -21,6 +21,7 @@ import {
 import { sessionCookie, sessionOrigin } from '../session-cookie.js';
 import { PUBLIC_BODY, signedInJson } from './auth.js';
 import { sessionJson } from './members.js';
+import { targetLabel } from '../../audit/target-label.js';
 
 export interface SecurityRouteDeps {
   members: Members;
@@ -95,7 +96,7 @@ export function registerAcceptInviteRoute(app: FastifyInstance, deps: SecurityRo
         actor: { type: 'member', id: member.id, email: member.email },
         action: 'member.joined',
         target: member.id,
-        targetLabel: member.email,
+        targetLabel: targetLabel('member', { email: member.email, role: member.role }) ?? null,
         ip: request.ip,
       });
       return reply
