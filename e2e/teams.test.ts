@@ -409,6 +409,10 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     ])
       expect(text).toContain(action);
     expect(await table.getByRole('row').filter({ hasText: 'api_key.created' }).innerText()).toContain(ADMIN);
+    // Each action in words, its code beside.
+    expect(await table.getByRole('row').filter({ hasText: 'member.invited' }).first().innerText()).toContain(
+      'Invited a member',
+    );
     const moved = await table.getByRole('row').filter({ hasText: 'account.reputation_changed' }).innerText();
     expect(moved).toContain('txmail (the reputation guard)');
     expect(moved).toContain('sending state: warning');

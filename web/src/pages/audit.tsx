@@ -9,6 +9,7 @@ import { useApi } from '../components/use-api.js';
 import { useMay } from '../permissions.js';
 import { Link } from '../router.js';
 import { LoadMore } from '../components/load-more.js';
+import { ACTION_WORDS } from '../components/audit-actions.js';
 
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
@@ -73,7 +74,16 @@ export function AuditPage() {
         columns={[
           { header: 'When', cell: (e) => formatTime(e.created_at) },
           { header: 'Who', cell: actor },
-          { header: 'Action', cell: (e) => <code className="code-words">{e.action}</code> },
+          {
+            header: 'Action',
+            // In words, with the code the API and its docs use beneath.
+            cell: (e) => (
+              <>
+                {ACTION_WORDS[e.action] && <span className="action-words">{ACTION_WORDS[e.action]}</span>}
+                <code className="code-words">{e.action}</code>
+              </>
+            ),
+          },
           { header: 'Target', cell: (e) => target(e, names) },
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
