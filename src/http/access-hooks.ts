@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Audit, AuditActor } from '../audit/audit.js';
-import { factsOfAnswer, targetKindOf, targetLabel } from '../audit/target-label.js';
+import { factsOfAnswer, keyLabel, targetKindOf, targetLabel } from '../audit/target-label.js';
 import { AppError } from '../errors.js';
 import { allows, ENROLMENT_ROUTES, PUBLIC, ROUTE_RULES, ruleFor } from './permissions.js';
 
@@ -139,7 +139,11 @@ function actorOf(request: FastifyRequest): AuditActor | undefined {
   if (auth.session) return { type: 'member', id: auth.session.member.id, email: auth.session.member.email };
   return auth.apiKeyId === null
     ? undefined
-    : { type: 'api_key', id: auth.apiKeyId, label: auth.apiKeyLabel ?? auth.apiKeyId };
+    : {
+        type: 'api_key',
+        id: auth.apiKeyId,
+        label: auth.apiKeyNames ? keyLabel(auth.apiKeyNames) : auth.apiKeyId,
+      };
 }
 
 /**

@@ -5,8 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import type { ActiveSession, Sessions } from '../accounts/sessions.js';
 import type { Clock } from '../clock.js';
-import type { Account, MemberRole } from '../db/schema.js';
-import { keyLabel } from '../audit/target-label.js';
+import type { Account, ApiKeyRow, MemberRole } from '../db/schema.js';
 import { AppError, rateLimited } from '../errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
@@ -17,8 +16,11 @@ export interface AuthContext {
   apiKeyId: string | null;
   /** The role that bounds the key (made by an invited member); null: full rights, or a session. */
   apiKeyRole: MemberRole | null;
-  /** How the audit log names the key (audit/target-label.ts keyLabel); null with a session. */
-  apiKeyLabel: string | null;
+  /**
+   * The key's name and prefix, which the audit log names it by (access-hooks.ts), as the cached row holds
+   * them: the label is made only for an audited change, never on the send path. Null with a session.
+   */
+  apiKeyNames: Pick<ApiKeyRow, 'name' | 'prefix'> | null;
   /** The dashboard session; null when the caller used an API key. */
   session: ActiveSession | null;
 }
@@ -93,7 +95,7 @@ export function authHook(deps: AuthHookDeps) {
         account: session.account,
         apiKeyId: null,
         apiKeyRole: null,
-        apiKeyLabel: null,
+        apiKeyNames: null,
         session,
       };
       // One bucket for every session of the account (rate-limit.ts): more log-ins buy no more requests.
@@ -112,7 +114,7 @@ export function authHook(deps: AuthHookDeps) {
         account: found.account,
         apiKeyId: found.key.id,
         apiKeyRole: found.key.role,
-        apiKeyLabel: keyLabel(found.key),
+        apiKeyNames: found.key,
         session: null,
       };
       bucket = found.key.id;
