@@ -1080,10 +1080,10 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(JSON.stringify(entries)).not.toContain('PathS3cret');
     // Changes recorded outside the routes' hook name their member too.
     expect(entry('member.joined')).toMatchObject({ target_label: 'joiner@example.org as viewer' });
-    // A role change names the role the member has after it.
+    // A role change names the role the member has after it, and the one it had before.
     expect(entry('member.role_changed')).toMatchObject({
       target: joiner.id,
-      target_label: 'joiner@example.org as developer',
+      target_label: 'joiner@example.org as developer (was viewer)',
     });
     expect(entry('member.removed')).toMatchObject({
       target: memberId,

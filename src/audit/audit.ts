@@ -5,7 +5,7 @@
 // services that change things outside a route (accepting an invitation) call it themselves, the
 // operator's commands record the operator (cli.ts), and the reputation guard's moves the system.
 import type { Clock } from '../clock.js';
-import type { AuditRepo } from '../db/audit-repo.js';
+import type { AuditRepo, AuditTargetFacts } from '../db/audit-repo.js';
 import type { AuditLogRow } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { targetLabel, type TargetKind } from './target-label.js';
@@ -52,8 +52,13 @@ export class Audit {
    * when there is none such, or the look-up failed (the entry is then written without it).
    */
   async labelOf(accountId: string, kind: TargetKind, id: string): Promise<string | undefined> {
-    const facts = await this.repo.targetFacts(accountId, kind, id).catch(() => undefined);
+    const facts = await this.factsOf(accountId, kind, id);
     return facts && targetLabel(kind, facts);
+  }
+
+  /** What the account's target `id` of `kind` is now (its name, address, role…); as labelOf. */
+  factsOf(accountId: string, kind: TargetKind, id: string): Promise<AuditTargetFacts | undefined> {
+    return this.repo.targetFacts(accountId, kind, id).catch(() => undefined);
   }
 }
 

@@ -45,8 +45,12 @@ function endpointLabel(url: string, description: string | undefined): string {
   return description ? `${description} (${shown})` : shown;
 }
 
-/** The label of a target of `kind` from its facts; undefined when they do not name it. */
-export function targetLabel(kind: TargetKind, facts: TargetFacts): string | undefined {
+/**
+ * The label of a target of `kind` from its facts; undefined when they do not name it. `before`: its
+ * facts before the change, when they were read; a member whose role the change moved is named with
+ * both roles, so that a role change says what it changed from.
+ */
+export function targetLabel(kind: TargetKind, facts: TargetFacts, before?: TargetFacts): string | undefined {
   switch (kind) {
     case 'api_key':
       return facts.name !== undefined && facts.prefix !== undefined
@@ -59,7 +63,10 @@ export function targetLabel(kind: TargetKind, facts: TargetFacts): string | unde
     case 'member':
       // With the role it has after the change (a role change's new one, a removal's last one).
       if (facts.email === undefined) return undefined;
-      return facts.role === undefined ? facts.email : `${facts.email} as ${facts.role}`;
+      if (facts.role === undefined) return facts.email;
+      return before?.role !== undefined && before.role !== facts.role
+        ? `${facts.email} as ${facts.role} (was ${before.role})`
+        : `${facts.email} as ${facts.role}`;
   }
 }
 

@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Audit, AuditActor } from '../audit/audit.js';
+import type { AuditTargetFacts } from '../db/audit-repo.js';
 import { factsOfAnswer, keyLabel, targetKindOf, targetLabel } from '../audit/target-label.js';
 import { AppError } from '../errors.js';
 import { allows, ENROLMENT_ROUTES, PUBLIC, ROUTE_RULES, ruleFor } from './permissions.js';
@@ -99,8 +100,8 @@ function answerOf(payload: unknown): Record<string, unknown> | undefined {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** What the audited change's target was called before the change (rememberTargetLabel). */
-    auditTargetLabel?: string;
+    /** What the audited change's target was before the change (rememberTargetFacts). */
+    auditTargetBefore?: AuditTargetFacts;
   }
 }
 
@@ -108,18 +109,19 @@ declare module 'fastify' {
  * What the target a route names by its `:id` is called, read before the change (which may delete it),
  * for the audit entry (audit/target-label.ts). Only on the audited routes that name such a target.
  */
-export function rememberTargetLabel(audit: Audit) {
-  return async function rememberLabel(request: FastifyRequest): Promise<void> {
+export function rememberTargetFacts(audit: Audit) {
+  return async function rememberFacts(request: FastifyRequest): Promise<void> {
     const id = (request.params as Record<string, string | undefined> | undefined)?.id;
     const kind = targetKindOf(request.routeOptions.url);
     if (id === undefined || kind === undefined || !request.auth) return;
-    request.auditTargetLabel = await audit.labelOf(request.auth.account.id, kind, id);
+    request.auditTargetBefore = await audit.factsOf(request.auth.account.id, kind, id);
   };
 }
 
 /**
  * The label an entry keeps for its target: what the answer calls a created or changed target (a new
- * name included), else what the target was called before the change.
+ * name included, and a member's role before it when the change moved it), else what the target was
+ * called before the change.
  */
 function targetLabelOf(
   request: FastifyRequest,
@@ -128,9 +130,12 @@ function targetLabelOf(
 ): string | null {
   const kind = targetKindOf(request.routeOptions.url);
   if (kind === undefined || target === null) return null;
+  const before = request.auditTargetBefore;
   const named =
-    answer && answer.id === target.split('/')[0] ? targetLabel(kind, factsOfAnswer(answer)) : undefined;
-  return named ?? request.auditTargetLabel ?? null;
+    answer && answer.id === target.split('/')[0]
+      ? targetLabel(kind, factsOfAnswer(answer), before)
+      : undefined;
+  return named ?? (before && targetLabel(kind, before)) ?? null;
 }
 
 function actorOf(request: FastifyRequest): AuditActor | undefined {

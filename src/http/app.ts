@@ -58,7 +58,7 @@ import type { Audit } from '../audit/audit.js';
 import type { Members } from '../accounts/members.js';
 import type { TwoFactor } from '../accounts/two-factor.js';
 import type { MembersRepo } from '../db/members-repo.js';
-import { auditAction, auditHook, checkPermission, rememberTargetLabel } from './access-hooks.js';
+import { auditAction, auditHook, checkPermission, rememberTargetFacts } from './access-hooks.js';
 import { targetKindOf } from '../audit/target-label.js';
 import { roleCheckErrors } from './permissions.js';
 import { withErrorCodes } from './schemas/responses.js';
@@ -254,7 +254,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // Roles (http/permissions.ts) after authentication; the audit entry of every change before its answer.
     api.addHook('onRequest', checkPermission);
     const recordAudit = auditHook(deps.audit, deps.logger);
-    const rememberLabel = rememberTargetLabel(deps.audit);
+    const rememberFacts = rememberTargetFacts(deps.audit);
     api.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       // The audit entry on the routes whose changes are audited only: the others (the send route above
@@ -263,7 +263,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
         route.onSend = [...hookList(route.onSend), recordAudit];
         // A target named by `:id` may be gone after the change: its name is read before.
         if (route.url.includes(':id') && targetKindOf(route.url) !== undefined) {
-          route.preHandler = [...hookList(route.preHandler), rememberLabel];
+          route.preHandler = [...hookList(route.preHandler), rememberFacts];
         }
       }
       const response = route.schema?.response as Record<string, object> | undefined;

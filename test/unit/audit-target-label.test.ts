@@ -28,6 +28,21 @@ describe('what an audit entry calls its target', () => {
     expect(targetLabel('member', {})).toBeUndefined();
   });
 
+  it("names a member's role before the change when the change moved it, and only then", () => {
+    const ann = { email: 'ann@example.org', role: 'viewer' };
+    expect(targetLabel('member', ann, { email: 'ann@example.org', role: 'developer' })).toBe(
+      'ann@example.org as viewer (was developer)',
+    );
+    expect(targetLabel('member', ann, { email: 'ann@example.org', role: 'viewer' })).toBe(
+      'ann@example.org as viewer',
+    );
+    expect(targetLabel('member', ann, {})).toBe('ann@example.org as viewer');
+    // Other kinds have nothing "before" to say: a renamed key is named as it is now.
+    expect(
+      targetLabel('api_key', { name: 'new', prefix: 'txm_live_ab' }, { name: 'old', prefix: 'txm_live_ab' }),
+    ).toBe('new (txm_live_ab…)');
+  });
+
   it("keeps no part of an endpoint's URL that may be the receiver's secret: only its origin", () => {
     const label = (url: string, description = '') => targetLabel('webhook', { url, description });
     expect(label('https://user:pw@hooks.example.net:8443/in?token=s3cret#frag')).toBe(
