@@ -21,6 +21,7 @@ import { SuppressionsPage } from './pages/suppressions.js';
 import { VerifyEmailPage } from './pages/verify-email.js';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.js';
 import { useMay } from './permissions.js';
+import { newestWins } from './newest-wins.js';
 import { Link, navigate, useLocation } from './router.js';
 import { SessionContext, useSession, type SessionInfo } from './session.js';
 
@@ -113,18 +114,28 @@ export function App() {
 
   // The server said the session is gone: the log-in page that follows says so, until a log-in.
   const [ended, setEnded] = useState(false);
-  const setSession = useCallback((info: SessionInfo) => {
-    setCsrfToken(info.csrf_token);
-    setSessionState(info);
-    if (info.account) setEnded(false);
-  }, []);
+  // Reads and log-ins answer in any order: the newest started wins (newest-wins.ts).
+  const writes = useMemo(
+    () =>
+      newestWins((info: SessionInfo) => {
+        setCsrfToken(info.csrf_token);
+        setSessionState(info);
+        if (info.account) setEnded(false);
+      }),
+    [],
+  );
+  const setSession = writes.set;
+  const readSession = useCallback(
+    () => writes.read(() => api<SessionInfo>('GET', '/api/auth/session')),
+    [writes],
+  );
   const refresh = useCallback(async () => {
     try {
-      setSession(await api<SessionInfo>('GET', '/api/auth/session'));
+      await readSession();
     } catch (err) {
       setLoadError(String(err));
     }
-  }, [setSession]);
+  }, [readSession]);
   useEffect(() => {
     void refresh();
   }, [refresh]);
@@ -141,9 +152,9 @@ export function App() {
   useEffect(
     () =>
       onRightsRefused(() => {
-        api<SessionInfo>('GET', '/api/auth/session').then(setSession, () => undefined);
+        readSession().catch(() => undefined);
       }),
-    [setSession],
+    [readSession],
   );
 
   // The account requires two-factor sign-in and this member has none: the Security page is the only
