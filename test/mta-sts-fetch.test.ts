@@ -12,6 +12,7 @@ import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { HttpsSite } from './helpers/https-site.js';
 import { TestCa } from './helpers/test-ca.js';
+import { until } from './helpers/wait.js';
 
 const SITE_IP = '127.0.0.81';
 const policy = (mode: string, mx: string[], maxAge: number) =>
@@ -174,6 +175,57 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     // …and then no policy.
     clock.advance(3_600_000);
     expect(await p.requirement(d.name)).toBeUndefined();
+  });
+
+  it('waits a while for a slow policy host, then goes on without it, and applies the policy once it comes', async () => {
+    const p = policies({ fetchWaitMs: 150 });
+    const slow = domain();
+    let release!: () => void;
+    site.answer(slow.host, {
+      body: policy('enforce', ['mx.example.com'], 86400),
+      held: new Promise<void>((r) => (release = r)),
+    });
+    expect(await p.requirement(slow.name)).toMatchObject({
+      policy: 'opportunistic',
+      policyFailure: {
+        type: 'sts-policy-fetch-error',
+        detail: `${slow.host} did not answer within 150 ms; still fetching`,
+      },
+    });
+    // Another delivery meanwhile joins the fetch under way rather than starting one.
+    clock.advance(61_000);
+    expect((await p.requirement(slow.name))?.policy).toBe('opportunistic');
+    release();
+    await until('the policy fetched late applies', async () =>
+      (await p.requirement(slow.name))?.policy === 'mta-sts' ? true : undefined,
+    );
+    expect(site.to(slow.host)).toHaveLength(1);
+    expect(p.fetches).toBe(1);
+    // Stored: another process finds it in the table.
+    expect(await policies().requirement(slow.name)).toMatchObject({ policy: 'mta-sts', sts: 'enforce' });
+  });
+
+  it('does not fetch a policy id again for five minutes after its fetch failed, but a new id at once', async () => {
+    const p = policies();
+    const down = domain({ id: 'first' });
+    expect((await p.requirement(down.name))?.policyFailure?.detail).toBe(`${down.host} answered HTTP 404`);
+    clock.advance(61_000);
+    expect((await p.requirement(down.name))?.policyFailure?.detail).toBe(`${down.host} answered HTTP 404`);
+    expect(site.to(down.host)).toHaveLength(1);
+    // The domain publishes a new id: fetched again at once.
+    dns.remove(`_mta-sts.${down.name}`, 'TXT');
+    dns.add(`_mta-sts.${down.name}`, 'TXT', 'v=STSv1; id=second');
+    clock.advance(61_000);
+    await p.requirement(down.name);
+    expect(site.to(down.host)).toHaveLength(2);
+    // Five minutes after that failure, the same id is tried again.
+    clock.advance(4 * 60_000);
+    await p.requirement(down.name);
+    expect(site.to(down.host)).toHaveLength(2);
+    clock.advance(61_000);
+    site.answer(down.host, { body: policy('testing', ['mx.example.com'], 86400) });
+    expect(await p.requirement(down.name)).toMatchObject({ policy: 'mta-sts-testing' });
+    expect(site.to(down.host)).toHaveLength(3);
   });
 
   it('answers a fetch failure with nothing stored as opportunistic, with the failure to report', async () => {

@@ -8,7 +8,8 @@ import { parseStsPolicy, type StsPolicy } from './policy.js';
 
 /** RFC 8461 §3.3: senders may limit the policy's size; 64 KiB is the size it suggests. */
 export const MAX_POLICY_BYTES = 64 * 1024;
-export const POLICY_FETCH_TIMEOUT_MS = 10_000;
+/** RFC 8461 §3.3 suggests a minute for the fetch (a delivery waits less for it: mta-sts-policies.ts). */
+export const POLICY_FETCH_TIMEOUT_MS = 60_000;
 
 export type FetchResult =
   | { ok: true; policy: StsPolicy; text: string }

@@ -4,6 +4,13 @@
 // not expired keeps applying when its refresh fails or the TXT record is gone (§5.1); a policy that
 // could not be had and was never stored is answered as opportunistic with the failure, for TLS
 // reporting. Concurrent deliveries to one domain share one discovery. ARCHITECTURE.md, "TLS policy".
+//
+// A fetch may take the minute RFC 8461 §3.3 suggests, but a delivery waits for it only FETCH_WAIT_MS:
+// a password reset is not held a minute by a slow policy host. A delivery that stops waiting goes on as
+// opportunistic with the failure reported, and the fetch goes on; when it brings a policy, it is
+// stored and applies from then on. A fetch that failed is not tried again for the same policy id for
+// FAILED_FETCH_RETRY_MS (§3.3: five minutes or longer per id), so a host that is down is not asked by
+// every delivery.
 import type { Logger } from 'pino';
 import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
@@ -13,16 +20,36 @@ import { DnsError, type DnsResolver } from '../dns/resolver.js';
 import { fetchStsPolicy, type FetchResult } from './fetch-policy.js';
 import { parseStsPolicy, parseStsRecord } from './policy.js';
 
+/** How long a delivery waits for a policy being fetched before it goes on without it. */
+export const FETCH_WAIT_MS = 10_000;
+/** A failed fetch is not tried again for the same policy id before this (RFC 8461 §3.3). */
+export const FAILED_FETCH_RETRY_MS = 5 * 60_000;
+
 export interface MtaStsOptions {
   /** TXMAIL_ALLOW_PRIVATE_NETWORKS: a policy host on a private address may be fetched (tests). */
   allowPrivate: boolean;
   /** Trusted roots for the policy host (tests in one process); absent: Node's and NODE_EXTRA_CA_CERTS. */
   ca?: string | string[];
+  /** The fetch's own time limit (default: fetch-policy.ts's minute). */
   fetchTimeoutMs?: number;
+  /** How long a discovery waits for a fetch before answering without the policy (FETCH_WAIT_MS). */
+  fetchWaitMs?: number;
   /** How long this process reuses an answer before it looks at the TXT record (and the table) again. */
   recheckMs?: number;
   /** Domains whose answers are kept in memory at most. */
   maxEntries?: number;
+}
+
+type FetchFailure = { type: TlsFailureType; detail: string };
+/** A fetch's result: the policy stored, or why there is none (a failure, or none to tell). */
+type FetchOutcome = { policy: CachedStsPolicy } | { failure?: FetchFailure };
+
+/** A fetch under way; `late` once the discovery that started it stopped waiting for it. */
+interface RunningFetch {
+  id: string;
+  done: Promise<FetchOutcome>;
+  outcome?: FetchOutcome;
+  late?: boolean;
 }
 
 /** What the TXT record says: a policy with this id exists, none does, or the look-up failed. */
@@ -79,6 +106,10 @@ export class MtaStsPolicies {
    */
   private readonly lines = new Map<string, { id: string; fetchedAt: number; lines: string[] }>();
   private readonly running = new Map<string, Promise<TlsRequirement | undefined>>();
+  /** Fetches under way, by domain and policy id: a discovery that stopped waiting leaves its fetch here. */
+  private readonly fetching = new Map<string, RunningFetch>();
+  /** The last failed fetch of each domain's policy id, not tried again until `until`. */
+  private readonly failed = new Map<string, { id: string; until: number; failure: FetchFailure }>();
   private readonly recheckMs: number;
   private readonly maxEntries: number;
 
@@ -123,44 +154,106 @@ export class MtaStsPolicies {
       this.logger.warn({ err, domain }, 'could not read the stored MTA-STS policy');
     }
     let policy = stored && stored.expiresAt > now ? stored : undefined;
-    let failure: { type: TlsFailureType; detail: string } | undefined;
+    let failure: FetchFailure | undefined;
     const step = nextStep(txt, policy);
     if (step === 'none') policy = undefined;
     if (step === 'fetch' && txt.kind === 'record') {
-      const fetched = await this.fetch(domain);
-      if (fetched.ok) {
-        const at = this.clock.now();
-        policy = {
-          domain,
-          id: txt.id,
-          mode: fetched.policy.mode,
-          mx: fetched.policy.mx,
-          maxAge: fetched.policy.maxAge,
-          fetchedAt: at,
-          expiresAt: at + fetched.policy.maxAge * 1000,
-          text: fetched.text,
-        };
-        const fresh = policy;
-        this.remember(fresh, fetched.policy.lines);
-        await this.repo.put(fresh).catch((err: unknown) => {
-          this.logger.warn({ err, domain }, 'could not store the MTA-STS policy');
-        });
-        this.logger.info({ domain, id: txt.id, mode: fresh.mode }, 'MTA-STS policy fetched');
-      } else {
-        failure = fetched.failure;
-        this.logger.warn(
-          { domain, failure: failure.type, detail: failure.detail, storedApplies: policy !== undefined },
-          'MTA-STS policy could not be fetched',
-        );
-      }
+      const outcome = await this.fetchWithin(domain, txt.id);
+      if ('policy' in outcome) policy = outcome.policy;
+      else if (outcome.failure) failure = outcome.failure;
     }
     // A policy that still applies wins over the failure to refresh it.
+    const value = this.answer(domain, policy, failure);
+    return value;
+  }
+
+  /** The requirement of `policy` or of `failure`, kept in memory until the recheck or its expiry. */
+  private answer(
+    domain: string,
+    policy: CachedStsPolicy | undefined,
+    failure: FetchFailure | undefined,
+  ): TlsRequirement | undefined {
     const value = policy
       ? requirementOf(domain, policy, undefined, this.linesOf(policy))
       : requirementOf(domain, undefined, failure);
     const until = Math.min(this.clock.now() + this.recheckMs, policy?.expiresAt ?? Infinity);
     this.answers.set(domain, value, until);
     return value;
+  }
+
+  /**
+   * The policy `id` of `domain` fetched and stored, or why not, within the wait: past it, the failure
+   * says the fetch is still under way, and the fetch, when it brings the policy, stores it and answers
+   * the domain's next deliveries with it.
+   */
+  private async fetchWithin(domain: string, id: string): Promise<FetchOutcome> {
+    const failed = this.failed.get(domain);
+    if (failed && failed.id === id && failed.until > this.clock.now()) return { failure: failed.failure };
+    let running = this.fetching.get(domain);
+    if (!running || running.id !== id) {
+      const mine: RunningFetch = { id, done: this.fetchAndStore(domain, id) };
+      running = mine;
+      this.fetching.set(domain, mine);
+      void mine.done.then((outcome) => {
+        mine.outcome = outcome;
+        if (this.fetching.get(domain) === mine) this.fetching.delete(domain);
+        // Finished after its discovery stopped waiting: its policy applies from now on (over a stored
+        // one of an older id too).
+        if (mine.late && 'policy' in outcome) this.answer(domain, outcome.policy, undefined);
+      });
+    }
+    const waited = running;
+    const waitMs = this.options.fetchWaitMs ?? FETCH_WAIT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'waited'>((resolve) => {
+      timer = setTimeout(() => resolve('waited'), waitMs);
+      timer.unref();
+    });
+    const first = await Promise.race([waited.done, gaveUp]);
+    clearTimeout(timer);
+    if (first !== 'waited') return first;
+    // Settled in the same moment as the wait ran out: as good as in time.
+    if (waited.outcome) return waited.outcome;
+    waited.late = true;
+    return {
+      failure: {
+        type: 'sts-policy-fetch-error',
+        detail: `mta-sts.${domain} did not answer within ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}; still fetching`,
+      },
+    };
+  }
+
+  /** Fetches the policy `id` of `domain` and stores it; a failure is remembered for the retry wait. */
+  private async fetchAndStore(domain: string, id: string): Promise<FetchOutcome> {
+    const fetched = await this.fetch(domain);
+    if (!fetched.ok) {
+      const failure = fetched.failure;
+      if (this.failed.size >= this.maxEntries) this.failed.clear();
+      this.failed.set(domain, { id, until: this.clock.now() + FAILED_FETCH_RETRY_MS, failure });
+      this.logger.warn(
+        { domain, failure: failure.type, detail: failure.detail },
+        'MTA-STS policy could not be fetched',
+      );
+      return { failure };
+    }
+    this.failed.delete(domain);
+    const at = this.clock.now();
+    const policy: CachedStsPolicy = {
+      domain,
+      id,
+      mode: fetched.policy.mode,
+      mx: fetched.policy.mx,
+      maxAge: fetched.policy.maxAge,
+      fetchedAt: at,
+      expiresAt: at + fetched.policy.maxAge * 1000,
+      text: fetched.text,
+    };
+    this.remember(policy, fetched.policy.lines);
+    await this.repo.put(policy).catch((err: unknown) => {
+      this.logger.warn({ err, domain }, 'could not store the MTA-STS policy');
+    });
+    this.logger.info({ domain, id, mode: policy.mode }, 'MTA-STS policy fetched');
+    return { policy };
   }
 
   /** The policy's lines: from the fetch that stored it, or parsed once from its stored text. */

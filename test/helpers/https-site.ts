@@ -10,6 +10,8 @@ export interface SiteAnswer {
   type?: string;
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** The answer waits for this (a slow host). */
+  held?: Promise<unknown>;
 }
 
 export interface SiteRequest {
@@ -59,7 +61,7 @@ export class HttpsSite {
       (req, res) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
+        req.on('end', async () => {
           const host = (req.headers.host ?? '').replace(/:\d+$/, '');
           this.requests.push({
             host,
@@ -69,6 +71,7 @@ export class HttpsSite {
             body: Buffer.concat(chunks),
           });
           const a = this.answers.get(host);
+          if (a?.held) await a.held;
           if (!a) {
             res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
             return;
