@@ -365,3 +365,56 @@ describe.each(databaseKinds)('a large send on $name', (kind) => {
     expect(row.html).toBe((JSON.parse(payload.toString()) as { message: string }).message);
   });
 });
+
+describe('routes that take no body', () => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    env = await startTestEnv(databaseKinds[0]!);
+    tenant = await createTenant(env.services, { plan: 'scale', domain: 'acme.example' });
+  });
+  afterAll(() => env.close());
+
+  // Many HTTP clients send `Content-Type: application/json` on every request: every route that takes no
+  // body takes an empty one as none, whether the client says `Content-Length: 0` or sends no length.
+  it('take an empty JSON body as no body, every one of them (from the OpenAPI document)', async () => {
+    const doc = (await env.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    }>();
+    const bodiless: [string, string][] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        if (['post', 'put', 'patch', 'delete'].includes(method) && op.requestBody === undefined) {
+          bodiless.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'no-such-id')]);
+        }
+      }
+    }
+    expect(bodiless.map(([m, p]) => `${m} ${p}`)).toEqual(
+      expect.arrayContaining([
+        'DELETE /api/suppressions/no-such-id',
+        'DELETE /api/webhooks/no-such-id',
+        'POST /api/webhooks/no-such-id/rotate-secret',
+        'POST /api/emails/no-such-id/resend',
+        'POST /api/domains/no-such-id/verify',
+      ]),
+    );
+    for (const [method, url] of bodiless) {
+      for (const length of [{ 'content-length': '0' }, {}]) {
+        const res = await env.app.inject({
+          method: method as 'POST',
+          url,
+          headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json', ...length },
+        });
+        expect(res.body, `${method} ${url}`).not.toMatch(/^invalid_json/);
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(500);
+      }
+    }
+    // A route that takes a body still says an empty one is not what it wants.
+    const send = await env.app.inject({
+      method: 'POST',
+      url: '/api/email/send',
+      headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json', 'content-length': '0' },
+    });
+    expect(send.body).toBe('invalid_json: the body is empty; send a JSON object');
+  });
+});

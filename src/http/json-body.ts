@@ -103,7 +103,10 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
         return;
       }
       if (received === 0) {
-        done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);
+        // A route that takes no body: many HTTP clients send `Content-Type: application/json` on every
+        // request, so an empty body there is no body (docs/API.md: `{}` or nothing), not invalid JSON.
+        if (request.routeOptions.schema?.body === undefined) done(null, undefined);
+        else done(new AppError('invalid_json', 'the body is empty; send a JSON object'), undefined);
         return;
       }
       if (!offloaded) {

@@ -1,6 +1,6 @@
 // GET|POST /api/domains, GET|PATCH|DELETE /api/domains/:id, POST /api/domains/:id/verify,
 // POST /api/domains/:id/dkim/rotate (docs/design.md §3, §6; docs/API.md, Domains).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { domainToUnicode } from 'node:url';
 import type { DkimKeyRow, DomainRow } from '../../db/schema.js';
 import { dkimKeyJson } from '../../dkim/dkim-key-json.js';
@@ -138,7 +138,6 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
         summary: "Check the domain's DNS records now",
         response: responses({ 200: detail('The domain as the check left it') }, CHANGE_ONE),
       },
-      onRequest: noBodyExpected,
     },
     async (request) => detailJson(await domains.verify(authOf(request).account.id, request.params.id)),
   );
@@ -151,7 +150,6 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
           'Start a DKIM key rotation: answers the new key (pending) and its record; the current key signs until the record is found',
         response: responses({ 200: detail('The domain with its pending keys') }, CHANGE_ONE),
       },
-      onRequest: noBodyExpected,
     },
     async (request) => detailJson(await domains.rotateDkim(authOf(request).account.id, request.params.id)),
   );
@@ -173,23 +171,12 @@ export function registerDomainRoutes(app: FastifyInstance, domains: Domains): vo
           CHANGE_ONE,
         ),
       },
-      onRequest: noBodyExpected,
     },
     async (request) => {
       await domains.delete(authOf(request).account.id, request.params.id);
       return { id: request.params.id, deleted: true };
     },
   );
-}
-
-/**
- * These routes take no body, and many HTTP clients send `Content-Type: application/json` on every
- * request anyway: an empty body then is no body, not invalid JSON.
- */
-async function noBodyExpected(request: FastifyRequest): Promise<void> {
-  if (request.headers['content-length'] === '0' || request.headers['content-length'] === undefined) {
-    if (request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
-  }
 }
 
 function iso(ms: number | null): string | null {
