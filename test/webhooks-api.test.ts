@@ -86,6 +86,19 @@ describe.each(databaseKinds)('webhooks API on $name', (kind) => {
       expect(res.statusCode, JSON.stringify(events)).toBe(400);
       expect(res.body).toMatch(/^validation_error: /);
     }
+    // In a person's words, naming what would do (not Ajv's "must be equal to one of the allowed values").
+    const unknown = await call(tenant, 'POST', '/api/webhooks', {
+      url: 'https://hooks.customer.example/',
+      events: ['email.opened'],
+    });
+    expect(unknown.body).toMatch(/^validation_error: "events\.0" must be one of email\.\w+, .*email\.failed/);
+    const twice = await call(tenant, 'POST', '/api/webhooks', {
+      url: 'https://hooks.customer.example/',
+      events: ['email.delivered', 'email.delivered'],
+    });
+    expect(twice.body).toBe('validation_error: "events" lists the same value twice (items 0 and 1)');
+    const nothing = await call(tenant, 'PATCH', `/api/webhooks/${w.id}`, {});
+    expect(nothing.body).toBe('validation_error: the body must name at least one field to change');
   });
 
   it('refuses Free accounts and endpoints beyond the plan with 403 plan_limit naming the plan that allows more', async () => {

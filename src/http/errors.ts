@@ -110,6 +110,34 @@ export function describeSchemaError(errors: SchemaError[], context = 'body'): st
       return Number(e.params.limit) === 1
         ? `"${field}" must have at least one item`
         : `"${field}" must have at least ${String(e.params.limit)} items`;
+    case 'enum': {
+      // Named, so that a client need not look them up: `"events.0" must be one of email.sent, …`.
+      const allowed = (e.params.allowedValues as unknown[] | undefined) ?? [];
+      const shown = allowed.slice(0, 20).map(String).join(', ');
+      return `"${field}" must be one of ${shown}${allowed.length > 20 ? ', …' : ''}`;
+    }
+    case 'const':
+      return `"${field}" must be ${JSON.stringify(e.params.allowedValue)}`;
+    case 'minProperties':
+      return field === ''
+        ? `${where} must name at least one field to change`
+        : `"${field}" must have at least ${String(e.params.limit)} fields`;
+    case 'uniqueItems': {
+      const [first, second] = [Number(e.params.i), Number(e.params.j)].sort((a, b) => a - b);
+      return `"${field}" lists the same value twice (items ${first} and ${second})`;
+    }
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum': {
+      const words = {
+        minimum: 'at least',
+        exclusiveMinimum: 'more than',
+        maximum: 'at most',
+        exclusiveMaximum: 'less than',
+      };
+      return `"${field}" must be ${words[e.keyword]} ${String(e.params.limit)}`;
+    }
     default:
       return field === ''
         ? `${where} ${e.message ?? 'is invalid'}`

@@ -116,7 +116,8 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
           done(new AppError('invalid_json', 'the body is not valid UTF-8'), undefined);
           return;
         }
-        onLoop(request, bytes.toString('utf8'), done);
+        const text = bytes.toString('utf8');
+        onLoop(request, text, (err, value) => (err ? done(loopRefusal(text), undefined) : done(null, value)));
         return;
       }
       // A client that has closed its connection by the body's turn is not waited for (json-thread.ts).
@@ -138,6 +139,23 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
   });
   app.addHook('onClose', async () => thread.close());
   return thread;
+}
+
+/**
+ * Why Fastify's parser refused a small body, in words a client can act on: Fastify says only "Body is
+ * not valid JSON" whether the JSON is malformed (JSON.parse says where) or holds a key it refuses
+ * (json-thread.ts refuses the same, in the same words). Runs only for a refused body of at most 64 KiB.
+ */
+function loopRefusal(text: string): AppError {
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
+  }
+  return new AppError(
+    'invalid_json',
+    'the body is not valid JSON (it has a "__proto__" key, or a "constructor" key holding "prototype", which txmail refuses)',
+  );
 }
 
 /** What a body the thread did not parse is answered. */

@@ -45,6 +45,10 @@ function threadMain(maxDepth: number, maxValues: number): void {
   // RFC 8259 §8.1: JSON between systems is UTF-8. Bytes that are not are refused, never replaced: each
   // would become U+FFFD, three bytes, and a 10 MiB body of them a 31 MB message.
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  // The same words as json-body.ts's for a small body (this function runs as text in the thread: it
+  // cannot import them).
+  const FORBIDDEN_KEY_WORDS =
+    'it has a "__proto__" key, or a "constructor" key holding "prototype", which txmail refuses';
   const refusal = (value: unknown): string | undefined => {
     const nodes: unknown[] = [value];
     const depths: number[] = [0];
@@ -63,7 +67,7 @@ function threadMain(maxDepth: number, maxValues: number): void {
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(node, '__proto__')) {
-        return 'Object contains forbidden prototype property';
+        return FORBIDDEN_KEY_WORDS;
       }
       const ctor = (node as Record<string, unknown>).constructor;
       if (
@@ -72,7 +76,7 @@ function threadMain(maxDepth: number, maxValues: number): void {
         typeof ctor === 'object' &&
         Object.prototype.hasOwnProperty.call(ctor, 'prototype')
       ) {
-        return 'Object contains forbidden prototype property';
+        return FORBIDDEN_KEY_WORDS;
       }
       for (const key in node) {
         nodes.push((node as Record<string, unknown>)[key]);
