@@ -814,6 +814,14 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       const copy = await as(owner, 'POST', `/api/emails/${m.id}/resend`);
       expect(copy.statusCode).toBe(400);
       expect(copy.body).toMatch(/^validation_error: .*carries a sign-in link/);
+      // Its content removed once it is final: the reason it cannot be re-sent is still the link.
+      await env.services.db.kysely
+        .updateTable('messages')
+        .set({ content_removed_at: clock.now() })
+        .where('id', '=', m.id)
+        .execute();
+      const later = await as(owner, 'POST', `/api/emails/${m.id}/resend`);
+      expect(later.body).toMatch(/^validation_error: .*carries a sign-in link/);
     }
     // Mail without such a link is shown as ever.
     expect((await as(owner, 'POST', '/api/guided-test')).statusCode).toBe(200);

@@ -57,17 +57,18 @@ export function registerResendRoute(
           'a test send was never sent and keeps at most 64 KiB of its HTML; send it with POST /api/email/send',
         );
       }
-      if (original.content_removed_at !== null) {
-        throw new AppError(
-          'validation_error',
-          `the content of email "${id}" was removed (content retention): there is nothing to re-send`,
-        );
-      }
+      // Asked first: a sealed message's content is removed once it is final, and that is not the reason.
       // A copy would be an ordinary message of the log, its sign-in link readable by every member.
       if (sealedContent(await deps.messages.queuedEventData(account.id, id))) {
         throw new AppError(
           'validation_error',
           `email "${id}" carries a sign-in link meant for its recipient alone: it cannot be re-sent`,
+        );
+      }
+      if (original.content_removed_at !== null) {
+        throw new AppError(
+          'validation_error',
+          `the content of email "${id}" was removed (content retention): there is nothing to re-send`,
         );
       }
       const answer = await deps.accept
