@@ -366,11 +366,19 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByText('Sent from the form').first().waitFor();
     await page.getByText('sam@dest.example').first().waitFor();
     await nav('Guided test');
-    await form.getByLabel('To').fill('sam@dest.example');
+    // Addresses as the API takes them: a display name, a Unicode name (the browser's own check of an
+    // email field refused both before a byte was sent).
+    await form.getByLabel('From').fill('Acme Büro <hello@acme.example>');
+    await form.getByLabel('To').fill('Sam Dest <sam@dest.example>');
     await form.getByLabel('Subject').fill('Recorded only');
     await form.getByLabel('Record it in the logs only, without delivering it').check();
     await form.getByRole('button', { name: 'Send' }).click();
     await page.getByText('Recorded, not delivered.').waitFor();
+    const recorded = await apiFetch(server, `/api/emails?limit=1`, { headers: { 'x-api-key': apiKey } });
+    expect(((await recorded.json()) as { data: { from: string; to: string }[] }).data[0]).toMatchObject({
+      from: 'Acme Büro <hello@acme.example>',
+      to: 'Sam Dest <sam@dest.example>',
+    });
   });
 
   it('finds a bounced email by its category in the logs, and not under another category', async () => {

@@ -10,7 +10,12 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+        {...addressInput(input.type)}
+      />
       {hint && (
         <p className="hint" id={`${id}-hint`}>
           {hint}
@@ -18,4 +23,16 @@ export function Field({
       )}
     </div>
   );
+}
+
+/**
+ * An address field is a text field with the email keyboard: a browser's own check of `type="email"`
+ * refuses what the API takes (a display name, `Acme <noreply@acme.example>`; a non-ASCII local part),
+ * and Chromium hands the page a Unicode domain in punycode, so an invitation to `ana@bücher.example`
+ * was stored as `ana@xn--bcher-kva.example`. The server checks every address and says what is wrong.
+ */
+export function addressInput(type: string | undefined): InputHTMLAttributes<HTMLInputElement> {
+  return type === 'email'
+    ? { type: 'text', inputMode: 'email', autoCapitalize: 'none', spellCheck: false }
+    : {};
 }

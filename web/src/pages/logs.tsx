@@ -3,6 +3,7 @@ import { apiTextPage, query } from '../api.js';
 import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
+import { addressInput } from '../components/field.js';
 import { formatTime } from '../components/format.js';
 import { ErrorNotice, LiveRegion } from '../components/notice.js';
 import { NextStep } from '../components/next-step.js';
@@ -122,7 +123,13 @@ export function LogsPage() {
         </div>
         <div className="field">
           <label htmlFor="f-to">Recipient</label>
-          <input id="f-to" name="to" type="email" defaultValue={filters.to} placeholder="jane@example.org" />
+          <input
+            id="f-to"
+            name="to"
+            {...addressInput('email')}
+            defaultValue={filters.to}
+            placeholder="jane@example.org"
+          />
         </div>
         <div className="field">
           <label htmlFor="f-domain">To domain</label>
@@ -130,7 +137,7 @@ export function LogsPage() {
         </div>
         <div className="field">
           <label htmlFor="f-from">Sender</label>
-          <input id="f-from" name="from" type="email" defaultValue={filters.from} />
+          <input id="f-from" name="from" {...addressInput('email')} defaultValue={filters.from} />
         </div>
         <div className="field">
           <label htmlFor="f-since">From time</label>
