@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 import type { Suppression } from '../api-types.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
@@ -11,6 +12,9 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
 import { LoadMore } from '../components/load-more.js';
 import { AddressText } from '../components/address-text.js';
+
+/** The longest address the suppressions API takes (its schema's maxLength). */
+const MAX_ADDRESS = 320;
 
 export function SuppressionsPage() {
   // What the search box holds: the start of the addresses to show (alphabetically), or nothing (all,
@@ -43,19 +47,29 @@ export function SuppressionsPage() {
       setError(err);
     }
   };
-  const remove = async (s: Suppression) => {
-    if (!window.confirm(`Remove ${s.address} from the suppression list? Mail to it will be sent again.`))
-      return;
-    try {
-      await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
+  // Once at a time: a double click asked twice, removed once and then said the address was not on the
+  // list, beside the word that it was removed.
+  const oneAtATime = useOneAtATime();
+  const remove = (s: Suppression) =>
+    oneAtATime(async () => {
+      if (!window.confirm(`Remove ${s.address} from the suppression list? Mail to it will be sent again.`))
+        return;
+      try {
+        await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
+      } catch (err) {
+        // Removed meanwhile (another tab, another member): as good as removed here.
+        if (!(err instanceof ApiError && err.code === 'not_found')) {
+          setMessage(undefined);
+          setError(err);
+          return;
+        }
+      }
+      setError(undefined);
       setMessage(`${s.address} is no longer suppressed.`);
       // Out of the rows shown, every page loaded kept (a reload went back to the first 100).
       list.drop((row) => row.address === s.address);
       focusPageHeading();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
   return (
     <Page
       title="Suppressions"
@@ -72,6 +86,7 @@ export function SuppressionsPage() {
               placeholder="jane@ or jane@acme"
               autoCapitalize="none"
               spellCheck={false}
+              maxLength={MAX_ADDRESS}
               defaultValue={address}
             />
             <button className="button">Search</button>
@@ -84,7 +99,7 @@ export function SuppressionsPage() {
           {may('POST /api/suppressions') && (
             <ActionForm onSubmit={add} className="inline-form" aria-label="Add to the suppression list">
               <Field label="Suppress an address" name="address" type="email" required />
-              <Field label="Why (optional)" name="reason" maxLength={200} />
+              <Field label="Why (optional)" name="reason" maxLength={500} />
               <SubmitButton className="button secondary">Suppress</SubmitButton>
             </ActionForm>
           )}
