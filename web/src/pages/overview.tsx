@@ -116,17 +116,28 @@ export function OverviewPage() {
                     : 'Verify your email address: open the link we emailed you.'}
                 </li>
                 <li className={has(guidedTests) ? 'done' : ''}>
-                  <Link href="/guided-test">Run the guided test</Link>: see a real email arrive in your inbox.
+                  <StepLink href="/guided-test" route="POST /api/guided-test">
+                    Run the guided test
+                  </StepLink>
+                  : see a real email arrive in your inbox.
                 </li>
                 <li className={has(domains) ? 'done' : ''}>
-                  <Link href="/domains">Add your domain</Link> and publish its DNS records (DKIM, return path,
-                  SPF).
+                  <StepLink href="/domains" route="POST /api/domains">
+                    Add your domain
+                  </StepLink>{' '}
+                  and publish its DNS records (DKIM, return path, SPF).
                 </li>
                 <li>Press “Verify now” once the records are published: the account moves to production.</li>
                 <li className={has(keys) ? 'done' : ''}>
-                  <Link href="/api-keys">Create an API key</Link> and send from your server.
+                  <StepLink href="/api-keys" route="POST /api/api-keys">
+                    Create an API key
+                  </StepLink>{' '}
+                  and send from your server.
                 </li>
               </ol>
+              {!(may('POST /api/domains') && may('POST /api/api-keys')) && (
+                <p className="muted">Steps not linked are for a member whose role allows them (an admin).</p>
+              )}
             </div>
           ) : data.reputation?.status === 'paused' ? null : (
             // A paused account cannot send: the banner above says so, and this would say the opposite.
@@ -184,4 +195,13 @@ function Warnings({ overview }: { overview: AccountOverview }) {
       <Notice kind="warning">{Math.round((sent / limit) * 100)}% of this month’s emails are used.</Notice>
     );
   return null;
+}
+
+/**
+ * A sandbox step's link, for a role that may take the step; the words alone for one that may not (a
+ * viewer was led to pages that only said its role does not reach them).
+ */
+function StepLink({ href, route, children }: { href: string; route: string; children: string }) {
+  const may = useMay();
+  return may(route) ? <Link href={href}>{children}</Link> : <>{children}</>;
 }
