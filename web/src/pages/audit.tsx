@@ -73,7 +73,7 @@ export function AuditPage() {
         labelledCells
         columns={[
           { header: 'When', cell: (e) => formatTime(e.created_at) },
-          { header: 'Who', cell: actor },
+          { header: 'Who', cell: (e) => <span className="free-text">{actor(e)}</span> },
           {
             header: 'Action',
             // In words, with the code the API and its docs use beneath.
@@ -84,7 +84,9 @@ export function AuditPage() {
               </>
             ),
           },
-          { header: 'Target', cell: (e) => target(e, names) },
+          // Free text (a key's or an endpoint's own words, unbroken for 256 characters at most) wraps
+          // anywhere, not past the table's edge.
+          { header: 'Target', cell: (e) => <span className="free-text">{target(e, names)}</span> },
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
       />

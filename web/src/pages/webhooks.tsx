@@ -136,7 +136,7 @@ export function WebhooksPage() {
             {(w) => (
               <>
                 <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
-                {w.description && <span className="webhook-description">{w.description}</span>}{' '}
+                {w.description && <span className="webhook-description free-text">{w.description}</span>}{' '}
                 {!w.enabled && <span className="badge bad">disabled</span>}
                 <span className="muted"> {w.events.join(', ')}</span>
               </>
@@ -236,7 +236,7 @@ export function WebhookPage({ id }: { id: string }) {
             {w.description && (
               <>
                 <dt>Description</dt>
-                <dd>{w.description}</dd>
+                <dd className="free-text">{w.description}</dd>
               </>
             )}
             <dt>Events</dt>
