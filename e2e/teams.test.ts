@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/accounts/totp.js';
 import { openDatabase } from '../src/db/database.js';
@@ -138,10 +138,23 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     const viewerRow = owner.getByRole('row').filter({ hasText: VIEWER });
     expect(await viewerRow.innerText()).toContain('invited (link valid until');
     // A role change is asked first: declined, nothing changes.
+    // Choosing alone changes nothing (a keyboard's arrows pass through the roles): its button does.
     const role = owner.getByLabel(`Role of ${VIEWER}`);
-    owner.once('dialog', (d) => void d.dismiss());
+    let asked = 0;
+    const decline = (d: Dialog) => {
+      asked++;
+      void d.dismiss();
+    };
+    owner.on('dialog', decline);
+    await role.focus();
+    await owner.keyboard.press('ArrowUp');
     await role.selectOption('developer');
+    expect(asked).toBe(0);
+    await owner.getByRole('button', { name: `Change the role of ${VIEWER}` }).click();
+    await until('the question', async () => (asked === 1 ? true : undefined));
+    owner.off('dialog', decline);
     expect(await role.inputValue()).toBe('viewer');
+    expect(await owner.getByRole('button', { name: `Change the role of ${VIEWER}` }).count()).toBe(0);
     // Mailed again at once: the server keeps a minute between two mails, and the page says so.
     await viewerRow.getByRole('button', { name: `Mail again to ${VIEWER}` }).click();
     await owner.getByText(/mailed less than a minute ago.*\(rate_limit_exceeded\)/i).waitFor();

@@ -67,13 +67,13 @@ export function MembersPage() {
     });
   };
 
-  const changeRole = (m: Member, role: string, select: HTMLSelectElement) => {
+  /** Answers whether the role was changed. */
+  const changeRole = (m: Member, role: string): Promise<boolean> => {
     // A role changes what the member and its keys may do at once: asked first, as a removal is.
     if (!window.confirm(`Make ${m.email} ${role}? It applies to their sessions and keys at once.`)) {
-      select.value = m.role;
-      return;
+      return Promise.resolve(false);
     }
-    void act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${m.email} is now ${role}.`);
+    return act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${m.email} is now ${role}.`);
   };
   const [mailing, setMailing] = useState<string>();
   const oneAtATime = useOneAtATime();
@@ -122,17 +122,7 @@ export function MembersPage() {
               m.role === 'owner' ? (
                 'owner'
               ) : (
-                <select
-                  aria-label={`Role of ${m.email}`}
-                  value={m.role}
-                  onChange={(e) => changeRole(m, e.currentTarget.value, e.currentTarget)}
-                >
-                  {ROLES.map((r) => (
-                    <option key={r.value} value={r.value}>
-                      {r.value}
-                    </option>
-                  ))}
-                </select>
+                <RoleChoice key={`${m.id}:${m.role}`} member={m} change={(role) => changeRole(m, role)} />
               ),
           },
           { header: 'Status', cell: (m) => <MemberStatus member={m} /> },
@@ -210,5 +200,39 @@ function MemberStatus({ member }: { member: Member }) {
         ({expired ? 'link expired' : 'link valid until'} {formatTime(member.invite_expires_at)})
       </span>
     </>
+  );
+}
+
+/**
+ * A member's role: chosen in the list, then changed by its button. Choosing alone changes nothing
+ * (WCAG 3.2.2): the list once acted on every change of its value, so a keyboard's arrows asked, and
+ * saved, each role on the way to the one wanted. Remounted (its key) when the member's role changes.
+ */
+function RoleChoice({ member, change }: { member: Member; change: (role: string) => Promise<boolean> }) {
+  const [chosen, setChosen] = useState<string>(member.role);
+  const oneAtATime = useOneAtATime();
+  const apply = () =>
+    oneAtATime(async () => {
+      if (!(await change(chosen))) setChosen(member.role);
+    });
+  return (
+    <span className="role-choice">
+      <select
+        aria-label={`Role of ${member.email}`}
+        value={chosen}
+        onChange={(e) => setChosen(e.currentTarget.value)}
+      >
+        {ROLES.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.value}
+          </option>
+        ))}
+      </select>
+      {chosen !== member.role && (
+        <button type="button" className="button small" onClick={() => void apply()}>
+          Change<span className="visually-hidden"> the role of {member.email}</span>
+        </button>
+      )}
+    </span>
   );
 }
