@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, type ApiBody } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
@@ -11,10 +11,15 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const submitting = useRef(false);
   // The password was right and the member has two-factor sign-in: ask for the code too.
   const [needCode, setNeedCode] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // One at a time (a second Enter while the first is with the server is ignored), the button marked
+    // unavailable but not disabled: a disabled button dropped the keyboard's focus to the page.
+    if (submitting.current) return;
+    submitting.current = true;
     const form = new FormData(e.currentTarget);
     setBusy(true);
     try {
@@ -32,6 +37,7 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
         setError(undefined);
       } else setError(err);
     } finally {
+      submitting.current = false;
       setBusy(false);
     }
   };
@@ -57,7 +63,7 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
           />
         )}
         <ErrorNotice error={error} />
-        <button className="button" disabled={busy}>
+        <button className="button" aria-disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
       </form>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api } from '../api.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
@@ -11,6 +11,7 @@ export function SignupPage() {
   const [sentTo, setSentTo] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const submitting = useRef(false);
   if (session.signup === 'closed') {
     return (
       <AuthCard title="Sign-up is closed">
@@ -46,6 +47,10 @@ export function SignupPage() {
   }
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // One at a time (a second Enter while the first is with the server is ignored), the button marked
+    // unavailable but not disabled: a disabled button dropped the keyboard's focus to the page.
+    if (submitting.current) return;
+    submitting.current = true;
     const form = new FormData(e.currentTarget);
     setBusy(true);
     try {
@@ -55,6 +60,7 @@ export function SignupPage() {
     } catch (err) {
       setError(err);
     } finally {
+      submitting.current = false;
       setBusy(false);
     }
   };
@@ -80,7 +86,7 @@ export function SignupPage() {
           hint="At least 10 characters."
         />
         <ErrorNotice error={error} labels={{ email: 'Email', password: 'Password' }} />
-        <button className="button" disabled={busy}>
+        <button className="button" aria-disabled={busy}>
           {busy ? 'Creating…' : 'Create account'}
         </button>
       </form>
