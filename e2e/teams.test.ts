@@ -507,6 +507,16 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await owner.unroute('**/api/auth/logout');
   });
 
+  it('invites an address of an internationalised domain as typed, and shows it so', async () => {
+    await go(owner, 'Members');
+    await owner.getByLabel('Email of the person to invite').fill('ana@bücher.example');
+    await owner.getByRole('button', { name: 'Invite' }).click();
+    // Stored and shown in Unicode: the field once handed the server punycode (Chromium's email field).
+    await owner.getByText('An invitation is on its way to ana@bücher.example.').waitFor();
+    await owner.getByRole('row').filter({ hasText: 'ana@bücher.example' }).waitFor();
+    expect(await owner.getByText('xn--bcher-kva').count()).toBe(0);
+  });
+
   it('has no serious or critical accessibility problems (axe-core) on the new pages', async () => {
     const problems = await accessibilityProblems(
       browser,

@@ -10,6 +10,7 @@ import { useMay } from '../permissions.js';
 import { Link } from '../router.js';
 import { LoadMore } from '../components/load-more.js';
 import { ACTION_WORDS } from '../components/audit-actions.js';
+import { unicodeText } from '../components/unicode-address.js';
 
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
@@ -73,7 +74,7 @@ export function AuditPage() {
         labelledCells
         columns={[
           { header: 'When', cell: (e) => formatTime(e.created_at) },
-          { header: 'Who', cell: (e) => <span className="free-text">{actor(e)}</span> },
+          { header: 'Who', cell: (e) => <span className="free-text">{unicodeText(actor(e))}</span> },
           {
             header: 'Action',
             // In words, with the code the API and its docs use beneath.
@@ -86,11 +87,19 @@ export function AuditPage() {
           },
           // Free text (a key's or an endpoint's own words, unbroken for 256 characters at most) wraps
           // anywhere, not past the table's edge.
-          { header: 'Target', cell: (e) => <span className="free-text">{target(e, names)}</span> },
+          {
+            header: 'Target',
+            cell: (e) => <span className="free-text">{shownInUnicode(target(e, names))}</span>,
+          },
           { header: 'Address', cell: (e) => e.ip ?? '' },
         ]}
       />
       <LoadMore pages={entries} />
     </Page>
   );
+}
+
+/** Text with its internationalised domains in Unicode (an address stored as `ana@xn--bcher-kva.example`). */
+function shownInUnicode(node: ReactNode): ReactNode {
+  return typeof node === 'string' ? unicodeText(node) : node;
 }

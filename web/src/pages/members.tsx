@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api.js';
+import { AddressText } from '../components/address-text.js';
+import { unicodeText } from '../components/unicode-address.js';
 import { DataTable } from '../components/data-table.js';
 import { Field } from '../components/field.js';
 import { formatTime } from '../components/format.js';
@@ -12,6 +14,9 @@ import type { Member } from '../api-types.js';
 import type { Role } from '../session.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
+
+/** A member's address as people write it: an internationalised domain in Unicode (stored in ASCII). */
+const shown = (m: Member): string => unicodeText(m.email);
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
@@ -53,12 +58,12 @@ export function MembersPage() {
   const remove = (m: Member) => {
     const invited = m.status === 'invited';
     const question = invited
-      ? `Cancel the invitation of ${m.email}? Its link stops working.`
-      : `Remove ${m.email}? Their sessions end at once.`;
+      ? `Cancel the invitation of ${shown(m)}? Its link stops working.`
+      : `Remove ${shown(m)}? Their sessions end at once.`;
     if (!window.confirm(question)) return;
     void act(
       () => api('DELETE', `/api/members/${m.id}`),
-      invited ? `The invitation of ${m.email} is cancelled.` : `${m.email} is removed.`,
+      invited ? `The invitation of ${shown(m)} is cancelled.` : `${shown(m)} is removed.`,
     ).then((removed) => {
       if (!removed) return;
       // Its sessions ended with it: their panel goes too.
@@ -70,10 +75,10 @@ export function MembersPage() {
   /** Answers whether the role was changed. */
   const changeRole = (m: Member, role: string): Promise<boolean> => {
     // A role changes what the member and its keys may do at once: asked first, as a removal is.
-    if (!window.confirm(`Make ${m.email} ${role}? It applies to their sessions and keys at once.`)) {
+    if (!window.confirm(`Make ${shown(m)} ${role}? It applies to their sessions and keys at once.`)) {
       return Promise.resolve(false);
     }
-    return act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${m.email} is now ${role}.`);
+    return act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${shown(m)} is now ${role}.`);
   };
   const [mailing, setMailing] = useState<string>();
   const oneAtATime = useOneAtATime();
@@ -82,7 +87,7 @@ export function MembersPage() {
       setMailing(m.id);
       await act(
         () => api('POST', `/api/members/${m.id}/invitation`),
-        `A new invitation is on its way to ${m.email}; the earlier link no longer works.`,
+        `A new invitation is on its way to ${shown(m)}; the earlier link no longer works.`,
       );
       setMailing(undefined);
     });
@@ -115,7 +120,7 @@ export function MembersPage() {
         caption="Members of this account"
         rows={members.data?.data}
         columns={[
-          { header: 'Email', cell: (m) => m.email },
+          { header: 'Email', cell: (m) => <AddressText text={m.email} /> },
           {
             header: 'Role',
             cell: (m) =>
@@ -141,7 +146,7 @@ export function MembersPage() {
                     aria-expanded={open === m.id}
                     onClick={() => setOpen(open === m.id ? undefined : m.id)}
                   >
-                    Sessions<span className="visually-hidden"> of {m.email}</span>
+                    Sessions<span className="visually-hidden"> of {shown(m)}</span>
                   </button>
                 )}{' '}
                 {m.status === 'invited' && (
@@ -151,12 +156,12 @@ export function MembersPage() {
                     aria-disabled={mailing === m.id}
                     onClick={() => void mailAgain(m)}
                   >
-                    Mail again<span className="visually-hidden"> to {m.email}</span>
+                    Mail again<span className="visually-hidden"> to {shown(m)}</span>
                   </button>
                 )}{' '}
                 {m.role !== 'owner' && (
                   <button type="button" className="button small danger" onClick={() => remove(m)}>
-                    Remove<span className="visually-hidden"> {m.email}</span>
+                    Remove<span className="visually-hidden"> {shown(m)}</span>
                   </button>
                 )}
               </>
@@ -218,7 +223,7 @@ function RoleChoice({ member, change }: { member: Member; change: (role: string)
   return (
     <span className="role-choice">
       <select
-        aria-label={`Role of ${member.email}`}
+        aria-label={`Role of ${shown(member)}`}
         value={chosen}
         onChange={(e) => setChosen(e.currentTarget.value)}
       >
@@ -230,7 +235,7 @@ function RoleChoice({ member, change }: { member: Member; change: (role: string)
       </select>
       {chosen !== member.role && (
         <button type="button" className="button small" onClick={() => void apply()}>
-          Change<span className="visually-hidden"> the role of {member.email}</span>
+          Change<span className="visually-hidden"> the role of {shown(member)}</span>
         </button>
       )}
     </span>
