@@ -33,6 +33,8 @@ export const MAX_ADDRESS_FIELD_LENGTH = 1024;
 
 // RFC 5322 §3.2.3 atext, as dot-atom: the only unquoted local parts. Linear: the dot separates the
 // repetitions, so there is one way to match; and it only runs on at most 64 characters.
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
 const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const PLAIN_ASCII = /^[A-Za-z0-9.-]+$/;
@@ -64,8 +66,18 @@ export function parseAddress(input: string): AddressResult {
   if (at <= 0 || at === addr.length - 1) return fail(`is not an email address: "${addr}"`);
   const local = addr.slice(0, at);
   const domain = asciiDomain(addr.slice(at + 1));
-  if (local.length > MAX_LOCAL_PART_LENGTH || !DOT_ATOM.test(local)) {
-    return fail(`has an invalid local part: "${local}"`);
+  // Said apart, since a person can act on each: too long, letters txmail cannot send to, the rest.
+  if (local.length > MAX_LOCAL_PART_LENGTH) {
+    return fail(
+      `has a local part (before the @) of ${local.length} characters; at most ${MAX_LOCAL_PART_LENGTH}`,
+    );
+  }
+  if (!DOT_ATOM.test(local)) {
+    return fail(
+      NON_ASCII.test(local)
+        ? `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`
+        : `has an invalid local part: "${local}"`,
+    );
   }
   if (domain === undefined) return fail(`has an invalid domain: "${addr.slice(at + 1)}"`);
   const email = `${local}@${domain}`;

@@ -48,7 +48,11 @@ describe('parseAddress', () => {
     ['jane@example.com\r\nBcc: x@evil.com', 'must not contain line breaks or NUL characters'],
     ['Jane\n <jane@example.com>', 'must not contain line breaks or NUL characters'],
     ['jane@exa\u0000mple.com', 'must not contain line breaks or NUL characters'],
-    ['x'.repeat(65) + '@example.com', `has an invalid local part: "${'x'.repeat(65)}"`],
+    ['x'.repeat(65) + '@example.com', 'has a local part (before the @) of 65 characters; at most 64'],
+    [
+      'jö@bücher.example',
+      'has a local part (before the @) with letters outside ASCII: "jö" (txmail does not send SMTPUTF8 mail)',
+    ],
     ['a@' + 'b'.repeat(64) + '.com', `has an invalid domain: "${'b'.repeat(64)}.com"`],
     [`${'n'.repeat(257)} <a@example.com>`, 'has a display name over 256 characters'],
     [`a${' '.repeat(1022)}b`, 'must be exactly one email address (one recipient per call)'],
@@ -125,11 +129,15 @@ function patternParse(input: string) {
   if (at <= 0 || at === addr.length - 1) return fail(`is not an email address: "${addr}"`);
   const local = addr.slice(0, at);
   const domain = patternDomain(addr.slice(at + 1));
-  if (
-    local.length > 64 ||
-    !/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(local)
-  ) {
-    return fail(`has an invalid local part: "${local}"`);
+  if (local.length > 64)
+    return fail(`has a local part (before the @) of ${local.length} characters; at most 64`);
+  if (!/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(local)) {
+    // eslint-disable-next-line no-control-regex
+    return /[^\x00-\x7f]/.test(local)
+      ? fail(
+          `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`,
+        )
+      : fail(`has an invalid local part: "${local}"`);
   }
   if (domain === undefined) return fail(`has an invalid domain: "${addr.slice(at + 1)}"`);
   const email = `${local}@${domain}`;
