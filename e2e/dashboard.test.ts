@@ -493,9 +493,24 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.getByLabel('Endpoint URL').fill('ftp://files.example/events');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('“Endpoint URL” must start with https://', { exact: false }).waitFor();
+    // The field itself says it is wrong, and why, to a screen reader.
+    const url = page.getByLabel('Endpoint URL');
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(async () =>
+        url.evaluate((el) =>
+          el
+            .getAttribute('aria-describedby')
+            ?.split(' ')
+            .map((i) => document.getElementById(i)?.textContent ?? '')
+            .join(' '),
+        ),
+      )
+      .toContain('must start with https://');
     await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${hookPort}/events`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('Endpoint added.').waitFor();
+    expect(await url.getAttribute('aria-invalid')).toBeNull();
     // Cleared, as the key form is: a second click makes no second endpoint for the same URL.
     expect(await page.getByLabel('Endpoint URL').inputValue()).toBe('');
     await page.getByRole('link', { name: 'Send it a test event' }).click();

@@ -1,17 +1,21 @@
 // Results of async actions, announced by screen readers (aria-live) and shown in place.
-import type { ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type Ref } from 'react';
 import { ApiError } from '../api.js';
 import { withLabels, type FieldLabels } from './field-labels.js';
 
 export function Notice({
   kind = 'info',
   children,
+  id,
+  ref,
 }: {
   kind?: 'info' | 'success' | 'error' | 'warning';
   children: ReactNode;
+  id?: string;
+  ref?: Ref<HTMLDivElement>;
 }) {
   return (
-    <div className={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+    <div className={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'} id={id} ref={ref}>
       {children}
     </div>
   );
@@ -23,14 +27,38 @@ export function Notice({
  * password is wrong` reads "The email or the password is wrong. (invalid_credentials)").
  */
 export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldLabels }) {
+  const id = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => markField(ref.current, id, error), [id, error]);
   if (!error) return null;
   if (!(error instanceof ApiError)) return <Notice kind="error">{String(error)}</Notice>;
   return (
-    <Notice kind="error">
+    <Notice kind="error" id={id} ref={ref}>
       {sentence(labels ? withLabels(error.message, labels) : error.message)}{' '}
       <span className="error-code">({error.code})</span>
     </Notice>
   );
+}
+
+/**
+ * The field a refusal names (`"url" must start with https://`), marked invalid and described by the
+ * error while it is shown, so a screen reader on the field says what is wrong with it; the page's field
+ * of that name (forms name their fields as the API does). Answers the undoing.
+ */
+function markField(notice: HTMLElement | null, id: string, error: unknown): (() => void) | undefined {
+  if (!notice || !(error instanceof ApiError)) return undefined;
+  const name = /^"([A-Za-z_]\w*)/.exec(error.message)?.[1];
+  const page = notice.closest('main, form, .auth-card') ?? document;
+  const field = name === undefined ? null : page.querySelector<HTMLElement>(`[name="${name}"]`);
+  if (!field) return undefined;
+  const described = field.getAttribute('aria-describedby');
+  field.setAttribute('aria-invalid', 'true');
+  field.setAttribute('aria-describedby', described ? `${described} ${id}` : id);
+  return () => {
+    field.removeAttribute('aria-invalid');
+    if (described) field.setAttribute('aria-describedby', described);
+    else field.removeAttribute('aria-describedby');
+  };
 }
 
 /** The server's messages are clauses (`the current password is wrong`): capitalised and ended. */
