@@ -111,6 +111,19 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(
       (await as(owner, 'POST', '/api/members', { email: 'dev@operator.example', role: 'viewer' })).statusCode,
     ).toBe(201);
+    // An address refused says why, as the send route's do.
+    for (const [email, why] of [
+      [
+        `${'a'.repeat(250)}@example.org`,
+        '"email" has a local part (before the @) of 250 characters; at most 64',
+      ],
+      ['Ann <ann@example.org>', '"email" must be a bare address'],
+      ['ann', '"email" is not an email address: "ann"'],
+    ]) {
+      const refused = await as(owner, 'POST', '/api/members', { email, role: 'viewer' });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toBe(`validation_error: ${why}`);
+    }
   });
 
   it('gives a viewer 403 creating a key and an admin a key; an API key keeps its rights', async () => {
