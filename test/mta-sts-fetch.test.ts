@@ -205,6 +205,43 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await policies().requirement(slow.name)).toMatchObject({ policy: 'mta-sts', sts: 'enforce' });
   });
 
+  it('drops a late fetch of an id the record no longer names, and ends fetches under way on close', async () => {
+    const p = policies({ fetchWaitMs: 100 });
+    const d = domain({ id: 'old' });
+    let release!: () => void;
+    site.answer(d.host, {
+      body: policy('enforce', ['old-mx.example'], 86400),
+      held: new Promise<void>((r) => (release = r)),
+    });
+    expect((await p.requirement(d.name))?.policy).toBe('opportunistic');
+    // The domain publishes a new policy under a new id, fetched at once.
+    dns.remove(`_mta-sts.${d.name}`, 'TXT');
+    dns.add(`_mta-sts.${d.name}`, 'TXT', 'v=STSv1; id=new');
+    site.answer(d.host, { body: policy('enforce', ['new-mx.example'], 86400) });
+    clock.advance(61_000);
+    expect(await p.requirement(d.name)).toMatchObject({ policy: 'mta-sts', mxPatterns: ['new-mx.example'] });
+    // The old id's answer lands late: neither answered nor stored over the new one.
+    release();
+    await until('the old fetch answered', async () => (site.to(d.host).length === 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await p.requirement(d.name)).toMatchObject({ mxPatterns: ['new-mx.example'] });
+    expect(await policies().requirement(d.name)).toMatchObject({ mxPatterns: ['new-mx.example'] });
+
+    // A fetch no delivery waits for any more ends at close, and stores nothing.
+    const q = policies({ fetchWaitMs: 100 });
+    const stopped = domain();
+    let never!: () => void;
+    site.answer(stopped.host, {
+      body: policy('enforce', ['mx.example.com'], 86400),
+      held: new Promise<void>((r) => (never = r)),
+    });
+    expect((await q.requirement(stopped.name))?.policy).toBe('opportunistic');
+    q.close();
+    never();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await new MtaStsRepo(db.kysely).get(stopped.name)).toBeUndefined();
+  });
+
   it('does not fetch a policy id again for five minutes after its fetch failed, but a new id at once', async () => {
     const p = policies();
     const down = domain({ id: 'first' });

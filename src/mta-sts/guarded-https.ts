@@ -18,6 +18,8 @@ export interface GuardedHttpsOptions {
   timeoutMs: number;
   /** The largest answer body read; a longer one fails the request. */
   maxBytes: number;
+  /** Ends the request at once (the process is stopping). */
+  signal?: AbortSignal;
 }
 
 export interface HttpsAnswer {
@@ -71,6 +73,7 @@ export async function guardedHttps(
   const addresses = await resolve(host, options);
   let last: unknown;
   for (const address of addresses.slice(0, MAX_ADDRESSES)) {
+    if (options.signal?.aborted) throw new HttpsFailure('fetch', 'stopped');
     try {
       return await once(url, host, address, init, options, deadline);
     } catch (err) {
@@ -112,6 +115,7 @@ function once(
       },
       agent: false,
       ...(options.ca ? { ca: options.ca } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const timer = setTimeout(
       () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),

@@ -110,6 +110,19 @@ export class MtaStsPolicies {
   private readonly fetching = new Map<string, RunningFetch>();
   /** The last failed fetch of each domain's policy id, not tried again until `until`. */
   private readonly failed = new Map<string, { id: string; until: number; failure: FetchFailure }>();
+  /**
+   * The policy id each domain's TXT record named at its latest look-up: a fetch of an older id that
+   * lands late (its delivery stopped waiting) is dropped, never stored over the newer one's.
+   */
+  private readonly latestId = new Map<string, string>();
+  /**
+   * The policy each domain's latest fetch brought: a delivery that read the table just before that
+   * fetch stored it takes it from here rather than fetching again (and, were the host slow again,
+   * answering opportunistic over it).
+   */
+  private readonly fetched = new Map<string, CachedStsPolicy>();
+  /** Aborted by close(): fetches under way end, and nothing more is stored. */
+  private readonly stopping = new AbortController();
   private readonly recheckMs: number;
   private readonly maxEntries: number;
 
@@ -123,6 +136,11 @@ export class MtaStsPolicies {
     this.recheckMs = options.recheckMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.answers = new TtlCache(this.recheckMs, this.maxEntries);
+  }
+
+  /** Ends the fetches under way (a delivery that stopped waiting leaves its fetch running). */
+  close(): void {
+    this.stopping.abort();
   }
 
   /** The requirement for mail to `domain`; undefined when it has no MTA-STS policy. Never throws. */
@@ -146,6 +164,7 @@ export class MtaStsPolicies {
 
   private async discover(domain: string): Promise<TlsRequirement | undefined> {
     const txt = await this.record(domain);
+    if (txt.kind === 'record') bounded(this.latestId, this.maxEntries).set(domain, txt.id);
     const now = this.clock.now();
     let stored: CachedStsPolicy | undefined;
     try {
@@ -189,6 +208,8 @@ export class MtaStsPolicies {
   private async fetchWithin(domain: string, id: string): Promise<FetchOutcome> {
     const failed = this.failed.get(domain);
     if (failed && failed.id === id && failed.until > this.clock.now()) return { failure: failed.failure };
+    const known = this.fetched.get(domain);
+    if (known && known.id === id && known.expiresAt > this.clock.now()) return { policy: known };
     let running = this.fetching.get(domain);
     if (!running || running.id !== id) {
       const mine: RunningFetch = { id, done: this.fetchAndStore(domain, id) };
@@ -226,17 +247,22 @@ export class MtaStsPolicies {
   /** Fetches the policy `id` of `domain` and stores it; a failure is remembered for the retry wait. */
   private async fetchAndStore(domain: string, id: string): Promise<FetchOutcome> {
     const fetched = await this.fetch(domain);
+    // Stopping, or the record names another id by now: this fetch's result is no one's.
+    if (this.stopping.signal.aborted || this.latestId.get(domain) !== id) return {};
     if (!fetched.ok) {
       const failure = fetched.failure;
-      if (this.failed.size >= this.maxEntries) this.failed.clear();
-      this.failed.set(domain, { id, until: this.clock.now() + FAILED_FETCH_RETRY_MS, failure });
+      bounded(this.failed, this.maxEntries).set(domain, {
+        id,
+        until: this.clock.now() + FAILED_FETCH_RETRY_MS,
+        failure,
+      });
       this.logger.warn(
         { domain, failure: failure.type, detail: failure.detail },
         'MTA-STS policy could not be fetched',
       );
       return { failure };
     }
-    this.failed.delete(domain);
+    if (this.failed.get(domain)?.id === id) this.failed.delete(domain);
     const at = this.clock.now();
     const policy: CachedStsPolicy = {
       domain,
@@ -249,6 +275,7 @@ export class MtaStsPolicies {
       text: fetched.text,
     };
     this.remember(policy, fetched.policy.lines);
+    bounded(this.fetched, this.maxEntries).set(domain, policy);
     await this.repo.put(policy).catch((err: unknown) => {
       this.logger.warn({ err, domain }, 'could not store the MTA-STS policy');
     });
@@ -290,6 +317,13 @@ export class MtaStsPolicies {
       allowPrivate: this.options.allowPrivate,
       ca: this.options.ca,
       timeoutMs: this.options.fetchTimeoutMs,
+      signal: this.stopping.signal,
     });
   }
+}
+
+/** `map`, emptied first when it has reached `max` entries (a domain's entry is made again at its next delivery). */
+function bounded<K, V>(map: Map<K, V>, max: number): Map<K, V> {
+  if (map.size >= max) map.clear();
+  return map;
 }

@@ -85,6 +85,7 @@ export function createWorkerRole(core: Core): WorkerRole {
   /** Sets this worker's listed source addresses aside (blocklists/); undefined until the worker starts. */
   let refreshListed: (() => Promise<void>) | undefined;
   let tlsCounter: TlsReportCounter | undefined;
+  let mtaSts: MtaStsPolicies | undefined;
   let tlsReporter: TlsReporter | undefined;
   const unsubscribe: (() => void)[] = [];
   const role: WorkerRole = {
@@ -137,7 +138,7 @@ export function createWorkerRole(core: Core): WorkerRole {
         transport,
         builder,
         sources,
-        ...tlsPolicyDeps(config, core, tlsCounter),
+        ...tlsPolicyDeps((mtaSts = mtaStsPolicies(config, core)), tlsCounter),
       });
       const leases = { owner: core.registry.id, canClaim: () => core.registry.canClaim() };
       dispatcher = newDispatcher(config, core, { ...leases, ...webhookOptions });
@@ -213,6 +214,8 @@ export function createWorkerRole(core: Core): WorkerRole {
       await domainChecker?.stop();
       await tlsReporter?.stop();
       await worker?.stop();
+      // Policy fetches no delivery waits for any more end too: they would hold the process a minute.
+      mtaSts?.close();
       // After the worker: its last attempts' sessions are counted too.
       await tlsCounter?.stop();
       await dispatcher?.stop();
@@ -250,21 +253,23 @@ function blocklistsChecked(
   };
 }
 
+/** Recipient domains' MTA-STS policies, for MX delivery only (through a relay no MX is chosen). */
+function mtaStsPolicies(config: Config, { dns, repos, clock, logger }: Core): MtaStsPolicies | undefined {
+  return config.mtaSts && !config.relayUrl
+    ? new MtaStsPolicies(dns, repos.mtaSts, clock, logger.child({ role: 'mta-sts' }), {
+        allowPrivate: config.allowPrivateNetworks,
+      })
+    : undefined;
+}
+
 /**
  * What MTA-STS and TLS reporting give the Deliverer (ARCHITECTURE.md, "TLS policy"): the recipient
  * domain's policy (MX delivery only: through a relay no MX is chosen) and the session counter.
  */
 function tlsPolicyDeps(
-  config: Config,
-  { dns, repos, clock, logger }: Core,
+  policies: MtaStsPolicies | undefined,
   counter: TlsReportCounter | undefined,
 ): Pick<ConstructorParameters<typeof Deliverer>[1], 'tlsPolicy' | 'tlsReports'> {
-  const policies =
-    config.mtaSts && !config.relayUrl
-      ? new MtaStsPolicies(dns, repos.mtaSts, clock, logger.child({ role: 'mta-sts' }), {
-          allowPrivate: config.allowPrivateNetworks,
-        })
-      : undefined;
   return {
     ...(policies ? { tlsPolicy: (domain: string) => policies.requirement(domain) } : {}),
     ...(counter ? { tlsReports: counter } : {}),
