@@ -148,7 +148,8 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
  */
 function loopRefusal(text: string): AppError {
   try {
-    JSON.parse(text);
+    // Without a byte-order mark, which Fastify's parser skips and JSON.parse does not.
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
   }

@@ -66,19 +66,19 @@ export function parseAddress(input: string): AddressResult {
   if (at <= 0 || at === addr.length - 1) return fail(`is not an email address: "${addr}"`);
   const local = addr.slice(0, at);
   const domain = asciiDomain(addr.slice(at + 1));
-  // Said apart, since a person can act on each: too long, letters txmail cannot send to, the rest.
+  // Said apart, since a person can act on each: letters txmail cannot send to (whatever the length),
+  // too long (in ASCII, characters are octets), the rest.
+  if (NON_ASCII.test(local)) {
+    return fail(
+      `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`,
+    );
+  }
   if (local.length > MAX_LOCAL_PART_LENGTH) {
     return fail(
       `has a local part (before the @) of ${local.length} characters; at most ${MAX_LOCAL_PART_LENGTH}`,
     );
   }
-  if (!DOT_ATOM.test(local)) {
-    return fail(
-      NON_ASCII.test(local)
-        ? `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`
-        : `has an invalid local part: "${local}"`,
-    );
-  }
+  if (!DOT_ATOM.test(local)) return fail(`has an invalid local part: "${local}"`);
   if (domain === undefined) return fail(`has an invalid domain: "${addr.slice(at + 1)}"`);
   const email = `${local}@${domain}`;
   if (email.length > 254) return fail('is longer than 254 characters');

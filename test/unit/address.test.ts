@@ -50,6 +50,10 @@ describe('parseAddress', () => {
     ['jane@exa\u0000mple.com', 'must not contain line breaks or NUL characters'],
     ['x'.repeat(65) + '@example.com', 'has a local part (before the @) of 65 characters; at most 64'],
     [
+      '😀'.repeat(40) + '@example.com',
+      `has a local part (before the @) with letters outside ASCII: "${'😀'.repeat(40)}" (txmail does not send SMTPUTF8 mail)`,
+    ],
+    [
       'jö@bücher.example',
       'has a local part (before the @) with letters outside ASCII: "jö" (txmail does not send SMTPUTF8 mail)',
     ],
@@ -129,15 +133,16 @@ function patternParse(input: string) {
   if (at <= 0 || at === addr.length - 1) return fail(`is not an email address: "${addr}"`);
   const local = addr.slice(0, at);
   const domain = patternDomain(addr.slice(at + 1));
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(local)) {
+    return fail(
+      `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`,
+    );
+  }
   if (local.length > 64)
     return fail(`has a local part (before the @) of ${local.length} characters; at most 64`);
   if (!/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(local)) {
-    // eslint-disable-next-line no-control-regex
-    return /[^\x00-\x7f]/.test(local)
-      ? fail(
-          `has a local part (before the @) with letters outside ASCII: "${local}" (txmail does not send SMTPUTF8 mail)`,
-        )
-      : fail(`has an invalid local part: "${local}"`);
+    return fail(`has an invalid local part: "${local}"`);
   }
   if (domain === undefined) return fail(`has an invalid domain: "${addr.slice(at + 1)}"`);
   const email = `${local}@${domain}`;
