@@ -48,8 +48,15 @@ export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldL
 function markField(notice: HTMLElement | null, id: string, error: unknown): (() => void) | undefined {
   if (!notice || !(error instanceof ApiError)) return undefined;
   const name = /^"([A-Za-z_]\w*)/.exec(error.message)?.[1];
+  if (name === undefined) return undefined;
+  // The form that was sent holds the field (its button keeps the focus: ActionForm's is never
+  // disabled); else the page's only field of that name. Two forms of one page may both have an
+  // `address` (Suppressions: the search and the add form), and the wrong one must not be marked.
+  const sent = document.activeElement?.closest('form');
   const page = notice.closest('main, form, .auth-card') ?? document;
-  const field = name === undefined ? null : page.querySelector<HTMLElement>(`[name="${name}"]`);
+  const inPage = page.querySelectorAll<HTMLElement>(`[name="${name}"]`);
+  const field =
+    sent?.querySelector<HTMLElement>(`[name="${name}"]`) ?? (inPage.length === 1 ? inPage[0] : null);
   if (!field) return undefined;
   const described = field.getAttribute('aria-describedby');
   field.setAttribute('aria-invalid', 'true');
