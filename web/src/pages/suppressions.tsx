@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../api.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
 import type { Suppression } from '../api-types.js';
@@ -12,14 +12,25 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
 import { LoadMore } from '../components/load-more.js';
 import { AddressText } from '../components/address-text.js';
+import { navigate, useLocation } from '../router.js';
 
 /** The longest address the suppressions API takes (its schema's maxLength). */
 const MAX_ADDRESS = 320;
 
 export function SuppressionsPage() {
   // What the search box holds: the start of the addresses to show (alphabetically), or nothing (all,
-  // newest first).
-  const [address, setAddress] = useState('');
+  // newest first). Kept in the address (`?starts_with=`), as the log's filters are: a reload, a link
+  // or Back keeps the search.
+  const { search: params } = useLocation();
+  const address = params.get('starts_with') ?? '';
+  const setAddress = (value: string) =>
+    navigate(`/suppressions${value ? `?starts_with=${encodeURIComponent(value)}` : ''}`);
+  // The box follows the address (Back, "Show all"), kept in place so that the focus stays where it is.
+  const searchForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const box = searchForm.current?.elements.namedItem('address');
+    if (box instanceof HTMLInputElement && box.value.trim() !== address) box.value = address;
+  }, [address]);
   const list = usePages<Suppression>('/api/suppressions', { starts_with: address, limit: '100' });
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -79,7 +90,7 @@ export function SuppressionsPage() {
         <NotAvailable what="Suppressions" />
       ) : (
         <>
-          <form onSubmit={search} className="inline-form" role="search">
+          <form onSubmit={search} className="inline-form" role="search" ref={searchForm}>
             <Field
               label="Find addresses starting with"
               name="address"
