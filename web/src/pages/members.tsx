@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api.js';
 import { AddressText } from '../components/address-text.js';
 import { unicodeText } from '../components/unicode-address.js';
@@ -124,11 +124,7 @@ export function MembersPage() {
           {
             header: 'Role',
             cell: (m) =>
-              m.role === 'owner' ? (
-                'owner'
-              ) : (
-                <RoleChoice key={`${m.id}:${m.role}`} member={m} change={(role) => changeRole(m, role)} />
-              ),
+              m.role === 'owner' ? 'owner' : <RoleChoice member={m} change={(role) => changeRole(m, role)} />,
           },
           { header: 'Status', cell: (m) => <MemberStatus member={m} /> },
           { header: 'Two-factor', cell: (m) => (m.totp_enabled ? 'on' : 'off') },
@@ -211,18 +207,25 @@ function MemberStatus({ member }: { member: Member }) {
 /**
  * A member's role: chosen in the list, then changed by its button. Choosing alone changes nothing
  * (WCAG 3.2.2): the list once acted on every change of its value, so a keyboard's arrows asked, and
- * saved, each role on the way to the one wanted. Remounted (its key) when the member's role changes.
+ * saved, each role on the way to the one wanted.
  */
 function RoleChoice({ member, change }: { member: Member; change: (role: string) => Promise<boolean> }) {
   const [chosen, setChosen] = useState<string>(member.role);
+  // The member's role as the list has it now (after a change, or another admin's).
+  useEffect(() => setChosen(member.role), [member.role]);
+  const select = useRef<HTMLSelectElement>(null);
   const oneAtATime = useOneAtATime();
   const apply = () =>
     oneAtATime(async () => {
       if (!(await change(chosen))) setChosen(member.role);
+      // The button goes once the role is the chosen one (or the choice is undone): the focus goes back
+      // to the list, not to the page.
+      select.current?.focus();
     });
   return (
     <span className="role-choice">
       <select
+        ref={select}
         aria-label={`Role of ${shown(member)}`}
         value={chosen}
         onChange={(e) => setChosen(e.currentTarget.value)}
