@@ -537,6 +537,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   it('shows suppressions', async () => {
     await nav('Suppressions');
     await page.getByText('No suppressed addresses.').waitFor();
+    // A refused address marks its own field, not the search box of the same name.
+    await page.getByLabel('Suppress an address').fill('nope');
+    await page.getByRole('button', { name: 'Suppress', exact: true }).click();
+    await page.getByText('is not an email address', { exact: false }).waitFor();
+    expect(await page.getByLabel('Suppress an address').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Find addresses starting with').getAttribute('aria-invalid')).toBeNull();
     // By hand, as a customer who was asked not to mail someone; then removed again.
     await page.getByLabel('Suppress an address').fill('asked-not-to@dest.example');
     await page.getByLabel('Why (optional)').fill('asked by phone');
@@ -548,6 +554,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await find.fill('ASKED-');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
+    // The form stays in place: the focus is still on its button, not dropped to the page.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Search');
+    // Kept in the page's address: a reload keeps the search.
+    await page.reload();
+    await page.getByRole('cell', { name: 'asked-not-to@dest.example', exact: true }).waitFor();
+    expect(await find.inputValue()).toBe('ASKED-');
     await find.fill('nobody');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('No suppressed address starts with nobody.').waitFor();

@@ -155,6 +155,8 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     owner.off('dialog', decline);
     expect(await role.inputValue()).toBe('viewer');
     expect(await owner.getByRole('button', { name: `Change the role of ${VIEWER}` }).count()).toBe(0);
+    // Its button gone, the focus is back on the list, not on the page.
+    expect(await role.evaluate((el) => el === document.activeElement)).toBe(true);
     // Mailed again at once: the server keeps a minute between two mails, and the page says so.
     await viewerRow.getByRole('button', { name: `Mail again to ${VIEWER}` }).click();
     await owner.getByText(/mailed less than a minute ago.*\(rate_limit_exceeded\)/i).waitFor();
