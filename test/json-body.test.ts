@@ -413,15 +413,15 @@ describe('routes that take no body', () => {
         }
       }
     }
-    expect(bodiless.map(([m, p]) => `${m} ${p}`)).toEqual(
-      expect.arrayContaining([
-        'DELETE /api/suppressions/no-such-id',
-        'DELETE /api/webhooks/no-such-id',
-        'POST /api/webhooks/no-such-id/rotate-secret',
-        'POST /api/emails/no-such-id/resend',
-        'POST /api/domains/no-such-id/verify',
-      ]),
-    );
+    // The routes the walk found refusing an empty body, among others.
+    const found = [
+      'DELETE /api/suppressions/no-such-id',
+      'DELETE /api/webhooks/no-such-id',
+      'POST /api/webhooks/no-such-id/rotate-secret',
+      'POST /api/emails/no-such-id/resend',
+      'POST /api/domains/no-such-id/verify',
+    ];
+    expect(bodiless.map(([m, p]) => `${m} ${p}`)).toEqual(expect.arrayContaining(found));
     const reached = new Set<string>();
     for (const [method, url] of bodiless) {
       for (const length of [{ 'content-length': '0' }, {}]) {
@@ -437,15 +437,7 @@ describe('routes that take no body', () => {
         if (res.statusCode !== 403) reached.add(`${method} ${url}`);
       }
     }
-    expect([...reached]).toEqual(
-      expect.arrayContaining([
-        'DELETE /api/suppressions/no-such-id',
-        'DELETE /api/webhooks/no-such-id',
-        'POST /api/webhooks/no-such-id/rotate-secret',
-        'POST /api/emails/no-such-id/resend',
-        'POST /api/domains/no-such-id/verify',
-      ]),
-    );
+    expect([...reached]).toEqual(expect.arrayContaining(found));
     // A route that takes a body still says an empty one is not what it wants.
     const send = await env.app.inject({
       method: 'POST',

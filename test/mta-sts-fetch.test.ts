@@ -60,6 +60,12 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     if (options.cert !== false) site.certificate(host, ca.issue([host]));
     return { name, host };
   };
+  /** `host` answers `body` only once the answered function is called (a slow policy host). */
+  const slowly = (host: string, body: string): (() => void) => {
+    let release!: () => void;
+    site.answer(host, { body, held: new Promise<void>((r) => (release = r)) });
+    return () => release();
+  };
   const policies = (options: Partial<MtaStsOptions> = {}) =>
     new MtaStsPolicies(new DnsResolver([dns.address]), new MtaStsRepo(db.kysely), clock, logger, {
       allowPrivate: true,
@@ -180,11 +186,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
   it('waits a while for a slow policy host, then goes on without it, and applies the policy once it comes', async () => {
     const p = policies({ fetchWaitMs: 150 });
     const slow = domain();
-    let release!: () => void;
-    site.answer(slow.host, {
-      body: policy('enforce', ['mx.example.com'], 86400),
-      held: new Promise<void>((r) => (release = r)),
-    });
+    const release = slowly(slow.host, policy('enforce', ['mx.example.com'], 86400));
     expect(await p.requirement(slow.name)).toMatchObject({
       policy: 'opportunistic',
       policyFailure: {
@@ -208,11 +210,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
   it('drops a late fetch of an id the record no longer names, and ends fetches under way on close', async () => {
     const p = policies({ fetchWaitMs: 100 });
     const d = domain({ id: 'old' });
-    let release!: () => void;
-    site.answer(d.host, {
-      body: policy('enforce', ['old-mx.example'], 86400),
-      held: new Promise<void>((r) => (release = r)),
-    });
+    const release = slowly(d.host, policy('enforce', ['old-mx.example'], 86400));
     expect((await p.requirement(d.name))?.policy).toBe('opportunistic');
     // The domain publishes a new policy under a new id, fetched at once.
     dns.remove(`_mta-sts.${d.name}`, 'TXT');
@@ -230,11 +228,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     // A fetch no delivery waits for any more ends at close, and stores nothing.
     const q = policies({ fetchWaitMs: 100 });
     const stopped = domain();
-    let never!: () => void;
-    site.answer(stopped.host, {
-      body: policy('enforce', ['mx.example.com'], 86400),
-      held: new Promise<void>((r) => (never = r)),
-    });
+    const never = slowly(stopped.host, policy('enforce', ['mx.example.com'], 86400));
     expect((await q.requirement(stopped.name))?.policy).toBe('opportunistic');
     q.close();
     never();
