@@ -236,6 +236,25 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect(await new MtaStsRepo(db.kysely).get(stopped.name)).toBeUndefined();
   });
 
+  it('runs at most so many fetches at once; past it, mail goes on without the policy until a later discovery', async () => {
+    const p = policies({ fetchWaitMs: 100, maxFetches: 1 });
+    const first = domain();
+    const release = slowly(first.host, policy('enforce', ['mx.example.com'], 86400));
+    const second = domain();
+    site.answer(second.host, { body: policy('enforce', ['mx.example.com'], 86400) });
+    expect((await p.requirement(first.name))?.policy).toBe('opportunistic');
+    expect((await p.requirement(second.name))?.policyFailure?.detail).toBe(
+      'not fetched: 1 policy fetches were under way already',
+    );
+    expect(site.to(second.host)).toHaveLength(0);
+    release();
+    await until('the first fetch done', async () =>
+      (await p.requirement(first.name))?.policy === 'mta-sts' ? true : undefined,
+    );
+    clock.advance(61_000);
+    expect((await p.requirement(second.name))?.policy).toBe('mta-sts');
+  });
+
   it('does not fetch a policy id again for five minutes after its fetch failed, but a new id at once', async () => {
     const p = policies();
     const down = domain({ id: 'first' });

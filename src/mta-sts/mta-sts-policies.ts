@@ -22,6 +22,8 @@ import { parseStsPolicy, parseStsRecord } from './policy.js';
 
 /** How long a delivery waits for a policy being fetched before it goes on without it. */
 export const FETCH_WAIT_MS = 10_000;
+/** Policy fetches running at once at most, waited for or not. */
+export const MAX_FETCHES = 50;
 /** A failed fetch is not tried again for the same policy id before this (RFC 8461 §3.3). */
 export const FAILED_FETCH_RETRY_MS = 5 * 60_000;
 
@@ -38,6 +40,8 @@ export interface MtaStsOptions {
   recheckMs?: number;
   /** Domains whose answers are kept in memory at most. */
   maxEntries?: number;
+  /** Policy fetches running at once at most (MAX_FETCHES). */
+  maxFetches?: number;
 }
 
 type FetchFailure = { type: TlsFailureType; detail: string };
@@ -121,6 +125,9 @@ export class MtaStsPolicies {
    * answering opportunistic over it).
    */
   private readonly fetched = new Map<string, CachedStsPolicy>();
+  /** Fetches running now, waited for or not; at most `maxFetches`. */
+  private underway = 0;
+  private readonly maxFetches: number;
   /** Aborted by close(): fetches under way end, and nothing more is stored. */
   private readonly stopping = new AbortController();
   private readonly recheckMs: number;
@@ -135,6 +142,7 @@ export class MtaStsPolicies {
   ) {
     this.recheckMs = options.recheckMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.maxFetches = options.maxFetches ?? MAX_FETCHES;
     this.answers = new TtlCache(this.recheckMs, this.maxEntries);
   }
 
@@ -212,16 +220,36 @@ export class MtaStsPolicies {
     if (known && known.id === id && known.expiresAt > this.clock.now()) return { policy: known };
     let running = this.fetching.get(domain);
     if (!running || running.id !== id) {
+      // Slow policy hosts hold their fetches up to a minute each: a bound on how many run at once, so
+      // that many such domains cannot hold sockets without end. Past it, mail goes on without the
+      // policy, and the domain's next discovery (a minute on) tries again.
+      if (this.underway >= this.maxFetches) {
+        return {
+          failure: {
+            type: 'sts-policy-fetch-error',
+            detail: `not fetched: ${this.maxFetches} policy fetches were under way already`,
+          },
+        };
+      }
+      this.underway++;
       const mine: RunningFetch = { id, done: this.fetchAndStore(domain, id) };
       running = mine;
       this.fetching.set(domain, mine);
-      void mine.done.then((outcome) => {
-        mine.outcome = outcome;
+      const finished = () => {
+        this.underway--;
         if (this.fetching.get(domain) === mine) this.fetching.delete(domain);
-        // Finished after its discovery stopped waiting: its policy applies from now on (over a stored
-        // one of an older id too).
-        if (mine.late && 'policy' in outcome) this.answer(domain, outcome.policy, undefined);
-      });
+      };
+      void mine.done.then(
+        (outcome) => {
+          finished();
+          mine.outcome = outcome;
+          // Finished after its discovery stopped waiting: its policy applies from now on (over a stored
+          // one of an older id too).
+          if (mine.late && 'policy' in outcome) this.answer(domain, outcome.policy, undefined);
+        },
+        // A failure reaches the discovery that waits for it (requirement() answers no policy).
+        finished,
+      );
     }
     const waited = running;
     const waitMs = this.options.fetchWaitMs ?? FETCH_WAIT_MS;
