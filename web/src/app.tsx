@@ -115,14 +115,12 @@ export function App() {
   // The server said the session is gone: the log-in page that follows says so, until a log-in.
   const [ended, setEnded] = useState(false);
   // Reads and log-ins answer in any order: the newest started wins (newest-wins.ts).
-  const writes = useMemo(
-    () =>
-      newestWins((info: SessionInfo) => {
-        setCsrfToken(info.csrf_token);
-        setSessionState(info);
-        if (info.account) setEnded(false);
-      }),
-    [],
+  const [writes] = useState(() =>
+    newestWins((info: SessionInfo) => {
+      setCsrfToken(info.csrf_token);
+      setSessionState(info);
+      if (info.account) setEnded(false);
+    }),
   );
   const setSession = writes.set;
   const readSession = useCallback(

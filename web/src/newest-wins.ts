@@ -3,7 +3,8 @@
 // two-factor enrolment. Their answers can come back in any order, and an older one must not undo a
 // newer one: a re-read sent while a member was still to enrol, answering after the enrolment's own
 // refresh, would put the member back behind the enrolment gate. So each write is numbered as it
-// starts, and a read's answer is kept only if nothing was started after it.
+// starts, and a read's answer is kept only if nothing was started after it. A page's own reads
+// (components/use-api.ts) follow the same rule.
 
 export interface NewestWins<T> {
   /** Adopts `value` now (an answer in hand: a log-in's); every read started before is dropped. */

@@ -1,6 +1,7 @@
 // Loads one API resource for a page: data, error, whether the route exists, and a reload.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from '../api.js';
+import { newestWins } from '../newest-wins.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -16,25 +17,27 @@ export function useApi<T>(path: string | null): Loaded<T> {
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(path !== null);
   const [unavailable, setUnavailable] = useState(false);
-  /** The last read asked for: an answer to an earlier one that comes back after it is dropped. */
-  const latest = useRef(0);
-  const reload = useCallback(async () => {
-    if (path === null) return;
-    const read = ++latest.current;
-    setLoading(true);
-    try {
-      const answer = await api<T>('GET', path);
-      if (read !== latest.current) return;
+  // An answer to an earlier read that comes back after a later one started is dropped (newest-wins.ts).
+  const [reads] = useState(() =>
+    newestWins<T>((answer) => {
       setData(answer);
       setError(undefined);
+    }),
+  );
+  const reload = useCallback(async () => {
+    if (path === null) return;
+    setLoading(true);
+    let outcome: 'adopted' | 'stale' | 'failed';
+    try {
+      outcome = await reads.read(() => api<T>('GET', path));
     } catch (err) {
-      if (read !== latest.current) return;
+      // Thrown only while this read is the newest.
+      outcome = 'failed';
       if (err instanceof ApiError && err.routeMissing) setUnavailable(true);
       else setError(err);
-    } finally {
-      if (read === latest.current) setLoading(false);
     }
-  }, [path]);
+    if (outcome !== 'stale') setLoading(false);
+  }, [path, reads]);
   useEffect(() => {
     void reload();
   }, [reload]);
