@@ -50,14 +50,17 @@ export function ActionForm({
 export function SubmitButton({
   children,
   className = 'button',
+  busyText,
 }: {
   children: ReactNode;
   className?: string;
+  /** What the button says while the submission runs ("Logging in…"); its children otherwise. */
+  busyText?: string;
 }) {
   const busy = useContext(Busy);
   return (
     <button className={className} aria-disabled={busy}>
-      {children}
+      {busy && busyText !== undefined ? busyText : children}
     </button>
   );
 }

@@ -1,5 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, ApiError, type ApiBody } from '../api.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
 import { Link, navigate } from '../router.js';
@@ -10,18 +11,10 @@ import { AuthCard } from './auth-card.js';
 export function LoginPage({ ended = false }: { ended?: boolean }) {
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submitting = useRef(false);
   // The password was right and the member has two-factor sign-in: ask for the code too.
   const [needCode, setNeedCode] = useState(false);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    // One at a time (a second Enter while the first is with the server is ignored), the button marked
-    // unavailable but not disabled: a disabled button dropped the keyboard's focus to the page.
-    if (submitting.current) return;
-    submitting.current = true;
-    const form = new FormData(e.currentTarget);
-    setBusy(true);
+  const submit = async (formElement: HTMLFormElement) => {
+    const form = new FormData(formElement);
     try {
       const res = await api<ApiBody<'/api/auth/login', 'post'>>('POST', '/api/auth/login', {
         email: form.get('email'),
@@ -36,9 +29,6 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
         setNeedCode(true);
         setError(undefined);
       } else setError(err);
-    } finally {
-      submitting.current = false;
-      setBusy(false);
     }
   };
   return (
@@ -49,7 +39,8 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
           or it expired. Log in again to go on.
         </Notice>
       )}
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      {/* Once at a time, its button never disabled (action-form.tsx): a failed log-in keeps the focus. */}
+      <ActionForm onSubmit={submit} className="stack">
         <Field label="Email" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
         {needCode && (
@@ -63,10 +54,8 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
           />
         )}
         <ErrorNotice error={error} />
-        <button className="button" aria-disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
-        </button>
-      </form>
+        <SubmitButton busyText="Logging in…">Log in</SubmitButton>
+      </ActionForm>
       <p>
         <Link href="/forgot-password">Forgot your password?</Link>
       </p>

@@ -1,5 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api.js';
+import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { Field } from '../components/field.js';
 import { ErrorNotice, Notice } from '../components/notice.js';
 import { Link } from '../router.js';
@@ -10,8 +11,6 @@ export function SignupPage() {
   const { session } = useSession();
   const [sentTo, setSentTo] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submitting = useRef(false);
   if (session.signup === 'closed') {
     return (
       <AuthCard title="Sign-up is closed">
@@ -45,29 +44,21 @@ export function SignupPage() {
       </AuthCard>
     );
   }
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    // One at a time (a second Enter while the first is with the server is ignored), the button marked
-    // unavailable but not disabled: a disabled button dropped the keyboard's focus to the page.
-    if (submitting.current) return;
-    submitting.current = true;
-    const form = new FormData(e.currentTarget);
-    setBusy(true);
+  const submit = async (formElement: HTMLFormElement) => {
+    const form = new FormData(formElement);
     try {
       await api('POST', '/api/auth/signup', { email: form.get('email'), password: form.get('password') });
       setError(undefined);
       setSentTo(String(form.get('email')));
     } catch (err) {
       setError(err);
-    } finally {
-      submitting.current = false;
-      setBusy(false);
     }
   };
   return (
     <AuthCard title="Create your account">
       <p>Send transactional email from your servers. Free: 1,000 emails a month.</p>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      {/* Once at a time, its button never disabled (action-form.tsx). */}
+      <ActionForm onSubmit={submit} className="stack">
         <Field
           label="Email"
           name="email"
@@ -86,10 +77,8 @@ export function SignupPage() {
           hint="At least 10 characters."
         />
         <ErrorNotice error={error} labels={{ email: 'Email', password: 'Password' }} />
-        <button className="button" aria-disabled={busy}>
-          {busy ? 'Creating…' : 'Create account'}
-        </button>
-      </form>
+        <SubmitButton busyText="Creating…">Create account</SubmitButton>
+      </ActionForm>
       <p>
         Have an account? <Link href="/login">Log in</Link>
       </p>
