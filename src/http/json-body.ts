@@ -4,7 +4,13 @@ import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { noRoute } from './errors.js';
-import { ClientGone, JsonParserThread, ThreadStopped, type ThreadBody } from './json-thread.js';
+import {
+  ClientGone,
+  FORBIDDEN_KEY_WORDS,
+  JsonParserThread,
+  ThreadStopped,
+  type ThreadBody,
+} from './json-thread.js';
 
 /** Above this many bytes a body is parsed on the thread (a hop costs about what parsing 64 KiB does). */
 const OFFLOAD_ABOVE_BYTES = 64 * 1024;
@@ -144,7 +150,8 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
 /**
  * Why Fastify's parser refused a small body, in words a client can act on: Fastify says only "Body is
  * not valid JSON" whether the JSON is malformed (JSON.parse says where) or holds a key it refuses
- * (json-thread.ts refuses the same, in the same words). Runs only for a refused body of at most 64 KiB.
+ * (json-thread.ts refuses the same, in the same words: FORBIDDEN_KEY_WORDS). Runs only for a refused
+ * body of at most 64 KiB.
  */
 function loopRefusal(text: string): AppError {
   try {
@@ -153,10 +160,7 @@ function loopRefusal(text: string): AppError {
   } catch (err) {
     return new AppError('invalid_json', `the body is not valid JSON (${(err as Error).message})`);
   }
-  return new AppError(
-    'invalid_json',
-    'the body is not valid JSON (it has a "__proto__" key, or a "constructor" key holding "prototype", which txmail refuses)',
-  );
+  return new AppError('invalid_json', `the body is not valid JSON (${FORBIDDEN_KEY_WORDS})`);
 }
 
 /** What a body the thread did not parse is answered. */

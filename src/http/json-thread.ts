@@ -39,16 +39,16 @@ const STAGE_BYTES = 64 * 1024;
  * `maxDepth`. The walk is iterative (a deeply nested body cannot overflow the stack) and linear in the
  * parsed value.
  */
-function threadMain(maxDepth: number, maxValues: number): void {
+/** Why a body with a key JavaScript treats specially is refused (json-body.ts says it of a small one). */
+export const FORBIDDEN_KEY_WORDS =
+  'it has a "__proto__" key, or a "constructor" key holding "prototype", which txmail refuses';
+
+function threadMain(maxDepth: number, maxValues: number, forbiddenKeyWords: string): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
   // RFC 8259 §8.1: JSON between systems is UTF-8. Bytes that are not are refused, never replaced: each
   // would become U+FFFD, three bytes, and a 10 MiB body of them a 31 MB message.
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  // The same words as json-body.ts's for a small body (this function runs as text in the thread: it
-  // cannot import them).
-  const FORBIDDEN_KEY_WORDS =
-    'it has a "__proto__" key, or a "constructor" key holding "prototype", which txmail refuses';
   const refusal = (value: unknown): string | undefined => {
     const nodes: unknown[] = [value];
     const depths: number[] = [0];
@@ -67,7 +67,7 @@ function threadMain(maxDepth: number, maxValues: number): void {
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(node, '__proto__')) {
-        return FORBIDDEN_KEY_WORDS;
+        return forbiddenKeyWords;
       }
       const ctor = (node as Record<string, unknown>).constructor;
       if (
@@ -76,7 +76,7 @@ function threadMain(maxDepth: number, maxValues: number): void {
         typeof ctor === 'object' &&
         Object.prototype.hasOwnProperty.call(ctor, 'prototype')
       ) {
-        return FORBIDDEN_KEY_WORDS;
+        return forbiddenKeyWords;
       }
       for (const key in node) {
         nodes.push((node as Record<string, unknown>)[key]);
@@ -271,7 +271,10 @@ export class JsonParserThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(`(${threadMain.toString()})(${MAX_DEPTH}, ${MAX_VALUES})`, { eval: true });
+    const worker = new Worker(
+      `(${threadMain.toString()})(${MAX_DEPTH}, ${MAX_VALUES}, ${JSON.stringify(FORBIDDEN_KEY_WORDS)})`,
+      { eval: true },
+    );
     // An idle thread must not keep the process alive.
     worker.unref();
     worker.on('message', (answer: Answer) => {
