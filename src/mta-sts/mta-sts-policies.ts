@@ -190,8 +190,7 @@ export class MtaStsPolicies {
       else if (outcome.failure) failure = outcome.failure;
     }
     // A policy that still applies wins over the failure to refresh it.
-    const value = this.answer(domain, policy, failure);
-    return value;
+    return this.answer(domain, policy, failure);
   }
 
   /** The requirement of `policy` or of `failure`, kept in memory until the recheck or its expiry. */
@@ -320,8 +319,11 @@ export class MtaStsPolicies {
   }
 
   private remember(policy: CachedStsPolicy, lines: string[]): string[] {
-    if (this.lines.size >= this.maxEntries) this.lines.clear();
-    this.lines.set(policy.domain, { id: policy.id, fetchedAt: policy.fetchedAt, lines });
+    bounded(this.lines, this.maxEntries).set(policy.domain, {
+      id: policy.id,
+      fetchedAt: policy.fetchedAt,
+      lines,
+    });
     return lines;
   }
 
