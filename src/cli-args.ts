@@ -43,6 +43,24 @@ export type Args = Record<string, string | boolean | undefined>;
 /** A command used wrongly: the message is printed and the command exits 2. */
 export class UsageError extends Error {}
 
-export function print(args: Args, json: unknown, text: string): void {
-  process.stdout.write((args.json ? JSON.stringify(json) : text) + '\n');
+/** Where a command writes: the process's streams, or a test's buffers (test/helpers/process.ts). */
+export interface Output {
+  write(text: string): unknown;
+}
+
+/** What a command reads and writes besides its arguments; the process's own unless told. */
+export interface CommandIo {
+  env: NodeJS.ProcessEnv;
+  stdout: Output;
+  stderr: Output;
+}
+
+export const processIo = (): CommandIo => ({
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
+
+export function print(out: Output, args: Args, json: unknown, text: string): void {
+  out.write((args.json ? JSON.stringify(json) : text) + '\n');
 }

@@ -1,15 +1,18 @@
 // The `txmail` command: service roles and operator commands (docs/design.md §1). What a command needs is
 // loaded when it runs: --help and config load no database code, the roles their own modules.
 import { parseArgs } from 'node:util';
-import { USAGE, UsageError, print, type Args } from './cli-args.js';
+import { USAGE, UsageError, print, processIo, type Args, type CommandIo } from './cli-args.js';
 import { ConfigError, configWarnings, describeConfig, loadConfig } from './config.js';
 import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import type { Core } from './roles/core.js';
 
-/** Runs one command; resolves to the process exit code (long-running roles resolve when stopped). */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command; resolves to the process exit code (long-running roles resolve when stopped). `io`:
+ * the environment it reads and the streams it writes, the process's own unless a test hands its own.
+ */
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -31,22 +34,22 @@ export async function main(argv: string[]): Promise<number> {
   });
   const command = positionals.join(' ');
   if (values.help || command === '' || command === 'help') {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return command === '' && !values.help ? 2 : 0;
   }
   try {
-    return await run(command, values);
+    return await run(command, values, io);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof AppError || err instanceof UsageError) {
-      process.stderr.write(`txmail: ${err.message}\n`);
+      io.stderr.write(`txmail: ${err.message}\n`);
       return 2;
     }
     throw err;
   }
 }
 
-async function run(command: string, args: Args): Promise<number> {
-  const config = loadConfig();
+async function run(command: string, args: Args, io: CommandIo): Promise<number> {
+  const config = loadConfig(io.env);
   switch (command) {
     case 'serve':
     case 'api':
@@ -83,6 +86,7 @@ async function run(command: string, args: Args): Promise<number> {
       try {
         const applied = await migrate(db);
         print(
+          io.stdout,
           args,
           { applied },
           applied.length ? `applied: ${applied.join(', ')}` : 'the schema is up to date',
@@ -93,9 +97,9 @@ async function run(command: string, args: Args): Promise<number> {
       return 0;
     }
     case 'config':
-      print(args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
+      print(io.stdout, args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
       for (const w of configWarnings(config))
-        process.stderr.write(`txmail: warning: ${w.variable}: ${w.message}\n`);
+        io.stderr.write(`txmail: warning: ${w.variable}: ${w.message}\n`);
       return 0;
   }
   // The operator commands need the core alone: no role of theirs runs.
@@ -105,7 +109,7 @@ async function run(command: string, args: Args): Promise<number> {
   ]);
   const core = await createCore(config, { logger: quietLogger(config.logLevel) });
   try {
-    return await operatorCommand(core, command, args);
+    return await operatorCommand(core, command, args, io.stdout);
   } finally {
     await core.close();
   }

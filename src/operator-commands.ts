@@ -6,7 +6,7 @@ import { keyLabel } from './audit/target-label.js';
 import { blocklistSection } from './blocklists/status-section.js';
 import { blocklistPlanNow } from './blocklists/targets.js';
 import { isPlan, PLAN_NAMES } from './accounts/plans.js';
-import { print, USAGE, UsageError, type Args } from './cli-args.js';
+import { print, USAGE, UsageError, type Args, type Output } from './cli-args.js';
 import { destinationBlocksSection } from './delivery/destination-blocks-status.js';
 import { rotateCommand } from './dkim/rotate-command.js';
 import { serviceRecords, zoneLine } from './domains/service-records.js';
@@ -17,7 +17,7 @@ import type { Core } from './roles/core.js';
 import { tlsSection } from './tls-reports/status-section.js';
 
 /** Runs one operator command on the core; resolves to the exit code. */
-export async function operatorCommand(s: Core, command: string, args: Args): Promise<number> {
+export async function operatorCommand(s: Core, command: string, args: Args, out: Output): Promise<number> {
   switch (command) {
     case 'account create': {
       const plan = planArg(args, 'free');
@@ -27,6 +27,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         ...(typeof args.password === 'string' ? { password: args.password } : {}),
       });
       print(
+        out,
         args,
         { id: account.id, email: account.email, plan: account.plan, state: account.state },
         account.id,
@@ -40,7 +41,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         typeof args.name === 'string' ? args.name : 'default',
       );
       await operatorAudit(s, account.id, 'api_key.created', created.record.id, keyLabel(created.record));
-      print(args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
+      print(out, args, { id: created.record.id, key: created.key, account_id: account.id }, created.key);
       return 0;
     }
     case 'key list': {
@@ -54,6 +55,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         revoked: k.revoked_at !== null,
       }));
       print(
+        out,
         args,
         keys,
         keys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}${k.revoked ? '  (revoked)' : ''}`).join('\n'),
@@ -69,7 +71,12 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       // A revoked key keeps its row: named from it, as the API's revocation is.
       const label = await new Audit(s.repos.audit, s.clock).labelOf(account.id, 'api_key', id);
       await operatorAudit(s, account.id, 'api_key.revoked', id, label);
-      print(args, { id, revoked: true }, `revoked ${id}; running servers stop accepting it within a second`);
+      print(
+        out,
+        args,
+        { id, revoked: true },
+        `revoked ${id}; running servers stop accepting it within a second`,
+      );
       return 0;
     }
     case 'plan set': {
@@ -77,7 +84,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       const plan = planArg(args);
       await s.repos.accounts.setPlan(account.id, plan);
       await operatorAudit(s, account.id, 'account.plan_changed', plan);
-      print(args, { id: account.id, plan }, `${account.email} is now on the ${plan} plan`);
+      print(out, args, { id: account.id, plan }, `${account.email} is now on the ${plan} plan`);
       return 0;
     }
     case 'account suspend':
@@ -89,6 +96,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       const unpaused = !suspend && (await s.reputation.resume(account.id));
       await operatorAudit(s, account.id, suspend ? 'account.suspended' : 'account.resumed', null);
       print(
+        out,
         args,
         { id: account.id, suspended: suspend, ...(suspend ? {} : { reputation_resumed: unpaused }) },
         `${account.email} is ${suspend ? 'suspended' : 'active'}` +
@@ -99,7 +107,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
     case 'account show': {
       const account = await accountArg(s, args);
       const shown = await accountReport(s, account);
-      print(args, shown.json, shown.text);
+      print(out, args, shown.json, shown.text);
       return 0;
     }
     case 'status': {
@@ -118,7 +126,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         await reputationSection(s.repos.accountReputation),
         await tlsSection(s.repos, s.config, s.clock.now()),
       ];
-      print(args, statusJson(sections), formatStatus(sections));
+      print(out, args, statusJson(sections), formatStatus(sections));
       return sections.some((x) => x.alert) ? 1 : 0;
     }
     case 'dns': {
@@ -130,7 +138,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         keys: await s.repos.dkimKeys.all(c.testDomain, null),
         now: s.clock.now(),
       });
-      print(args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
+      print(out, args, { records }, records.map((r) => `; ${r.purpose}\n${zoneLine(r)}`).join('\n\n'));
       return 0;
     }
     case 'dkim rotate': {
@@ -155,7 +163,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       );
       // The service's own domain belongs to no account: only a customer's rotation has a log to go in.
       if (accountId !== null) await operatorAudit(s, accountId, 'dkim_key.rotated', domain);
-      print(args, result.json, result.text);
+      print(out, args, result.json, result.text);
       return 0;
     }
     case 'suppression list': {
@@ -172,6 +180,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
         cursor = page.next_cursor ?? undefined;
       } while (cursor);
       print(
+        out,
         args,
         all,
         all.length
@@ -188,6 +197,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       });
       if (created) await operatorAudit(s, account.id, 'suppression.added', suppression.address);
       print(
+        out,
         args,
         { ...suppression, created },
         created
@@ -201,7 +211,7 @@ export async function operatorCommand(s: Core, command: string, args: Args): Pro
       const address = required(args, 'address');
       await s.suppressions.remove(account.id, address);
       await operatorAudit(s, account.id, 'suppression.removed', address);
-      print(args, { address, removed: true }, `${address} is no longer suppressed`);
+      print(out, args, { address, removed: true }, `${address} is no longer suppressed`);
       return 0;
     }
     default:

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlocklistMonitor } from '../src/blocklists/monitor.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
-import { runCli } from './helpers/process.js';
+import { runCommand } from './helpers/command.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 
@@ -44,7 +44,7 @@ describe.each(databaseKinds)('blocklist monitoring on $name', (kind) => {
   });
 
   const status = (...extra: string[]) =>
-    runCli(['status', ...extra], {
+    runCommand(['status', ...extra], {
       ...settings,
       TXMAIL_DATABASE_URL: env.database.url,
       TXMAIL_HOSTNAME: 'mta.txmail.test',

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
+import { runCommand } from './helpers/command.js';
 import { runCli, startServer } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 import { apiFetch } from './helpers/server-contract.js';
@@ -15,6 +16,8 @@ describe('txmail operator commands', () => {
   const env = { TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`, TXMAIL_HOSTNAME: 'mta.example.com' };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // This test and the bad configuration's run the real program (bin/txmail, built); the others run
+  // the same main() in this process (helpers/command.ts), which spares a process start each.
   it('creates an account and a key, prints the key once and stores only its hash', async () => {
     const created = await runCli(
       ['account', 'create', '--email', 'Ops@Example.com', '--plan', 'pro', '--json'],
@@ -44,25 +47,31 @@ describe('txmail operator commands', () => {
   });
 
   it('lists and revokes keys', async () => {
-    const list = await runCli(['key', 'list', '--account', 'ops@example.com', '--json'], env);
+    const list = await runCommand(['key', 'list', '--account', 'ops@example.com', '--json'], env);
     const keys = JSON.parse(list.stdout) as { id: string; revoked: boolean }[];
     expect(keys).toHaveLength(1);
     expect(keys[0]!.revoked).toBe(false);
-    const revoked = await runCli(['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id], env);
+    const revoked = await runCommand(
+      ['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id],
+      env,
+    );
     expect(revoked.code).toBe(0);
     const after = JSON.parse(
-      (await runCli(['key', 'list', '--account', 'ops@example.com', '--json'], env)).stdout,
+      (await runCommand(['key', 'list', '--account', 'ops@example.com', '--json'], env)).stdout,
     );
     expect(after[0].revoked).toBe(true);
-    const again = await runCli(['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id], env);
+    const again = await runCommand(
+      ['key', 'revoke', '--account', 'ops@example.com', '--id', keys[0]!.id],
+      env,
+    );
     expect(again.code).toBe(2);
   });
 
   it('changes a plan and refuses an unknown one', async () => {
-    expect((await runCli(['plan', 'set', '--account', 'ops@example.com', '--plan', 'scale'], env)).code).toBe(
-      0,
-    );
-    const bad = await runCli(['plan', 'set', '--account', 'ops@example.com', '--plan', 'gold'], env);
+    expect(
+      (await runCommand(['plan', 'set', '--account', 'ops@example.com', '--plan', 'scale'], env)).code,
+    ).toBe(0);
+    const bad = await runCommand(['plan', 'set', '--account', 'ops@example.com', '--plan', 'gold'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--plan must be one of free, pro, scale');
   });
@@ -80,7 +89,7 @@ describe('txmail operator commands', () => {
 
   /** A new account of this test's own, by `txmail account create`: its id. */
   const ownAccount = async (email: string): Promise<string> => {
-    const created = await runCli(['account', 'create', '--email', email, '--json'], env);
+    const created = await runCommand(['account', 'create', '--email', email, '--json'], env);
     expect(created.code, created.stderr).toBe(0);
     return (JSON.parse(created.stdout) as { id: string }).id;
   };
@@ -89,15 +98,15 @@ describe('txmail operator commands', () => {
     // Its own account: only the entries of this test's commands are in its log.
     const account = 'audited@example.com';
     const accountId = await ownAccount(account);
-    const key = await runCli(['key', 'create', '--account', account, '--json'], env);
+    const key = await runCommand(['key', 'create', '--account', account, '--json'], env);
     expect(key.code, key.stderr).toBe(0);
     const { id: keyId } = JSON.parse(key.stdout) as { id: string };
-    expect((await runCli(['key', 'revoke', '--account', account, '--id', keyId], env)).code).toBe(0);
-    expect((await runCli(['plan', 'set', '--account', account, '--plan', 'scale'], env)).code).toBe(0);
-    expect((await runCli(['account', 'suspend', '--account', account], env)).code).toBe(0);
-    expect((await runCli(['account', 'resume', '--account', account], env)).code).toBe(0);
+    expect((await runCommand(['key', 'revoke', '--account', account, '--id', keyId], env)).code).toBe(0);
+    expect((await runCommand(['plan', 'set', '--account', account, '--plan', 'scale'], env)).code).toBe(0);
+    expect((await runCommand(['account', 'suspend', '--account', account], env)).code).toBe(0);
+    expect((await runCommand(['account', 'resume', '--account', account], env)).code).toBe(0);
     const suppression = (verb: string) =>
-      runCli(['suppression', verb, '--account', account, '--address', 'gone@dest.example'], env);
+      runCommand(['suppression', verb, '--account', account, '--address', 'gone@dest.example'], env);
     expect((await suppression('add')).code).toBe(0);
     expect((await suppression('add')).code).toBe(0);
     expect((await suppression('remove')).code).toBe(0);
@@ -136,10 +145,13 @@ describe('txmail operator commands', () => {
     } finally {
       await services.close();
     }
-    const refused = await runCli(['dkim', 'rotate', '--domain', 'other.example', '--account', account], env);
+    const refused = await runCommand(
+      ['dkim', 'rotate', '--domain', 'other.example', '--account', account],
+      env,
+    );
     expect(refused.code).toBe(2);
     expect(await auditOf(accountId)).toEqual([]);
-    const rotated = await runCli(
+    const rotated = await runCommand(
       ['dkim', 'rotate', '--domain', 'acme.example', '--account', account, '--json'],
       env,
     );
@@ -151,7 +163,7 @@ describe('txmail operator commands', () => {
   });
 
   it('refuses a duplicate account', async () => {
-    const dup = await runCli(['account', 'create', '--email', 'ops@example.com'], env);
+    const dup = await runCommand(['account', 'create', '--email', 'ops@example.com'], env);
     expect(dup.code).toBe(2);
     expect(dup.stderr).toContain('already exists');
   });
@@ -169,7 +181,7 @@ describe('txmail operator commands', () => {
       TXMAIL_SPF_DOMAIN: 'spf.mail.example.com',
       TXMAIL_INBOUND_MX: 'bounces.example.com',
     };
-    const res = await runCli(['dns', '--json'], dnsEnv);
+    const res = await runCommand(['dns', '--json'], dnsEnv);
     expect(res.code, res.stderr).toBe(0);
     const { records } = JSON.parse(res.stdout) as {
       records: { type: string; name: string; value: string; priority?: number }[];
@@ -215,7 +227,7 @@ describe('txmail operator commands', () => {
     );
 
     // The key is created once: a second run prints the same record, and the text form has zone-file lines.
-    const text = await runCli(['dns'], dnsEnv);
+    const text = await runCommand(['dns'], dnsEnv);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
       `${dkim.name}. IN TXT "${dkim.value.slice(0, 255)}" "${dkim.value.slice(255)}"`,
@@ -228,7 +240,7 @@ describe('txmail operator commands', () => {
 
   it("prints the HELO name's records whatever is configured, and the test domain's DMARC report address", async () => {
     // No TXMAIL_SOURCE_IPS: placeholders for the addresses, an SPF record that names them through "a".
-    const bare = await runCli(['dns'], env);
+    const bare = await runCommand(['dns'], env);
     expect(bare.code, bare.stderr).toBe(0);
     expect(bare.stdout).toContain('mta.example.com. IN A <the public IPv4 address mail leaves from>');
     expect(bare.stdout).toContain('mta.example.com. IN AAAA <the public IPv6 address mail leaves from>');
@@ -238,7 +250,7 @@ describe('txmail operator commands', () => {
       /_dmarc\.test\.mta\.example\.com\. IN TXT "v=DMARC1; p=reject; rua=mailto:<[^>]+>"/,
     );
 
-    const withOperator = await runCli(['dns'], {
+    const withOperator = await runCommand(['dns'], {
       ...env,
       TXMAIL_SOURCE_IPS: '2001:db8::25',
       TXMAIL_OPERATOR_EMAIL: 'dmarc@ops.example.org',
@@ -271,13 +283,13 @@ describe('txmail operator commands', () => {
       };
       type Rotation = { outcome: string; keys: Key[] };
       const rotate = async () => {
-        const res = await runCli(['dkim', 'rotate', '--domain', domain, '--json'], dnsEnv);
+        const res = await runCommand(['dkim', 'rotate', '--domain', domain, '--json'], dnsEnv);
         expect(res.code, res.stderr).toBe(0);
         return JSON.parse(res.stdout) as Rotation;
       };
       const dnsRecords = async () =>
         (
-          JSON.parse((await runCli(['dns', '--json'], dnsEnv)).stdout) as {
+          JSON.parse((await runCommand(['dns', '--json'], dnsEnv)).stdout) as {
             records: { name: string; value: string; purpose: string }[];
           }
         ).records;
@@ -307,7 +319,7 @@ describe('txmail operator commands', () => {
       });
 
       dns.add(pending.name, 'TXT', pending.value);
-      const text = await runCli(['dkim', 'rotate', '--domain', domain], dnsEnv);
+      const text = await runCommand(['dkim', 'rotate', '--domain', domain], dnsEnv);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout).toContain(`${domain}: the new DKIM key signs now.`);
       expect(text.stdout).toMatch(
@@ -325,10 +337,10 @@ describe('txmail operator commands', () => {
       ]);
 
       // A customer's domain needs its account; an unknown one is refused.
-      const noAccount = await runCli(['dkim', 'rotate', '--domain', 'acme.example'], dnsEnv);
+      const noAccount = await runCommand(['dkim', 'rotate', '--domain', 'acme.example'], dnsEnv);
       expect(noAccount.code).toBe(2);
       expect(noAccount.stderr).toContain('--account is required');
-      const unknown = await runCli(
+      const unknown = await runCommand(
         ['dkim', 'rotate', '--domain', 'acme.example', '--account', 'ops@example.com'],
         dnsEnv,
       );
@@ -340,7 +352,7 @@ describe('txmail operator commands', () => {
   });
 
   it('prints the configuration with secrets masked', async () => {
-    const res = await runCli(['config', '--json'], { ...env, TXMAIL_SECRET_KEY: 'z'.repeat(48) });
+    const res = await runCommand(['config', '--json'], { ...env, TXMAIL_SECRET_KEY: 'z'.repeat(48) });
     expect(res.code).toBe(0);
     expect(res.stdout).not.toContain('z'.repeat(48));
     expect(JSON.parse(res.stdout)).toMatchObject({ hostname: 'mta.example.com', secretKey: '***' });
@@ -348,10 +360,10 @@ describe('txmail operator commands', () => {
 
   it('lists, adds and removes suppressed addresses', async () => {
     const list = (extra: string[] = []) =>
-      runCli(['suppression', 'list', '--account', 'ops@example.com', '--json', ...extra], env);
+      runCommand(['suppression', 'list', '--account', 'ops@example.com', '--json', ...extra], env);
     expect(JSON.parse((await list()).stdout)).toEqual([]);
 
-    const added = await runCli(
+    const added = await runCommand(
       [
         'suppression',
         'add',
@@ -371,7 +383,7 @@ describe('txmail operator commands', () => {
       origin: 'manual',
       created: true,
     });
-    await runCli(
+    await runCommand(
       ['suppression', 'add', '--account', 'ops@example.com', '--address', 'joe@dest.example'],
       env,
     );
@@ -379,13 +391,13 @@ describe('txmail operator commands', () => {
     const all = JSON.parse((await list()).stdout) as { address: string; reason: string }[];
     expect(all.map((e) => e.address)).toEqual(['joe@dest.example', 'jane@dest.example']);
     expect(all[1]!.reason).toBe('asked to stop');
-    const text = await runCli(
+    const text = await runCommand(
       ['suppression', 'list', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
       env,
     );
     expect(text.stdout).toMatch(/^jane@dest\.example {2}\d{4}-.+Z {2}manual: asked to stop\n$/);
 
-    const removed = await runCli(
+    const removed = await runCommand(
       ['suppression', 'remove', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
       env,
     );
@@ -393,13 +405,13 @@ describe('txmail operator commands', () => {
     expect(JSON.parse((await list()).stdout).map((e: { address: string }) => e.address)).toEqual([
       'joe@dest.example',
     ]);
-    const again = await runCli(
+    const again = await runCommand(
       ['suppression', 'remove', '--account', 'ops@example.com', '--address', 'jane@dest.example'],
       env,
     );
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('jane@dest.example is not on the suppression list');
-    const bad = await runCli(
+    const bad = await runCommand(
       ['suppression', 'add', '--account', 'ops@example.com', '--address', 'nope'],
       env,
     );

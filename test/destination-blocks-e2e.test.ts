@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
-import { runCli } from './helpers/process.js';
+import { runCommand } from './helpers/command.js';
 import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
@@ -83,7 +83,7 @@ describe.each(databaseKinds)('destination blocks end to end on $name', (kind) =>
     ).json() as Detail;
   const metric = async (env: TestEnv) => (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
   const cli = (args: string[]) =>
-    runCli(args, {
+    runCommand(args, {
       TXMAIL_DATABASE_URL: database.url,
       TXMAIL_SECRET_KEY: SECRET,
       TXMAIL_LOG_LEVEL: 'silent',

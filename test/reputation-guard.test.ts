@@ -14,7 +14,7 @@ import { fixture } from './helpers/inbound-fixtures.js';
 import { smtpSend } from './helpers/smtp-client.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
-import { runCli } from './helpers/process.js';
+import { runCommand } from './helpers/command.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -190,7 +190,7 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     expect(sink.received.some((m) => m.to.includes('held@dest.example'))).toBe(false);
 
     // The operator looks, then resumes (the real CLI).
-    const shown = await runCli(['account', 'show', '--account', a.email, '--json'], cliEnv);
+    const shown = await runCommand(['account', 'show', '--account', a.email, '--json'], cliEnv);
     expect(shown.code, shown.stderr).toBe(0);
     const report = JSON.parse(shown.stdout) as {
       reputation: { status: string; bounce_rate: number };
@@ -199,19 +199,19 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     expect(report.reputation).toMatchObject({ status: 'paused', bounce_rate: 0.15 });
     expect(report.activity).toHaveLength(30);
     expect(report.activity.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), bounced: 3 });
-    const text = await runCli(['account', 'show', '--account', a.email], cliEnv);
+    const text = await runCommand(['account', 'show', '--account', a.email], cliEnv);
     expect(text.stdout).toMatch(/reputation: paused/);
     expect(text.stdout).toMatch(/bounce rate +15\.0 %/);
 
     // `txmail status` raises it: a paused account waits for the operator.
-    const status1 = await runCli(['status', '--json'], cliEnv);
+    const status1 = await runCommand(['status', '--json'], cliEnv);
     expect(status1.code, status1.stderr).toBe(1);
     const statusJson = JSON.parse(status1.stdout) as { reputation: { email: string; status: string }[] };
     expect(statusJson.reputation).toContainEqual(
       expect.objectContaining({ email: a.email, status: 'paused' }),
     );
 
-    const resumed = await runCli(['account', 'resume', '--account', a.email, '--json'], cliEnv);
+    const resumed = await runCommand(['account', 'resume', '--account', a.email, '--json'], cliEnv);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ suspended: false, reputation_resumed: true });
     expect(await status(a)).toBe('healthy');
