@@ -2,6 +2,7 @@
 // content_retention_days after it became final (default 30, null keeps them), in batches, while the
 // message, its events and attempts stay; PATCH /api/account sets it. After the upgrade that began it,
 // the content of messages final before the upgrade is kept a week more (docs/upgrading.md).
+import { existsSync, readFileSync } from 'node:fs';
 import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -235,6 +236,50 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     // The account's other mail keeps its content, as the account asked.
     expect((await detail(t, kept)).raw_bytes).not.toBeNull();
   });
+
+  it.runIf(kind.name === 'sqlite')(
+    "leaves no copy of a sealed message's link in the database's files once its content is removed",
+    async () => {
+      const t = await createTenant(env.services, { domain: 'acme.example' });
+      const asked = await env.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: t.email },
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const db = env.services.db.kysely;
+      const id = await until('the reset mail listed as sealed', async () => {
+        const rows = await db.selectFrom('sealed_messages').select('message_id').execute();
+        return rows.length === 1 ? rows[0]!.message_id : undefined;
+      });
+      const { html } = await db
+        .selectFrom('message_bodies')
+        .select('html')
+        .where('message_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const token = /token=([A-Za-z0-9_-]{20,})/.exec(html)?.[1];
+      expect(token, html).toBeDefined();
+      await env.keepRaw(
+        t.accountId,
+        id,
+        Buffer.from(`Subject: reset\r\n\r\nhttps://x/reset-password?token=${token}\r\n`),
+        clock.now(),
+      );
+      // The database's files as a copy of them would hold them: the file and its WAL.
+      const path = env.services.db.sqlitePath!;
+      const filesHold = () =>
+        [path, `${path}-wal`].some((f) => existsSync(f) && readFileSync(f).includes(token!));
+      expect(filesHold()).toBe(true);
+      await db
+        .updateTable('messages')
+        .set({ status: 'delivered', next_attempt_at: null, updated_at: clock.now() })
+        .where('id', '=', id)
+        .execute();
+      expect(await sweeper().sweep()).toBe(1);
+      // Neither in the file's free space nor in the WAL's old frames (the checkpointer truncates it).
+      await until('no copy of the link left in the files', async () => (filesHold() ? undefined : true));
+    },
+  );
 
   it('has no grace on a database made with content retention', async () => {
     expect(await env.services.repos.retention.contentRetentionSince()).toBeUndefined();

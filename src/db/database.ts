@@ -50,6 +50,13 @@ export interface Db {
    * (PostgreSQL's driver waits off the loop already; an in-memory database has one connection).
    */
   reads: Kysely<Database>;
+  /**
+   * Content was erased (a sealed message's link, content past its retention): leave no copy of it in
+   * the database's own files. On a SQLite file its pages were overwritten with zeros (secure_delete,
+   * sqlite-pragmas.ts), and this truncates the WAL, whose old frames still hold them. PostgreSQL keeps
+   * dead rows until VACUUM and old WAL segments until recycled, which this does not reach.
+   */
+  erased(): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +114,7 @@ function openSqlite(path: string): Db {
       sqlitePath: path,
       sqlite: database,
       reads: kysely,
+      erased: () => undefined,
       close: () => kysely.destroy(),
     };
   }
@@ -130,6 +138,7 @@ function openSqlite(path: string): Db {
     sqlitePath: path,
     sqlite: database,
     reads,
+    erased: () => checkpointer.truncate(),
     close: async () => {
       await reads.destroy();
       await checkpointer.stop();
@@ -165,6 +174,7 @@ function openPostgres(url: string, options: OpenOptions): Db {
     sqlitePath: undefined,
     sqlite: undefined,
     reads: kysely,
+    erased: () => undefined,
     close: () => kysely.destroy(),
   };
 }

@@ -46,7 +46,11 @@ export function prefixWithin<T extends { bytes: number }>(rows: T[], budget: num
 }
 
 export class RetentionRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `erased`: told after content was removed, to erase what the database's files still keep (Db.erased). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly erased: () => void = () => undefined,
+  ) {}
 
   /** Accounts on these plans, in pages (by id, after `afterId`). */
   async accountsOnPlans(plans: Plan[], afterId: string, limit: number): Promise<string[]> {
@@ -182,6 +186,7 @@ export class RetentionRepo {
     const ids = await withinBudget(this.db, candidates);
     if (ids.length === 0) return { removed: 0, more: false };
     const removed = await this.db.transaction().execute((trx) => removeContentOf(trx, ids, now));
+    this.erased();
     return batchOf(removed, ids, candidates, limit);
   }
 
@@ -209,6 +214,7 @@ export class RetentionRepo {
       await removeContentOf(trx, ids, now);
       await trx.deleteFrom('sealed_messages').where('message_id', 'in', ids).execute();
     });
+    this.erased();
     return batchOf(ids.length, ids, candidates, limit);
   }
 

@@ -14,16 +14,24 @@ const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_th
 const Database = require(workerData.module);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
+// A truncation asked for and not yet done: tried at each tick until no reader or writer held it off.
+let truncate = false;
 const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); }
+  try {
+    if (!truncate) db.pragma('wal_checkpoint(PASSIVE)');
+    else if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0) truncate = false;
+  } catch (err) { parentPort.postMessage(String(err)); }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 const stop = () => { clearInterval(timer); db.close(); parentPort.close(); };
 parentPort.on('message', (message) => {
   // Requests that queued while the last checkpoint ran are one checkpoint.
   let stopping = message === 'stop';
-  for (let next = receiveMessageOnPort(parentPort); next; next = receiveMessageOnPort(parentPort))
+  if (message === 'truncate') truncate = true;
+  for (let next = receiveMessageOnPort(parentPort); next; next = receiveMessageOnPort(parentPort)) {
     if (next.message === 'stop') stopping = true;
+    if (next.message === 'truncate') truncate = true;
+  }
   if (stopping) return stop();
   checkpoint();
 });
@@ -32,6 +40,13 @@ parentPort.on('message', (message) => {
 export interface Checkpointer {
   /** A large write went into the WAL: checkpoint it now rather than at the next tick. */
   soon(): void;
+  /**
+   * Content was erased: copy the WAL back and cut it to nothing, so that its old frames (which still
+   * hold the erased pages as they were) leave the disk too. A TRUNCATE checkpoint waits for readers and
+   * holds writers off while it copies (a few milliseconds for the WAL this database keeps); one that
+   * another connection held off is tried again at each tick until it is done.
+   */
+  truncate(): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +60,11 @@ const checkpointers = new WeakMap<SQLite.Database, Checkpointer>();
  */
 export function checkpointSoon(connection: SQLite.Database): void {
   checkpointers.get(connection)?.soon();
+}
+
+/** Asks the checkpointer of `connection` (if it has one) to truncate the WAL (Checkpointer.truncate). */
+export function truncateWalSoon(connection: SQLite.Database): void {
+  checkpointers.get(connection)?.truncate();
 }
 
 export function startCheckpointer(
@@ -61,6 +81,9 @@ export function startCheckpointer(
   const checkpointer: Checkpointer = {
     soon: () => {
       if (!stopped) worker.postMessage('soon');
+    },
+    truncate: () => {
+      if (!stopped) worker.postMessage('truncate');
     },
     stop: async () => {
       stopped = true;

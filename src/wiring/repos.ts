@@ -72,7 +72,7 @@ export function createRepos(db: Db, signals: WakeSignals = new WakeSignals(), te
     queue: new QueueRepo(db.kysely, dialectSeams(db).queue(), signals.webhookPushesQueued),
     dkimKeys: new DkimKeysRepo(db.kysely),
     sourceIpUsage: new SourceIpUsageRepo(db.kysely),
-    retention: new RetentionRepo(db.kysely),
+    retention: new RetentionRepo(db.kysely, () => db.erased()),
     suppressions: new SuppressionsRepo(db.kysely, db.dialect),
     // On SQLite the receiver stores on the event loop's connection: large raw texts go in parts.
     inbound: new InboundRepo(
