@@ -348,7 +348,8 @@ describe('the API listener', () => {
       url: '/api/emails/%1b%00x',
       headers: { 'x-api-key': tenant.apiKey },
     });
-    expect(res.statusCode).toBe(404);
+    // The NUL makes it a 400 (no-nul.ts); the escape in the id is in neither answer.
+    expect(res.statusCode).toBe(400);
     expect(res.body).not.toMatch(/\p{Cc}/u);
   });
 });

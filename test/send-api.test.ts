@@ -137,7 +137,7 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
       'a NUL in the subject',
       { ...validSend, subject: 'a\u0000b' },
       400,
-      'validation_error: "subject" must not contain line breaks or NUL characters',
+      'validation_error: "subject" must not contain the NUL character (U+0000)',
     ],
     [
       'an empty subject',

@@ -28,6 +28,7 @@ import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
+import { refuseNul } from './no-nul.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
 import { handleError, noRoute, sendError } from './errors.js';
@@ -203,6 +204,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       },
     },
   });
+  app.addHook('preValidation', refuseNul);
   // A callback hook, not an async one: no promise per request on the hottest path.
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.httpDuration.observe(

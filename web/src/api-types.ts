@@ -30,7 +30,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -100,7 +104,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -173,7 +181,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -255,9 +267,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -380,9 +392,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
          */
@@ -509,9 +521,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
@@ -620,9 +632,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -734,9 +746,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
@@ -842,9 +854,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
@@ -955,9 +967,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_token`: The email verification, password reset or invitation link is unknown, used already or expired.
          */
@@ -1070,9 +1082,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
@@ -1253,9 +1265,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
@@ -1415,9 +1427,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_idempotency_key`: The Idempotency-Key header is empty, too long, not printable, or sent more than once.
          */
@@ -1591,7 +1603,11 @@ export interface paths {
             'message/rfc822': string;
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1854,7 +1870,11 @@ export interface paths {
             'application/json': components['schemas']['EmailDetail'];
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1967,7 +1987,11 @@ export interface paths {
             'application/json': components['schemas']['Account'];
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2080,9 +2104,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -2218,7 +2242,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2324,9 +2352,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -2468,7 +2496,11 @@ export interface paths {
             'application/json': components['schemas']['DomainDetail'];
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2578,6 +2610,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -2722,9 +2756,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -2864,6 +2898,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -3009,6 +3045,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -3276,9 +3314,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -3413,9 +3451,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -3554,7 +3592,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -3669,9 +3711,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -3804,7 +3846,11 @@ export interface paths {
             'application/json': components['schemas']['WebhookDetail'];
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -3908,6 +3954,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -4061,9 +4109,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -4199,7 +4247,11 @@ export interface paths {
             'application/json': components['schemas']['WebhookSecret'];
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -4320,6 +4372,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -4465,6 +4519,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -4618,9 +4674,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -4766,6 +4822,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -5039,7 +5097,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -5145,6 +5207,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -5288,9 +5352,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -5429,6 +5493,8 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
          *     `invalid_json`: The body is not valid JSON.
          */
         400: {
@@ -5562,7 +5628,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -5666,9 +5736,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -5804,6 +5874,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -5956,6 +6028,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -6206,7 +6280,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -6311,9 +6389,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -6459,6 +6537,8 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
          *     `invalid_json`: The body is not valid JSON.
          */
         400: {
@@ -6600,9 +6680,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -6744,6 +6824,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -6898,7 +6980,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -7021,6 +7107,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -7166,9 +7254,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {
@@ -7309,9 +7397,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
          */
@@ -7454,9 +7542,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          *
          *     `invalid_code`: The two-factor code (or recovery code) is wrong, expired or used already.
          */
@@ -7589,7 +7677,11 @@ export interface paths {
             };
           };
         };
-        /** @description `bad_request`: The HTTP request itself is malformed (headers, URL, length). */
+        /**
+         * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         */
         400: {
           headers: {
             [name: string]: unknown;
@@ -7700,6 +7792,8 @@ export interface paths {
         };
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
+         *
+         *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
          *
          *     `invalid_json`: The body is not valid JSON.
          */
@@ -7855,9 +7949,9 @@ export interface paths {
         /**
          * @description `bad_request`: The HTTP request itself is malformed (headers, URL, length).
          *
-         *     `invalid_json`: The body is not valid JSON.
-         *
          *     `validation_error`: A field is missing, unknown, of the wrong type or malformed.
+         *
+         *     `invalid_json`: The body is not valid JSON.
          */
         400: {
           headers: {

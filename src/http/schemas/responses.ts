@@ -43,10 +43,17 @@ export function list(item: object, paged = false): object {
 
 /**
  * Every route can fail on a bug (500), Fastify refuses a malformed request (bad header, URL or
- * length) before any handler runs, a closing server refuses every request (http/closing.ts), and a
+ * length) before any handler runs, a NUL character in any string of the path, query or body is a
+ * validation_error (no-nul.ts), a closing server refuses every request (http/closing.ts), and a
  * database away for a moment answers 503 with Retry-After (http/errors.ts).
  */
-const ANY_ROUTE: ErrorCode[] = ['bad_request', 'internal_error', 'service_unavailable', 'shutting_down'];
+const ANY_ROUTE: ErrorCode[] = [
+  'bad_request',
+  'validation_error',
+  'internal_error',
+  'service_unavailable',
+  'shutting_down',
+];
 
 /** Routes behind the authentication hook (authenticate.ts): key or session, then the rate limits. */
 export const AUTHENTICATED: ErrorCode[] = [

@@ -1,0 +1,25 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nulField } from '../../src/http/no-nul.js';
+
+describe('nulField', () => {
+  it('names the first string or key holding U+0000, by its path', () => {
+    expect(nulField({ a: 'x', b: ['ok', 'n\u0000'] })).toBe('b.1');
+    expect(nulField({ outer: { ['k\u0000']: 1 } })).toBe('outer.k\u0000');
+    expect(nulField('\u0000')).toBe('');
+    expect(nulField({ a: 1, b: null, c: true, d: [] })).toBeUndefined();
+  });
+
+  it('finds nothing in any JSON value without the character, and finds one put anywhere', () => {
+    const clean = fc
+      .jsonValue()
+      .map((v) => JSON.parse(JSON.stringify(v).replaceAll('\\u0000', '')) as unknown);
+    fc.assert(
+      fc.property(clean, (v) => {
+        expect(nulField(v)).toBeUndefined();
+        // The same value under a key, beside a string that holds one.
+        expect(nulField({ v, w: 'a\u0000' })).toBe('w');
+      }),
+    );
+  });
+});
