@@ -20,6 +20,7 @@ import {
 import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
+import { testFacade } from './helpers/test-env.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -124,6 +125,44 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toBe(`validation_error: ${why}`);
     }
+  });
+
+  it('mails one address at most 5 times an hour, whatever the kind, and an account 20 invitations a day', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const inviteOf = (email: string) => as(owner, 'POST', '/api/members', { email, role: 'viewer' });
+    const mailedTo = async (email: string) => (await testFacade(env.services).mailTo(email)).length;
+    // Invite and remove, again and again: the address's hour holds 5 mails.
+    for (let i = 0; i < 5; i++) {
+      const made = await inviteOf('victim@example.net');
+      expect(made.statusCode, made.body).toBe(201);
+      const id = (made.json() as { id: string }).id;
+      expect((await as(owner, 'DELETE', `/api/members/${id}`)).statusCode).toBe(204);
+    }
+    const sixth = await inviteOf('victim@example.net');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.body).toBe(
+      'rate_limit_exceeded: too many links were mailed to victim@example.net in the last hour; try again in 60 minutes',
+    );
+    expect(sixth.headers['retry-after']).toBe('3600');
+    expect(await env.services.repos.members.findInvitedByEmail('victim@example.net')).toBeUndefined();
+    expect(await mailedTo('victim@example.net')).toBe(5);
+    // The account's day: 5 so far (the refused one given back), 15 more, then none.
+    for (let i = 0; i < 15; i++) expect((await inviteOf(`new${i}@example.net`)).statusCode).toBe(201);
+    const over = await inviteOf('one-more@example.net');
+    expect(over.statusCode).toBe(429);
+    expect(over.body).toBe(
+      'rate_limit_exceeded: this account has mailed its 20 invitations for today; try again in 24 hours',
+    );
+    // Mailing one again counts too.
+    const pending = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }
+    ).data.find((m) => m.email === 'new0@example.net')!;
+    clock.advance(2 * 60_000);
+    expect((await as(owner, 'POST', `/api/members/${pending.id}/invitation`)).statusCode).toBe(429);
+    // A day on, invitations are mailed again.
+    clock.advance(24 * 3600_000);
+    expect((await inviteOf('one-more@example.net')).statusCode).toBe(201);
   });
 
   it('gives a viewer 403 creating a key and an admin a key; an API key keeps its rights', async () => {
@@ -603,7 +642,9 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     for (let i = 0; i < 7; i++) expect((await request(`203.0.113.${i}`)).statusCode).toBe(202);
     await env.services.deferredWork.settled();
     const resets = (await env.mailTo('dev@example.org')).filter((m) => m.html.includes('/reset-password?'));
-    expect(resets).toHaveLength(5);
+    // The invitation was the first of the address's 5 mails in the hour.
+    expect(resets).toHaveLength(4);
+    expect(await env.mailTo('dev@example.org')).toHaveLength(5);
     for (let i = 0; i < 20; i++) await request('2001:db8:9::1');
     const limited = await request('2001:db8:9::2');
     expect(limited.statusCode).toBe(429);

@@ -15,12 +15,29 @@ import type { AccountMail } from './account-mail.js';
 import { inviteMail } from './account-mail-content.js';
 import { accountAddress } from './accounts.js';
 import { addressHolder } from './address-holder.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
 import { checkNewPassword, type PasswordHasher } from './passwords.js';
 import { hashSecret } from './sessions.js';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 /** The least time between two mails of one invitation: a double click or a script mails once. */
 export const INVITE_RESEND_GAP_MS = 60_000;
+/**
+ * Invitations an account may mail in a day (new ones and ones mailed again): enough to bring a team in,
+ * too few to use the service's test domain for mailing strangers (SECURITY.md, "Mail to strangers").
+ */
+export const INVITES_PER_ACCOUNT_PER_DAY = 20;
+
+/** The counts an invitation is mailed against (wiring/accounts.ts). */
+export interface InviteLimits {
+  /** INVITES_PER_ACCOUNT_PER_DAY, by account. */
+  perAccount: AttemptLimiter;
+  /**
+   * The mail txmail may send one address in an hour, every kind under one count: sign-up's (signup.ts
+   * MailRequestLimits), so an invite-and-remove loop cannot fill an inbox either.
+   */
+  perAddress: AttemptLimiter;
+}
 
 /** A member as the API shows it. */
 export function memberJson(m: MemberRow) {
@@ -54,6 +71,7 @@ export class Members {
       passwords: PasswordHasher;
       /** Called when keys' rights changed (a role change or removal): forget cached keys. */
       keysChanged: () => void;
+      limits: InviteLimits;
     },
   ) {}
 
@@ -76,6 +94,7 @@ export class Members {
       throw new AppError('member_exists', `${address} already has a txmail account or membership`);
     }
     const now = this.deps.clock.now();
+    await this.mayMail(account, address, now);
     const token = newInviteToken();
     const row: MemberRow = {
       id: newId(),
@@ -125,11 +144,13 @@ export class Members {
       }
       return m.invite_expires_at;
     };
+    const expiresAt = mayRenew(member);
+    await this.mayMail(account, member.email, now);
     const token = newInviteToken();
     const renewed = await this.deps.repo.renewInvite(
       account.id,
       id,
-      mayRenew(member),
+      expiresAt,
       hashSecret(token),
       now + INVITE_TTL_MS,
     );
@@ -152,6 +173,30 @@ export class Members {
     const account = member && (await this.deps.accounts.findById(member.account_id));
     if (!member || !account) throw invalidInvite();
     return { member, account };
+  }
+
+  /**
+   * Counts an invitation's mail against the account's day and the address's hour, or refuses it: an
+   * account of open sign-up, sandboxed or not, could otherwise mail any address without end, and mail
+   * one address again and again by inviting and removing it.
+   */
+  private async mayMail(account: Account, address: string, now: number): Promise<void> {
+    const { perAccount, perAddress } = this.deps.limits;
+    const byAccount = await perAccount.take([account.id], now);
+    if (!byAccount.allowed) {
+      throw rateLimited(
+        `this account has mailed its ${INVITES_PER_ACCOUNT_PER_DAY} invitations for today; try again in ${hoursOf(byAccount.retryAfterSeconds)}`,
+        byAccount.retryAfterSeconds,
+      );
+    }
+    const toAddress = await perAddress.take([address], now);
+    if (!toAddress.allowed) {
+      await perAccount.refund(account.id, now);
+      throw rateLimited(
+        `too many links were mailed to ${address} in the last hour; try again in ${Math.ceil(toAddress.retryAfterSeconds / 60)} minutes`,
+        toAddress.retryAfterSeconds,
+      );
+    }
   }
 
   private async mailInvite(account: Account, member: MemberRow, token: string, by: MemberRow): Promise<void> {
@@ -201,4 +246,11 @@ function notFound(id: string): AppError {
     'not_found',
     `no invited member with id "${id}" in this account (the owner cannot be changed)`,
   );
+}
+
+/** "3 hours", "1 hour", "40 minutes": a wait in words. */
+function hoursOf(seconds: number): string {
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)} minutes`;
+  const hours = Math.ceil(seconds / 3600);
+  return hours === 1 ? '1 hour' : `${hours} hours`;
 }

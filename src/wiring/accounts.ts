@@ -9,7 +9,7 @@ import type { ApiKeyAuth } from '../accounts/api-key-auth.js';
 import { DashboardAuth } from '../accounts/dashboard-auth.js';
 import { LoginDevices } from '../accounts/login-devices.js';
 import { Sessions } from '../accounts/sessions.js';
-import { Members } from '../accounts/members.js';
+import { INVITES_PER_ACCOUNT_PER_DAY, Members } from '../accounts/members.js';
 import { TwoFactor } from '../accounts/two-factor.js';
 import { Audit } from '../audit/audit.js';
 import { SecretBox } from '../crypto/secret-box.js';
@@ -90,6 +90,15 @@ export function createAccountServices(
       clock,
       passwords: deps.passwords,
       keysChanged: () => deps.auth.invalidate(),
+      limits: {
+        perAccount: new AttemptLimiter(
+          repos.attemptCounts,
+          'invite',
+          INVITES_PER_ACCOUNT_PER_DAY,
+          86_400_000,
+        ),
+        perAddress: limits.perAddress,
+      },
     },
   );
   const twoFactor = new TwoFactor({
