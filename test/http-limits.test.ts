@@ -118,6 +118,70 @@ describe('the API listener', () => {
       );
     });
 
+  /**
+   * Writes a request whose chunked body is `body` cut into `pieces` chunks, then a GET /healthz on the same
+   * connection; what came back, and whether the server closed the connection before answering the GET.
+   */
+  const chunked = (head: string, body: string, pieces: number) =>
+    new Promise<{ received: string; closedBeforeHealthz: boolean }>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let received = '';
+      let done = false;
+      const finish = (closedBeforeHealthz: boolean) => {
+        if (done) return;
+        done = true;
+        socket.destroy();
+        resolve({ received, closedBeforeHealthz });
+      };
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.includes('{"status":"ok"}')) finish(false);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => finish(true));
+      const size = Math.ceil(body.length / pieces);
+      let encoded = '';
+      for (let at = 0; at < body.length; at += size) {
+        const piece = body.slice(at, at + size);
+        encoded += `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`;
+      }
+      socket.on('connect', () =>
+        socket.write(
+          `${head}\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n${encoded}0\r\n\r\n` +
+            'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+        ),
+      );
+    });
+
+  it('closes a connection whose body comes in thousands of tiny chunks, read by a route or dropped after an early answer', async () => {
+    const junk = 'x'.repeat(40_000);
+    const sender = await createTenant(env.services, { domain: 'acme.example' });
+    const key = `x-api-key: ${sender.apiKey}\r\nContent-Type: application/json`;
+    const send = ' '.repeat(2_000) + JSON.stringify(validSend);
+    // The same bodies in a few large chunks: answered, and the connection kept for the next request.
+    const fine = await chunked('POST /nowhere HTTP/1.1', junk, 10);
+    expect(fine.received).toMatch(/^HTTP\/1\.1 404 /);
+    expect(fine.closedBeforeHealthz).toBe(false);
+    const sent = await chunked(`POST /api/email/send HTTP/1.1\r\n${key}`, send, 10);
+    expect(sent.received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(sent.closedBeforeHealthz).toBe(false);
+    // One byte a chunk: dropped after a 404 or a 401, or read by the send route: closed, the GET never
+    // answered, and where an answer came before the close it is the 404, the 401 or this 400.
+    for (const [head, body, first] of [
+      ['POST /nowhere HTTP/1.1', junk, /^HTTP\/1\.1 404 /],
+      ['POST /api/email/send HTTP/1.1\r\nContent-Type: application/json', junk, /^HTTP\/1\.1 401 /],
+      [
+        `POST /api/email/send HTTP/1.1\r\n${key}`,
+        send,
+        /^HTTP\/1\.1 400 [^]*bad_request: the body arrived in more than 1,024 pieces/,
+      ],
+    ] as const) {
+      const cut = await chunked(head, body, body.length);
+      expect(cut.closedBeforeHealthz, `${head}: ${cut.received}`).toBe(true);
+      if (cut.received !== '') expect(cut.received).toMatch(first);
+    }
+  });
+
   it(`answers requests pipelined on one connection, and closes one with more than ${MAX_PIPELINED} waiting`, async () => {
     expect(await pipelined(10)).toEqual({ answers: 10, closedByServer: false });
     const flood = await pipelined(5_000);

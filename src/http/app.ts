@@ -29,6 +29,7 @@ import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
 import { refuseNul } from './no-nul.js';
+import { PieceCountingRequest } from './body-pieces.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
 import { handleError, noRoute, sendError } from './errors.js';
@@ -129,6 +130,7 @@ export function fastifyTrustProxy(
 }
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
+  const timeouts = requestTimeouts(deps.connectionLimits);
   const app = Fastify({
     // Paths without their query strings (request-log.ts): a query may hold a token.
     loggerInstance: requestLogger(deps.logger),
@@ -137,7 +139,12 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     bodyLimit: MAX_BODY_BYTES,
     // A request must arrive whole in bounded time, and a malformed one is answered in txmail's error
     // form (connection-limits.ts).
-    ...requestTimeouts(deps.connectionLimits),
+    ...timeouts,
+    http: {
+      ...timeouts.http,
+      // A body of tiny pieces is cut before it costs the event loop (body-pieces.ts).
+      IncomingMessage: PieceCountingRequest,
+    },
     clientErrorHandler: answerClientError,
     // Refused in txmail's own error form instead (closing.ts).
     return503OnClosing: false,

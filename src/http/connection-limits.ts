@@ -85,6 +85,12 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
     message: "the request did not arrive whole within the server's request timeout",
   },
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: "the request's head is over 16 KiB" },
+  // body-pieces.ts
+  TXMAIL_TINY_BODY_PIECES: {
+    code: 'bad_request',
+    message:
+      'the body arrived in more than 1,024 pieces averaging under 64 bytes; send it in larger chunks, or with a Content-Length',
+  },
 };
 
 /**
