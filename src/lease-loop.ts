@@ -13,7 +13,10 @@
 // An item that waits long on something outside the process (a receiving server that never greets, never
 // answers the end of DATA) may step aside: it goes on running and keeps its lease, but no longer fills
 // a slot, so the loop claims another in its place. At most `asideLimit` items stand aside at once;
-// past that, a waiting item keeps its slot (ARCHITECTURE.md, "Slow deliveries step aside").
+// past that, a waiting item keeps its slot (ARCHITECTURE.md, "Slow deliveries step aside"). When every
+// slot is held so, up to `reserve` more items are claimed beyond the concurrency, from the groups that
+// have nothing in flight (the claim's `reserve` flag): one group's stuck work then cannot hold up every
+// other group's.
 
 /** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
 export interface Timers {
@@ -39,8 +42,16 @@ export interface LeaseLoopOptions<T> {
   refillAt?: number;
   /** Items that may stand aside at once (their slots given to others); 0, the default: none. */
   asideLimit?: number;
-  /** Leases up to `slots` items (at least one); what it returns, the loop runs. */
-  claim(slots: number): Promise<T[]>;
+  /**
+   * Items that may run beyond the concurrency while every slot holds an item that could not step aside
+   * (the aside limit reached); 0, the default: none. They are claimed with `reserve` set.
+   */
+  reserve?: number;
+  /**
+   * Leases up to `slots` items (at least one); what it returns, the loop runs. `reserve`: the claim
+   * is for the reserve, and takes only from groups with nothing in flight (the caller's to say how).
+   */
+  claim(slots: number, reserve: boolean): Promise<T[]>;
   /**
    * Does the work of one claimed item, records it, and settles; its failures are its own to log.
    * `stepAside()` gives its slot to another item while it goes on (see above); false when the items
@@ -68,6 +79,10 @@ export class LeaseLoop<T> {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** The keys of items in flight that stand aside: they fill no slot. */
   private readonly aside = new Set<string>();
+  /** The keys of items in flight that asked to stand aside and could not (the aside limit reached). */
+  private readonly stuck = new Set<string>();
+  /** The keys of items in flight claimed for the reserve (and not standing aside since): no slot either. */
+  private readonly reserved = new Set<string>();
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -115,11 +130,13 @@ export class LeaseLoop<T> {
     while (this.running) {
       this.woken = false;
       let claimed: T[] = [];
-      const free = this.free();
+      const slots = this.free();
+      const reserve = slots <= 0 && this.reserveFree() > 0;
+      const free = reserve ? this.reserveFree() : slots;
       const mayClaim = this.options.canClaim?.() ?? true;
       if (free > 0 && mayClaim) {
         try {
-          claimed = await this.options.claim(free);
+          claimed = await this.options.claim(free, reserve);
         } catch (err) {
           this.options.claimFailed?.(err);
         }
@@ -129,11 +146,13 @@ export class LeaseLoop<T> {
         // Our own lease ran out while the item still runs (a slow peer): the claim renewed it, and
         // running it a second time would do the work twice.
         if (this.inFlight.has(key)) continue;
+        if (reserve) this.reserved.add(key);
         this.track(key, item);
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
       if (this.woken && mayClaim) continue;
-      const ms = mayClaim && this.free() > 0 ? await this.waitMs(claimed.length) : pollMs;
+      const ms =
+        mayClaim && (this.free() > 0 || this.reserveFree() > 0) ? await this.waitMs(claimed.length) : pollMs;
       // Checked again after the query: a wake (new work, or stop()) that came during it has nobody to
       // wake yet, and sleeping now would lose it until the next poll.
       if (!this.woken) await this.sleep(ms);
@@ -162,25 +181,45 @@ export class LeaseLoop<T> {
     });
   }
 
-  /** Slots free: the concurrency less the items in flight that do not stand aside. */
+  /** Slots free: the concurrency less the items in flight that neither stand aside nor run on reserve. */
   private free(): number {
-    return this.options.concurrency - (this.inFlight.size - this.aside.size);
+    return this.options.concurrency - (this.inFlight.size - this.aside.size - this.reserved.size);
+  }
+
+  /**
+   * Reserve places free: only while every slot holds an item that could not step aside. One slot held
+   * by an item that may still finish soon keeps the loop claiming through it, in the usual turn.
+   */
+  private reserveFree(): number {
+    const limit = this.options.reserve ?? 0;
+    if (limit <= this.reserved.size || this.free() > 0) return 0;
+    let stuckInSlots = 0;
+    for (const key of this.stuck) if (!this.reserved.has(key)) stuckInSlots++;
+    return stuckInSlots >= this.options.concurrency ? limit - this.reserved.size : 0;
   }
 
   private track(key: string, item: T): void {
     const stepAside = () => {
       if (!this.inFlight.has(key) || this.aside.has(key)) return this.aside.has(key);
-      if (this.aside.size >= (this.options.asideLimit ?? 0)) return false;
+      if (this.aside.size >= (this.options.asideLimit ?? 0)) {
+        this.stuck.add(key);
+        if (this.reserveFree() > 0) this.wake();
+        return false;
+      }
       this.aside.add(key);
+      this.stuck.delete(key);
+      this.reserved.delete(key);
       if (this.free() >= this.refillAt) this.wake();
       return true;
     };
     const p = this.options.run(item, stepAside).catch(() => undefined);
     this.inFlight.set(key, p);
     void p.finally(() => {
+      const onReserve = this.reserved.delete(key);
       this.inFlight.delete(key);
       this.aside.delete(key);
-      if (this.free() >= this.refillAt || this.inFlight.size === 0) this.wake();
+      this.stuck.delete(key);
+      if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve) this.wake();
     });
   }
 }

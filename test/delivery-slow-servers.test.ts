@@ -171,3 +171,58 @@ describe('slow receiving servers, past the limit of those standing aside', () =>
     expect(recorded.map((r) => r.message_id)).not.toContain(second);
   });
 });
+
+describe.each(databaseKinds)(
+  "slow receiving servers of one account, past the limit of those standing aside, and another account's mail on $name",
+  (kind) => {
+    let env: TestEnv;
+    const mail = new MailFixture({ domains: ['dest.example'] });
+    const open: net.Socket[] = [];
+    const tarpit = net.createServer((socket) => {
+      open.push(socket);
+      socket.on('error', () => undefined);
+    });
+
+    beforeAll(async () => {
+      await mail.start();
+      await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+      for (const i of [0, 1, 2]) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
+      env = await startTestEnv(kind, {
+        env: { ...mail.env, TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100' },
+      });
+    });
+    afterAll(async () => {
+      for (const s of open) s.destroy();
+      await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+      await env?.close();
+      await mail.stop();
+    });
+
+    it("delivers another account's reset while one account's attempts hold the slot and every place aside", async () => {
+      const bulk = await createTenant(env.services, { domain: 'acme.example' });
+      const other = await createTenant(env.services, { domain: 'other.example' });
+      for (const i of [0, 1, 2]) await sendAccepted(env, bulk, { to: `jane@dead${i}.example` });
+      // One slot, one place aside, one place in reserve (lease-loop.ts).
+      await env.services.startWorker({ pollMs: 60_000, concurrency: 1, asideAfterMs: 100, asideLimit: 1 });
+      // The slot and the place aside held by two attempts the tarpit never greets; the third waits.
+      await until('two attempts waiting on the tarpit', async () => (open.length >= 2 ? true : undefined));
+      const reset = await sendAccepted(env, other, {
+        from: 'Other <noreply@other.example>',
+        to: 'ann@dest.example',
+      });
+      await until("the other account's reset to reach the server that answers", async () =>
+        mail.sink.for('ann@dest.example').length > 0 ? true : undefined,
+      );
+      // The bulk account's attempts still wait, and its third message was not taken in the reserve.
+      expect(open.length).toBe(2);
+      expect(open.every((s) => !s.destroyed)).toBe(true);
+      const status = await env.services.db.kysely
+        .selectFrom('messages')
+        .select(['id', 'status'])
+        .where('account_id', '=', bulk.accountId)
+        .execute();
+      expect(status.map((m) => m.status).sort()).toEqual(['queued', 'queued', 'queued']);
+      expect(reset).toBeDefined();
+    });
+  },
+);

@@ -51,6 +51,13 @@ export const DELIVERY_QUEUE: FairQueue = {
 /** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
 export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
 
+/**
+ * The worker's reserve claim (lease-loop.ts `reserve`): one message of an account that holds no lease
+ * at all, in any process. When every slot holds an attempt that could not step aside, these are the
+ * accounts whose mail is not stuck behind its own.
+ */
+export const IDLE_ACCOUNT_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: 1 };
+
 /** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
 export function inDeliveryTurn(rows: MessageWithBody[]): MessageWithBody[] {
   return inTurn(
@@ -83,8 +90,14 @@ export class QueueRepo {
    * due again. Concurrent claims never lease a message twice (the store's claim: SKIP LOCKED on
    * PostgreSQL; SQLite has one writer at a time, so the statement alone is atomic).
    */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
-    return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit));
+  async claimDue(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    caps: FairCaps = DELIVERY_CAPS,
+  ): Promise<MessageWithBody[]> {
+    return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit, caps));
   }
 
   /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */

@@ -4,6 +4,7 @@
 // a connection's set. What differs only in a clause (a row lock, an isolation level) is not a seam: the
 // repository checks `db.dialect` there (dialect.ts lists them). test/contract/ holds one contract per
 // seam, run on both databases (ARCHITECTURE.md, "db/: the seams").
+import type { FairCaps } from './fair-claim.js';
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
 import type { AttemptRecord, RecordOutcome } from './queue-record.js';
@@ -33,7 +34,13 @@ export interface QueueStore {
    * Leases up to `limit` due messages to `owner` until `leaseUntil` (fair-claim.ts), none twice however
    * many claims run at once; in no particular order (queue-repo.ts puts them in turn).
    */
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]>;
+  claim(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    caps?: FairCaps,
+  ): Promise<MessageWithBody[]>;
   /** Applies the records in one transaction (queue-record.ts recordSteps), with their pushes and counts. */
   record(records: AttemptRecord[]): Promise<RecordedAttempts>;
   /** The earliest next_attempt_at in the queue, or undefined. */

@@ -3,7 +3,12 @@
 // one worker at a time, and a worker that dies leaves leases that expire and return the message.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { AttemptRecord, QueueRepo, RecordOutcome } from '../db/queue-repo.js';
+import {
+  IDLE_ACCOUNT_CAPS,
+  type AttemptRecord,
+  type QueueRepo,
+  type RecordOutcome,
+} from '../db/queue-repo.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeliveryAttemptRow, MessageRow, MessageWithBody } from '../db/schema.js';
 import { databaseUnavailable } from '../db/unavailable.js';
@@ -55,6 +60,11 @@ export interface WorkerOptions {
 export const ASIDE_AFTER_MS = 2000;
 /** Attempts standing aside at once, per slot, by default (WorkerOptions.asideLimit). */
 const ASIDE_PER_SLOT = 4;
+/**
+ * One reserve place (lease-loop.ts `reserve`) per this many slots: 5 for the default 50. Each holds one
+ * message of an account with nothing in flight, while every slot and place aside is held.
+ */
+const RESERVE_PER_SLOTS = 10;
 
 /** How soon a message the database's absence kept from its attempt is tried again. */
 export const DATABASE_AWAY_MS = 5000;
@@ -100,8 +110,11 @@ export class DeliveryWorker {
       pollMs: options.pollMs,
       canClaim: options.canClaim,
       asideLimit: options.asideLimit ?? options.concurrency * ASIDE_PER_SLOT,
+      // Another account's password reset is claimed even while one account's attempts to servers that
+      // never answer hold every slot and every place aside (lease-loop.ts, IDLE_ACCOUNT_CAPS).
+      reserve: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
       key: (m) => m.id,
-      claim: (slots) => this.claim(slots),
+      claim: (slots, reserve) => this.claim(slots, reserve),
       run: (m, stepAside) => this.processAside(m, stepAside),
       nextWaitMs: async () => {
         const next = await this.queue.nextDue();
@@ -131,7 +144,7 @@ export class DeliveryWorker {
     return this.loop.stop();
   }
 
-  private async claim(slots: number): Promise<MessageWithBody[]> {
+  private async claim(slots: number, reserve: boolean): Promise<MessageWithBody[]> {
     if (this.reconcile) {
       // A claim that committed while its answer was lost would hold those messages until the lease
       // expires; give back every lease but those in hand.
@@ -139,7 +152,10 @@ export class DeliveryWorker {
       this.reconcile = false;
     }
     const now = this.clock.now();
-    return this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots);
+    const leaseUntil = now + this.options.leaseMs;
+    return reserve
+      ? this.queue.claimDue(this.id, now, leaseUntil, slots, IDLE_ACCOUNT_CAPS)
+      : this.queue.claimDue(this.id, now, leaseUntil, slots);
   }
 
   /**

@@ -3,7 +3,7 @@
 // row twice), and the record (queue-record.ts) in one Kysely transaction, whose statements Kysely writes
 // with PostgreSQL's placeholders (statement.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { claimFair } from '../fair-claim.js';
+import { claimFair, type FairCaps } from '../fair-claim.js';
 import {
   appliedDeltas,
   appliedEvents,
@@ -25,7 +25,13 @@ import { postgresWebhookEnqueue } from './webhook-enqueue.js';
 export class PostgresQueueStore implements QueueStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+  claim(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    caps: FairCaps = DELIVERY_CAPS,
+  ): Promise<MessageWithBody[]> {
     // Each message with its body (message_bodies), read in the claim's own statement: '' for one without
     // a body row, as on SQLite.
     return claimFair<MessageWithBody>(
@@ -36,7 +42,7 @@ export class PostgresQueueStore implements QueueStore {
       now,
       leaseUntil,
       limit,
-      DELIVERY_CAPS,
+      caps,
       sql`select leased.*, coalesce(b.html, '') as html
           from leased left join message_bodies as b on b.message_id = leased.id`,
     );

@@ -23,6 +23,7 @@ import {
   type RecordOutcome,
   type RecordSteps,
 } from '../queue-record.js';
+import type { FairCaps } from '../fair-claim.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
@@ -55,7 +56,8 @@ export class SqliteQueueStore implements QueueStore {
   private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
   private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
   private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
-  private readonly claimText: (limit: number) => ClaimText;
+  /** The claim's texts by caps (the usual claim's, the reserve's): one factory each. */
+  private readonly claimTexts = new Map<FairCaps, (limit: number) => ClaimText>();
   /**
    * The claimed messages' bodies: their ids as one JSON array, so one text serves any claim. A body over
    * SMALL_BODY_BYTES comes back as its size alone (octet_length reads the record's header, not the
@@ -70,7 +72,6 @@ export class SqliteQueueStore implements QueueStore {
     private readonly sqlite: SQLite.Database,
   ) {
     this.addCounts = prepareReputationCounts(sqlite);
-    this.claimText = sqliteClaimTexts(kysely, DELIVERY_QUEUE, DELIVERY_CAPS);
     this.bodies = sqlite.prepare(
       `select message_id, parts, octet_length(html) as bytes, case when octet_length(html) <= ? then html end as html
        from message_bodies where message_id in (select value from json_each(?))`,
@@ -88,12 +89,20 @@ export class SqliteQueueStore implements QueueStore {
     });
   }
 
-  async claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+  async claim(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    caps: FairCaps = DELIVERY_CAPS,
+  ): Promise<MessageWithBody[]> {
     if (limit <= 0) return [];
     const rows = await whileUnlocked(this.kysely, () => {
       // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
       // rest of its values are parameters.
-      const text = this.claimText(limit);
+      let texts = this.claimTexts.get(caps);
+      if (!texts) this.claimTexts.set(caps, (texts = sqliteClaimTexts(this.kysely, DELIVERY_QUEUE, caps)));
+      const text = texts(limit);
       const statement = this.prepared(text.sql);
       return withoutFsync(
         this.sqlite,
