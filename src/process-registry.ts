@@ -60,6 +60,8 @@ export class ProcessRegistry {
   private beating: Promise<void> | undefined;
   /** When the last heartbeat was written (the registration counts as one). */
   private lastBeat: number | undefined;
+  /** Times this process found itself counted dead (its leases released) and registered again. */
+  private countedDead = 0;
   private stopped = false;
 
   constructor(
@@ -101,12 +103,24 @@ export class ProcessRegistry {
     return age < this.options.deadMs - this.options.heartbeatMs;
   }
 
+  /**
+   * A check for leases taken now: true while this process has not been counted dead since (its leases
+   * released, maybe taken by another process) and has not gone so long without a heartbeat that others
+   * may count it dead. A process resumed after a pause (SIGSTOP, a frozen virtual machine) fails it
+   * whichever comes first, its overdue heartbeat finding it counted dead or its work going on.
+   */
+  leaseCheck(): () => boolean {
+    const times = this.countedDead;
+    return () => this.countedDead === times && this.canClaim();
+  }
+
   /** One heartbeat and one sweep (the timer's work; tests call it with a manual clock). */
   async beat(): Promise<void> {
     try {
       const now = this.clock.now();
       if (await this.repo.heartbeat(this.id, now)) this.lastBeat = now;
       else {
+        this.countedDead += 1;
         this.logger.warn({ processId: this.id }, 'this process was counted dead; registering again');
         await this.register();
       }

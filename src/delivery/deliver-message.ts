@@ -121,16 +121,21 @@ export class Deliverer {
    * DNS, the signing) rejects with AttemptNotStarted: nothing was sent, which the worker may count as
    * no attempt. A failure after it rejects as it is.
    */
-  async deliver(m: MessageWithBody): Promise<DeliveryOutcome> {
+  async deliver(m: MessageWithBody, mayFinish?: () => boolean): Promise<DeliveryOutcome> {
     let sending = false;
     try {
-      return await this.deliverOnce(m, () => (sending = true));
+      return await this.deliverOnce(m, () => (sending = true), mayFinish);
     } catch (err) {
       throw sending ? err : new AttemptNotStarted(err);
     }
   }
 
-  private async deliverOnce(m: MessageWithBody, startSending: () => void): Promise<DeliveryOutcome> {
+  /** `mayFinish`: whether the message's lease is still this process's (DeliveryJob.mayFinish). */
+  private async deliverOnce(
+    m: MessageWithBody,
+    startSending: () => void,
+    mayFinish: (() => boolean) | undefined,
+  ): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
     const sender = await this.sender(m);
@@ -178,7 +183,12 @@ export class Deliverer {
       const kept = deps.keepRaw?.(signed, gzipped);
       startSending();
       const result = await deps.transport.deliver(
-        { from: deps.verp.address(m.id, envelopeDomain), to: m.to_email, raw: signed },
+        {
+          from: deps.verp.address(m.id, envelopeDomain),
+          to: m.to_email,
+          raw: signed,
+          ...(mayFinish ? { mayFinish } : {}),
+        },
         route.targets.map((t) => ({ ...t, maxMessages })),
         source.address,
         tls,

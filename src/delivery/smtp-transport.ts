@@ -2,6 +2,7 @@
 // TLS requirement). This is the only file that talks to nodemailer's SMTP client. Every session is
 // judged for TLS before MAIL FROM (tls-verdict.ts; ARCHITECTURE.md, "TLS policy").
 import tls from 'node:tls';
+import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { peerText } from '../peer-text.js';
 import { classifyReply } from './classify-reply.js';
@@ -315,7 +316,10 @@ export class SmtpTransport implements Transport {
         return { result: { ...result, tlsDetails: verdict.details }, tryNext: false };
       }
       const err = outcome.err;
-      if (reused && !fresh && err.responseCode === undefined && !deadline.expired) {
+      // A reused connection that failed without a reply may have been closed by the server while idle:
+      // the message goes again on a fresh one, unless it may no longer be finished at all (mayFinish).
+      const mayFinish = job.mayFinish?.() ?? true;
+      if (reused && !fresh && err.responseCode === undefined && !deadline.expired && mayFinish) {
         this.discard(pooled);
         continue;
       }
@@ -483,7 +487,8 @@ export class SmtpTransport implements Transport {
           resolve({ ok: false, err });
         });
       pooled.conn.once('end', onEnd);
-      pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, job.raw, (err, info) => {
+      const message = job.mayFinish ? guardedData(job.raw, job.mayFinish) : job.raw;
+      pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, message, (err, info) => {
         pooled.conn.removeListener('end', onEnd);
         if (err) return resolve({ ok: false, err: err as SmtpError });
         if (info!.rejected.length > 0) {
@@ -627,5 +632,32 @@ function login(conn: SMTPConnection, auth: { user: string; pass: string }): Prom
       if (err) return fail(err);
       resolve();
     });
+  });
+}
+
+/**
+ * The message's data as a stream that asks `mayFinish` before its bytes and before its end: nodemailer
+ * reads it only once the server has answered DATA with 354, and writes the final dot when it ends. A
+ * refusal fails the stream, and nodemailer closes the connection without the dot (DeliveryJob.mayFinish).
+ */
+function guardedData(raw: Buffer, mayFinish: () => boolean): Readable {
+  let sent = false;
+  return new Readable({
+    read() {
+      if (!mayFinish()) {
+        this.destroy(
+          Object.assign(
+            new Error('not finished: this process may have been counted dead, and its lease taken over'),
+            { code: 'ELEASE' },
+          ),
+        );
+        return;
+      }
+      if (sent) this.push(null);
+      else {
+        sent = true;
+        this.push(raw);
+      }
+    },
   });
 }

@@ -45,6 +45,11 @@ export interface WorkerOptions {
   /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
   canClaim?: () => boolean;
   /**
+   * Made before each claim (process-registry.ts leaseCheck): whether the leases it takes are still this
+   * process's; asked before a message's data is sent and before its end (DeliveryJob.mayFinish).
+   */
+  leaseCheck?: () => () => boolean;
+  /**
    * True for a message to hold rather than attempt: a paused account's customer mail (ARCHITECTURE.md,
    * "Reputation guardrails"). Asked for every message taken, so it answers from a cache.
    */
@@ -153,9 +158,12 @@ export class DeliveryWorker {
     }
     const now = this.clock.now();
     const leaseUntil = now + this.options.leaseMs;
-    return reserve
-      ? this.queue.claimDue(this.id, now, leaseUntil, slots, IDLE_ACCOUNT_CAPS)
-      : this.queue.claimDue(this.id, now, leaseUntil, slots);
+    const check = this.options.leaseCheck?.();
+    const claimed = reserve
+      ? await this.queue.claimDue(this.id, now, leaseUntil, slots, IDLE_ACCOUNT_CAPS)
+      : await this.queue.claimDue(this.id, now, leaseUntil, slots);
+    if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
+    return claimed;
   }
 
   /**
@@ -173,11 +181,14 @@ export class DeliveryWorker {
       await this.process(m);
     } finally {
       clearInterval(timer);
+      this.leaseChecks.delete(m.id);
     }
   }
 
   /** Attempts that have stood aside since the worker started (tests, metrics). */
   asideCount = 0;
+  /** The lease check of each message in hand, made at its claim (WorkerOptions.leaseCheck). */
+  private readonly leaseChecks = new Map<string, () => boolean>();
 
   private async process(m: MessageWithBody): Promise<void> {
     // Every send has HTML (the send route refuses an empty one): none means its body row is missing
@@ -321,7 +332,7 @@ export class DeliveryWorker {
         events: [],
       });
     }
-    const outcome = await this.deliverer.deliver(m);
+    const outcome = await this.deliverer.deliver(m, this.leaseChecks.get(m.id));
     switch (outcome.kind) {
       case 'paused':
         // The destination asked for a pause: only the schedule moves, no attempt is counted. A pause

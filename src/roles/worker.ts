@@ -142,7 +142,11 @@ export function createWorkerRole(core: Core): WorkerRole {
       });
       const leases = { owner: core.registry.id, canClaim: () => core.registry.canClaim() };
       dispatcher = newDispatcher(config, core, { ...leases, ...webhookOptions });
-      worker = newDeliveryWorker(config, core, deliverer, { ...leases, ...options });
+      worker = newDeliveryWorker(config, core, deliverer, {
+        ...leases,
+        leaseCheck: () => core.registry.leaseCheck(),
+        ...options,
+      });
       // Mail queued here or released from a dead process, and pushes queued by this process's delivery
       // results or inbound reports, are taken now, not at the next poll (wake-signals.ts).
       const woken = worker;
