@@ -179,6 +179,8 @@ export function registerEmailRoutes(
       const id = request.params.id;
       const detail = isId(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
+      // Its content (one-time codes, links) is never kept by a cache between the client and txmail.
+      reply.header('Cache-Control', 'no-store');
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
@@ -265,6 +267,7 @@ export function registerRawRoute(app: FastifyInstance, messages: MessagesRepo): 
           `the content of email "${id}" was removed at ${iso(raw.removedAt)} (content retention)`,
         );
       }
+      reply.header('Cache-Control', 'no-store');
       if (raw.kind === 'none') {
         throw new AppError(
           'not_found',

@@ -137,7 +137,11 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
         authOf(request).account,
         input(request.body) as WebhookInput & { url: string },
       );
-      return reply.code(201).send({ ...webhookJson(created.webhook), secret: created.secret });
+      // Secrets and mail content are never kept by a cache between the client and txmail.
+      return reply
+        .code(201)
+        .header('Cache-Control', 'no-store')
+        .send({ ...webhookJson(created.webhook), secret: created.secret });
     },
   );
 
@@ -191,8 +195,9 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
         response: responses({ 200: json('The secret', ref('WebhookSecret')) }, ONE),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const s = await webhooks.secret(authOf(request).account, find(request.params.id));
+      reply.header('Cache-Control', 'no-store');
       return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
     },
   );
@@ -205,8 +210,9 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookEnd
         response: responses({ 200: json('The new secret', ref('WebhookSecret')) }, CHANGE_ONE),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const s = await webhooks.rotateSecret(authOf(request).account, find(request.params.id));
+      reply.header('Cache-Control', 'no-store');
       return { secret: s.secret, previous_secret_expires_at: iso(s.previousUntil) };
     },
   );
