@@ -216,14 +216,18 @@ async function checkSpf(
   if (!terms.some((t) => t.replace(/^\+/, '').replace(/\.$/, '') === `include:${include}`)) {
     problems.push(`the record does not contain include:${include}`);
   }
-  const count = await countSpfLookups(record, async (name) => {
-    try {
-      return spfRecords(await dns.txt(name));
-    } catch (err) {
-      if (err instanceof DnsError && err.failure !== 'temporary') return [];
-      return undefined;
-    }
-  });
+  const count = await countSpfLookups(
+    record,
+    async (name) => {
+      try {
+        return spfRecords(await dns.txt(name));
+      } catch (err) {
+        if (err instanceof DnsError && err.failure !== 'temporary') return [];
+        return undefined;
+      }
+    },
+    e.name,
+  );
   if (count.lookups > SPF_LOOKUP_LIMIT) {
     problems.push(
       `evaluating the record takes more than ${SPF_LOOKUP_LIMIT} DNS look-ups (RFC 7208 §4.6.4: receivers answer permerror); remove includes`,

@@ -17,13 +17,30 @@ export type SpfFetch = (domain: string) => Promise<string[] | undefined>;
 
 const COUNTED = new Set(['include', 'a', 'mx', 'ptr', 'exists']);
 
-export async function countSpfLookups(record: string, fetch: SpfFetch): Promise<SpfLookupCount> {
+/**
+ * Counts as a receiver evaluates: every include and redirect is followed each time it is met (a record
+ * included twice costs its look-ups twice), and one that leads back to a record on its own way (a loop,
+ * which a receiver follows until the look-ups run out) is past the limit. `domain`: the name `record`
+ * was read at, the start of that way. Each name is looked up once.
+ */
+export async function countSpfLookups(
+  record: string,
+  fetch: SpfFetch,
+  domain?: string,
+): Promise<SpfLookupCount> {
   const result: SpfLookupCount = { lookups: 0, problems: [], incomplete: false };
-  await walk(record, fetch, result, new Set());
+  const start = domain?.toLowerCase().replace(/\.$/, '');
+  await walk(record, fetch, result, start ? [start] : [], new Map());
   return result;
 }
 
-async function walk(record: string, fetch: SpfFetch, acc: SpfLookupCount, seen: Set<string>): Promise<void> {
+async function walk(
+  record: string,
+  fetch: SpfFetch,
+  acc: SpfLookupCount,
+  way: string[],
+  looked: Map<string, Promise<string[] | undefined>>,
+): Promise<void> {
   for (const term of record.trim().split(/\s+/).slice(1)) {
     const m = /^[+\-~?]?([a-z][a-z0-9_.-]*)(?:([:=/])(.*))?$/i.exec(term);
     if (!m) continue;
@@ -35,10 +52,18 @@ async function walk(record: string, fetch: SpfFetch, acc: SpfLookupCount, seen: 
     if (acc.lookups > SPF_LOOKUP_LIMIT) return;
     if (name !== 'include' && name !== 'redirect') continue;
     const target = (m[3] ?? '').toLowerCase().replace(/\.$/, '');
-    // Macros (RFC 7208 §7) expand per message; a loop would never end: neither is followed.
-    if (target === '' || target.includes('%') || seen.has(target)) continue;
-    seen.add(target);
-    const records = await fetch(target);
+    // Macros (RFC 7208 §7) expand per message: not followed.
+    if (target === '' || target.includes('%')) continue;
+    if (way.includes(target)) {
+      acc.problems.push(
+        `${name}:${target} leads back to a record that includes it (a loop): receivers follow it until the ${SPF_LOOKUP_LIMIT} look-ups run out, and answer permerror`,
+      );
+      acc.lookups = SPF_LOOKUP_LIMIT + 1;
+      return;
+    }
+    let lookup = looked.get(target);
+    if (!lookup) looked.set(target, (lookup = fetch(target)));
+    const records = await lookup;
     if (records === undefined) {
       acc.incomplete = true;
       continue;
@@ -52,7 +77,7 @@ async function walk(record: string, fetch: SpfFetch, acc: SpfLookupCount, seen: 
       );
       continue;
     }
-    await walk(records[0]!, fetch, acc, seen);
+    await walk(records[0]!, fetch, acc, [...way, target], looked);
     if (acc.lookups > SPF_LOOKUP_LIMIT) return;
   }
 }

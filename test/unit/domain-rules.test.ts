@@ -164,10 +164,22 @@ describe('SPF look-up count (RFC 7208 §4.6.4)', () => {
     ['v=spf1 a mx ptr exists:%{i}.x.example ~all', 4],
     ['v=spf1 include:three.example ~all', 4],
     ['v=spf1 redirect=three.example', 4],
-    ['v=spf1 include:loop.example ~all', 2],
+    // A loop is followed until the look-ups run out, as receivers do.
+    ['v=spf1 include:loop.example ~all', 11],
+    // A record included twice costs its look-ups twice.
+    ['v=spf1 include:three.example include:three.example ~all', 8],
     ['v=spf1 mx:a.example/24 a:b.example exp=explain.example -all', 2],
   ])('counts %s as %i', async (record, lookups) => {
     expect((await countSpfLookups(record, fetch)).lookups).toBe(lookups);
+  });
+
+  it('says where a record leads back to itself, from the name it was read at too', async () => {
+    const self = await countSpfLookups('v=spf1 include:send.acme.example ~all', fetch, 'Send.Acme.example.');
+    expect(self.lookups).toBe(11);
+    expect(self.problems).toEqual([
+      'include:send.acme.example leads back to a record that includes it (a loop): receivers follow it until the 10 look-ups run out, and answer permerror',
+    ]);
+    expect((await countSpfLookups('v=spf1 include:loop.example ~all', fetch)).problems).toHaveLength(1);
   });
 
   it('stops past the limit of 10', async () => {
