@@ -29,6 +29,7 @@ import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
 import { refuseNul } from './no-nul.js';
+import { MAX_PARAM_LENGTH, refuseLongIds } from './id-params.js';
 import { PieceCountingRequest } from './body-pieces.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
@@ -137,6 +138,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // Access logs cost more than the send itself at high rates; they are on at log level debug.
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
+    // Long enough for every path to reach its route, whose own limits answer (id-params.ts).
+    maxParamLength: MAX_PARAM_LENGTH,
     // A request must arrive whole in bounded time, and a malformed one is answered in txmail's error
     // form (connection-limits.ts).
     ...timeouts,
@@ -212,6 +215,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     },
   });
   app.addHook('preValidation', refuseNul);
+  app.addHook('preValidation', refuseLongIds);
   // A callback hook, not an async one: no promise per request on the hottest path.
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.httpDuration.observe(
