@@ -199,6 +199,19 @@ describe.each(databaseKinds)('send API on $name', (kind) => {
     expect(res.body).toBe('unsupported_media_type: send the body as Content-Type: application/json');
     const plain = await send(JSON.stringify(validSend), { 'content-type': 'text/plain' });
     expect(plain.statusCode).toBe(415);
+    // A body under a content coding (read as its compressed bytes before): refused as such.
+    for (const coding of ['gzip', 'br']) {
+      const coded = await send(JSON.stringify(validSend), {
+        'content-type': 'application/json',
+        'content-encoding': coding,
+      });
+      expect(coded.statusCode).toBe(415);
+      expect(coded.body).toBe(
+        `unsupported_media_type: send the JSON without a content coding, not ${coding} (Content-Encoding)`,
+      );
+    }
+    const identity = await send(validSend, { 'content-encoding': 'identity' });
+    expect(identity.statusCode, identity.body).toBe(200);
   });
 
   it('refuses a body over 10 MiB with 413', async () => {

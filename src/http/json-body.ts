@@ -35,6 +35,18 @@ export function registerJsonBody(app: FastifyInstance, offloadAbove = OFFLOAD_AB
       done(noRoute(request), undefined);
       return;
     }
+    // A compressed body (gzip, br) would be read as its compressed bytes: refused as what it is.
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding !== undefined && coding !== '' && coding !== 'identity') {
+      done(
+        new AppError(
+          'unsupported_media_type',
+          `send the JSON without a content coding, not ${coding.slice(0, 40)} (Content-Encoding)`,
+        ),
+        undefined,
+      );
+      return;
+    }
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !UTF8.test(charset)) {
       done(
