@@ -182,6 +182,37 @@ describe('the API listener', () => {
     }
   });
 
+  /** Writes a request head with `Expect: 100-continue`; the first answer the server writes. */
+  const expectContinue = (length: number, extra = '') =>
+    new Promise<string>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+      socket.on('connect', () =>
+        socket.write(
+          `POST /api/email/send HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${length}\r\nExpect: 100-continue\r\n${extra}\r\n`,
+        ),
+      );
+    });
+
+  it('answers Expect: 100-continue with 413 at once for a body declared over 10 MiB, and with 100 otherwise', async () => {
+    const refused = await expectContinue(20_000_000, `x-api-key: ${tenant.apiKey}\r\n`);
+    expect(refused).toMatch(/^HTTP\/1\.1 413 /);
+    expect(refused).toMatch(/connection: close/i);
+    expect(await expectContinue(200, `x-api-key: ${tenant.apiKey}\r\n`)).toMatch(
+      /^HTTP\/1\.1 100 Continue\r\n/,
+    );
+  });
+
   it(`answers requests pipelined on one connection, and closes one with more than ${MAX_PIPELINED} waiting`, async () => {
     expect(await pipelined(10)).toEqual({ answers: 10, closedByServer: false });
     const flood = await pipelined(5_000);

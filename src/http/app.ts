@@ -29,6 +29,7 @@ import { registerLengthPrecheck } from './length-precheck.js';
 import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
 import { refuseNul } from './no-nul.js';
+import { answerContinue } from './expect-continue.js';
 import { MAX_PARAM_LENGTH, refuseLongIds } from './id-params.js';
 import { PieceCountingRequest } from './body-pieces.js';
 import { hookList } from './route-hooks.js';
@@ -160,6 +161,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     },
   });
   limitConnections(app.server, deps.connectionLimits);
+  answerContinue(app.server, MAX_BODY_BYTES);
   limitPipelining(app);
   // An answer given before its body was read closes the connection in stages (lingering-close.ts).
   const lingering = lingerBeforeClosing(app.server);

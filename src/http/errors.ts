@@ -75,7 +75,7 @@ function toAppError(err: unknown, bodyLimit: number | undefined): AppError {
 }
 
 /** 10485760 → "10 MiB", 16384 → "16 KiB"; the API's default limit when the route has none. */
-function sizeText(bytes = 10 * 1024 * 1024): string {
+export function sizeText(bytes = 10 * 1024 * 1024): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
