@@ -127,6 +127,10 @@ export class DestinationLimits {
     const now = this.now();
     // Back (at its time or recalled): no longer parked.
     if (messageId !== undefined) d.parkedIds.delete(messageId);
+    // Paused (it pushed back): nothing starts before the pause ends, not even a delivery that passed
+    // the worker's look at the pause before its message was built (a fault probe saw 4-5 connections
+    // opened within 50 ms of the 421s that paused the destination).
+    if (d.pausedUntil > now) return { retryAt: d.pausedUntil };
     if (this.full(d)) {
       const displaced = this.displaceable(d, tenant);
       if (displaced === undefined) return { retryAt: this.park(d, tenant, now, messageId) };
@@ -142,7 +146,10 @@ export class DestinationLimits {
       this.start(d, tenant);
     } else {
       const admitted = await new Promise<boolean>((settle) => d.waiting.push({ tenant, settle }));
-      if (!admitted) return { retryAt: this.park(d, tenant, this.now(), messageId) };
+      if (!admitted) {
+        const at = this.now();
+        return { retryAt: d.pausedUntil > at ? d.pausedUntil : this.park(d, tenant, at, messageId) };
+      }
     }
     const started = this.now();
     d.starts.push(started);
@@ -270,6 +277,11 @@ export class DestinationLimits {
 
   /** Hands free slots to waiters, by turns. */
   private admit(d: Destination): void {
+    // Paused: those waiting come back when the pause ends (acquire), rather than start now.
+    if (d.pausedUntil > this.now()) {
+      for (const waiter of d.waiting.splice(0)) waiter.settle(false);
+      return;
+    }
     while (d.active < d.limit && d.waiting.length > 0) {
       const waiter = d.waiting.splice(nextWaiter(d.waiting, d.activeBy), 1)[0]!;
       this.start(d, waiter.tenant);

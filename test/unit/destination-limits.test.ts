@@ -263,16 +263,21 @@ describe('destination limits', () => {
     const c = limits.acquire('mx:a', 't', 'c');
     const d = limits.acquire('mx:a', 't', 'd');
     expect(limits.turnsAway('mx:a', 't', clock.now, 'p')).toBe(1000);
-    // A 421: halved and paused for a minute. Every delivery in progress ends, and nobody waits…
+    // A 421: halved and paused for a minute. Every delivery in progress ends; those waiting start
+    // none, and come back when the pause ends…
     limits.throttled('mx:a', clock.now);
     clock.now = 100;
     a();
     b();
-    released(await c)();
-    released(await d)();
-    // …but p keeps its time: the destination is paused.
+    expect(await c).toEqual({ retryAt: 60_000 });
+    expect(await d).toEqual({ retryAt: 60_000 });
+    // …as does a delivery that comes now, though a slot is free…
+    expect(await limits.acquire('mx:a', 't', 'e')).toEqual({ retryAt: 60_000 });
+    // …and p keeps its time: the destination is paused.
     expect(recalled).toEqual([]);
     expect(limits.pausedUntil('mx:a', clock.now)).toBe(60_000);
+    clock.now = 60_000;
+    released(await limits.acquire('mx:a', 't', 'f'))();
   });
 
   it('parks a backlog whose rate tokens are too far off, spaced by the rate', async () => {
