@@ -14,12 +14,26 @@ const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_th
 const Database = require(workerData.module);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
-// A truncation asked for and not yet done: tried at each tick until no reader or writer held it off.
+// A truncation asked for and not yet done: tried again, at most once a second, until no reader held it
+// off. A TRUNCATE checkpoint takes the write lock and waits for the readers under it: with this
+// connection's busy timeout it held every writer off while a read lasted (the event loop's writer, in a
+// synchronous call, then failed with "database is locked" after its own 5 s). Without a busy timeout it
+// gives the lock back at once when a reader is there, and a PASSIVE checkpoint is done meanwhile.
 let truncate = false;
+let triedAt = 0;
 const checkpoint = () => {
   try {
-    if (!truncate) db.pragma('wal_checkpoint(PASSIVE)');
-    else if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0) truncate = false;
+    if (truncate && Date.now() - triedAt >= 1000) {
+      triedAt = Date.now();
+      db.pragma('busy_timeout = 0');
+      try {
+        if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0) truncate = false;
+      } finally {
+        db.pragma('busy_timeout = 1000');
+      }
+      if (!truncate) return;
+    }
+    db.pragma('wal_checkpoint(PASSIVE)');
   } catch (err) { parentPort.postMessage(String(err)); }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
