@@ -64,6 +64,22 @@ describe.each(databaseKinds)('NUL characters in requests on $name', (kind) => {
     expect(res.body).toBe(`validation_error: ${field} must not contain the NUL character (U+0000)`);
   });
 
+  it('answers a small body of deeply nested arrays with a 400 on the send route and on log-in (not a 500)', async () => {
+    const payload = '['.repeat(7000) + ']'.repeat(7000);
+    for (const [url, key] of [
+      ['/api/email/send', true],
+      ['/api/auth/login', false],
+    ] as const) {
+      const res = await env.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': t.apiKey } : {}) },
+        payload,
+      });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+    }
+  });
+
   it('stored nothing of those requests, and still answers the same requests without the character', async () => {
     expect((await call('GET', '/api/emails?q=ab')).statusCode).toBe(200);
     const listed = (await call('GET', '/api/webhooks')).json() as { data: unknown[] } | unknown[];

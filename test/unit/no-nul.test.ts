@@ -10,6 +10,15 @@ describe('nulField', () => {
     expect(nulField({ a: 1, b: null, c: true, d: [] })).toBeUndefined();
   });
 
+  it('walks values nested deeper than the call stack would go', () => {
+    let deep: unknown = 'a\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(nulField(deep)).toBe(Array.from({ length: 100_000 }, () => '0').join('.'));
+    let clean: unknown = 'a';
+    for (let i = 0; i < 100_000; i++) clean = { k: clean };
+    expect(nulField(clean)).toBeUndefined();
+  });
+
   it('finds nothing in any JSON value without the character, and finds one put anywhere', () => {
     const clean = fc
       .jsonValue()
