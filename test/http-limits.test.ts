@@ -179,7 +179,24 @@ describe('the API listener', () => {
       const cut = await chunked(head, body, body.length);
       expect(cut.closedBeforeHealthz, `${head}: ${cut.received}`).toBe(true);
       if (cut.received !== '') expect(cut.received).toMatch(first);
+      // One answer at most: none written after an early answer that was complete.
+      expect(cut.received.split('HTTP/1.1 ').length - 1, cut.received).toBeLessThanOrEqual(1);
     }
+    // The early answer complete before the tiny chunks arrive: the connection is closed, nothing more
+    // is written on it.
+    const late = await new Promise<string>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+      socket.on('connect', () => {
+        socket.write('POST /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+        setTimeout(() => socket.write('1\r\nx\r\n'.repeat(3000)), 200);
+      });
+    });
+    expect(late).toMatch(/^HTTP\/1\.1 404 /);
+    expect(late.split('HTTP/1.1 ').length - 1, late).toBe(1);
   });
 
   /** Writes a request head with `Expect: 100-continue`; the first answer the server writes. */

@@ -8,7 +8,8 @@
 // was answered on it yet, and closed at once (answerClientError), so nothing more of it is parsed.
 // No client needs a thousand pieces of a few bytes: HTTP clients write chunks of kilobytes, and TCP
 // carries a slow body in segments of about 1,400 bytes.
-import { IncomingMessage } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { answerClientError } from './connection-limits.js';
 
 export const PIECES_BEFORE_CHECK = 1024;
@@ -28,7 +29,13 @@ export class PieceCountingRequest extends IncomingMessage {
       this.pieces += 1;
       this.bytes += chunk.length;
       if (this.pieces > PIECES_BEFORE_CHECK && this.bytes < this.pieces * MIN_AVERAGE_PIECE_BYTES) {
-        answerClientError(Object.assign(new Error('tiny body pieces'), { code: TINY_PIECES }), this.socket);
+        // Answered only while this request's own answer has not begun: after it, even one that is
+        // complete (a 404, which leaves the socket without a current answer), a second would come
+        // unasked, so the connection is only closed.
+        const answer = (this.socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+        if (answer?.req === this && !answer.headersSent) {
+          answerClientError(Object.assign(new Error('tiny body pieces'), { code: TINY_PIECES }), this.socket);
+        } else this.socket.destroy();
         return false;
       }
     }
