@@ -151,8 +151,12 @@ export class LeaseLoop<T> {
       }
       if (claimed.length === free && free > 0) continue; // there may be more due right now
       if (this.woken && mayClaim) continue;
+      // After a reserve claim that came back short, the mail still due is the stuck groups', which the
+      // reserve does not take: waiting for its due time would claim again at once, and again.
       const ms =
-        mayClaim && (this.free() > 0 || this.reserveFree() > 0) ? await this.waitMs(claimed.length) : pollMs;
+        mayClaim && !reserve && (this.free() > 0 || this.reserveFree() > 0)
+          ? await this.waitMs(claimed.length)
+          : pollMs;
       // Checked again after the query: a wake (new work, or stop()) that came during it has nobody to
       // wake yet, and sleeping now would lose it until the next poll.
       if (!this.woken) await this.sleep(ms);
@@ -202,8 +206,11 @@ export class LeaseLoop<T> {
     const stepAside = () => {
       if (!this.inFlight.has(key) || this.aside.has(key)) return this.aside.has(key);
       if (this.aside.size >= (this.options.asideLimit ?? 0)) {
-        this.stuck.add(key);
-        if (this.reserveFree() > 0) this.wake();
+        // Woken once, when the item is first refused: it asks again every so often while it waits.
+        if (!this.stuck.has(key)) {
+          this.stuck.add(key);
+          if (this.reserveFree() > 0) this.wake();
+        }
         return false;
       }
       this.aside.add(key);

@@ -4,7 +4,7 @@
 // answers, is delivered while all those attempts are still waiting: none of them has come to an end
 // (their connections are still open and no attempt of theirs is recorded).
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
@@ -223,6 +223,53 @@ describe.each(databaseKinds)(
         .execute();
       expect(status.map((m) => m.status).sort()).toEqual(['queued', 'queued', 'queued']);
       expect(reset).toBeDefined();
+    });
+  },
+);
+
+describe.each([
+  ['with slots free', { concurrency: 5, asideLimit: 1 }],
+  ['with every slot and place aside held, the reserve finding nothing', { concurrency: 1, asideLimit: 1 }],
+])(
+  'a worker whose attempts hang claims no more than its polls while nothing else is due, %s',
+  (_case, limits) => {
+    let env: TestEnv;
+    const mail = new MailFixture({ domains: [] });
+    const open: net.Socket[] = [];
+    const tarpit = net.createServer((socket) => {
+      open.push(socket);
+      socket.on('error', () => undefined);
+    });
+
+    beforeAll(async () => {
+      await mail.start();
+      await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+      for (const i of [0, 1]) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
+      env = await startTestEnv(sqlite, {
+        env: { ...mail.env, TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100' },
+      });
+    });
+    afterAll(async () => {
+      for (const s of open) s.destroy();
+      await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+      await env?.close();
+      await mail.stop();
+    });
+
+    // A message in flight is due and leased: counted as due, it made every wait 0, and the worker
+    // claimed and asked again hundreds of times a second (a review: 500 and 668 claims in a second).
+    it('claims at most twice in a second with a poll of a minute', async () => {
+      const bulk = await createTenant(env.services, { domain: 'acme.example' });
+      for (const i of [0, 1]) await sendAccepted(env, bulk, { to: `jane@dead${i}.example` });
+      const claims = vi.spyOn(env.services.repos.queue, 'claimDue');
+      await env.services.startWorker({ pollMs: 60_000, asideAfterMs: 100, ...limits });
+      await until('both attempts waiting on the tarpit', async () => (open.length >= 2 ? true : undefined));
+      // Both asked to stand aside by now (every 100 ms): one did, the other was refused.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = claims.mock.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(claims.mock.calls.length - before).toBeLessThan(3);
+      claims.mockRestore();
     });
   },
 );

@@ -299,8 +299,18 @@ export function appliedDeltas(
   return deltas;
 }
 
-/** The earliest next_attempt_at in the queue (null: none), the same statement on both databases. */
-export const NEXT_DUE: Statement = {
-  sql: 'select min(next_attempt_at) as next from messages where next_attempt_at is not null',
-  parameters: [],
-};
+/**
+ * The earliest next_attempt_at in the queue of a message no live lease holds (null: none), the same
+ * statement on both databases. A leased message is not claimable however due it is: counted, it made
+ * every wait 0 while attempts hung in flight with slots free, and the worker claimed and asked again
+ * hundreds of times a second (a review). The due index is read in order, past the few leased rows at
+ * its head, to the first that is free; a lease that ends unreleased is found at the next poll.
+ */
+export function nextDueStatement(now: number): Statement {
+  return {
+    sql: `select next_attempt_at as next from messages
+          where next_attempt_at is not null and (lease_expires_at is null or lease_expires_at <= ?)
+          order by next_attempt_at limit 1`,
+    parameters: [now],
+  };
+}

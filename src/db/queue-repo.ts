@@ -159,9 +159,12 @@ export class QueueRepo {
     return Number(r.numUpdatedRows);
   }
 
-  /** The earliest next_attempt_at in the queue (to sleep exactly until then), or undefined. */
-  nextDue(): Promise<number | undefined> {
-    return this.store.nextDue();
+  /**
+   * The earliest next_attempt_at of a message no live lease holds at `now` (to sleep exactly until
+   * then), or undefined (queue-record.ts nextDueStatement).
+   */
+  nextDue(now: number): Promise<number | undefined> {
+    return this.store.nextDue(now);
   }
 
   /** Messages waiting for delivery (queued or deferred) and when the oldest of them was accepted. */

@@ -43,8 +43,8 @@ export interface QueueStore {
   ): Promise<MessageWithBody[]>;
   /** Applies the records in one transaction (queue-record.ts recordSteps), with their pushes and counts. */
   record(records: AttemptRecord[]): Promise<RecordedAttempts>;
-  /** The earliest next_attempt_at in the queue, or undefined. */
-  nextDue(): Promise<number | undefined>;
+  /** The earliest next_attempt_at of a message no live lease holds at `now`, or undefined. */
+  nextDue(now: number): Promise<number | undefined>;
 }
 
 /**

@@ -122,7 +122,7 @@ export class DeliveryWorker {
       claim: (slots, reserve) => this.claim(slots, reserve),
       run: (m, stepAside) => this.processAside(m, stepAside),
       nextWaitMs: async () => {
-        const next = await this.queue.nextDue();
+        const next = await this.queue.nextDue(this.clock.now());
         return next === undefined ? this.options.pollMs : next - this.clock.now();
       },
       claimFailed: (err) => {

@@ -232,7 +232,7 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
         .where('lease_owner', 'is not', null)
         .execute(),
     /** When the next queued message falls due (undefined: none waits). */
-    nextDue: () => repos.queue.nextDue(),
+    nextDue: (now = Date.now()) => repos.queue.nextDue(now),
     /** Records delivery results as the worker does (the queue's recordMany). */
     recordAttempts: (records: AttemptRecord[]) => repos.queue.recordMany(records),
 

@@ -7,7 +7,7 @@ import { claimFair, type FairCaps } from '../fair-claim.js';
 import {
   appliedDeltas,
   appliedEvents,
-  NEXT_DUE,
+  nextDueStatement,
   recordSteps,
   type AttemptRecord,
   type RecordOutcome,
@@ -62,8 +62,8 @@ export class PostgresQueueStore implements QueueStore {
     });
   }
 
-  async nextDue(): Promise<number | undefined> {
-    const [row] = await queryStatement<{ next: number | null }>(this.db, NEXT_DUE);
+  async nextDue(now: number): Promise<number | undefined> {
+    const [row] = await queryStatement<{ next: number | null }>(this.db, nextDueStatement(now));
     const next = row?.next;
     return next === null || next === undefined ? undefined : Number(next);
   }

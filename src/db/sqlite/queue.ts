@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import {
   appliedDeltas,
   appliedEvents,
-  NEXT_DUE,
+  nextDueStatement,
   recordSteps,
   type AttemptRecord,
   type RecordOutcome,
@@ -155,10 +155,10 @@ export class SqliteQueueStore implements QueueStore {
     return whileUnlocked(this.kysely, () => withoutFsync(this.sqlite, () => this.recordAll(records)));
   }
 
-  nextDue(): Promise<number | undefined> {
+  nextDue(now: number): Promise<number | undefined> {
     return whileUnlocked(this.kysely, () => {
-      const row = this.prepared(NEXT_DUE.sql).get(...NEXT_DUE.parameters) as
-        { next: number | null } | undefined;
+      const next = nextDueStatement(now);
+      const row = this.prepared(next.sql).get(...next.parameters) as { next: number | null } | undefined;
       return row?.next ?? undefined;
     });
   }
