@@ -50,6 +50,19 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     }
     return id;
   };
+  /** Asks for a password reset of the tenant's address: the id of its mail, once listed as sealed. */
+  const sealedReset = async (t: Tenant): Promise<string> => {
+    const asked = await env.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: t.email },
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    return until('the reset mail listed as sealed', async () => {
+      const rows = await env.services.db.kysely.selectFrom('sealed_messages').select('message_id').execute();
+      return rows.length === 1 ? rows[0]!.message_id : undefined;
+    });
+  };
   const sweeper = (batchSize = 500) =>
     new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
       intervalMs: 60_000,
@@ -172,17 +185,8 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     const t = await createTenant(env.services, { domain: 'acme.example' });
     expect((await call(t, 'PATCH', '/api/account', { content_retention_days: null })).statusCode).toBe(200);
     const kept = await message(t, 400);
-    const asked = await env.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { email: t.email },
-    });
-    expect(asked.statusCode, asked.body).toBe(202);
+    const listed = await sealedReset(t);
     const db = env.services.db.kysely;
-    const listed = await until('the reset mail listed as sealed', async () => {
-      const rows = await db.selectFrom('sealed_messages').select('message_id').execute();
-      return rows.length === 1 ? rows[0]!.message_id : undefined;
-    });
     const html = async () =>
       (
         await db
@@ -241,17 +245,8 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     "leaves no copy of a sealed message's link in the database's files once its content is removed",
     async () => {
       const t = await createTenant(env.services, { domain: 'acme.example' });
-      const asked = await env.app.inject({
-        method: 'POST',
-        url: '/api/auth/password-reset',
-        payload: { email: t.email },
-      });
-      expect(asked.statusCode, asked.body).toBe(202);
+      const id = await sealedReset(t);
       const db = env.services.db.kysely;
-      const id = await until('the reset mail listed as sealed', async () => {
-        const rows = await db.selectFrom('sealed_messages').select('message_id').execute();
-        return rows.length === 1 ? rows[0]!.message_id : undefined;
-      });
       const { html } = await db
         .selectFrom('message_bodies')
         .select('html')

@@ -4,10 +4,10 @@
 // the other process's sweep and this one's next heartbeat happen while the receiving server holds its
 // answer to DATA: the content never follows, and the server keeps nothing. (A fault probe's paused
 // worker finished 3 of 3 such messages after another worker had delivered them.)
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
+import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
 import { until } from './helpers/wait.js';
 import { createTenant, sendAccepted, startTestEnv, type TestEnv } from './helpers/services.js';
 
@@ -17,49 +17,20 @@ const HOLDER = '127.0.0.62';
 describe('a worker past its heartbeats', () => {
   let env: TestEnv;
   const mail = new MailFixture({ domains: [] });
-  const seen = { datas: 0, messages: 0 };
+  const holder = new ScriptedSmtpServer();
   let answerData: (() => void) | undefined;
-  const holder = net.createServer((socket) => {
-    let buf = '';
-    let inData = false;
-    socket.write('220 hold.example ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buf += chunk.toString('latin1');
-      for (;;) {
-        if (inData) {
-          const end = buf.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          buf = buf.slice(end + 5);
-          inData = false;
-          seen.messages++;
-          socket.write('250 2.0.0 queued\r\n');
-          continue;
-        }
-        const nl = buf.indexOf('\r\n');
-        if (nl < 0) return;
-        const verb = buf.slice(0, 4).toUpperCase();
-        buf = buf.slice(nl + 2);
-        if (verb === 'EHLO') socket.write('250-hold.example\r\n250 8BITMIME\r\n');
-        else if (verb === 'QUIT') return void socket.end('221 bye\r\n');
-        else if (verb === 'DATA') {
-          seen.datas++;
-          inData = true;
-          // The answer waits for the test.
-          answerData = () => socket.write('354 go ahead\r\n');
-        } else socket.write('250 ok\r\n');
-      }
-    });
-    socket.on('error', () => undefined);
-  });
+  // The answer to DATA waits for the test.
+  holder.beforeData = () => new Promise<void>((resolve) => (answerData = resolve));
 
   beforeAll(async () => {
     await mail.start();
-    await new Promise<void>((resolve) => holder.listen(mail.sink.port, HOLDER, resolve));
+    // The same port as the sink (every MX is reached at TXMAIL_MX_PORT), on another loopback address.
+    await holder.start(mail.sink.port, HOLDER);
     mail.addDomain('held.example', 'mx.held.example', HOLDER);
     env = await startTestEnv(sqlite, { env: mail.env });
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    await holder.stop();
     await env?.close();
     await mail.stop();
   });
@@ -76,11 +47,10 @@ describe('a worker past its heartbeats', () => {
     await registry.beat();
     expect(registry.canClaim()).toBe(true);
     answerData!();
-    await until('the attempt to end', async () =>
-      (await env.attempts(tenant.accountId, id)).length > 0 ? true : undefined,
-    );
-    expect(seen).toEqual({ datas: 1, messages: 0 });
-    const [attempt] = await env.attempts(tenant.accountId, id);
-    expect(attempt).toMatchObject({ outcome: 'deferred' });
+    // The connection is cut after the 354, before any content.
+    await until('the connection to end', async () => (holder.sessions[0]?.ended ? true : undefined));
+    expect(holder.sessions.map((x) => x.commands.filter((c) => c === 'DATA').length)).toEqual([1]);
+    expect(holder.sessions.map((x) => [x.messages, x.contentBytes])).toEqual([[0, 0]]);
+    expect((await env.message(tenant.accountId, id))?.status).not.toBe('delivered');
   });
 });

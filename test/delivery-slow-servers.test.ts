@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
+import { TcpTestServer } from './helpers/tcp-test-server.js';
 import { until } from './helpers/wait.js';
 import { createTenant, sendAccepted, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
 
@@ -177,23 +178,19 @@ describe.each(databaseKinds)(
   (kind) => {
     let env: TestEnv;
     const mail = new MailFixture({ domains: ['dest.example'] });
-    const open: net.Socket[] = [];
-    const tarpit = net.createServer((socket) => {
-      open.push(socket);
-      socket.on('error', () => undefined);
-    });
+    // Accepts and never greets.
+    const tarpit = new TcpTestServer(() => undefined);
 
     beforeAll(async () => {
       await mail.start();
-      await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+      await tarpit.start(mail.sink.port, TARPIT);
       for (const i of [0, 1, 2]) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
       env = await startTestEnv(kind, {
         env: { ...mail.env, TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100' },
       });
     });
     afterAll(async () => {
-      for (const s of open) s.destroy();
-      await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+      await tarpit.stop();
       await env?.close();
       await mail.stop();
     });
@@ -205,7 +202,9 @@ describe.each(databaseKinds)(
       // One slot, one place aside, one place in reserve (lease-loop.ts).
       await env.services.startWorker({ pollMs: 60_000, concurrency: 1, asideAfterMs: 100, asideLimit: 1 });
       // The slot and the place aside held by two attempts the tarpit never greets; the third waits.
-      await until('two attempts waiting on the tarpit', async () => (open.length >= 2 ? true : undefined));
+      await until('two attempts waiting on the tarpit', async () =>
+        tarpit.connections >= 2 ? true : undefined,
+      );
       const reset = await sendAccepted(env, other, {
         from: 'Other <noreply@other.example>',
         to: 'ann@dest.example',
@@ -214,8 +213,8 @@ describe.each(databaseKinds)(
         mail.sink.for('ann@dest.example').length > 0 ? true : undefined,
       );
       // The bulk account's attempts still wait, and its third message was not taken in the reserve.
-      expect(open.length).toBe(2);
-      expect(open.every((s) => !s.destroyed)).toBe(true);
+      expect(tarpit.connections).toBe(2);
+      expect(tarpit.closed).toBe(0);
       const status = await env.services.db.kysely
         .selectFrom('messages')
         .select(['id', 'status'])
@@ -235,23 +234,19 @@ describe.each([
   (_case, limits) => {
     let env: TestEnv;
     const mail = new MailFixture({ domains: [] });
-    const open: net.Socket[] = [];
-    const tarpit = net.createServer((socket) => {
-      open.push(socket);
-      socket.on('error', () => undefined);
-    });
+    // Accepts and never greets.
+    const tarpit = new TcpTestServer(() => undefined);
 
     beforeAll(async () => {
       await mail.start();
-      await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, TARPIT, resolve));
+      await tarpit.start(mail.sink.port, TARPIT);
       for (const i of [0, 1]) mail.addDomain(`dead${i}.example`, 'mx.dead.example', TARPIT);
       env = await startTestEnv(sqlite, {
         env: { ...mail.env, TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100' },
       });
     });
     afterAll(async () => {
-      for (const s of open) s.destroy();
-      await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+      await tarpit.stop();
       await env?.close();
       await mail.stop();
     });
@@ -263,7 +258,9 @@ describe.each([
       for (const i of [0, 1]) await sendAccepted(env, bulk, { to: `jane@dead${i}.example` });
       const claims = vi.spyOn(env.services.repos.queue, 'claimDue');
       await env.services.startWorker({ pollMs: 60_000, asideAfterMs: 100, ...limits });
-      await until('both attempts waiting on the tarpit', async () => (open.length >= 2 ? true : undefined));
+      await until('both attempts waiting on the tarpit', async () =>
+        tarpit.connections >= 2 ? true : undefined,
+      );
       // Both asked to stand aside by now (every 100 ms): one did, the other was refused.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const before = claims.mock.calls.length;

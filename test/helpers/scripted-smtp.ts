@@ -12,17 +12,32 @@ export class ScriptedSmtpServer {
   reply: (step: ScriptedStep, recipient: string, client: string) => Buffer | string | undefined = () =>
     undefined;
   /**
-   * Each session's commands as the client sent them (verbs upper-cased), in order; `ended` once closed;
-   * `client` the address the client connected from.
+   * Awaited before the answer to DATA (the 354): a test holds it to stand for a server slow to take the
+   * content, or to do something first.
    */
-  readonly sessions: { commands: string[]; ended: boolean; client: string }[] = [];
+  beforeData: () => Promise<void> | void = () => undefined;
+  /** How many times the server has answered DATA, over every session. */
+  dataAnswered = 0;
+  /**
+   * Each session's commands as the client sent them (verbs upper-cased), in order; `ended` once closed;
+   * `client` the address the client connected from; `messages` the messages whose final "." came;
+   * `contentBytes` what came after the 354s.
+   */
+  readonly sessions: {
+    commands: string[];
+    ended: boolean;
+    client: string;
+    messages: number;
+    contentBytes: number;
+  }[] = [];
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
-  async start(): Promise<this> {
+  /** Listens on `host` at `port` (0: any free one). */
+  async start(port = 0, host = '127.0.0.1'): Promise<this> {
     this.server = net.createServer((socket) => this.session(socket));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
     this.port = (this.server.address() as net.AddressInfo).port;
     return this;
   }
@@ -35,7 +50,7 @@ export class ScriptedSmtpServer {
   private session(socket: net.Socket): void {
     this.sockets.add(socket);
     const client = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    const record = { commands: [] as string[], ended: false, client };
+    const record = { commands: [] as string[], ended: false, client, messages: 0, contentBytes: 0 };
     this.sessions.push(record);
     socket.on('close', () => {
       this.sockets.delete(socket);
@@ -49,13 +64,18 @@ export class ScriptedSmtpServer {
     };
     let buffered = '';
     let inData = false;
+    // While the answer to DATA is held, what arrives waits in `buffered`.
+    let holding = false;
     socket.write('220 scripted.test ESMTP\r\n');
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1');
+    const onData = () => {
       for (;;) {
+        if (holding) return;
         if (inData) {
           const end = buffered.indexOf('\r\n.\r\n');
           if (end < 0) return;
+          // The CRLF put before the content at DATA is not the content's.
+          record.contentBytes += end - 2;
+          record.messages++;
           buffered = buffered.slice(end + 5);
           inData = false;
           answer('data-end', '250 2.0.0 queued');
@@ -75,13 +95,24 @@ export class ScriptedSmtpServer {
           inData = true;
           // The data may follow at once: "\r\n.\r\n" is searched from the start of what follows.
           buffered = `\r\n${buffered}`;
-          answer(undefined, '354 go ahead');
+          holding = true;
+          void Promise.resolve(this.beforeData()).then(() => {
+            holding = false;
+            this.dataAnswered++;
+            answer(undefined, '354 go ahead');
+            onData();
+          });
+          return;
         } else if (verb === 'QUIT') {
           answer(undefined, '221 bye');
           socket.end();
           return;
         } else answer(undefined, '250 ok');
       }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      onData();
     });
   }
 }

@@ -23,8 +23,9 @@ export class TcpTestServer {
     });
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `host` at `port` (0: any free one). */
+  async start(port = 0, host = '127.0.0.1'): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, host, resolve));
     this.port = (this.server.address() as net.AddressInfo).port;
     return this;
   }

@@ -190,25 +190,34 @@ describe('the lease loop', () => {
     expect(h.stats().released).toBe(1);
   });
 
-  it('gives the slot of an item that steps aside to another, up to the aside limit, and keeps its lease', async () => {
+  /**
+   * A loop of two slots whose items run until finished by hand, each able to step aside; `asked` logs each
+   * claim's slots, and " reserve" after those of a claim for the reserve.
+   */
+  const asideLoop = (options: { asideLimit: number; reserve?: number }) => {
     const t = manualTimers();
-    const asked: number[] = [];
+    const asked: (number | string)[] = [];
     const running = new Map<string, { stepAside: () => boolean; finish: () => void }>();
     let nextId = 0;
     const loop = new LeaseLoop<string>({
       concurrency: 2,
       refillAt: 1,
-      asideLimit: 2,
+      ...options,
       pollMs: 1000,
       timers: t.timers,
-      claim: async (slots) => {
-        asked.push(slots);
+      claim: async (slots, reserve) => {
+        asked.push(reserve ? `${slots} reserve` : slots);
         return Array.from({ length: slots }, () => `item-${nextId++}`);
       },
       run: (item, stepAside) =>
         new Promise<void>((resolve) => running.set(item, { stepAside, finish: resolve })),
       key: (item) => item,
     });
+    return { t, asked, running, loop };
+  };
+
+  it('gives the slot of an item that steps aside to another, up to the aside limit, and keeps its lease', async () => {
+    const { asked, running, loop } = asideLoop({ asideLimit: 2 });
     loop.start();
     await flush();
     expect(asked).toEqual([2]);
@@ -238,53 +247,35 @@ describe('the lease loop', () => {
   });
 
   it('claims for the reserve only while every slot holds an item that could not step aside, and no more than the reserve', async () => {
-    const t = manualTimers();
-    const asked: string[] = [];
-    const running = new Map<string, { stepAside: () => boolean; finish: () => void }>();
-    let nextId = 0;
-    const loop = new LeaseLoop<string>({
-      concurrency: 2,
-      refillAt: 1,
-      asideLimit: 1,
-      reserve: 1,
-      pollMs: 1000,
-      timers: t.timers,
-      claim: async (slots, reserve) => {
-        asked.push(`${slots}${reserve ? ' reserve' : ''}`);
-        return Array.from({ length: slots }, () => `item-${nextId++}`);
-      },
-      run: (item, stepAside) =>
-        new Promise<void>((resolve) => running.set(item, { stepAside, finish: resolve })),
-      key: (item) => item,
-    });
+    const { t, asked, running, loop } = asideLoop({ asideLimit: 1, reserve: 1 });
     loop.start();
     await flush();
-    expect(asked).toEqual(['2']);
+    expect(asked).toEqual([2]);
     expect(running.get('item-0')!.stepAside()).toBe(true);
     await flush();
-    expect(asked).toEqual(['2', '1']);
+    expect(asked).toEqual([2, 1]);
     // The place aside is taken: item-1 keeps its slot; item-2's slot may still free soon.
     expect(running.get('item-1')!.stepAside()).toBe(false);
     await flush();
-    expect(asked).toEqual(['2', '1']);
+    expect(asked).toEqual([2, 1]);
     // Both slots now hold items that could not step aside: one claim for the reserve.
     expect(running.get('item-2')!.stepAside()).toBe(false);
     await flush();
-    expect(asked).toEqual(['2', '1', '1 reserve']);
+    expect(asked).toEqual([2, 1, '1 reserve']);
     expect(loop.held()).toHaveLength(4);
     // The reserve is full: its item stuck too claims nothing more.
     expect(running.get('item-3')!.stepAside()).toBe(false);
     await flush();
     t.fireAll();
     await flush();
-    expect(asked).toEqual(['2', '1', '1 reserve']);
+    expect(asked).toEqual([2, 1, '1 reserve']);
     // The reserve's item ends: another reserve claim; a slot's item ends: a usual claim.
     running.get('item-3')!.finish();
     await flush();
-    expect(asked).toEqual(['2', '1', '1 reserve', '1 reserve']);
+    expect(asked).toEqual([2, 1, '1 reserve', '1 reserve']);
     running.get('item-1')!.finish();
     await flush();
-    expect(asked).toEqual(['2', '1', '1 reserve', '1 reserve', '1']);
+    expect(asked).toEqual([2, 1, '1 reserve', '1 reserve', 1]);
     for (const r of running.values()) r.finish();
     await loop.stop();
   });
