@@ -199,6 +199,21 @@ describe('the API listener', () => {
     expect(late.split('HTTP/1.1 ').length - 1, late).toBe(1);
   });
 
+  it("answers in txmail's form what Node answered alone: no Host, an unknown Expect, CONNECT", async () => {
+    const ask = async (head: string) => (await writeThenRead(port, `${head}\r\n\r\n`, 0)).received;
+    const noHost = await ask('GET /healthz HTTP/1.1\r\nConnection: close');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(noHost).toMatch(/\r\n\r\nbad_request: an HTTP\/1\.1 request must carry a Host header/);
+    // HTTP/1.0 needs none.
+    expect(await ask('GET /healthz HTTP/1.0')).toMatch(/^HTTP\/1\.1 200 /);
+    // An expectation txmail does not know is ignored (RFC 9110 §10.1.1), not an empty 417.
+    expect(
+      await ask('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nConnection: close'),
+    ).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"ok"\}$/);
+    const connect = await ask('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22');
+    expect(connect).toMatch(/^HTTP\/1\.1 400 [^]*bad_request: CONNECT is not served here/);
+  });
+
   /** Writes a request head with `Expect: 100-continue`; the first answer the server writes. */
   const expectContinue = (length: number, extra = '') =>
     new Promise<string>((resolve) => {

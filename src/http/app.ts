@@ -30,6 +30,7 @@ import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
 import { refuseNul } from './no-nul.js';
 import { answerContinue } from './expect-continue.js';
+import { answerProtocolEdges, refuseMissingHost } from './protocol-edges.js';
 import { MAX_PARAM_LENGTH, refuseLongIds } from './id-params.js';
 import { PieceCountingRequest } from './body-pieces.js';
 import { hookList } from './route-hooks.js';
@@ -148,6 +149,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       ...timeouts.http,
       // A body of tiny pieces is cut before it costs the event loop (body-pieces.ts).
       IncomingMessage: PieceCountingRequest,
+      // Refused with a body of txmail's instead of Node's empty 400 (protocol-edges.ts).
+      requireHostHeader: false,
     },
     clientErrorHandler: answerClientError,
     // Refused in txmail's own error form instead (closing.ts).
@@ -162,6 +165,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   limitConnections(app.server, deps.connectionLimits);
   answerContinue(app.server, MAX_BODY_BYTES);
+  answerProtocolEdges(app.server);
   limitPipelining(app);
   // An answer given before its body was read closes the connection in stages (lingering-close.ts).
   const lingering = lingerBeforeClosing(app.server);
@@ -171,6 +175,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
   limitBodyMemory(app, deps.connectionLimits.bodies, (held) => deps.metrics.httpBodyBytes.set(held));
   registerClosingRefusal(app);
+  refuseMissingHost(app);
   // JSON only: anything else is 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);

@@ -85,6 +85,8 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
     message: "the request did not arrive whole within the server's request timeout",
   },
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: "the request's head is over 16 KiB" },
+  // protocol-edges.ts
+  TXMAIL_CONNECT: { code: 'bad_request', message: 'CONNECT is not served here: this is not a proxy' },
   // body-pieces.ts
   TXMAIL_TINY_BODY_PIECES: {
     code: 'bad_request',
