@@ -5,18 +5,16 @@
 // whose chunk headers are most of its bytes. Here every request counts the pieces Node's parser hands it
 // (one a chunk, or one a socket read for a body with a length): past PIECES_BEFORE_CHECK pieces whose
 // average is under MIN_AVERAGE_PIECE_BYTES, the connection is answered `400 bad_request` when nothing
-// was answered on it yet, and closed at once (answerClientError), so nothing more of it is parsed.
+// was answered on it yet, and closed at once (refuseAndClose), so nothing more of it is parsed.
 // No client needs a thousand pieces of a few bytes: HTTP clients write chunks of kilobytes, and TCP
 // carries a slow body in segments of about 1,400 bytes.
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { answerClientError } from './connection-limits.js';
+import { AppError } from '../errors.js';
+import { refuseAndClose } from './connection-limits.js';
 
 export const PIECES_BEFORE_CHECK = 1024;
 export const MIN_AVERAGE_PIECE_BYTES = 64;
-
-/** The code answerClientError knows this refusal by (connection-limits.ts CLIENT_ERRORS). */
-export const TINY_PIECES = 'TXMAIL_TINY_BODY_PIECES';
 
 /** The server's request class (http.createServer's `IncomingMessage` option, app.ts). */
 export class PieceCountingRequest extends IncomingMessage {
@@ -34,7 +32,13 @@ export class PieceCountingRequest extends IncomingMessage {
         // unasked, so the connection is only closed.
         const answer = (this.socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
         if (answer?.req === this && !answer.headersSent) {
-          answerClientError(Object.assign(new Error('tiny body pieces'), { code: TINY_PIECES }), this.socket);
+          refuseAndClose(
+            this.socket,
+            new AppError(
+              'bad_request',
+              `the body arrived in more than ${PIECES_BEFORE_CHECK.toLocaleString('en')} pieces averaging under ${MIN_AVERAGE_PIECE_BYTES} bytes; send it in larger chunks, or with a Content-Length`,
+            ),
+          );
         } else this.socket.destroy();
         return false;
       }

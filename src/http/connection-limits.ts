@@ -85,14 +85,6 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
     message: "the request did not arrive whole within the server's request timeout",
   },
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: "the request's head is over 16 KiB" },
-  // protocol-edges.ts
-  TXMAIL_CONNECT: { code: 'bad_request', message: 'CONNECT is not served here: this is not a proxy' },
-  // body-pieces.ts
-  TXMAIL_TINY_BODY_PIECES: {
-    code: 'bad_request',
-    message:
-      'the body arrived in more than 1,024 pieces averaging under 64 bytes; send it in larger chunks, or with a Content-Length',
-  },
 };
 
 /**
@@ -101,7 +93,21 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
  * form (`code: message`, text/plain) instead of Fastify's JSON, and the connection closed.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'ECONNRESET') return;
+  const known = err.code === undefined ? undefined : CLIENT_ERRORS[err.code];
+  refuseAndClose(
+    socket,
+    new AppError(known?.code ?? 'bad_request', known?.message ?? 'the HTTP request is malformed'),
+  );
+}
+
+/**
+ * Answers `e` on the raw connection and closes it at once, so nothing more of it is parsed: what
+ * answerClientError does with a refusal of Node's parser, and what is refused below any route (a
+ * CONNECT, a body of tiny pieces).
+ */
+export function refuseAndClose(socket: Socket, e: AppError): void {
+  if (socket.destroyed) return;
   // As Node's own handler: a response already begun on this connection (a refusal sent before the body
   // was read, a long answer being streamed) gets no second one written into it; the connection is
   // only closed.
@@ -110,8 +116,6 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     socket.destroy();
     return;
   }
-  const known = err.code === undefined ? undefined : CLIENT_ERRORS[err.code];
-  const e = new AppError(known?.code ?? 'bad_request', known?.message ?? 'the HTTP request is malformed');
   const body = errorBody(e.code, e.message);
   if (socket.writable) {
     socket.write(

@@ -10,18 +10,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { answerClientError } from './connection-limits.js';
+import { refuseAndClose } from './connection-limits.js';
 import { sendError } from './errors.js';
-
-/** The code answerClientError knows a CONNECT by (connection-limits.ts CLIENT_ERRORS). */
-export const CONNECT_REFUSED = 'TXMAIL_CONNECT';
 
 export function answerProtocolEdges(server: Server): void {
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     server.emit('request', req, res);
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    answerClientError(Object.assign(new Error('CONNECT'), { code: CONNECT_REFUSED }), socket);
+    refuseAndClose(socket, new AppError('bad_request', 'CONNECT is not served here: this is not a proxy'));
   });
 }
 
