@@ -56,9 +56,9 @@ export interface Checkpointer {
   soon(): void;
   /**
    * Content was erased: copy the WAL back and cut it to nothing, so that its old frames (which still
-   * hold the erased pages as they were) leave the disk too. A TRUNCATE checkpoint waits for readers and
-   * holds writers off while it copies (a few milliseconds for the WAL this database keeps); one that
-   * another connection held off is tried again at each tick until it is done.
+   * hold the erased pages as they were) leave the disk too (database.ts Db.erased). Tried without a
+   * busy timeout, so a reader in a long read never holds the writers off behind it, and again at most
+   * once a second until no reader is in the way.
    */
   truncate(): void;
   stop(): Promise<void>;
@@ -74,11 +74,6 @@ const checkpointers = new WeakMap<SQLite.Database, Checkpointer>();
  */
 export function checkpointSoon(connection: SQLite.Database): void {
   checkpointers.get(connection)?.soon();
-}
-
-/** Asks the checkpointer of `connection` (if it has one) to truncate the WAL (Checkpointer.truncate). */
-export function truncateWalSoon(connection: SQLite.Database): void {
-  checkpointers.get(connection)?.truncate();
 }
 
 export function startCheckpointer(

@@ -23,8 +23,8 @@ export interface DeliveryJob {
   raw: Buffer;
   /**
    * Asked before the message's data is sent and again before its end (the final dot): false once this
-   * process may have been counted dead (process-registry.ts canClaim), when another worker may hold the
-   * message's lease and deliver it. The transaction is then cut before the dot, so the server discards
+   * process was counted dead since the claim, or may be (process-registry.ts leaseCheck), when another
+   * worker may hold the message's lease and deliver it. The transaction is then cut before the dot, so the server discards
    * what it had: a process paused (SIGSTOP, a virtual machine frozen) mid-transaction resumed and
    * finished mail another worker had delivered meanwhile (a fault probe: 3 of 3, and 10 of a burst).
    */
