@@ -130,9 +130,10 @@ export class LeaseLoop<T> {
     while (this.running) {
       this.woken = false;
       let claimed: T[] = [];
-      const slots = this.free();
-      const reserve = slots <= 0 && this.reserveFree() > 0;
-      const free = reserve ? this.reserveFree() : slots;
+      // Places on reserve are free only while no slot is.
+      const onReserve = this.reserveFree();
+      const reserve = onReserve > 0;
+      const free = reserve ? onReserve : this.free();
       const mayClaim = this.options.canClaim?.() ?? true;
       if (free > 0 && mayClaim) {
         try {

@@ -88,14 +88,15 @@ export class QueueRepo {
    * the accounts holding the fewest leases first, each account's messages by due time, then id. The
    * answer is in that order too (inDeliveryTurn). A message whose lease expired (its worker died) is
    * due again. Concurrent claims never lease a message twice (the store's claim: SKIP LOCKED on
-   * PostgreSQL; SQLite has one writer at a time, so the statement alone is atomic).
+   * PostgreSQL; SQLite has one writer at a time, so the statement alone is atomic). `caps`: the claim's
+   * caps, the stores' DELIVERY_CAPS unless given (the worker's reserve gives IDLE_ACCOUNT_CAPS).
    */
   async claimDue(
     owner: string,
     now: number,
     leaseUntil: number,
     limit: number,
-    caps: FairCaps = DELIVERY_CAPS,
+    caps?: FairCaps,
   ): Promise<MessageWithBody[]> {
     return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit, caps));
   }

@@ -11,8 +11,8 @@ export function configureSqlite(database: SQLite.Database): void {
   // Content that is deleted or overwritten (a sealed message's sign-in link, content past its retention)
   // is overwritten with zeros, in the page and in pages put on the free list, so a copy of the file does
   // not keep it; the WAL's old frames go at the checkpoint that truncates it (database.ts `Db.erased`,
-  // sqlite-checkpointer.ts `truncate`). Writing zeros costs extra pages only where whole pages are freed: the retention
-  // sweeps' deletes, not the send path's inserts.
+  // sqlite-checkpointer.ts `truncate`). Writing zeros costs extra pages only where whole pages are
+  // freed: the retention sweeps' deletes, not the send path's inserts.
   database.pragma('secure_delete = ON');
   // Another connection (the accept thread, or `txmail worker` beside `txmail api`) may hold the write
   // lock briefly.

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import {
+  DELIVERY_CAPS,
   IDLE_ACCOUNT_CAPS,
   type AttemptRecord,
   type QueueRepo,
@@ -157,11 +158,9 @@ export class DeliveryWorker {
       this.reconcile = false;
     }
     const now = this.clock.now();
-    const leaseUntil = now + this.options.leaseMs;
     const check = this.options.leaseCheck?.();
-    const claimed = reserve
-      ? await this.queue.claimDue(this.id, now, leaseUntil, slots, IDLE_ACCOUNT_CAPS)
-      : await this.queue.claimDue(this.id, now, leaseUntil, slots);
+    const caps = reserve ? IDLE_ACCOUNT_CAPS : DELIVERY_CAPS;
+    const claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots, caps);
     if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
     return claimed;
   }
