@@ -222,6 +222,10 @@ describe.each(databaseKinds)(
         .execute();
       expect(status.map((m) => m.status).sort()).toEqual(['queued', 'queued', 'queued']);
       expect(reset).toBeDefined();
+      // The reset itself is recorded delivered, on its reserve place.
+      await until('the reset recorded delivered', async () =>
+        (await env.message(other.accountId, reset))?.status === 'delivered' ? true : undefined,
+      );
     });
   },
 );
