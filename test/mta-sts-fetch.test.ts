@@ -74,6 +74,16 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
       ...options,
     });
 
+  /**
+   * The requirement once the policy fetch started by the first ask has answered, the clock standing
+   * still: a fetch that outlasts a short fetchWaitMs (a busy machine) goes on and is answered later.
+   */
+  const fetched = (p: MtaStsPolicies, name: string) =>
+    until(`the policy of ${name} fetched`, async () => {
+      const r = await p.requirement(name);
+      return r?.policy === 'mta-sts' ? r : undefined;
+    });
+
   it('fetches the policy once, answers from memory, and other processes from the table', async () => {
     const d = domain();
     site.answer(d.host, { body: policy('enforce', ['mx1.allowed.example', '*.allowed.example'], 86400) });
@@ -217,7 +227,8 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     dns.add(`_mta-sts.${d.name}`, 'TXT', 'v=STSv1; id=new');
     site.answer(d.host, { body: policy('enforce', ['new-mx.example'], 86400) });
     clock.advance(61_000);
-    expect(await p.requirement(d.name)).toMatchObject({ policy: 'mta-sts', mxPatterns: ['new-mx.example'] });
+    // Within the fetch's wait, or (a busy machine) just after it: no later discovery is needed.
+    expect(await fetched(p, d.name)).toMatchObject({ policy: 'mta-sts', mxPatterns: ['new-mx.example'] });
     // The old id's answer lands late: neither answered nor stored over the new one.
     release();
     await until('the old fetch answered', async () => (site.to(d.host).length === 2 ? true : undefined));
@@ -252,7 +263,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
       (await p.requirement(first.name))?.policy === 'mta-sts' ? true : undefined,
     );
     clock.advance(61_000);
-    expect((await p.requirement(second.name))?.policy).toBe('mta-sts');
+    expect((await fetched(p, second.name)).policy).toBe('mta-sts');
   });
 
   it('does not fetch a policy id again for five minutes after its fetch failed, but a new id at once', async () => {
