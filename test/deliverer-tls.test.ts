@@ -13,6 +13,7 @@ import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import type { TlsRequirement, TlsSessionReport } from '../src/delivery/tls-policy.js';
 import type { AttemptResult, DeliveryTarget } from '../src/delivery/transport.js';
+import { sealedHtmlBox } from '../src/messages/sealed-html.js';
 import { Verp } from '../src/delivery/verp.js';
 import { claimedMessage } from './helpers/message-row.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
@@ -73,6 +74,7 @@ describe('TLS policy in the Deliverer', () => {
         // The builder is replaced, so any key will do.
         dkim: { signingKey: async () => ({}) } as unknown as DkimKeys,
         verp: new Verp(Buffer.alloc(32, 1)),
+        sealedHtml: sealedHtmlBox('test'),
         transport,
         builder: {
           build: async () => ({ bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }),

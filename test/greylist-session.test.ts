@@ -10,6 +10,7 @@ import { DestinationLimits } from '../src/delivery/destination-limits.js';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import type { AttemptResult } from '../src/delivery/transport.js';
+import { sealedHtmlBox } from '../src/messages/sealed-html.js';
 import { Verp } from '../src/delivery/verp.js';
 import { claimedMessage } from './helpers/message-row.js';
 import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
@@ -66,6 +67,7 @@ describe('a greylisting reply during the session', () => {
         // builder is replaced, so any key will do.
         dkim: { signingKey: async () => ({}) } as unknown as DkimKeys,
         verp: new Verp(Buffer.alloc(32, 1)),
+        sealedHtml: sealedHtmlBox('test'),
         transport,
         builder: {
           build: async () => ({ bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }),

@@ -1,11 +1,11 @@
 // Secrets never stored or logged in plain text: API keys, session ids and device cookies (hashed),
-// passwords (scrypt), DKIM private keys and webhook secrets (sealed), CSRF tokens (derived, never
-// stored), the master key. The whole database and every log line are searched for them.
+// passwords (scrypt), DKIM private keys, webhook secrets and the mailed sign-in links (sealed), CSRF
+// tokens (derived, never stored), the master key. The whole database and every log line are searched for them.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
-import { deviceCookieOf, signUpAndVerify } from './helpers/dashboard-signup.js';
+import { deviceCookieOf, mailedToken, signUpAndVerify } from './helpers/dashboard-signup.js';
 import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds, type TestDatabase } from './helpers/databases.js';
 import { validSend } from './helpers/services.js';
@@ -82,6 +82,8 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
     });
     const browser = await signUpAndVerify({ app, services }, 'dashboard@acme.example', PASSWORD);
     const sessionId = browser.cookie.split('=')[1]!;
+    // The verification link's token, as mailed (its mail is still queued: its content not yet removed).
+    const linkToken = await mailedToken({ app, services }, 'dashboard@acme.example', '/verify-email');
     const csrf = browser.csrf;
     await app.inject({
       method: 'GET',
@@ -121,6 +123,7 @@ describe.each(databaseKinds)('secrets at rest on $name', (kind) => {
       ['session id', sessionId],
       ['CSRF token', csrf],
       ['device cookie', deviceId],
+      ['mailed sign-in link', linkToken],
     ] as const) {
       expect(dump.includes(secret), `${what} in the database`).toBe(false);
       expect(log.text().includes(secret), `${what} in the logs`).toBe(false);

@@ -19,6 +19,7 @@ import { AttemptNotStarted, Deliverer } from '../src/delivery/deliver-message.js
 import { DestinationLimits } from '../src/delivery/destination-limits.js';
 import type { SourceIpPool } from '../src/delivery/source-ip-pool.js';
 import type { Transport } from '../src/delivery/transport.js';
+import { sealedHtmlBox } from '../src/messages/sealed-html.js';
 import { Verp } from '../src/delivery/verp.js';
 import { DATABASE_AWAY_MS } from '../src/delivery/worker.js';
 import { databaseKinds, POSTGRES_URL } from './helpers/databases.js';
@@ -226,6 +227,7 @@ function deliverer(over: {
       dns: {} as DnsResolver,
       dkim: { signingKey: async () => ({}) } as unknown as DkimKeys,
       verp: new Verp(Buffer.alloc(32, 1)),
+      sealedHtml: sealedHtmlBox('test'),
       transport: (over.transport ?? { deliver: async () => ({}) }) as Transport,
       builder: {
         build: async () => ({ bytes: Buffer.from('Subject: s\r\n\r\nhello\r\n'), gzipped: undefined }),

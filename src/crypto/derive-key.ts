@@ -3,7 +3,12 @@
 import { hkdfSync } from 'node:crypto';
 
 export type KeyPurpose =
-  'dkim-key-encryption' | 'verp' | 'session' | 'webhook-secret-encryption' | 'totp-secret-encryption';
+  | 'dkim-key-encryption'
+  | 'verp'
+  | 'session'
+  | 'webhook-secret-encryption'
+  | 'totp-secret-encryption'
+  | 'sealed-content-encryption';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'txmail', purpose, 32));

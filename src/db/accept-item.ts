@@ -14,7 +14,8 @@ export interface AcceptItem {
   bodyParts?: number;
   event: NewEvent;
   /**
-   * The content carries a sign-in link (txmail's sealed mail): listed in sealed_messages in the same
+   * The content carries a sign-in link (txmail's sealed mail): `html` is sealed (messages/sealed-html.ts)
+   * and stored marked so (migration 041), and the message listed in sealed_messages in the same
    * transaction, so its content is removed once it is final (migration 036).
    */
   sealed?: true;

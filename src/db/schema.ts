@@ -273,6 +273,8 @@ export interface MessageBodiesTable {
   /** '' when the HTML is in `parts` parts (message_body_parts), or once the content is removed. */
   html: string;
   parts: ColumnType<number, number | undefined, number>;
+  /** 1: `html` is sealed (messages/sealed-html.ts; migration 041), txmail's mail carrying a sign-in link. */
+  sealed: ColumnType<number, number | undefined, number>;
 }
 
 /** A large message's HTML, in order of `seq` (migration 037; db/sqlite/body-parts.ts). */
@@ -767,8 +769,11 @@ export type LoginDeviceRow = Selectable<LoginDevicesTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type MessageRow = Selectable<MessagesTable>;
-/** A message with its HTML (message_bodies): what the worker builds, and the log's view of one message. */
-export type MessageWithBody = MessageRow & { html: string };
+/**
+ * A message with its HTML (message_bodies): what the worker builds, and the log's view of one message.
+ * `sealed`: the HTML is sealed (messages/sealed-html.ts), to be opened before it is built.
+ */
+export type MessageWithBody = MessageRow & { html: string; sealed?: boolean };
 /** A message as the log reads it: with the columns only the log names (MessageLogColumns). */
 export type LoggedMessageRow = MessageRow & Selectable<MessageLogColumns>;
 export type NewMessage = Insertable<MessagesTable>;

@@ -1,6 +1,7 @@
 // One delivery attempt of one message: choose the signing key and the envelope sender (or refuse a
 // sender domain that may no longer send), route, compose, sign, hand to the transport. Knows nothing
 // about the queue; the worker records what this returns.
+import type { SealedHtml } from '../messages/sealed-html.js';
 import type { Clock } from '../clock.js';
 import {
   SENDABLE_DOMAIN_STATUSES,
@@ -101,6 +102,8 @@ export class Deliverer {
        * signed, so the compression runs while the SMTP exchange waits. Absent: nothing is kept.
        */
       keepRaw?: (signed: Buffer, gzipped: Buffer | undefined) => Promise<KeptRaw | undefined>;
+      /** Opens the HTML of a sealed message (messages/sealed-html.ts) to build it. */
+      sealedHtml: Pick<SealedHtml, 'open'>;
       /** Answers mail to the simulator's addresses in place of the transport (docs/design.md §16). */
       simulator?: SimulatorTransport;
       clock: Clock;
@@ -180,7 +183,7 @@ export class Deliverer {
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
       // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
-      const kept = deps.keepRaw?.(signed, gzipped);
+      const kept = this.keep(m, signed, gzipped);
       startSending();
       const result = await deps.transport.deliver(
         {
@@ -229,15 +232,24 @@ export class Deliverer {
         toName: m.to_name,
         toEmail: m.to_email,
         subject: m.subject,
-        html: m.html,
+        // A sealed message's link is in plain text only here, on its way to the wire.
+        html: m.sealed && m.html !== '' ? this.deps.sealedHtml.open(m.html) : m.html,
         createdAt: m.created_at,
         feedbackId: feedbackId(m.account_id, m.from_domain),
       },
       hostname: this.settings.hostname,
       key,
       // Compressed for keeping on the build thread (build-message.ts keptCopy).
-      ...(this.deps.keepRaw ? { keepUpTo: MAX_RAW_KEPT_BYTES } : {}),
+      ...(this.deps.keepRaw && !m.sealed ? { keepUpTo: MAX_RAW_KEPT_BYTES } : {}),
     });
+  }
+
+  /**
+   * Keeps the bytes as signed (deps.keepRaw); not a sealed message's: the log withholds its content, and
+   * they would hold its link in plain text until the retention sweep.
+   */
+  private keep(m: MessageWithBody, signed: Buffer, gzipped: Buffer | undefined) {
+    return m.sealed ? undefined : this.deps.keepRaw?.(signed, gzipped);
   }
 
   /**
@@ -253,7 +265,7 @@ export class Deliverer {
     const { deps, settings } = this;
     const key = m.from_domain === settings.testDomain ? undefined : await this.ownKey(m);
     const { bytes: signed, gzipped } = await this.sign(m, key);
-    const kept = deps.keepRaw?.(signed, gzipped);
+    const kept = this.keep(m, signed, gzipped);
     const result = await simulator.deliver(
       {
         from: deps.verp.address(m.id, key ? this.returnPathDomain(m.from_domain) : settings.testDomain),

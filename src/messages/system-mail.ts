@@ -10,6 +10,7 @@ import type { AccountsRepo } from '../db/accounts-repo.js';
 import type { Account } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { parseAddress } from './address.js';
+import type { SealedHtml } from './sealed-html.js';
 
 export interface SystemMailSettings {
   testDomain: string;
@@ -26,7 +27,8 @@ export interface SystemMessage {
   html: string;
   /**
    * The content carries a sign-in secret (a sign-up, reset or invitation link) for its recipient alone:
-   * the log shows it without its content (sealedContent below).
+   * the log shows it without its content (sealedContent below), and its HTML is stored sealed
+   * (sealed-html.ts).
    */
   sealed?: boolean;
 }
@@ -55,6 +57,7 @@ export class SystemMail {
       accounts: AccountsRepo;
       writer: Pick<AcceptWriter, 'submit'>;
       clock: Clock;
+      sealedHtml: SealedHtml;
     },
   ) {}
 
@@ -90,7 +93,7 @@ export class SystemMail {
         lease_expires_at: null,
         category: null,
       },
-      html: m.html,
+      html: m.sealed ? this.deps.sealedHtml.seal(m.html) : m.html,
       event: {
         id: newId(),
         message_id: id,
@@ -99,8 +102,8 @@ export class SystemMail {
         created_at: now,
         data: JSON.stringify(m.sealed ? { system: true, sealed: true } : { system: true }),
       },
-      // Listed in the same transaction: the retention sweep removes the content once the message is
-      // final, so a copy of the database holds no live sign-in link (migration 036).
+      // Stored sealed, and listed in the same transaction: the retention sweep removes the content once
+      // the message is final (migration 036). Neither a copy of the database nor its WAL holds the link.
       ...(m.sealed ? { sealed: true as const } : {}),
     });
     if (outcome.kind !== 'accepted') throw new Error(`system mail not accepted: ${outcome.kind}`);

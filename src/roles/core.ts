@@ -11,6 +11,7 @@ import { PasswordHasher } from '../accounts/passwords.js';
 import { blocklistPlanNow, currentListings } from '../blocklists/targets.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { sealedHtmlBox, type SealedHtml } from '../messages/sealed-html.js';
 import { deriveKey } from '../crypto/derive-key.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { migrate, openDatabase, type Db, type OpenOptions } from '../db/database.js';
@@ -64,6 +65,8 @@ export interface Core {
   dns: DnsResolver;
   dkim: DkimKeys;
   verp: Verp;
+  /** Seals the HTML of the service's mail that carries a sign-in link; the worker opens it. */
+  sealedHtml: SealedHtml;
   verifiedDomains: VerifiedDomains;
   domains: Domains;
   /** The accept writer (accept/writer.ts): every message, the API's and the service's own, goes through it. */
@@ -147,6 +150,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     options.generateDkimKey,
   );
   const verp = new Verp(deriveKey(secretKey, 'verp'));
+  const sealedHtml = sealedHtmlBox(secretKey);
   const verifiedDomains = new VerifiedDomains(repos.domains);
 
   const accepting = createAcceptPath(config, {
@@ -159,6 +163,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     logger,
     signals,
     acceptOnly: options.acceptOnly === true,
+    sealedHtml,
   });
   const passwords = new PasswordHasher(config.passwordCost);
   const auth = new ApiKeyAuth(repos.accounts, clock, (err) =>
@@ -193,6 +198,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     db,
     repos,
     secretKey,
+    sealedHtml,
     metrics,
     signals,
     queueSignal,

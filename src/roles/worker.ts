@@ -321,7 +321,7 @@ function tlsReporting(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, verifiedDomains, repos, clock, logger, metrics, signals }: Core,
+  { dns, dkim, verp, sealedHtml, verifiedDomains, repos, clock, logger, metrics, signals }: Core,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
     ConstructorParameters<typeof Deliverer>[1],
     'tlsPolicy' | 'tlsReports'
@@ -375,6 +375,7 @@ function newDeliverer(
         wakeReceiver: () => signals.inboundStored.emit(),
         clock,
       }),
+      sealedHtml,
       clock,
     },
   );

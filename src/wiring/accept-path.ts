@@ -10,6 +10,7 @@ import type { Db } from '../db/database.js';
 import type { QueueSignal } from '../db/seams.js';
 import type { VerifiedDomains } from '../domains/verified-domains.js';
 import { AcceptService } from '../messages/accept.js';
+import type { SealedHtml } from '../messages/sealed-html.js';
 import { SystemMail } from '../messages/system-mail.js';
 import type { Metrics } from '../metrics.js';
 import type { WakeSignals } from '../wake-signals.js';
@@ -36,6 +37,8 @@ export interface AcceptPathDeps {
   signals: WakeSignals;
   /** CoreOptions.acceptOnly (roles/core.ts): whether the SQLite accept thread has the write lock to itself. */
   acceptOnly: boolean;
+  /** Seals the HTML of the service's mail that carries a sign-in link. */
+  sealedHtml: SealedHtml;
 }
 
 export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPath {
@@ -76,7 +79,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
   );
   const systemMail = new SystemMail(
     { testDomain: config.testDomain, senderName: 'txmail' },
-    { accounts: repos.accounts, writer, clock },
+    { accounts: repos.accounts, writer, clock, sealedHtml: deps.sealedHtml },
   );
   return {
     writer,

@@ -86,6 +86,37 @@ describe.each(databaseKinds)('the accept seam on $name', (kind) => {
     );
   });
 
+  it("marks a sealed item's body sealed and lists its message for the sweep, in the same commit", async () => {
+    const a = await account();
+    const items = [item(a, { html: 'v1:sealed-text', sealed: true }), item(a, { html: '<p>plain</p>' })];
+    expect(await accept(items)).toEqual([{ kind: 'accepted' }, { kind: 'accepted' }]);
+    const bodies = await db()
+      .selectFrom('message_bodies')
+      .select(['message_id', 'html', 'sealed'])
+      .where(
+        'message_id',
+        'in',
+        items.map((i) => i.message.id),
+      )
+      .execute();
+    expect(new Map(bodies.map((b) => [b.message_id, [b.html, b.sealed]]))).toEqual(
+      new Map([
+        [items[0]!.message.id, ['v1:sealed-text', 1]],
+        [items[1]!.message.id, ['<p>plain</p>', 0]],
+      ]),
+    );
+    const listed = await db()
+      .selectFrom('sealed_messages')
+      .select('message_id')
+      .where(
+        'message_id',
+        'in',
+        items.map((i) => i.message.id),
+      )
+      .execute();
+    expect(listed).toEqual([{ message_id: items[0]!.message.id }]);
+  });
+
   it('takes an Idempotency-Key once, in one batch or across batches', async () => {
     const a = await account();
     const first = item(a, { idempotency: idempotency('k1') });

@@ -121,6 +121,19 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     for (const [i, id] of ids.entries()) expect(kept.find((b) => b.message_id === id)?.html).toBe(bodies[i]);
   });
 
+  it('says which claimed bodies are sealed, to be opened before they are built', async () => {
+    const plain = await insert({}, '<p>plain</p>');
+    const sealed = await insert({}, 'v1:sealed-text');
+    await db().updateTable('message_bodies').set({ sealed: 1 }).where('message_id', '=', sealed).execute();
+    const claimed = await queue.claim('w1', NOW, UNTIL, 10);
+    expect(new Map(claimed.map((m) => [m.id, [m.html, m.sealed === true]]))).toEqual(
+      new Map([
+        [plain, ['<p>plain</p>', false]],
+        [sealed, ['v1:sealed-text', true]],
+      ]),
+    );
+  });
+
   it('gives large bodies whole, and lets the event loop turn while it reads several of them', async () => {
     // Over the size read with the claim's others (64 KiB), in UTF-8 bytes: two-byte é and four-byte
     // emoji, so characters and bytes differ; together past what one turn reads (1 MiB).

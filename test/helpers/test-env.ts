@@ -26,10 +26,19 @@ import { queuePushes } from './webhook-pushes.js';
 
 export type TestFacade = ReturnType<typeof testFacade>;
 
-/** `dkim`: absent where no test adds a signing domain (a seam's contract database). */
-export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pick<Services, 'dkim'>>) {
+/**
+ * `dkim`: absent where no test adds a signing domain (a seam's contract database); `sealedHtml`: absent
+ * where no test reads the service's sealed mail.
+ */
+export function testFacade(
+  services: Pick<Services, 'repos' | 'db'> & Partial<Pick<Services, 'dkim' | 'sealedHtml'>>,
+) {
   const { repos } = services;
   const db = services.db.kysely;
+  const openSealed = (html: string) => {
+    if (!services.sealedHtml) throw new Error('a sealed message, and no sealedHtml to open it');
+    return services.sealedHtml.open(html);
+  };
   return {
     // Accounts.
     account: (accountId: string) => repos.accounts.findById(accountId),
@@ -168,16 +177,21 @@ export function testFacade(services: Pick<Services, 'repos' | 'db'> & Partial<Pi
         .where('m.account_id', '=', accountId)
         .orderBy('m.created_at')
         .execute(),
-    /** Every message to `address` (the service's own mail: links, warnings), oldest first, with its HTML. */
-    mailTo: (address: string) =>
-      db
-        .selectFrom('messages as m')
-        .innerJoin('message_bodies as b', 'b.message_id', 'm.id')
-        .selectAll('m')
-        .select('b.html')
-        .where('m.to_email', '=', address.toLowerCase())
-        .orderBy('m.id')
-        .execute(),
+    /**
+     * Every message to `address` (the service's own mail: links, warnings), oldest first, with its HTML
+     * (opened, where it is stored sealed: the link as mailed).
+     */
+    mailTo: async (address: string) =>
+      (
+        await db
+          .selectFrom('messages as m')
+          .innerJoin('message_bodies as b', 'b.message_id', 'm.id')
+          .selectAll('m')
+          .select(['b.html', 'b.sealed'])
+          .where('m.to_email', '=', address.toLowerCase())
+          .orderBy('m.id')
+          .execute()
+      ).map(({ sealed, ...m }) => ({ ...m, html: sealed === 1 ? openSealed(m.html) : m.html })),
     /**
      * Puts a message straight into the database (messageRow.ts makes one), as if accepted: its row, and
      * its HTML ('' when not given) in message_bodies.

@@ -40,6 +40,7 @@ import * as m037 from './037-message-body-parts.js';
 import * as m038 from './038-inbound-raw-parts.js';
 import * as m039 from './039-session-origin.js';
 import * as m040 from './040-audit-target-label.js';
+import * as m041 from './041-sealed-bodies.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '038-inbound-raw-parts': m038,
   '039-session-origin': m039,
   '040-audit-target-label': m040,
+  '041-sealed-bodies': m041,
 };

@@ -88,6 +88,7 @@ class PostgresAccept {
             message_id: items[i]!.message.id,
             html: items[i]!.html,
             parts: items[i]!.bodyParts ?? 0,
+            sealed: items[i]!.sealed ? 1 : 0,
           })),
         ),
       )

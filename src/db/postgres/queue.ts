@@ -33,7 +33,7 @@ export class PostgresQueueStore implements QueueStore {
     caps: FairCaps = DELIVERY_CAPS,
   ): Promise<MessageWithBody[]> {
     // Each message with its body (message_bodies), read in the claim's own statement: '' for one without
-    // a body row, as on SQLite.
+    // a body row, as on SQLite; `sealed` true where the HTML is sealed (messages/sealed-html.ts).
     return claimFair<MessageWithBody>(
       this.db,
       'postgres',
@@ -43,7 +43,7 @@ export class PostgresQueueStore implements QueueStore {
       leaseUntil,
       limit,
       caps,
-      sql`select leased.*, coalesce(b.html, '') as html
+      sql`select leased.*, coalesce(b.html, '') as html, coalesce(b.sealed, 0) = 1 as sealed
           from leased left join message_bodies as b on b.message_id = leased.id`,
     );
   }

@@ -66,8 +66,8 @@ export function prepareSqliteAccept(
      on conflict (id) do nothing`,
   );
   const insertMessage = sqlite.prepare(insertSql('messages', MESSAGE_COLUMNS));
-  const insertBody = sqlite.prepare<[string, string, number]>(
-    'insert into message_bodies (message_id, html, parts) values (?, ?, ?)',
+  const insertBody = sqlite.prepare<[string, string, number, number]>(
+    'insert into message_bodies (message_id, html, parts, sealed) values (?, ?, ?, ?)',
   );
   const insertEvent = sqlite.prepare(insertSql('events', EVENT_COLUMNS));
   const insertSealed = sqlite.prepare<[string]>('insert into sealed_messages (message_id) values (?)');
@@ -122,7 +122,7 @@ export function prepareSqliteAccept(
       }
     }
     insertMessage.run(m);
-    insertBody.run(m.id, item.html, item.bodyParts ?? 0);
+    insertBody.run(m.id, item.html, item.bodyParts ?? 0, item.sealed ? 1 : 0);
     if (item.bodyParts) adoptParts.run(m.id);
     insertEvent.run(item.event);
     if (item.sealed) insertSealed.run(m.id);

@@ -50,6 +50,8 @@ interface ClaimedBody {
   parts: number;
   /** null when over SMALL_BODY_BYTES: read on its own. */
   html: string | null;
+  /** 1: the HTML is sealed (messages/sealed-html.ts). */
+  sealed: number;
 }
 
 export class SqliteQueueStore implements QueueStore {
@@ -73,7 +75,8 @@ export class SqliteQueueStore implements QueueStore {
   ) {
     this.addCounts = prepareReputationCounts(sqlite);
     this.bodies = sqlite.prepare(
-      `select message_id, parts, octet_length(html) as bytes, case when octet_length(html) <= ? then html end as html
+      `select message_id, parts, sealed, octet_length(html) as bytes,
+         case when octet_length(html) <= ? then html end as html
        from message_bodies where message_id in (select value from json_each(?))`,
     );
     this.body = sqlite.prepare('select html from message_bodies where message_id = ?');
@@ -134,6 +137,7 @@ export class SqliteQueueStore implements QueueStore {
         row.html = '';
         continue;
       }
+      if (b.sealed === 1) row.sealed = true;
       if (b.parts > 0) {
         row.html = await this.parts.read(row.id, b.parts);
         continue;
