@@ -21,6 +21,8 @@ import { databaseKinds } from './helpers/databases.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
 import { testFacade } from './helpers/test-env.js';
+import { messageRow } from './helpers/message-row.js';
+import { insertEndpoint } from './helpers/webhook-pushes.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -226,6 +228,72 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(setCookieOf(adminLogin, 'txmail_device')).toBeUndefined();
     // Admins manage members' sessions, but not the owner's.
     expect((await as(admin, 'GET', `/api/members/${ownerId}/sessions`)).statusCode).toBe(403);
+  });
+
+  it("shows a viewer a webhook endpoint's origin alone in a message's pushes; who may read webhooks, the URL", async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const viewer = await invite(owner, 'viewer@example.org', 'viewer');
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const ownerKey = ((await as(owner, 'POST', '/api/api-keys', { name: 'k' })).json() as { key: string })
+      .key;
+    const db = env.services.db.kysely;
+    const url = 'https://hooks.example.net/hooks/tok_SECRET123?key=QUERYSECRET';
+    const endpoint = await insertEndpoint(db, owner.accountId, { url });
+    const message = messageRow(owner.accountId, { status: 'delivered', next_attempt_at: null });
+    await env.insertMessage(message);
+    const eventId = newId();
+    await db
+      .insertInto('events')
+      .values({
+        id: eventId,
+        message_id: message.id,
+        account_id: owner.accountId,
+        type: 'email.delivered',
+        data: '{}',
+        created_at: clock.now(),
+      })
+      .execute();
+    await db
+      .insertInto('webhook_attempts')
+      .values({
+        id: newId(),
+        webhook_id: endpoint.id,
+        account_id: owner.accountId,
+        event_id: eventId,
+        event_type: 'email.delivered',
+        attempt: 1,
+        started_at: clock.now(),
+        duration_ms: 12,
+        success: 1,
+        status_code: 200,
+        response: '',
+        error: null,
+      })
+      .execute();
+    const shown = async (read: () => Promise<{ statusCode: number; body: string; json(): unknown }>) => {
+      const res = await read();
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { webhook_deliveries: { url: string }[] }).webhook_deliveries.map((d) => d.url);
+    };
+    const path = `/api/emails/${message.id}`;
+    const viewerSees = await shown(() => as(viewer, 'GET', path));
+    expect(viewerSees).toEqual(['https://hooks.example.net/…']);
+    expect(JSON.stringify(viewerSees)).not.toMatch(/SECRET/);
+    expect(await shown(() => as(dev, 'GET', path))).toEqual([url]);
+    expect(await shown(() => as(owner, 'GET', path))).toEqual([url]);
+    expect(
+      await shown(() => env.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': ownerKey } })),
+    ).toEqual([url]);
+    // A key the developer made follows its maker down to viewer.
+    const devKey = ((await as(dev, 'POST', '/api/api-keys', { name: 'd' })).json() as { key: string }).key;
+    const devId = (
+      (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }
+    ).data.find((m) => m.email === 'dev@example.org')!.id;
+    expect((await as(owner, 'PATCH', `/api/members/${devId}`, { role: 'viewer' })).statusCode).toBe(200);
+    expect(
+      await shown(() => env.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': devKey } })),
+    ).toEqual(['https://hooks.example.net/…']);
   });
 
   it("bounds a key an invited member made by the member's role, follows its changes, revokes it on removal", async () => {

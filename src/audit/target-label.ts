@@ -3,6 +3,7 @@
 // is deleted, no longer appears in the account's lists, and an id alone then says nothing to a person.
 import { domainToUnicode } from 'node:url';
 import type { AuditTargetFacts as TargetFacts, AuditTargetKind } from '../db/audit-repo.js';
+import { endpointOrigin } from '../webhooks/webhook-url.js';
 
 export type TargetKind = AuditTargetKind;
 
@@ -28,20 +29,10 @@ export function keyLabel(key: { name: string; prefix: string }): string {
   return `${key.name} (${key.prefix}…)`;
 }
 
-/**
- * A webhook endpoint's origin alone: the rest of a URL may be a secret of the receiver's (a user name
- * and password, a token in the query, or in the path itself, as Slack's, Discord's and Zapier's hooks
- * carry theirs), and the entry outlives the endpoint. "/…" says a path was left out.
- */
+/** A webhook endpoint by its origin alone (webhook-url.ts): the entry outlives the endpoint. */
 function endpointLabel(url: string, description: string | undefined): string {
-  let shown: string;
-  try {
-    const u = new URL(url);
-    shown = `${u.origin}${u.pathname === '/' && !u.search && !u.hash ? '' : '/…'}`;
-  } catch {
-    // Stored URLs were checked when they were saved: an unreadable one is not shown at all.
-    shown = 'an endpoint';
-  }
+  // Stored URLs were checked when they were saved: an unreadable one is not shown at all.
+  const shown = endpointOrigin(url) ?? 'an endpoint';
   return description ? `${description} (${shown})` : shown;
 }
 

@@ -7,6 +7,7 @@ import type { ActiveSession, Sessions } from '../accounts/sessions.js';
 import type { Clock } from '../clock.js';
 import type { Account, ApiKeyRow, MemberRole } from '../db/schema.js';
 import { AppError, rateLimited } from '../errors.js';
+import { allows, type Permission } from './permissions.js';
 import type { RateLimiter } from './rate-limit.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
 
@@ -37,6 +38,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new Error('route is missing the authentication hook');
   return request.auth;
+}
+
+/**
+ * Whether the caller may use what `permission` guards, for a route that shows more or less by it: a
+ * session by its member's role, a key an invited member made by its maker's, any other key always.
+ */
+export function callerMay(auth: AuthContext, permission: Permission): boolean {
+  if (auth.session) return allows(auth.session.member.role, permission);
+  return auth.apiKeyRole === null || allows(auth.apiKeyRole, permission);
 }
 
 /** The dashboard session of the caller, or `session_required` when it used an API key. */

@@ -8,6 +8,21 @@ import { resolvePublicAddresses } from '../resolve-public.js';
 
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * An endpoint's URL as shown to someone who may not read the endpoint itself (an audit entry, a viewer's
+ * log): its origin alone, since the rest may be a secret of the receiver's (a user name and password, a
+ * token in the query, or in the path itself, as Slack's, Discord's and Zapier's hooks carry theirs).
+ * "/…" says a path was left out; undefined for a URL that does not parse.
+ */
+export function endpointOrigin(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname === '/' && !u.search && !u.hash ? '' : '/…'}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why the URL cannot be an endpoint, or undefined when its form is acceptable. */
 export function webhookUrlProblem(url: string, allowPrivate: boolean): string | undefined {
   if (url.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;

@@ -8683,6 +8683,7 @@ export interface components {
     WebhookPush: {
       id: string;
       webhook_id: string;
+      /** @description The endpoint's URL; its origin alone (`https://hooks.example.net/…`) for a caller whose role may not read webhooks */
       url: string;
       event_id: string;
       event_type: string;

@@ -28,7 +28,8 @@ import { messageDeadline } from '../../delivery/retry-schedule.js';
 import { nextStep, type NextStep } from '../../messages/next-step.js';
 import { contentRemovedAfterGrace } from '../../retention/content-grace.js';
 import { sealedContent } from '../../messages/system-mail.js';
-import { authOf } from '../authenticate.js';
+import { endpointOrigin } from '../../webhooks/webhook-url.js';
+import { authOf, callerMay } from '../authenticate.js';
 import { csvRow } from '../csv.js';
 import { streamedJson } from '../streamed-json.js';
 import { MESSAGE_STATUSES } from '../schemas/emails.js';
@@ -175,7 +176,8 @@ export function registerEmailRoutes(
       },
     },
     async (request, reply) => {
-      const { account } = authOf(request);
+      const auth = authOf(request);
+      const { account } = auth;
       const id = request.params.id;
       const detail = isId(id) ? await messages.detail(account.id, id) : undefined;
       if (!detail) throw new AppError('not_found', `no email with id "${id}" in this account`);
@@ -188,6 +190,10 @@ export function registerEmailRoutes(
       // A sign-in link for its recipient alone: not for the members and keys that read the log.
       const sealed = events.some((e) => e.type === 'email.queued' && sealedContent(e.data));
       const html = sealed ? [] : message.htmlPieces;
+      // An endpoint's URL may carry its receiver's token: whole only for who may read the endpoints.
+      const shownUrl = callerMay(auth, 'webhooks.read')
+        ? (url: string) => url
+        : (url: string) => endpointOrigin(url) ?? '';
       const body = {
         ...detailJson(message, events, message.htmlPieces),
         content_sealed: sealed,
@@ -208,7 +214,7 @@ export function registerEmailRoutes(
         webhook_deliveries: pushes.map((p) => ({
           id: p.id,
           webhook_id: p.webhook_id,
-          url: p.url,
+          url: shownUrl(p.url),
           event_id: p.event_id,
           event_type: p.event_type,
           attempt: p.attempt,

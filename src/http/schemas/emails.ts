@@ -165,7 +165,11 @@ const webhookPush = {
   properties: {
     id: { type: 'string' },
     webhook_id: { type: 'string' },
-    url: { type: 'string' },
+    url: {
+      type: 'string',
+      description:
+        "The endpoint's URL; its origin alone (`https://hooks.example.net/…`) for a caller whose role may not read webhooks",
+    },
     event_id: { type: 'string' },
     event_type: { type: 'string' },
     attempt: { type: 'integer' },
