@@ -296,6 +296,55 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     ).toEqual(['https://hooks.example.net/…']);
   });
 
+  it('lets a developer revoke only the keys it made, and an admin or the owner any; the list says who made each', async () => {
+    await start();
+    const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
+    const admin = await invite(owner, 'admin@example.org', 'admin');
+    const dev = await invite(owner, 'dev@example.org', 'developer');
+    const make = async (b: DashboardBrowser, name: string) => {
+      const res = await as(b, 'POST', '/api/api-keys', { name });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: string; made_by: string | null; role: string | null };
+    };
+    const ownerKey = await make(owner, 'owner-key');
+    const adminKey = await make(admin, 'admin-key');
+    const devKey = await make(dev, 'dev-key');
+    const devKey2 = await make(dev, 'dev-key-2');
+    expect([ownerKey, adminKey, devKey].map((k) => [k.made_by, k.role])).toEqual([
+      [null, null],
+      ['admin@example.org', 'admin'],
+      ['dev@example.org', 'developer'],
+    ]);
+    const listed = async (b: DashboardBrowser) =>
+      Object.fromEntries(
+        (
+          (await as(b, 'GET', '/api/api-keys')).json() as {
+            data: { name: string; made_by: string | null; may_revoke: boolean }[];
+          }
+        ).data.map((k) => [k.name, [k.made_by, k.may_revoke]]),
+      );
+    expect(await listed(dev)).toEqual({
+      'owner-key': [null, false],
+      'admin-key': ['admin@example.org', false],
+      'dev-key': ['dev@example.org', true],
+      'dev-key-2': ['dev@example.org', true],
+    });
+    expect(Object.values(await listed(admin)).map(([, may]) => may)).toEqual([true, true, true, true]);
+    // The developer: not the owner's key, nor the admin's; its own, yes.
+    for (const k of [ownerKey, adminKey]) {
+      const refused = await as(dev, 'DELETE', `/api/api-keys/${k.id}`);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.body).toMatch(/^forbidden: the developer role revokes only the keys it made/);
+    }
+    expect((await as(dev, 'DELETE', `/api/api-keys/${devKey.id}`)).statusCode).toBe(204);
+    // The admin revokes another member's key and the owner's.
+    expect((await as(admin, 'DELETE', `/api/api-keys/${devKey2.id}`)).statusCode).toBe(204);
+    expect((await as(admin, 'DELETE', `/api/api-keys/${ownerKey.id}`)).statusCode).toBe(204);
+    expect(Object.keys(await listed(owner))).toEqual(['admin-key']);
+    // A key that is gone is not found, for whoever asks.
+    expect((await as(dev, 'DELETE', `/api/api-keys/${ownerKey.id}`)).statusCode).toBe(404);
+  });
+
   it("bounds a key an invited member made by the member's role, follows its changes, revokes it on removal", async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);

@@ -120,12 +120,15 @@ export class AccountsRepo {
     return account && { key, account };
   }
 
-  async listApiKeys(accountId: string): Promise<ApiKeyRow[]> {
+  /** The account's keys, newest first, each with the address of the invited member who made it (or null). */
+  async listApiKeys(accountId: string): Promise<(ApiKeyRow & { made_by: string | null })[]> {
     return this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
+      .selectFrom('api_keys as k')
+      .leftJoin('members as m', 'm.id', 'k.member_id')
+      .selectAll('k')
+      .select('m.email as made_by')
+      .where('k.account_id', '=', accountId)
+      .orderBy('k.created_at', 'desc')
       .execute();
   }
 

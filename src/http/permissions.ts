@@ -15,6 +15,8 @@ export type Permission =
   | 'send'
   | 'keys.read'
   | 'keys.write'
+  /** Revoke any key of the account; without it, a member revokes only the keys it made. */
+  | 'keys.manage'
   | 'domains.read'
   | 'domains.write'
   | 'webhooks.read'
@@ -127,6 +129,7 @@ const DEVELOPER: Permission[] = [
 ];
 const ADMIN: Permission[] = [
   ...DEVELOPER,
+  'keys.manage',
   'domains.write',
   'webhooks.write',
   'webhooks.secret',

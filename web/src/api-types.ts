@@ -5909,9 +5909,9 @@ export interface paths {
          *
          *     `session_required`: This route is for the dashboard (session cookie), not for API keys.
          *
-         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
-         *
          *     `forbidden`: The member's role does not allow this (owner, admin, developer, viewer: see the roles).
+         *
+         *     `totp_enrolment_required`: The account requires two-factor sign-in: set it up (POST /api/auth/totp/setup) first.
          */
         403: {
           headers: {
@@ -9333,6 +9333,15 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       last_used_at: string | null;
+      /** @description The address of the invited member who made the key; null: the account's owner or the operator */
+      made_by: string | null;
+      /**
+       * @description The role that bounds the key, its maker's (it follows the member's changes); null: full rights
+       * @enum {string|null}
+       */
+      role: 'admin' | 'developer' | 'viewer' | null;
+      /** @description Whether the caller may revoke it: an owner or admin any key, a developer the keys it made */
+      may_revoke: boolean;
     };
     NewApiKey: {
       id: string;
@@ -9343,6 +9352,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       last_used_at: string | null;
+      /** @description The address of the invited member who made the key; null: the account's owner or the operator */
+      made_by: string | null;
+      /**
+       * @description The role that bounds the key, its maker's (it follows the member's changes); null: full rights
+       * @enum {string|null}
+       */
+      role: 'admin' | 'developer' | 'viewer' | null;
       /** @description txm_…: shown in this answer only */
       key: string;
     };

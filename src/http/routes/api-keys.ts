@@ -5,9 +5,10 @@ import type { ApiKeyAuth } from '../../accounts/api-key-auth.js';
 import type { Accounts } from '../../accounts/accounts.js';
 import type { Clock } from '../../clock.js';
 import type { AccountsRepo } from '../../db/accounts-repo.js';
-import type { ApiKeyRow } from '../../db/schema.js';
+import type { ApiKeyRow, MemberRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { sessionOf } from '../authenticate.js';
+import { allows } from '../permissions.js';
 import {
   AUTHENTICATED,
   json,
@@ -29,14 +30,25 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function keyJson(k: ApiKeyRow) {
+function keyJson(k: ApiKeyRow, madeBy: string | null) {
   return {
     id: k.id,
     name: k.name,
     prefix: k.prefix,
     created_at: iso(k.created_at),
     last_used_at: iso(k.last_used_at),
+    made_by: madeBy,
+    role: k.role,
   };
+}
+
+/**
+ * Whether a member may revoke a key: an owner or admin any of the account's, a developer only those it
+ * made. A developer manages its own keys; the owner's, the operator's and another member's keys run
+ * someone else's servers (docs/API.md, "Members and roles").
+ */
+function mayRevoke(member: Pick<MemberRow, 'id' | 'role'>, key: Pick<ApiKeyRow, 'member_id'>): boolean {
+  return allows(member.role, 'keys.manage') || key.member_id === member.id;
 }
 
 export function registerApiKeyRoutes(
@@ -55,9 +67,13 @@ export function registerApiKeyRoutes(
       },
     },
     async (request) => {
-      const { account } = sessionOf(request);
+      const { account, member } = sessionOf(request);
       const keys = await deps.repo.listApiKeys(account.id);
-      return { data: keys.filter((k) => k.revoked_at === null).map(keyJson) };
+      return {
+        data: keys
+          .filter((k) => k.revoked_at === null)
+          .map((k) => ({ ...keyJson(k, k.made_by), may_revoke: mayRevoke(member, k) })),
+      };
     },
   );
 
@@ -87,7 +103,7 @@ export function registerApiKeyRoutes(
       return reply
         .code(201)
         .header('Cache-Control', 'no-store')
-        .send({ ...keyJson(created.record), key: created.key });
+        .send({ ...keyJson(created.record, maker ? member.email : null), key: created.key });
     },
   );
 
@@ -100,12 +116,22 @@ export function registerApiKeyRoutes(
           ...AUTHENTICATED,
           ...STATE_CHANGING,
           ...SESSION_ONLY,
+          'forbidden',
           'not_found',
         ]),
       },
     },
     async (request, reply) => {
-      const { account } = sessionOf(request);
+      const { account, member } = sessionOf(request);
+      const key = (await deps.repo.listApiKeys(account.id)).find(
+        (k) => k.id === request.params.id && k.revoked_at === null,
+      );
+      if (key && !mayRevoke(member, key)) {
+        throw new AppError(
+          'forbidden',
+          `the ${member.role} role revokes only the keys it made; this one was made by ${key.made_by ?? "the account's owner"}`,
+        );
+      }
       const revoked = await deps.repo.revokeApiKey(account.id, request.params.id, deps.clock.now());
       if (!revoked)
         throw new AppError('not_found', `no live API key with id "${request.params.id}" in this account`);

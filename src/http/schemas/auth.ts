@@ -22,14 +22,33 @@ const keyProperties = {
   prefix: { type: 'string', description: 'The first characters of the key, to tell keys apart' },
   created_at: isoTime,
   last_used_at: nullableIsoTime,
+  made_by: {
+    type: ['string', 'null'],
+    description:
+      "The address of the invited member who made the key; null: the account's owner or the operator",
+  },
+  role: {
+    type: ['string', 'null'],
+    enum: ['admin', 'developer', 'viewer', null],
+    description:
+      "The role that bounds the key, its maker's (it follows the member's changes); null: full rights",
+  },
+} as const;
+
+const listedKeyProperties = {
+  ...keyProperties,
+  may_revoke: {
+    type: 'boolean',
+    description: 'Whether the caller may revoke it: an owner or admin any key, a developer the keys it made',
+  },
 } as const;
 
 const apiKey = {
   $id: 'ApiKey',
   type: 'object',
   additionalProperties: false,
-  required: Object.keys(keyProperties),
-  properties: keyProperties,
+  required: Object.keys(listedKeyProperties),
+  properties: listedKeyProperties,
 } as const;
 
 const newApiKey = {

@@ -88,13 +88,26 @@ export function ApiKeysPage() {
           { header: 'Created', cell: (k) => formatTime(k.created_at) },
           { header: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
           {
+            header: 'Made by',
+            cell: (k) =>
+              k.made_by === null ? (
+                'the owner or the operator (full rights)'
+              ) : (
+                <span className="free-text">
+                  {k.made_by} (as {k.role})
+                </span>
+              ),
+          },
+          {
             header: 'Actions',
             hiddenHeader: true,
-            cell: (k) => (
-              <button type="button" className="button small danger" onClick={() => void revoke(k)}>
-                Revoke<span className="visually-hidden"> the key {k.name}</span>
-              </button>
-            ),
+            // A developer revokes only the keys it made (the answer says which).
+            cell: (k) =>
+              k.may_revoke ? (
+                <button type="button" className="button small danger" onClick={() => void revoke(k)}>
+                  Revoke<span className="visually-hidden"> the key {k.name}</span>
+                </button>
+              ) : null,
           },
         ]}
       />
