@@ -606,6 +606,16 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         .statusCode,
     ).toBe(200);
     expect((await as(dev, 'GET', '/api/emails')).statusCode).toBe(200);
+    // The audit log says which way each change went, and records no change to what it was.
+    for (const on of [true, false, false]) {
+      expect((await as(owner, 'PATCH', '/api/account/security', { require_totp: on })).statusCode).toBe(200);
+    }
+    const entries = (
+      (await as(owner, 'GET', '/api/audit?limit=100')).json() as {
+        data: { action: string; target: string }[];
+      }
+    ).data.filter((e) => e.action === 'account.security_changed');
+    expect(entries.map((e) => e.target)).toEqual(['totp_not_required', 'totp_required']);
   });
 
   it('lists and ends sessions per member', async () => {

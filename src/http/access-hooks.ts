@@ -102,6 +102,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the audited change's target was before the change (rememberTargetFacts). */
     auditTargetBefore?: AuditTargetFacts;
+    /**
+     * Set by a route whose change names no id (the account's security settings): the state it set, the
+     * entry's target in place of one.
+     */
+    auditTarget?: string;
+    /** Set by a route whose request changed nothing (a setting set to what it was): no entry. */
+    auditUnchanged?: true;
   }
 }
 
@@ -166,10 +173,10 @@ export function auditHook(audit: Audit, logger: Logger) {
       reply.statusCode < 300
         ? auditAction(request.method, request.routeOptions.url, reply.statusCode)
         : undefined;
-    const actor = action === undefined ? undefined : actorOf(request);
+    const actor = action === undefined || request.auditUnchanged ? undefined : actorOf(request);
     if (action === undefined || actor === undefined) return done(null, payload);
     const answer = answerOf(payload);
-    const target = targetOf(request, answer);
+    const target = request.auditTarget ?? targetOf(request, answer);
     audit
       .record({
         accountId: request.auth!.account.id,

@@ -238,6 +238,9 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityRoute
         throw new AppError('validation_error', 'turn on two-factor sign-in for yourself before requiring it');
       }
       const at = on ? (account.require_totp_at ?? deps.clock.now()) : null;
+      // The audit entry says which way it went; setting it to what it was writes none.
+      if (on === (account.require_totp_at !== null)) request.auditUnchanged = true;
+      request.auditTarget = on ? 'totp_required' : 'totp_not_required';
       await deps.membersRepo.setRequireTotp(account.id, at);
       return { require_totp: on };
     },

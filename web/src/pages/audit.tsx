@@ -12,6 +12,12 @@ import { LoadMore } from '../components/load-more.js';
 import { ACTION_WORDS } from '../components/audit-actions.js';
 import { unicodeText } from '../components/unicode-address.js';
 
+/** What an `account.security_changed` entry's target says the owner set. */
+const SECURITY_STATES: Record<string, string> = {
+  totp_required: 'two-factor sign-in required of every member',
+  totp_not_required: 'two-factor sign-in no longer required',
+};
+
 /** The parts of txmail that change an account by themselves, as people call them. */
 const SYSTEM_PARTS: Record<string, string> = { reputation_guard: 'the reputation guard' };
 
@@ -26,6 +32,7 @@ function actor(e: AuditEntry): string {
 /** What a change's target means where the action alone does not say it. */
 function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   if (e.action === 'account.reputation_changed' && e.target) return `sending state: ${e.target}`;
+  if (e.action === 'account.security_changed' && e.target) return SECURITY_STATES[e.target] ?? e.target;
   if (!e.target) return '';
   // An email (re-sent): its page in the log, while the log keeps it.
   if (e.action.startsWith('email.')) return <Link href={`/logs/${e.target}`}>email {e.target}</Link>;
