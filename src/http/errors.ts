@@ -81,6 +81,18 @@ export function sizeText(bytes = 10 * 1024 * 1024): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * A JSON-schema type (or list of types, as Ajv gives `["integer", "null"]` or `"integer,null"`) in words:
+ * `an integer or null`.
+ */
+function typeWords(type: unknown): string {
+  const types = (Array.isArray(type) ? type.map(String) : String(type).split(',')).filter((t) => t !== '');
+  const words = types.map((t) => (t === 'null' ? 'null' : `${/^[aeiou]/.test(t) ? 'an' : 'a'} ${t}`));
+  return words.length <= 1
+    ? (words[0] ?? 'of another type')
+    : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
 /** A JSON-schema error as a sentence about the field, e.g. `"to" must be a string`. */
 export function describeSchemaError(errors: SchemaError[], context = 'body'): string {
   const e = errors[0];
@@ -95,7 +107,7 @@ export function describeSchemaError(errors: SchemaError[], context = 'body'): st
     case 'type':
       if (field === '') return `${where} must be a JSON object`;
       if (field === 'to') return '"to" must be a string with one recipient (one email per call)';
-      return `"${field}" must be a ${String(e.params.type)}`;
+      return `"${field}" must be ${typeWords(e.params.type)}`;
     case 'maxLength':
       // Worded as the parsers word their own length limits (e.g. address.ts).
       return `"${field}" must be at most ${String(e.params.limit)} characters`;

@@ -20,3 +20,20 @@ describe('describeSchemaError', () => {
     );
   });
 });
+
+describe('a wrong type', () => {
+  const typeError = (type: unknown, instancePath = '/content_retention_days') => [
+    { keyword: 'type', instancePath, params: { type }, message: 'must be whatever' },
+  ];
+
+  it('says one type with its article, and several as a list', () => {
+    expect(describeSchemaError(typeError('string', '/name'))).toBe('"name" must be a string');
+    expect(describeSchemaError(typeError('integer'))).toBe('"content_retention_days" must be an integer');
+    expect(describeSchemaError(typeError('integer,null'))).toBe(
+      '"content_retention_days" must be an integer or null',
+    );
+    expect(describeSchemaError(typeError(['string', 'array', 'null'], '/tags'))).toBe(
+      '"tags" must be a string, an array or null',
+    );
+  });
+});
