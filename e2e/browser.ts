@@ -113,10 +113,18 @@ export async function accessibilityProblems(
   browser: Browser,
   server: { url: string },
   paths: string[],
-  options: { as?: Page; ready?: (page: Page) => Promise<void> } = {},
+  options: {
+    as?: Page;
+    ready?: (page: Page) => Promise<void>;
+    /** A phone's: the tables then scroll in their boxes (or turn to cards), which axe judges too. */
+    viewport?: { width: number; height: number };
+  } = {},
 ): Promise<string[]> {
   const ready = options.ready ?? ((p: Page) => p.getByRole('heading', { level: 1 }).first().waitFor());
-  const context = await browser.newContext({ bypassCSP: true });
+  const context = await browser.newContext({
+    bypassCSP: true,
+    ...(options.viewport ? { viewport: options.viewport, isMobile: true } : {}),
+  });
   try {
     if (options.as) await context.addCookies(await options.as.context().cookies());
     const check = async (path: string) => {

@@ -259,10 +259,13 @@ describe.runIf(chromiumAvailable())('the overview’s reputation and activity in
   });
 
   it('has no serious or critical accessibility problems (axe-core) on the overview with its charts', async () => {
-    const problems = await accessibilityProblems(browser, server, ['/'], {
-      as: page,
-      ready: (p) => p.locator('svg.activity-chart').waitFor(),
-    });
-    expect(problems).toEqual([]);
+    for (const viewport of [undefined, { width: 375, height: 740 }]) {
+      const problems = await accessibilityProblems(browser, server, ['/'], {
+        as: page,
+        ready: (p) => p.locator('svg.activity-chart').waitFor(),
+        ...(viewport ? { viewport } : {}),
+      });
+      expect(problems, `at ${viewport?.width ?? 'the default'} px`).toEqual([]);
+    }
   });
 });

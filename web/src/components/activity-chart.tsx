@@ -3,6 +3,7 @@
 // bounce and complaint rates against the thresholds the account is judged by. Every day carries a
 // <title> with its numbers (the browser's tooltip), and the same numbers are in a table for screen
 // readers and for anyone who would rather read them.
+import { ScrollBox } from './scroll-box.js';
 import type { ActivityDay } from '../api.js';
 import { axisFor, compactNumber, dayLabel } from './chart-scale.js';
 import { formatLimit, formatNumber, formatPercent } from './format.js';
@@ -264,7 +265,7 @@ export function ActivityTable({ days }: { days: ActivityDay[] }) {
   return (
     <details className="activity-numbers">
       <summary>The numbers, day by day</summary>
-      <div className="table-wrap">
+      <ScrollBox label="Emails per day">
         <table>
           <caption className="visually-hidden">Emails per day</caption>
           <thead>
@@ -288,7 +289,7 @@ export function ActivityTable({ days }: { days: ActivityDay[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </details>
   );
 }

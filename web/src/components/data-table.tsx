@@ -2,7 +2,7 @@
 // loaded, and an empty state in place of a table without rows.
 import type { ReactNode } from 'react';
 import { EmptyState } from './empty-state.js';
-import { useScrollEdges } from './scroll-edges.js';
+import { ScrollBox } from './scroll-box.js';
 
 export interface Column<Row> {
   /** The header's text, and the cell's label on phones when the table has `labelledCells`. */
@@ -31,14 +31,10 @@ export function DataTable<Row extends { id: string }>({
   className?: string;
   labelledCells?: boolean;
 }) {
-  const edges = useScrollEdges<HTMLDivElement>();
   if (!rows) return null;
   if (rows.length === 0) return empty === undefined ? null : <EmptyState>{empty}</EmptyState>;
-  const wrap = ['table-wrap', edges.left && 'more-left', edges.right && 'more-right']
-    .filter(Boolean)
-    .join(' ');
   return (
-    <div className={wrap} ref={edges.ref}>
+    <ScrollBox label={caption ?? 'Table'}>
       <table className={className}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
@@ -62,6 +58,6 @@ export function DataTable<Row extends { id: string }>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -1,8 +1,9 @@
-// Dates as people read them, in their own time zone, with the exact ISO time on hover.
+// Dates as people read them, in their own time zone, named: the API, the CSV export and the chart's
+// days are in UTC, so a time without its zone would read as one of theirs.
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 }
 
 export function formatNumber(n: number): string {

@@ -1,6 +1,7 @@
 // The account's sending reputation (GET /api/account `reputation`; ARCHITECTURE.md, "Reputation
 // guardrails"): its status in words and colour, each rate against the thresholds that warn and pause
 // it, how many messages the window holds, and the rates per sending domain.
+import { ScrollBox } from './scroll-box.js';
 import type { Reputation } from '../api.js';
 import { formatLimit, formatNumber, formatPercent, formatTime } from './format.js';
 import { Notice } from './notice.js';
@@ -98,7 +99,7 @@ export function ReputationPanel({ reputation }: { reputation: Reputation }) {
       {reputation.domains.length === 0 ? (
         <p>No sending domain has messages in this window.</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollBox label="Rates by sending domain">
           <table className="domain-rates">
             <caption className="visually-hidden">Rates by sending domain</caption>
             <thead>
@@ -124,7 +125,7 @@ export function ReputationPanel({ reputation }: { reputation: Reputation }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </section>
   );

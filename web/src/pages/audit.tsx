@@ -76,6 +76,7 @@ export function AuditPage() {
       <ErrorNotice error={entries.error} />
       <DataTable
         caption="Changes, newest first"
+        className="cards"
         rows={entries.rows}
         empty="Nothing changed yet."
         labelledCells

@@ -317,6 +317,9 @@ export function EmailDetailPage({ id }: { id: string }) {
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
           <DataTable
+            className="cards"
+            labelledCells
+            caption="Delivery attempts"
             rows={[...data.delivery_attempts].reverse()}
             empty={
               data.status === 'test'
@@ -352,6 +355,9 @@ export function EmailDetailPage({ id }: { id: string }) {
           />
           <h2>Webhook deliveries</h2>
           <DataTable
+            className="cards"
+            labelledCells
+            caption="Webhook deliveries"
             rows={data.webhook_deliveries}
             empty="No webhook push for this email."
             columns={[
@@ -366,7 +372,7 @@ export function EmailDetailPage({ id }: { id: string }) {
                   </>
                 ),
               },
-              { header: 'Endpoint', cell: (w) => <code>{w.url}</code> },
+              { header: 'Endpoint', cell: (w) => <code className="free-text">{w.url}</code> },
               {
                 header: 'Result',
                 cell: (w) => (

@@ -11,7 +11,7 @@ import { SessionsTable } from '../components/sessions-table.js';
 import { useApi } from '../components/use-api.js';
 import type { ApiBody } from '../api.js';
 import type { Member } from '../api-types.js';
-import type { Role } from '../session.js';
+import { useSession, type Role } from '../session.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
 
@@ -19,13 +19,23 @@ import { useOneAtATime } from '../components/one-at-a-time.js';
 const shown = (m: Member): string => unicodeText(m.email);
 
 const ROLES: { value: Role; label: string }[] = [
-  { value: 'admin', label: 'Admin: domains, webhooks, suppressions, keys, members' },
-  { value: 'developer', label: 'Developer: keys, webhook tests and replays, logs' },
+  // As docs/API.md's table of roles says them.
+  {
+    value: 'admin',
+    label: "Admin: a developer's, plus domains, webhooks, suppressions, any key, members, audit",
+  },
+  {
+    value: 'developer',
+    label:
+      'Developer: sending, its own keys, webhook tests and replays; reads domains, webhooks, suppressions',
+  },
   { value: 'viewer', label: 'Viewer: logs and overview' },
 ];
 
 export function MembersPage() {
   const members = useApi<ApiBody<'/api/members', 'get'>>('/api/members');
+  // Only the owner sees and ends the owner's sessions (an admin is answered 403).
+  const isOwner = useSession().session.member?.role === 'owner';
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<string>();
@@ -134,8 +144,8 @@ export function MembersPage() {
             hiddenHeader: true,
             cell: (m) => (
               <>
-                {/* An invitation not yet accepted has no sessions to show. */}
-                {m.status !== 'invited' && (
+                {/* An invitation not yet accepted has no sessions to show; the owner's are the owner's. */}
+                {m.status !== 'invited' && (m.role !== 'owner' || isOwner) && (
                   <button
                     type="button"
                     className="button small secondary"

@@ -86,7 +86,9 @@ export function OverviewPage() {
                 </li>
                 <li>
                   Webhooks:{' '}
-                  {data.limits.webhooks === 0 ? 'not on this plan' : `up to ${data.limits.webhooks}`}
+                  {data.limits.webhooks === 0
+                    ? 'not on this plan'
+                    : `${data.counts.webhooks ?? 0} of ${data.limits.webhooks}`}
                 </li>
                 {data.test_sends && (
                   <li>

@@ -12,7 +12,7 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useMay } from '../permissions.js';
 import { LoadMore } from '../components/load-more.js';
 import { AddressText } from '../components/address-text.js';
-import { navigate, useLocation } from '../router.js';
+import { Link, navigate, useLocation } from '../router.js';
 
 /** The longest address the suppressions API takes (its schema's maxLength). */
 const MAX_ADDRESS = 320;
@@ -133,6 +133,15 @@ export function SuppressionsPage() {
                     {s.origin}: {s.reason}{' '}
                     {/* The reason often names its code already ("… (5.1.1)"): not twice. */}
                     {s.enhanced_code && !s.reason.includes(s.enhanced_code) && <code>{s.enhanced_code}</code>}
+                    {/* The bounce or complaint that caused it: its message in the log, while kept. */}
+                    {s.source_email_id && (
+                      <>
+                        {' '}
+                        <Link href={`/logs/${s.source_email_id}`}>
+                          the email<span className="visually-hidden"> that suppressed {s.address}</span>
+                        </Link>
+                      </>
+                    )}
                   </span>
                 ),
               },

@@ -135,7 +135,9 @@ export function WebhooksPage() {
           <ItemList items={hooks.data?.data} empty="No endpoints yet.">
             {(w) => (
               <>
-                <Link href={`/webhooks/${w.id}`}>{w.url}</Link>{' '}
+                <Link href={`/webhooks/${w.id}`}>
+                  <span className="free-text">{w.url}</span>
+                </Link>{' '}
                 {w.description && <span className="webhook-description free-text">{w.description}</span>}{' '}
                 {!w.enabled && <span className="badge bad">disabled</span>}
                 <span className="muted"> {w.events.join(', ')}</span>
@@ -231,7 +233,7 @@ export function WebhookPage({ id }: { id: string }) {
           <dl className="facts">
             <dt>URL</dt>
             <dd>
-              <code>{w.url}</code>
+              <code className="free-text">{w.url}</code>
             </dd>
             {w.description && (
               <>
