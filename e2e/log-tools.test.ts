@@ -150,6 +150,35 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     ]);
   });
 
+  it('keeps the focus on Search after a search by keyboard, and an email leads back to the filtered log', async () => {
+    await page.goto(`${server.url}/logs`);
+    await heading('Logs').waitFor();
+    await page.getByLabel('Status').selectOption('delivered');
+    await page.getByRole('button', { name: 'Search' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/status=delivered/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Search');
+    // From later than until: said in words, and not searched.
+    await page.getByLabel('From time').fill('2030-01-02T10:00');
+    await page.getByLabel('Until').fill('2030-01-01T10:00');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('“From time” is after “Until”').waitFor();
+    expect(page.url()).not.toMatch(/since=/);
+    // A refused filter names the field as the form labels it.
+    await page.getByLabel('From time').fill('');
+    await page.getByLabel('Until').fill('');
+    await page.getByLabel('Recipient').fill('jane');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('“Recipient”', { exact: false }).waitFor();
+    // An email of the filtered log leads back to it, filters and all.
+    await page.goto(`${server.url}/logs?status=delivered`);
+    await page.getByRole('link', { name: 'Receipt for order 1001' }).click();
+    await heading('Email').waitFor();
+    await page.getByRole('link', { name: '← Back to the logs' }).click();
+    await page.waitForURL(/\/logs\?status=delivered$/);
+    expect(await rowsShown()).toHaveLength(2);
+  });
+
   it('shows the raw message as sent and when its content goes', async () => {
     await page.goto(`${server.url}/logs/${ids['Your sign-in code']}`);
     await heading('Email').waitFor();

@@ -58,8 +58,11 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
         if (shown.current !== key) return;
         if (err instanceof ApiError && err.routeMissing) setUnavailable(true);
         else setError(err);
-        // A refused search shows its error, not the rows of the search before it.
-        if (after === null) setRows([]);
+        // A refused search shows its error, not the rows of the search before it, nor its next page.
+        if (after === null) {
+          setRows([]);
+          setCursor(null);
+        }
       } finally {
         if (shown.current === key) setLoading(false);
       }

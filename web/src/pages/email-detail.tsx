@@ -1,3 +1,4 @@
+import { logsBackHref } from './logs.js';
 import { useState } from 'react';
 import { api, apiText } from '../api.js';
 import type { Account, EmailDetail, TlsDetails } from '../api-types.js';
@@ -254,7 +255,7 @@ export function EmailDetailPage({ id }: { id: string }) {
   return (
     <Page title="Email">
       <p>
-        <Link href="/logs">← Back to the logs</Link>
+        <Link href={logsBackHref()}>← Back to the logs</Link>
       </p>
       <ErrorNotice error={error} />
       {data && (

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiTextPage, query } from '../api.js';
 import { emailStatusValues, type Email } from '../api-types.js';
 import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/category.js';
 import { DataTable } from '../components/data-table.js';
 import { addressInput } from '../components/field.js';
 import { formatTime } from '../components/format.js';
-import { ErrorNotice, LiveRegion } from '../components/notice.js';
+import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
 import { usePages } from '../components/use-pages.js';
@@ -15,6 +15,33 @@ import { AddressText } from '../components/address-text.js';
 import { LoadMore } from '../components/load-more.js';
 
 const STATUSES = emailStatusValues;
+
+/** The filters' labels by the API's names, for the server's refusals (`"to" is not …`). */
+const FILTER_LABELS = {
+  q: 'Search',
+  status: 'Status',
+  category: 'Category',
+  to: 'Recipient',
+  domain: 'To domain',
+  from: 'Sender',
+  since: 'From time',
+  until: 'Until',
+};
+
+/**
+ * Where the logs were last shown, with their filters (`?status=bounced…`): an email's page links back
+ * there, not to the unfiltered log. Kept for the browser tab (sessionStorage).
+ */
+const LAST_SEARCH = 'txmail.logs.search';
+
+/** The logs as last shown in this tab: `/logs` with the filters they had. */
+export function logsBackHref(): string {
+  try {
+    return `/logs${sessionStorage.getItem(LAST_SEARCH) ?? ''}`;
+  } catch {
+    return '/logs';
+  }
+}
 
 /** datetime-local (the person's time zone) → ISO for the API, and back. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -41,6 +68,23 @@ export function LogsPage() {
   const rows = log.rows ?? [];
   const [exportError, setExportError] = useState<unknown>();
   const [exporting, setExporting] = useState(false);
+  const [formError, setFormError] = useState<string>();
+  useEffect(() => {
+    try {
+      sessionStorage.setItem(LAST_SEARCH, key);
+    } catch {
+      // Storage refused (a private window's quota): the link back is to the whole log.
+    }
+  }, [key]);
+  // The form is made again for each search (its fields show the search's values): the focus goes back
+  // to its Search button, not to the page's start, when the search came from it.
+  const searched = useRef(false);
+  const searchButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!searched.current) return;
+    searched.current = false;
+    searchButton.current?.focus();
+  }, [key]);
 
   /**
    * The filtered log as CSV (Accept: text/csv), saved as a file by the browser: every page the server
@@ -77,9 +121,17 @@ export function LogsPage() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
-    navigate(
-      `/logs${query({ q: get('q'), status: get('status'), category: get('category'), to: get('to'), domain: get('domain'), from: get('from'), since: toIso(get('since') ?? ''), until: toIso(get('until') ?? '') })}`,
-    );
+    const since = toIso(get('since') ?? '');
+    const until = toIso(get('until') ?? '');
+    if (since !== undefined && until !== undefined && since > until) {
+      setFormError('“From time” is after “Until”: no email could match.');
+      return;
+    }
+    setFormError(undefined);
+    const next = `/logs${query({ q: get('q'), status: get('status'), category: get('category'), to: get('to'), domain: get('domain'), from: get('from'), since, until })}`;
+    // The same search again leaves the form (and the focus) as it is.
+    if (next !== `/logs${key}`) searched.current = true;
+    navigate(next);
   };
 
   return (
@@ -158,7 +210,9 @@ export function LogsPage() {
           />
         </div>
         <div className="filter-actions">
-          <button className="button">Search</button>
+          <button className="button" ref={searchButton}>
+            Search
+          </button>
           {key !== '' && (
             <button type="button" className="button secondary" onClick={() => navigate('/logs')}>
               Clear
@@ -175,7 +229,8 @@ export function LogsPage() {
         </div>
       </form>
       <LiveRegion>
-        <ErrorNotice error={log.error ?? exportError} />
+        {formError && <Notice kind="error">{formError}</Notice>}
+        <ErrorNotice error={log.error ?? exportError} labels={FILTER_LABELS} />
         {!log.loading && !log.error && (
           <p className="muted">
             {rows.length === 0
