@@ -124,20 +124,25 @@ export class Deliverer {
    * DNS, the signing) rejects with AttemptNotStarted: nothing was sent, which the worker may count as
    * no attempt. A failure after it rejects as it is.
    */
-  async deliver(m: MessageWithBody, mayFinish?: () => boolean): Promise<DeliveryOutcome> {
+  async deliver(m: MessageWithBody, mayFinish?: () => boolean, deadline?: number): Promise<DeliveryOutcome> {
     let sending = false;
     try {
-      return await this.deliverOnce(m, () => (sending = true), mayFinish);
+      return await this.deliverOnce(m, () => (sending = true), mayFinish, deadline);
     } catch (err) {
       throw sending ? err : new AttemptNotStarted(err);
     }
   }
 
-  /** `mayFinish`: whether the message's lease is still this process's (DeliveryJob.mayFinish). */
+  /**
+   * `mayFinish`: whether the message's lease is still this process's (DeliveryJob.mayFinish).
+   * `deadline`: the message's (its expire_after): the wait for a connection ends there, and no attempt
+   * starts at or after it; the message waits until then (`paused`), when the worker fails it as expired.
+   */
   private async deliverOnce(
     m: MessageWithBody,
     startSending: () => void,
     mayFinish: (() => boolean) | undefined,
+    deadline: number | undefined,
   ): Promise<DeliveryOutcome> {
     const { deps, settings } = this;
     if (deps.simulator?.handles(m.to_domain)) return this.simulate(m, deps.simulator);
@@ -176,12 +181,14 @@ export class Deliverer {
     if (turnedAway !== undefined) return { kind: 'paused', until: turnedAway };
     const { bytes: signed, gzipped } = await this.sign(m, key);
 
-    const admission = await deps.limits.acquire(route.destination, m.account_id, m.id);
+    const admission = await deps.limits.acquire(route.destination, m.account_id, m.id, deadline);
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
+      // The look-ups, the signature and the line took it past its deadline: not started (docs/API.md).
+      if (deadline !== undefined && deps.clock.now() >= deadline) return { kind: 'paused', until: deadline };
       // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
       const kept = this.keep(m, signed, gzipped);
       startSending();

@@ -121,8 +121,12 @@ export class DestinationLimits {
    * goes to the waiting tenant with the fewest deliveries in progress here, and a full line turns away
    * the newest waiter of the tenant holding the most rather than a newcomer holding far fewer. Without
    * it, one account's burst filling the line sent every other account's message away for a second.
+   *
+   * `until`: the message's deadline (its expire_after): a wait in the line ends there, answered with
+   * that time, so the message fails as expired then instead of starting late (a one-time code that
+   * waited behind a stalled server's connections was delivered two minutes past its deadline).
    */
-  async acquire(key: string, tenant = '', messageId?: string): Promise<Admission> {
+  async acquire(key: string, tenant = '', messageId?: string, until?: number): Promise<Admission> {
     const d = this.get(key);
     const now = this.now();
     // Back (at its time or recalled): no longer parked.
@@ -145,7 +149,26 @@ export class DestinationLimits {
     if (d.active < d.limit && d.waiting.length === 0) {
       this.start(d, tenant);
     } else {
-      const admitted = await new Promise<boolean>((settle) => d.waiting.push({ tenant, settle }));
+      let expired = false;
+      const admitted = await new Promise<boolean>((settle) => {
+        if (until === undefined) return d.waiting.push({ tenant, settle });
+        const timer = setTimeout(() => {
+          const i = d.waiting.indexOf(waiter);
+          if (i < 0) return;
+          d.waiting.splice(i, 1);
+          expired = true;
+          settle(false);
+        }, until - now);
+        const waiter: Waiter = {
+          tenant,
+          settle: (ok) => {
+            clearTimeout(timer);
+            settle(ok);
+          },
+        };
+        d.waiting.push(waiter);
+      });
+      if (expired) return { retryAt: until! };
       if (!admitted) {
         const at = this.now();
         return { retryAt: d.pausedUntil > at ? d.pausedUntil : this.park(d, tenant, at, messageId) };

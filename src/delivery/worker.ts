@@ -331,7 +331,7 @@ export class DeliveryWorker {
         events: [],
       });
     }
-    const outcome = await this.deliverer.deliver(m, this.leaseChecks.get(m.id));
+    const outcome = await this.deliverer.deliver(m, this.leaseChecks.get(m.id), deadline);
     switch (outcome.kind) {
       case 'paused':
         // The destination asked for a pause: only the schedule moves, no attempt is counted. A pause

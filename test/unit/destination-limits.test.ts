@@ -72,6 +72,25 @@ describe('destination limits', () => {
     void fourth;
   });
 
+  it("ends a wait in the line at the message's deadline, answered with it, and the line goes on without it", async () => {
+    vi.useFakeTimers();
+    let now = 5000;
+    const limits = new DestinationLimits({ rules: { default: { connections: 2 } } }, () => now);
+    const first = released(await limits.acquire('mx:a'));
+    released(await limits.acquire('mx:a'));
+    let answered: Admission | undefined;
+    void limits.acquire('mx:a', 'acct', 'code', 5500).then((a) => (answered = a));
+    const later = limits.acquire('mx:a', 'other', 'receipt', 60_000);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(answered).toBeUndefined();
+    now = 5500;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answered).toEqual({ retryAt: 5500 });
+    // The slot that frees goes to the one still waiting, whose own deadline is far.
+    first();
+    released(await later)();
+  });
+
   it("serves the line by turns: another account's delivery takes the next slot and is not turned away by a burst's", async () => {
     const limits = new DestinationLimits({ rules: { default: { connections: 2 } } }, () => 5000);
     const order: string[] = [];
