@@ -536,6 +536,15 @@ export class SmtpTransport implements Transport {
       const reply = peerText((err.response ?? err.message).trim(), MAX_REPLY_TEXT);
       return this.result(err.responseCode, reply, target, conn);
     }
+    // The server's EHLO announced a SIZE the message exceeds (RFC 1870 §6), and nodemailer did not send
+    // it: the server said in advance what its 552 at the end of the data would be, so it is that
+    // refusal, permanent, rather than a lost connection retried for two days.
+    const announced =
+      err.code === 'EMESSAGE' ? /^Message size larger than allowed (\d+)$/.exec(err.message) : null;
+    if (announced) {
+      const reply = `552 5.3.4 Message size exceeds the ${announced[1]} bytes the server announced (SIZE); not sent`;
+      return this.result(552, reply, target, conn);
+    }
     // No reply at all: refused, timed out, or dropped. Always worth another try later.
     const connecting = conn === undefined;
     return {

@@ -39,6 +39,8 @@ export class SmtpSink {
       chaos?: () => ChaosMove;
       /** The STARTTLS certificate (PEM, e.g. of test-ca.ts); absent: smtp-server's own self-signed one. */
       tls?: { key: string; cert: string };
+      /** The largest message it takes, announced in its EHLO reply (SIZE, RFC 1870). */
+      size?: number;
     } = {},
   ) {}
 
@@ -46,6 +48,7 @@ export class SmtpSink {
     const auth = this.options.auth;
     const options: SMTPServerOptions = {
       logger: false,
+      ...(this.options.size !== undefined ? { size: this.options.size } : {}),
       ...(this.options.tls ? { key: this.options.tls.key, cert: this.options.tls.cert } : {}),
       authOptional: !auth,
       ...(auth ? { allowInsecureAuth: true } : { disabledCommands: ['AUTH'] }),
