@@ -58,3 +58,37 @@ describe('a worker past its heartbeats', () => {
     expect((await env.message(tenant.accountId, id))?.status).not.toBe('delivered');
   });
 });
+
+describe('a worker that claimed while it may have been counted dead', () => {
+  let env: TestEnv;
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  beforeAll(async () => {
+    await mail.start();
+    env = await startTestEnv(sqlite, { env: mail.env });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await mail.stop();
+  });
+
+  it('gives the claim back at once and delivers the message at its next claim, once', async () => {
+    const tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const id = await sendAccepted(env, tenant, { to: 'ann@dest.example' });
+    // The first claim's check fails (the process resumed after a freeze, its heartbeat overdue);
+    // the next claim's passes (the heartbeat came).
+    let checks = 0;
+    await env.services.startWorker({
+      pollMs: 60_000,
+      leaseCheck: () => {
+        const first = ++checks === 1;
+        return () => !first;
+      },
+    });
+    await until('the message delivered', async () =>
+      (await env.message(tenant.accountId, id))?.status === 'delivered' ? true : undefined,
+    );
+    expect(checks).toBeGreaterThanOrEqual(2);
+    expect(mail.sink.received.filter((m) => m.to.includes('ann@dest.example'))).toHaveLength(1);
+    expect(await env.attempts(tenant.accountId, id)).toHaveLength(1);
+  });
+});

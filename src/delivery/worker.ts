@@ -161,6 +161,18 @@ export class DeliveryWorker {
     const check = this.options.leaseCheck?.();
     const caps = reserve ? IDLE_ACCOUNT_CAPS : DELIVERY_CAPS;
     const claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots, caps);
+    // The process froze (SIGSTOP, a paused virtual machine) around the claim, or learnt meanwhile that
+    // it was counted dead: what it took goes back at once, to be claimed again after the next heartbeat,
+    // rather than sent and cut before the final dot, waiting for a retry (a fault probe's resumed worker
+    // held a fresh message six minutes that way).
+    if (check && claimed.length > 0 && !check()) {
+      this.logger.info(
+        { messages: claimed.length },
+        'claimed while this process may be counted dead; given back',
+      );
+      await this.queue.releaseAll(this.id, this.loop.held()).catch(() => (this.reconcile = true));
+      return [];
+    }
     if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
     return claimed;
   }
@@ -249,7 +261,20 @@ export class DeliveryWorker {
       try {
         const outcome = await this.recorder.submit(record);
         if (outcome === 'lease_lost') {
-          this.logger.warn({ messageId: m.id }, 'lease lost before the attempt was recorded');
+          // Another process holds it now (this one was counted dead): this attempt is not in the log.
+          // A server that had taken the message may receive it a second time; the operator hears so.
+          const attempt = record.attempt;
+          this.logger.warn(
+            {
+              messageId: m.id,
+              ...(attempt
+                ? { outcome: attempt.outcome, smtpCode: attempt.smtp_code, host: attempt.remote_host }
+                : {}),
+            },
+            attempt?.outcome === 'delivered'
+              ? 'lease lost before the attempt was recorded: the server took the message, which another process may deliver again'
+              : 'lease lost before the attempt was recorded',
+          );
           return;
         }
         if (outcome === 'superseded') {
