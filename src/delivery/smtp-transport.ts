@@ -335,7 +335,14 @@ export class SmtpTransport implements Transport {
       } else {
         this.discard(pooled);
       }
-      return { result, tryNext: false };
+      // 421: the server is closing the session (RFC 5321 §3.8), whatever the command ("too many
+      // connections" at RCPT): a host-level refusal, as at the greeting, so the destination's next host
+      // is tried now rather than the message waiting for a retry (a code waited 10 minutes behind an
+      // overloaded primary while its backup MX was fine). A greylisting reply stays with this host.
+      return {
+        result,
+        tryNext: err.responseCode === 421 && !result.greylisted && result.outcome !== 'bounced',
+      };
     }
   }
 
