@@ -47,6 +47,9 @@ export interface ParkedMessage {
 /** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
 export type Admission = { release: () => void } | { retryAt: number };
 
+/** The longest delay setTimeout takes (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A delivery waiting for one of its destination's connections. */
 interface Waiter {
   /** Whose message (the account): the line is served by turns between them. */
@@ -151,7 +154,8 @@ export class DestinationLimits {
     } else {
       let expired = false;
       const admitted = await new Promise<boolean>((settle) => {
-        if (until === undefined) return d.waiting.push({ tenant, settle });
+        // A deadline past what a timer can wait (about 24.8 days) is none: Node would fire it at once.
+        if (until === undefined || until - now > MAX_TIMER_MS) return d.waiting.push({ tenant, settle });
         const timer = setTimeout(() => {
           const i = d.waiting.indexOf(waiter);
           if (i < 0) return;

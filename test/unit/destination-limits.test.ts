@@ -89,6 +89,12 @@ describe('destination limits', () => {
     // The slot that frees goes to the one still waiting, whose own deadline is far.
     first();
     released(await later)();
+    // A deadline beyond what a timer can wait is no deadline: the wait is not ended at once.
+    released(await limits.acquire('mx:a'));
+    let far: Admission | undefined;
+    void limits.acquire('mx:a', 'acct', 'far', now + 40 * 86_400_000).then((a) => (far = a));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(far).toBeUndefined();
   });
 
   it("serves the line by turns: another account's delivery takes the next slot and is not turned away by a burst's", async () => {
