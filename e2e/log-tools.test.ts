@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
 import { MailFixture } from '../test/helpers/mail-fixture.js';
+import { messageRow } from '../test/helpers/message-row.js';
 import { freePort, runCli, startServer, type RunningServer } from '../test/helpers/process.js';
 import { until } from '../test/helpers/wait.js';
 import {
@@ -34,6 +36,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
   let browser: Browser;
   let page: Page;
   let apiKey = '';
+  let databaseUrl = '';
   const ids: Record<string, string> = {};
 
   const api = async (method: string, path: string, body?: unknown) =>
@@ -64,6 +67,7 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await mail.start();
     const port = await freePort();
     const env = serveEnvironment(dir, mail, port, await freePort());
+    databaseUrl = env.TXMAIL_DATABASE_URL!;
     const migrated = await runCli(['migrate'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
     const created = await runCli(['account', 'create', '--email', EMAIL, '--password', PASSWORD], env);
@@ -250,5 +254,51 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await page
       .getByText('Content kept as long as the log (no content retention).', { exact: false })
       .waitFor();
+  });
+
+  it('shows a long log again as far as it was, and where, when the browser comes back from an email', async () => {
+    const { id: accountId } = (await (await api('GET', '/api/account')).json()) as { id: string };
+    const db = openDatabase(databaseUrl);
+    try {
+      const created = Date.now() - 60_000;
+      const rows = Array.from({ length: 120 }, (_, i) =>
+        messageRow(accountId, {
+          subject: `Bulk ${String(i).padStart(3, '0')}`,
+          to_email: `b${i}@bulk.example`,
+          to_domain: 'bulk.example',
+          status: 'delivered',
+          next_attempt_at: null,
+          created_at: created + i,
+          updated_at: created + i,
+        }),
+      );
+      await db.kysely.insertInto('messages').values(rows).execute();
+      await db.kysely
+        .insertInto('message_bodies')
+        .values(rows.map((r) => ({ message_id: r.id, html: '<p>x</p>' })))
+        .execute();
+    } finally {
+      await db.close();
+    }
+    await page.goto(`${server.url}/logs?domain=bulk.example`);
+    const links = page.getByRole('table').getByRole('link');
+    await until('the first page', async () => ((await links.count()) === 50 ? true : undefined));
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await until('the second page', async () => ((await links.count()) === 100 ? true : undefined));
+    // Newest first: the 90th row is "Bulk 030".
+    const target = page.getByRole('link', { name: 'Bulk 030', exact: true });
+    await target.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await target.click();
+    await heading('Email').waitFor();
+    await page.goBack();
+    await until('both pages again', async () => ((await links.count()) === 100 ? true : undefined));
+    await until('the scroll where it was', async () =>
+      Math.abs((await page.evaluate(() => window.scrollY)) - scrolled) < 5 ? true : undefined,
+    );
+    // Another search starts at its first page.
+    await page.goto(`${server.url}/logs?domain=bulk.example&status=delivered`);
+    await until('one page', async () => ((await links.count()) === 50 ? true : undefined));
   });
 });

@@ -22,9 +22,18 @@ export interface Pages<Row> {
   drop(gone: (row: Row) => boolean): void;
 }
 
-/** The pages of `path` with `params` (unset ones left out); a change of either starts again. */
-export function usePages<Row>(path: string, params: Record<string, string | undefined>): Pages<Row> {
+/**
+ * The pages of `path` with `params` (unset ones left out); a change of either starts again. `pages`:
+ * how many to load at first, for a list shown again as far as it was (the log after an email's page).
+ */
+export function usePages<Row>(
+  path: string,
+  params: Record<string, string | undefined>,
+  { pages = 1 }: { pages?: number } = {},
+): Pages<Row> {
   const search = query(params);
+  /** Pages the first load still brings at once: only the list's first showing, not a later search. */
+  const firstPages = useRef(pages);
   const [rows, setRows] = useState<Row[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -51,8 +60,24 @@ export function usePages<Row>(path: string, params: Record<string, string | unde
       try {
         const page = await api<{ data: Row[]; next_cursor: string | null }>('GET', url);
         if (shown.current !== key) return;
-        setRows((prev) => (after === null ? page.data : [...(prev ?? []), ...page.data]));
-        setCursor(page.next_cursor);
+        let data = page.data;
+        let next = page.next_cursor;
+        if (after === null) {
+          // Shown again as far as it was: the next pages follow before anything is drawn.
+          for (let more = firstPages.current - 1; more > 0 && next !== null; more--) {
+            q.set('cursor', next);
+            const following = await api<{ data: Row[]; next_cursor: string | null }>(
+              'GET',
+              `${path}?${q.toString()}`,
+            );
+            if (shown.current !== key) return;
+            data = [...data, ...following.data];
+            next = following.next_cursor;
+          }
+          firstPages.current = 1;
+        }
+        setRows((prev) => (after === null ? data : [...(prev ?? []), ...data]));
+        setCursor(next);
         setError(undefined);
       } catch (err) {
         if (shown.current !== key) return;

@@ -34,6 +34,29 @@ const FILTER_LABELS = {
  */
 const LAST_SEARCH = 'txmail.logs.search';
 
+/** Emails a page of the log. */
+const PAGE_SIZE = 50;
+
+/**
+ * How far the log was shown when an email of it was opened (pages loaded, the scroll), for its search:
+ * coming back (the browser's Back, the email's back link) shows it as far and where it was.
+ */
+const PLACE = 'txmail.logs.place';
+interface Place {
+  search: string;
+  pages: number;
+  scrollY: number;
+}
+
+function placeFor(search: string): Place | undefined {
+  try {
+    const place = JSON.parse(sessionStorage.getItem(PLACE) ?? 'null') as Place | null;
+    return place?.search === search ? place : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The logs as last shown in this tab: `/logs` with the filters they had. */
 export function logsBackHref(): string {
   try {
@@ -64,7 +87,13 @@ export function LogsPage() {
     domain: search.get('domain') ?? undefined,
   };
   const key = query(filters);
-  const log = usePages<Email>('/api/emails', { ...filters, limit: '50' });
+  // Read once, when the page is made: an email of this search was opened from here.
+  const [place] = useState(() => placeFor(key));
+  const log = usePages<Email>(
+    '/api/emails',
+    { ...filters, limit: String(PAGE_SIZE) },
+    { pages: Math.min(place?.pages ?? 1, 20) },
+  );
   const rows = log.rows ?? [];
   const [exportError, setExportError] = useState<unknown>();
   const [exporting, setExporting] = useState(false);
@@ -76,6 +105,21 @@ export function LogsPage() {
       // Storage refused (a private window's quota): the link back is to the whole log.
     }
   }, [key]);
+  // Back where it was, once the pages it had are in.
+  const restored = useRef(place === undefined);
+  useEffect(() => {
+    if (restored.current || log.loading || log.rows === undefined) return;
+    restored.current = true;
+    window.scrollTo(0, place!.scrollY);
+  }, [log.loading, log.rows, place]);
+  const remember = () => {
+    try {
+      const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+      sessionStorage.setItem(PLACE, JSON.stringify({ search: key, pages, scrollY: window.scrollY }));
+    } catch {
+      // Storage refused: coming back shows the first page.
+    }
+  };
   // The form is made again for each search (its fields show the search's values): the focus goes back
   // to its Search button, not to the page's start, when the search came from it.
   const searched = useRef(false);
@@ -263,7 +307,9 @@ export function LogsPage() {
             header: 'Subject',
             cell: (m) => (
               <span className="free-text subject">
-                <Link href={`/logs/${m.id}`}>{m.subject}</Link>
+                <Link href={`/logs/${m.id}`} onClick={remember}>
+                  {m.subject}
+                </Link>
               </span>
             ),
           },
