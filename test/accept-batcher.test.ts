@@ -97,7 +97,7 @@ describe.each(databaseKinds)('group commit on $name', (kind) => {
       .selectAll()
       .where('message_id', '=', awkward.message.id)
       .executeTakeFirst();
-    expect(body).toEqual({ message_id: awkward.message.id, html: awkward.html, parts: 0 });
+    expect(body).toEqual({ message_id: awkward.message.id, html: awkward.html, parts: 0, sealed: 0 });
     const event = await db
       .selectFrom('events')
       .selectAll()

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { migrate, migratorFor, openDatabase, type Db } from '../src/db/database.js';
 import { RetentionRepo } from '../src/db/retention-repo.js';
+import { newId } from '../src/ids.js';
 import { CONTENT_GRACE_DAYS } from '../src/retention/content-grace.js';
 import { RetentionSweeper } from '../src/retention/retention-sweeper.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -223,6 +224,19 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
       Buffer.from('Subject: reset\r\n\r\nhttps://x/reset#token\r\n'),
       clock.now(),
     );
+    // An auto-reply to it quoted the message, link and all: its report's text goes too, the rest stays.
+    const report = newId();
+    await db
+      .insertInto('events')
+      .values({
+        id: report,
+        account_id: t.accountId,
+        message_id: listed,
+        type: 'email.report_received',
+        data: JSON.stringify({ kind: 'auto_reply', text: '> https://x/reset-password?token=quoted' }),
+        created_at: clock.now(),
+      })
+      .execute();
     await db
       .updateTable('messages')
       .set({
@@ -236,6 +250,12 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
       .execute();
     expect(await sweeper().sweep()).toBe(1);
     expect(await html()).toBe('');
+    expect(
+      JSON.parse(
+        (await db.selectFrom('events').select('data').where('id', '=', report).executeTakeFirstOrThrow())
+          .data,
+      ),
+    ).toEqual({ kind: 'auto_reply' });
     expect(
       await db.selectFrom('message_raw').select('message_id').where('message_id', '=', listed).execute(),
     ).toEqual([]);

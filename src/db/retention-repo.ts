@@ -212,6 +212,7 @@ export class RetentionRepo {
     if (ids.length === 0) return { removed: 0, more: false };
     await this.db.transaction().execute(async (trx) => {
       await removeContentOf(trx, ids, now);
+      await removeQuotedText(trx, ids);
       await trx.deleteFrom('sealed_messages').where('message_id', 'in', ids).execute();
     });
     this.erased();
@@ -471,6 +472,35 @@ async function withContentBytes(
  * Removes the messages' content (the HTML and the kept bytes), marking each with when; answers how
  * many were marked (a message whose content went already is not counted again).
  */
+/**
+ * The text of the reports received about these messages (a bounce or an auto-reply may quote the
+ * message, a sealed one's sign-in link with it), kept in their `email.report_received` events: taken out
+ * of the events' data, the rest of the report kept. Few rows: a sealed message draws a report or two.
+ */
+async function removeQuotedText(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  const reports = await trx
+    .selectFrom('events')
+    .select(['id', 'data'])
+    .where('message_id', 'in', ids)
+    .where('type', '=', 'email.report_received')
+    .execute();
+  for (const report of reports) {
+    let data: Record<string, unknown> | undefined;
+    try {
+      data = JSON.parse(report.data) as Record<string, unknown>;
+    } catch {
+      // Unreadable: nothing of it is kept.
+    }
+    if (data !== undefined && !('text' in data)) continue;
+    if (data !== undefined) delete data.text;
+    await trx
+      .updateTable('events')
+      .set({ data: JSON.stringify(data ?? {}) })
+      .where('id', '=', report.id)
+      .execute();
+  }
+}
+
 async function removeContentOf(trx: Transaction<Database>, ids: string[], now: number): Promise<number> {
   const r = await trx
     .updateTable('messages')

@@ -110,6 +110,11 @@ export class Deliverer {
     },
   ) {}
 
+  /** The process is stopping: deliveries waiting for a connection go back to the queue (destination-limits.ts). */
+  stopWaiting(): void {
+    this.deps.limits.stopWaiting();
+  }
+
   /**
    * The expire_after (seconds) that applies to the message: its sending domain's; null for the
    * service's own mail and by default (ARCHITECTURE.md, "Expiry").
@@ -185,10 +190,11 @@ export class Deliverer {
     if ('retryAt' in admission) return { kind: 'paused', until: admission.retryAt };
     const maxMessages = deps.limits.rule(route.destination).messagesPerConnection;
     try {
+      // The look-ups, the signature and the line took it past its deadline: not started (docs/API.md),
+      // nor counted against a warming source address's allowance.
+      if (deadline !== undefined && deps.clock.now() >= deadline) return { kind: 'paused', until: deadline };
       const source = deps.sources.take(blocked && blocked.size > 0 ? new Set(blocked.keys()) : undefined);
       if ('retryAt' in source) return { kind: 'paused', until: source.retryAt };
-      // The look-ups, the signature and the line took it past its deadline: not started (docs/API.md).
-      if (deadline !== undefined && deps.clock.now() >= deadline) return { kind: 'paused', until: deadline };
       // Compressed while the SMTP exchange waits; not for a message that only waits its turn.
       const kept = this.keep(m, signed, gzipped);
       startSending();

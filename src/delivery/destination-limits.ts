@@ -47,6 +47,9 @@ export interface ParkedMessage {
 /** A slot to deliver now, or the time to try again (the destination is saturated or paused). */
 export type Admission = { release: () => void } | { retryAt: number };
 
+/** When a delivery turned away by a stopping worker is due again. */
+const STOPPING_RETRY_MS = 5_000;
+
 /** The longest delay setTimeout takes (2^31 - 1 ms); a longer one fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -104,6 +107,19 @@ export class DestinationLimits {
     this.options = { ...DEFAULT_DESTINATION_LIMITS, ...options };
   }
 
+  private stopping = false;
+
+  /**
+   * The worker is stopping: the deliveries waiting in a line go back to the queue instead of starting
+   * their attempts after the stop began (each may take 5 minutes, past a supervisor's stop timeout and
+   * its SIGKILL), and none joins a line from now on.
+   */
+  stopWaiting(): void {
+    this.stopping = true;
+    for (const d of this.destinations.values())
+      for (const waiter of d.waiting.splice(0)) waiter.settle(false);
+  }
+
   /** The rule for a destination key (`mx:<host>` or `relay:<host>`). */
   rule(key: string): DestinationRule {
     return this.get(key).rule;
@@ -132,6 +148,9 @@ export class DestinationLimits {
   async acquire(key: string, tenant = '', messageId?: string, until?: number): Promise<Admission> {
     const d = this.get(key);
     const now = this.now();
+    // Stopping: no attempt starts now; the message is tried again in a moment (by this process's
+    // successor, or another worker).
+    if (this.stopping) return { retryAt: now + STOPPING_RETRY_MS };
     // Back (at its time or recalled): no longer parked.
     if (messageId !== undefined) d.parkedIds.delete(messageId);
     // Paused (it pushed back): nothing starts before the pause ends, not even a delivery that passed

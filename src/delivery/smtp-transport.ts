@@ -175,6 +175,7 @@ export class SmtpTransport implements Transport {
     let last: AttemptResult | undefined;
     const sessions: TlsSessionReport[] = [];
     const skipped: DeliveryTarget[] = [];
+    let slowedDown = false;
     /** Tries one host; true when there is no next host to try (answered there, or out of time). */
     const answered = async (target: DeliveryTarget): Promise<boolean> => {
       const { result, tryNext } = await this.deliverTo(
@@ -185,7 +186,10 @@ export class SmtpTransport implements Transport {
         sessions,
         deadline,
       );
+      // A host that asked to slow down before another answered still slows the destination down.
+      slowedDown ||= result.throttled;
       last = sessions.length > 0 ? { ...result, tlsSessions: sessions } : result;
+      if (slowedDown && !last.throttled && !last.greylisted) last = { ...last, throttled: true };
       if (skipped.length > 0 && skipped.length < targets.length)
         last = { ...last, skippedHosts: skipped.map((t) => t.host) };
       return !tryNext || deadline.expired;
@@ -319,7 +323,9 @@ export class SmtpTransport implements Transport {
       // A reused connection that failed without a reply may have been closed by the server while idle:
       // the message goes again on a fresh one, unless it may no longer be finished at all (mayFinish).
       const mayFinish = job.mayFinish?.() ?? true;
-      if (reused && !fresh && err.responseCode === undefined && !deadline.expired && mayFinish) {
+      // Not the refusal of a SIZE the server announced (no reply either): the connection is fine.
+      const idleClosed = err.responseCode === undefined && announcedSizeLimit(err) === undefined;
+      if (reused && !fresh && idleClosed && !deadline.expired && mayFinish) {
         this.discard(pooled);
         continue;
       }
@@ -335,14 +341,15 @@ export class SmtpTransport implements Transport {
       } else {
         this.discard(pooled);
       }
-      // 421: the server is closing the session (RFC 5321 §3.8), whatever the command ("too many
-      // connections" at RCPT): a host-level refusal, as at the greeting, so the destination's next host
-      // is tried now rather than the message waiting for a retry (a code waited 10 minutes behind an
-      // overloaded primary while its backup MX was fine). A greylisting reply stays with this host.
-      return {
-        result,
-        tryNext: err.responseCode === 421 && !result.greylisted && result.outcome !== 'bounced',
-      };
+      // 421 to the envelope (MAIL, RCPT, the DATA command: "too many connections"), before any content
+      // (the server then closes the connection, as smtp-server and Postfix do):
+      // the server is closing the session (RFC 5321 §3.8), a host-level refusal as at the greeting, so
+      // the destination's next host is tried now rather than the message waiting for a retry (a code
+      // waited 10 minutes behind an overloaded primary while its backup MX was fine). Not a 421 to the
+      // content (Gmail's per-message policy refusals come there: every host would be sent the message
+      // whole), and not a greylisting reply, which stays with its host.
+      const closing = err.responseCode === 421 && !outcome.contentSent;
+      return { result, tryNext: closing && !result.greylisted && result.outcome !== 'bounced' };
     }
   }
 
@@ -478,7 +485,9 @@ export class SmtpTransport implements Transport {
   private send(
     pooled: PooledConnection,
     job: DeliveryJob,
-  ): Promise<{ ok: true; response: string } | { ok: false; err: SmtpError }> {
+  ): Promise<{ ok: true; response: string } | { ok: false; err: SmtpError; contentSent: boolean }> {
+    /** Whether the server had answered DATA with 354 and the content began to go (guardedData). */
+    let contentSent = false;
     return new Promise((resolve) => {
       // The server may close right after a reply (e.g. 421, RFC 5321 §3.8): report that reply, not
       // just "closed". setImmediate lets nodemailer's own callback win when it has one.
@@ -491,16 +500,16 @@ export class SmtpTransport implements Transport {
             code: 'ECONNECTION',
           });
           if (code) Object.assign(err, { responseCode: Number(code[1]), response: last });
-          resolve({ ok: false, err });
+          resolve({ ok: false, err, contentSent });
         });
       pooled.conn.once('end', onEnd);
-      const message = job.mayFinish ? guardedData(job.raw, job.mayFinish) : job.raw;
+      const message = guardedData(job.raw, job.mayFinish, () => (contentSent = true));
       pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, message, (err, info) => {
         pooled.conn.removeListener('end', onEnd);
-        if (err) return resolve({ ok: false, err: err as SmtpError });
+        if (err) return resolve({ ok: false, err: err as SmtpError, contentSent });
         if (info!.rejected.length > 0) {
           const rejectedErr = (info!.rejectedErrors?.[0] ?? new Error('recipient rejected')) as SmtpError;
-          return resolve({ ok: false, err: Object.assign(rejectedErr, { code: 'EENVELOPE' }) });
+          return resolve({ ok: false, err: Object.assign(rejectedErr, { code: 'EENVELOPE' }), contentSent });
         }
         resolve({ ok: true, response: info!.response });
       });
@@ -546,10 +555,9 @@ export class SmtpTransport implements Transport {
     // The server's EHLO announced a SIZE the message exceeds (RFC 1870 §6), and nodemailer did not send
     // it: the server said in advance what its 552 at the end of the data would be, so it is that
     // refusal, permanent, rather than a lost connection retried for two days.
-    const announced =
-      err.code === 'EMESSAGE' ? /^Message size larger than allowed (\d+)$/.exec(err.message) : null;
-    if (announced) {
-      const reply = `552 5.3.4 Message size exceeds the ${announced[1]} bytes the server announced (SIZE); not sent`;
+    const limit = announcedSizeLimit(err);
+    if (limit !== undefined) {
+      const reply = `552 5.3.4 Message size exceeds the ${limit} bytes the server announced (SIZE); not sent`;
       return this.result(552, reply, target, conn);
     }
     // No reply at all: refused, timed out, or dropped. Always worth another try later.
@@ -651,16 +659,25 @@ function login(conn: SMTPConnection, auth: { user: string; pass: string }): Prom
   });
 }
 
+/** The SIZE (bytes) a server announced that nodemailer refused to send the message past, if that is `err`. */
+function announcedSizeLimit(err: SmtpError): string | undefined {
+  return err.code === 'EMESSAGE'
+    ? /^Message size larger than allowed (\d+)$/.exec(err.message)?.[1]
+    : undefined;
+}
+
 /**
  * The message's data as a stream that asks `mayFinish` before its bytes and before its end: nodemailer
  * reads it only once the server has answered DATA with 354, and writes the final dot when it ends. A
  * refusal fails the stream, and nodemailer closes the connection without the dot (DeliveryJob.mayFinish).
+ * `started`: told at the first read, when the content begins to go.
  */
-function guardedData(raw: Buffer, mayFinish: () => boolean): Readable {
+function guardedData(raw: Buffer, mayFinish: (() => boolean) | undefined, started: () => void): Readable {
   let sent = false;
   return new Readable({
     read() {
-      if (!mayFinish()) {
+      started();
+      if (mayFinish && !mayFinish()) {
         this.destroy(
           Object.assign(
             new Error('not finished: this process may have been counted dead, and its lease taken over'),

@@ -41,8 +41,10 @@ export interface AttemptResult {
   remoteIp: string | null;
   tls: boolean;
   /**
-   * The destination asked us to slow down (421, 4.7.28, rate-limit words): the destination's
-   * concurrency is lowered and it is paused (destination-limits.ts). Never set with `greylisted`.
+   * The destination asked us to slow down (421, 4.7.28, rate-limit words), the host that answered or
+   * one tried before it in the attempt (a delivery by the backup MX after the primary's 421): the
+   * destination's concurrency is lowered and it is paused (destination-limits.ts). Never set with
+   * `greylisted`.
    */
   throttled: boolean;
   /**

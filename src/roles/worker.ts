@@ -77,6 +77,7 @@ export function createWorkerRole(core: Core): WorkerRole {
   let dispatcher: WebhookDispatcher | undefined;
   let transport: SmtpTransport | undefined;
   let builder: MessageBuilder | undefined;
+  let deliverer: Deliverer | undefined;
   let sourceSync: NodeJS.Timeout | undefined;
   let stopListening: (() => Promise<void>) | undefined;
   let domainChecker: DomainChecker | undefined;
@@ -134,7 +135,7 @@ export function createWorkerRole(core: Core): WorkerRole {
         listedRefresh.unref();
       }
       ({ tlsCounter, tlsReporter } = tlsReporting(config, core, transport));
-      const deliverer = newDeliverer(config, core, {
+      deliverer = newDeliverer(config, core, {
         transport,
         builder,
         sources,
@@ -217,6 +218,8 @@ export function createWorkerRole(core: Core): WorkerRole {
       await retention.stop();
       await domainChecker?.stop();
       await tlsReporter?.stop();
+      // No attempt starts after the stop began: those waiting for a connection go back to the queue.
+      deliverer?.stopWaiting();
       await worker?.stop();
       // Policy fetches no delivery waits for any more end too: they would hold the process a minute.
       mtaSts?.close();

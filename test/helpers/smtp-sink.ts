@@ -101,6 +101,8 @@ export class SmtpSink {
             if (move === 'drop') return this.dropAll();
             if (move === 'defer')
               return cb(Object.assign(new Error('4.3.0 chaos: queue full'), { responseCode: 452 }));
+            if (move === 'throttle')
+              return cb(Object.assign(new Error('4.7.0 chaos: slow down'), { responseCode: 421 }));
           }
           if (rcpts.some((r) => r.toLowerCase().startsWith('reject'))) {
             return cb(Object.assign(new Error('5.6.0 message content rejected'), { responseCode: 554 }));

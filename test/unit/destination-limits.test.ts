@@ -97,6 +97,16 @@ describe('destination limits', () => {
     expect(far).toBeUndefined();
   });
 
+  it('sends the line back to the queue when the worker stops, and lets nobody in after', async () => {
+    const now = 5000;
+    const limits = new DestinationLimits({ rules: { default: { connections: 1 } } }, () => now);
+    released(await limits.acquire('mx:a'));
+    const waiting = limits.acquire('mx:a', 'acct', 'code');
+    limits.stopWaiting();
+    expect(await waiting).toHaveProperty('retryAt');
+    expect(await limits.acquire('mx:b')).toEqual({ retryAt: now + 5000 });
+  });
+
   it("serves the line by turns: another account's delivery takes the next slot and is not turned away by a burst's", async () => {
     const limits = new DestinationLimits({ rules: { default: { connections: 2 } } }, () => 5000);
     const order: string[] = [];
