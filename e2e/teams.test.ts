@@ -19,6 +19,7 @@ import { freePort, startServer, type RunningServer } from '../test/helpers/proce
 import { until } from '../test/helpers/wait.js';
 import {
   accessibilityProblems,
+  apiFetch,
   chromiumAvailable,
   launchChromium,
   scannedQr,
@@ -179,6 +180,8 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
         '/forgot-password',
       );
       await p.goto(`${server.url}/verify-email?token=not-a-live-token`);
+      // Not the browser that signed up: asked first (a login CSRF would otherwise need no click).
+      await p.getByRole('button', { name: 'Verify and log in' }).click();
       await p.getByText('This verification link was used already or has expired').waitFor();
       // Cut before its token: said at once, with no form for a password that could never be set.
       await p.goto(`${server.url}/reset-password`);
@@ -480,6 +483,32 @@ describe.runIf(chromiumAvailable())('teams in a browser', () => {
     await owner.getByRole('cell', { name: 'member.invited' }).first().waitFor();
     expect(await rows.count()).toBe(120 + before.data.length);
     expect(await owner.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+  });
+
+  it("asks before a sign-up link opened in another browser logs it in: a page cannot put someone in its maker's account", async () => {
+    // Someone signs up with an address of their own and sends another browser to their link.
+    const signup = await apiFetch(server, '/api/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mallory@inbox.example', password: 'a long enough password' }),
+    });
+    expect(signup.status).toBe(202);
+    const link = await mailedLink('mallory@inbox.example', '/verify-email');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const victim = await context.newPage();
+      await victim.goto(link);
+      await victim.getByText('Go on only if you asked for that account', { exact: false }).waitFor();
+      // Nothing was posted: no session here, and the link still works for the one who asked for it.
+      expect((await context.cookies()).map((c) => c.name)).not.toContain('txmail_session');
+      await victim.getByRole('link', { name: 'Not now' }).click();
+      await heading(victim, 'Log in');
+      await victim.goto(link);
+      await victim.getByRole('button', { name: 'Verify and log in' }).click();
+      await heading(victim, 'Overview');
+    } finally {
+      await context.close();
+    }
   });
 
   it('asks before a mailed sign-up link moves a logged-in browser into another account; /login leads home', async () => {

@@ -1,3 +1,4 @@
+import { markSignup } from '../signup-marker.js';
 import { useState } from 'react';
 import { api } from '../api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
@@ -48,6 +49,7 @@ export function SignupPage() {
     const form = new FormData(formElement);
     try {
       await api('POST', '/api/auth/signup', { email: form.get('email'), password: form.get('password') });
+      markSignup();
       setError(undefined);
       setSentTo(String(form.get('email')));
     } catch (err) {

@@ -1,3 +1,4 @@
+import { forgetSignup, signedUpLately } from '../signup-marker.js';
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../api.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
@@ -10,15 +11,18 @@ const verifications = new Map<string, Promise<Omit<SessionInfo, 'signup'>>>();
 
 /**
  * The page the verification link opens: it posts the token (a mail scanner's fetch uses nothing up),
- * which finishes the sign-up and logs this browser in, then shows the overview.
+ * which finishes the sign-up and logs this browser in, then shows the overview. At once in the browser
+ * that asked for the sign-up; elsewhere, or over a session, only once the person here says so
+ * (signup-marker.ts).
  */
 export function VerifyEmailPage() {
   const token = useLocation().search.get('token') ?? '';
   const { session, setSession } = useSession();
   const [error, setError] = useState<unknown>();
-  // Logged in already: the link may be another account's (mailed by someone who wants this browser
-  // in their account). Nothing is posted until the person here says so.
-  const [confirmed, setConfirmed] = useState(!session.account);
+  // Logged in already, or not the browser that signed up: the link may be another account's (mailed, or
+  // opened by a page of someone who wants this browser in their account). Nothing is posted until the
+  // person here says so.
+  const [confirmed, setConfirmed] = useState(!session.account && signedUpLately());
   useEffect(() => {
     if (!confirmed) return;
     let live = true;
@@ -31,6 +35,7 @@ export function VerifyEmailPage() {
       .get(token)!
       .then((res) => {
         if (!live) return;
+        forgetSignup();
         setSession({ ...res, signup: session.signup });
         navigate('/', true);
       })
@@ -43,6 +48,24 @@ export function VerifyEmailPage() {
     // Once per token; the session setter is stable and must not re-post.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token, confirmed]);
+  if (!confirmed && !session.account) {
+    return (
+      <AuthCard title="Verify your email">
+        <p>
+          This link finishes the sign-up of a txmail account and logs this browser into it. Go on only if you
+          asked for that account: a link someone else sent you would put you in their account.
+        </p>
+        <div className="inline-form">
+          <button type="button" className="button" onClick={() => setConfirmed(true)}>
+            Verify and log in
+          </button>
+          <Link href="/login" className="button secondary">
+            Not now
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
   if (!confirmed && session.account) {
     return (
       <AuthCard title="Verify your email">
