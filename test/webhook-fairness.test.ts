@@ -194,6 +194,51 @@ describe.each(databaseKinds)('fair webhook dispatch on $name', (kind) => {
     expect(receivedUnder(receiver, '/a') + receivedUnder(receiver, '/c')).toBe(200);
   });
 
+  it("holds test pushes (POST /api/webhooks/:id/test) to the pushes' limits: 4 open at an endpoint, 10 for an account", async () => {
+    const receiver = await new WebhookReceiver().start();
+    cleanups.push(() => receiver.stop());
+    const env: TestEnv = await startTestEnv(kind, { env: { TXMAIL_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    cleanups.push(() => env.close());
+    const a = await createTenant(env.services);
+    const ids: string[] = [];
+    for (const path of ['/t0/', '/t1/', '/t2/'])
+      ids.push(await endpoint(env.services, a, receiver.url(path)));
+    const held = holdingEndpoints(receiver, '/t');
+    cleanups.push(async () => held.releaseAll());
+    const answers: { status: number; body: string; retryAfter: unknown }[] = [];
+    const pending: Promise<unknown>[] = [];
+    const test = (id: string) =>
+      pending.push(
+        env.app
+          .inject({ method: 'POST', url: `/api/webhooks/${id}/test`, headers: { 'x-api-key': a.apiKey } })
+          .then((r) =>
+            answers.push({ status: r.statusCode, body: r.body, retryAfter: r.headers['retry-after'] }),
+          ),
+      );
+    const refused = () => answers.filter((r) => r.status === 429);
+    // Six to one endpoint: four go out and stay open, two are refused at once.
+    for (let i = 0; i < 6; i++) test(ids[0]!);
+    await until('two refused', async () => (refused().length === 2 ? true : undefined));
+    await until('four open', async () => (receiver.openAt('/t0/') === 4 ? true : undefined));
+    expect(refused()[0]!.body).toMatch(/^rate_limit_exceeded: 4 test pushes to this endpoint are under way/);
+    expect(refused()[0]!.retryAfter).toBe('15');
+    // Four to each of the two others: the account's tenth is the last that goes out.
+    for (let i = 0; i < 4; i++) test(ids[1]!);
+    for (let i = 0; i < 4; i++) test(ids[2]!);
+    await until('two more refused', async () => (refused().length === 4 ? true : undefined));
+    expect(refused()[3]!.body).toMatch(/^rate_limit_exceeded: 10 test pushes of this account are under way/);
+    await until('ten open', async () =>
+      receiver.openAt('/t0/') + receiver.openAt('/t1/') + receiver.openAt('/t2/') === 10 ? true : undefined,
+    );
+    // Answered: each test answers with its attempt, and the endpoint takes tests again.
+    held.releaseAll();
+    await Promise.all(pending);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
+    test(ids[0]!);
+    await Promise.all(pending);
+    expect(answers.at(-1)!.status).toBe(200);
+  });
+
   it('holds as many requests open at one endpoint as TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY allows', async () => {
     const receiver = await new WebhookReceiver().start();
     cleanups.push(() => receiver.stop());

@@ -7,11 +7,11 @@ import type { Account, WebhookAttemptRow, WebhookEventType, WebhookRow } from '.
 import type { WebhookOutboxRepo } from '../db/webhook-outbox-repo.js';
 import type { WebhookChange, WebhooksRepo } from '../db/webhooks-repo.js';
 import type { DnsResolver } from '../dns/resolver.js';
-import { AppError } from '../errors.js';
+import { AppError, rateLimited } from '../errors.js';
 import { newId } from '../ids.js';
 import { testPayload } from './payload.js';
 import { generateWebhookSecret } from './signature.js';
-import type { WebhookSender } from './webhook-sender.js';
+import { WEBHOOK_TIMEOUT_MS, type WebhookSender } from './webhook-sender.js';
 import { resolveWebhookTarget, webhookUrlProblem } from './webhook-url.js';
 
 /** What an endpoint receives when it names no types: delivery, bounce and complaint (docs/design.md §8). */
@@ -37,6 +37,12 @@ export class WebhookEndpoints {
       allowPrivateNetworks: boolean;
       /** Replays one endpoint may have pending (queued, not yet final) before the next is refused. */
       maxPendingReplays: number;
+      /**
+       * Test pushes in flight at once, per endpoint and per account, in this process: the pushes' own
+       * limits (TXMAIL_WEBHOOK_ENDPOINT_CONCURRENCY, TXMAIL_WEBHOOK_ACCOUNT_CONCURRENCY). Without them a
+       * key's test requests held 200 connections to one hanging URL at once, each for the 15 s timeout.
+       */
+      testsAtOnce: { endpoint: number; account: number };
     },
     private readonly deps: {
       repo: WebhooksRepo;
@@ -46,7 +52,11 @@ export class WebhookEndpoints {
       dns: DnsResolver;
       clock: Clock;
     },
-  ) {}
+  ) {
+    this.testing = new TestsInFlight(settings.testsAtOnce);
+  }
+
+  private readonly testing: TestsInFlight;
 
   /** Creates an endpoint; returns it with its secret, which is shown now (and by `secret`). */
   async create(
@@ -133,7 +143,7 @@ export class WebhookEndpoints {
     const w = await this.get(account, id);
     const eventId = newId();
     const body = JSON.stringify(testPayload(w.id, this.deps.clock.now()));
-    const result = await this.deps.sender.send(w, eventId, body);
+    const result = await this.testing.run(w.id, account.id, () => this.deps.sender.send(w, eventId, body));
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempt: WebhookAttemptRow = {
       id: newId(),
@@ -253,4 +263,42 @@ function planLimit(account: Account): AppError {
     'plan_limit',
     `the ${account.plan} plan allows ${allowed} webhook${allowed === 1 ? '' : 's'}; ${advice}`,
   );
+}
+
+/** The test pushes under way in this process, by endpoint and by account, each kind within its limit. */
+class TestsInFlight {
+  private readonly byEndpoint = new Map<string, number>();
+  private readonly byAccount = new Map<string, number>();
+
+  constructor(private readonly limits: { endpoint: number; account: number }) {}
+
+  /** Runs `push` when both counts have room; refuses it (429) otherwise, with the push timeout to wait. */
+  async run<T>(endpointId: string, accountId: string, push: () => Promise<T>): Promise<T> {
+    if ((this.byEndpoint.get(endpointId) ?? 0) >= this.limits.endpoint) {
+      throw rateLimited(
+        `${this.limits.endpoint} test pushes to this endpoint are under way already: try again when one has answered`,
+        WEBHOOK_TIMEOUT_MS / 1000,
+      );
+    }
+    if ((this.byAccount.get(accountId) ?? 0) >= this.limits.account) {
+      throw rateLimited(
+        `${this.limits.account} test pushes of this account are under way already: try again when one has answered`,
+        WEBHOOK_TIMEOUT_MS / 1000,
+      );
+    }
+    add(this.byEndpoint, endpointId, 1);
+    add(this.byAccount, accountId, 1);
+    try {
+      return await push();
+    } finally {
+      add(this.byEndpoint, endpointId, -1);
+      add(this.byAccount, accountId, -1);
+    }
+  }
+}
+
+function add(counts: Map<string, number>, key: string, n: number): void {
+  const next = (counts.get(key) ?? 0) + n;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }

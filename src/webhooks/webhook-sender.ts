@@ -11,6 +11,9 @@ import { webhookHeaders } from './signature.js';
 import { resolveWebhookTarget } from './webhook-url.js';
 import { urlForLog } from '../log.js';
 
+/** A webhook endpoint has this long to answer (docs/design.md §8). */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+
 export interface SendSettings {
   allowPrivateNetworks: boolean;
   timeoutMs: number;

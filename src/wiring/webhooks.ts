@@ -7,11 +7,8 @@ import { SecretBox } from '../crypto/secret-box.js';
 import type { DnsResolver } from '../dns/resolver.js';
 import type { Metrics } from '../metrics.js';
 import { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
-import { WebhookSender } from '../webhooks/webhook-sender.js';
+import { WEBHOOK_TIMEOUT_MS, WebhookSender } from '../webhooks/webhook-sender.js';
 import type { Repos } from './repos.js';
-
-/** A webhook endpoint has this long to answer (docs/design.md §8). */
-const WEBHOOK_TIMEOUT_MS = 15_000;
 
 export function createWebhooks(
   config: Config,
@@ -37,6 +34,7 @@ export function createWebhooks(
     {
       allowPrivateNetworks: config.allowPrivateNetworks,
       maxPendingReplays: config.webhookMaxPendingReplays,
+      testsAtOnce: { endpoint: config.webhookEndpointConcurrency, account: config.webhookAccountConcurrency },
     },
     { repo: repos.webhooks, outbox: repos.webhookOutbox, secrets, sender, dns, clock },
   );
