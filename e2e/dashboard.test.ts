@@ -460,6 +460,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.goto(`${server.url}/logs/${bouncedId}`);
     await heading('Email').waitFor();
     await page.getByText(CATEGORY_MEANING.unknown_recipient).first().waitFor();
+    // A table, not cards, on a wide screen: each column's header above its cells.
+    const attempts = page.getByRole('table', { name: 'Delivery attempts' });
+    const left = (cell: ReturnType<Page['locator']>) => cell.evaluate((c) => c.getBoundingClientRect().left);
+    expect(await left(attempts.locator('tbody td').first())).toBe(await left(attempts.locator('th').first()));
     await screenshot(page, 'email-detail-bounced');
   });
 

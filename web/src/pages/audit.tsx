@@ -76,7 +76,7 @@ export function AuditPage() {
       <ErrorNotice error={entries.error} />
       <DataTable
         caption="Changes, newest first"
-        className="cards"
+        className="phone-cards"
         rows={entries.rows}
         empty="Nothing changed yet."
         labelledCells

@@ -318,7 +318,7 @@ export function EmailDetailPage({ id }: { id: string }) {
           <Timeline detail={data} />
           <h2>Delivery attempts</h2>
           <DataTable
-            className="cards"
+            className="phone-cards"
             labelledCells
             caption="Delivery attempts"
             rows={[...data.delivery_attempts].reverse()}
@@ -356,7 +356,7 @@ export function EmailDetailPage({ id }: { id: string }) {
           />
           <h2>Webhook deliveries</h2>
           <DataTable
-            className="cards"
+            className="phone-cards"
             labelledCells
             caption="Webhook deliveries"
             rows={data.webhook_deliveries}
