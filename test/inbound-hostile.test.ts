@@ -105,7 +105,10 @@ describe('the issue 15 attacks over SMTP', () => {
   ])(
     'accepts %s and parses it on the thread while the event loop keeps serving',
     async (_, attack, benign) => {
-      const baseline = await deliver(benign);
+      // The harmless message's longest stall, of three: one quiet moment of a busy machine made a
+      // baseline of 11 ms once, against which a stall the machine's load caused failed the test.
+      const benignRuns = [await deliver(benign), await deliver(benign), await deliver(benign)];
+      const baseline = benignRuns.reduce((worst, run) => (run.stallMs > worst.stallMs ? run : worst));
       const hostile = await deliver(attack);
       expect(baseline.row.status, baseline.row.outcome ?? '').toBe('processed');
       expect(hostile.row.status, hostile.row.outcome ?? '').toBe('processed');
