@@ -53,23 +53,23 @@ export function usePages<Row>(
         shown.current = `${path}${search}#${starts.current}`;
       }
       const key = shown.current;
-      const q = new URLSearchParams(search);
-      if (after !== null) q.set('cursor', after);
-      const url = q.toString() === '' ? path : `${path}?${q.toString()}`;
+      /** The page after `cursor` (null: the first). */
+      const pageAfter = (cursor: string | null) => {
+        const q = new URLSearchParams(search);
+        if (cursor !== null) q.set('cursor', cursor);
+        const url = q.toString() === '' ? path : `${path}?${q.toString()}`;
+        return api<{ data: Row[]; next_cursor: string | null }>('GET', url);
+      };
       setLoading(true);
       try {
-        const page = await api<{ data: Row[]; next_cursor: string | null }>('GET', url);
+        const page = await pageAfter(after);
         if (shown.current !== key) return;
         let data = page.data;
         let next = page.next_cursor;
         if (after === null) {
           // Shown again as far as it was: the next pages follow before anything is drawn.
           for (let more = firstPages.current - 1; more > 0 && next !== null; more--) {
-            q.set('cursor', next);
-            const following = await api<{ data: Row[]; next_cursor: string | null }>(
-              'GET',
-              `${path}?${q.toString()}`,
-            );
+            const following = await pageAfter(next);
             if (shown.current !== key) return;
             data = [...data, ...following.data];
             next = following.next_cursor;

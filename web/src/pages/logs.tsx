@@ -28,18 +28,13 @@ const FILTER_LABELS = {
   until: 'Until',
 };
 
-/**
- * Where the logs were last shown, with their filters (`?status=bounced…`): an email's page links back
- * there, not to the unfiltered log. Kept for the browser tab (sessionStorage).
- */
-const LAST_SEARCH = 'txmail.logs.search';
-
 /** Emails a page of the log. */
 const PAGE_SIZE = 50;
 
 /**
- * How far the log was shown when an email of it was opened (pages loaded, the scroll), for its search:
- * coming back (the browser's Back, the email's back link) shows it as far and where it was.
+ * Where the log was when an email of it was opened, for this browser tab (sessionStorage): its search
+ * (`?status=bounced…`), the pages loaded and the scroll. The email's page links back to that search,
+ * and coming back to it (the browser's Back, that link) shows it as far and where it was.
  */
 const PLACE = 'txmail.logs.place';
 interface Place {
@@ -48,22 +43,18 @@ interface Place {
   scrollY: number;
 }
 
-function placeFor(search: string): Place | undefined {
+function storedPlace(): Place | undefined {
   try {
-    const place = JSON.parse(sessionStorage.getItem(PLACE) ?? 'null') as Place | null;
-    return place?.search === search ? place : undefined;
+    return (JSON.parse(sessionStorage.getItem(PLACE) ?? 'null') as Place | null) ?? undefined;
   } catch {
+    // Storage refused or unreadable: the log's first page.
     return undefined;
   }
 }
 
-/** The logs as last shown in this tab: `/logs` with the filters they had. */
+/** The log an email was opened from in this tab: `/logs` with the filters it had. */
 export function logsBackHref(): string {
-  try {
-    return `/logs${sessionStorage.getItem(LAST_SEARCH) ?? ''}`;
-  } catch {
-    return '/logs';
-  }
+  return `/logs${storedPlace()?.search ?? ''}`;
 }
 
 /** datetime-local (the person's time zone) → ISO for the API, and back. */
@@ -88,7 +79,10 @@ export function LogsPage() {
   };
   const key = query(filters);
   // Read once, when the page is made: an email of this search was opened from here.
-  const [place] = useState(() => placeFor(key));
+  const [place] = useState(() => {
+    const stored = storedPlace();
+    return stored?.search === key ? stored : undefined;
+  });
   const log = usePages<Email>(
     '/api/emails',
     { ...filters, limit: String(PAGE_SIZE) },
@@ -98,13 +92,6 @@ export function LogsPage() {
   const [exportError, setExportError] = useState<unknown>();
   const [exporting, setExporting] = useState(false);
   const [formError, setFormError] = useState<string>();
-  useEffect(() => {
-    try {
-      sessionStorage.setItem(LAST_SEARCH, key);
-    } catch {
-      // Storage refused (a private window's quota): the link back is to the whole log.
-    }
-  }, [key]);
   // Back where it was, once the pages it had are in.
   const restored = useRef(place === undefined);
   useEffect(() => {
