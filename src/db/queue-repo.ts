@@ -140,6 +140,22 @@ export class QueueRepo {
   }
 
   /**
+   * Extends `owner`'s leases on `ids` to `until`: messages the worker still has in hand near the end of
+   * their lease (a slow server's reply to the final ".": worker.ts renewLeases). A lease that is no
+   * longer `owner`'s (released, or taken over) stays as it is. Says how many were extended.
+   */
+  async renewLeases(owner: string, ids: string[], until: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const r = await this.db
+      .updateTable('messages')
+      .set({ lease_expires_at: until })
+      .where('lease_owner', '=', owner)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /**
    * Makes parked messages due now (their destination has room again: destination-limits.ts, recall):
    * each only while it is still queued or deferred, leased to nobody, and due at the time it was
    * parked for (a message the worker has since rescheduled for another reason, or a paused account

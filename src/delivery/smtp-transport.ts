@@ -23,31 +23,76 @@ export const MAX_REPLY_TEXT = 2048;
 export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
 
 /**
+ * How long txmail waits for the reply to the final "." (RFC 5321 §4.5.3.2.6: 10 minutes), whatever the
+ * attempt's time left. The server may have taken the message by then: giving up earlier sends it again
+ * at the next attempt (RFC 1047's duplicates). The worker renews its lease on the message meanwhile
+ * (worker.ts renewLeases), so no other claim takes it.
+ */
+export const FINAL_REPLY_TIMEOUT_MS = 10 * 60_000;
+
+/**
  * The time one attempt has left, over the connections it opens or reuses one after another. When it
  * runs out, the connection in use is failed as a timeout (its socket destroyed with the error, or, before
  * it has a socket, its opening failed): the send or the connection in progress ends with it, and no
- * other host is tried. A connection handed to `use` after the time ran out is cut at once.
+ * other host is tried. A connection handed to `use` after the time ran out is cut at once. Once the
+ * final "." has gone (`awaitFinalReply`), the attempt's time no longer counts: the reply has its own.
  */
 class AttemptDeadline {
   expired = false;
   private current: { conn: SMTPConnection; beforeSocket?: (() => void) | undefined } | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
+  /** Set once the final "." has gone: how long its reply may take. */
+  private finalReplyMs: number | undefined;
 
   constructor(private readonly ms: number) {
-    this.timer = setTimeout(() => {
+    this.timer = this.arm(ms);
+  }
+
+  private arm(ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
       this.expired = true;
       this.cut();
     }, ms);
-    this.timer.unref();
+    timer.unref();
+    return timer;
   }
 
   /** What a connection cut by the deadline, or one not started for lack of time, fails with. */
   error(): SmtpError {
-    const s = this.ms / 1000;
-    const span = Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
-    return Object.assign(new Error(`the attempt ran out of its ${span}: the server answered too slowly`), {
-      code: 'ETIMEDOUT',
-    });
+    if (this.finalReplyMs !== undefined)
+      return Object.assign(
+        new Error(
+          `no reply to the end of the data within ${spanWords(this.finalReplyMs)}: the server may have taken the message`,
+        ),
+        { code: 'ETIMEDOUT' },
+      );
+    return Object.assign(
+      new Error(`the attempt ran out of its ${spanWords(this.ms)}: the server answered too slowly`),
+      { code: 'ETIMEDOUT' },
+    );
+  }
+
+  /**
+   * The final "." is going out on `conn`: from now on the attempt waits `ms` for its reply, however
+   * little of its own time is left; the connection's inactivity limit is off meanwhile (this bounds it).
+   */
+  awaitFinalReply(conn: SMTPConnection, ms: number): void {
+    if (this.expired) return;
+    clearTimeout(this.timer);
+    this.finalReplyMs = ms;
+    this.timer = this.arm(ms);
+    if (conn._socket) conn._socket.setTimeout(0);
+  }
+
+  /**
+   * Back to the attempt's own bound after a transaction on a connection that stays open (the reply came):
+   * its inactivity limit too. No later message of the attempt follows one whose final "." went, so the
+   * attempt's timer is not armed again.
+   */
+  replied(conn: SMTPConnection, socketTimeoutMs: number): void {
+    if (this.finalReplyMs === undefined) return;
+    clearTimeout(this.timer);
+    if (conn._socket) conn._socket.setTimeout(socketTimeoutMs);
   }
 
   /**
@@ -73,6 +118,13 @@ class AttemptDeadline {
   }
 }
 
+/** A span in words for an error: "0.8 s", "2 s", "10 minutes". */
+function spanWords(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  const s = ms / 1000;
+  return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
+}
+
 export interface SmtpTransportOptions {
   /** EHLO name. */
   hostname: string;
@@ -81,15 +133,16 @@ export interface SmtpTransportOptions {
   /** An idle pooled connection is closed after this long. */
   idleMs?: number;
   connectTimeoutMs?: number;
-  /** Inactivity limit during a transaction (also the wait for the reply to the final "."). */
+  /** Inactivity limit during a transaction, up to the final "." (its reply has finalReplyTimeoutMs). */
   socketTimeoutMs?: number;
   /**
-   * The most one attempt takes, every MX host tried included (default ATTEMPT_TIMEOUT_MS). A server
-   * that trickles its replies a byte at a time never trips the inactivity limit; this bounds it, and
-   * keeps an attempt shorter than the worker's lease on the message, past which another claim could
-   * deliver it a second time.
+   * The most one attempt takes up to the final ".", every MX host tried included (default
+   * ATTEMPT_TIMEOUT_MS). A server that trickles its replies a byte at a time never trips the inactivity
+   * limit; this bounds it.
    */
   attemptTimeoutMs?: number;
+  /** The wait for the reply to the final "." (default FINAL_REPLY_TIMEOUT_MS). */
+  finalReplyTimeoutMs?: number;
   /**
    * Certificate authorities (PEM) trusted besides Node's roots (and NODE_EXTRA_CA_CERTS, which only a
    * process started with it has) when checking a receiving server's certificate.
@@ -141,8 +194,12 @@ export class SmtpTransport implements Transport {
   private readonly trusted: string[] | undefined;
   private readonly unreachable: UnreachableHosts;
   private readonly now: () => number;
+  private readonly socketTimeoutMs: number;
+  private readonly finalReplyMs: number;
 
   constructor(private readonly options: SmtpTransportOptions) {
+    this.socketTimeoutMs = options.socketTimeoutMs ?? 120_000;
+    this.finalReplyMs = options.finalReplyTimeoutMs ?? FINAL_REPLY_TIMEOUT_MS;
     this.unreachable = options.unreachable ?? new UnreachableHosts();
     this.now = options.now ?? Date.now;
     this.maxMessages = options.maxMessagesPerConnection ?? 100;
@@ -306,7 +363,8 @@ export class SmtpTransport implements Transport {
       }
       const reused = pooled.sent > 0;
       deadline.use(pooled.conn);
-      const outcome = await this.send(pooled, job);
+      const outcome = await this.send(pooled, job, deadline);
+      deadline.replied(pooled.conn, this.socketTimeoutMs);
       // A host that cannot finish a transaction within the attempt's time (a reply trickled a byte at a
       // time) is passed over as an unreachable one is: the destination's other hosts go first.
       if (!outcome.ok && deadline.expired) this.unreachable.failed(reachKey(target, sourceIp), this.now());
@@ -325,7 +383,8 @@ export class SmtpTransport implements Transport {
       const mayFinish = job.mayFinish?.() ?? true;
       // Not the refusal of a SIZE the server announced (no reply either): the connection is fine.
       const idleClosed = err.responseCode === undefined && announcedSizeLimit(err) === undefined;
-      if (reused && !fresh && idleClosed && !deadline.expired && mayFinish) {
+      // Never once the content went: the server may have taken it (a final "." unanswered).
+      if (reused && !fresh && idleClosed && !outcome.contentSent && !deadline.expired && mayFinish) {
         this.discard(pooled);
         continue;
       }
@@ -449,7 +508,7 @@ export class SmtpTransport implements Transport {
       ...(sourceIp ? { localAddress: sourceIp } : {}),
       connectionTimeout: this.options.connectTimeoutMs ?? 30_000,
       greetingTimeout: this.options.connectTimeoutMs ?? 30_000,
-      socketTimeout: this.options.socketTimeoutMs ?? 120_000,
+      socketTimeout: this.socketTimeoutMs,
       socketCloseTimeout: 0,
       maxResponseSize: MAX_REPLY_BYTES,
       // STARTTLS when offered (RFC 3207), any certificate: the handshake never refuses one, tlsFacts
@@ -485,6 +544,7 @@ export class SmtpTransport implements Transport {
   private send(
     pooled: PooledConnection,
     job: DeliveryJob,
+    deadline: AttemptDeadline,
   ): Promise<{ ok: true; response: string } | { ok: false; err: SmtpError; contentSent: boolean }> {
     /** Whether the server had answered DATA with 354 and the content began to go (guardedData). */
     let contentSent = false;
@@ -503,7 +563,12 @@ export class SmtpTransport implements Transport {
           resolve({ ok: false, err, contentSent });
         });
       pooled.conn.once('end', onEnd);
-      const message = guardedData(job.raw, job.mayFinish, () => (contentSent = true));
+      const message = guardedData(
+        job.raw,
+        job.mayFinish,
+        () => (contentSent = true),
+        () => deadline.awaitFinalReply(pooled.conn, this.finalReplyMs),
+      );
       pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, message, (err, info) => {
         pooled.conn.removeListener('end', onEnd);
         if (err) return resolve({ ok: false, err: err as SmtpError, contentSent });
@@ -670,9 +735,15 @@ function announcedSizeLimit(err: SmtpError): string | undefined {
  * The message's data as a stream that asks `mayFinish` before its bytes and before its end: nodemailer
  * reads it only once the server has answered DATA with 354, and writes the final dot when it ends. A
  * refusal fails the stream, and nodemailer closes the connection without the dot (DeliveryJob.mayFinish).
- * `started`: told at the first read, when the content begins to go.
+ * `started`: told at the first read, when the content begins to go; `ending`: told as it ends, when
+ * nodemailer writes the final dot.
  */
-function guardedData(raw: Buffer, mayFinish: (() => boolean) | undefined, started: () => void): Readable {
+function guardedData(
+  raw: Buffer,
+  mayFinish: (() => boolean) | undefined,
+  started: () => void,
+  ending: () => void,
+): Readable {
   let sent = false;
   return new Readable({
     read() {
@@ -686,8 +757,10 @@ function guardedData(raw: Buffer, mayFinish: (() => boolean) | undefined, starte
         );
         return;
       }
-      if (sent) this.push(null);
-      else {
+      if (sent) {
+        ending();
+        this.push(null);
+      } else {
         sent = true;
         this.push(raw);
       }

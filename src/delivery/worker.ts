@@ -36,7 +36,10 @@ export interface WorkerOptions {
   asideAfterMs?: number;
   /** Attempts that may stand aside at once; by default four times `concurrency`. */
   asideLimit?: number;
-  /** How long a claim lasts; longer than any single attempt can take. */
+  /**
+   * How long a claim lasts before it is renewed (renewLeases): longer than most attempts take, so that
+   * renewals are rare; the backstop for a worker that dies unseen by the registry of live processes.
+   */
   leaseMs: number;
   /** Longest sleep between looks at the queue (other processes may have queued mail). */
   pollMs: number;
@@ -74,6 +77,22 @@ const RESERVE_PER_SLOTS = 10;
 
 /** How soon a message the database's absence kept from its attempt is tried again. */
 export const DATABASE_AWAY_MS = 5000;
+
+/**
+ * The messages in hand whose lease ends within half a lease of `now`: the worker renews them
+ * (DeliveryWorker renewLeases). An attempt rarely lasts that long; one waiting for a slow server's
+ * reply to the final "." (up to 10 minutes, smtp-transport.ts) does, and without a renewal another
+ * claim would take the message over and deliver it a second time.
+ */
+export function leasesToRenew(
+  leasedUntil: ReadonlyMap<string, number>,
+  now: number,
+  leaseMs: number,
+): string[] {
+  const due: string[] = [];
+  for (const [id, until] of leasedUntil) if (until - now < leaseMs / 2) due.push(id);
+  return due;
+}
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
@@ -138,6 +157,11 @@ export class DeliveryWorker {
 
   start(): void {
     this.loop.start();
+    // Looked at four times a lease, so that a renewal comes well before the half-lease it waits for.
+    this.renewTimer ??= setInterval(() => {
+      this.renewing ??= this.renewLeases().finally(() => (this.renewing = undefined));
+    }, this.options.leaseMs / 4);
+    this.renewTimer.unref();
   }
 
   /** New mail was queued: look at the queue now instead of at the next poll (the fast path). */
@@ -146,8 +170,32 @@ export class DeliveryWorker {
   }
 
   /** Stops claiming, lets deliveries in flight finish, and gives back any lease still held. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    // The leases of deliveries in flight are still renewed while they finish.
+    await this.loop.stop();
+    clearInterval(this.renewTimer);
+    this.renewTimer = undefined;
+    await this.renewing;
+  }
+
+  /**
+   * Extends the leases of messages in hand near the end of theirs (leasesToRenew), in one statement;
+   * not those whose lease check fails (this process may be counted dead: another may hold them now).
+   * A renewal that fails is tried at the next look, and the lease's own length is the margin.
+   */
+  async renewLeases(): Promise<void> {
+    const now = this.clock.now();
+    const due = leasesToRenew(this.leasedUntil, now, this.options.leaseMs).filter(
+      (id) => this.leaseChecks.get(id)?.() ?? true,
+    );
+    if (due.length === 0) return;
+    const until = now + this.options.leaseMs;
+    try {
+      await this.queue.renewLeases(this.id, due, until);
+      for (const id of due) if (this.leasedUntil.has(id)) this.leasedUntil.set(id, until);
+    } catch (err) {
+      this.logger.warn({ err, messages: due.length }, 'could not renew the leases of messages in delivery');
+    }
   }
 
   private async claim(slots: number, reserve: boolean): Promise<MessageWithBody[]> {
@@ -174,6 +222,7 @@ export class DeliveryWorker {
       return [];
     }
     if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
+    for (const m of claimed) this.leasedUntil.set(m.id, now + this.options.leaseMs);
     return claimed;
   }
 
@@ -193,6 +242,7 @@ export class DeliveryWorker {
     } finally {
       clearInterval(timer);
       this.leaseChecks.delete(m.id);
+      this.leasedUntil.delete(m.id);
     }
   }
 
@@ -200,6 +250,10 @@ export class DeliveryWorker {
   asideCount = 0;
   /** The lease check of each message in hand, made at its claim (WorkerOptions.leaseCheck). */
   private readonly leaseChecks = new Map<string, () => boolean>();
+  /** When the lease of each message in hand ends, as claimed or last renewed. */
+  private readonly leasedUntil = new Map<string, number>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private renewing: Promise<void> | undefined;
 
   private async process(m: MessageWithBody): Promise<void> {
     // Every send has HTML (the send route refuses an empty one): none means its body row is missing

@@ -113,8 +113,8 @@ export function createWorkerRole(core: Core): WorkerRole {
       transport = new SmtpTransport({
         hostname: config.hostname,
         now: () => clock.now(),
-        // An attempt ends well within the worker's lease on its message: past the lease, another claim
-        // could deliver the message while this attempt still holds it.
+        // An attempt reaches its final "." well within the worker's lease on its message; the wait for
+        // the reply to it (up to 10 minutes) is covered by the worker's renewals (worker.ts renewLeases).
         attemptTimeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, (config.workerLeaseSeconds * 1000) / 2),
         ...transportOptions,
       });

@@ -16,6 +16,11 @@ export class ScriptedSmtpServer {
    * content, or to do something first.
    */
   beforeData: () => Promise<void> | void = () => undefined;
+  /**
+   * Awaited before the answer to the final "." (the message is counted as come already): a test holds
+   * it to stand for a server slow to say whether it took the message.
+   */
+  beforeDataEnd: () => Promise<void> | void = () => undefined;
   /** How many times the server has answered DATA, over every session. */
   dataAnswered = 0;
   /**
@@ -78,8 +83,13 @@ export class ScriptedSmtpServer {
           record.messages++;
           buffered = buffered.slice(end + 5);
           inData = false;
-          answer('data-end', '250 2.0.0 queued');
-          continue;
+          holding = true;
+          void Promise.resolve(this.beforeDataEnd()).then(() => {
+            holding = false;
+            answer('data-end', '250 2.0.0 queued');
+            onData();
+          });
+          return;
         }
         const eol = buffered.indexOf('\r\n');
         if (eol < 0) return;

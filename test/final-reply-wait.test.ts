@@ -1,0 +1,131 @@
+// A receiving server slow to answer the final "." may have taken the message: txmail waits for that reply
+// as RFC 5321 §4.5.3.2.6 asks (10 minutes; shorter here), past the attempt's own time and the
+// connection's inactivity limit, and sends nothing again meanwhile: not on a fresh connection within the
+// attempt, and not from another claim, since the worker renews its lease while it waits
+// (delivery/worker.ts renewLeases). Giving up at 2 minutes sent a slow server the message twice.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpTransport } from '../src/delivery/smtp-transport.js';
+import { databaseKinds } from './helpers/databases.js';
+import { MailFixture } from './helpers/mail-fixture.js';
+import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
+import { createTenant, sendAccepted, startTestEnv, type TestEnv } from './helpers/services.js';
+import { until } from './helpers/wait.js';
+
+const raw = Buffer.from('Subject: your code\r\nFrom: a@acme.example\r\n\r\nyour code is 123456\r\n');
+
+/** A hold the test lets go of; `held` once the server waits on it. */
+function hold() {
+  let release!: () => void;
+  let held = false;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return {
+    wait: () => ((held = true), gate),
+    get held() {
+      return held;
+    },
+    release: () => release(),
+  };
+}
+
+describe('the reply to the final "."', () => {
+  let server: ScriptedSmtpServer;
+  let transport: SmtpTransport | undefined;
+  beforeAll(async () => {
+    server = await new ScriptedSmtpServer().start();
+  });
+  afterEach(async () => {
+    await transport?.close();
+    server.beforeDataEnd = () => undefined;
+  });
+  afterAll(() => server.stop());
+
+  const target = () => [{ host: 'mx.dest.example', address: '127.0.0.1', port: server.port, secure: false }];
+  const messages = () => server.sessions.reduce((n, s) => n + s.messages, 0);
+
+  it('is waited for past the attempt time and the inactivity limit, and the message is delivered', async () => {
+    transport = new SmtpTransport({
+      hostname: 'mta.txmail.test',
+      socketTimeoutMs: 200,
+      attemptTimeoutMs: 300,
+      finalReplyTimeoutMs: 60_000,
+    });
+    const slow = hold();
+    server.beforeDataEnd = slow.wait;
+    const before = messages();
+    const attempt = transport.deliver({ from: 'b@send.acme.example', to: 'r@dest.example', raw }, target());
+    await until('the final "." to reach the server', async () => (slow.held ? true : undefined));
+    // Past both the attempt's 300 ms and the 200 ms of inactivity: both would have cut it before.
+    await new Promise((r) => setTimeout(r, 700));
+    slow.release();
+    expect(await attempt).toMatchObject({ outcome: 'delivered', smtpCode: 250 });
+    expect(messages()).toBe(before + 1);
+  });
+
+  it('unanswered within its bound on a reused connection, is not sent again on a fresh one', async () => {
+    transport = new SmtpTransport({ hostname: 'mta.txmail.test', finalReplyTimeoutMs: 400 });
+    const job = (to: string) => ({ from: 'b@send.acme.example', to, raw });
+    expect(await transport.deliver(job('one@dest.example'), target())).toMatchObject({
+      outcome: 'delivered',
+    });
+    const sessions = server.sessions.length;
+    const before = messages();
+    // The next message goes on the pooled connection, and its final "." is never answered.
+    server.beforeDataEnd = () => new Promise<void>(() => undefined);
+    const result = await transport.deliver(job('two@dest.example'), target());
+    expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, category: 'network_error' });
+    expect(result.reply).toMatch(/no reply to the end of the data within 0\.4 s: the server may have taken/);
+    // The server had the whole message once; no fresh connection sent it a second time.
+    expect(messages()).toBe(before + 1);
+    expect(server.sessions.length).toBe(sessions);
+  });
+});
+
+describe("a worker waiting for the final reply past its message's lease", () => {
+  const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+  const SLOW = '127.0.0.64';
+  let env: TestEnv;
+  const mail = new MailFixture({ domains: [] });
+  const slowServer = new ScriptedSmtpServer();
+  const slow = hold();
+  slowServer.beforeDataEnd = slow.wait;
+
+  beforeAll(async () => {
+    await mail.start();
+    // The same port as the sink (every MX is reached at TXMAIL_MX_PORT), on another loopback address.
+    await slowServer.start(mail.sink.port, SLOW);
+    mail.addDomain('slow.example', 'mx.slow.example', SLOW);
+    // A 2-second lease: the attempt's own time is 1 s (half of it), renewals come every half second.
+    env = await startTestEnv(sqlite, { env: { ...mail.env, TXMAIL_WORKER_LEASE_SECONDS: '2' } });
+  });
+  afterAll(async () => {
+    slow.release();
+    await env?.close();
+    await slowServer.stop();
+    await mail.stop();
+  });
+
+  it('renews the lease, so no other claim takes the message, and records the delivery once', async () => {
+    const tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const id = await sendAccepted(env, tenant, { to: 'ann@slow.example' });
+    await env.services.startWorker();
+    await until('the final "." to reach the server', async () => (slow.held ? true : undefined));
+    const [claimed] = await env.leased();
+    expect(claimed).toMatchObject({ id });
+    // The lease is extended before it would end; then the claim's original end has passed.
+    const first = Number(claimed!.lease_expires_at);
+    await until('the lease renewed past its first end', async () => {
+      const [row] = await env.leased();
+      return Number(row?.lease_expires_at) > first && Date.now() > first ? true : undefined;
+    });
+    // Another process's claim finds nothing due: the message is still this worker's.
+    expect(
+      await env.services.repos.queue.claimDue('another-process', Date.now(), Date.now() + 2000, 10),
+    ).toEqual([]);
+    slow.release();
+    await until('the message delivered', async () =>
+      (await env.message(tenant.accountId, id))?.status === 'delivered' ? true : undefined,
+    );
+    expect(slowServer.sessions.reduce((n, s) => n + s.messages, 0)).toBe(1);
+    expect(await env.attempts(tenant.accountId, id)).toHaveLength(1);
+  });
+});
