@@ -71,6 +71,13 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
         headers: { 'x-api-key': tenant.apiKey },
       })
     ).json() as Detail;
+  /** From the end of the message's last attempt to its next (ms). */
+  const retryDelay = async (id: string) => {
+    const message = await env.message(tenant.accountId, id);
+    const attempts = await env.attempts(tenant.accountId, id);
+    const last = attempts[attempts.length - 1]!;
+    return Number(message!.next_attempt_at) - (Number(last.started_at) + Number(last.duration_ms));
+  };
   const settled = (id: string, statuses: string[]) =>
     until(`message ${id} to reach ${statuses.join('|')}`, async () => {
       const d = await detail(id);
@@ -214,6 +221,8 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
     expect(n.delivery_attempts[0]).toMatchObject({ enhanced_code: '5.1.10' });
     expect(m.delivery_attempts[0]).toMatchObject({ enhanced_code: '5.1.2' });
     expect(b.delivery_attempts[0]).toMatchObject({ enhanced_code: '4.4.3' });
+    // A look-up that failed for the moment is tried again in 30 s (± 15 %), not 5 minutes.
+    expect(await retryDelay(broken)).toBeLessThanOrEqual(34_500);
     // A domain that does not exist or takes no mail is unknown_domain and suppresses the address; a
     // DNS failure is a network_error and suppresses nothing.
     expect(n.events[0]).toMatchObject({ type: 'email.bounced', data: { category: 'unknown_domain' } });
@@ -262,6 +271,8 @@ describe.each(databaseKinds)('delivery on $name', (kind) => {
       type: 'email.delivery_delayed',
       data: { category: 'network_error', greylisted: false },
     });
+    // Nobody was reached: the first retry comes in 30 s (± 15 %), not at the schedule's 5 minutes.
+    expect(await retryDelay(id)).toBeLessThanOrEqual(34_500);
   });
 
   it('falls back to the next MX host when the preferred one is unreachable', async () => {

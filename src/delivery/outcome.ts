@@ -9,6 +9,7 @@ import {
   lifetimeWords,
   messageDeadline,
   nextAttemptAt,
+  unreachedRetryAt,
   type RetryPolicy,
   DEFAULT_RETRY,
 } from './retry-schedule.js';
@@ -30,6 +31,16 @@ export interface MessageProgress {
    * expire_after); undefined: createdAt + the policy's maximum age.
    */
   deadline?: number;
+}
+
+/**
+ * The attempt reached no SMTP server: the look-ups failed for the moment (4.4.3: an MX or address
+ * look-up's SERVFAIL or timeout, or no address found), or no host could be connected to or greeted
+ * within the time (4.4.1). Not a session that broke off (4.4.2), nor one refused for TLS (4.7.x): a
+ * server was reached there.
+ */
+export function reachedNoServer(result: AttemptResult): boolean {
+  return result.smtpCode === null && (result.enhanced === '4.4.1' || result.enhanced === '4.4.3');
 }
 
 export interface NextState {
@@ -101,14 +112,18 @@ export function decideNext(
       ...(suppressed ? { suppress: { reason, enhanced: result.enhanced } } : {}),
     };
   }
-  // A greylisting reply waits out the greylist; everything else keeps the schedule (retry-schedule.ts).
-  const scheduled = (result.greylisted ? greylistRetryAt : nextAttemptAt)(
-    attempts,
-    message.createdAt,
-    now,
-    random,
-    policy,
-  );
+  // A greylisting reply waits out the greylist; a first attempt that reached no server is tried again
+  // soon; everything else keeps the schedule (retry-schedule.ts).
+  const scheduled =
+    attempts === 1 && reachedNoServer(result)
+      ? unreachedRetryAt(message.createdAt, now, random, policy)
+      : (result.greylisted ? greylistRetryAt : nextAttemptAt)(
+          attempts,
+          message.createdAt,
+          now,
+          random,
+          policy,
+        );
   // No retry at or past the deadline (as SES: none past the message's lifetime): a retry that could
   // not start would only keep the message waiting for its failure.
   const deadline = message.deadline ?? messageDeadline(message.createdAt, null, policy);

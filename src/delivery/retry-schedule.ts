@@ -1,5 +1,6 @@
 // When to try a deferred message again (ARCHITECTURE.md, "The path of a message"): 5 min × 2^(n−1),
-// capped at 4 h, ±15 % jitter, until the message is older than the maximum age, when it fails for good.
+// capped at 4 h, ±15 % jitter, until the message is older than the maximum age, when it fails for good;
+// 30 s the first time when the attempt reached no server (unreachedRetryAt).
 // A greylisting reply is answered on the same schedule with the jitter only upward and never before
 // the greylist's usual delay (see greylistRetryAt).
 export interface RetryPolicy {
@@ -13,6 +14,11 @@ export interface RetryPolicy {
    * that is refused again and only adds an attempt.
    */
   greylistMs: number;
+  /**
+   * The first retry after an attempt that reached no server at all (unreachedRetryAt): a look-up that
+   * failed for the moment, or no host that could be connected to.
+   */
+  unreachedMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -21,6 +27,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   jitter: 0.15,
   maxAgeMs: 2 * 24 * 3600_000,
   greylistMs: 5 * 60_000,
+  unreachedMs: 30_000,
 };
 
 /** The schedule's delay after `attempts` failed attempts, before jitter. */
@@ -62,6 +69,23 @@ export function greylistRetryAt(
 ): number | null {
   const delay = Math.max(policy.greylistMs, scheduledDelay(attempts, policy));
   return withinMaxAge(Math.ceil(now + delay * (1 + policy.jitter * random)), createdAt, policy);
+}
+
+/**
+ * The first retry after an attempt that reached no server (outcome.ts reachedNoServer): `unreachedMs`
+ * (30 s) with the jitter, in place of the schedule's 5 minutes. Such failures are most often a moment's:
+ * a resolver's SERVFAIL or timeout, a host restarting; a one-time code cannot wait 5 minutes for them,
+ * and an attempt that reaches nobody costs the destination nothing. Only the first: a failure that
+ * lasts past it is the schedule's (the second retry comes at its usual 10 minutes).
+ */
+export function unreachedRetryAt(
+  createdAt: number,
+  now: number,
+  random: number,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): number | null {
+  const jittered = policy.unreachedMs * (1 + policy.jitter * (2 * random - 1));
+  return withinMaxAge(Math.round(now + jittered), createdAt, policy);
 }
 
 /**

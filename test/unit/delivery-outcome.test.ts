@@ -319,3 +319,53 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
     expect(lifetimeWords(61 * 60_000)).toBe('61 minutes');
   });
 });
+
+describe('the first retry after an attempt that reached no server', () => {
+  const { unreachedMs, baseMs, jitter } = DEFAULT_RETRY;
+  const unreached = (enhanced: string, reply: string) =>
+    attempt({
+      smtpCode: null,
+      enhanced,
+      reply,
+      remoteHost: null,
+      remoteIp: null,
+      tls: false,
+      greylisted: false,
+      category: 'network_error',
+      reason: reply,
+    });
+  const lookUp = unreached('4.4.3', 'the DNS server failed (SERVFAIL) for example.org');
+  const connect = unreached('4.4.1', 'could not connect: connect ECONNREFUSED 192.0.2.25:25');
+
+  it('comes after 30 s with the jitter, not the schedule’s 5 minutes, for a failed look-up or connection', () => {
+    fc.assert(
+      fc.property(random01, fc.constantFrom(lookUp, connect), (random, result) => {
+        const n = decideNext(fresh, result, NOW, random);
+        expect(n.status).toBe('deferred');
+        expect(n.nextAttemptAt).toBeGreaterThanOrEqual(NOW + unreachedMs * (1 - jitter));
+        expect(n.nextAttemptAt).toBeLessThanOrEqual(NOW + unreachedMs * (1 + jitter));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('is the first only: the second such failure waits the schedule’s 10 minutes', () => {
+    const n = decideNext({ ...fresh, status: 'deferred', attempts: 1 }, lookUp, NOW, 0.5);
+    expect(n.nextAttemptAt).toBe(NOW + 2 * baseMs);
+  });
+
+  it('keeps the schedule where a server was reached: a lost session, a TLS refusal, a 4xx reply', () => {
+    const reached = [
+      unreached('4.4.2', 'connection lost: Connection closed unexpectedly'),
+      unreached('4.7.5', 'the certificate of mx.example.org is not valid'),
+      attempt({ greylisted: false, smtpCode: 451, enhanced: '4.3.0', reply: '451 4.3.0 try later' }),
+    ];
+    for (const result of reached)
+      expect(decideNext(fresh, result, NOW, 0.5).nextAttemptAt).toBe(NOW + baseMs);
+  });
+
+  it('is not scheduled past the deadline: a code that expires sooner fails as expired', () => {
+    const n = decideNext({ ...fresh, createdAt: NOW - 1000, deadline: NOW + 10_000 }, lookUp, NOW, 0.5);
+    expect(n).toMatchObject({ status: 'failed', nextAttemptAt: null });
+  });
+});
