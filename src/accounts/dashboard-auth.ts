@@ -137,7 +137,7 @@ export class DashboardAuth {
     // Hash even when there is no such account (or a sign-up not finished: no password yet), so the
     // answer takes as long either way.
     const ok = passwordHash
-      ? await verifyPassword(password, passwordHash)
+      ? await this.deps.passwords.verify(password, passwordHash)
       : (await verifyPassword(password, await this.dummy()), false);
     if (!account || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
     await this.logins.succeeded(ip, address, now, device);

@@ -36,6 +36,30 @@ describe('password hashing', () => {
     expect(hasher.isOutdated('bcrypt$2b$10$x')).toBe(true);
   });
 
+  it("checks a hash stored at a lower cost in as much CPU as one at today's (no sooner answer for old accounts)", async () => {
+    // CPU time, not the clock: scrypt runs on libuv's threads, which process.cpuUsage counts too.
+    const cpu = async (work: () => Promise<unknown>) => {
+      const start = process.cpuUsage();
+      await work();
+      const used = process.cpuUsage(start);
+      return used.user + used.system;
+    };
+    const today = new PasswordHasher(1 << 15);
+    const current = await today.hash(PASSWORD);
+    const old = await new PasswordHasher(1024).hash(PASSWORD);
+    // The least of three each: a moment's other work on the machine counts against neither.
+    const least = async (stored: string) => {
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) runs.push(await cpu(() => today.verify('a wrong guess', stored)));
+      return Math.min(...runs);
+    };
+    const baseline = await least(current);
+    // Alone, a hash at 1024 costs a 32nd of one at 32768.
+    expect(await least(old)).toBeGreaterThan(baseline * 0.5);
+    expect(await today.verify(PASSWORD, old)).toBe(true);
+    expect(await today.verify('a wrong guess', old)).toBe(false);
+  });
+
   it('takes TXMAIL_PASSWORD_COST as a power of two from 1024 to 131072, the default 16384', () => {
     const base = { TXMAIL_HOSTNAME: 'mta.txmail.test' };
     expect(parseConfig(base).passwordCost).toBe(16384);
