@@ -2,6 +2,7 @@
 // records' TTLs last. One cache serves every delivery of a worker: without it each message asked the
 // same questions again (an MX and two address look-ups per message). Concurrent
 // look-ups of one name share one query. ARCHITECTURE.md, "DNS cache".
+import type { TimedMx } from './mx-query.js';
 import { DnsError, type DnsFailure, type MxRecord, type TimedAddress } from './resolver.js';
 
 /** What mail routing asks (DnsResolver, or this cache in front of it). */
@@ -13,7 +14,7 @@ export interface RouteDns {
 
 /** What the cache asks: the resolver's look-ups that return TTLs (dns/resolver.ts). */
 export interface TimedDns {
-  mx(name: string): Promise<MxRecord[]>;
+  mxTimed(name: string): Promise<TimedMx>;
   aTimed(name: string): Promise<TimedAddress[]>;
   aaaaTimed(name: string): Promise<TimedAddress[]>;
 }
@@ -23,11 +24,6 @@ interface DnsCacheLimits {
   minSeconds: number;
   /** A TTL above this is cut to it: a changed or failing MX host is noticed within this long. */
   maxSeconds: number;
-  /**
-   * MX answers: Node's resolver (c-ares through node:dns, Node 20) gives no TTL for MX records, so
-   * they are kept this long, short enough to be within all but the rarest MX TTLs.
-   */
-  mxSeconds: number;
   /**
    * "No such name" and "no such records" (RFC 2308 negative caching; the SOA's TTL is not given to us
    * either). Short: a domain being set up is seen soon.
@@ -40,13 +36,12 @@ interface DnsCacheLimits {
 export const DNS_CACHE_LIMITS: DnsCacheLimits = {
   minSeconds: 5,
   maxSeconds: 3600,
-  mxSeconds: 60,
   negativeSeconds: 30,
   maxEntries: 10_000,
 };
 
-/** An answer as the cache sees it: records (with the lowest TTL among them, if given), or a failure. */
-export type Answer = { ttl: number | undefined } | { failure: DnsFailure };
+/** An answer as the cache sees it: records (with the lowest TTL among them), or a failure. */
+export type Answer = { ttl: number } | { failure: DnsFailure };
 
 /**
  * How long (ms) an answer may be kept. A temporary failure is not kept: the next message asks again
@@ -54,7 +49,6 @@ export type Answer = { ttl: number | undefined } | { failure: DnsFailure };
  */
 export function keepMs(answer: Answer, limits: DnsCacheLimits): number {
   if ('failure' in answer) return answer.failure === 'temporary' ? 0 : limits.negativeSeconds * 1000;
-  if (answer.ttl === undefined) return limits.mxSeconds * 1000;
   return Math.min(limits.maxSeconds, Math.max(limits.minSeconds, answer.ttl)) * 1000;
 }
 
@@ -74,7 +68,10 @@ export class DnsCache implements RouteDns {
   ) {}
 
   mx(name: string): Promise<MxRecord[]> {
-    return this.get('MX', name, async () => ({ value: await this.dns.mx(name), ttl: undefined }));
+    return this.get('MX', name, async () => {
+      const { records, ttl } = await this.dns.mxTimed(name);
+      return { value: records, ttl };
+    });
   }
 
   a(name: string): Promise<string[]> {
@@ -88,7 +85,7 @@ export class DnsCache implements RouteDns {
   private async get<T>(
     type: string,
     name: string,
-    query: () => Promise<{ value: T[]; ttl: number | undefined }>,
+    query: () => Promise<{ value: T[]; ttl: number }>,
   ): Promise<T[]> {
     const key = `${type} ${name.toLowerCase()}`;
     let entry = this.entries.get(key);
@@ -103,7 +100,7 @@ export class DnsCache implements RouteDns {
     return [...(answer.value as T[])];
   }
 
-  private ask<T>(key: string, query: () => Promise<{ value: T[]; ttl: number | undefined }>): Entry {
+  private ask<T>(key: string, query: () => Promise<{ value: T[]; ttl: number }>): Entry {
     const entry: Entry = {
       expires: Infinity,
       answer: query().then(
@@ -134,7 +131,7 @@ export class DnsCache implements RouteDns {
 }
 
 /** The addresses, kept as long as the shortest TTL among them. */
-function addresses(records: TimedAddress[]): { value: string[]; ttl: number | undefined } {
+function addresses(records: TimedAddress[]): { value: string[]; ttl: number } {
   return {
     value: records.map((r) => r.address),
     ttl: records.length === 0 ? 0 : Math.min(...records.map((r) => r.ttl)),

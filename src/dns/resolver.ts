@@ -1,6 +1,7 @@
 // DNS look-ups through TXMAIL_DNS_SERVERS (or the system's resolvers), with errors sorted into the three
 // answers mail routing cares about: the name does not exist, it has no such records, or "try later".
 import { promises as dns } from 'node:dns';
+import { parseServer, queryMx, type TimedMx } from './mx-query.js';
 
 export type DnsFailure = 'nxdomain' | 'nodata' | 'temporary';
 
@@ -25,11 +26,17 @@ export interface TimedAddress {
   ttl: number;
 }
 
+/** Rounds over the servers before a look-up fails as temporary. */
+const TRIES = 2;
+
 export class DnsResolver {
   private readonly resolver: dns.Resolver;
 
-  constructor(servers: string[], timeoutMs = 5000) {
-    this.resolver = new dns.Resolver({ timeout: timeoutMs, tries: 2 });
+  constructor(
+    servers: string[],
+    private readonly timeoutMs = 5000,
+  ) {
+    this.resolver = new dns.Resolver({ timeout: timeoutMs, tries: TRIES });
     if (servers.length > 0) this.resolver.setServers(servers);
   }
 
@@ -43,6 +50,15 @@ export class DnsResolver {
 
   aaaa(name: string): Promise<string[]> {
     return this.wrap(name, 'AAAA', () => this.resolver.resolve6(name));
+  }
+
+  /**
+   * MX records with their TTL (dns-cache.ts keeps the answer that long): one query of our own
+   * (mx-query.ts), since c-ares gives no TTL for MX, to the same servers with the same time and tries.
+   */
+  mxTimed(name: string): Promise<TimedMx> {
+    const servers = this.resolver.getServers().map(parseServer);
+    return queryMx(name, servers, this.timeoutMs, TRIES);
   }
 
   /** A records with their TTLs (dns-cache.ts keeps each answer that long). */

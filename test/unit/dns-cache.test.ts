@@ -3,18 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { DNS_CACHE_LIMITS, DnsCache, keepMs, type TimedDns } from '../../src/dns/dns-cache.js';
-import { DnsError, type MxRecord, type TimedAddress } from '../../src/dns/resolver.js';
+import type { TimedMx } from '../../src/dns/mx-query.js';
+import { DnsError, type TimedAddress } from '../../src/dns/resolver.js';
 
 /** A resolver answering from a table, counting the queries it gets. */
 class TableDns implements TimedDns {
   queries: string[] = [];
-  mxAnswer: MxRecord[] | DnsError = [{ exchange: 'mx.dest.example', priority: 10 }];
+  mxAnswer: TimedMx | DnsError = { records: [{ exchange: 'mx.dest.example', priority: 10 }], ttl: 900 };
   aAnswer: TimedAddress[] | DnsError = [{ address: '192.0.2.1', ttl: 300 }];
   aaaaAnswer: TimedAddress[] | DnsError = new DnsError('nodata', 'no AAAA');
   /** Set: queries wait for it to be called. */
   gate: Promise<void> | undefined;
 
-  async mx(name: string) {
+  async mxTimed(name: string) {
     return this.answer(`MX ${name}`, this.mxAnswer);
   }
   async aTimed(name: string) {
@@ -45,8 +46,7 @@ describe('keepMs', () => {
     expect(keepMs({ ttl: 0 }, limits)).toBe(limits.minSeconds * 1000);
     expect(keepMs({ ttl: 86_400 }, limits)).toBe(limits.maxSeconds * 1000);
   });
-  it('keeps an answer without a TTL (MX) for mxSeconds, a negative one briefly, a temporary failure not at all', () => {
-    expect(keepMs({ ttl: undefined }, limits)).toBe(limits.mxSeconds * 1000);
+  it('keeps a negative answer briefly, a temporary failure not at all', () => {
     expect(keepMs({ failure: 'nxdomain' }, limits)).toBe(limits.negativeSeconds * 1000);
     expect(keepMs({ failure: 'nodata' }, limits)).toBe(limits.negativeSeconds * 1000);
     expect(keepMs({ failure: 'temporary' }, limits)).toBe(0);
@@ -81,16 +81,34 @@ describe('DnsCache', () => {
     expect(dns.queries).toHaveLength(2);
   });
 
-  it('keeps MX answers for mxSeconds, and hands out copies', async () => {
+  it('keeps MX answers for their TTL, and hands out copies', async () => {
     const { clock, dns, cache } = setup();
     const first = await cache.mx('dest.example');
     first.push({ exchange: 'evil.example', priority: 0 });
-    clock.advance(DNS_CACHE_LIMITS.mxSeconds * 1000 - 1);
+    clock.advance(900_000 - 1);
     expect(await cache.mx('dest.example')).toEqual([{ exchange: 'mx.dest.example', priority: 10 }]);
     expect(dns.queries).toEqual(['MX dest.example']);
     clock.advance(1);
     await cache.mx('dest.example');
     expect(dns.queries).toEqual(['MX dest.example', 'MX dest.example']);
+  });
+
+  it('keeps an MX answer with a short TTL no longer than that, raised to the floor', async () => {
+    const { clock, dns, cache } = setup();
+    dns.mxAnswer = { records: [{ exchange: 'mx.dest.example', priority: 10 }], ttl: 20 };
+    await cache.mx('dest.example');
+    clock.advance(19_999);
+    await cache.mx('dest.example');
+    expect(dns.queries).toHaveLength(1);
+    clock.advance(1);
+    await cache.mx('dest.example');
+    expect(dns.queries).toHaveLength(2);
+    dns.mxAnswer = { records: [{ exchange: 'mx.dest.example', priority: 10 }], ttl: 0 };
+    clock.advance(20_000);
+    await cache.mx('dest.example');
+    clock.advance(DNS_CACHE_LIMITS.minSeconds * 1000 - 1);
+    await cache.mx('dest.example');
+    expect(dns.queries).toHaveLength(3);
   });
 
   it('keeps "no such records" for negativeSeconds, with the same error', async () => {
@@ -108,7 +126,7 @@ describe('DnsCache', () => {
     const { dns, cache } = setup();
     dns.mxAnswer = new DnsError('temporary', 'SERVFAIL');
     await expect(cache.mx('dest.example')).rejects.toMatchObject({ failure: 'temporary' });
-    dns.mxAnswer = [{ exchange: 'mx.dest.example', priority: 10 }];
+    dns.mxAnswer = { records: [{ exchange: 'mx.dest.example', priority: 10 }], ttl: 300 };
     expect(await cache.mx('dest.example')).toHaveLength(1);
     expect(dns.queries).toEqual(['MX dest.example', 'MX dest.example']);
   });
