@@ -63,6 +63,10 @@ export class ProcessRegistry {
   /** Times this process found itself counted dead (its leases released) and registered again. */
   private countedDead = 0;
   private stopped = false;
+  /** Whether this process delivers mail (deliversMail): so its row says, for the others' count. */
+  private delivers = false;
+  /** The live processes that deliver mail, as the last sweep counted them (deliveryWorkers). */
+  private deliverers = 1;
 
   constructor(
     private readonly repo: ProcessesRepo,
@@ -114,6 +118,25 @@ export class ProcessRegistry {
     return () => this.countedDead === times && this.canClaim();
   }
 
+  /**
+   * This process delivers mail (the worker role): its row says so from now on, and it is one of the
+   * processes among which each destination's limits are shared (deliveryWorkers).
+   */
+  async deliversMail(): Promise<void> {
+    if (this.delivers) return;
+    this.delivers = true;
+    if (this.lastBeat !== undefined) await this.repo.setDelivers(this.id);
+  }
+
+  /**
+   * How many live processes deliver mail, this one included when it does (at least 1), as of the last
+   * sweep (every heartbeat): each takes that share of a destination's connections and rate
+   * (delivery/destination-limits.ts `share`), so that the worker processes together keep to the limits.
+   */
+  deliveryWorkers(): number {
+    return this.deliverers;
+  }
+
   /** One heartbeat and one sweep (the timer's work; tests call it with a manual clock). */
   async beat(): Promise<void> {
     try {
@@ -136,7 +159,9 @@ export class ProcessRegistry {
   /** Releases the leases of every dead process; returns the owners released. */
   async sweep(): Promise<string[]> {
     const now = this.clock.now();
-    const dead = (await this.repo.all()).filter((p) => p.id !== this.id && this.isDead(p, now));
+    const rows = await this.repo.all();
+    const dead = rows.filter((p) => p.id !== this.id && this.isDead(p, now));
+    this.deliverers = liveDeliverers(rows, dead, this.id, this.delivers);
     const released: string[] = [];
     for (const p of dead) {
       const counts = await this.repo.releaseOwner(p.id);
@@ -178,7 +203,15 @@ export class ProcessRegistry {
     if (this.stopped) return;
     const now = this.clock.now();
     const { host, pid, boot } = this.options;
-    await this.repo.register({ id: this.id, host, pid, boot, started_at: now, heartbeat_at: now });
+    await this.repo.register({
+      id: this.id,
+      host,
+      pid,
+      boot,
+      started_at: now,
+      heartbeat_at: now,
+      delivers: this.delivers ? 1 : 0,
+    });
     this.lastBeat = now;
   }
 
@@ -190,4 +223,20 @@ export class ProcessRegistry {
     if (Number(p.pid) === this.options.pid) return Number(p.boot) !== this.options.boot;
     return !this.options.pidAlive(Number(p.pid));
   }
+}
+
+/**
+ * The processes that deliver mail among `rows` but the `dead`, counting this one (`self`) when it
+ * delivers whether or not its row is there yet (a sweep before its registration, or after it was
+ * swept); at least 1.
+ */
+export function liveDeliverers(
+  rows: readonly ProcessRow[],
+  dead: readonly ProcessRow[],
+  self: string,
+  selfDelivers: boolean,
+): number {
+  const gone = new Set(dead.map((p) => p.id));
+  const others = rows.filter((p) => p.id !== self && Number(p.delivers) === 1 && !gone.has(p.id)).length;
+  return Math.max(1, others + (selfDelivers ? 1 : 0));
 }

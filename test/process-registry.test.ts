@@ -163,6 +163,34 @@ describe.each(databaseKinds)('registry of live processes on $name', (kind) => {
     await Promise.all([live.stop(), other.stop()]);
   });
 
+  it('counts the live processes that deliver mail, among which destination limits are shared', async () => {
+    const first = registry({ pid: 200 });
+    const second = registry({ pid: 300, host: 'host-b' });
+    const inbound = registry({ pid: 100, host: 'host-c' });
+    // The first says so before it registers, the second after (serve starts its inbound role first).
+    await first.deliversMail();
+    await first.start();
+    await second.start();
+    await inbound.start();
+    expect(first.deliveryWorkers()).toBe(1);
+    await second.deliversMail();
+    clock.advance(HEARTBEAT);
+    await first.beat();
+    await second.beat();
+    await inbound.beat();
+    // The inbound-only process counts nobody but them, and is not counted.
+    expect([first.deliveryWorkers(), second.deliveryWorkers(), inbound.deliveryWorkers()]).toEqual([2, 2, 2]);
+    // The second goes silent: counted until it is dead, then not.
+    await second.stopBeating();
+    clock.advance(DEAD);
+    await first.beat();
+    expect(first.deliveryWorkers()).toBe(2);
+    clock.advance(1);
+    await first.beat();
+    expect(first.deliveryWorkers()).toBe(1);
+    await Promise.all([first.stop(), inbound.stop()]);
+  });
+
   it('on one host, a process whose pid is gone is dead at once; elsewhere only by its heartbeat', async () => {
     const gone = registry({ pid: 4242 });
     const away = registry({ pid: 4243, host: 'host-b' });

@@ -684,8 +684,8 @@ export const SETTINGS = [
       "that matches MX host names ending in it (`google.com` covers every domain hosted on Google's MX",
       'hosts). Settings: `connections` (concurrent; halved while the destination throttles), `messages`',
       '(per connection), `rate` (messages per second, `0` = no limit). A rule overrides only the',
-      "settings it names. The limits are each worker process's own: two workers may open twice the",
-      'connections.',
+      'settings it names. The worker processes share the limits: with N of them, each opens at most',
+      '`connections` / N (rounded up) and sends `rate` / N.',
     ],
   }),
   variable({

@@ -30,6 +30,11 @@ export class ProcessesRepo {
     return r.numUpdatedRows > 0n;
   }
 
+  /** Marks the process as one that delivers mail (process-registry.ts deliversMail). */
+  async setDelivers(id: string): Promise<void> {
+    await this.db.updateTable('processes').set({ delivers: 1 }).where('id', '=', id).execute();
+  }
+
   async all(): Promise<ProcessRow[]> {
     return this.db.selectFrom('processes').selectAll().execute();
   }

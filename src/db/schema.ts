@@ -599,6 +599,8 @@ export interface ProcessesTable {
   boot: number;
   started_at: number;
   heartbeat_at: number;
+  /** 1: it runs the worker role (it delivers mail); the worker processes share destination limits. */
+  delivers: number;
 }
 
 /**

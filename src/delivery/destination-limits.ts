@@ -2,7 +2,8 @@
 // R messages per second, M messages per connection. A throttling reply halves N and pauses the
 // destination; successes slowly earn the concurrency back. Limits come from rules matched against the
 // destination's host name (TXMAIL_DESTINATION_LIMITS), so every domain hosted on one provider's MX
-// hosts shares that provider's limits.
+// hosts shares that provider's limits. The worker processes share each limit (`share`): with N of them,
+// each takes a connection count of ceil(N-th) and an N-th of the rate.
 
 export interface DestinationRule {
   /** Concurrent connections (deliveries in progress). */
@@ -23,6 +24,11 @@ export interface DestinationLimitsOptions {
   maxWaitMs: number;
   /** The furthest a full line reschedules a delivery (see park). */
   maxParkMs: number;
+  /**
+   * Among how many processes the limits are shared (process-registry.ts deliveryWorkers), asked at each
+   * use: this process takes ceil(connections / share) and rate / share. Absent: 1, all of them.
+   */
+  share?: () => number;
 }
 
 export const DEFAULT_RULES: Record<string, DestinationRule> = {
@@ -63,6 +69,12 @@ interface Waiter {
 
 interface Destination {
   rule: DestinationRule;
+  /** The processes the rule is shared among, as last fitted (fit), and this process's part of it. */
+  share: number;
+  /** This process's part of the rule's connections, ceil(connections / share): what `limit` recovers to. */
+  cap: number;
+  /** This process's part of the rule's rate (messages per second; 0: no limit). */
+  rate: number;
   limit: number;
   active: number;
   /** Deliveries in progress by tenant (only tenants with some). */
@@ -162,7 +174,7 @@ export class DestinationLimits {
       if (displaced === undefined) return { retryAt: this.park(d, tenant, now, messageId) };
       d.waiting.splice(displaced, 1)[0]!.settle(false);
     }
-    if (d.rule.rate > 0) {
+    if (d.rate > 0) {
       const wait = this.takeToken(d, now);
       // Its token is too far off: parked too, no earlier than the token could be there.
       if (wait > this.options.maxWaitMs) return { retryAt: this.park(d, tenant, now, messageId, now + wait) };
@@ -238,7 +250,7 @@ export class DestinationLimits {
 
   delivered(key: string): void {
     const d = this.get(key);
-    if (d.limit >= d.rule.connections) return;
+    if (d.limit >= d.cap) return;
     if (++d.successes >= this.options.recoverAfter) {
       d.limit++;
       d.successes = 0;
@@ -273,7 +285,7 @@ export class DestinationLimits {
     const { maxParkMs } = this.options;
     const holdMs = d.holdMs ?? (d.starts.length > 0 ? now - Math.min(...d.starts) : 0);
     const perSlotMs = holdMs / d.limit;
-    const step = Math.max(perSlotMs, d.rule.rate > 0 ? 1000 / d.rule.rate : 0) / 2;
+    const step = Math.max(perSlotMs, d.rate > 0 ? 1000 / d.rate : 0) / 2;
     if (d.horizons.size > PARKED_SWEEP_AT) {
       for (const [t, at] of d.horizons) if (at <= now) d.horizons.delete(t);
     }
@@ -360,8 +372,9 @@ export class DestinationLimits {
    * is really there (0: now). Debt is what keeps concurrent callers from all taking the same token.
    */
   private takeToken(d: Destination, now: number): number {
-    const rate = d.rule.rate;
-    d.tokens = Math.min(rate, d.tokens + ((now - d.tokensAt) * rate) / 1000);
+    const rate = d.rate;
+    // At least one token held: a part of the rate below one a second still lets one message go.
+    d.tokens = Math.min(Math.max(1, rate), d.tokens + ((now - d.tokensAt) * rate) / 1000);
     d.tokensAt = now;
     if (d.tokens >= 1) {
       d.tokens -= 1;
@@ -379,6 +392,9 @@ export class DestinationLimits {
       const rule = resolveRule(this.options.rules, key);
       d = {
         rule,
+        share: 1,
+        cap: rule.connections,
+        rate: rule.rate,
         limit: rule.connections,
         active: 0,
         activeBy: new Map(),
@@ -394,8 +410,34 @@ export class DestinationLimits {
       };
       this.destinations.set(key, d);
     }
+    this.fit(d);
     return d;
   }
+
+  /**
+   * Takes this process's part of the destination's rule when the number of processes sharing it has
+   * changed: the cap and the rate by the share (sharePart), the current limit scaled alike, so that a
+   * destination that pushed back stays as far below its cap as it was.
+   */
+  private fit(d: Destination): void {
+    const share = Math.max(1, Math.floor(this.options.share?.() ?? 1));
+    if (share === d.share) return;
+    const part = sharePart(d.rule, share);
+    d.limit = Math.max(1, Math.min(part.connections, Math.round((d.limit * d.share) / share)));
+    d.cap = part.connections;
+    d.rate = part.rate;
+    d.share = share;
+    this.admit(d);
+  }
+}
+
+/**
+ * One process's part of a destination's rule shared among `share` processes: the connections rounded
+ * up (at least one each, so the processes together may open share − 1 more than the rule when it does
+ * not divide), the rate divided.
+ */
+export function sharePart(rule: DestinationRule, share: number): { connections: number; rate: number } {
+  return { connections: Math.max(1, Math.ceil(rule.connections / share)), rate: rule.rate / share };
 }
 
 /**

@@ -101,6 +101,8 @@ export function createWorkerRole(core: Core): WorkerRole {
       // threads): a failed start leaves nothing open, and a second start builds afresh.
       await core.dkim.ensureServiceKey(config.testDomain);
       // Registered (and the dead swept) before the first claim: a restart takes its predecessor's work.
+      // As a process that delivers: the worker processes share each destination's limits.
+      await core.registry.deliversMail();
       await core.registry.start();
       const sources = new SourceIpPool(
         config.sourceIps.map((address) => ({ address, warmingSince: config.warmingSince[address] })),
@@ -324,7 +326,7 @@ function tlsReporting(
 
 function newDeliverer(
   config: Config,
-  { dns, dkim, verp, sealedHtml, verifiedDomains, repos, clock, logger, metrics, signals }: Core,
+  { dns, dkim, verp, sealedHtml, verifiedDomains, repos, clock, logger, metrics, signals, registry }: Core,
   parts: { transport: SmtpTransport; builder: MessageBuilder; sources: SourceIpPool } & Pick<
     ConstructorParameters<typeof Deliverer>[1],
     'tlsPolicy' | 'tlsReports'
@@ -345,7 +347,7 @@ function newDeliverer(
       verp,
       ...parts,
       limits: new DestinationLimits(
-        { rules: config.destinationRules },
+        { rules: config.destinationRules, share: () => registry.deliveryWorkers() },
         () => clock.now(),
         // Parked messages whose destination has room again are made due now, and the worker woken.
         (parked) => {

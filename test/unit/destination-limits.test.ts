@@ -4,6 +4,7 @@ import {
   nextWaiter,
   parseDestinationRules,
   resolveRule,
+  sharePart,
   type Admission,
   type DestinationLimitsOptions,
 } from '../../src/delivery/destination-limits.js';
@@ -360,6 +361,44 @@ describe('destination limits', () => {
     expect(fifth).toEqual({ retryAt: 1500 });
     now = 2000;
     released(await fourth);
+  });
+
+  it('takes its part of the limits when worker processes share them, and the whole again when alone', async () => {
+    let workers = 3;
+    const limits = new DestinationLimits(
+      {
+        rules: { default: { connections: 8, rate: 6 } },
+        maxWaitMs: 0,
+        recoverAfter: 1,
+        share: () => workers,
+      },
+      () => 0,
+    );
+    // ceil(8 / 3): three processes open at most 9 between them.
+    expect(limits.concurrency('mx:a')).toBe(3);
+    // A third of the rate: two tokens a second, the bucket never below one.
+    released(await limits.acquire('mx:a'));
+    released(await limits.acquire('mx:a'));
+    expect(await limits.acquire('mx:a')).toEqual({ retryAt: expect.any(Number) as number });
+    // Pushed back: halved within its part, and earning back only to its part.
+    limits.throttled('mx:b', 0);
+    expect(limits.concurrency('mx:b')).toBe(1);
+    limits.delivered('mx:b');
+    limits.delivered('mx:b');
+    limits.delivered('mx:b');
+    expect(limits.concurrency('mx:b')).toBe(3);
+    // One process left: the whole rule, the throttled destination scaled alike (3 of 3 → 8 of 8).
+    workers = 1;
+    expect(limits.concurrency('mx:a')).toBe(8);
+    expect(limits.concurrency('mx:b')).toBe(8);
+    expect(sharePart({ connections: 5, messagesPerConnection: 100, rate: 0 }, 2)).toEqual({
+      connections: 3,
+      rate: 0,
+    });
+    expect(sharePart({ connections: 1, messagesPerConnection: 100, rate: 1 }, 4)).toEqual({
+      connections: 1,
+      rate: 0.25,
+    });
   });
 
   it('resolves rules: relay, the most specific domain, and field-by-field overrides', () => {

@@ -41,6 +41,7 @@ import * as m038 from './038-inbound-raw-parts.js';
 import * as m039 from './039-session-origin.js';
 import * as m040 from './040-audit-target-label.js';
 import * as m041 from './041-sealed-bodies.js';
+import * as m042 from './042-process-delivers.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '039-session-origin': m039,
   '040-audit-target-label': m040,
   '041-sealed-bodies': m041,
+  '042-process-delivers': m042,
 };
