@@ -389,6 +389,31 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     expect((await eventually(m.id, 'email.complained')).status).toBe('complained');
   });
 
+  it('matches a complaint whose copy had its recipient redacted (RFC 6590) by the signature it quotes, never by a made-up one', async () => {
+    const m = await delivered();
+    // The loop replaced the recipient's local part and dropped the Return-Path: our signature no longer
+    // verifies, but the copy still carries it as sent.
+    const local = m.to.slice(0, m.to.indexOf('@'));
+    const redacted = { headers: m.headers.replaceAll(local, 'redacted') };
+    expect(redacted.headers).not.toBe(m.headers);
+    // A forgery: the same headers with a signature of its own making.
+    const forged = {
+      headers: redacted.headers.replace(
+        /(\bb=)([A-Za-z0-9+/]{20})/,
+        (_all, tag: string) => `${tag}${'A'.repeat(20)}`,
+      ),
+    };
+    expect(forged.headers).not.toBe(redacted.headers);
+    const send = (copy: { headers: string }) =>
+      smtpSend(receiver.port, { from: '', to: [`fbl@${RETURN_PATH}`] }, signedFeedback(copy, 'abuse'));
+    expect((await send(forged)).code).toBe(250);
+    await quiet();
+    expect((await detail(m.id)).status).toBe('delivered');
+    expect((await send(redacted)).code).toBe(250);
+    expect((await eventually(m.id, 'email.complained')).status).toBe('complained');
+    expect(await suppressed(m.to)).toEqual([expect.objectContaining({ origin: 'complaint' })]);
+  });
+
   it('refuses a Message-ID added above our signed one: the signature covers the one it signed', async () => {
     const victim = await delivered();
     const own = await delivered();

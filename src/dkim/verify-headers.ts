@@ -109,6 +109,31 @@ async function verifyOne(
   }
 }
 
+/**
+ * The b= values (white space removed) of the DKIM-Signature fields in `headerBlock`, at most
+ * MAX_SIGNATURES, and the first Message-ID (without angle brackets, lower case). A report whose copy of
+ * the original had its recipient redacted (RFC 6590: feedback loops replace the To address's local
+ * part) no longer verifies, but still quotes the signatures as sent: one equal to a signature in the
+ * copy txmail kept of that message proves the report's sender had the original, as a verified one
+ * does (inbound-processor.ts). Never throws on what the block holds.
+ */
+export function quotedSignatures(headerBlock: string): { messageId: string | undefined; values: string[] } {
+  const fields = headerFields(headerBlock.replace(/\r?\n/g, '\r\n'));
+  const values: string[] = [];
+  let messageId: string | undefined;
+  for (const f of fields) {
+    if (f.name === 'message-id' && messageId === undefined)
+      messageId = /<([^<>\s]{1,250})>/.exec(f.text)?.[1]?.toLowerCase();
+    if (f.name !== 'dkim-signature' || values.length >= MAX_SIGNATURES) continue;
+    const b = tagList(f.text.slice(f.text.indexOf(':') + 1))
+      .get('b')
+      ?.replace(/\s+/g, '');
+    // A real signature: RSA-2048's is 344 base64 characters, Ed25519's 88.
+    if (b !== undefined && b.length >= 64) values.push(b);
+  }
+  return { messageId, values };
+}
+
 function publicKeyOf(key: OurDkimKey): KeyObject {
   const raw = Buffer.from(key.publicKey, 'base64');
   return key.algorithm === 'ed25519-sha256'

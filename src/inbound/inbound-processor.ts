@@ -18,7 +18,7 @@ import type { Clock } from '../clock.js';
 import type { InboundEffect, InboundRepo, InboundTarget } from '../db/inbound-repo.js';
 import type { InboundMessageRow, InboundRaw } from '../db/schema.js';
 import type { Verp } from '../delivery/verp.js';
-import { verifyOurHeaderSignature, type OurKeyLookup } from '../dkim/verify-headers.js';
+import { quotedSignatures, verifyOurHeaderSignature, type OurKeyLookup } from '../dkim/verify-headers.js';
 import { isId, newId } from '../ids.js';
 import { LeaseLoop } from '../lease-loop.js';
 import type { IsSimulated } from '../simulator/simulator-addresses.js';
@@ -57,6 +57,12 @@ export interface ProcessorDeps {
    * reports match nothing.
    */
   ourDkimKey?: OurKeyLookup;
+  /**
+   * The bytes a message was sent as, while kept (the log's raw view): a report whose copy of the
+   * original no longer verifies (its recipient redacted) is matched when it quotes one of the
+   * signatures the message was sent with (dkim/verify-headers.ts quotedSignatures). Absent: never.
+   */
+  sentRaw?: (accountId: string, messageId: string) => Promise<Buffer | undefined>;
   /** Whether mail to a recipient domain is the simulator's (simulator-addresses.ts); absent: none is. */
   isSimulated?: IsSimulated;
   /**
@@ -429,15 +435,50 @@ export class InboundProcessor {
     // headers keep its signature; those that redact them keep the VERP Return-Path, matched above.
     const signed =
       this.deps.ourDkimKey && (await verifyOurHeaderSignature(report.original.headers, this.deps.ourDkimKey));
-    if (!signed) return [];
-    const [id, host] = signed.messageId.split('@');
-    if (!id || !isId(id) || host !== this.deps.hostname.toLowerCase()) return [];
-    const t = await this.deps.repo.findTarget(id);
-    if (!t || (signed.accountId !== null && signed.accountId !== t.account_id)) return [];
+    const t = signed
+      ? await this.signedTarget(signed.messageId, signed.accountId)
+      : await this.quotingTarget(report.original.headers);
+    if (!t) return [];
     // The report must not show only recipients that are not ours.
     const shown = shownRecipients(report);
     const ours = (a: string) => a === t.to_email.toLowerCase() || a.endsWith(`@${t.to_domain}`);
     if (shown.length > 0 && !shown.some(ours)) return [];
     return [t];
+  }
+
+  /** Our message by a Message-ID our signature covers, signed with its account's key or the service's. */
+  private async signedTarget(
+    messageId: string,
+    accountId: string | null,
+  ): Promise<InboundTarget | undefined> {
+    const id = this.ourMessageId(messageId);
+    const t = id && (await this.deps.repo.findTarget(id));
+    return t && (accountId === null || accountId === t.account_id) ? t : undefined;
+  }
+
+  /**
+   * Our message by the copy's Message-ID when the copy quotes a DKIM signature the message was sent with
+   * (its b= equal to one in the bytes kept): a copy whose recipient a feedback loop redacted no longer
+   * verifies, but only the original's holder has its signature (a Yahoo-style report that dropped the
+   * Return-Path was lost). Needs the kept copy: none after the content's retention, or for sealed mail.
+   */
+  private async quotingTarget(headers: string): Promise<InboundTarget | undefined> {
+    if (!this.deps.sentRaw) return undefined;
+    const quoted = quotedSignatures(headers);
+    const id = quoted.messageId && this.ourMessageId(quoted.messageId);
+    if (!id || quoted.values.length === 0) return undefined;
+    const t = await this.deps.repo.findTarget(id);
+    if (!t) return undefined;
+    const raw = await this.deps.sentRaw(t.account_id, t.id);
+    if (!raw) return undefined;
+    const end = raw.indexOf('\r\n\r\n');
+    const sent = quotedSignatures(raw.subarray(0, end < 0 ? raw.length : end).toString('latin1'));
+    return quoted.values.some((v) => sent.values.includes(v)) ? t : undefined;
+  }
+
+  /** The message id of `<id>@<our hostname>`, or undefined for any other Message-ID. */
+  private ourMessageId(messageId: string): string | undefined {
+    const [id, host] = messageId.split('@');
+    return id && isId(id) && host === this.deps.hostname.toLowerCase() ? id : undefined;
   }
 }
