@@ -41,9 +41,15 @@ export function decideEffects(input: DecideInput): Decision {
   const r = chooseRecipient(report.recipients, target.to_email);
   if (!r) return { skipped: 'the report names no recipient that failed or was delayed' };
   const c = r.classification;
+  // A refusal of the sending address (Yahoo's TSS04, a blocklist) is policy_rejected whatever else its
+  // words say ("unexpected volume" reads as rate_limited), flagged sender_block, as the same reply
+  // during the session is recorded (delivery/outcome.ts): the same words, the same category. A relay
+  // that gave up on it says `expired`, as txmail's own give-up does.
+  const senderBlock = c.senderBlock && c.category !== 'expired';
   const data = {
     // One of BOUNCE_CATEGORIES: messages.category and the log's filter read it (db/event-category.ts).
-    category: c.category,
+    category: senderBlock ? ('policy_rejected' as const) : c.category,
+    ...(senderBlock ? { sender_block: true } : {}),
     bounce_type: c.type,
     enhanced_code: c.enhanced,
     reason: c.reason,
