@@ -29,6 +29,12 @@ interface DnsCacheLimits {
    * either). Short: a domain being set up is seen soon.
    */
   negativeSeconds: number;
+  /**
+   * A failure to answer (SERVFAIL, a time-out): kept a moment (RFC 2308 §7 allows up to 5 minutes), so
+   * that a burst of mail to a domain whose servers fail asks once in that moment, not once a message
+   * (every message to it is retried then, 30 s on: retry-schedule.ts unreachedRetryAt).
+   */
+  temporarySeconds: number;
   /** Names kept at most; the oldest go first. */
   maxEntries: number;
 }
@@ -37,18 +43,17 @@ export const DNS_CACHE_LIMITS: DnsCacheLimits = {
   minSeconds: 5,
   maxSeconds: 3600,
   negativeSeconds: 30,
+  temporarySeconds: 5,
   maxEntries: 10_000,
 };
 
 /** An answer as the cache sees it: records (with the lowest TTL among them), or a failure. */
 export type Answer = { ttl: number } | { failure: DnsFailure };
 
-/**
- * How long (ms) an answer may be kept. A temporary failure is not kept: the next message asks again
- * (the one that failed waits for its retry anyway).
- */
+/** How long (ms) an answer may be kept. */
 export function keepMs(answer: Answer, limits: DnsCacheLimits): number {
-  if ('failure' in answer) return answer.failure === 'temporary' ? 0 : limits.negativeSeconds * 1000;
+  if ('failure' in answer)
+    return (answer.failure === 'temporary' ? limits.temporarySeconds : limits.negativeSeconds) * 1000;
   return Math.min(limits.maxSeconds, Math.max(limits.minSeconds, answer.ttl)) * 1000;
 }
 

@@ -46,10 +46,10 @@ describe('keepMs', () => {
     expect(keepMs({ ttl: 0 }, limits)).toBe(limits.minSeconds * 1000);
     expect(keepMs({ ttl: 86_400 }, limits)).toBe(limits.maxSeconds * 1000);
   });
-  it('keeps a negative answer briefly, a temporary failure not at all', () => {
+  it('keeps a negative answer briefly, a temporary failure a moment', () => {
     expect(keepMs({ failure: 'nxdomain' }, limits)).toBe(limits.negativeSeconds * 1000);
     expect(keepMs({ failure: 'nodata' }, limits)).toBe(limits.negativeSeconds * 1000);
-    expect(keepMs({ failure: 'temporary' }, limits)).toBe(0);
+    expect(keepMs({ failure: 'temporary' }, limits)).toBe(limits.temporarySeconds * 1000);
   });
 });
 
@@ -122,11 +122,14 @@ describe('DnsCache', () => {
     expect(await cache.aaaa('mx.dest.example')).toEqual(['2001:db8::1']);
   });
 
-  it('asks again after a temporary failure', async () => {
-    const { dns, cache } = setup();
+  it('answers a temporary failure from memory a moment, then asks again', async () => {
+    const { clock, dns, cache } = setup();
     dns.mxAnswer = new DnsError('temporary', 'SERVFAIL');
     await expect(cache.mx('dest.example')).rejects.toMatchObject({ failure: 'temporary' });
     dns.mxAnswer = { records: [{ exchange: 'mx.dest.example', priority: 10 }], ttl: 300 };
+    clock.advance(DNS_CACHE_LIMITS.temporarySeconds * 1000 - 1);
+    await expect(cache.mx('dest.example')).rejects.toMatchObject({ failure: 'temporary' });
+    clock.advance(1);
     expect(await cache.mx('dest.example')).toHaveLength(1);
     expect(dns.queries).toEqual(['MX dest.example', 'MX dest.example']);
   });
