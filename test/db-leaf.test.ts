@@ -16,7 +16,7 @@ const LEAVES = [
   'bounce/categories.ts', // the bounce categories (a leaf the dashboard shares)
   'clock.ts',
   'delivery/tls-policy.ts', // a TLS requirement's type
-  'dns/resolver.ts', // a DNS failure's type
+  'dns/answers.ts', // a DNS failure's type
   'ids.ts', // the ids' form (the orphan sweep's UUIDv7 bound)
   'inbound/message-memory.ts', // a large inbound message's parts (their size, what writing one holds)
   'mta-sts/policy.ts', // the policy mode's type

@@ -4,6 +4,7 @@
 // answers passed over for the next.
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
+import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryMx } from '../src/dns/mx-query.js';
 import { DnsResolver } from '../src/dns/resolver.js';
@@ -98,5 +99,54 @@ describe('the MX look-up with its TTL, against dnsmasq', () => {
       failure: 'temporary',
       message: 'MX look-up for dest.test failed (ETIMEOUT)',
     });
+  });
+
+  it('asks the server that answered last first: a silent one costs one look-up its wait, not each', async () => {
+    let heard = 0;
+    silent.on('message', () => heard++);
+    const mute = { address: '127.0.0.1', port: silent.address().port };
+    const memory = { first: 0 };
+    await queryMx('dest.test', [mute, server()], 300, 1, memory);
+    expect(heard).toBe(1);
+    await queryMx('dest.test', [mute, server()], 300, 1, memory);
+    await queryMx('dest.test', [mute, server()], 300, 1, memory);
+    expect(heard).toBe(1);
+    silent.removeAllListeners('message');
+  });
+
+  it('fails the try of a server it cannot reach (IPv6 link-local without its zone) and goes on, never throwing out of a callback', async () => {
+    const unreachable = { address: 'fe80::1', port: 53 };
+    expect((await queryMx('dest.test', [unreachable, server()], 500, 1)).records).toHaveLength(2);
+    await expect(queryMx('dest.test', [unreachable], 500, 1)).rejects.toMatchObject({ failure: 'temporary' });
+  });
+
+  it('asks again without EDNS a server that answers FORMERR to it', async () => {
+    // A server from before EDNS0: FORMERR for a query with an OPT record, an answer without one.
+    const old = dgram.createSocket('udp4');
+    const asked: boolean[] = [];
+    old.on('message', (msg, from) => {
+      const q = packet.decode(msg);
+      const edns = (q.additionals ?? []).some((a) => a.type === 'OPT');
+      asked.push(edns);
+      const reply = edns
+        ? packet.encode({ type: 'response', id: q.id, flags: 1, questions: q.questions })
+        : packet.encode({
+            type: 'response',
+            id: q.id,
+            questions: q.questions,
+            answers: [
+              { type: 'MX', name: 'old.test', ttl: 77, data: { preference: 5, exchange: 'mx.old.test' } },
+            ],
+          });
+      old.send(reply, from.port, from.address);
+    });
+    await new Promise<void>((resolve) => old.bind(0, '127.0.0.1', resolve));
+    try {
+      const answer = await queryMx('old.test', [{ address: '127.0.0.1', port: old.address().port }], 1000, 1);
+      expect(answer).toEqual({ records: [{ exchange: 'mx.old.test', priority: 5 }], ttl: 77 });
+      expect(asked).toEqual([true, false]);
+    } finally {
+      old.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 // with a sentence and a link. The name does not exist (NXDOMAIN) when the entry is not listed.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { DnsFailure } from '../dns/resolver.js';
+import type { DnsFailure } from '../dns/answers.js';
 import type { BlocklistZone } from './zones.js';
 
 /** What is looked up: a source address (in address zones) or a name the service uses (in name zones). */

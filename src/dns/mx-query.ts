@@ -1,16 +1,19 @@
 // An MX look-up that says how long its answer may be kept. Node's resolver (c-ares through node:dns,
 // Node 20) gives the TTLs of A and AAAA records only, so the delivery worker's cache (dns-cache.ts) kept
 // every MX answer a fixed minute: too long for a record served with a shorter TTL, and a query a minute
-// per destination for the rest. This one query is therefore made here: to the same servers as every
-// other look-up, over UDP with a random id (answers whose id, question or source do not match are
-// ignored), again over TCP when the answer is truncated, each server in turn, `tries` rounds, each try
-// bounded by `timeoutMs` (c-ares's own scheme). Encoding and decoding are dns-packet's. Failures are
-// DnsErrors sorted as resolver.ts sorts c-ares's: NXDOMAIN, no MX records, or "try later".
+// per destination for the rest. This one query is therefore made here, as c-ares makes its own: to the
+// same servers as every other look-up, over UDP from a random port with a random id (answers whose id,
+// question or source do not match are ignored) and EDNS0 offering 1232 bytes (asked again without it
+// when the server answers FORMERR or NOTIMP), again over TCP when the answer is truncated; each server in
+// turn, starting with the last that answered, `tries` rounds, each try bounded by `timeoutMs`. Encoding
+// and decoding are dns-packet's. Failures are DnsErrors sorted as resolver.ts sorts c-ares's: NXDOMAIN,
+// no MX records, or "try later". A server that cannot even be reached (an IPv6 one without a route)
+// fails its try, never the process.
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import packet from 'dns-packet';
-import { DnsError, type MxRecord } from './resolver.js';
+import { DnsError, type MxRecord } from './answers.js';
 
 /** A DNS server to ask. */
 export interface DnsServer {
@@ -39,24 +42,36 @@ type Decoded = packet.DecodedPacket & { rcode?: string };
 /** What one server answered, or why it gave no usable answer. */
 type Reply = { kind: 'answer'; response: Decoded } | { kind: 'failed'; reason: string };
 
+/** Which server a resolver asks first: the last that answered (one silent server costs one look-up its wait, not every look-up). */
+export interface ServerMemory {
+  first: number;
+}
+
 /**
  * The MX records of `name`. A server that fails (SERVFAIL, REFUSED, no answer in time) passes the
- * question to the next; NXDOMAIN and an answer without MX records are final.
+ * question to the next; NXDOMAIN and an answer without MX records are final. `memory`: where to start,
+ * kept up to date.
  */
 export async function queryMx(
   name: string,
   servers: DnsServer[],
   timeoutMs: number,
   tries: number,
+  memory: ServerMemory = { first: 0 },
 ): Promise<TimedMx> {
   let last = 'no DNS server to ask';
+  const n = servers.length;
+  const start = memory.first;
   for (let round = 0; round < tries; round++) {
-    for (const server of servers) {
-      const reply = await ask(name, server, timeoutMs);
+    for (let k = 0; k < n; k++) {
+      const at = (start + k) % n;
+      const reply = await ask(name, servers[at]!, timeoutMs);
       if (reply.kind === 'failed') {
         last = reply.reason;
+        if (memory.first === at) memory.first = (at + 1) % n;
         continue;
       }
+      memory.first = at;
       const { response } = reply;
       const rcode = response.rcode ?? 'NOERROR';
       if (rcode === 'NXDOMAIN') throw new DnsError('nxdomain', `${name} does not exist (NXDOMAIN)`);
@@ -84,12 +99,29 @@ export function mxAnswer(name: string, response: Decoded): TimedMx {
   return { records, ttl };
 }
 
-function question(name: string, id: number): Buffer {
+/** The query; with `edns`, an OPT record offering 1232-byte UDP answers (the DNS flag day's size). */
+function question(name: string, id: number, edns: boolean): Buffer {
   return packet.encode({
     type: 'query',
     id,
     flags: packet.RECURSION_DESIRED,
     questions: [{ type: 'MX', class: 'IN', name }],
+    ...(edns
+      ? {
+          additionals: [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: 1232,
+              extendedRcode: 0,
+              ednsVersion: 0,
+              flags: 0,
+              flag_do: false,
+              options: [],
+            },
+          ],
+        }
+      : {}),
   });
 }
 
@@ -105,13 +137,22 @@ function answers(response: Decoded, id: number, name: string): boolean {
   );
 }
 
-/** One question to one server over UDP, then TCP if the answer came truncated. */
+/**
+ * One question to one server over UDP (with EDNS0, and without it when the server does not know it),
+ * then over TCP if the answer came truncated.
+ */
 async function ask(name: string, server: DnsServer, timeoutMs: number): Promise<Reply> {
-  const id = randomInt(0, 65536);
-  const udp = await overUdp(question(name, id), id, name, server, timeoutMs);
+  let edns = true;
+  let id = randomInt(0, 65536);
+  let udp = await overUdp(question(name, id, edns), id, name, server, timeoutMs);
+  if (udp.kind === 'answer' && (udp.response.rcode === 'FORMERR' || udp.response.rcode === 'NOTIMP')) {
+    edns = false;
+    id = randomInt(0, 65536);
+    udp = await overUdp(question(name, id, edns), id, name, server, timeoutMs);
+  }
   if (udp.kind === 'answer' && udp.response.flag_tc) {
     const tcpId = randomInt(0, 65536);
-    return overTcp(question(name, tcpId), tcpId, name, server, timeoutMs);
+    return overTcp(question(name, tcpId, edns), tcpId, name, server, timeoutMs);
   }
   return udp;
 }
@@ -148,7 +189,15 @@ function overUdp(
       if (answers(response, id, name)) done({ kind: 'answer', response });
     });
     // Connected: the kernel drops datagrams from any other address.
-    socket.connect(server.port, server.address, () => socket.send(query));
+    // A connect that fails (an address without a route, an IPv6 link-local one without its zone) is
+    // told to this callback, not as 'error'; a send on the unconnected socket would throw.
+    socket.connect(server.port, server.address, (err?: Error) => {
+      if (err) return done({ kind: 'failed', reason: (err as NodeJS.ErrnoException).code ?? err.message });
+      socket.send(query, (sendErr) => {
+        if (sendErr)
+          done({ kind: 'failed', reason: (sendErr as NodeJS.ErrnoException).code ?? sendErr.message });
+      });
+    });
   });
 }
 

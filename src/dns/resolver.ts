@@ -1,30 +1,10 @@
 // DNS look-ups through TXMAIL_DNS_SERVERS (or the system's resolvers), with errors sorted into the three
 // answers mail routing cares about: the name does not exist, it has no such records, or "try later".
 import { promises as dns } from 'node:dns';
+import { DnsError, type MxRecord, type TimedAddress } from './answers.js';
 import { parseServer, queryMx, type TimedMx } from './mx-query.js';
 
-export type DnsFailure = 'nxdomain' | 'nodata' | 'temporary';
-
-export class DnsError extends Error {
-  constructor(
-    readonly failure: DnsFailure,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DnsError';
-  }
-}
-
-export interface MxRecord {
-  exchange: string;
-  priority: number;
-}
-
-/** An address with the TTL (seconds) its record was served with. */
-export interface TimedAddress {
-  address: string;
-  ttl: number;
-}
+export { DnsError, type DnsFailure, type MxRecord, type TimedAddress } from './answers.js';
 
 /** Rounds over the servers before a look-up fails as temporary. */
 const TRIES = 2;
@@ -58,8 +38,11 @@ export class DnsResolver {
    */
   mxTimed(name: string): Promise<TimedMx> {
     const servers = this.resolver.getServers().map(parseServer);
-    return queryMx(name, servers, this.timeoutMs, TRIES);
+    return queryMx(name, servers, this.timeoutMs, TRIES, this.mxServers);
   }
+
+  /** Which server the MX look-ups ask first (mx-query.ts ServerMemory). */
+  private readonly mxServers = { first: 0 };
 
   /** A records with their TTLs (dns-cache.ts keeps each answer that long). */
   aTimed(name: string): Promise<TimedAddress[]> {
