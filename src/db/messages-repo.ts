@@ -1,6 +1,6 @@
 // Reading the delivery log: messages of an account and each message's events. Always scoped by account.
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { createGunzip, gunzip, gzip } from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './database.js';
 import type { KeptRaw } from './queue-record.js';
@@ -301,6 +301,22 @@ export class MessagesRepo {
     return { kind: 'kept', raw: await gunzipped(Buffer.from(row.raw, 'base64')), signedAt: row.signed_at };
   }
 
+  /**
+   * The header block the message was last sent with (up to its blank line), inflated no further than
+   * `maxBytes`: undefined when no copy is kept, or its headers run past that. For matching a report
+   * (inbound-processor.ts quotingTarget), which anyone may send: a kept copy may be 16 MiB, its head
+   * a few KiB.
+   */
+  async sentHead(accountId: string, messageId: string, maxBytes: number): Promise<string | undefined> {
+    const row = await this.reads
+      .selectFrom('message_raw')
+      .select('raw')
+      .where('account_id', '=', accountId)
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
+    return row ? headOfGzip(Buffer.from(row.raw, 'base64'), maxBytes) : undefined;
+  }
+
   /** Links a re-sent copy to its original (the original lists its copies by this column). */
   async markResent(accountId: string, copyId: string, originalId: string): Promise<void> {
     await this.db
@@ -378,4 +394,34 @@ export class MessagesRepo {
       .orderBy('a.id')
       .execute();
   }
+}
+
+/**
+ * The bytes of a gzipped message before its first blank line, inflating no more than `maxBytes` of it
+ * (the inflater stops there); undefined when the blank line is not within them, or the data is not gzip.
+ */
+export function headOfGzip(gz: Buffer, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const inflater = createGunzip();
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let settled = false;
+    const finish = (head: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      inflater.destroy();
+      resolve(head);
+    };
+    inflater.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      const text = Buffer.concat(chunks).subarray(0, maxBytes).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end >= 0) return finish(text.slice(0, end));
+      if (length >= maxBytes) finish(undefined);
+    });
+    inflater.on('end', () => finish(undefined));
+    inflater.on('error', () => finish(undefined));
+    inflater.end(gz);
+  });
 }

@@ -42,6 +42,9 @@ const PRUNE_EVERY_MS = 3600_000;
 export const MAX_IN_HAND = 32;
 export const MAX_IN_HAND_CHARS = 64 * 1024 * 1024;
 
+/** The most of a kept copy inflated to read its header block (ours run to 2-3 KiB). */
+const SENT_HEAD_BYTES = 64 * 1024;
+
 export interface ProcessorDeps {
   repo: InboundRepo;
   /** Parses off the event loop, under a time budget (report-parser.ts). */
@@ -58,11 +61,12 @@ export interface ProcessorDeps {
    */
   ourDkimKey?: OurKeyLookup;
   /**
-   * The bytes a message was sent as, while kept (the log's raw view): a report whose copy of the
-   * original no longer verifies (its recipient redacted) is matched when it quotes one of the
-   * signatures the message was sent with (dkim/verify-headers.ts quotedSignatures). Absent: never.
+   * The header block a message was sent with, while its copy is kept (the log's raw view), inflated no
+   * further than `maxBytes`: a report whose copy of the original no longer verifies (its recipient
+   * redacted) is matched when it quotes one of the signatures the message was sent with
+   * (dkim/verify-headers.ts quotedSignatures). Absent: never.
    */
-  sentRaw?: (accountId: string, messageId: string) => Promise<Buffer | undefined>;
+  sentHead?: (accountId: string, messageId: string, maxBytes: number) => Promise<string | undefined>;
   /** Whether mail to a recipient domain is the simulator's (simulator-addresses.ts); absent: none is. */
   isSimulated?: IsSimulated;
   /**
@@ -463,16 +467,16 @@ export class InboundProcessor {
    * Return-Path was lost). Needs the kept copy: none after the content's retention, or for sealed mail.
    */
   private async quotingTarget(headers: string): Promise<InboundTarget | undefined> {
-    if (!this.deps.sentRaw) return undefined;
+    if (!this.deps.sentHead) return undefined;
     const quoted = quotedSignatures(headers);
     const id = quoted.messageId && this.ourMessageId(quoted.messageId);
     if (!id || quoted.values.length === 0) return undefined;
     const t = await this.deps.repo.findTarget(id);
     if (!t) return undefined;
-    const raw = await this.deps.sentRaw(t.account_id, t.id);
-    if (!raw) return undefined;
-    const end = raw.indexOf('\r\n\r\n');
-    const sent = quotedSignatures(raw.subarray(0, end < 0 ? raw.length : end).toString('latin1'));
+    // Only the head is inflated: anyone may send fbl@ a report naming a message kept at 16 MiB.
+    const head = await this.deps.sentHead(t.account_id, t.id, SENT_HEAD_BYTES);
+    if (head === undefined) return undefined;
+    const sent = quotedSignatures(head);
     return quoted.values.some((v) => sent.values.includes(v)) ? t : undefined;
   }
 

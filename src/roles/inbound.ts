@@ -40,10 +40,7 @@ export function createInboundRole(core: Core): InboundRole {
           const key = await repos.dkimKeys.publicKey(domain, selector);
           return key && { publicKey: key.public_key, algorithm: key.algorithm, accountId: key.account_id };
         },
-        sentRaw: async (accountId, messageId) => {
-          const raw = await repos.messages.raw(accountId, messageId);
-          return raw?.kind === 'kept' ? raw.raw : undefined;
-        },
+        sentHead: (accountId, messageId, maxBytes) => repos.messages.sentHead(accountId, messageId, maxBytes),
         isSimulated: simulatorTest(config.testDomain),
         owner: core.registry.id,
         canClaim: () => core.registry.canClaim(),
