@@ -124,8 +124,9 @@ export class ProcessRegistry {
    */
   async deliversMail(): Promise<void> {
     if (this.delivers) return;
-    this.delivers = true;
+    // Written first when registered: a failed write leaves the flag unset, so the next start tries again.
     if (this.lastBeat !== undefined) await this.repo.setDelivers(this.id);
+    this.delivers = true;
   }
 
   /**

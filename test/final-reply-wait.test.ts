@@ -3,6 +3,7 @@
 // connection's inactivity limit, and sends nothing again meanwhile: not on a fresh connection within the
 // attempt, and not from another claim, since the worker renews its lease while it waits
 // (delivery/worker.ts renewLeases). Giving up at 2 minutes sent a slow server the message twice.
+import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import { databaseKinds } from './helpers/databases.js';
@@ -77,6 +78,68 @@ describe('the reply to the final "."', () => {
     // The server had the whole message once; no fresh connection sent it a second time.
     expect(messages()).toBe(before + 1);
     expect(server.sessions.length).toBe(sessions);
+  });
+});
+
+describe('a reused connection lost after the final "."', () => {
+  it('does not send the message again on a fresh connection: the server may have taken it', async () => {
+    // Takes every message; the second one's final "." it answers by closing the connection.
+    let messages = 0;
+    let sessions = 0;
+    const server = net.createServer((socket) => {
+      sessions++;
+      let buffered = '';
+      let inData = false;
+      socket.on('error', () => undefined);
+      socket.write('220 sink.test ESMTP\r\n');
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1');
+        for (;;) {
+          if (inData) {
+            const end = buffered.indexOf('\r\n.\r\n');
+            if (end < 0) return;
+            buffered = buffered.slice(end + 5);
+            inData = false;
+            if (++messages === 2) return void socket.destroy();
+            socket.write('250 2.0.0 queued\r\n');
+            continue;
+          }
+          const eol = buffered.indexOf('\r\n');
+          if (eol < 0) return;
+          const verb = buffered.slice(0, 4).toUpperCase();
+          buffered = buffered.slice(eol + 2);
+          if (verb === 'EHLO') socket.write('250-sink.test\r\n250 8BITMIME\r\n');
+          else if (verb === 'DATA') {
+            inData = true;
+            buffered = `\r\n${buffered}`;
+            socket.write('354 go ahead\r\n');
+          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+          else socket.write('250 ok\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = new SmtpTransport({ hostname: 'mta.txmail.test' });
+    try {
+      const target = [
+        {
+          host: 'mx.dest.example',
+          address: '127.0.0.1',
+          port: (server.address() as net.AddressInfo).port,
+          secure: false,
+        },
+      ];
+      const job = (to: string) => ({ from: 'b@send.acme.example', to, raw });
+      expect(await transport.deliver(job('one@dest.example'), target)).toMatchObject({
+        outcome: 'delivered',
+      });
+      // On the pooled connection, lost after its final ".": deferred, not sent again at once.
+      expect(await transport.deliver(job('two@dest.example'), target)).toMatchObject({ outcome: 'deferred' });
+      expect([messages, sessions]).toEqual([2, 1]);
+    } finally {
+      await transport.close();
+      server.close();
+    }
   });
 });
 

@@ -427,7 +427,8 @@ export class DestinationLimits {
     d.cap = part.connections;
     d.rate = part.rate;
     d.share = share;
-    this.admit(d);
+    // A larger limit is taken up as slots are released and asked for (admit runs then), never here:
+    // this runs inside throttled() too, where admitting would start deliveries just before the pause.
   }
 }
 

@@ -175,6 +175,11 @@ interface SmtpError extends Error {
   response?: string;
   /** The connection failed during its STARTTLS handshake (set by open()). */
   tlsHandshake?: boolean;
+  /**
+   * The server had said something (its greeting at least) before the opening failed: a server was
+   * reached, so it is a connection lost (4.4.2), not one never made (set by open()).
+   */
+  greeted?: boolean;
 }
 
 /** A new session, or why there is none: its connection failed, or its TLS was refused. */
@@ -527,6 +532,7 @@ export class SmtpTransport implements Transport {
         if (deadline.expired) err = deadline.error();
         // Failed while upgrading: the handshake (or the connection during it), not the server's SMTP.
         else if (conn.upgrading && !conn.secure) err.tlsHandshake = true;
+        if (typeof conn.lastServerResponse === 'string' && conn.lastServerResponse !== '') err.greeted = true;
         conn.close();
         reject(err);
       };
@@ -626,7 +632,8 @@ export class SmtpTransport implements Transport {
       return this.result(552, reply, target, conn);
     }
     // No reply at all: refused, timed out, or dropped. Always worth another try later.
-    const connecting = conn === undefined;
+    // Never greeted: no server was reached (outcome.ts reachedNoServer retries that soon).
+    const connecting = conn === undefined && err.greeted !== true;
     return {
       outcome: 'deferred',
       smtpCode: null,

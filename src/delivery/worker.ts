@@ -79,19 +79,38 @@ const RESERVE_PER_SLOTS = 10;
 export const DATABASE_AWAY_MS = 5000;
 
 /**
- * The messages in hand whose lease ends within half a lease of `now`: the worker renews them
- * (DeliveryWorker renewLeases). An attempt rarely lasts that long; one waiting for a slow server's
- * reply to the final "." (up to 10 minutes, smtp-transport.ts) does, and without a renewal another
- * claim would take the message over and deliver it a second time.
+ * The longest a message is kept in hand under renewed leases (DeliveryWorker renewLeases): an attempt's
+ * 5 minutes to its final ".", the 10 minutes the reply to it may take, a wait in its destination's line,
+ * with room to spare. Past it something hangs that no bound of the attempt ends: the renewals stop, the
+ * lease runs out, and another claim may take the message (at worst a duplicate, never a loss).
+ */
+export const MAX_HOLD_MS = 30 * 60_000;
+
+/** A message in hand: when it was claimed, and when its lease ends as claimed or last renewed. */
+export interface HeldLease {
+  since: number;
+  until: number;
+}
+
+/**
+ * The messages in hand whose lease ends within half a lease of `now` (`renew`): an attempt rarely lasts
+ * that long; one waiting for a slow server's reply to the final "." (up to 10 minutes,
+ * smtp-transport.ts) does, and without a renewal another claim would take the message over and deliver
+ * it a second time. Those in hand for `maxHoldMs` already are `overdue` instead: no more renewals.
  */
 export function leasesToRenew(
-  leasedUntil: ReadonlyMap<string, number>,
+  held: ReadonlyMap<string, HeldLease>,
   now: number,
   leaseMs: number,
-): string[] {
-  const due: string[] = [];
-  for (const [id, until] of leasedUntil) if (until - now < leaseMs / 2) due.push(id);
-  return due;
+  maxHoldMs: number = MAX_HOLD_MS,
+): { renew: string[]; overdue: string[] } {
+  const renew: string[] = [];
+  const overdue: string[] = [];
+  for (const [id, { since, until }] of held) {
+    if (until - now >= leaseMs / 2) continue;
+    (now - since < maxHoldMs ? renew : overdue).push(id);
+  }
+  return { renew, overdue };
 }
 
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
@@ -185,14 +204,25 @@ export class DeliveryWorker {
    */
   async renewLeases(): Promise<void> {
     const now = this.clock.now();
-    const due = leasesToRenew(this.leasedUntil, now, this.options.leaseMs).filter(
-      (id) => this.leaseChecks.get(id)?.() ?? true,
-    );
+    const { renew, overdue } = leasesToRenew(this.held, now, this.options.leaseMs);
+    for (const id of overdue) {
+      // Said once: its lease is left to run out.
+      if (this.overdue.has(id)) continue;
+      this.overdue.add(id);
+      this.logger.error(
+        { messageId: id, heldMs: now - this.held.get(id)!.since },
+        'a delivery has been in hand too long; its lease is no longer renewed, and another claim may take the message',
+      );
+    }
+    const due = renew.filter((id) => this.leaseChecks.get(id)?.() ?? true);
     if (due.length === 0) return;
     const until = now + this.options.leaseMs;
     try {
       await this.queue.renewLeases(this.id, due, until);
-      for (const id of due) if (this.leasedUntil.has(id)) this.leasedUntil.set(id, until);
+      for (const id of due) {
+        const lease = this.held.get(id);
+        if (lease) lease.until = until;
+      }
     } catch (err) {
       this.logger.warn({ err, messages: due.length }, 'could not renew the leases of messages in delivery');
     }
@@ -222,7 +252,7 @@ export class DeliveryWorker {
       return [];
     }
     if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
-    for (const m of claimed) this.leasedUntil.set(m.id, now + this.options.leaseMs);
+    for (const m of claimed) this.held.set(m.id, { since: now, until: now + this.options.leaseMs });
     return claimed;
   }
 
@@ -242,7 +272,8 @@ export class DeliveryWorker {
     } finally {
       clearInterval(timer);
       this.leaseChecks.delete(m.id);
-      this.leasedUntil.delete(m.id);
+      this.held.delete(m.id);
+      this.overdue.delete(m.id);
     }
   }
 
@@ -250,8 +281,10 @@ export class DeliveryWorker {
   asideCount = 0;
   /** The lease check of each message in hand, made at its claim (WorkerOptions.leaseCheck). */
   private readonly leaseChecks = new Map<string, () => boolean>();
-  /** When the lease of each message in hand ends, as claimed or last renewed. */
-  private readonly leasedUntil = new Map<string, number>();
+  /** Each message in hand: when it was claimed, and when its lease ends (renewLeases). */
+  private readonly held = new Map<string, HeldLease>();
+  /** Messages in hand past MAX_HOLD_MS, said once each. */
+  private readonly overdue = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
