@@ -314,12 +314,32 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     'autoreply-x-autoreply.eml',
     'autoreply-out-of-office.eml',
     'autoreply-precedence.eml',
-    'human-reply.eml',
-  ])('accepts %s but records nothing', async (name) => {
+  ])(
+    'records %s on the message as an automatic reply: delivered, nothing suppressed, no webhook',
+    async (name) => {
+      const m = await delivered();
+      // From the recipient's own address, as an autoresponder's reply comes.
+      expect((await deliverReport(name, m, m.verp, m.to)).code).toBe(250);
+      const d = await eventually(m.id, 'email.report_received');
+      expect(d.status).toBe('delivered');
+      const data = d.events.find((e) => e.type === 'email.report_received')!.data;
+      expect(data).toMatchObject({ kind: 'auto_reply', category: 'auto_reply' });
+      expect(data.reason).toMatch(/^an automatic reply came back \(.+\): the message was delivered$/);
+      // Who answered and about what, never the text (an out-of-office may hold a person's details).
+      expect(data).not.toHaveProperty('text');
+      expect(await suppressed(m.to)).toEqual([]);
+      const listed = (await api(tenant, 'GET', '/api/emails?category=auto_reply')).json() as {
+        data: { id: string }[];
+      };
+      expect(listed.data.map((e) => e.id)).toContain(m.id);
+    },
+  );
+
+  it("accepts a person's reply but records nothing", async () => {
     const m = await delivered();
-    // From the recipient's own address, as a person's reply or an autoresponder's comes (mail from the
-    // null sender that is none of the known kinds is recorded: see the undetermined notice below).
-    expect((await deliverReport(name, m, m.verp, m.to)).code).toBe(250);
+    // From the recipient's own address (mail from the null sender that is none of the known kinds is
+    // recorded: see the undetermined notice below).
+    expect((await deliverReport('human-reply.eml', m, m.verp, m.to)).code).toBe(250);
     await quiet();
     const d = await detail(m.id);
     expect(d.status).toBe('delivered');

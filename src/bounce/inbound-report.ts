@@ -79,7 +79,16 @@ export type InboundReport =
       /** RFC 6591 §3.1 Auth-Failure (`dkim`, `spf`, `dmarc`, …) of an auth-failure report. */
       authFailure: string | undefined;
     } & FeedbackFacts)
-  | { kind: 'auto_reply'; reason: string }
+  | {
+      /**
+       * An automatic reply (RFC 3834: an out-of-office, a vacation notice, a read receipt): the message
+       * was delivered. Recorded on it, with who answered and the subject, not the text.
+       */
+      kind: 'auto_reply';
+      reason: string;
+      subject: string;
+      from: string | undefined;
+    }
   | {
       /**
        * Mail from the null sender (RFC 5321 §4.5.5: notices about a message) that is none of the

@@ -136,7 +136,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
       };
       return { kind: 'bounce', format: 'plain', reportingMta: undefined, recipients: [recipient], original };
     }
-    return { kind: 'auto_reply', reason: dispositionReason(fields) };
+    return { kind: 'auto_reply', reason: dispositionReason(fields), subject, from };
   }
 
   // SNS puts the notification in the body; a relay may attach it as application/json.
@@ -220,7 +220,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
     MAIL_SYSTEM.test(cap(header('from') ?? '')) &&
     attachments.some((a) => ORIGINAL_TYPES.has(a.contentType?.toLowerCase() ?? ''));
   const auto = systemReturns ? responderMark(header, subject) : autoReplyReason(header, subject);
-  if (auto) return { kind: 'auto_reply', reason: auto };
+  if (auto) return { kind: 'auto_reply', reason: auto, subject, from };
   if (envelope.mailFrom === '') {
     return {
       kind: 'undetermined',

@@ -33,7 +33,8 @@ export function decideEffects(input: DecideInput): Decision {
   const { report, target } = input;
   if (target.status === 'test') return { skipped: 'test messages are never sent, so cannot bounce' };
   if (report.kind === 'complaint') return complaintEffect(input, report);
-  if (report.kind === 'feedback' || report.kind === 'undetermined') return reportEffect(input, report);
+  if (report.kind === 'feedback' || report.kind === 'undetermined' || report.kind === 'auto_reply')
+    return reportEffect(input, report);
   if (report.kind !== 'bounce') return { skipped: `a ${report.kind.replace('_', ' ')} is not a bounce` };
 
   if (input.mailFrom && input.mailFrom.toLowerCase() === target.to_email.toLowerCase())
@@ -151,37 +152,47 @@ function complaintEffect(
 
 /**
  * A report that changes nothing but is kept in the message's log: a feedback report that is not a
- * complaint (RFC 6591 auth-failure, RFC 6650 not-spam), or a notice from the null sender txmail cannot
- * read, with its text (as a remote peer wrote it: capped, control characters replaced). Not a
- * bounce: the status stays, nothing is suppressed.
+ * complaint (RFC 6591 auth-failure, RFC 6650 not-spam), an automatic reply (who answered and its
+ * subject: an out-of-office may hold a person's details, so not its text), or a notice from the null
+ * sender txmail cannot read, with its text (as a remote peer wrote it: capped, control characters
+ * replaced). Not a bounce: the status stays, nothing is suppressed.
  */
 function reportEffect(
   input: DecideInput,
-  report: Extract<InboundReport, { kind: 'feedback' | 'undetermined' }>,
+  report: Extract<InboundReport, { kind: 'feedback' | 'undetermined' | 'auto_reply' }>,
 ): Decision {
   const data =
-    report.kind === 'feedback'
+    report.kind === 'auto_reply'
       ? {
-          kind: 'feedback',
-          feedback_type: report.feedbackType,
-          auth_failure: report.authFailure ?? null,
-          format: report.format,
-          user_agent: report.userAgent ?? null,
-          reported_by: report.reportedBy ?? null,
-          source_ip: report.sourceIp ?? null,
-          arrival_date: report.arrivalDate ?? null,
-          reason: feedbackReason(report),
+          kind: 'auto_reply',
+          category: 'auto_reply',
+          reason: `an automatic reply came back (${report.reason}): the message was delivered`,
+          from: report.from === undefined ? null : peerText(report.from, MAX_LINE),
+          subject: peerText(report.subject, MAX_LINE),
           inbound_id: input.inboundId,
         }
-      : {
-          kind: 'undetermined',
-          category: 'undetermined',
-          reason: report.reason,
-          from: report.from ?? null,
-          subject: peerText(report.subject, MAX_LINE),
-          text: peerText(report.text, MAX_NOTICE_TEXT),
-          inbound_id: input.inboundId,
-        };
+      : report.kind === 'feedback'
+        ? {
+            kind: 'feedback',
+            feedback_type: report.feedbackType,
+            auth_failure: report.authFailure ?? null,
+            format: report.format,
+            user_agent: report.userAgent ?? null,
+            reported_by: report.reportedBy ?? null,
+            source_ip: report.sourceIp ?? null,
+            arrival_date: report.arrivalDate ?? null,
+            reason: feedbackReason(report),
+            inbound_id: input.inboundId,
+          }
+        : {
+            kind: 'undetermined',
+            category: 'undetermined',
+            reason: report.reason,
+            from: report.from ?? null,
+            subject: peerText(report.subject, MAX_LINE),
+            text: peerText(report.text, MAX_NOTICE_TEXT),
+            inbound_id: input.inboundId,
+          };
   return {
     effect: {
       messageId: input.target.id,

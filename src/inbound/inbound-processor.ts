@@ -354,11 +354,13 @@ export class InboundProcessor {
     report: InboundReport,
   ): Promise<{ outcome: Record<string, unknown>; effects: InboundEffect[] }> {
     const outcome: Record<string, unknown> = { kind: report.kind };
-    if (report.kind === 'auto_reply' || report.kind === 'ignored') {
+    if (report.kind === 'ignored') {
       outcome.reason = report.reason;
-      // An automatic reply says the message was delivered: nothing to record on it.
-      if (report.kind === 'auto_reply') outcome.category = 'auto_reply';
       return { outcome, effects: [] };
+    }
+    if (report.kind === 'auto_reply') {
+      outcome.reason = report.reason;
+      outcome.category = 'auto_reply';
     }
     if (report.kind === 'complaint') outcome.category = report.category;
     if (report.kind === 'undetermined') outcome.category = 'undetermined';
@@ -409,11 +411,14 @@ export class InboundProcessor {
    * report may also be matched by our Message-ID (feedback loops send to fbl@, and the original's
    * Return-Path may be missing), but only under our own DKIM signature, and only if the original's
    * recipient, when shown, is the message's.
-   * An undetermined notice only by the envelope recipient: null-sender mail to a message's own VERP
-   * address is about that message, whatever it quotes.
+   * An undetermined notice and an automatic reply only by the envelope recipient: mail to a message's
+   * own VERP address is about that message, whatever it quotes.
    */
   private async targets(
-    report: Extract<InboundReport, { kind: 'bounce' | 'complaint' | 'feedback' | 'undetermined' }>,
+    report: Extract<
+      InboundReport,
+      { kind: 'bounce' | 'complaint' | 'feedback' | 'undetermined' | 'auto_reply' }
+    >,
     rcptTo: string[],
   ): Promise<InboundTarget[]> {
     const ids = new Set<string>();
@@ -423,7 +428,7 @@ export class InboundProcessor {
         return id ? [id] : [];
       });
     for (const id of verpIds(rcptTo)) ids.add(id);
-    if (ids.size === 0 && report.kind !== 'undetermined')
+    if (ids.size === 0 && report.kind !== 'undetermined' && report.kind !== 'auto_reply')
       for (const id of verpIds(report.original.verpAddresses)) ids.add(id);
     const found: InboundTarget[] = [];
     for (const id of ids) {
