@@ -157,6 +157,28 @@ async function ask(name: string, server: DnsServer, timeoutMs: number): Promise<
   return udp;
 }
 
+/**
+ * `resolve` for the first of an answer, a failure or the time running out (ETIMEOUT), the socket
+ * closed then (`close`); later calls do nothing.
+ */
+function settleOnce(resolve: (r: Reply) => void, close: () => void, timeoutMs: number): (r: Reply) => void {
+  let settled = false;
+  const done = (reply: Reply) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    close();
+    resolve(reply);
+  };
+  const timer = setTimeout(() => done({ kind: 'failed', reason: 'ETIMEOUT' }), timeoutMs);
+  return done;
+}
+
+/** A socket's error as a failed try, named by its code. */
+function failure(err: Error): Reply {
+  return { kind: 'failed', reason: (err as NodeJS.ErrnoException).code ?? err.message };
+}
+
 function overUdp(
   query: Buffer,
   id: number,
@@ -166,18 +188,8 @@ function overUdp(
 ): Promise<Reply> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket(net.isIPv6(server.address) ? 'udp6' : 'udp4');
-    let settled = false;
-    const done = (reply: Reply) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.close();
-      resolve(reply);
-    };
-    const timer = setTimeout(() => done({ kind: 'failed', reason: 'ETIMEOUT' }), timeoutMs);
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      done({ kind: 'failed', reason: err.code ?? err.message }),
-    );
+    const done = settleOnce(resolve, () => socket.close(), timeoutMs);
+    socket.on('error', (err) => done(failure(err)));
     socket.on('message', (msg, from) => {
       if (from.port !== server.port) return;
       let response: Decoded;
@@ -192,11 +204,8 @@ function overUdp(
     // A connect that fails (an address without a route, an IPv6 link-local one without its zone) is
     // told to this callback, not as 'error'; a send on the unconnected socket would throw.
     socket.connect(server.port, server.address, (err?: Error) => {
-      if (err) return done({ kind: 'failed', reason: (err as NodeJS.ErrnoException).code ?? err.message });
-      socket.send(query, (sendErr) => {
-        if (sendErr)
-          done({ kind: 'failed', reason: (sendErr as NodeJS.ErrnoException).code ?? sendErr.message });
-      });
+      if (err) return done(failure(err));
+      socket.send(query, (sendErr) => sendErr && done(failure(sendErr)));
     });
   });
 }
@@ -211,18 +220,8 @@ function overTcp(
   return new Promise((resolve) => {
     const socket = net.connect({ host: server.address, port: server.port });
     let buffered = Buffer.alloc(0);
-    let settled = false;
-    const done = (reply: Reply) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(reply);
-    };
-    const timer = setTimeout(() => done({ kind: 'failed', reason: 'ETIMEOUT' }), timeoutMs);
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      done({ kind: 'failed', reason: err.code ?? err.message }),
-    );
+    const done = settleOnce(resolve, () => socket.destroy(), timeoutMs);
+    socket.on('error', (err) => done(failure(err)));
     socket.on('close', () => done({ kind: 'failed', reason: 'ECONNRESET' }));
     socket.on('connect', () => {
       const length = Buffer.alloc(2);
