@@ -92,13 +92,15 @@ export interface Config {
   /** Requests per second per account, by plan. */
   accountRateLimits: Record<Plan, number>;
   logLevel: string;
-  /** Messages one worker process delivers at once. */
+  /** Messages one worker process delivers at once (those standing aside not counted). */
   workerConcurrency: number;
   /**
    * How long a worker's claim on a message lasts: the backstop after a crash; the registry of live
    * processes (process-registry.ts) releases a dead process's leases within seconds.
    */
   workerLeaseSeconds: number;
+  /** How long a stopping worker lets its deliveries in flight finish before giving them up. */
+  workerStopSeconds: number;
   /**
    * How often a process that holds leases writes its heartbeat and releases the leases of dead processes
    * (process-registry.ts); one is dead after three missed beats.

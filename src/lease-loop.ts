@@ -116,12 +116,23 @@ export class LeaseLoop<T> {
   }
 
   /** Stops claiming, waits for the items in flight, then gives back the leases still held. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, waits for the items in flight (at most `graceMs`, when given: those still running
+   * then are given up, their leases released with the rest, and the process may end under them), and
+   * gives back the leases still held.
+   */
+  async stop(graceMs?: number): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.wake();
     await this.loop;
-    await Promise.all(this.inFlight.values());
+    const inFlight = Promise.all(this.inFlight.values());
+    if (graceMs === undefined) await inFlight;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inFlight, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
     await this.options.release?.();
   }
 

@@ -192,3 +192,38 @@ describe("a worker waiting for the final reply past its message's lease", () => 
     expect(await env.attempts(tenant.accountId, id)).toHaveLength(1);
   });
 });
+
+describe('a worker stopping while a server withholds its reply to the final "."', () => {
+  const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+  const SLOW = '127.0.0.65';
+  const mail = new MailFixture({ domains: [] });
+  const slowServer = new ScriptedSmtpServer();
+  const slow = hold();
+  slowServer.beforeDataEnd = slow.wait;
+
+  beforeAll(async () => {
+    await mail.start();
+    await slowServer.start(mail.sink.port, SLOW);
+    mail.addDomain('withheld.example', 'mx.withheld.example', SLOW);
+  });
+  afterAll(async () => {
+    slow.release();
+    await slowServer.stop();
+    await mail.stop();
+  });
+
+  it('gives the delivery up after TXMAIL_WORKER_STOP_SECONDS and ends, cutting the session, rather than wait 10 minutes', async () => {
+    const env = await startTestEnv(sqlite, { env: { ...mail.env, TXMAIL_WORKER_STOP_SECONDS: '1' } });
+    try {
+      const tenant = await createTenant(env.services, { domain: 'acme.example' });
+      await sendAccepted(env, tenant, { to: 'ann@withheld.example' });
+      await env.services.startWorker();
+      await until('the final "." to reach the server', async () => (slow.held ? true : undefined));
+    } finally {
+      // The whole service stops (a SIGTERM's path) while the reply is still withheld.
+      await env.close();
+    }
+    expect(slow.held).toBe(true);
+    await until('the session to be cut', async () => (slowServer.sessions[0]?.ended ? true : undefined));
+  });
+});

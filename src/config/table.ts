@@ -576,7 +576,10 @@ export const SETTINGS = [
     field: 'workerConcurrency',
     kind: positive,
     default: '50',
-    description: 'messages one worker process delivers at once',
+    description: [
+      'messages one worker process delivers at once; attempts waiting on a slow server step aside, up to',
+      'four times as many more',
+    ],
   }),
   variable({
     env: 'TXMAIL_BUILD_THREADS',
@@ -607,6 +610,17 @@ export const SETTINGS = [
     description: [
       "how long a worker's claim on a message lasts: only the backstop after a crash, since the live",
       "processes release a dead one's leases within seconds (`TXMAIL_PROCESS_HEARTBEAT_SECONDS`)",
+    ],
+  }),
+  variable({
+    env: 'TXMAIL_WORKER_STOP_SECONDS',
+    field: 'workerStopSeconds',
+    kind: positive,
+    default: '30',
+    description: [
+      'how long a stopping worker lets its SMTP transactions finish; those still going are then given up:',
+      "a message whose content had not all gone is retried later, one waiting for a server's reply to its",
+      'final "." may reach that server twice',
     ],
   }),
   variable({

@@ -201,6 +201,8 @@ export class SmtpTransport implements Transport {
   private readonly now: () => number;
   private readonly socketTimeoutMs: number;
   private readonly finalReplyMs: number;
+  /** Every connection opened and not yet ended (close() cuts those still in use). */
+  private readonly live = new Set<SMTPConnection>();
 
   constructor(private readonly options: SmtpTransportOptions) {
     this.socketTimeoutMs = options.socketTimeoutMs ?? 120_000;
@@ -281,10 +283,16 @@ export class SmtpTransport implements Transport {
     );
   }
 
+  /**
+   * Closes every pooled connection politely (QUIT), and cuts those still carrying an attempt: a worker
+   * that stopped gave them up (worker.ts stop), and a session kept waiting would keep the process alive.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const list of this.idle.values()) for (const p of list) this.discard(p, true);
     this.idle.clear();
+    for (const conn of this.live) conn.close();
+    this.live.clear();
   }
 
   /**
@@ -504,7 +512,7 @@ export class SmtpTransport implements Transport {
     deadline: AttemptDeadline,
   ): Promise<SMTPConnection> {
     if (deadline.expired) return Promise.reject(deadline.error());
-    const conn = new SMTPConnection({
+    const conn: SMTPConnection = new SMTPConnection({
       host: target.address,
       port: target.port,
       secure: target.secure,
@@ -524,6 +532,8 @@ export class SmtpTransport implements Transport {
       tls: { rejectUnauthorized: false, ...(this.trusted ? { ca: this.trusted } : {}) },
       allowInternalNetworkInterfaces: true,
     });
+    this.live.add(conn);
+    conn.once('end', () => this.live.delete(conn));
     return new Promise((resolve, reject) => {
       const fail = (failure: SmtpError) => {
         let err = failure;

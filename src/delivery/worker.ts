@@ -49,6 +49,12 @@ export interface WorkerOptions {
   /** False while this process may be counted dead (process-registry.ts): claim nothing new. */
   canClaim?: () => boolean;
   /**
+   * How long stop() lets deliveries in flight finish (TXMAIL_WORKER_STOP_SECONDS); those still going
+   * are then given up, their leases released. Absent: as long as they take (up to an attempt's 5
+   * minutes and its final reply's 10).
+   */
+  stopGraceMs?: number;
+  /**
    * Made before each claim (process-registry.ts leaseCheck): whether the leases it takes are still this
    * process's; asked before a message's data is sent and before its end (DeliveryJob.mayFinish).
    */
@@ -188,10 +194,21 @@ export class DeliveryWorker {
     this.loop.wake();
   }
 
-  /** Stops claiming, lets deliveries in flight finish, and gives back any lease still held. */
+  /**
+   * Stops claiming, lets deliveries in flight finish (for stopGraceMs at most), and gives back every
+   * lease. A stop that waited for a server withholding its reply to a final "." kept a `serve` process
+   * from answering and delivering for 10 minutes (a fault probe); given up, a message whose content had
+   * not all gone is retried safely, and one past its final "." may reach the server twice.
+   */
   async stop(): Promise<void> {
     // The leases of deliveries in flight are still renewed while they finish.
-    await this.loop.stop();
+    await this.loop.stop(this.options.stopGraceMs);
+    const givenUp = this.loop.held();
+    if (givenUp.length > 0)
+      this.logger.warn(
+        { messages: givenUp.length, messageIds: givenUp.slice(0, 20) },
+        'stopping: gave up deliveries still in flight; they are tried again (one past its final "." may be delivered twice)',
+      );
     clearInterval(this.renewTimer);
     this.renewTimer = undefined;
     await this.renewing;

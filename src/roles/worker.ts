@@ -435,6 +435,7 @@ function newDeliveryWorker(
       ...DEFAULT_WORKER_OPTIONS,
       concurrency: config.workerConcurrency,
       leaseMs: config.workerLeaseSeconds * 1000,
+      stopGraceMs: config.workerStopSeconds * 1000,
       // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
       simulated: (m) => isSimulated(m.to_domain),
