@@ -126,6 +126,29 @@ export class AccountReputationRepo {
   }
 
   /** The accounts whose sends are paused (the partial index holds only accounts that are not healthy). */
+  /**
+   * The accounts whose customer mail waits in the queue (the delivery worker's hold): paused by the
+   * reputation guard, or suspended by the operator.
+   */
+  async held(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where((eb) => eb.or([eb('reputation_status', '=', 'paused'), eb('suspended_at', 'is not', null)]))
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether the account's customer mail waits (held), read now. */
+  async isHeld(accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select(['reputation_status', 'suspended_at'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row !== undefined && (row.reputation_status === 'paused' || row.suspended_at !== null);
+  }
+
   async paused(): Promise<string[]> {
     const rows = await this.db
       .selectFrom('accounts')

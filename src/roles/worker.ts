@@ -418,12 +418,13 @@ function newDeliveryWorker(
   deliverer: Deliverer,
   options: Partial<WorkerOptions>,
 ): DeliveryWorker {
+  // Paused by the reputation guard or suspended by the operator: either way its queued mail waits.
   const paused = new PausedAccounts(
-    () => repos.accountReputation.paused(),
+    () => repos.accountReputation.held(),
     clock,
     (err) => logger.warn({ err }, 'could not read the paused accounts; the last list read stands'),
     1000,
-    async (accountId) => (await repos.accountReputation.state(accountId))?.status === 'paused',
+    (accountId) => repos.accountReputation.isHeld(accountId),
   );
   const isSimulated = simulatorTest(config.testDomain);
   return new DeliveryWorker(
@@ -436,7 +437,7 @@ function newDeliveryWorker(
       concurrency: config.workerConcurrency,
       leaseMs: config.workerLeaseSeconds * 1000,
       stopGraceMs: config.workerStopSeconds * 1000,
-      // A paused account's mail waits; the service's own (its notices, the guided test) still goes.
+      // A paused or suspended account's mail waits; the service's own (its notices, the guided test) still goes.
       held: async (m) => m.from_domain !== config.testDomain && (await paused.has(m.account_id)),
       simulated: (m) => isSimulated(m.to_domain),
       ...options,
