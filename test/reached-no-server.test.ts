@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reachedNoServer } from '../src/delivery/outcome.js';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import { freePort } from './helpers/process.js';
+import { SmtpSink } from './helpers/smtp-sink.js';
 import { TcpTestServer } from './helpers/tcp-test-server.js';
 
 describe('an attempt that reached no server, and one that did', () => {
@@ -36,6 +37,32 @@ describe('an attempt that reached no server, and one that did', () => {
     expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, enhanced: '4.4.1' });
     expect(result.reply).toMatch(/^could not connect/);
     expect(reachedNoServer(result)).toBe(true);
+  });
+
+  it('gives a host that greets and then never answers EHLO the session setup time only, then tries the next', async () => {
+    // Greets, then says nothing more; the backup answers everything.
+    const mute = await new TcpTestServer((socket) => socket.write('220 mute.test ESMTP\r\n')).start();
+    const backup = await new SmtpSink().start();
+    const quick = new SmtpTransport({ hostname: 'mta.txmail.test', setupTimeoutMs: 300 });
+    try {
+      const result = await quick.deliver(job, [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: mute.port, secure: false },
+        { host: 'mx2.dest.example', address: '127.0.0.1', port: backup.port, secure: false },
+      ]);
+      // Delivered by the backup: the 2 minutes of inactivity allowed a reply did not hold it.
+      expect(result).toMatchObject({ outcome: 'delivered', remoteHost: 'mx2.dest.example' });
+      expect(backup.received).toHaveLength(1);
+      // Alone, the host's attempt says why.
+      const alone = await quick.deliver(job, [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: mute.port, secure: false },
+      ]);
+      expect(alone).toMatchObject({ outcome: 'deferred', enhanced: '4.4.2' });
+      expect(alone.reply).toMatch(/the session was not ready within 0\.3 s/);
+    } finally {
+      await quick.close();
+      await mute.stop();
+      await backup.stop();
+    }
   });
 
   it('calls a session dropped after the greeting "connection lost" (4.4.2): a server was reached', async () => {

@@ -19,6 +19,12 @@ import { UnreachableHosts } from './unreachable-hosts.js';
 export const MAX_REPLY_BYTES = 64 * 1024;
 /** The part of a reply that is classified and kept with the attempt (the log, events, webhooks). */
 export const MAX_REPLY_TEXT = 2048;
+/**
+ * The most a new session's setup takes: the connection, the greeting, EHLO, STARTTLS and EHLO again.
+ * Each has its own limit (30 s to connect, 30 s for the greeting, 2 minutes of silence after), but a
+ * host that greets and then says nothing must not cost the destination's next host minutes.
+ */
+export const SETUP_TIMEOUT_MS = 60_000;
 /** The default bound on one attempt's time, all hosts together (SmtpTransportOptions.attemptTimeoutMs). */
 export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
 
@@ -143,6 +149,8 @@ export interface SmtpTransportOptions {
   attemptTimeoutMs?: number;
   /** The wait for the reply to the final "." (default FINAL_REPLY_TIMEOUT_MS). */
   finalReplyTimeoutMs?: number;
+  /** The most a new session's setup takes, from the connection to EHLO's reply (default SETUP_TIMEOUT_MS). */
+  setupTimeoutMs?: number;
   /**
    * Certificate authorities (PEM) trusted besides Node's roots (and NODE_EXTRA_CA_CERTS, which only a
    * process started with it has) when checking a receiving server's certificate.
@@ -535,7 +543,17 @@ export class SmtpTransport implements Transport {
     this.live.add(conn);
     conn.once('end', () => this.live.delete(conn));
     return new Promise((resolve, reject) => {
-      const fail = (failure: SmtpError) => {
+      // The session's setup as a whole (connection, greeting, EHLO, STARTTLS and EHLO again): a host that
+      // greets and then never answers EHLO held a code for the 2 minutes of inactivity before its
+      // backup MX was tried (a fault probe: delivered 30 s past its deadline).
+      const setupMs = this.options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
+      const setup = setTimeout(() => {
+        const err = new Error(`the session was not ready within ${spanWords(setupMs)}`);
+        fail(Object.assign(err, { code: 'ETIMEDOUT' }));
+      }, setupMs);
+      setup.unref();
+      function fail(failure: SmtpError) {
+        clearTimeout(setup);
         let err = failure;
         // Cut by the attempt's deadline: neither the handshake's fault nor the server's SMTP (a cut
         // during STARTTLS is no TLS failure to record or report).
@@ -545,10 +563,11 @@ export class SmtpTransport implements Transport {
         if (typeof conn.lastServerResponse === 'string' && conn.lastServerResponse !== '') err.greeted = true;
         conn.close();
         reject(err);
-      };
+      }
       deadline.use(conn, () => fail(deadline.error()));
       conn.once('error', fail);
       conn.connect((err) => {
+        clearTimeout(setup);
         if (err) return fail(err);
         conn.removeListener('error', fail);
         conn.on('error', () => undefined); // errors of an idle connection surface on its next use
