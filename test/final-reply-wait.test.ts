@@ -227,3 +227,65 @@ describe('a worker stopping while a server withholds its reply to the final "."'
     await until('the session to be cut', async () => (slowServer.sessions[0]?.ended ? true : undefined));
   });
 });
+
+describe('an attempt under a short lease', () => {
+  const sqlite = databaseKinds.find((k) => k.name === 'sqlite')!;
+  const LATE = '127.0.0.66';
+  const mail = new MailFixture({ domains: [] });
+  // Greets 1.5 s late, then answers everything at once.
+  const late = net.createServer((socket) => {
+    let buffered = '';
+    let inData = false;
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.write('220 late.test ESMTP\r\n'), 1500);
+    socket.on('close', () => clearTimeout(timer));
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      for (;;) {
+        if (inData) {
+          const end = buffered.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          buffered = buffered.slice(end + 5);
+          inData = false;
+          socket.write('250 2.0.0 queued\r\n');
+          continue;
+        }
+        const eol = buffered.indexOf('\r\n');
+        if (eol < 0) return;
+        const verb = buffered.slice(0, 4).toUpperCase();
+        buffered = buffered.slice(eol + 2);
+        if (verb === 'EHLO') socket.write('250-late.test\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') {
+          inData = true;
+          buffered = `\r\n${buffered}`;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  let env: TestEnv;
+  beforeAll(async () => {
+    await mail.start();
+    await new Promise<void>((resolve) => late.listen(mail.sink.port, LATE, resolve));
+    mail.addDomain('late.example', 'mx.late.example', LATE);
+    // A 2-second lease: the attempt's time was cut to half of it (1 s), shorter than this greeting.
+    env = await startTestEnv(sqlite, { env: { ...mail.env, TXMAIL_WORKER_LEASE_SECONDS: '2' } });
+  });
+  afterAll(async () => {
+    await env?.close();
+    late.close();
+    await mail.stop();
+  });
+
+  it('keeps its whole time, the lease renewed meanwhile: a server slower than half the lease is delivered to', async () => {
+    const tenant = await createTenant(env.services, { domain: 'acme.example' });
+    const id = await sendAccepted(env, tenant, { to: 'ann@late.example' });
+    await env.services.startWorker();
+    const attempts = await until('the first attempt recorded', async () => {
+      const a = await env.attempts(tenant.accountId, id);
+      return a.length > 0 ? a : undefined;
+    });
+    expect(attempts[0]).toMatchObject({ outcome: 'delivered' });
+  });
+});

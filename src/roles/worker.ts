@@ -115,9 +115,10 @@ export function createWorkerRole(core: Core): WorkerRole {
       transport = new SmtpTransport({
         hostname: config.hostname,
         now: () => clock.now(),
-        // An attempt reaches its final "." well within the worker's lease on its message; the wait for
-        // the reply to it (up to 10 minutes) is covered by the worker's renewals (worker.ts renewLeases).
-        attemptTimeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, (config.workerLeaseSeconds * 1000) / 2),
+        // The attempt's whole 5 minutes, whatever the lease: the worker renews the leases of what it has
+        // in hand (worker.ts renewLeases). Cut to half a short lease, a hanging primary MX took all of an
+        // attempt's 30 s and its healthy backup was never tried (a fault probe, a 60 s lease).
+        attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
         ...transportOptions,
       });
       builder = createMessageBuilder(config.buildThreads);
