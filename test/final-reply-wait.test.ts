@@ -28,6 +28,43 @@ function hold() {
   };
 }
 
+/**
+ * A minimal SMTP session on `socket`: greets after `greetAfterMs`, answers every command, and hands each
+ * message's end (its final ".") to `dataEnd`, which answers it (true) or has closed the session (false).
+ */
+function plainSession(socket: net.Socket, greetAfterMs: number, dataEnd: () => boolean): void {
+  let buffered = '';
+  let inData = false;
+  socket.on('error', () => undefined);
+  const timer = setTimeout(() => socket.write('220 plain.test ESMTP\r\n'), greetAfterMs);
+  socket.on('close', () => clearTimeout(timer));
+  socket.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('latin1');
+    for (;;) {
+      if (inData) {
+        const end = buffered.indexOf('\r\n.\r\n');
+        if (end < 0) return;
+        buffered = buffered.slice(end + 5);
+        inData = false;
+        if (!dataEnd()) return;
+        socket.write('250 2.0.0 queued\r\n');
+        continue;
+      }
+      const eol = buffered.indexOf('\r\n');
+      if (eol < 0) return;
+      const verb = buffered.slice(0, 4).toUpperCase();
+      buffered = buffered.slice(eol + 2);
+      if (verb === 'EHLO') socket.write('250-plain.test\r\n250 8BITMIME\r\n');
+      else if (verb === 'DATA') {
+        inData = true;
+        buffered = `\r\n${buffered}`;
+        socket.write('354 go ahead\r\n');
+      } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+      else socket.write('250 ok\r\n');
+    }
+  });
+}
+
 describe('the reply to the final "."', () => {
   let server: ScriptedSmtpServer;
   let transport: SmtpTransport | undefined;
@@ -88,34 +125,10 @@ describe('a reused connection lost after the final "."', () => {
     let sessions = 0;
     const server = net.createServer((socket) => {
       sessions++;
-      let buffered = '';
-      let inData = false;
-      socket.on('error', () => undefined);
-      socket.write('220 sink.test ESMTP\r\n');
-      socket.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('latin1');
-        for (;;) {
-          if (inData) {
-            const end = buffered.indexOf('\r\n.\r\n');
-            if (end < 0) return;
-            buffered = buffered.slice(end + 5);
-            inData = false;
-            if (++messages === 2) return void socket.destroy();
-            socket.write('250 2.0.0 queued\r\n');
-            continue;
-          }
-          const eol = buffered.indexOf('\r\n');
-          if (eol < 0) return;
-          const verb = buffered.slice(0, 4).toUpperCase();
-          buffered = buffered.slice(eol + 2);
-          if (verb === 'EHLO') socket.write('250-sink.test\r\n250 8BITMIME\r\n');
-          else if (verb === 'DATA') {
-            inData = true;
-            buffered = `\r\n${buffered}`;
-            socket.write('354 go ahead\r\n');
-          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
-          else socket.write('250 ok\r\n');
-        }
+      plainSession(socket, 0, () => {
+        if (++messages < 2) return true;
+        socket.destroy();
+        return false;
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -233,37 +246,7 @@ describe('an attempt under a short lease', () => {
   const LATE = '127.0.0.66';
   const mail = new MailFixture({ domains: [] });
   // Greets 1.5 s late, then answers everything at once.
-  const late = net.createServer((socket) => {
-    let buffered = '';
-    let inData = false;
-    socket.on('error', () => undefined);
-    const timer = setTimeout(() => socket.write('220 late.test ESMTP\r\n'), 1500);
-    socket.on('close', () => clearTimeout(timer));
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1');
-      for (;;) {
-        if (inData) {
-          const end = buffered.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          buffered = buffered.slice(end + 5);
-          inData = false;
-          socket.write('250 2.0.0 queued\r\n');
-          continue;
-        }
-        const eol = buffered.indexOf('\r\n');
-        if (eol < 0) return;
-        const verb = buffered.slice(0, 4).toUpperCase();
-        buffered = buffered.slice(eol + 2);
-        if (verb === 'EHLO') socket.write('250-late.test\r\n250 8BITMIME\r\n');
-        else if (verb === 'DATA') {
-          inData = true;
-          buffered = `\r\n${buffered}`;
-          socket.write('354 go ahead\r\n');
-        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
-      }
-    });
-  });
+  const late = net.createServer((socket) => plainSession(socket, 1500, () => true));
   let env: TestEnv;
   beforeAll(async () => {
     await mail.start();
