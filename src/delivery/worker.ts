@@ -92,10 +92,15 @@ export const DATABASE_AWAY_MS = 5000;
  */
 export const MAX_HOLD_MS = 30 * 60_000;
 
-/** A message in hand: when it was claimed, and when its lease ends as claimed or last renewed. */
+/**
+ * A message in hand: when it was claimed, when its lease ends as claimed or last renewed, the lease
+ * check made at its claim (WorkerOptions.leaseCheck), and whether it was said to be overdue.
+ */
 export interface HeldLease {
   since: number;
   until: number;
+  check?: () => boolean;
+  overdue?: boolean;
 }
 
 /**
@@ -224,14 +229,15 @@ export class DeliveryWorker {
     const { renew, overdue } = leasesToRenew(this.held, now, this.options.leaseMs);
     for (const id of overdue) {
       // Said once: its lease is left to run out.
-      if (this.overdue.has(id)) continue;
-      this.overdue.add(id);
+      const lease = this.held.get(id)!;
+      if (lease.overdue) continue;
+      lease.overdue = true;
       this.logger.error(
-        { messageId: id, heldMs: now - this.held.get(id)!.since },
+        { messageId: id, heldMs: now - lease.since },
         'a delivery has been in hand too long; its lease is no longer renewed, and another claim may take the message',
       );
     }
-    const due = renew.filter((id) => this.leaseChecks.get(id)?.() ?? true);
+    const due = renew.filter((id) => this.held.get(id)?.check?.() ?? true);
     if (due.length === 0) return;
     const until = now + this.options.leaseMs;
     try {
@@ -268,8 +274,8 @@ export class DeliveryWorker {
       await this.queue.releaseAll(this.id, this.loop.held()).catch(() => (this.reconcile = true));
       return [];
     }
-    if (check) for (const m of claimed) this.leaseChecks.set(m.id, check);
-    for (const m of claimed) this.held.set(m.id, { since: now, until: now + this.options.leaseMs });
+    for (const m of claimed)
+      this.held.set(m.id, { since: now, until: now + this.options.leaseMs, ...(check ? { check } : {}) });
     return claimed;
   }
 
@@ -288,20 +294,14 @@ export class DeliveryWorker {
       await this.process(m);
     } finally {
       clearInterval(timer);
-      this.leaseChecks.delete(m.id);
       this.held.delete(m.id);
-      this.overdue.delete(m.id);
     }
   }
 
   /** Attempts that have stood aside since the worker started (tests, metrics). */
   asideCount = 0;
-  /** The lease check of each message in hand, made at its claim (WorkerOptions.leaseCheck). */
-  private readonly leaseChecks = new Map<string, () => boolean>();
-  /** Each message in hand: when it was claimed, and when its lease ends (renewLeases). */
+  /** Each message in hand, from its claim until its processing ends (renewLeases, the lease check). */
   private readonly held = new Map<string, HeldLease>();
-  /** Messages in hand past MAX_HOLD_MS, said once each. */
-  private readonly overdue = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
 
@@ -460,7 +460,7 @@ export class DeliveryWorker {
         events: [],
       });
     }
-    const outcome = await this.deliverer.deliver(m, this.leaseChecks.get(m.id), deadline);
+    const outcome = await this.deliverer.deliver(m, this.held.get(m.id)?.check, deadline);
     switch (outcome.kind) {
       case 'paused':
         // The destination asked for a pause: only the schedule moves, no attempt is counted. A pause
