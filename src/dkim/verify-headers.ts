@@ -90,7 +90,7 @@ async function verifyOne(
     if (!field) continue;
     data += relaxedHeader(field.text);
     if (name === 'message-id' && messageId === undefined)
-      messageId = /<([^<>\s]{1,250})>/.exec(field.text)?.[1]?.toLowerCase();
+      messageId = messageIdOf(field);
   }
   if (messageId === undefined) return undefined;
   // The signature field itself, its b= value emptied, without its CRLF (RFC 6376 §3.7).
@@ -123,7 +123,7 @@ export function quotedSignatures(headerBlock: string): { messageId: string | und
   let messageId: string | undefined;
   for (const f of fields) {
     if (f.name === 'message-id' && messageId === undefined)
-      messageId = /<([^<>\s]{1,250})>/.exec(f.text)?.[1]?.toLowerCase();
+      messageId = messageIdOf(f);
     if (f.name !== 'dkim-signature' || values.length >= MAX_SIGNATURES) continue;
     const b = tagList(f.text.slice(f.text.indexOf(':') + 1))
       .get('b')
@@ -132,6 +132,11 @@ export function quotedSignatures(headerBlock: string): { messageId: string | und
     if (b !== undefined && b.length >= 64) values.push(b);
   }
   return { messageId, values };
+}
+
+/** A Message-ID field's id, without angle brackets, lower case. */
+function messageIdOf(field: HeaderField): string | undefined {
+  return /<([^<>\s]{1,250})>/.exec(field.text)?.[1]?.toLowerCase();
 }
 
 function publicKeyOf(key: OurDkimKey): KeyObject {
