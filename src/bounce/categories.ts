@@ -57,6 +57,19 @@ export const CATEGORY_MEANING: Record<BounceCategory, string> = {
 export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
 
 /**
+ * The category an event records: a refusal of the sending address (a blocklist, its reputation, Yahoo's
+ * TSS04) is policy_rejected whatever else its words say ("unexpected volume" reads as rate_limited), in
+ * the SMTP session (delivery/outcome.ts) and in a report alike (inbound/decide-effects.ts): the same
+ * words, the same category (docs/API.md).
+ */
+export function recordedCategory<C extends BounceCategory | null>(
+  category: C,
+  senderBlock: boolean,
+): C | 'policy_rejected' {
+  return senderBlock ? 'policy_rejected' : category;
+}
+
+/**
  * Whether a category puts the recipient on the account's suppression list (docs/design.md §7): only what
  * says the address itself is dead or unwanted. A policy or content refusal, a full mailbox, a rate
  * limit, an expiry or a system error says nothing about the address, and suppressing it would lose mail

@@ -1,7 +1,7 @@
 // What an attempt's result does to the message: its next status, when to try again, which events to
 // record and whether the recipient is suppressed (ARCHITECTURE.md, "The path of a message"). Pure: the
 // clock, the random jitter and what the database knows of the address are parameters.
-import { suppresses } from '../bounce/categories.js';
+import { recordedCategory, suppresses } from '../bounce/categories.js';
 import { describeStatus } from '../bounce/status-reason.js';
 import type { EventType, MessageStatus } from '../db/schema.js';
 import {
@@ -131,7 +131,7 @@ export function decideNext(
   if (next === null) {
     return failedWith({
       ...details,
-      ...expiredData(deadline, senderBlock ? 'policy_rejected' : result.category),
+      ...expiredData(deadline, recordedCategory(result.category, senderBlock)),
       // Given up before the deadline itself: the next attempt would have come after it.
       detail: `${expiredDetail(message.createdAt, deadline)}: no attempt was due before then; last reply: ${result.reply}`,
     });
@@ -149,7 +149,7 @@ export function decideNext(
             data: {
               ...details,
               bounce_type: 'transient',
-              category: senderBlock ? 'policy_rejected' : result.category,
+              category: recordedCategory(result.category, senderBlock),
               reason,
               greylisted: result.greylisted,
               ...(senderBlock ? { sender_block: true } : {}),

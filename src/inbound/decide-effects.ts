@@ -1,7 +1,7 @@
 // What a parsed bounce, complaint or other report does to the message it names: the event, the status
 // change and the suppression (docs/design.md §4, §7). Pure: the matched message and the clock's facts come in.
 import type { BouncedRecipient, InboundReport } from '../bounce/parse-report.js';
-import { countsAgainstReputation } from '../bounce/categories.js';
+import { countsAgainstReputation, recordedCategory } from '../bounce/categories.js';
 import { suppressesRecipient } from '../bounce/reply-intelligence.js';
 import { MAX_LINE, MAX_NOTICE_TEXT } from '../bounce/text-limits.js';
 import type { InboundEffect, InboundTarget } from '../db/inbound-repo.js';
@@ -42,14 +42,12 @@ export function decideEffects(input: DecideInput): Decision {
   const r = chooseRecipient(report.recipients, target.to_email);
   if (!r) return { skipped: 'the report names no recipient that failed or was delayed' };
   const c = r.classification;
-  // A refusal of the sending address (Yahoo's TSS04, a blocklist) is policy_rejected whatever else its
-  // words say ("unexpected volume" reads as rate_limited), flagged sender_block, as the same reply
-  // during the session is recorded (delivery/outcome.ts): the same words, the same category. A relay
-  // that gave up on it says `expired`, as txmail's own give-up does.
+  // A sender block is recorded as in the session (categories.ts recordedCategory), flagged
+  // sender_block; a relay that gave up on it says `expired`, as txmail's own give-up does.
   const senderBlock = c.senderBlock && c.category !== 'expired';
   const data = {
     // One of BOUNCE_CATEGORIES: messages.category and the log's filter read it (db/event-category.ts).
-    category: senderBlock ? ('policy_rejected' as const) : c.category,
+    category: recordedCategory(c.category, senderBlock),
     ...(senderBlock ? { sender_block: true } : {}),
     bounce_type: c.type,
     enhanced_code: c.enhanced,
