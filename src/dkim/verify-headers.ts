@@ -89,8 +89,7 @@ async function verifyOne(
     const field = instances[instances.length - 1 - taken];
     if (!field) continue;
     data += relaxedHeader(field.text);
-    if (name === 'message-id' && messageId === undefined)
-      messageId = messageIdOf(field);
+    if (name === 'message-id' && messageId === undefined) messageId = messageIdOf(field);
   }
   if (messageId === undefined) return undefined;
   // The signature field itself, its b= value emptied, without its CRLF (RFC 6376 §3.7).
@@ -122,8 +121,7 @@ export function quotedSignatures(headerBlock: string): { messageId: string | und
   const values: string[] = [];
   let messageId: string | undefined;
   for (const f of fields) {
-    if (f.name === 'message-id' && messageId === undefined)
-      messageId = messageIdOf(f);
+    if (f.name === 'message-id' && messageId === undefined) messageId = messageIdOf(f);
     if (f.name !== 'dkim-signature' || values.length >= MAX_SIGNATURES) continue;
     const b = tagList(f.text.slice(f.text.indexOf(':') + 1))
       .get('b')
