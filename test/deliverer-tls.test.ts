@@ -83,7 +83,6 @@ describe('TLS policy in the Deliverer', () => {
         limits: new DestinationLimits({ rules: {} }, () => Date.now()),
         sources: { take: () => ({ address: undefined }) } as unknown as SourceIpPool,
         verifiedDomains: async () => ['acme.example'],
-        expireAfter: async () => null,
         domainStatus: async () => 'verified',
         domainTls: async () => options.domainTls ?? 'opportunistic',
         tlsPolicy: async (domain) => {

@@ -7,6 +7,7 @@ import { ManualClock } from '../src/clock.js';
 import type { DeliveryWorker } from '../src/delivery/worker.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
+import { messageRow } from './helpers/message-row.js';
 import { until } from './helpers/wait.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
@@ -220,6 +221,39 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     // No delivery_delayed: the message never waited for a retry.
     const types = (await env.events(tenant.accountId, id)).map((e) => e.type);
     expect(types).not.toContain('email.delivery_delayed');
+  });
+
+  it("fixes a message's deadline at its acceptance; a change moves the domain's waiting mail only", async () => {
+    const { tenant, domainId } = await tenantWithDomain('fixed.example');
+    await setExpireAfter(tenant, domainId, 300);
+    await startWorker();
+    const sent = await send(tenant, 'fixed.example', 'fixed@dest.example');
+    const delivered = await settled(tenant, sent, 'delivered', 1);
+    expect(delivered.deadline_at).toBe(delivered.created_at + 300_000);
+    // Mail of the domain still waiting (due tomorrow), another domain's, and the delivered message.
+    const waiting = messageRow(tenant.accountId, {
+      from_email: 'codes@fixed.example',
+      from_domain: 'fixed.example',
+      created_at: clock.now() - 1000,
+      next_attempt_at: clock.now() + 24 * 3600_000,
+      deadline_at: clock.now() - 1000 + 300_000,
+    });
+    const other = messageRow(tenant.accountId, {
+      next_attempt_at: clock.now() + 24 * 3600_000,
+      deadline_at: clock.now() + 5000,
+    });
+    await env.insertMessage(waiting);
+    await env.insertMessage(other);
+    await setExpireAfter(tenant, domainId, 120);
+    expect((await message(tenant, waiting.id))!.deadline_at).toBe(waiting.created_at + 120_000);
+    expect((await message(tenant, other.id))!.deadline_at).toBe(other.deadline_at);
+    expect((await message(tenant, sent))!.deadline_at).toBe(delivered.created_at + 300_000);
+    await setExpireAfter(tenant, domainId, null);
+    expect((await message(tenant, waiting.id))!.deadline_at).toBeNull();
+    // The log shows the deadline the worker applies: the default two days again.
+    const res = await call(tenant, 'GET', `/api/emails/${waiting.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain(new Date(waiting.created_at + 2 * 24 * 3600_000).toISOString());
   });
 
   it('keeps two days when expire_after is null (also after being set and reset)', async () => {

@@ -76,7 +76,6 @@ describe('a greylisting reply during the session', () => {
         limits,
         sources: { take: () => ({ address: undefined }) } as unknown as SourceIpPool,
         verifiedDomains: async () => [],
-        expireAfter: async () => null,
         domainStatus: async () => undefined,
         clock: { now: () => now },
       },

@@ -180,6 +180,7 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
       lease_owner: null,
       lease_expires_at: null,
       category: null,
+      deadline_at: null,
     });
     env.services.signals.messagesQueued.emit();
     const heldRow = await until('the held message rescheduled', async () => {

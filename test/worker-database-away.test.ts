@@ -236,7 +236,6 @@ function deliverer(over: {
       limits: new DestinationLimits({ rules: {} }, () => NOW),
       sources: { take: () => ({ address: undefined }) } as unknown as SourceIpPool,
       verifiedDomains: over.verifiedDomains ?? (async () => ['acme.example']),
-      expireAfter: async () => null,
       domainStatus: async () => 'verified',
       clock: { now: () => NOW },
     },

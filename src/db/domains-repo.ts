@@ -1,5 +1,5 @@
 // Sending domains of an account, their verification state, and the checker's schedule.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import {
   SENDABLE_DOMAIN_STATUSES,
@@ -208,21 +208,39 @@ export class DomainsRepo {
   }
 
   /**
-   * Sets the domain's settings given (expire_after, tls) in one statement; false when the account has
-   * no such domain.
+   * Sets the domain's settings given (expire_after, tls); false when the account has no such domain. A
+   * new expire_after applies to the domain's mail already waiting too: its deadlines (messages.deadline_at,
+   * ARCHITECTURE.md "Expiry") are written again from their acceptance, in the same transaction.
    */
   async setSettings(
     accountId: string,
     id: string,
     settings: { expire_after?: number | null; tls?: DomainTls },
   ): Promise<boolean> {
-    const r = await this.db
-      .updateTable('domains')
-      .set(settings)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return r.numUpdatedRows > 0n;
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('domains')
+        .set(settings)
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .returning('name')
+        .executeTakeFirst();
+      if (!row) return false;
+      const expireAfter = settings.expire_after;
+      if (expireAfter !== undefined) {
+        await trx
+          .updateTable('messages')
+          .set({
+            deadline_at:
+              expireAfter === null ? null : sql<number>`${sql.ref('created_at')} + ${expireAfter * 1000}`,
+          })
+          .where('account_id', '=', accountId)
+          .where('next_attempt_at', 'is not', null)
+          .where('from_domain', '=', row.name)
+          .execute();
+      }
+      return true;
+    });
   }
 
   /**

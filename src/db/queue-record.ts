@@ -314,3 +314,27 @@ export function nextDueStatement(now: number): Statement {
     parameters: [now],
   };
 }
+
+/**
+ * The expiry pass's claim (QueueStore.claimExpired): waiting messages past their deadline that no live
+ * lease holds, earliest deadline first, leased to the pass. `lock`: PostgreSQL's row lock, so that two
+ * passes (or a pass and a fair claim) never lease one message twice; SQLite's one writer needs none.
+ * Reads the partial index messages_deadline (migration 043).
+ */
+export function expiredClaimStatement(
+  owner: string,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+  lock: boolean,
+): Statement {
+  return {
+    sql: `update messages set lease_owner = ?, lease_expires_at = ?
+          where id in (select id from messages
+                       where deadline_at is not null and next_attempt_at is not null and deadline_at <= ?
+                         and (lease_expires_at is null or lease_expires_at <= ?)
+                       order by deadline_at limit ?${lock ? ' for update skip locked' : ''})
+          returning *`,
+    parameters: [owner, leaseUntil, now, now, limit],
+  };
+}

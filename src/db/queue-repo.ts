@@ -13,6 +13,12 @@
 // cannot hold every worker slot either: destination-limits.ts reschedules a delivery that would wait for
 // its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
 //
+// Within an account, mail with a deadline (its domain's expire_after: one-time codes, sign-in links)
+// goes first: each claim takes from that lane (URGENT_QUEUE) before the whole queue, in the same turn
+// by account, so an account's backlog of mail without a deadline (a newsletter to a dead list) never
+// holds up its own codes. Mail past its deadline that no delivery reached is failed by the expiry pass
+// (claimExpired), not when a worker reaches it (ARCHITECTURE.md, "Expiry").
+//
 // What a record writes, and the guard that keeps it from overwriting a status the receiver recorded, is
 // queue-record.ts; the statements that differ by database are the queue seam (seams.ts QueueStore).
 import { Signal } from '../wake-signals.js';
@@ -48,6 +54,12 @@ export const DELIVERY_QUEUE: FairQueue = {
   group: { column: 'account_id', table: 'accounts' },
 };
 
+/**
+ * The lane of the delivery queue that each claim takes from first: mail with a deadline
+ * (messages.deadline_at; partial index messages_account_due_deadline, migration 043).
+ */
+export const URGENT_QUEUE: FairQueue = { ...DELIVERY_QUEUE, only: 'deadline_at' };
+
 /** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
 export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
 
@@ -58,13 +70,20 @@ export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED
  */
 export const IDLE_ACCOUNT_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: 1 };
 
-/** Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in. */
+/**
+ * Claimed messages in the order the worker starts them in: those with a deadline first, then the rest,
+ * each in the order of their turns (fair-claim.ts).
+ */
 export function inDeliveryTurn(rows: MessageWithBody[]): MessageWithBody[] {
-  return inTurn(
-    rows,
-    (r) => r.account_id,
-    (r) => Number(r.next_attempt_at),
-  );
+  const turn = (some: MessageWithBody[]) =>
+    inTurn(
+      some,
+      (r) => r.account_id,
+      (r) => Number(r.next_attempt_at),
+    );
+  const urgent = rows.filter((r) => r.deadline_at !== null);
+  if (urgent.length === 0) return turn(rows);
+  return [...turn(urgent), ...turn(rows.filter((r) => r.deadline_at === null))];
 }
 
 export class QueueRepo {
@@ -98,7 +117,23 @@ export class QueueRepo {
     limit: number,
     caps?: FairCaps,
   ): Promise<MessageWithBody[]> {
-    return inDeliveryTurn(await this.store.claim(owner, now, leaseUntil, limit, caps));
+    // The lane of mail with a deadline first (see above), then the whole queue for the slots left: its
+    // second claim finds the lane's rows leased by the first, or past the caps.
+    const urgent = await this.store.claim(owner, now, leaseUntil, limit, caps, URGENT_QUEUE);
+    const rest =
+      urgent.length < limit
+        ? await this.store.claim(owner, now, leaseUntil, limit - urgent.length, caps)
+        : [];
+    return inDeliveryTurn(urgent.length === 0 ? rest : [...urgent, ...rest]);
+  }
+
+  /**
+   * The expiry pass's claim: up to `limit` waiting messages past their deadline that no live lease
+   * holds, earliest deadline first, with no turn and no caps (the worker fails them without an attempt,
+   * taking no delivery slot: ARCHITECTURE.md, "Expiry"). Their HTML is not read ('').
+   */
+  claimExpired(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+    return this.store.claimExpired(owner, now, leaseUntil, limit);
   }
 
   /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */

@@ -250,6 +250,12 @@ export interface MessagesTable {
    * that already bounced, failed or complained.
    */
   category: string | null;
+  /**
+   * When txmail stops trying the message (ARCHITECTURE.md, "Expiry"): its sending domain's expire_after
+   * after its acceptance, fixed at the accept and rewritten for waiting mail when the setting changes;
+   * null: the default retry period (retry-schedule.ts messageDeadline).
+   */
+  deadline_at: number | null;
 }
 
 /**
@@ -323,6 +329,7 @@ export const MESSAGE_COLUMNS = [
   'lease_owner',
   'lease_expires_at',
   'category',
+  'deadline_at',
 ] as const satisfies readonly (keyof MessagesTable)[];
 
 export interface EventsTable {

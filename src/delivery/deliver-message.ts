@@ -70,11 +70,6 @@ export class Deliverer {
       blocks?: DestinationBlocks;
       /** The account's sendable domains (cached briefly: domains/verified-domains.ts). */
       verifiedDomains: (accountId: string) => Promise<string[]>;
-      /**
-       * The expire_after (seconds) of the account's sendable domain, null when none is set or the
-       * domain may not send (cached with the verified domains: domains/verified-domains.ts).
-       */
-      expireAfter: (accountId: string, name: string) => Promise<number | null>;
       /** The status of one of the account's domains as stored now (undefined: no such domain). */
       domainStatus: (accountId: string, name: string) => Promise<DomainStatus | undefined>;
       /**
@@ -113,15 +108,6 @@ export class Deliverer {
   /** The process is stopping: deliveries waiting for a connection go back to the queue (destination-limits.ts). */
   stopWaiting(): void {
     this.deps.limits.stopWaiting();
-  }
-
-  /**
-   * The expire_after (seconds) that applies to the message: its sending domain's; null for the
-   * service's own mail and by default (ARCHITECTURE.md, "Expiry").
-   */
-  async expireAfter(m: MessageWithBody): Promise<number | null> {
-    if (m.from_domain === this.settings.testDomain) return null;
-    return this.deps.expireAfter(m.account_id, m.from_domain);
   }
 
   /**

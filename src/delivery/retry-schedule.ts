@@ -89,17 +89,18 @@ export function unreachedRetryAt(
 }
 
 /**
- * When txmail stops trying a message (ARCHITECTURE.md, "Expiry"): `expireAfterS` seconds (its sending
- * domain's expire_after) after its acceptance, or the policy's maximum age when that is null or later.
- * No attempt starts at or after the deadline, and no retry is scheduled for then (outcome.ts).
+ * When txmail stops trying a message (ARCHITECTURE.md, "Expiry"): `deadlineAt` (messages.deadline_at,
+ * fixed from its sending domain's expire_after), or its acceptance plus the policy's maximum age when
+ * that is null or later. No attempt starts at or after the deadline, and no retry is scheduled for then
+ * (outcome.ts).
  */
 export function messageDeadline(
   createdAt: number,
-  expireAfterS: number | null,
+  deadlineAt: number | null,
   policy: RetryPolicy = DEFAULT_RETRY,
 ): number {
-  const age = expireAfterS === null ? policy.maxAgeMs : Math.min(policy.maxAgeMs, expireAfterS * 1000);
-  return createdAt + age;
+  const maxAge = createdAt + policy.maxAgeMs;
+  return deadlineAt === null ? maxAge : Math.min(maxAge, deadlineAt);
 }
 
 /** A lifetime in words for a reason sentence: "10 minutes", "1 hour", "48 hours", "90 seconds". */

@@ -124,6 +124,14 @@ export function leasesToRenew(
   return { renew, overdue };
 }
 
+/**
+ * How often the expiry pass looks for mail past its deadline that no delivery reached (a worker slot
+ * busy elsewhere, a queue that is behind): such mail fails within about this long of its deadline.
+ */
+export const EXPIRY_PASS_MS = 1000;
+/** Messages the expiry pass takes at once; it takes again at once while it finds this many. */
+const EXPIRY_BATCH = 100;
+
 /** Tries to record an attempt, a second apart, before leaving it to the lease's expiry. */
 const RECORD_TRIES = 60;
 
@@ -192,6 +200,10 @@ export class DeliveryWorker {
       this.renewing ??= this.renewLeases().finally(() => (this.renewing = undefined));
     }, this.options.leaseMs / 4);
     this.renewTimer.unref();
+    this.expiryTimer ??= setInterval(() => {
+      this.expiring ??= this.expirePass().finally(() => (this.expiring = undefined));
+    }, EXPIRY_PASS_MS);
+    this.expiryTimer.unref();
   }
 
   /** New mail was queued: look at the queue now instead of at the next poll (the fast path). */
@@ -216,7 +228,40 @@ export class DeliveryWorker {
       );
     clearInterval(this.renewTimer);
     this.renewTimer = undefined;
-    await this.renewing;
+    clearInterval(this.expiryTimer);
+    this.expiryTimer = undefined;
+    await Promise.all([this.renewing, this.expiring]);
+  }
+
+  /**
+   * Fails the mail past its deadline (messages.deadline_at) that no delivery holds, without an attempt
+   * and without a slot: while every slot is busy, or the queue is behind, a one-time code's failure is
+   * still recorded (and pushed) within about EXPIRY_PASS_MS of its deadline rather than when a slot
+   * reaches it (a fault probe saw it 149 s late). A pass that fails is tried at the next look.
+   */
+  async expirePass(): Promise<void> {
+    try {
+      for (;;) {
+        if (!this.loop.started || this.options.canClaim?.() === false) return;
+        const now = this.clock.now();
+        const expired = await this.queue.claimExpired(this.id, now, now + this.options.leaseMs, EXPIRY_BATCH);
+        for (const m of expired) this.held.set(m.id, { since: now, until: now + this.options.leaseMs });
+        await Promise.all(
+          expired.map(async (m) => {
+            try {
+              // A failed look at the account's hold only loses the detail that says it was held.
+              const held = this.options.held ? await this.options.held(m).catch(() => false) : false;
+              await this.keep(m, this.expiredRecord(m, held));
+            } finally {
+              this.held.delete(m.id);
+            }
+          }),
+        );
+        if (expired.length < EXPIRY_BATCH) return;
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'could not fail the mail past its deadline; trying again');
+    }
   }
 
   /**
@@ -304,6 +349,8 @@ export class DeliveryWorker {
   private readonly held = new Map<string, HeldLease>();
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
+  private expiring: Promise<void> | undefined;
 
   private async process(m: MessageWithBody): Promise<void> {
     // Every send has HTML (the send route refuses an empty one): none means its body row is missing
@@ -432,23 +479,9 @@ export class DeliveryWorker {
    * the default retry period) is not tried: it fails as expired (ARCHITECTURE.md, "Expiry").
    */
   private async attempt(m: MessageWithBody, started: number): Promise<AttemptRecord> {
-    const deadline = messageDeadline(
-      m.created_at,
-      await beforeSending(this.deliverer.expireAfter(m)),
-      this.options.retry,
-    );
-    if (started >= deadline) {
-      const expired = expiredUnattempted(
-        { createdAt: m.created_at, attempts: m.attempts },
-        deadline,
-        m.category,
-      );
-      // Mail a paused account's hold kept until its deadline says so: the account can tell it from
-      // mail that waited for its destination.
-      if (this.options.held && (await beforeSending(this.options.held(m)))) heldByPause(expired);
-      // No attempt happened: none is counted.
-      return { ...this.stateRecord(m, expired, undefined), counted: false };
-    }
+    const deadline = messageDeadline(m.created_at, m.deadline_at, this.options.retry);
+    if (started >= deadline)
+      return this.expiredRecord(m, !!this.options.held && (await beforeSending(this.options.held(m))));
     if (this.options.held && (await beforeSending(this.options.held(m)))) {
       // Held like a destination's pause: only the schedule moves, no attempt is counted, and the
       // deadline still ends it.
@@ -486,6 +519,21 @@ export class DeliveryWorker {
           raw: outcome.raw,
         };
     }
+  }
+
+  /**
+   * The record of a message taken at or past its deadline: failed as expired, no attempt counted. Mail a
+   * paused account's hold kept until its deadline (`held`) says so: the account can tell it from mail
+   * that waited for its destination.
+   */
+  private expiredRecord(m: MessageWithBody, held: boolean): AttemptRecord {
+    const expired = expiredUnattempted(
+      { createdAt: m.created_at, attempts: m.attempts },
+      messageDeadline(m.created_at, m.deadline_at, this.options.retry),
+      m.category,
+    );
+    if (held) heldByPause(expired);
+    return { ...this.stateRecord(m, expired, undefined), counted: false };
   }
 
   private async attemptRecord(

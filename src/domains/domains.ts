@@ -142,7 +142,8 @@ export class Domains {
    * Changes the settings given. expire_after: how long txmail tries the domain's mail (docs/API.md,
    * Domains: expire_after), whole seconds from EXPIRE_AFTER_MIN_S to EXPIRE_AFTER_MAX_S (the default
    * retry period), or null for the default. tls: tlsProblem; ARCHITECTURE.md, "TLS policy". Both apply
-   * to mail already queued (read at each attempt, through the verified domains' cache). dkim_ed25519
+   * to mail already queued (tls read at each attempt, through the verified domains' cache; the waiting
+   * mail's deadlines written again with the setting: DomainsRepo.setSettings). dkim_ed25519
    * (docs/API.md, Domains: dkim_ed25519): on, a new key that signs beside the RSA key once a check
    * finds its record; off, it stops signing at once. Every value is checked before any is written.
    */

@@ -1,7 +1,7 @@
 // Which domains an account may send from, and each one's expiry for its mail (expire_after) and TLS
 // setting, read on every send and every delivery attempt: cached briefly, invalidated on change. One
-// query loads them all, so the delivery worker learns a message's deadline and TLS requirement without
-// a query of its own (ARCHITECTURE.md, "Expiry", "TLS policy").
+// query loads them all, so the accept path learns a message's deadline and the delivery worker its TLS
+// requirement without a query of their own (ARCHITECTURE.md, "Expiry", "TLS policy").
 import { TtlCache } from '../cache.js';
 import type { DomainsRepo } from '../db/domains-repo.js';
 import type { DomainTls } from '../db/schema.js';

@@ -9,7 +9,6 @@ import type { TrustProxy } from '../config.js';
 import type { MessagesRepo } from '../db/messages-repo.js';
 import type { NoticesRepo } from '../db/notices-repo.js';
 import type { Domains } from '../domains/domains.js';
-import type { VerifiedDomains } from '../domains/verified-domains.js';
 import { AppError } from '../errors.js';
 import type { AcceptService } from '../messages/accept.js';
 import type { Suppressions } from '../suppressions/suppressions.js';
@@ -86,8 +85,6 @@ export interface HttpDeps {
   auth: ApiKeyAuth;
   accept: AcceptService;
   domains: Domains;
-  /** The account's sendable domains as the worker reads them (the log's deadlines: expire_after). */
-  verifiedDomains: Pick<VerifiedDomains, 'expireAfter'>;
   messages: MessagesRepo;
   rateLimits: RateLimits;
   rateLimitStore: RateLimitStore;
@@ -296,7 +293,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     });
     registerSendRoutes(api, deps.accept);
     registerResendRoute(api, { accept: deps.accept, messages: deps.messages });
-    registerEmailRoutes(api, deps.messages, deps.verifiedDomains, deps.clock);
+    registerEmailRoutes(api, deps.messages, deps.clock);
     registerAccountRoutes(api, deps.accountOverviews);
     registerDomainRoutes(api, deps.domains);
     registerSuppressionRoutes(api, deps.suppressions);

@@ -29,6 +29,11 @@ export interface AcceptRequest {
 /** Policy facts about an account that live outside its row (verified domains, suppressions…). */
 export interface SendPolicySource {
   verifiedDomains(accountId: string): Promise<string[]>;
+  /**
+   * The expire_after (seconds) of the account's sendable domain `name`, null when it has none or may not
+   * send: the message's deadline is fixed from it at the accept (ARCHITECTURE.md, "Expiry").
+   */
+  expireAfter(accountId: string, name: string): Promise<number | null>;
   /** The suppression of this address (lower case) for this account, if any: one indexed look-up. */
   suppression(accountId: string, address: string): Promise<SuppressionFacts | undefined>;
 }
@@ -163,6 +168,8 @@ export class AcceptService {
       : { id, status: 'queued' };
     const plan = PLANS[req.account.plan];
     const cap = plan.emailsPerMonth;
+    // Read from the same cached look-up as the verified domains: no query of its own.
+    const expireAfter = isTest ? null : await this.policy.expireAfter(req.account.id, send.from.domain);
     const testCap = plan.testSendsPerDay;
     // A test send keeps at most 64 KiB of its HTML; the event says how big it was.
     const stored = isTest ? storedTestHtml(send.html) : { html: send.html };
@@ -196,6 +203,7 @@ export class AcceptService {
         lease_owner: null,
         lease_expires_at: null,
         category: null,
+        deadline_at: expireAfter === null ? null : now + expireAfter * 1000,
       },
       html: stored.html,
       event: {

@@ -92,6 +92,8 @@ export class SystemMail {
         lease_owner: null,
         lease_expires_at: null,
         category: null,
+        // The service's own mail keeps the default retry period (ARCHITECTURE.md, "Expiry").
+        deadline_at: null,
       },
       html: m.sealed ? this.deps.sealedHtml.seal(m.html) : m.html,
       event: {

@@ -38,7 +38,6 @@ export function createApiRole(core: Core): ApiRole {
       auth: core.auth,
       accept: core.accept,
       domains: core.domains,
-      verifiedDomains: core.verifiedDomains,
       messages: repos.messages,
       rateLimits: { perKey: config.rateLimit, perAccount: config.accountRateLimits },
       rateLimitStore,

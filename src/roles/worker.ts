@@ -366,7 +366,6 @@ function newDeliverer(
         () => metrics.senderBlocks.inc(),
       ),
       verifiedDomains: (accountId) => verifiedDomains.verifiedDomains(accountId),
-      expireAfter: (accountId, name) => verifiedDomains.expireAfter(accountId, name),
       domainTls: (accountId, name) => verifiedDomains.tls(accountId, name),
       domainStatus: (accountId, name) => repos.domains.statusOf(accountId, name),
       // Kept with the attempt's record, in its transaction (db/queue-record.ts).

@@ -72,6 +72,7 @@ export function createAcceptPath(config: Config, deps: AcceptPathDeps): AcceptPa
     repos.acceptReads,
     {
       verifiedDomains: (accountId) => deps.verifiedDomains.verifiedDomains(accountId),
+      expireAfter: (accountId, name) => deps.verifiedDomains.expireAfter(accountId, name),
       suppression: (accountId, address) => repos.suppressions.find(accountId, address),
     },
     clock,

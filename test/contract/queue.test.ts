@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptRecord, KeptRaw } from '../../src/db/queue-record.js';
 import type { DeliveryAttemptRow, MessageRow } from '../../src/db/schema.js';
+import { QueueRepo, URGENT_QUEUE } from '../../src/db/queue-repo.js';
 import type { QueueStore } from '../../src/db/seams.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
@@ -107,6 +108,69 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
       expect(await message(m.id)).toMatchObject({ lease_owner: 'w1', lease_expires_at: UNTIL });
     }
     expect(await queue.claim('w2', NOW, UNTIL, 10)).toEqual([]);
+  });
+
+  it('claims from the lane of mail with a deadline only that mail, by due time', async () => {
+    await insert({ next_attempt_at: NOW - 9000 });
+    const codes = [
+      await insert({ next_attempt_at: NOW - 2000, deadline_at: NOW + 90_000 }),
+      await insert({ next_attempt_at: NOW - 1000, deadline_at: NOW + 30_000 }),
+    ];
+    await insert({ next_attempt_at: NOW + 5000, deadline_at: NOW + 90_000 });
+    const lane = await queue.claim('w1', NOW, UNTIL, 10, undefined, URGENT_QUEUE);
+    expect(lane.map((m) => m.id).sort()).toEqual([...codes].sort());
+    expect(lane.every((m) => m.html === '<p>x</p>')).toBe(true);
+    expect(await queue.claim('w2', NOW, UNTIL, 10, undefined, URGENT_QUEUE)).toEqual([]);
+  });
+
+  it("puts an account's mail with a deadline ahead of its older mail, in the claim and in its answer", async () => {
+    const repo = new QueueRepo(db(), queue);
+    const older = [];
+    for (let i = 0; i < 4; i++) older.push(await insert({ next_attempt_at: NOW - 10_000 + i }));
+    const code = await insert({ deadline_at: NOW + 90_000 });
+    expect((await repo.claimDue('w1', NOW, UNTIL, 1)).map((m) => m.id)).toEqual([code]);
+    await db().updateTable('messages').set({ lease_owner: null, lease_expires_at: null }).execute();
+    // With room for all: the code first, then the rest in due order.
+    expect((await repo.claimDue('w1', NOW, UNTIL, 10)).map((m) => m.id)).toEqual([code, ...older]);
+  });
+
+  it('leases the mail past its deadline that no live lease holds, earliest deadline first, once', async () => {
+    const late = await insert({ deadline_at: NOW - 5000, next_attempt_at: NOW - 60_000 });
+    const deadLease = await insert({
+      deadline_at: NOW - 2000,
+      lease_owner: 'dead',
+      lease_expires_at: NOW - 1,
+    });
+    const later = await insert({ deadline_at: NOW - 1000 });
+    const atNow = await insert({ deadline_at: NOW });
+    await insert({ deadline_at: NOW + 1 });
+    await insert({ deadline_at: NOW - 3000, lease_owner: 'other', lease_expires_at: UNTIL });
+    await insert({ deadline_at: NOW - 3000, status: 'delivered', next_attempt_at: null });
+    await insert({ next_attempt_at: NOW - 99_000 });
+    // The two earliest deadlines (an UPDATE answers its rows in no set order).
+    const ids = (ms: { id: string }[]) => ms.map((m) => m.id).sort();
+    expect(ids(await queue.claimExpired('w1', NOW, UNTIL, 2))).toEqual([late, deadLease].sort());
+    const rest = await queue.claimExpired('w1', NOW, UNTIL, 10);
+    expect(ids(rest)).toEqual([later, atNow].sort());
+    expect(rest.find((m) => m.id === later)).toMatchObject({
+      html: '',
+      deadline_at: NOW - 1000,
+      account_id: c.accountId,
+    });
+    for (const id of [late, deadLease, later, atNow])
+      expect(await message(id)).toMatchObject({ lease_owner: 'w1', lease_expires_at: UNTIL });
+    expect(await queue.claimExpired('w2', NOW, UNTIL, 10)).toEqual([]);
+  });
+
+  it('never leases an expired message twice to passes claiming at the same moment', async () => {
+    const ids = [];
+    for (let i = 0; i < 60; i++) ids.push(await insert({ deadline_at: NOW - 1000 - i }));
+    const [a, b, d] = await Promise.all(
+      ['p1', 'p2', 'p3'].map((owner) => queue.claimExpired(owner, NOW, UNTIL, 25)),
+    );
+    const all = [...a!, ...b!, ...d!].map((m) => m.id);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe(60);
   });
 
   it('gives each claimed message its own HTML, kept apart from its row', async () => {

@@ -24,6 +24,7 @@ export function messageRow(accountId: string, changes: Partial<MessageRow> = {})
     lease_owner: null,
     lease_expires_at: null,
     category: null,
+    deadline_at: null,
     ...changes,
   };
 }

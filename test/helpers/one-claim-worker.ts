@@ -21,6 +21,8 @@ export async function runOneClaim(
 ): Promise<{ record: AttemptRecord; delivered: number }> {
   const records: AttemptRecord[] = [];
   let claimed = false;
+  // The deadline the accept would have stored (ARCHITECTURE.md, "Expiry").
+  m = { ...m, deadline_at: s.expireAfter === null ? null : m.created_at + s.expireAfter * 1000 };
   const queue = {
     claimDue: async () => (claimed ? [] : ((claimed = true), [m])),
     nextDue: async () => undefined,
@@ -32,7 +34,6 @@ export async function runOneClaim(
   } as unknown as QueueRepo;
   let delivered = 0;
   const deliverer = {
-    expireAfter: async () => s.expireAfter,
     deliver: async () => {
       delivered++;
       return s.outcome();

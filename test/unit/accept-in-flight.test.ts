@@ -69,7 +69,11 @@ function setup() {
   const service = new AcceptService(
     writer,
     readsOf(accepted),
-    { verifiedDomains: async () => ['acme.example'], suppression: async () => undefined },
+    {
+      verifiedDomains: async () => ['acme.example'],
+      expireAfter: async () => null,
+      suppression: async () => undefined,
+    },
     new ManualClock(Date.UTC(2026, 10, 29)),
   );
   const accept = (key: string) =>

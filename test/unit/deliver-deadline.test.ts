@@ -52,7 +52,6 @@ it('stops a message whose signing took it past its deadline, and keeps the warmi
       limits: new DestinationLimits({}, () => now),
       sources: pool,
       verifiedDomains: async () => ['acme.example'],
-      expireAfter: async () => null,
       domainStatus: async () => 'verified',
       clock: { now: () => now },
     },

@@ -73,7 +73,6 @@ function setup(sendable: string[]) {
       limits: { pausedUntil: unused, acquire: unused } as never,
       sources: { take: unused } as never,
       verifiedDomains: async () => sendable,
-      expireAfter: async () => null,
       domainStatus: async () => (asked.status++, 'pending'),
       keepRaw: async (signed) => (kept.push(signed), undefined),
       simulator,

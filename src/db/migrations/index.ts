@@ -42,6 +42,7 @@ import * as m039 from './039-session-origin.js';
 import * as m040 from './040-audit-target-label.js';
 import * as m041 from './041-sealed-bodies.js';
 import * as m042 from './042-process-delivers.js';
+import * as m043 from './043-message-deadline.js';
 
 export const migrations: Record<string, Migration> = {
   '001-initial': m001,
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '040-audit-target-label': m040,
   '041-sealed-bodies': m041,
   '042-process-delivers': m042,
+  '043-message-deadline': m043,
 };

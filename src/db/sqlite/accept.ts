@@ -121,7 +121,8 @@ export function prepareSqliteAccept(
         return { kind: 'test_quota_exceeded' };
       }
     }
-    insertMessage.run(m);
+    // Every named column must be bound: a message without a deadline (optional in NewMessage) has none.
+    insertMessage.run(m.deadline_at === undefined ? { ...m, deadline_at: null } : m);
     insertBody.run(m.id, item.html, item.bodyParts ?? 0, item.sealed ? 1 : 0);
     if (item.bodyParts) adoptParts.run(m.id);
     insertEvent.run(item.event);

@@ -11,7 +11,6 @@ import {
   type MessagesRepo,
 } from '../../db/messages-repo.js';
 import type { Clock } from '../../clock.js';
-import type { VerifiedDomains } from '../../domains/verified-domains.js';
 import { attemptTlsDetailsJson } from '../../delivery/tls-details-json.js';
 import type {
   DeliveryAttemptRow,
@@ -112,15 +111,7 @@ const logOrCsv = {
   },
 };
 
-/** The expire_after of the account's sendable domains, as the worker reads it (cached). */
-type ExpireAfter = Pick<VerifiedDomains, 'expireAfter'>;
-
-export function registerEmailRoutes(
-  app: FastifyInstance,
-  messages: MessagesRepo,
-  domains: ExpireAfter,
-  clock: Clock,
-): void {
+export function registerEmailRoutes(app: FastifyInstance, messages: MessagesRepo, clock: Clock): void {
   registerRawRoute(app, messages);
   app.get<{ Querystring: ListQuery }>(
     '/api/emails',
@@ -156,7 +147,7 @@ export function registerEmailRoutes(
       const rows = await messages.list(account.id, filter, limit + 1);
       const page = rows.slice(0, limit);
       const more = rows.length > limit;
-      const next = await nextSteps(domains, account, page, clock);
+      const next = nextSteps(account, page, clock);
       return {
         data: page.map((m) => ({ ...summaryJson(m), next: next(m) })),
         next_cursor: more ? cursorOf(page[page.length - 1]!.id) : null,
@@ -186,7 +177,7 @@ export function registerEmailRoutes(
       const { message, events, attempts, webhookAttempts: pushes } = detail;
       const days = detail.contentRetentionDays;
       const final = message.next_attempt_at === null;
-      const next = await nextSteps(domains, account, [message], clock);
+      const next = nextSteps(account, [message], clock);
       // A sign-in link for its recipient alone: not for the members and keys that read the log.
       const sealed = events.some((e) => e.type === 'email.queued' && sealedContent(e.data));
       const html = sealed ? [] : message.htmlPieces;
@@ -303,27 +294,19 @@ function sealedError(id: string): AppError {
 
 /**
  * "What happens next" for each queued or deferred message of a page (messages/next-step.ts), with the
- * deadline the worker will apply: its sending domain's expire_after as the worker reads it
- * (domains/verified-domains.ts, one cached read of the account's domains), asked only for a page that
- * holds such a message.
+ * deadline the worker will apply (messages.deadline_at: ARCHITECTURE.md, "Expiry").
  */
-async function nextSteps(
-  domains: ExpireAfter,
+function nextSteps(
   account: Pick<Account, 'id' | 'reputation_status'>,
   page: MessageRow[],
   clock: Clock,
-): Promise<(m: MessageRow) => NextStep | null> {
-  const expireAfter = new Map<string, number | null>();
-  for (const m of page) {
-    if ((m.status === 'queued' || m.status === 'deferred') && !expireAfter.has(m.from_domain))
-      expireAfter.set(m.from_domain, await domains.expireAfter(account.id, m.from_domain));
-  }
+): (m: MessageRow) => NextStep | null {
   const now = clock.now();
   return (m) =>
     nextStep(
       m,
       {
-        deadline: messageDeadline(m.created_at, expireAfter.get(m.from_domain) ?? null),
+        deadline: messageDeadline(m.created_at, m.deadline_at),
         accountPaused: account.reputation_status === 'paused',
       },
       now,

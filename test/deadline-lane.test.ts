@@ -1,0 +1,133 @@
+// An account's own backlog does not hold up its own one-time codes (ARCHITECTURE.md, "Expiry"; db/queue-
+// repo.ts URGENT_QUEUE): with every worker slot held by the account's attempts to servers that never
+// greet and more of that mail waiting, a code from its domain with an expire_after takes the next slot
+// that frees, ahead of the older mail; and a code past its deadline while no slot frees fails within
+// the expiry pass's second, without an attempt, rather than when a slot reaches it. Both databases; the
+// deadline is crossed with a manual clock, the slots are freed by hand.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { databaseKinds } from './helpers/databases.js';
+import { MailFixture } from './helpers/mail-fixture.js';
+import { until } from './helpers/wait.js';
+import { createTenant, sendAccepted, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
+import { testFacade } from './helpers/test-env.js';
+
+const SLOTS = 2;
+/** The account's mail without a deadline, to servers that never greet: more than the slots. */
+const BACKLOG = 3 * SLOTS;
+/** Each database's tarpit: the MX of every dead domain. */
+const TARPIT = { sqlite: '127.0.0.67', postgres: '127.0.0.68' } as const;
+
+describe.each(databaseKinds)('mail with a deadline within its own account, on $name', (kind) => {
+  let env: TestEnv;
+  let tenant: Tenant;
+  const clock = new ManualClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+  const mail = new MailFixture({ domains: ['dest.example'] });
+  const open: net.Socket[] = [];
+  let accepted = 0;
+  const tarpit = net.createServer((socket) => {
+    accepted++;
+    open.push(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => open.splice(open.indexOf(socket), 1));
+  });
+
+  beforeAll(async () => {
+    await mail.start();
+    const address = TARPIT[kind.name as keyof typeof TARPIT];
+    // The same port as the sink (every MX is reached at TXMAIL_MX_PORT), on another loopback address.
+    await new Promise<void>((resolve) => tarpit.listen(mail.sink.port, address, resolve));
+    for (let i = 0; i < BACKLOG; i++) mail.addDomain(`dead${i}.example`, 'mx.dead.example', address);
+    env = await startTestEnv(kind, {
+      clock,
+      env: {
+        ...mail.env,
+        TXMAIL_WORKER_CONCURRENCY: String(SLOTS),
+        TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100',
+      },
+    });
+    tenant = await createTenant(env.services, { domain: 'acme.example' });
+    await testFacade(env.services).addVerifiedDomain(tenant.accountId, 'codes.example');
+  });
+  afterAll(async () => {
+    for (const s of [...open]) s.destroy();
+    await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+    await env?.close();
+    await mail.stop();
+  });
+
+  const message = (id: string) => env.message(tenant.accountId, id);
+  const sendCode = (to: string) => sendAccepted(env, tenant, { from: 'Acme <codes@codes.example>', to });
+
+  it("gives the next free slot to a code with a deadline, ahead of its account's older mail", async () => {
+    const [codes] = await env
+      .domainsOf(tenant.accountId)
+      .then((ds) => ds.filter((d) => d.name === 'codes.example'));
+    const res = await env.app.inject({
+      method: 'PATCH',
+      url: `/api/domains/${codes!.id}`,
+      headers: { 'x-api-key': tenant.apiKey },
+      payload: { expire_after: 600 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const backlog: string[] = [];
+    for (let i = 0; i < BACKLOG; i++)
+      backlog.push(await sendAccepted(env, tenant, { to: `jane@dead${i}.example` }));
+    // No attempt stands aside: the slots stay held, as a backlog past the limit of those aside holds them.
+    await env.services.startWorker({ pollMs: 60_000, asideLimit: 0 });
+    await until('every slot held by the tarpit', async () => (open.length >= SLOTS ? true : undefined));
+
+    const code = await sendCode('jane@dest.example');
+    // The deadline is fixed at the accept: its domain's expire_after after it.
+    const stored = (await message(code))!;
+    expect(stored.deadline_at).toBe(stored.created_at + 600_000);
+    expect((await message(backlog[0]!))!.deadline_at).toBeNull();
+    // One slot frees (its server hangs up): the code takes it, though four older messages wait.
+    open[0]!.destroy();
+    await until('the code delivered', async () =>
+      mail.sink.for('jane@dest.example').length > 0 ? true : undefined,
+    );
+    // The older mail waits: only the attempts begun before the code reached the tarpit.
+    expect(accepted).toBe(SLOTS);
+    const waiting = await env.services.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('id', 'in', backlog)
+      .where('attempts', '=', 0)
+      .where('lease_owner', 'is', null)
+      .execute();
+    expect(waiting).toHaveLength(BACKLOG - SLOTS);
+  });
+
+  it('fails a code past its deadline while no slot frees, without an attempt, within the expiry pass', async () => {
+    // Both slots are held again by the backlog (the slot the code used went back to it).
+    await until('every slot held by the tarpit', async () => (open.length >= SLOTS ? true : undefined));
+    const code = await sendCode('late@dest.example');
+    const acceptedAt = clock.now();
+    clock.advance(600_000);
+    const failed = await until(
+      'the late code failed',
+      async () => {
+        const m = await message(code);
+        return m?.status === 'failed' ? m : undefined;
+      },
+      15_000,
+    );
+    expect(failed).toMatchObject({
+      attempts: 0,
+      category: 'expired',
+      next_attempt_at: null,
+      lease_owner: null,
+    });
+    expect(await env.attempts(tenant.accountId, code)).toEqual([]);
+    expect(mail.sink.for('late@dest.example')).toHaveLength(0);
+    const event = (await env.events(tenant.accountId, code)).find((e) => e.type === 'email.failed');
+    expect(JSON.parse(event!.data)).toMatchObject({
+      reason: 'expired',
+      expired_at: new Date(acceptedAt + 600_000).toISOString(),
+    });
+    // The slots were never free: both still hold attempts to the tarpit.
+    expect(open.length).toBe(SLOTS);
+  });
+});
