@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { dialectSeams } from '../../src/db/dialect.js';
 import type { QueueSignal } from '../../src/db/seams.js';
-import { databaseKinds, type TestDatabase } from '../helpers/databases.js';
-import { ownPostgresDatabase } from './database.js';
+import { queueChannel } from '../../src/db/postgres/queue-signal.js';
+import { databaseKinds } from '../helpers/databases.js';
 
 /** Whether queued() reaches the listeners of other processes. */
 const CROSSES_PROCESSES = { sqlite: false, postgres: true };
@@ -19,12 +19,12 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
   });
 
   /**
-   * A database for one test: on PostgreSQL one of its own, since a NOTIFY (this file's other tests'
-   * too, which nothing waits for) wakes every listener of the database.
+   * A database for one test: on PostgreSQL a schema of its own, whose signal has a channel of its own
+   * (queueChannel): a NOTIFY of this file's other tests, or of any other test's schema, wakes no
+   * listener of it.
    */
   const database = async (): Promise<string> => {
-    const test: Pick<TestDatabase, 'url' | 'drop'> =
-      kind.name === 'postgres' ? await ownPostgresDatabase() : await kind.create();
+    const test = await kind.create();
     cleanups.push(() => test.drop());
     return test.url;
   };
@@ -73,6 +73,37 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
     },
   );
 
+  it.runIf(CROSSES_PROCESSES[kind.name])(
+    'wakes no listener of another schema of the same database',
+    async () => {
+      const [mine, theirs] = [await database(), await database()];
+      const listener = signal(mine);
+      let wakes = 0;
+      let woken: () => void = () => undefined;
+      const stop = await listener.listen(
+        () => {
+          wakes++;
+          woken();
+        },
+        () => undefined,
+      );
+      try {
+        expect(wakes).toBe(1);
+        // The other schema's NOTIFY, then this one's: only the second wakes the listener, and the
+        // notifications of one session arrive in order.
+        const other = signal(theirs);
+        other.queued();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const next = new Promise<void>((resolve) => (woken = resolve));
+        signal(mine).queued();
+        await next;
+        expect(wakes).toBe(2);
+      } finally {
+        await stop();
+      }
+    },
+  );
+
   it.runIf(!CROSSES_PROCESSES[kind.name])(
     'has no channel: a listener is never called, and stops',
     async () => {
@@ -92,4 +123,24 @@ describe.each(databaseKinds)('the queue signal seam on $name', (kind) => {
       await expect(stop()).resolves.toBeUndefined();
     },
   );
+});
+
+describe('the queue channel of an installation', () => {
+  it('is one per schema named in the URL, the shared one otherwise', () => {
+    const base = 'postgres://txmail@db.internal:5432/mail';
+    expect(queueChannel(base)).toBe('txmail_queue');
+    expect(queueChannel(`${base}?options=${encodeURIComponent('-c search_path=tenant_a')}`)).toBe(
+      'txmail_queue:tenant_a',
+    );
+    expect(queueChannel(`${base}?options=${encodeURIComponent('--search_path=b,public')}`)).toBe(
+      'txmail_queue:b',
+    );
+    expect(queueChannel(`${base}?options=${encodeURIComponent('-c statement_timeout=5000')}`)).toBe(
+      'txmail_queue',
+    );
+    const long = queueChannel(`${base}?options=${encodeURIComponent(`-c search_path=${'s'.repeat(80)}`)}`);
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(63);
+    expect(long).toMatch(/^txmail_queue:[0-9a-f]{40}$/);
+    expect(queueChannel('not a url')).toBe('txmail_queue');
+  });
 });
