@@ -220,7 +220,10 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
         fc.integer({ min: 0, max: 2 * 24 * 3600_000 + 3600_000 }),
         (random, d, attempts, expireAfter, elapsed) => {
           const createdAt = NOW;
-          const deadline = messageDeadline(createdAt, expireAfter);
+          const deadline = messageDeadline(
+            createdAt,
+            expireAfter === null ? null : createdAt + expireAfter * 1000,
+          );
           const n = decideNext(
             { status: attempts === 0 ? 'queued' : 'deferred', attempts, createdAt, deadline },
             attempt({ greylisted: d.greylisted, category: d.category }),
@@ -254,7 +257,7 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
   it('retries while the retry comes before the deadline, with the schedule unchanged', () => {
     fc.assert(
       fc.property(random01, fc.integer({ min: 60, max: 172_800 }), (random, expireAfter) => {
-        const deadline = messageDeadline(NOW, expireAfter);
+        const deadline = messageDeadline(NOW, NOW + expireAfter * 1000);
         const withDeadline = decideNext(
           { ...fresh, createdAt: NOW, deadline },
           attempt({ greylisted: false }),
@@ -269,11 +272,12 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
     );
   });
 
-  it('takes the domain’s expire_after, never longer than the default, and two days when it is null', () => {
+  it('takes the stored deadline (the domain’s expire_after), never past the default, and two days without one', () => {
     expect(messageDeadline(NOW, null)).toBe(NOW + DEFAULT_RETRY.maxAgeMs);
-    expect(messageDeadline(NOW, 600)).toBe(NOW + 600_000);
-    expect(messageDeadline(NOW, 172_800)).toBe(NOW + 2 * 24 * 3600_000);
-    expect(messageDeadline(NOW, 600, { ...DEFAULT_RETRY, maxAgeMs: 60_000 })).toBe(NOW + 60_000);
+    expect(messageDeadline(NOW, NOW + 600_000)).toBe(NOW + 600_000);
+    expect(messageDeadline(NOW, NOW + 172_800_000)).toBe(NOW + 2 * 24 * 3600_000);
+    expect(messageDeadline(NOW, NOW + 3 * 24 * 3600_000)).toBe(NOW + 2 * 24 * 3600_000);
+    expect(messageDeadline(NOW, NOW + 600_000, { ...DEFAULT_RETRY, maxAgeMs: 60_000 })).toBe(NOW + 60_000);
     // Without a deadline given, decideNext applies the default one.
     const late = decideNext(
       { status: 'deferred', attempts: 5, createdAt: NOW },
