@@ -85,11 +85,12 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     expect((await message(backlog[0]!))!.deadline_at).toBeNull();
     // One slot frees (its server hangs up): the code takes it, though four older messages wait.
     open[0]!.destroy();
-    await until('the code delivered', async () =>
-      mail.sink.for('jane@dest.example').length > 0 ? true : undefined,
+    const seenWith = await until('the code delivered', async () =>
+      mail.sink.for('jane@dest.example').length > 0 ? accepted : undefined,
     );
-    // The older mail waits: only the attempts begun before the code reached the tarpit.
-    expect(accepted).toBe(SLOTS);
+    // The older mail waited: when the code arrived, no attempt of it had begun beyond those that held
+    // the slots (the slot the code freed may since have gone back to the backlog: one more at most).
+    expect(seenWith).toBeLessThanOrEqual(SLOTS + 1);
     const waiting = await env.services.db.kysely
       .selectFrom('messages')
       .select('id')
@@ -97,7 +98,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
       .where('attempts', '=', 0)
       .where('lease_owner', 'is', null)
       .execute();
-    expect(waiting).toHaveLength(BACKLOG - SLOTS);
+    expect(waiting.length).toBeGreaterThanOrEqual(BACKLOG - SLOTS - 1);
   });
 
   it('fails a code past its deadline while no slot frees, without an attempt, within the expiry pass', async () => {

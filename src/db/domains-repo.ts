@@ -234,9 +234,16 @@ export class DomainsRepo {
             deadline_at:
               expireAfter === null ? null : sql<number>`${sql.ref('created_at')} + ${expireAfter * 1000}`,
           })
-          .where('account_id', '=', accountId)
-          .where('next_attempt_at', 'is not', null)
-          .where('from_domain', '=', row.name)
+          .where('id', 'in', (eb) => {
+            const waiting = eb
+              .selectFrom('messages')
+              .select('id')
+              .where('account_id', '=', accountId)
+              .where('next_attempt_at', 'is not', null)
+              .where('from_domain', '=', row.name);
+            // Locked in id order, as a record batch's update locks them: the two never deadlock.
+            return this.dialect === 'postgres' ? waiting.orderBy('id').forUpdate() : waiting;
+          })
           .execute();
       }
       return true;

@@ -57,13 +57,6 @@ export interface FairQueue extends LeasedTable {
    * The group may be the tenant itself (the delivery queue: one group per account).
    */
   group: { column: string; table: 'webhooks' | 'accounts' };
-  /**
-   * A lane of the queue: only its rows whose column of this name is not null are claimed (the delivery
-   * queue's mail with a deadline: queue-repo.ts URGENT_QUEUE). Every lease of a tenant or group still
-   * counts against its caps and its turn, in the lane or not. The queue needs the indexes below as
-   * partial indexes with this condition too.
-   */
-  only?: string;
 }
 
 /** A cap that never binds: a group or tenant with it is not counted against one. */
@@ -185,21 +178,17 @@ function fairPick(
   );
   const o = (c: string) => sql.ref(`o.${c}`);
   const r = (c: string) => sql.ref(`r.${c}`);
-  // In the lane (none: every row), written out where rows are read so that the planner picks the lane's
-  // partial indexes.
-  const inLane = q.only ? sql` and ${sql.ref(q.only)} is not null` : sql``;
-  const oInLane = q.only ? sql` and ${o(q.only)} is not null` : sql``;
   // Claimable: due by now, and not leased (or its lease expired).
-  const claimable = sql`${o(q.due)} is not null and (${o(q.until)} is null or ${o(q.until)} <= ${now})${oInLane}`;
+  const claimable = sql`${o(q.due)} is not null and (${o(q.until)} is null or ${o(q.until)} <= ${now})`;
   const leased = sql`${holder} is not null and ${until} > ${now}`;
   // Ordered by (group, due) so that both planners walk the (group, due) index of pending rows, rather
   // than one that also holds every finished row.
   const grp =
     groups === undefined
       ? sql`grp(g) as (
-          select (select ${group} from ${t} where ${due} is not null${inLane} order by ${group}, ${due} limit 1)
+          select (select ${group} from ${t} where ${due} is not null order by ${group}, ${due} limit 1)
           union all
-          select (select ${group} from ${t} where ${due} is not null${inLane} and ${group} > grp.g
+          select (select ${group} from ${t} where ${due} is not null and ${group} > grp.g
                   order by ${group}, ${due} limit 1)
           from grp where grp.g is not null)`
       : sql`grp(g) as (select id from ${sql.table(q.group.table)} where id in (${sql.join(groups)}))`;

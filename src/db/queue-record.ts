@@ -338,3 +338,51 @@ export function expiredClaimStatement(
     parameters: [owner, leaseUntil, now, now, limit],
   };
 }
+
+/**
+ * The claim's swap for mail with a deadline (QueueRepo.claimDue): for each account, up to its number of
+ * due messages with a deadline that no live lease holds, earliest due first, leased to `owner`. Reads
+ * the partial index messages_account_due_deadline (migration 043), one range per account. On PostgreSQL
+ * the rows are locked (skipping those another claim holds, as the fair claim does) and answered with
+ * their bodies, as the claim's are; on SQLite the leased rows alone (the store reads their bodies).
+ */
+export function deadlineLaneStatement(
+  owner: string,
+  now: number,
+  leaseUntil: number,
+  perAccount: ReadonlyMap<string, number>,
+  dialect: 'sqlite' | 'postgres',
+): Statement {
+  const accounts = [...perAccount];
+  const pg = dialect === 'postgres';
+  const update = `update messages set lease_owner = ?, lease_expires_at = ?
+          where id in (select id from messages where id in (
+                         select id from (
+                           select m.id, w.n,
+                             row_number() over (partition by m.account_id order by m.next_attempt_at, m.id) as k
+                           from wanted as w join messages as m on m.account_id = w.account_id
+                           where m.deadline_at is not null and m.next_attempt_at is not null
+                             and m.next_attempt_at <= ?
+                             and (m.lease_expires_at is null or m.lease_expires_at <= ?)) as ranked
+                         where k <= n)
+                       and (lease_expires_at is null or lease_expires_at <= ?)${pg ? ' for update skip locked' : ''})
+          returning *`;
+  const wanted = `wanted(account_id, n) as (values ${accounts.map(() => '(cast(? as text), cast(? as integer))').join(', ')})`;
+  return {
+    sql: pg
+      ? `with ${wanted}, leased as (${update})
+         select leased.*, coalesce(b.html, '') as html, coalesce(b.sealed, 0) = 1 as sealed
+         from leased left join message_bodies as b on b.message_id = leased.id`
+      : `with ${wanted} ${update}`,
+    parameters: [...accounts.flat(), owner, leaseUntil, now, now, now],
+  };
+}
+
+/** Gives back `owner`'s leases on `ids` (the claim's swap: QueueRepo.claimDue). */
+export function releaseStatement(owner: string, ids: readonly string[]): Statement {
+  return {
+    sql: `update messages set lease_owner = null, lease_expires_at = null
+          where lease_owner = ? and id in (${placeholders(ids.length)})`,
+    parameters: [owner, ...ids],
+  };
+}

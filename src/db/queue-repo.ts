@@ -14,10 +14,11 @@
 // its destination instead of holding a slot (ARCHITECTURE.md, "Fair delivery claim").
 //
 // Within an account, mail with a deadline (its domain's expire_after: one-time codes, sign-in links)
-// goes first: each claim takes from that lane (URGENT_QUEUE) before the whole queue, in the same turn
-// by account, so an account's backlog of mail without a deadline (a newsletter to a dead list) never
-// holds up its own codes. Mail past its deadline that no delivery reached is failed by the expiry pass
-// (claimExpired), not when a worker reaches it (ARCHITECTURE.md, "Expiry").
+// goes first: the fair claim decides how many messages each account gets, then each account swaps the
+// ones without a deadline it got for its due mail with a deadline (laneFirst), so an account's backlog
+// of mail without a deadline (a newsletter to a dead list) never holds up its own codes, and no
+// account's deadlines take another account's turn. Mail past its deadline that no delivery reached is
+// failed by the expiry pass (claimExpired), not when a worker reaches it (ARCHITECTURE.md, "Expiry").
 //
 // What a record writes, and the guard that keeps it from overwriting a status the receiver recorded, is
 // queue-record.ts; the statements that differ by database are the queue seam (seams.ts QueueStore).
@@ -54,12 +55,6 @@ export const DELIVERY_QUEUE: FairQueue = {
   group: { column: 'account_id', table: 'accounts' },
 };
 
-/**
- * The lane of the delivery queue that each claim takes from first: mail with a deadline
- * (messages.deadline_at; partial index messages_account_due_deadline, migration 043).
- */
-export const URGENT_QUEUE: FairQueue = { ...DELIVERY_QUEUE, only: 'deadline_at' };
-
 /** No cap: the turn alone keeps the accounts fair (see above); a lone account takes every slot. */
 export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED };
 
@@ -70,20 +65,19 @@ export const DELIVERY_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: UNCAPPED
  */
 export const IDLE_ACCOUNT_CAPS: FairCaps = { perGroup: UNCAPPED, perTenant: 1 };
 
+/** How far ahead of an account's other mail its mail with a deadline is put (inDeliveryTurn): 100 years. */
+const DEADLINE_AHEAD_MS = 100 * 365 * 24 * 3600_000;
+
 /**
- * Claimed messages in the order the worker starts them in: those with a deadline first, then the rest,
- * each in the order of their turns (fair-claim.ts).
+ * Claimed messages in the order of their turns (fair-claim.ts), which the worker starts them in; within
+ * an account, its mail with a deadline first.
  */
 export function inDeliveryTurn(rows: MessageWithBody[]): MessageWithBody[] {
-  const turn = (some: MessageWithBody[]) =>
-    inTurn(
-      some,
-      (r) => r.account_id,
-      (r) => Number(r.next_attempt_at),
-    );
-  const urgent = rows.filter((r) => r.deadline_at !== null);
-  if (urgent.length === 0) return turn(rows);
-  return [...turn(urgent), ...turn(rows.filter((r) => r.deadline_at === null))];
+  return inTurn(
+    rows,
+    (r) => r.account_id,
+    (r) => Number(r.next_attempt_at) - (r.deadline_at === null ? 0 : DEADLINE_AHEAD_MS),
+  );
 }
 
 export class QueueRepo {
@@ -117,14 +111,44 @@ export class QueueRepo {
     limit: number,
     caps?: FairCaps,
   ): Promise<MessageWithBody[]> {
-    // The lane of mail with a deadline first (see above), then the whole queue for the slots left: its
-    // second claim finds the lane's rows leased by the first, or past the caps.
-    const urgent = await this.store.claim(owner, now, leaseUntil, limit, caps, URGENT_QUEUE);
-    const rest =
-      urgent.length < limit
-        ? await this.store.claim(owner, now, leaseUntil, limit - urgent.length, caps)
-        : [];
-    return inDeliveryTurn(urgent.length === 0 ? rest : [...urgent, ...rest]);
+    const claimed = await this.store.claim(owner, now, leaseUntil, limit, caps);
+    return inDeliveryTurn(await this.laneFirst(owner, now, leaseUntil, claimed));
+  }
+
+  /**
+   * Within each account, its due mail with a deadline in place of the mail without one the fair claim
+   * gave it (see above): the account takes up to as many of the former (queue-record.ts
+   * deadlineLaneStatement) and gives back as many of the latter, the latest due first. Every account
+   * keeps the number of messages its turn gave it. One statement when no account has such mail due.
+   */
+  private async laneFirst(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    claimed: MessageWithBody[],
+  ): Promise<MessageWithBody[]> {
+    const without = new Map<string, MessageWithBody[]>();
+    for (const m of claimed) {
+      if (m.deadline_at !== null) continue;
+      const some = without.get(m.account_id);
+      if (some) some.push(m);
+      else without.set(m.account_id, [m]);
+    }
+    if (without.size === 0) return claimed;
+    const perAccount = new Map([...without].map(([account, some]) => [account, some.length]));
+    const lane = await this.store.claimDeadlineLane(owner, now, leaseUntil, perAccount);
+    if (lane.length === 0) return claimed;
+    const taken = new Map<string, number>();
+    for (const m of lane) taken.set(m.account_id, (taken.get(m.account_id) ?? 0) + 1);
+    const back = new Set<string>();
+    for (const [account, n] of taken) {
+      const latestFirst = without
+        .get(account)!
+        .sort((x, y) => Number(y.next_attempt_at) - Number(x.next_attempt_at) || (y.id < x.id ? -1 : 1));
+      for (const m of latestFirst.slice(0, n)) back.add(m.id);
+    }
+    await this.store.release(owner, [...back]);
+    return [...claimed.filter((m) => !back.has(m.id)), ...lane];
   }
 
   /**

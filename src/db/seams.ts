@@ -4,7 +4,7 @@
 // a connection's set. What differs only in a clause (a row lock, an isolation level) is not a seam: the
 // repository checks `db.dialect` there (dialect.ts lists them). test/contract/ holds one contract per
 // seam, run on both databases (ARCHITECTURE.md, "db/: the seams").
-import type { FairCaps, FairQueue } from './fair-claim.js';
+import type { FairCaps } from './fair-claim.js';
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
 import type { AttemptRecord, RecordOutcome } from './queue-record.js';
@@ -31,9 +31,8 @@ export interface RecordedAttempts {
  */
 export interface QueueStore {
   /**
-   * Leases up to `limit` due messages of `queue` (DELIVERY_QUEUE, the default, or its lane of mail with
-   * a deadline: queue-repo.ts URGENT_QUEUE) to `owner` until `leaseUntil` (fair-claim.ts), none twice
-   * however many claims run at once; in no particular order (queue-repo.ts puts them in turn).
+   * Leases up to `limit` due messages to `owner` until `leaseUntil` (fair-claim.ts), none twice however
+   * many claims run at once; in no particular order (queue-repo.ts puts them in turn).
    */
   claim(
     owner: string,
@@ -41,8 +40,20 @@ export interface QueueStore {
     leaseUntil: number,
     limit: number,
     caps?: FairCaps,
-    queue?: FairQueue,
   ): Promise<MessageWithBody[]>;
+  /**
+   * Leases, for each account of `perAccount`, up to that many of its due messages with a deadline
+   * (messages.deadline_at) that no live lease holds, earliest due first (queue-record.ts
+   * deadlineLaneStatement): the claim's swap (QueueRepo.claimDue). In no particular order.
+   */
+  claimDeadlineLane(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    perAccount: ReadonlyMap<string, number>,
+  ): Promise<MessageWithBody[]>;
+  /** Gives back `owner`'s leases on `ids`. */
+  release(owner: string, ids: readonly string[]): Promise<void>;
   /**
    * Leases up to `limit` messages past their deadline (messages.deadline_at at or before `now`) that no
    * live lease holds, earliest deadline first, to `owner` until `leaseUntil`, with no turn and no caps:

@@ -218,6 +218,10 @@ export class DeliveryWorker {
    * not all gone is retried safely, and one past its final "." may reach the server twice.
    */
   async stop(): Promise<void> {
+    // The expiry pass first: the loop's stop gives back every lease, the pass's too.
+    clearInterval(this.expiryTimer);
+    this.expiryTimer = undefined;
+    await this.expiring;
     // The leases of deliveries in flight are still renewed while they finish.
     await this.loop.stop(this.options.stopGraceMs);
     const givenUp = this.loop.held();
@@ -228,9 +232,12 @@ export class DeliveryWorker {
       );
     clearInterval(this.renewTimer);
     this.renewTimer = undefined;
-    clearInterval(this.expiryTimer);
-    this.expiryTimer = undefined;
-    await Promise.all([this.renewing, this.expiring]);
+    await this.renewing;
+  }
+
+  /** The messages in hand: the loop's, and the expiry pass's (whose leases no release may take). */
+  private inHand(): string[] {
+    return [...new Set([...this.loop.held(), ...this.held.keys()])];
   }
 
   /**
@@ -300,7 +307,7 @@ export class DeliveryWorker {
     if (this.reconcile) {
       // A claim that committed while its answer was lost would hold those messages until the lease
       // expires; give back every lease but those in hand.
-      await this.queue.releaseAll(this.id, this.loop.held());
+      await this.queue.releaseAll(this.id, this.inHand());
       this.reconcile = false;
     }
     const now = this.clock.now();
@@ -316,7 +323,7 @@ export class DeliveryWorker {
         { messages: claimed.length },
         'claimed while this process may be counted dead; given back',
       );
-      await this.queue.releaseAll(this.id, this.loop.held()).catch(() => (this.reconcile = true));
+      await this.queue.releaseAll(this.id, this.inHand()).catch(() => (this.reconcile = true));
       return [];
     }
     for (const m of claimed)

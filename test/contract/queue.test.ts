@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptRecord, KeptRaw } from '../../src/db/queue-record.js';
 import type { DeliveryAttemptRow, MessageRow } from '../../src/db/schema.js';
-import { QueueRepo, URGENT_QUEUE } from '../../src/db/queue-repo.js';
+import { QueueRepo } from '../../src/db/queue-repo.js';
 import type { QueueStore } from '../../src/db/seams.js';
 import { newId } from '../../src/ids.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { messageRow } from '../helpers/message-row.js';
-import { insertEndpoint } from '../helpers/webhook-pushes.js';
+import { insertAccounts, insertEndpoint } from '../helpers/webhook-pushes.js';
 import { contractDatabase, type ContractDatabase } from './database.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
@@ -110,28 +110,65 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(await queue.claim('w2', NOW, UNTIL, 10)).toEqual([]);
   });
 
-  it('claims from the lane of mail with a deadline only that mail, by due time', async () => {
+  it("leases each account's due mail with a deadline, up to its number, earliest due first", async () => {
+    const [other] = await insertAccounts(db(), 1);
     await insert({ next_attempt_at: NOW - 9000 });
     const codes = [
-      await insert({ next_attempt_at: NOW - 2000, deadline_at: NOW + 90_000 }),
-      await insert({ next_attempt_at: NOW - 1000, deadline_at: NOW + 30_000 }),
+      await insert({ next_attempt_at: NOW - 3000, deadline_at: NOW + 90_000 }),
+      await insert({ next_attempt_at: NOW - 2000, deadline_at: NOW + 30_000 }),
     ];
+    await insert({ next_attempt_at: NOW - 1000, deadline_at: NOW + 90_000 });
     await insert({ next_attempt_at: NOW + 5000, deadline_at: NOW + 90_000 });
-    const lane = await queue.claim('w1', NOW, UNTIL, 10, undefined, URGENT_QUEUE);
-    expect(lane.map((m) => m.id).sort()).toEqual([...codes].sort());
+    await insert({ deadline_at: NOW + 90_000, lease_owner: 'other', lease_expires_at: UNTIL });
+    const theirs = messageRow(other!, { created_at: NOW, next_attempt_at: NOW, deadline_at: NOW + 90_000 });
+    await c.facade.insertMessage({ ...theirs, html: '<p>x</p>' });
+    const lane = await queue.claimDeadlineLane(
+      'w1',
+      NOW,
+      UNTIL,
+      new Map([
+        [c.accountId, 2],
+        [other!, 5],
+      ]),
+    );
+    expect(lane.map((m) => m.id).sort()).toEqual([...codes, theirs.id].sort());
     expect(lane.every((m) => m.html === '<p>x</p>')).toBe(true);
-    expect(await queue.claim('w2', NOW, UNTIL, 10, undefined, URGENT_QUEUE)).toEqual([]);
+    const leased = await db()
+      .selectFrom('messages')
+      .select(['id', 'lease_expires_at'])
+      .where('lease_owner', '=', 'w1')
+      .execute();
+    expect(leased.map((r) => r.id).sort()).toEqual([...codes, theirs.id].sort());
+    expect(leased.every((r) => Number(r.lease_expires_at) === UNTIL)).toBe(true);
+    // Given back, they are due again; another account's limit of 0 takes none.
+    await queue.release('w1', codes);
+    expect(await message(codes[0]!)).toMatchObject({ lease_owner: null, lease_expires_at: null });
+    expect(await queue.claimDeadlineLane('w2', NOW, UNTIL, new Map([[other!, 0]]))).toEqual([]);
   });
 
-  it("puts an account's mail with a deadline ahead of its older mail, in the claim and in its answer", async () => {
+  it("puts an account's due mail with a deadline ahead of its older mail, in the claim and in its answer", async () => {
     const repo = new QueueRepo(db(), queue);
     const older = [];
     for (let i = 0; i < 4; i++) older.push(await insert({ next_attempt_at: NOW - 10_000 + i }));
     const code = await insert({ deadline_at: NOW + 90_000 });
     expect((await repo.claimDue('w1', NOW, UNTIL, 1)).map((m) => m.id)).toEqual([code]);
+    // The older message it took first went back: due again, leased to nobody.
+    expect(await message(older[0]!)).toMatchObject({ lease_owner: null, lease_expires_at: null });
     await db().updateTable('messages').set({ lease_owner: null, lease_expires_at: null }).execute();
     // With room for all: the code first, then the rest in due order.
     expect((await repo.claimDue('w1', NOW, UNTIL, 10)).map((m) => m.id)).toEqual([code, ...older]);
+  });
+
+  it("keeps the accounts' turns: one account's mail with a deadline takes no other account's slot", async () => {
+    const repo = new QueueRepo(db(), queue);
+    const [other] = await insertAccounts(db(), 1);
+    // The other account: one message without a deadline, due a minute ago.
+    const theirs = messageRow(other!, { created_at: NOW, next_attempt_at: NOW - 60_000 });
+    await c.facade.insertMessage({ ...theirs, html: '<p>x</p>' });
+    for (let i = 0; i < 20; i++) await insert({ next_attempt_at: NOW - 1000 + i, deadline_at: NOW + 90_000 });
+    const first = await repo.claimDue('w1', NOW, UNTIL, 5);
+    expect(first.map((m) => m.id)).toContain(theirs.id);
+    expect(first.filter((m) => m.account_id === c.accountId)).toHaveLength(4);
   });
 
   it('leases the mail past its deadline that no live lease holds, earliest deadline first, once', async () => {

@@ -3,12 +3,14 @@
 // row twice), and the record (queue-record.ts) in one Kysely transaction, whose statements Kysely writes
 // with PostgreSQL's placeholders (statement.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { claimFair, type FairCaps, type FairQueue } from '../fair-claim.js';
+import { claimFair, type FairCaps } from '../fair-claim.js';
 import {
   appliedDeltas,
   appliedEvents,
+  deadlineLaneStatement,
   expiredClaimStatement,
   nextDueStatement,
+  releaseStatement,
   recordSteps,
   type AttemptRecord,
   type RecordOutcome,
@@ -26,29 +28,19 @@ import { postgresWebhookEnqueue } from './webhook-enqueue.js';
 export class PostgresQueueStore implements QueueStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async claim(
+  claim(
     owner: string,
     now: number,
     leaseUntil: number,
     limit: number,
     caps: FairCaps = DELIVERY_CAPS,
-    queue: FairQueue = DELIVERY_QUEUE,
   ): Promise<MessageWithBody[]> {
-    // A lane (mail with a deadline) is usually empty: one indexed look-up says so, where the claim's
-    // transaction would take four round trips to find nothing.
-    if (queue.only !== undefined) {
-      const [row] = await queryStatement<{ due: number }>(this.db, {
-        sql: `select 1 as due from messages where ${queue.only} is not null and next_attempt_at <= ? limit 1`,
-        parameters: [now],
-      });
-      if (!row) return [];
-    }
     // Each message with its body (message_bodies), read in the claim's own statement: '' for one without
     // a body row, as on SQLite; `sealed` true where the HTML is sealed (messages/sealed-html.ts).
     return claimFair<MessageWithBody>(
       this.db,
       'postgres',
-      queue,
+      DELIVERY_QUEUE,
       owner,
       now,
       leaseUntil,
@@ -59,11 +51,34 @@ export class PostgresQueueStore implements QueueStore {
     );
   }
 
-  claimExpired(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
+  claimDeadlineLane(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    perAccount: ReadonlyMap<string, number>,
+  ): Promise<MessageWithBody[]> {
+    if (perAccount.size === 0) return Promise.resolve([]);
     return queryStatement<MessageWithBody>(
       this.db,
+      deadlineLaneStatement(owner, now, leaseUntil, perAccount, 'postgres'),
+    );
+  }
+
+  async release(owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await executeStatement(this.db, releaseStatement(owner, ids));
+  }
+
+  async claimExpired(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<MessageWithBody[]> {
+    const rows = await queryStatement<MessageWithBody>(
+      this.db,
       expiredClaimStatement(owner, now, leaseUntil, limit, true),
-    ).then((rows) => rows.map((r) => ({ ...r, html: '' })));
+    );
+    return rows.map((r) => ({ ...r, html: '' }));
   }
 
   record(records: AttemptRecord[]): Promise<RecordedAttempts> {

@@ -17,14 +17,16 @@ import type { Kysely } from 'kysely';
 import {
   appliedDeltas,
   appliedEvents,
+  deadlineLaneStatement,
   expiredClaimStatement,
   nextDueStatement,
+  releaseStatement,
   recordSteps,
   type AttemptRecord,
   type RecordOutcome,
   type RecordSteps,
 } from '../queue-record.js';
-import type { FairCaps, FairQueue } from '../fair-claim.js';
+import type { FairCaps } from '../fair-claim.js';
 import { DELIVERY_CAPS, DELIVERY_QUEUE } from '../queue-repo.js';
 import { prepareReputationCounts } from '../reputation-repo.js';
 import type { Database, MessageBodiesTable, MessageRow, MessageWithBody } from '../schema.js';
@@ -59,11 +61,8 @@ export class SqliteQueueStore implements QueueStore {
   private readonly statements = new Map<string, SQLite.Statement<unknown[]>>();
   private readonly recordAll: (records: AttemptRecord[]) => RecordedAttempts;
   private readonly addCounts: ReturnType<typeof prepareReputationCounts>;
-  /**
-   * The claim's texts by queue (the whole queue, the lane of mail with a deadline) and caps (the usual
-   * claim's, the reserve's): one factory each.
-   */
-  private readonly claimTexts = new Map<FairQueue, Map<FairCaps, (limit: number) => ClaimText>>();
+  /** The claim's texts by caps (the usual claim's, the reserve's): one factory each. */
+  private readonly claimTexts = new Map<FairCaps, (limit: number) => ClaimText>();
   /**
    * The claimed messages' bodies: their ids as one JSON array, so one text serves any claim. A body over
    * SMALL_BODY_BYTES comes back as its size alone (octet_length reads the record's header, not the
@@ -102,16 +101,13 @@ export class SqliteQueueStore implements QueueStore {
     leaseUntil: number,
     limit: number,
     caps: FairCaps = DELIVERY_CAPS,
-    queue: FairQueue = DELIVERY_QUEUE,
   ): Promise<MessageWithBody[]> {
     if (limit <= 0) return [];
     const rows = await whileUnlocked(this.kysely, () => {
       // The fair claim (fair-claim.ts): one text per number of slots, each compiled and prepared once; the
       // rest of its values are parameters.
-      let byCaps = this.claimTexts.get(queue);
-      if (!byCaps) this.claimTexts.set(queue, (byCaps = new Map()));
-      let texts = byCaps.get(caps);
-      if (!texts) byCaps.set(caps, (texts = sqliteClaimTexts(this.kysely, queue, caps)));
+      let texts = this.claimTexts.get(caps);
+      if (!texts) this.claimTexts.set(caps, (texts = sqliteClaimTexts(this.kysely, DELIVERY_QUEUE, caps)));
       const text = texts(limit);
       const statement = this.prepared(text.sql);
       return withoutFsync(
@@ -160,6 +156,27 @@ export class SqliteQueueStore implements QueueStore {
       row.html = this.body.get(row.id)?.html ?? '';
       read += b.bytes;
     }
+  }
+
+  async claimDeadlineLane(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    perAccount: ReadonlyMap<string, number>,
+  ): Promise<MessageWithBody[]> {
+    if (perAccount.size === 0) return [];
+    const s = deadlineLaneStatement(owner, now, leaseUntil, perAccount, 'sqlite');
+    const rows = await whileUnlocked(this.kysely, () =>
+      withoutFsync(this.sqlite, () => this.prepared(s.sql).all(...s.parameters) as MessageWithBody[]),
+    );
+    if (rows.length > 0) await this.withBodies(rows);
+    return rows;
+  }
+
+  async release(owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const s = releaseStatement(owner, ids);
+    await whileUnlocked(this.kysely, () => withoutFsync(this.sqlite, () => this.run(s)));
   }
 
   claimExpired(owner: string, now: number, leaseUntil: number, limit: number): Promise<MessageWithBody[]> {
