@@ -340,41 +340,55 @@ export function expiredClaimStatement(
 }
 
 /**
- * The claim's swap for mail with a deadline (QueueRepo.claimDue): for each account, up to its number of
- * due messages with a deadline that no live lease holds, earliest due first, leased to `owner`. Reads
- * the partial index messages_account_due_deadline (migration 043), one range per account. On PostgreSQL
- * the rows are locked (skipping those another claim holds, as the fair claim does) and answered with
- * their bodies, as the claim's are; on SQLite the leased rows alone (the store reads their bodies).
+ * Leases due messages with a deadline that no live lease holds, earliest due first, to `owner`: for the
+ * claim's swap (QueueRepo.claimDue), up to each account's number in `pick`; for the worker's reserve
+ * (QueueRepo.claimReserveWithDeadline), one per account, up to `pick.limit` in all. Reads the partial
+ * index messages_account_due_deadline (migration 043). On PostgreSQL the rows are locked (skipping
+ * those another claim holds, as the fair claim does) and answered with their bodies, as the claim's
+ * are; on SQLite the leased rows alone (the store reads their bodies).
  */
 export function deadlineLaneStatement(
   owner: string,
   now: number,
   leaseUntil: number,
-  perAccount: ReadonlyMap<string, number>,
+  pick: ReadonlyMap<string, number> | { limit: number },
   dialect: 'sqlite' | 'postgres',
 ): Statement {
-  const accounts = [...perAccount];
   const pg = dialect === 'postgres';
+  const due = `m.deadline_at is not null and m.next_attempt_at is not null and m.next_attempt_at <= ?
+                             and (m.lease_expires_at is null or m.lease_expires_at <= ?)`;
+  const rank = 'row_number() over (partition by m.account_id order by m.next_attempt_at, m.id) as k';
+  let wanted = '';
+  let chosen: string;
+  let parameters: unknown[];
+  if (pick instanceof Map) {
+    const accounts = [...(pick as ReadonlyMap<string, number>)];
+    wanted = `wanted(account_id, n) as (values ${accounts.map(() => '(cast(? as text), cast(? as integer))').join(', ')})`;
+    chosen = `select id from (select m.id, w.n, ${rank}
+                              from wanted as w join messages as m on m.account_id = w.account_id
+                              where ${due}) as ranked
+              where k <= n`;
+    parameters = [...accounts.flat()];
+  } else {
+    chosen = `select id from (select m.id, m.next_attempt_at as at, ${rank} from messages as m where ${due}) as ranked
+              where k = 1 order by at, id limit ${Math.max(0, Math.floor((pick as { limit: number }).limit))}`;
+    parameters = [];
+  }
   const update = `update messages set lease_owner = ?, lease_expires_at = ?
-          where id in (select id from messages where id in (
-                         select id from (
-                           select m.id, w.n,
-                             row_number() over (partition by m.account_id order by m.next_attempt_at, m.id) as k
-                           from wanted as w join messages as m on m.account_id = w.account_id
-                           where m.deadline_at is not null and m.next_attempt_at is not null
-                             and m.next_attempt_at <= ?
-                             and (m.lease_expires_at is null or m.lease_expires_at <= ?)) as ranked
-                         where k <= n)
+          where id in (select id from messages where id in (${chosen})
                        and (lease_expires_at is null or lease_expires_at <= ?)${pg ? ' for update skip locked' : ''})
           returning *`;
-  const wanted = `wanted(account_id, n) as (values ${accounts.map(() => '(cast(? as text), cast(? as integer))').join(', ')})`;
+  parameters =
+    pick instanceof Map
+      ? [...parameters, owner, leaseUntil, now, now, now]
+      : [owner, leaseUntil, now, now, now];
+  const answer = `select leased.*, coalesce(b.html, '') as html, coalesce(b.sealed, 0) = 1 as sealed
+         from leased left join message_bodies as b on b.message_id = leased.id`;
   return {
     sql: pg
-      ? `with ${wanted}, leased as (${update})
-         select leased.*, coalesce(b.html, '') as html, coalesce(b.sealed, 0) = 1 as sealed
-         from leased left join message_bodies as b on b.message_id = leased.id`
-      : `with ${wanted} ${update}`,
-    parameters: [...accounts.flat(), owner, leaseUntil, now, now, now],
+      ? `with ${wanted ? `${wanted}, ` : ''}leased as (${update}) ${answer}`
+      : `${wanted ? `with ${wanted} ` : ''}${update}`,
+    parameters,
   };
 }
 

@@ -152,6 +152,21 @@ export class QueueRepo {
   }
 
   /**
+   * The worker's reserve for mail with a deadline (delivery/worker.ts claim): up to `limit` due messages
+   * with a deadline, one per account, earliest due first, whatever the account holds. When every slot
+   * holds an attempt that cannot step aside (to servers that never answer, often the account's own
+   * backlog), an account's one-time code still gets a place.
+   */
+  async claimReserveWithDeadline(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<MessageWithBody[]> {
+    return inDeliveryTurn(await this.store.claimDeadlineLane(owner, now, leaseUntil, { limit }));
+  }
+
+  /**
    * The expiry pass's claim: up to `limit` waiting messages past their deadline that no live lease
    * holds, earliest deadline first, with no turn and no caps (the worker fails them without an attempt,
    * taking no delivery slot: ARCHITECTURE.md, "Expiry"). Their HTML is not read ('').

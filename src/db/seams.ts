@@ -42,15 +42,16 @@ export interface QueueStore {
     caps?: FairCaps,
   ): Promise<MessageWithBody[]>;
   /**
-   * Leases, for each account of `perAccount`, up to that many of its due messages with a deadline
-   * (messages.deadline_at) that no live lease holds, earliest due first (queue-record.ts
-   * deadlineLaneStatement): the claim's swap (QueueRepo.claimDue). In no particular order.
+   * Leases due messages with a deadline (messages.deadline_at) that no live lease holds, earliest due
+   * first (queue-record.ts deadlineLaneStatement): for each account of a map, up to its number (the
+   * claim's swap, QueueRepo.claimDue); or one per account, `limit` in all (the worker's reserve). In no
+   * particular order.
    */
   claimDeadlineLane(
     owner: string,
     now: number,
     leaseUntil: number,
-    perAccount: ReadonlyMap<string, number>,
+    pick: ReadonlyMap<string, number> | { limit: number },
   ): Promise<MessageWithBody[]>;
   /** Gives back `owner`'s leases on `ids`. */
   release(owner: string, ids: readonly string[]): Promise<void>;

@@ -313,7 +313,18 @@ export class DeliveryWorker {
     const now = this.clock.now();
     const check = this.options.leaseCheck?.();
     const caps = reserve ? IDLE_ACCOUNT_CAPS : DELIVERY_CAPS;
-    const claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots, caps);
+    let claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots, caps);
+    // The reserve's places the idle accounts left go to mail with a deadline, one per account: a code
+    // must not wait for a slot its own account's slow backlog holds (a fault probe saw codes expire so).
+    if (reserve && claimed.length < slots)
+      claimed = claimed.concat(
+        await this.queue.claimReserveWithDeadline(
+          this.id,
+          now,
+          now + this.options.leaseMs,
+          slots - claimed.length,
+        ),
+      );
     // The process froze (SIGSTOP, a paused virtual machine) around the claim, or learnt meanwhile that
     // it was counted dead: what it took goes back at once, to be claimed again after the next heartbeat,
     // rather than sent and cut before the final dot, waiting for a retry (a fault probe's resumed worker

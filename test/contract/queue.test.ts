@@ -146,6 +146,28 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(await queue.claimDeadlineLane('w2', NOW, UNTIL, new Map([[other!, 0]]))).toEqual([]);
   });
 
+  it('leases for the reserve one due message with a deadline per account, earliest due first', async () => {
+    const [other, third] = await insertAccounts(db(), 2);
+    const mine = [
+      await insert({ next_attempt_at: NOW - 3000, deadline_at: NOW + 90_000 }),
+      await insert({ next_attempt_at: NOW - 2000, deadline_at: NOW + 90_000 }),
+    ];
+    await insert({ next_attempt_at: NOW - 9000 });
+    const theirs = messageRow(other!, {
+      created_at: NOW,
+      next_attempt_at: NOW - 1000,
+      deadline_at: NOW + 9000,
+    });
+    const latest = messageRow(third!, { created_at: NOW, next_attempt_at: NOW, deadline_at: NOW + 9000 });
+    for (const row of [theirs, latest]) await c.facade.insertMessage({ ...row, html: '<p>x</p>' });
+    const two = await queue.claimDeadlineLane('w1', NOW, UNTIL, { limit: 2 });
+    expect(two.map((m) => m.id).sort()).toEqual([mine[0]!, theirs.id].sort());
+    expect(two.every((m) => m.html === '<p>x</p>')).toBe(true);
+    const rest = await queue.claimDeadlineLane('w1', NOW, UNTIL, { limit: 10 });
+    expect(rest.map((m) => m.id).sort()).toEqual([mine[1]!, latest.id].sort());
+    expect(await queue.claimDeadlineLane('w2', NOW, UNTIL, { limit: 10 })).toEqual([]);
+  });
+
   it("puts an account's due mail with a deadline ahead of its older mail, in the claim and in its answer", async () => {
     const repo = new QueueRepo(db(), queue);
     const older = [];

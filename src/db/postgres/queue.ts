@@ -55,12 +55,13 @@ export class PostgresQueueStore implements QueueStore {
     owner: string,
     now: number,
     leaseUntil: number,
-    perAccount: ReadonlyMap<string, number>,
+    pick: ReadonlyMap<string, number> | { limit: number },
   ): Promise<MessageWithBody[]> {
-    if (perAccount.size === 0) return Promise.resolve([]);
+    if (pick instanceof Map ? pick.size === 0 : (pick as { limit: number }).limit <= 0)
+      return Promise.resolve([]);
     return queryStatement<MessageWithBody>(
       this.db,
-      deadlineLaneStatement(owner, now, leaseUntil, perAccount, 'postgres'),
+      deadlineLaneStatement(owner, now, leaseUntil, pick, 'postgres'),
     );
   }
 

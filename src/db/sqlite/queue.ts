@@ -162,10 +162,10 @@ export class SqliteQueueStore implements QueueStore {
     owner: string,
     now: number,
     leaseUntil: number,
-    perAccount: ReadonlyMap<string, number>,
+    pick: ReadonlyMap<string, number> | { limit: number },
   ): Promise<MessageWithBody[]> {
-    if (perAccount.size === 0) return [];
-    const s = deadlineLaneStatement(owner, now, leaseUntil, perAccount, 'sqlite');
+    if (pick instanceof Map ? pick.size === 0 : (pick as { limit: number }).limit <= 0) return [];
+    const s = deadlineLaneStatement(owner, now, leaseUntil, pick, 'sqlite');
     const rows = await whileUnlocked(this.kysely, () =>
       withoutFsync(this.sqlite, () => this.prepared(s.sql).all(...s.parameters) as MessageWithBody[]),
     );
