@@ -152,6 +152,43 @@ describe('an attempt against a server that trickles its replies', () => {
     },
   );
 
+  it("ends at the message's own deadline when it comes first, short of the final dot, and passes over no host", async () => {
+    const slow = await tricklingHost('greeting').start();
+    const transport = onlyTheDeadline();
+    try {
+      const result = await transport.deliver({ ...job(6), until: Date.now() + 300 }, [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: slow.port, secure: false },
+        { host: 'mx2.dest.example', address: '127.0.0.1', port: sink.port, secure: false },
+      ]);
+      expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, category: 'network_error' });
+      expect(result.reply).toMatch(/the message's deadline came before the end of its data: not sent/);
+      expect(slow.connections).toBe(1);
+      // The host is not marked unreachable for other messages: the next attempt tries it again.
+      await transport.deliver(job(7), [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: slow.port, secure: false },
+      ]);
+      expect(slow.connections).toBe(2);
+    } finally {
+      await transport.close();
+      await slow.stop();
+    }
+  });
+
+  it("waits for the reply to a final dot sent before the message's deadline, past that deadline", async () => {
+    const slow = await tricklingHost('data-end').start();
+    const transport = onlyTheDeadline();
+    try {
+      const result = await transport.deliver({ ...job(8), until: Date.now() + 300 }, [
+        { host: 'mx1.dest.example', address: '127.0.0.1', port: slow.port, secure: false },
+      ]);
+      // The reply's own bound ended it, not the message's deadline: the dot had gone.
+      expect(result.reply).toMatch(/no reply to the end of the data within 1\.2 s/);
+    } finally {
+      await transport.close();
+      await slow.stop();
+    }
+  });
+
   it('ends at its deadline in a STARTTLS handshake the server never answers: no TLS failure recorded', async () => {
     const silent = await silentAfterStarttls().start();
     const transport = onlyTheDeadline();

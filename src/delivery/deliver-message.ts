@@ -190,6 +190,7 @@ export class Deliverer {
           to: m.to_email,
           raw: signed,
           ...(mayFinish ? { mayFinish } : {}),
+          ...(deadline !== undefined ? { until: deadline } : {}),
         },
         route.targets.map((t) => ({ ...t, maxMessages })),
         source.address,

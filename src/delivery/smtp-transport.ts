@@ -50,7 +50,11 @@ class AttemptDeadline {
   /** Set once the final "." has gone: how long its reply may take. */
   private finalReplyMs: number | undefined;
 
-  constructor(private readonly ms: number) {
+  /** `byMessage`: the bound is the message's deadline, nearer than the attempt's own. */
+  constructor(
+    private readonly ms: number,
+    private readonly byMessage = false,
+  ) {
     this.timer = this.arm(ms);
   }
 
@@ -72,10 +76,20 @@ class AttemptDeadline {
         ),
         { code: 'ETIMEDOUT' },
       );
+    if (this.byMessage)
+      return Object.assign(
+        new Error("the message's deadline came before the end of its data: not sent, the session cut"),
+        { code: 'ETIMEDOUT' },
+      );
     return Object.assign(
       new Error(`the attempt ran out of its ${spanWords(this.ms)}: the server answered too slowly`),
       { code: 'ETIMEDOUT' },
     );
+  }
+
+  /** Cut by the message's deadline rather than by the attempt's own bound. */
+  get cutByMessage(): boolean {
+    return this.expired && this.byMessage;
   }
 
   /**
@@ -229,7 +243,10 @@ export class SmtpTransport implements Transport {
     sourceIp?: string,
     requirement: TlsRequirement = OPPORTUNISTIC,
   ): Promise<AttemptResult> {
-    const deadline = new AttemptDeadline(this.options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS);
+    const own = this.options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    // A message's deadline nearer than the attempt's own bound cuts it there (DeliveryJob.until).
+    const left = job.until === undefined ? own : Math.max(0, job.until - this.now());
+    const deadline = left < own ? new AttemptDeadline(left, true) : new AttemptDeadline(own);
     try {
       return await this.deliverWithin(deadline, job, targets, sourceIp, requirement);
     } finally {
@@ -388,7 +405,9 @@ export class SmtpTransport implements Transport {
       deadline.replied(pooled.conn, this.socketTimeoutMs);
       // A host that cannot finish a transaction within the attempt's time (a reply trickled a byte at a
       // time) is passed over as an unreachable one is: the destination's other hosts go first.
-      if (!outcome.ok && deadline.expired) this.unreachable.failed(reachKey(target, sourceIp), this.now());
+      // Only a host that took the attempt's whole own bound: a message's near deadline says nothing of it.
+      if (!outcome.ok && deadline.expired && !deadline.cutByMessage)
+        this.unreachable.failed(reachKey(target, sourceIp), this.now());
       if (outcome.ok) {
         report(verdict);
         pooled.sent++;

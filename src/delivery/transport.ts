@@ -29,6 +29,12 @@ export interface DeliveryJob {
    * finished mail another worker had delivered meanwhile (a fault probe: 3 of 3, and 10 of a burst).
    */
   mayFinish?: () => boolean;
+  /**
+   * The message's deadline (its expire_after: ARCHITECTURE.md, "Expiry"): the attempt is cut there in
+   * any step short of the final dot, since the message could no longer be delivered in time; once the
+   * dot has gone, its reply is waited for as ever. Absent: the attempt's own bound alone.
+   */
+  until?: number;
 }
 
 export interface AttemptResult {
