@@ -138,7 +138,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: !deps.logger.isLevelEnabled('debug') }),
     bodyLimit: MAX_BODY_BYTES,
     // Long enough for every path to reach its route, whose own limits answer (id-params.ts).
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request must arrive whole in bounded time, and a malformed one is answered in txmail's error
     // form (connection-limits.ts).
     ...timeouts,
