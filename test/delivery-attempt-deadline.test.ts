@@ -9,6 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
 import { TcpTestServer } from './helpers/tcp-test-server.js';
+import { until } from './helpers/wait.js';
+
+/** Connects to `port`, waits for the server's greeting, and leaves. */
+function greeted(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('data', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}
 
 /** Greets and takes the envelope at once; the reply at `slowAt` comes one byte every 50 ms, forever. */
 function tricklingHost(slowAt: 'greeting' | 'data-end'): TcpTestServer {
@@ -134,8 +147,9 @@ describe('an attempt against a server that trickles its replies', () => {
         // Out of time: the second host is not tried within the same attempt.
         expect(sink.received.length).toBe(before);
         expect(slow.connections).toBe(1);
-        await new Promise((r) => setTimeout(r, 100));
-        expect(slow.closed).toBe(1);
+        await until('the slow server to see its connection closed', async () =>
+          slow.closed === 1 ? true : undefined,
+        );
         // The host that took the whole attempt is passed over next time, as an unreachable one is: the
         // next attempt goes to the second host at once.
         expect(
@@ -211,22 +225,33 @@ describe('an attempt against a server that trickles its replies', () => {
   it('ends at its deadline while a relay host name is still being resolved', async () => {
     // nodemailer resolves a host name itself, before its socket exists: slowed here for this one name.
     const original = dns.Resolver.prototype.resolve4;
+    let answered!: () => void;
+    const lateAnswer = new Promise<void>((resolve) => (answered = resolve));
     const slowly = function (this: dns.Resolver, name: string, ...rest: unknown[]) {
       const done = rest[rest.length - 1] as (err: Error | null, addresses?: string[]) => void;
-      if (name === 'relay.slow-dns.test') return void setTimeout(() => done(null, ['127.0.0.1']), 1500);
+      if (name === 'relay.slow-dns.test')
+        return void setTimeout(() => {
+          done(null, ['127.0.0.1']);
+          answered();
+        }, 800);
       return (original as (...args: unknown[]) => void).call(this, name, ...rest);
     };
     (dns.Resolver.prototype as unknown as { resolve4: unknown }).resolve4 = slowly;
     const transport = new SmtpTransport({ hostname: 'mta.txmail.test', attemptTimeoutMs: 500 });
     try {
       const before = sink.received.length;
+      const opened = sink.accepted;
       const result = await transport.deliver(job(6), [
         { host: 'relay.slow-dns.test', address: 'relay.slow-dns.test', port: sink.port, secure: false },
       ]);
       expect(result).toMatchObject({ outcome: 'deferred', category: 'network_error' });
       expect(result.reply).toMatch(/ran out of its 0\.5 s/);
-      // The name resolves after the deadline: nothing is sent then either.
-      await new Promise((r) => setTimeout(r, 1500));
+      // The name resolves after the deadline: no connection follows. One the answer opened would be
+      // accepted before this probe's, which is greeted only once accepted.
+      await lateAnswer;
+      await new Promise((r) => setImmediate(r));
+      await greeted(sink.port);
+      expect(sink.accepted).toBe(opened + 1);
       expect(sink.received.length).toBe(before);
     } finally {
       dns.Resolver.prototype.resolve4 = original;

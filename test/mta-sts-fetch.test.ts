@@ -232,7 +232,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     // The old id's answer lands late: neither answered nor stored over the new one.
     release();
     await until('the old fetch answered', async () => (site.to(d.host).length === 2 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 100));
+    await until('the old fetch ended', async () => (p.fetchesUnderway === 0 ? true : undefined));
     expect(await p.requirement(d.name)).toMatchObject({ mxPatterns: ['new-mx.example'] });
     expect(await policies().requirement(d.name)).toMatchObject({ mxPatterns: ['new-mx.example'] });
 
@@ -243,7 +243,7 @@ describe.each(databaseKinds)('MTA-STS discovery on $name', (kind) => {
     expect((await q.requirement(stopped.name))?.policy).toBe('opportunistic');
     q.close();
     never();
-    await new Promise((r) => setTimeout(r, 200));
+    await until('the fetch under way ended', async () => (q.fetchesUnderway === 0 ? true : undefined));
     expect(await new MtaStsRepo(db.kysely).get(stopped.name)).toBeUndefined();
   });
 

@@ -146,6 +146,11 @@ export class MtaStsPolicies {
     this.answers = new TtlCache(this.recheckMs, this.maxEntries);
   }
 
+  /** Policy fetches running now, stores included (tests: a late fetch has ended). */
+  get fetchesUnderway(): number {
+    return this.underway;
+  }
+
   /** Ends the fetches under way (a delivery that stopped waiting leaves its fetch running). */
   close(): void {
     this.stopping.abort();

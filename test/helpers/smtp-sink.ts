@@ -29,7 +29,10 @@ export class SmtpSink {
   /** Messages whose reply to "." is held, by recipient, with the reply that accepts them. */
   private readonly holding = new Map<string, { message: Received; accept: () => void }>();
   port = 0;
+  /** Sessions begun (smtp-server's onConnect, after its reverse look-up: not always in arrival order). */
   connections = 0;
+  /** TCP connections accepted, counted in the order they arrived. */
+  accepted = 0;
 
   constructor(
     private readonly options: {
@@ -129,6 +132,7 @@ export class SmtpSink {
     };
     this.server = new SMTPServer(options);
     this.server.on('error', () => undefined);
+    this.server.server.on('connection', () => this.accepted++);
     await new Promise<void>((resolve) =>
       this.server!.listen(port, this.options.host ?? '127.0.0.1', resolve),
     );
