@@ -223,6 +223,43 @@ describe.each(databaseKinds)('domain expiry on $name', (kind) => {
     expect(types).not.toContain('email.delivery_delayed');
   });
 
+  it('weighs a retry against a deadline lowered while the attempt was under way', async () => {
+    const { tenant, domainId } = await tenantWithDomain('lowered.example');
+    await setExpireAfter(tenant, domainId, 600);
+    await startWorker();
+    const to = 'holddefer-lowered@dest.example';
+    const id = await send(tenant, 'lowered.example', to);
+    const createdAt = clock.now();
+    await until('the attempt waiting for its reply', async () => (sink.held(to) ? true : undefined));
+    // A minute: the first retry (5 min) would now come after the deadline.
+    await setExpireAfter(tenant, domainId, 60);
+    sink.release(to);
+    const m = await settled(tenant, id, 'failed', 1);
+    expect(m).toMatchObject({ next_attempt_at: null, category: 'expired', deadline_at: createdAt + 60_000 });
+    const events = await env.events(tenant.accountId, id);
+    expect(events.map((e) => e.type)).not.toContain('email.delivery_delayed');
+    expect(JSON.parse(events.find((e) => e.type === 'email.failed')!.data)).toMatchObject({
+      reason: 'expired',
+      expired_at: new Date(createdAt + 60_000).toISOString(),
+      detail: expect.stringMatching(
+        /^not delivered within 1 minute: no attempt was due before then/,
+      ) as unknown,
+    });
+
+    // Raised the same way: the retry the old deadline ruled out comes after all.
+    await setExpireAfter(tenant, domainId, 60);
+    const to2 = 'holddefer-raised@dest.example';
+    const raised = await send(tenant, 'lowered.example', to2);
+    await until('the second attempt waiting for its reply', async () => (sink.held(to2) ? true : undefined));
+    await setExpireAfter(tenant, domainId, 3600);
+    sink.release(to2);
+    const d = await settled(tenant, raised, 'deferred', 1);
+    expect(Number(d.next_attempt_at)).toBeLessThan(d.created_at + 3600_000);
+    expect((await env.events(tenant.accountId, raised)).map((e) => e.type)).toContain(
+      'email.delivery_delayed',
+    );
+  });
+
   it("fixes a message's deadline at its acceptance; a change moves the domain's waiting mail only", async () => {
     const { tenant, domainId } = await tenantWithDomain('fixed.example');
     await setExpireAfter(tenant, domainId, 300);

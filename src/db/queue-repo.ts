@@ -176,6 +176,19 @@ export class QueueRepo {
   }
 
   /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
+  /**
+   * The message's stored deadline now (messages.deadline_at; undefined: no such message): a PATCH of its
+   * domain's expire_after may have moved it since the claim read it.
+   */
+  async deadlineAt(messageId: string): Promise<number | null | undefined> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select('deadline_at')
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+    return row && (row.deadline_at === null ? null : Number(row.deadline_at));
+  }
+
   bouncedDisabledBefore(
     accountId: string,
     toEmail: string,

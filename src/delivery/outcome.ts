@@ -52,6 +52,14 @@ export interface NextState {
   suppress?: { reason: string; enhanced: string };
 }
 
+/**
+ * The result leaves the message to the retry schedule, where its deadline decides whether another
+ * attempt comes: a deferral, or a refusal of the sending address (kept queued even when 5xx: decideNext).
+ */
+export function leftToSchedule(result: AttemptResult): boolean {
+  return result.outcome === 'deferred' || (result.outcome === 'bounced' && result.senderBlock === true);
+}
+
 export function decideNext(
   message: MessageProgress,
   result: AttemptResult,
@@ -88,7 +96,7 @@ export function decideNext(
   // or the message: even a 5xx keeps the message queued, never bounces or suppresses it, and is
   // recorded as a policy refusal flagged `sender_block` (ARCHITECTURE.md, "Destination blocks").
   const senderBlock = result.senderBlock === true;
-  if (result.outcome === 'bounced' && !senderBlock) {
+  if (!leftToSchedule(result)) {
     // A refusal during the SMTP session is as final as a bounce report, and its category suppresses the
     // same way (bounce/categories.ts suppresses): a dead address does, a policy or content refusal
     // never. A disabled mailbox counts when it is the second within the window.

@@ -18,7 +18,13 @@ import { LeaseLoop } from '../lease-loop.js';
 import { AttemptNotStarted, type Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
-import { decideNext, expiredUnattempted, failedPermanently, type NextState } from './outcome.js';
+import {
+  decideNext,
+  expiredUnattempted,
+  failedPermanently,
+  leftToSchedule,
+  type NextState,
+} from './outcome.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import { deliveryDelta } from '../reputation/counts.js';
 import { HOLD_MS } from '../reputation/thresholds.js';
@@ -562,9 +568,16 @@ export class DeliveryWorker {
     deadline?: number,
   ): Promise<AttemptRecord> {
     const disabledBefore = await this.disabledBefore(m, r);
+    const current = leftToSchedule(r) ? await this.storedDeadline(m, deadline) : deadline;
     const now = this.clock.now();
     const next = decideNext(
-      { status: m.status, attempts: m.attempts, createdAt: m.created_at, disabledBefore, deadline },
+      {
+        status: m.status,
+        attempts: m.attempts,
+        createdAt: m.created_at,
+        disabledBefore,
+        deadline: current,
+      },
       r,
       now,
       Math.random(),
@@ -586,6 +599,25 @@ export class DeliveryWorker {
       source_ip: sourceIp ?? null,
       ...attemptTlsColumns(r),
     });
+  }
+
+  /**
+   * The deadline a retry is weighed against: the stored one, read again after the attempt, as a PATCH
+   * of the domain's expire_after may have moved it meanwhile (ARCHITECTURE.md, "Expiry"). Without it, a
+   * deadline lowered during the attempt got an email.delivery_delayed announcing a retry past it, and an
+   * email.failed a second later from the expiry pass. Unreadable: the one read at the claim.
+   */
+  private async storedDeadline(m: MessageRow, claimed: number | undefined): Promise<number | undefined> {
+    try {
+      const stored = await this.queue.deadlineAt(m.id);
+      return stored === undefined ? claimed : messageDeadline(m.created_at, stored, this.options.retry);
+    } catch (err) {
+      this.logger.warn(
+        { err, messageId: m.id },
+        "could not read the message's deadline again; kept the claim's",
+      );
+      return claimed;
+    }
   }
 
   /**

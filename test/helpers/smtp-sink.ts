@@ -4,6 +4,7 @@
 //   drop…     → connection dropped during DATA
 //   flaky<N>… → 451 for the first N attempts, then accepted
 //   hold…     → the reply to "." waits until release(address) (a test acts while the client waits)
+//               and is 250, or 451 4.3.0 for holddefer…
 // Everything else is accepted. Received messages are kept with their envelope.
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
@@ -120,11 +121,13 @@ export class SmtpSink {
             session: session.id,
             clientAddress: session.remoteAddress.replace(/^::ffff:/, ''),
           };
-          const accept = () => {
-            this.received.push(message);
-            cb(null, '2.0.0 queued as ' + this.received.length);
-          };
           const held = rcpts.find((r) => r.toLowerCase().startsWith('hold'));
+          const accept = held?.toLowerCase().startsWith('holddefer')
+            ? () => cb(Object.assign(new Error('4.3.0 temporary failure, try again'), { responseCode: 451 }))
+            : () => {
+                this.received.push(message);
+                cb(null, '2.0.0 queued as ' + this.received.length);
+              };
           if (held) this.holding.set(held, { message, accept });
           else accept();
         });
@@ -156,7 +159,7 @@ export class SmtpSink {
     return this.holding.get(address)?.message;
   }
 
-  /** Sends the held reply (250) for `address`. */
+  /** Sends the held reply for `address` (250; 451 for holddefer…). */
   release(address: string): void {
     const h = this.holding.get(address);
     if (!h) throw new Error(`no reply held for ${address}`);
