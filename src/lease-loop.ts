@@ -15,8 +15,10 @@
 // a slot, so the loop claims another in its place. At most `asideLimit` items stand aside at once;
 // past that, a waiting item keeps its slot (ARCHITECTURE.md, "Slow deliveries step aside"). When every
 // slot is held so, up to `reserve` more items are claimed beyond the concurrency, from the groups that
-// have nothing in flight (the claim's `reserve` flag): one group's stuck work then cannot hold up every
-// other group's.
+// have nothing in flight (the claim's pool 'reserve'): one group's stuck work then cannot hold up every
+// other group's. Up to `lane` more, apart from those, go to the caller's urgent items (pool 'lane': the
+// delivery worker's mail with a deadline), so that neither pool can take the other's places; an item
+// that no longer needs its lane place (its deadline passed) leaves it and runs on outside every count.
 
 /** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
 export interface Timers {
@@ -44,14 +46,20 @@ export interface LeaseLoopOptions<T> {
   asideLimit?: number;
   /**
    * Items that may run beyond the concurrency while every slot holds an item that could not step aside
-   * (the aside limit reached); 0, the default: none. They are claimed with `reserve` set.
+   * (the aside limit reached); 0, the default: none. They are claimed from the pool 'reserve'.
    */
   reserve?: number;
   /**
-   * Leases up to `slots` items (at least one); what it returns, the loop runs. `reserve`: the claim
-   * is for the reserve, and takes only from groups with nothing in flight (the caller's to say how).
+   * More places beyond the concurrency, under the same condition as the reserve and apart from its
+   * places, for the caller's urgent items (pool 'lane'); 0, the default: none.
    */
-  claim(slots: number, reserve: boolean): Promise<T[]>;
+  lane?: number;
+  /**
+   * Leases up to `slots` items (at least one); what it returns, the loop runs. `pool`: 'slots', the
+   * usual claim; 'reserve', only from groups with nothing in flight; 'lane', only urgent items (the
+   * caller's to say how).
+   */
+  claim(slots: number, pool: ClaimPool): Promise<T[]>;
   /**
    * Does the work of one claimed item, records it, and settles; its failures are its own to log.
    * `stepAside()` gives its slot to another item while it goes on (see above); false when the items
@@ -74,6 +82,9 @@ export interface LeaseLoopOptions<T> {
   timers?: Timers;
 }
 
+/** Which places a claim fills (LeaseLoopOptions.claim). */
+export type ClaimPool = 'slots' | 'reserve' | 'lane';
+
 export class LeaseLoop<T> {
   private running = false;
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -83,6 +94,10 @@ export class LeaseLoop<T> {
   private readonly stuck = new Set<string>();
   /** The keys of items in flight claimed for the reserve (and not standing aside since): no slot either. */
   private readonly reserved = new Set<string>();
+  /** The keys of items in flight claimed for the lane (and not standing aside since): no slot either. */
+  private readonly laned = new Set<string>();
+  /** The keys of items that left their lane place (leaveLane) and still run: counted nowhere. */
+  private readonly outside = new Set<string>();
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -107,6 +122,17 @@ export class LeaseLoop<T> {
     if (this.running) return;
     this.running = true;
     this.loop = this.cycle();
+  }
+
+  /**
+   * The item `key`, claimed for the lane, no longer needs its place there (the delivery worker: its
+   * deadline has passed, so it only waits for the reply to its final "."): it runs on, counted in no
+   * slot, reserve or lane, and the place is claimed again.
+   */
+  leaveLane(key: string): void {
+    if (!this.laned.delete(key)) return;
+    this.outside.add(key);
+    this.wake();
   }
 
   /** Work may be waiting: claim now instead of at the next poll. Wakes arriving together coalesce. */
@@ -140,34 +166,49 @@ export class LeaseLoop<T> {
     const { pollMs } = this.options;
     while (this.running) {
       this.woken = false;
-      let claimed: T[] = [];
-      // Places on reserve are free only while no slot is.
-      const onReserve = this.reserveFree();
-      const reserve = onReserve > 0;
-      const free = reserve ? onReserve : this.free();
+      // Places on reserve and in the lane are free only while no slot is.
+      const slots = this.free();
+      const pools: [ClaimPool, number][] =
+        slots > 0
+          ? [['slots', slots]]
+          : [
+              ['reserve', this.reserveFree()],
+              ['lane', this.laneFree()],
+            ];
+      const reserve = slots <= 0;
       const mayClaim = this.options.canClaim?.() ?? true;
-      if (free > 0 && mayClaim) {
+      // Every claim came back with all it asked for: there may be more due right now.
+      let full = true;
+      let asked = false;
+      let claimedAny = 0;
+      for (const [pool, free] of pools) {
+        if (free <= 0 || !mayClaim) continue;
+        asked = true;
+        let claimed: T[] = [];
         try {
-          claimed = await this.options.claim(free, reserve);
+          claimed = await this.options.claim(free, pool);
         } catch (err) {
           this.options.claimFailed?.(err);
         }
+        for (const item of claimed) {
+          const key = this.options.key(item);
+          // Our own lease ran out while the item still runs (a slow peer): the claim renewed it, and
+          // running it a second time would do the work twice.
+          if (this.inFlight.has(key)) continue;
+          if (pool === 'reserve') this.reserved.add(key);
+          else if (pool === 'lane') this.laned.add(key);
+          this.track(key, item);
+        }
+        claimedAny += claimed.length;
+        if (claimed.length < free) full = false;
       }
-      for (const item of claimed) {
-        const key = this.options.key(item);
-        // Our own lease ran out while the item still runs (a slow peer): the claim renewed it, and
-        // running it a second time would do the work twice.
-        if (this.inFlight.has(key)) continue;
-        if (reserve) this.reserved.add(key);
-        this.track(key, item);
-      }
-      if (claimed.length === free && free > 0) continue; // there may be more due right now
+      if (asked && full) continue;
       if (this.woken && mayClaim) continue;
       // After a reserve claim that came back short, the mail still due is the stuck groups', which the
       // reserve does not take: waiting for its due time would claim again at once, and again.
       const ms =
-        mayClaim && !reserve && (this.free() > 0 || this.reserveFree() > 0)
-          ? await this.waitMs(claimed.length)
+        mayClaim && !reserve && (this.free() > 0 || this.reserveFree() > 0 || this.laneFree() > 0)
+          ? await this.waitMs(claimedAny)
           : pollMs;
       // Checked again after the query: a wake (new work, or stop()) that came during it has nobody to
       // wake yet, and sleeping now would lose it until the next poll.
@@ -197,9 +238,13 @@ export class LeaseLoop<T> {
     });
   }
 
-  /** Slots free: the concurrency less the items in flight that neither stand aside nor run on reserve. */
+  /**
+   * Slots free: the concurrency less the items in flight that neither stand aside nor run on reserve,
+   * in the lane or outside.
+   */
   private free(): number {
-    return this.options.concurrency - (this.inFlight.size - this.aside.size - this.reserved.size);
+    const elsewhere = this.aside.size + this.reserved.size + this.laned.size + this.outside.size;
+    return this.options.concurrency - (this.inFlight.size - elsewhere);
   }
 
   /**
@@ -207,27 +252,38 @@ export class LeaseLoop<T> {
    * by an item that may still finish soon keeps the loop claiming through it, in the usual turn.
    */
   private reserveFree(): number {
-    const limit = this.options.reserve ?? 0;
-    if (limit <= this.reserved.size || this.free() > 0) return 0;
+    return this.placesFree(this.options.reserve ?? 0, this.reserved);
+  }
+
+  /** Lane places free: under the same condition as the reserve's (reserveFree). */
+  private laneFree(): number {
+    return this.placesFree(this.options.lane ?? 0, this.laned);
+  }
+
+  private placesFree(limit: number, taken: ReadonlySet<string>): number {
+    if (limit <= taken.size || this.free() > 0) return 0;
     let stuckInSlots = 0;
-    for (const key of this.stuck) if (!this.reserved.has(key)) stuckInSlots++;
-    return stuckInSlots >= this.options.concurrency ? limit - this.reserved.size : 0;
+    for (const key of this.stuck) if (!this.reserved.has(key) && !this.laned.has(key)) stuckInSlots++;
+    return stuckInSlots >= this.options.concurrency ? limit - taken.size : 0;
   }
 
   private track(key: string, item: T): void {
     const stepAside = () => {
       if (!this.inFlight.has(key) || this.aside.has(key)) return this.aside.has(key);
+      // Out of its lane place already: it fills nothing to give up.
+      if (this.outside.has(key)) return true;
       if (this.aside.size >= (this.options.asideLimit ?? 0)) {
         // Woken once, when the item is first refused: it asks again every so often while it waits.
         if (!this.stuck.has(key)) {
           this.stuck.add(key);
-          if (this.reserveFree() > 0) this.wake();
+          if (this.reserveFree() > 0 || this.laneFree() > 0) this.wake();
         }
         return false;
       }
       this.aside.add(key);
       this.stuck.delete(key);
       this.reserved.delete(key);
+      this.laned.delete(key);
       if (this.free() >= this.refillAt) this.wake();
       return true;
     };
@@ -235,10 +291,12 @@ export class LeaseLoop<T> {
     this.inFlight.set(key, p);
     void p.finally(() => {
       const onReserve = this.reserved.delete(key);
+      const inLane = this.laned.delete(key);
       this.inFlight.delete(key);
       this.aside.delete(key);
       this.stuck.delete(key);
-      if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve) this.wake();
+      this.outside.delete(key);
+      if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve || inLane) this.wake();
     });
   }
 }

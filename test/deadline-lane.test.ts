@@ -1,6 +1,6 @@
 // An account's own backlog does not hold up its own one-time codes (ARCHITECTURE.md, "Expiry"): with
 // every worker slot held by the account's attempts to servers that never greet and more of that mail
-// waiting, a code from its domain with an expire_after goes out on the worker's reserve, ahead of the
+// waiting, a code from its domain with an expire_after goes out on the worker's lane, ahead of the
 // older mail; and a code past its deadline while no place frees fails within the expiry pass's second,
 // without an attempt, rather than when a slot reaches it. Both databases; the deadline is crossed with
 // a manual clock. (The swap within a claim is the queue seam's contract test.)
@@ -75,7 +75,9 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     for (let i = 0; i < BACKLOG; i++)
       backlog.push(await sendAccepted(env, tenant, { to: `jane@dead${i}.example` }));
     // No attempt stands aside: the slots stay held, as a backlog past the limit of those aside holds them.
-    await env.services.startWorker({ pollMs: 60_000, asideLimit: 0 });
+    // A lease longer than the clock is moved here: leases are renewed by real time, and one run out by
+    // the manual clock alone would make the account look idle to the reserve's claim.
+    await env.services.startWorker({ pollMs: 60_000, asideLimit: 0, leaseMs: 3_600_000 });
     await until('every slot held by the tarpit', async () => (open.length >= SLOTS ? true : undefined));
 
     const code = await sendCode('jane@dest.example');
@@ -83,7 +85,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     const stored = (await message(code))!;
     expect(stored.deadline_at).toBe(stored.created_at + 600_000);
     expect((await message(backlog[0]!))!.deadline_at).toBeNull();
-    // No slot frees: the code goes out on the worker's reserve, ahead of four older messages.
+    // No slot frees: the code goes out on the worker's lane, ahead of four older messages.
     await until('the code delivered', async () =>
       mail.sink.for('jane@dest.example').length > 0 ? true : undefined,
     );
@@ -99,10 +101,10 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     expect(waiting).toHaveLength(BACKLOG - SLOTS);
   });
 
-  it('fails a code past its deadline while every slot and the reserve are held, without an attempt', async () => {
-    // The reserve's one place taken by a code to a server that never greets.
+  it('fails a code past its deadline while every slot and the lane are held, without an attempt', async () => {
+    // The lane's one place taken by a code to a server that never greets: the account's next code waits.
     await sendCode('jane@dead0.example');
-    await until('the reserve held by the tarpit', async () => (open.length >= SLOTS + 1 ? true : undefined));
+    await until('the lane held by the tarpit', async () => (open.length >= SLOTS + 1 ? true : undefined));
     const code = await sendCode('late@dest.example');
     const acceptedAt = clock.now();
     clock.advance(600_000);
@@ -127,7 +129,41 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
       reason: 'expired',
       expired_at: new Date(acceptedAt + 600_000).toISOString(),
     });
-    // Nothing was freed meanwhile: the slots and the reserve still hold attempts to the tarpit.
+    // Nothing was freed meanwhile: the slots and the lane still hold attempts to the tarpit.
     expect(open.length).toBe(SLOTS + 1);
+  });
+
+  it("leaves the reserve to other accounts while this account's codes hold the lane", async () => {
+    const other = await createTenant(env.services, { domain: 'other.example' });
+    // The account's lane place taken by a code to a server that never greets (the one before left it
+    // at its deadline and still waits).
+    await sendCode('jane@dead1.example');
+    await until('the lane held by the tarpit', async () => (open.length >= SLOTS + 2 ? true : undefined));
+    // An account with nothing in flight: its mail goes out on the reserve, which no code took.
+    await sendAccepted(env, other, { from: 'Other <hello@other.example>', to: 'idle@dest.example' });
+    await until(
+      'the idle account delivered',
+      async () => (mail.sink.for('idle@dest.example').length > 0 ? true : undefined),
+      15_000,
+    );
+  });
+
+  it('gives the lane place of a code past its deadline, still waiting on its server, to the next code', async () => {
+    // The code on the lane (to the tarpit, sent in the test before) has ten minutes; this one, sent
+    // five minutes later, fifteen.
+    clock.advance(300_000);
+    const code = await sendCode('next@dest.example');
+    clock.advance(300_001);
+    await until(
+      'the next code delivered',
+      async () => (mail.sink.for('next@dest.example').length > 0 ? true : undefined),
+      15_000,
+    );
+    await until('the next code recorded delivered', async () =>
+      (await message(code))?.status === 'delivered' ? true : undefined,
+    );
+    expect(await message(code)).toMatchObject({ attempts: 1 });
+    // The code before it is still connected: it left its place, not its attempt.
+    expect(open.length).toBe(SLOTS + 2);
   });
 });

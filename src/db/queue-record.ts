@@ -347,11 +347,17 @@ export function expiredClaimStatement(
  * those another claim holds, as the fair claim does) and answered with their bodies, as the claim's
  * are; on SQLite the leased rows alone (the store reads their bodies).
  */
+/**
+ * Which due mail with a deadline to lease: for each account of a map, up to its number (the claim's
+ * swap); or one per account, `limit` in all, none of the accounts in `except` (the worker's lane).
+ */
+export type LanePick = ReadonlyMap<string, number> | { limit: number; except?: readonly string[] };
+
 export function deadlineLaneStatement(
   owner: string,
   now: number,
   leaseUntil: number,
-  pick: ReadonlyMap<string, number> | { limit: number },
+  pick: LanePick,
   dialect: 'sqlite' | 'postgres',
 ): Statement {
   const pg = dialect === 'postgres';
@@ -370,9 +376,11 @@ export function deadlineLaneStatement(
               where k <= n`;
     parameters = [...accounts.flat()];
   } else {
-    chosen = `select id from (select m.id, m.next_attempt_at as at, ${rank} from messages as m where ${due}) as ranked
-              where k = 1 order by at, id limit ${Math.max(0, Math.floor((pick as { limit: number }).limit))}`;
-    parameters = [];
+    const { limit, except = [] } = pick as { limit: number; except?: readonly string[] };
+    const others = except.length > 0 ? ` and m.account_id not in (${placeholders(except.length)})` : '';
+    chosen = `select id from (select m.id, m.next_attempt_at as at, ${rank} from messages as m where ${due}${others}) as ranked
+              where k = 1 order by at, id limit ${Math.max(0, Math.floor(limit))}`;
+    parameters = [...except];
   }
   const update = `update messages set lease_owner = ?, lease_expires_at = ?
           where id in (select id from messages where id in (${chosen})
@@ -381,7 +389,7 @@ export function deadlineLaneStatement(
   parameters =
     pick instanceof Map
       ? [...parameters, owner, leaseUntil, now, now, now]
-      : [owner, leaseUntil, now, now, now];
+      : [owner, leaseUntil, now, now, ...parameters, now];
   const answer = `select leased.*, coalesce(b.html, '') as html, coalesce(b.sealed, 0) = 1 as sealed
          from leased left join message_bodies as b on b.message_id = leased.id`;
   return {

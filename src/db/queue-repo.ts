@@ -162,8 +162,11 @@ export class QueueRepo {
     now: number,
     leaseUntil: number,
     limit: number,
+    exceptAccounts: readonly string[] = [],
   ): Promise<MessageWithBody[]> {
-    return inDeliveryTurn(await this.store.claimDeadlineLane(owner, now, leaseUntil, { limit }));
+    return inDeliveryTurn(
+      await this.store.claimDeadlineLane(owner, now, leaseUntil, { limit, except: exceptAccounts }),
+    );
   }
 
   /**
@@ -175,7 +178,6 @@ export class QueueRepo {
     return this.store.claimExpired(owner, now, leaseUntil, limit);
   }
 
-  /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
   /**
    * The message's stored deadline now (messages.deadline_at; undefined: no such message): a PATCH of its
    * domain's expire_after may have moved it since the claim read it.
@@ -189,6 +191,7 @@ export class QueueRepo {
     return row && (row.deadline_at === null ? null : Number(row.deadline_at));
   }
 
+  /** Whether a disabled-mailbox bounce to `toEmail` is repeated (disabled-bounces.ts). */
   bouncedDisabledBefore(
     accountId: string,
     toEmail: string,

@@ -7,7 +7,7 @@
 import type { FairCaps } from './fair-claim.js';
 import type { Bucket, BucketState } from '../rate-limit-gcra.js';
 import type { AcceptItem, AcceptOutcome } from './accept-item.js';
-import type { AttemptRecord, RecordOutcome } from './queue-record.js';
+import type { AttemptRecord, LanePick, RecordOutcome } from './queue-record.js';
 import type { MessageWithBody } from './schema.js';
 import type { Statement } from './statement.js';
 import type { RecordedEvent } from './webhook-enqueue.js';
@@ -51,7 +51,7 @@ export interface QueueStore {
     owner: string,
     now: number,
     leaseUntil: number,
-    pick: ReadonlyMap<string, number> | { limit: number },
+    pick: LanePick,
   ): Promise<MessageWithBody[]>;
   /** Gives back `owner`'s leases on `ids`. */
   release(owner: string, ids: readonly string[]): Promise<void>;

@@ -14,7 +14,7 @@ import { GroupCommit } from '../group-commit.js';
 import type { DeliveryAttemptRow, MessageRow, MessageWithBody } from '../db/schema.js';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { newId } from '../ids.js';
-import { LeaseLoop } from '../lease-loop.js';
+import { LeaseLoop, type ClaimPool } from '../lease-loop.js';
 import { AttemptNotStarted, type Deliverer } from './deliver-message.js';
 import type { AttemptResult } from './transport.js';
 import { DISABLED_REPEAT_WINDOW_MS } from '../bounce/categories.js';
@@ -182,8 +182,11 @@ export class DeliveryWorker {
       // Another account's password reset is claimed even while one account's attempts to servers that
       // never answer hold every slot and every place aside (lease-loop.ts, IDLE_ACCOUNT_CAPS).
       reserve: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
+      // As many places again for due mail with a deadline, one per account at a time: a code must not
+      // wait for a slot its own account's backlog holds, nor take the idle accounts' reserve (claim).
+      lane: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
       key: (m) => m.id,
-      claim: (slots, reserve) => this.claim(slots, reserve),
+      claim: (slots, pool) => this.claim(slots, pool),
       run: (m, stepAside) => this.processAside(m, stepAside),
       nextWaitMs: async () => {
         const next = await this.queue.nextDue(this.clock.now());
@@ -241,6 +244,20 @@ export class DeliveryWorker {
     await this.renewing;
   }
 
+  /**
+   * A message on a lane place past its deadline only waits for the reply to its final "." (the attempt
+   * is cut at the deadline short of it): it gives the place, and its account's turn in the lane, to the
+   * next code, rather than hold them for the reply's 10 minutes. Run with the expiry pass.
+   */
+  private leaveLanePastDeadline(): void {
+    const now = this.clock.now();
+    for (const [id, held] of this.lane) {
+      if (held.deadline > now) continue;
+      this.lane.delete(id);
+      this.loop.leaveLane(id);
+    }
+  }
+
   /** The messages in hand: the loop's, and the expiry pass's (whose leases no release may take). */
   private inHand(): string[] {
     return [...new Set([...this.loop.held(), ...this.held.keys()])];
@@ -253,6 +270,7 @@ export class DeliveryWorker {
    * reaches it (a fault probe saw it 149 s late). A pass that fails is tried at the next look.
    */
   async expirePass(): Promise<void> {
+    this.leaveLanePastDeadline();
     try {
       for (;;) {
         if (!this.loop.started || this.options.canClaim?.() === false) return;
@@ -309,7 +327,7 @@ export class DeliveryWorker {
     }
   }
 
-  private async claim(slots: number, reserve: boolean): Promise<MessageWithBody[]> {
+  private async claim(slots: number, pool: ClaimPool): Promise<MessageWithBody[]> {
     if (this.reconcile) {
       // A claim that committed while its answer was lost would hold those messages until the lease
       // expires; give back every lease but those in hand.
@@ -318,19 +336,23 @@ export class DeliveryWorker {
     }
     const now = this.clock.now();
     const check = this.options.leaseCheck?.();
-    const caps = reserve ? IDLE_ACCOUNT_CAPS : DELIVERY_CAPS;
-    let claimed = await this.queue.claimDue(this.id, now, now + this.options.leaseMs, slots, caps);
-    // The reserve's places the idle accounts left go to mail with a deadline, one per account: a code
-    // must not wait for a slot its own account's slow backlog holds (a fault probe saw codes expire so).
-    if (reserve && claimed.length < slots)
-      claimed = claimed.concat(
-        await this.queue.claimReserveWithDeadline(
-          this.id,
-          now,
-          now + this.options.leaseMs,
-          slots - claimed.length,
-        ),
-      );
+    const leaseUntil = now + this.options.leaseMs;
+    // The lane's places go to due mail with a deadline, of accounts holding none of them: a code must
+    // not wait for a slot its own account's slow backlog holds (a fault probe saw codes expire so). They
+    // are apart from the reserve's, which stay the idle accounts' (a fault probe saw one account's codes,
+    // stuck at a server that never answered their final ".", take the reserve from every other account).
+    const claimed =
+      pool === 'lane'
+        ? await this.queue.claimReserveWithDeadline(this.id, now, leaseUntil, slots, [
+            ...new Set([...this.lane.values()].map((l) => l.accountId)),
+          ])
+        : await this.queue.claimDue(
+            this.id,
+            now,
+            leaseUntil,
+            slots,
+            pool === 'reserve' ? IDLE_ACCOUNT_CAPS : DELIVERY_CAPS,
+          );
     // The process froze (SIGSTOP, a paused virtual machine) around the claim, or learnt meanwhile that
     // it was counted dead: what it took goes back at once, to be claimed again after the next heartbeat,
     // rather than sent and cut before the final dot, waiting for a retry (a fault probe's resumed worker
@@ -343,8 +365,14 @@ export class DeliveryWorker {
       await this.queue.releaseAll(this.id, this.inHand()).catch(() => (this.reconcile = true));
       return [];
     }
-    for (const m of claimed)
+    for (const m of claimed) {
       this.held.set(m.id, { since: now, until: now + this.options.leaseMs, ...(check ? { check } : {}) });
+      if (pool === 'lane')
+        this.lane.set(m.id, {
+          accountId: m.account_id,
+          deadline: messageDeadline(m.created_at, m.deadline_at, this.options.retry),
+        });
+    }
     return claimed;
   }
 
@@ -364,6 +392,7 @@ export class DeliveryWorker {
     } finally {
       clearInterval(timer);
       this.held.delete(m.id);
+      this.lane.delete(m.id);
     }
   }
 
@@ -371,6 +400,8 @@ export class DeliveryWorker {
   asideCount = 0;
   /** Each message in hand, from its claim until its processing ends (renewLeases, the lease check). */
   private readonly held = new Map<string, HeldLease>();
+  /** The messages in hand on a lane place (lease-loop.ts), with their account and deadline. */
+  private readonly lane = new Map<string, { accountId: string; deadline: number }>();
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;

@@ -146,7 +146,7 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(await queue.claimDeadlineLane('w2', NOW, UNTIL, new Map([[other!, 0]]))).toEqual([]);
   });
 
-  it('leases for the reserve one due message with a deadline per account, earliest due first', async () => {
+  it('leases for the lane one due message with a deadline per account, earliest due first', async () => {
     const [other, third] = await insertAccounts(db(), 2);
     const mine = [
       await insert({ next_attempt_at: NOW - 3000, deadline_at: NOW + 90_000 }),
@@ -160,6 +160,13 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     });
     const latest = messageRow(third!, { created_at: NOW, next_attempt_at: NOW, deadline_at: NOW + 9000 });
     for (const row of [theirs, latest]) await c.facade.insertMessage({ ...row, html: '<p>x</p>' });
+    // Accounts that hold a lane place already are passed over.
+    const except = await queue.claimDeadlineLane('w1', NOW, UNTIL, {
+      limit: 10,
+      except: [c.accountId, other!],
+    });
+    expect(except.map((m) => m.id)).toEqual([latest.id]);
+    await queue.release('w1', [latest.id]);
     const two = await queue.claimDeadlineLane('w1', NOW, UNTIL, { limit: 2 });
     expect(two.map((m) => m.id).sort()).toEqual([mine[0]!, theirs.id].sort());
     expect(two.every((m) => m.html === '<p>x</p>')).toBe(true);

@@ -3,7 +3,7 @@
 // over-filled, and stop() waits for the work in flight before giving the leases back.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LeaseLoop, type Timers } from '../../src/lease-loop.js';
+import { LeaseLoop, type ClaimPool, type Timers } from '../../src/lease-loop.js';
 import { Signal, WakeSignals } from '../../src/wake-signals.js';
 
 const flush = async () => {
@@ -192,9 +192,13 @@ describe('the lease loop', () => {
 
   /**
    * A loop of two slots whose items run until finished by hand, each able to step aside; `asked` logs each
-   * claim's slots, and " reserve" after those of a claim for the reserve.
+   * claim's slots, and " reserve" or " lane" after those of a claim for those places. `found` says how
+   * many items a claim finds (by default as many as it asks for).
    */
-  const asideLoop = (options: { asideLimit: number; reserve?: number }) => {
+  const asideLoop = (
+    options: { asideLimit: number; reserve?: number; lane?: number },
+    found: (pool: ClaimPool, slots: number) => number = (_pool, slots) => slots,
+  ) => {
     const t = manualTimers();
     const asked: (number | string)[] = [];
     const running = new Map<string, { stepAside: () => boolean; finish: () => void }>();
@@ -205,9 +209,9 @@ describe('the lease loop', () => {
       ...options,
       pollMs: 1000,
       timers: t.timers,
-      claim: async (slots, reserve) => {
-        asked.push(reserve ? `${slots} reserve` : slots);
-        return Array.from({ length: slots }, () => `item-${nextId++}`);
+      claim: async (slots, pool) => {
+        asked.push(pool === 'slots' ? slots : `${slots} ${pool}`);
+        return Array.from({ length: found(pool, slots) }, () => `item-${nextId++}`);
       },
       run: (item, stepAside) =>
         new Promise<void>((resolve) => running.set(item, { stepAside, finish: resolve })),
@@ -276,6 +280,50 @@ describe('the lease loop', () => {
     running.get('item-1')!.finish();
     await flush();
     expect(asked).toEqual([2, 1, '1 reserve', '1 reserve', 1]);
+    for (const r of running.values()) r.finish();
+    await loop.stop();
+  });
+
+  it("claims for the lane apart from the reserve, neither taking the other's places; an item that leaves the lane fills nothing", async () => {
+    let idleGroups = 0;
+    const { t, asked, running, loop } = asideLoop({ asideLimit: 0, reserve: 1, lane: 1 }, (pool, slots) =>
+      pool === 'reserve' ? Math.min(slots, idleGroups) : slots,
+    );
+    loop.start();
+    await flush();
+    expect(asked).toEqual([2]);
+    // Both slots hold items that could not step aside: the reserve finds nothing, the lane an item.
+    expect(running.get('item-0')!.stepAside()).toBe(false);
+    expect(running.get('item-1')!.stepAside()).toBe(false);
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane']);
+    expect(loop.held()).toEqual(['item-0', 'item-1', 'item-2']);
+    // The lane's item took none of the reserve's place: a group with nothing in flight still gets it.
+    idleGroups = 1;
+    t.fireAll();
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve']);
+    expect(loop.held()).toEqual(['item-0', 'item-1', 'item-2', 'item-3']);
+    t.fireAll();
+    await flush();
+    expect(asked).toHaveLength(4);
+    // The lane's item leaves its place (its deadline passed) and runs on: the place is claimed again,
+    // and no slot counts it.
+    loop.leaveLane('item-2');
+    loop.leaveLane('item-2'); // once is enough
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve', '1 lane']);
+    expect(loop.held()).toHaveLength(5);
+    expect(running.get('item-2')!.stepAside()).toBe(true);
+    running.get('item-2')!.finish();
+    await flush();
+    t.fireAll();
+    await flush();
+    expect(asked).toHaveLength(5);
+    // A slot's item ends: a usual claim.
+    running.get('item-0')!.finish();
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve', '1 lane', 1]);
     for (const r of running.values()) r.finish();
     await loop.stop();
   });

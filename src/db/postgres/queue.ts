@@ -13,6 +13,7 @@ import {
   releaseStatement,
   recordSteps,
   type AttemptRecord,
+  type LanePick,
   type RecordOutcome,
   type RecordStatement,
   type RecordSteps,
@@ -55,7 +56,7 @@ export class PostgresQueueStore implements QueueStore {
     owner: string,
     now: number,
     leaseUntil: number,
-    pick: ReadonlyMap<string, number> | { limit: number },
+    pick: LanePick,
   ): Promise<MessageWithBody[]> {
     if (pick instanceof Map ? pick.size === 0 : (pick as { limit: number }).limit <= 0)
       return Promise.resolve([]);

@@ -23,6 +23,7 @@ import {
   releaseStatement,
   recordSteps,
   type AttemptRecord,
+  type LanePick,
   type RecordOutcome,
   type RecordSteps,
 } from '../queue-record.js';
@@ -162,7 +163,7 @@ export class SqliteQueueStore implements QueueStore {
     owner: string,
     now: number,
     leaseUntil: number,
-    pick: ReadonlyMap<string, number> | { limit: number },
+    pick: LanePick,
   ): Promise<MessageWithBody[]> {
     if (pick instanceof Map ? pick.size === 0 : (pick as { limit: number }).limit <= 0) return [];
     const s = deadlineLaneStatement(owner, now, leaseUntil, pick, 'sqlite');
