@@ -48,13 +48,21 @@ export function nextStep(
       "held: this account's sending is paused (its bounce or complaint rate); it waits until the operator resumes the account",
     );
   if (m.next_attempt_at <= now) return step(now, 'due', `attempt ${attempt} is due now`);
-  if (m.attempts === 0)
+  const reason = waitReason(m);
+  // Its deadline comes first (lowered since the wait was set: a PATCH of expire_after): no attempt
+  // follows; it fails then, without one (ARCHITECTURE.md, "Expiry").
+  if (m.next_attempt_at >= facts.deadline)
+    return {
+      ...step(facts.deadline, reason, ''),
+      why: `waiting for its ${m.attempts === 0 ? 'destination' : 'retry'}, due after its deadline: it fails as expired at ${iso(facts.deadline)}, without another attempt`,
+    };
+  if (reason === 'destination_paused')
     return step(
       at,
       'destination_paused',
       `its destination is paused or at its limits (connections, messages a second): the first attempt waits until ${iso(at)}`,
     );
-  if (m.category === 'rate_limited')
+  if (reason === 'throttled')
     return step(
       at,
       'throttled',
@@ -65,4 +73,10 @@ export function nextStep(
     'retry',
     `retry ${m.attempts} (attempt ${attempt}) at ${iso(at)} after a temporary failure${m.category ? ` (${m.category})` : ''}`,
   );
+}
+
+/** Why a message not yet due waits: its destination (never attempted), a throttle, or its retry. */
+function waitReason(m: Pick<MessageRow, 'attempts' | 'category'>): NextReason {
+  if (m.attempts === 0) return 'destination_paused';
+  return m.category === 'rate_limited' ? 'throttled' : 'retry';
 }

@@ -31,6 +31,28 @@ describe('what happens next', () => {
     );
   });
 
+  it('names the deadline when it comes before the wait ends: no attempt follows', () => {
+    const lowered = { ...facts, deadline: NOW + 5 * MIN };
+    expect(nextStep(base, lowered, NOW)).toEqual({
+      reason: 'retry',
+      at: '2026-11-24T12:05:00.000Z',
+      attempt: 3,
+      expires_at: '2026-11-24T12:05:00.000Z',
+      why: 'waiting for its retry, due after its deadline: it fails as expired at 2026-11-24T12:05:00.000Z, without another attempt',
+    });
+    const first = { ...base, status: 'queued' as const, attempts: 0, category: null };
+    expect(nextStep(first, lowered, NOW)).toMatchObject({
+      reason: 'destination_paused',
+      at: '2026-11-24T12:05:00.000Z',
+      why: expect.stringMatching(/^waiting for its destination, due after its deadline/) as unknown,
+    });
+    // A retry at the deadline itself would not start either.
+    expect(nextStep({ ...base, next_attempt_at: NOW + 5 * MIN }, lowered, NOW)!.at).toBe(
+      '2026-11-24T12:05:00.000Z',
+    );
+    expect(nextStep(base, facts, NOW)!.at).toBe('2026-11-24T12:10:00.000Z');
+  });
+
   it('tells a throttle, a paused destination, a paused account, a due and a running attempt apart', () => {
     expect(nextStep({ ...base, category: 'rate_limited' }, facts, NOW)!.reason).toBe('throttled');
     expect(nextStep({ ...base, status: 'queued', attempts: 0, category: null }, facts, NOW)!.reason).toBe(
