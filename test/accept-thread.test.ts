@@ -25,14 +25,12 @@ describe('accepting on the SQLite accept thread', () => {
       headers: { 'x-api-key': tenant.apiKey, ...headers },
       payload,
     });
-  const storedFor = async (tenant: Tenant) =>
-    env.services.db.kysely
-      .selectFrom('messages')
-      .innerJoin('events', 'events.message_id', 'messages.id')
-      .select(['messages.id', 'events.type'])
-      .where('messages.account_id', '=', tenant.accountId)
-      .where('messages.subject', '=', validSend.subject) // not a quota warning email
-      .execute();
+  /** Each of the tenant's messages (not a quota warning email) with each of its events. */
+  const storedFor = async (tenant: Tenant) => {
+    const mine = (await env.messagesOf(tenant.accountId)).filter((m) => m.subject === validSend.subject);
+    const events = await Promise.all(mine.map((m) => env.events(tenant.accountId, m.id)));
+    return mine.flatMap((m, i) => events[i]!.map((e) => ({ id: m.id, type: e.type })));
+  };
   const usage = async (tenant: Tenant) => (await env.usage(tenant.accountId))[0]?.sent;
 
   it('stores every message it acknowledges, with its first event and its count', async () => {

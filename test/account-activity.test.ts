@@ -3,7 +3,6 @@
 // anything else 400 validation_error; no key, 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { addReputationCounts } from '../src/db/reputation-repo.js';
 import { NO_COUNTS } from '../src/reputation/counts.js';
 import { databaseKinds } from './helpers/databases.js';
 import { createTenant, startTestEnv, type Tenant, type TestEnv } from './helpers/services.js';
@@ -53,7 +52,7 @@ describe.each(databaseKinds)('GET /api/account/activity on $name', (kind) => {
       domain: 'acme.example',
       ...counts,
     });
-    await addReputationCounts(env.services.db.kysely, [
+    await env.addReputationCounts([
       row(tenant.accountId, '2026-11-24', {
         sent: 9,
         delivered: 7,

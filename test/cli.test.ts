@@ -8,6 +8,7 @@ import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { runCommand } from './helpers/command.js';
 import { runCli, startServer } from './helpers/process.js';
+import { testFacade } from './helpers/test-env.js';
 import { until } from './helpers/wait.js';
 import { apiFetch } from './helpers/server-contract.js';
 
@@ -141,7 +142,7 @@ describe('txmail operator commands', () => {
       { logger: pino({ level: 'silent' }) },
     );
     try {
-      await services.domains.create((await services.repos.accounts.findById(accountId))!, 'acme.example');
+      await services.domains.create((await testFacade(services).account(accountId))!, 'acme.example');
     } finally {
       await services.close();
     }

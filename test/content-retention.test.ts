@@ -43,11 +43,7 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     const at = clock.now() - ageDays * DAY;
     await env.keepRaw(t.accountId, id, Buffer.from('Subject: x\r\n\r\nsecret 123456\r\n'), at);
     if (final) {
-      await env.services.db.kysely
-        .updateTable('messages')
-        .set({ status: 'delivered', next_attempt_at: null, updated_at: at })
-        .where('id', '=', id)
-        .execute();
+      await env.updateMessage(id, { status: 'delivered', next_attempt_at: null, updated_at: at });
     }
     return id;
   };
@@ -60,8 +56,8 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     });
     expect(asked.statusCode, asked.body).toBe(202);
     return until('the reset mail listed as sealed', async () => {
-      const rows = await env.services.db.kysely.selectFrom('sealed_messages').select('message_id').execute();
-      return rows.length === 1 ? rows[0]!.message_id : undefined;
+      const ids = await env.sealedMessageIds();
+      return ids.length === 1 ? ids[0] : undefined;
     });
   };
   const sweeper = (batchSize = 500) =>
@@ -187,34 +183,23 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     expect((await call(t, 'PATCH', '/api/account', { content_retention_days: null })).statusCode).toBe(200);
     const kept = await message(t, 400);
     const listed = await sealedReset(t);
-    const db = env.services.db.kysely;
     /** The HTML, opened (it is stored sealed): '' once removed. */
     const html = async () => {
-      const stored = (
-        await db
-          .selectFrom('message_bodies')
-          .select('html')
-          .where('message_id', '=', listed)
-          .executeTakeFirst()
-      )?.html;
+      const stored = (await env.storedBody(listed))?.html;
       return stored ? env.services.sealedHtml.open(stored) : stored;
     };
     expect(await html()).toMatch(/reset/i);
     // Queued (its next attempt ahead): the link is still to be sent.
-    await db
-      .updateTable('messages')
-      .set({ next_attempt_at: clock.now() + DAY })
-      .where('id', '=', listed)
-      .execute();
+    await env.updateMessage(listed, { next_attempt_at: clock.now() + DAY });
     await sweeper().sweep();
     expect(await html()).toMatch(/reset/i);
     // Out of the queue under a worker's lease (a bounce does that): not yet, the worker's record may
     // still keep the bytes it sent.
-    await db
-      .updateTable('messages')
-      .set({ next_attempt_at: null, lease_owner: 'worker-1', lease_expires_at: clock.now() + 60_000 })
-      .where('id', '=', listed)
-      .execute();
+    await env.updateMessage(listed, {
+      next_attempt_at: null,
+      lease_owner: 'worker-1',
+      lease_expires_at: clock.now() + 60_000,
+    });
     await sweeper().sweep();
     expect(await html()).toMatch(/reset/i);
     // Sent: its HTML and kept bytes go at the next pass, and it leaves the list.
@@ -226,51 +211,37 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     );
     // An auto-reply to it quoted the message, link and all: its report's text goes too, the rest stays.
     const report = newId();
-    await db
-      .insertInto('events')
-      .values({
+    await env.addEvents([
+      {
         id: report,
         account_id: t.accountId,
         message_id: listed,
         type: 'email.report_received',
         data: JSON.stringify({ kind: 'auto_reply', text: '> https://x/reset-password?token=quoted' }),
         created_at: clock.now(),
-      })
-      .execute();
-    await db
-      .updateTable('messages')
-      .set({
-        status: 'delivered',
-        next_attempt_at: null,
-        updated_at: clock.now(),
-        lease_owner: null,
-        lease_expires_at: null,
-      })
-      .where('id', '=', listed)
-      .execute();
+      },
+    ]);
+    await env.updateMessage(listed, {
+      status: 'delivered',
+      next_attempt_at: null,
+      updated_at: clock.now(),
+      lease_owner: null,
+      lease_expires_at: null,
+    });
     expect(await sweeper().sweep()).toBe(1);
     expect(await html()).toBe('');
-    expect(
-      JSON.parse(
-        (await db.selectFrom('events').select('data').where('id', '=', report).executeTakeFirstOrThrow())
-          .data,
-      ),
-    ).toEqual({ kind: 'auto_reply' });
-    expect(
-      await db.selectFrom('message_raw').select('message_id').where('message_id', '=', listed).execute(),
-    ).toEqual([]);
-    expect(await db.selectFrom('sealed_messages').selectAll().execute()).toEqual([]);
+    const reported = (await env.events(t.accountId, listed)).find((e) => e.id === report);
+    expect(JSON.parse(reported!.data)).toEqual({ kind: 'auto_reply' });
+    expect(await env.rawKept(listed)).toBe(false);
+    expect(await env.sealedMessageIds()).toEqual([]);
     // The account's other mail keeps its content, as the account asked.
     expect((await detail(t, kept)).raw_bytes).not.toBeNull();
   });
 
   /** The stored HTML of a sealed message, and the reset link's token it opens to. */
   const sealedBody = async (id: string) => {
-    const body = await env.services.db.kysely
-      .selectFrom('message_bodies')
-      .select(['html', 'sealed'])
-      .where('message_id', '=', id)
-      .executeTakeFirstOrThrow();
+    const body = await env.storedBody(id);
+    if (!body) throw new Error(`no body stored for ${id}`);
     const opened = env.services.sealedHtml.open(body.html);
     return { ...body, token: /reset-password\?token=([A-Za-z0-9_-]{20,})/.exec(opened)?.[1] };
   };
@@ -288,13 +259,7 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
     expect(mailed?.html).toContain(`reset-password?token=${token}`);
     // Another message's HTML is stored as sent.
     const other = await message(t, 0, false);
-    expect(
-      await env.services.db.kysely
-        .selectFrom('message_bodies')
-        .select(['html', 'sealed'])
-        .where('message_id', '=', other)
-        .executeTakeFirst(),
-    ).toEqual({ html: validSend.message, sealed: 0 });
+    expect(await env.storedBody(other)).toEqual({ html: validSend.message, sealed: 0 });
   });
 
   it.runIf(kind.name === 'sqlite')(
@@ -325,11 +290,7 @@ describe.each(databaseKinds)('content retention on $name', (kind) => {
         clock.now(),
       );
       expect(filesHold()).toBe(true);
-      await db
-        .updateTable('messages')
-        .set({ status: 'delivered', next_attempt_at: null, updated_at: clock.now() })
-        .where('id', '=', id)
-        .execute();
+      await env.updateMessage(id, { status: 'delivered', next_attempt_at: null, updated_at: clock.now() });
       expect(await sweeper().sweep()).toBe(1);
       // Neither in the file's free space nor in the WAL's old frames (the checkpointer truncates it).
       await until('no copy of the link left in the files', async () => (filesHold() ? undefined : true));

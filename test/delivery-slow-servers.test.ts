@@ -72,23 +72,11 @@ describe('slow receiving servers', () => {
     // Every dead attempt begun is still waiting: its connection open, nothing recorded of it.
     expect(accepted).toBeGreaterThan(SLOTS);
     expect(open.size).toBe(accepted);
-    const recorded = await env.services.db.kysely
-      .selectFrom('delivery_attempts')
-      .select('message_id')
-      .where('message_id', 'in', dead)
-      .execute();
+    const recorded = (await env.allAttempts()).filter((a) => dead.includes(a.message_id));
     expect(recorded).toEqual([]);
     expect(worker.asideCount).toBeGreaterThanOrEqual(DEAD);
     await until('the reset to be recorded delivered', async () =>
-      (
-        await env.services.db.kysely
-          .selectFrom('messages')
-          .select('status')
-          .where('id', '=', reset)
-          .executeTakeFirstOrThrow()
-      ).status === 'delivered'
-        ? true
-        : undefined,
+      (await env.statuses([reset]))[0]?.status === 'delivered' ? true : undefined,
     );
     // The attempt is in the log, as an MTA's log has it: the message, the domain, what came of it.
     const line = await until('the attempt to be logged', async () =>
@@ -164,11 +152,7 @@ describe('slow receiving servers, past the limit of those standing aside', () =>
     // The second attempt still waits: it stood aside to let the reset through.
     expect(open[1]!.socket.destroyed).toBe(false);
     expect(worker.asideCount).toBe(2);
-    const recorded = await env.services.db.kysely
-      .selectFrom('delivery_attempts')
-      .select('message_id')
-      .where('message_id', 'in', [second, reset])
-      .execute();
+    const recorded = (await env.allAttempts()).filter((a) => [second, reset].includes(a.message_id));
     expect(recorded.map((r) => r.message_id)).not.toContain(second);
   });
 });
@@ -215,11 +199,7 @@ describe.each(databaseKinds)(
       // The bulk account's attempts still wait, and its third message was not taken in the reserve.
       expect(tarpit.connections).toBe(2);
       expect(tarpit.closed).toBe(0);
-      const status = await env.services.db.kysely
-        .selectFrom('messages')
-        .select(['id', 'status'])
-        .where('account_id', '=', bulk.accountId)
-        .execute();
+      const status = await env.messagesOf(bulk.accountId);
       expect(status.map((m) => m.status).sort()).toEqual(['queued', 'queued', 'queued']);
       expect(reset).toBeDefined();
       // The reset itself is recorded delivered, on its reserve place.

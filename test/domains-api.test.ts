@@ -75,11 +75,8 @@ describe.each(databaseKinds)('domains API on $name', (kind) => {
     });
 
     // The private key is stored sealed, never as PEM.
-    const row = await env.services.db.kysely
-      .selectFrom('dkim_keys')
-      .selectAll()
-      .where('domain', '=', 'records.example')
-      .executeTakeFirstOrThrow();
+    const [row] = await env.dkimKeys('records.example', t.accountId);
+    if (!row) throw new Error('no DKIM key stored for records.example');
     expect(row.private_key).toMatch(/^v1:/);
     expect(row.private_key).not.toContain('PRIVATE KEY');
     expect(row.public_key).toBe(p);

@@ -191,7 +191,7 @@ describe.each(databaseKinds)('bounce categories in the log and the webhooks on $
       processed_at: null,
       outcome: null,
     });
-    const done = await env.services.repos.inbound.complete(
+    const done = await env.completeInbound(
       inboundId,
       {},
       [

@@ -194,9 +194,7 @@ describe("a worker waiting for the final reply past its message's lease", () => 
       return Number(row?.lease_expires_at) > first && Date.now() > first ? true : undefined;
     });
     // Another process's claim finds nothing due: the message is still this worker's.
-    expect(
-      await env.services.repos.queue.claimDue('another-process', Date.now(), Date.now() + 2000, 10),
-    ).toEqual([]);
+    expect(await env.claimDue('another-process', Date.now(), Date.now() + 2000, 10)).toEqual([]);
     slow.release();
     await until('the message delivered', async () =>
       (await env.message(tenant.accountId, id))?.status === 'delivered' ? true : undefined,

@@ -758,7 +758,7 @@ describe('txmail serve as a bounce receiver', () => {
       await server.exited;
       const stored = await services.db.kysely.selectFrom('inbound_messages').selectAll().execute();
       expect(stored).toHaveLength(1);
-      const kept = await services.repos.inbound.raw(stored[0]!.id);
+      const kept = await testFacade(services).inboundRaw(stored[0]!.id);
       expect(kept && 'raw' in kept && Buffer.from(kept.raw, 'base64').equals(raw)).toBe(true);
       expect(JSON.parse(stored[0]!.rcpt_to)).toEqual([verp]);
     } finally {

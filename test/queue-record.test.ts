@@ -90,7 +90,7 @@ describe.each(databaseKinds)("the worker's record on $name", (kind) => {
       status,
       suppression: undefined,
     };
-    expect(await env.services.repos.inbound.complete(inboundId, {}, [effect], now + 1)).toBe(true);
+    expect(await env.completeInbound(inboundId, {}, [effect], now + 1)).toBe(true);
   };
 
   /** What the worker records for an attempt with `result`. */

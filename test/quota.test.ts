@@ -76,13 +76,10 @@ describe.each(databaseKinds)('monthly quota on $name', (kind) => {
     await useUp(tenant, 798);
     const notices = async () => env.notices(tenant.accountId);
     const mails = async () =>
-      env.services.db.kysely
-        .selectFrom('messages')
-        .select(['subject', 'from_email', 'to_email'])
-        .where('account_id', '=', tenant.accountId)
-        .where('subject', 'like', 'txmail:%')
-        .orderBy('subject')
-        .execute();
+      (await env.messagesOf(tenant.accountId))
+        .filter((m) => m.subject.startsWith('txmail:'))
+        .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0))
+        .map(({ subject, from_email, to_email }) => ({ subject, from_email, to_email }));
     expect((await send(tenant)).statusCode).toBe(200); // 799
     expect(await notices()).toEqual([]);
     expect((await send(tenant)).statusCode).toBe(200); // 800 = 80 %

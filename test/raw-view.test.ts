@@ -101,11 +101,7 @@ describe.each(databaseKinds)('raw view on $name', (kind) => {
     expect(await compressRaw(over, Date.now())).toBeUndefined();
     const sent = await testSend();
     await env.keepRaw(alice.accountId, sent, over, Date.now());
-    await env.services.db.kysely
-      .updateTable('messages')
-      .set({ attempts: 1 })
-      .where('id', '=', sent)
-      .execute();
+    await env.updateMessage(sent, { attempts: 1 });
     const none = await call(alice, 'GET', `/api/emails/${sent}/raw`);
     expect(none.statusCode).toBe(404);
     expect(none.body).toBe(

@@ -284,7 +284,7 @@ describe.each(databaseKinds)('reputation counting on $name', (kind) => {
         suppression: undefined,
         reputation: { kind: 'bounce', badAddress: true },
       };
-      expect(await env.services.repos.inbound.complete(inboundId, {}, [effect], now)).toBe(true);
+      expect(await env.completeInbound(inboundId, {}, [effect], now)).toBe(true);
     };
     const delivered = (m: Awaited<ReturnType<typeof claimed>>): AttemptRecord => {
       const r = {

@@ -104,11 +104,11 @@ describe.each(databaseKinds)('re-send on $name', (kind) => {
     expect(refused.body).toMatch(/^validation_error: a test send was never sent/);
 
     const removed = await send('joe@dest.example');
-    await env.services.db.kysely
-      .updateTable('messages')
-      .set({ content_removed_at: Date.now(), status: 'delivered', next_attempt_at: null })
-      .where('id', '=', removed)
-      .execute();
+    await env.updateMessage(removed, {
+      content_removed_at: Date.now(),
+      status: 'delivered',
+      next_attempt_at: null,
+    });
     await env.services.db.kysely
       .updateTable('message_bodies')
       .set({ html: '' })

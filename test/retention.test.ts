@@ -33,16 +33,11 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const id = (res.json() as { id: string }).id;
     if (final) {
-      await env.services.db.kysely
-        .updateTable('messages')
-        .set({ status: 'delivered', next_attempt_at: null })
-        .where('id', '=', id)
-        .execute();
+      await env.updateMessage(id, { status: 'delivered', next_attempt_at: null });
     }
     return id;
   };
-  const remaining = async () =>
-    (await env.services.db.kysely.selectFrom('messages').select('id').execute()).map((r) => r.id).sort();
+  const remaining = async () => (await env.messageIds()).sort();
   const sweeper = (batchSize = 500) =>
     new RetentionSweeper(env.services.repos.retention, clock, pino({ level: 'silent' }), {
       intervalMs: 60_000,
@@ -60,12 +55,7 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
 
     expect(await sweeper(1).sweep()).toBe(2);
     expect(await remaining()).toEqual([young, stillQueued, proOld].sort());
-    const orphans = await env.services.db.kysely
-      .selectFrom('events')
-      .select('message_id')
-      .where('message_id', 'in', old)
-      .execute();
-    expect(orphans).toEqual([]);
+    for (const id of old) expect(await env.events(free.accountId, id)).toEqual([]);
     // Nothing more to do: a second pass deletes nothing.
     expect(await sweeper().sweep()).toBe(0);
   });
@@ -93,9 +83,10 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
 
   it('deletes the free plan’s webhook attempts past 48 hours', async () => {
     const free = await createTenant(env.services, { plan: 'free', domain: 'acme.example' });
+    const hook = await env.addWebhook(free.accountId, { url: 'https://hooks.example/x' });
     const attempt = (id: string, ageHours: number) => ({
       id,
-      webhook_id: 'hook',
+      webhook_id: hook.id,
       account_id: free.accountId,
       event_id: `event-${id}`,
       event_type: 'email.delivered',
@@ -107,29 +98,9 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
       response: 'ok',
       error: null,
     });
-    await env.services.db.kysely
-      .insertInto('webhooks')
-      .values({
-        id: 'hook',
-        account_id: free.accountId,
-        url: 'https://hooks.example/x',
-        description: '',
-        event_types: ',email.delivered,',
-        enabled: 1,
-        disabled_reason: null,
-        secret: 'sealed',
-        previous_secret: null,
-        previous_secret_until: null,
-        created_at: clock.now(),
-        updated_at: clock.now(),
-      })
-      .execute();
-    await env.services.db.kysely
-      .insertInto('webhook_attempts')
-      .values([attempt('old', 49), attempt('young', 47)])
-      .execute();
+    for (const a of [attempt('old', 49), attempt('young', 47)]) await env.addWebhookAttempt(a);
     expect(await sweeper().sweep()).toBe(1);
-    const left = await env.services.db.kysely.selectFrom('webhook_attempts').select('id').execute();
+    const left = await env.webhookAttempts(free.accountId, hook.id);
     expect(left.map((r) => r.id)).toEqual(['young']);
   });
 
@@ -144,17 +115,13 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
       created_at: clock.now() - ageHours * HOUR,
       data: '{}',
     });
-    await env.services.db.kysely
-      .insertInto('events')
-      .values([
-        event('old', free.accountId, 49),
-        event('young', free.accountId, 47),
-        event('pro', pro.accountId, 24 * 30),
-      ])
-      .execute();
+    await env.addEvents([
+      event('old', free.accountId, 49),
+      event('young', free.accountId, 47),
+      event('pro', pro.accountId, 24 * 30),
+    ]);
     expect(await sweeper().sweep()).toBe(1);
-    const left = await env.services.db.kysely.selectFrom('events').select('id').orderBy('id').execute();
-    expect(left.map((r) => r.id)).toEqual(['pro', 'young']);
+    expect(await env.eventIds()).toEqual(['pro', 'young']);
   });
 
   it('deletes the free plan’s audit entries past 48 hours, and keeps a paid plan’s', async () => {
@@ -169,19 +136,19 @@ describe.each(databaseKinds)('retention on $name', (kind) => {
       actor_label: null,
       action: 'api_key.created',
       target: null,
+      target_label: null,
       ip: null,
     });
-    await env.services.db.kysely
-      .insertInto('audit_log')
-      .values([
-        entry('old', free.accountId, 49),
-        entry('young', free.accountId, 47),
-        entry('pro', pro.accountId, 24 * 30),
-      ])
-      .execute();
+    for (const e of [
+      entry('old', free.accountId, 49),
+      entry('young', free.accountId, 47),
+      entry('pro', pro.accountId, 24 * 30),
+    ]) {
+      await env.addAuditEntry(e);
+    }
     expect(await sweeper().sweep()).toBe(1);
-    const left = await env.services.db.kysely.selectFrom('audit_log').select('id').orderBy('id').execute();
-    expect(left.map((r) => r.id)).toEqual(['pro', 'young']);
+    expect((await env.auditLog(free.accountId)).map((r) => r.id)).toEqual(['young']);
+    expect((await env.auditLog(pro.accountId)).map((r) => r.id)).toEqual(['pro']);
   });
 
   it('applies the shorter retention after a downgrade', async () => {

@@ -66,10 +66,8 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     });
 
   it('answers each address as its name says, with events, categories and webhooks', async () => {
-    const before = await env.services.repos.accounts.dayTestSends(
-      sandboxed.accountId,
-      new Date().toISOString().slice(0, 10),
-    );
+    const today = new Date().toISOString().slice(0, 10);
+    const before = (await env.testUsage(sandboxed.accountId)).find((u) => u.day === today)?.sent ?? 0;
     const ids = {
       delivered: await send(sandboxed, `delivered@${SIM}`),
       bounce: await send(sandboxed, `Someone <bounce@${SIM.toUpperCase()}>`),
@@ -135,11 +133,7 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     ]);
 
     // The retry of delayed@ is delivered: made due now rather than waited for.
-    await env.services.db.kysely
-      .updateTable('messages')
-      .set({ next_attempt_at: Date.now() })
-      .where('id', '=', ids.delayed)
-      .execute();
+    await env.updateMessage(ids.delayed, { next_attempt_at: Date.now() });
     await reaches(sandboxed, ids.delayed, (d) => d.status === 'delivered');
 
     const pushes = await until('webhook pushes', async () => {
@@ -159,12 +153,7 @@ describe.each(databaseKinds)('simulator addresses on $name', (kind) => {
     // Nothing suppressed, nothing counted against the account: the rehearsal can run again.
     const list = (await call(sandboxed, 'GET', '/api/suppressions')).json() as { data: unknown[] };
     expect(list.data).toEqual([]);
-    const counts = await env.services.db.kysely
-      .selectFrom('reputation_counts')
-      .selectAll()
-      .where('account_id', '=', sandboxed.accountId)
-      .execute();
-    expect(counts).toEqual([]);
+    expect(await env.reputationDays(sandboxed.accountId)).toEqual([]);
     await send(sandboxed, `bounce@${SIM}`);
   });
 

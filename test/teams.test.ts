@@ -22,7 +22,6 @@ import { TestDnsServer } from './helpers/dns-server.js';
 import { startTestEnv, type TestEnv } from './helpers/services.js';
 import { testFacade } from './helpers/test-env.js';
 import { messageRow } from './helpers/message-row.js';
-import { insertEndpoint } from './helpers/webhook-pushes.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -109,7 +108,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const res = await as(owner, 'POST', '/api/members', { email: 'ops@operator.example', role: 'viewer' });
     expect(res.statusCode).toBe(409);
     expect(res.body).toBe("member_exists: ops@operator.example is the address of this service's operator");
-    expect(await env.services.repos.members.findInvitedByEmail('ops@operator.example')).toBeUndefined();
+    expect(await env.invitedMember('ops@operator.example')).toBeUndefined();
     // Another address of the same domain is invited as any.
     expect(
       (await as(owner, 'POST', '/api/members', { email: 'dev@operator.example', role: 'viewer' })).statusCode,
@@ -147,7 +146,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       'rate_limit_exceeded: too many links were mailed to victim@example.net in the last hour; try again in 60 minutes',
     );
     expect(sixth.headers['retry-after']).toBe('3600');
-    expect(await env.services.repos.members.findInvitedByEmail('victim@example.net')).toBeUndefined();
+    expect(await env.invitedMember('victim@example.net')).toBeUndefined();
     expect(await mailedTo('victim@example.net')).toBe(5);
     // The account's day: 5 so far (the refused one given back), 15 more, then none.
     for (let i = 0; i < 15; i++) expect((await inviteOf(`new${i}@example.net`)).statusCode).toBe(201);
@@ -237,40 +236,35 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const dev = await invite(owner, 'dev@example.org', 'developer');
     const ownerKey = ((await as(owner, 'POST', '/api/api-keys', { name: 'k' })).json() as { key: string })
       .key;
-    const db = env.services.db.kysely;
     const url = 'https://hooks.example.net/hooks/tok_SECRET123?key=QUERYSECRET';
-    const endpoint = await insertEndpoint(db, owner.accountId, { url });
+    const endpoint = await env.addWebhook(owner.accountId, { url });
     const message = messageRow(owner.accountId, { status: 'delivered', next_attempt_at: null });
     await env.insertMessage(message);
     const eventId = newId();
-    await db
-      .insertInto('events')
-      .values({
+    await env.addEvents([
+      {
         id: eventId,
         message_id: message.id,
         account_id: owner.accountId,
         type: 'email.delivered',
         data: '{}',
         created_at: clock.now(),
-      })
-      .execute();
-    await db
-      .insertInto('webhook_attempts')
-      .values({
-        id: newId(),
-        webhook_id: endpoint.id,
-        account_id: owner.accountId,
-        event_id: eventId,
-        event_type: 'email.delivered',
-        attempt: 1,
-        started_at: clock.now(),
-        duration_ms: 12,
-        success: 1,
-        status_code: 200,
-        response: '',
-        error: null,
-      })
-      .execute();
+      },
+    ]);
+    await env.addWebhookAttempt({
+      id: newId(),
+      webhook_id: endpoint.id,
+      account_id: owner.accountId,
+      event_id: eventId,
+      event_type: 'email.delivered',
+      attempt: 1,
+      started_at: clock.now(),
+      duration_ms: 12,
+      success: 1,
+      status_code: 200,
+      response: '',
+      error: null,
+    });
     const shown = async (read: () => Promise<{ statusCode: number; body: string; json(): unknown }>) => {
       const res = await read();
       expect(res.statusCode, res.body).toBe(200);
@@ -506,7 +500,8 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const { secret, otpauth_url } = setup.json() as { secret: string; otpauth_url: string };
     expect(otpauth_url).toContain(`secret=${secret}`);
     // Sealed at rest.
-    const row = await env.services.db.kysely.selectFrom('members').selectAll().executeTakeFirstOrThrow();
+    const [row] = await env.members(owner.accountId);
+    if (!row) throw new Error('no member stored');
     expect(row.totp_pending_secret).not.toContain(secret);
     expect((await as(owner, 'POST', '/api/auth/totp/confirm', { code: '000000' })).statusCode).toBe(400);
     const confirmed = await as(owner, 'POST', '/api/auth/totp/confirm', {
@@ -846,24 +841,15 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     const ownerElsewhere = browserOf(await login('owner@example.org'));
     const alive = async (b: DashboardBrowser) => (await as(b, 'GET', '/api/account')).statusCode === 200;
     // A session from before members (no member: the owner's, as it is read) ends with the owner's.
-    const kysely = env.services.db.kysely;
-    await kysely
-      .insertInto('sessions')
-      .values({
-        id_hash: 'f'.repeat(64),
-        account_id: owner.accountId,
-        member_id: null,
-        created_at: clock.now(),
-        last_seen_at: clock.now(),
-        expires_at: clock.now() + 3600_000,
-      })
-      .execute();
-    const legacy = () =>
-      kysely
-        .selectFrom('sessions')
-        .select('id_hash')
-        .where('id_hash', '=', 'f'.repeat(64))
-        .executeTakeFirst();
+    await env.addSession({
+      id_hash: 'f'.repeat(64),
+      account_id: owner.accountId,
+      member_id: null,
+      created_at: clock.now(),
+      last_seen_at: clock.now(),
+      expires_at: clock.now() + 3600_000,
+    });
+    const legacy = async () => (await env.sessions()).find((r) => r.id_hash === 'f'.repeat(64));
     expect(await legacy()).toBeDefined();
     // The owner changes the password: the owner's other session ends, the admin's does not.
     const changed = await as(owner, 'POST', '/api/auth/password', {
@@ -944,11 +930,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       'viewer@example.org',
     ]);
     // One of them delivered (final): still no date.
-    await env.services.db.kysely
-      .updateTable('messages')
-      .set({ status: 'delivered', next_attempt_at: null })
-      .where('id', '=', sealed[0]!.id)
-      .execute();
+    await env.updateMessage(sealed[0]!.id, { status: 'delivered', next_attempt_at: null });
     for (const m of sealed) {
       // The bytes as sent are kept from the first attempt: they are withheld too.
       await env.keepRaw(
@@ -958,9 +940,8 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
         clock.now(),
       );
       // A notice the recipient's mail system sent back, quoting the message: its text is withheld too.
-      await env.services.db.kysely
-        .insertInto('events')
-        .values({
+      await env.addEvents([
+        {
           id: newId(),
           account_id: owner.accountId,
           message_id: m.id,
@@ -971,8 +952,8 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
             text: `${token} ${inviteToken}`,
           }),
           created_at: clock.now(),
-        })
-        .execute();
+        },
+      ]);
       for (const reader of [
         (url: string) => as(viewer, 'GET', url),
         (url: string) => env.app.inject({ method: 'GET', url, headers: { 'x-api-key': ownerKey } }),
@@ -996,11 +977,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
       expect(copy.statusCode).toBe(400);
       expect(copy.body).toMatch(/^validation_error: .*carries a sign-in link/);
       // Its content removed once it is final: the reason it cannot be re-sent is still the link.
-      await env.services.db.kysely
-        .updateTable('messages')
-        .set({ content_removed_at: clock.now() })
-        .where('id', '=', m.id)
-        .execute();
+      await env.updateMessage(m.id, { content_removed_at: clock.now() });
       const later = await as(owner, 'POST', `/api/emails/${m.id}/resend`);
       expect(later.body).toMatch(/^validation_error: .*carries a sign-in link/);
     }
@@ -1111,7 +1088,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
     expect(sup.statusCode, sup.body).toBe(201);
     expect((await as(admin, 'DELETE', '/api/suppressions/gone@example.net')).statusCode).toBe(204);
     // Webhooks need a paid plan.
-    await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
+    await env.setPlan(owner.accountId, 'pro');
     const hook = await as(admin, 'POST', '/api/webhooks', {
       url: 'https://hooks.example.net/x',
       events: ['email.delivered'],
@@ -1208,7 +1185,7 @@ describe.each(databaseKinds)('teams on $name', (kind) => {
   it('keeps what a target and a key were called, so entries about what is gone still name it', async () => {
     await start();
     const owner = await signUpAndVerify(env, 'owner@example.org', PASSWORD);
-    await env.services.repos.accounts.setPlan(owner.accountId, 'pro');
+    await env.setPlan(owner.accountId, 'pro');
     await invite(owner, 'joiner@example.org', 'viewer');
     const joiner = (
       (await as(owner, 'GET', '/api/members')).json() as { data: { id: string; email: string }[] }

@@ -111,20 +111,12 @@ describe.each(writers)('test sends on $name', ({ kind, acceptThread }) => {
     const again = await testSend(tenant, validSend, env.app, key);
     expect(again.json()).toEqual(first.json());
     expect((await account(tenant)).test_sends.sent).toBe(1);
-    await env.services.db.kysely
-      .updateTable('test_usage')
-      .set({ sent: 100 })
-      .where('account_id', '=', tenant.accountId)
-      .execute();
+    await env.setTestUsage(tenant.accountId, '2026-11-26', 100);
     const refused = await testSend(tenant, validSend, env.app, { 'idempotency-key': 'order-43' });
     expect(refused.statusCode).toBe(429);
     expect((await account(tenant)).test_sends.sent).toBe(100);
     // The refused send gave its key back: once there is room, the same request is stored as a new one.
-    await env.services.db.kysely
-      .updateTable('test_usage')
-      .set({ sent: 99 })
-      .where('account_id', '=', tenant.accountId)
-      .execute();
+    await env.setTestUsage(tenant.accountId, '2026-11-26', 99);
     const retried = await testSend(tenant, validSend, env.app, { 'idempotency-key': 'order-43' });
     expect(retried.statusCode).toBe(200);
     expect(await stored(tenant)).toBe(2);

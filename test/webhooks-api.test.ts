@@ -61,11 +61,8 @@ describe.each(databaseKinds)('webhooks API on $name', (kind) => {
     expect(list.data[0]!.secret).toBeUndefined();
     const one = (await call(tenant, 'GET', `/api/webhooks/${created.id}`)).json() as WebhookJson;
     expect(one.secret).toBeUndefined();
-    const row = await env.services.db.kysely
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('id', '=', created.id)
-      .executeTakeFirstOrThrow();
+    const row = await env.webhook(tenant.accountId, created.id);
+    if (!row) throw new Error(`webhook ${created.id} not stored`);
     expect(JSON.stringify(row)).not.toContain(created.secret!.slice(6));
     expect(row.secret).toMatch(/^v1:/);
     const revealed = (await call(tenant, 'GET', `/api/webhooks/${created.id}/secret`)).json() as {

@@ -379,17 +379,16 @@ describe.each(databaseKinds)('webhook delivery on $name', (kind) => {
     expect(verify(secret, third!).type).toBe('email.queued');
     // Never a report's event: it is pushed to no webhook, and its text may quote the message.
     const report = newId();
-    await env.services.db.kysely
-      .insertInto('events')
-      .values({
+    await env.addEvents([
+      {
         id: report,
         account_id: tenant.accountId,
         message_id: id,
         type: 'email.report_received',
         data: JSON.stringify({ kind: 'undetermined', category: 'undetermined', text: 'a quoted link' }),
         created_at: Date.now(),
-      })
-      .execute();
+      },
+    ]);
     const refused = await call(tenant, 'POST', `/api/webhooks/${webhookId}/replay`, { event_id: report });
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toMatch(/^validation_error: email\.report_received events are never sent/);
@@ -425,7 +424,7 @@ describe.each(databaseKinds)('webhook durability and safety on $name', (kind) =>
         headers: { 'x-api-key': tenant.apiKey },
         payload: { url: receiver.url() },
       });
-      const secret = (created.json() as { secret: string }).secret;
+      const { id: webhookId, secret } = created.json() as { id: string; secret: string };
       await env.app.inject({
         method: 'POST',
         url: '/api/email/send',
@@ -436,7 +435,7 @@ describe.each(databaseKinds)('webhook durability and safety on $name', (kind) =>
         receiver.received.length === 1 ? true : undefined,
       );
       await until('the first attempt recorded', async () => {
-        const row = await env.services.db.kysely.selectFrom('webhook_outbox').selectAll().executeTakeFirst();
+        const [row] = await env.webhookPushes(webhookId);
         return row && Number(row.attempts) === 1 ? row : undefined;
       });
       // The process stops before the retry is due…

@@ -2,27 +2,34 @@
 // their events and attempts, the mail the service sent, queue state, reputation, blocks and suppressions.
 // Every method goes through the instance's own repositories (or, where no repository answers the
 // question, one query of the same database): tests say what they look at, not which table holds it.
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { ReputationMove } from '../../src/db/account-reputation-repo.js';
 import { compressRaw } from '../../src/db/messages-repo.js';
 import type { AttemptRecord } from '../../src/db/queue-repo.js';
 import { keepRawStatement } from '../../src/db/queue-record.js';
+import { addReputationCounts } from '../../src/db/reputation-repo.js';
 import type {
   AccountTokenRow,
+  AuditLogRow,
+  Database,
   DomainsTable,
   EventType,
   InboundMessageRow,
   MessageRow,
   MessageStatus,
   NewDomain,
+  NewEvent,
   Plan,
   ReceivedMessage,
+  SessionsTable,
+  WebhookAttemptRow,
 } from '../../src/db/schema.js';
 import { executeStatement } from '../../src/db/statement.js';
 import { newId } from '../../src/ids.js';
+import type { ReputationDelta } from '../../src/reputation/counts.js';
 import { reputationAudit } from '../../src/reputation/guard.js';
 import type { Services } from '../../src/services.js';
-import { queuePushes } from './webhook-pushes.js';
+import { insertEndpoint, queuePushes } from './webhook-pushes.js';
 
 export type TestFacade = ReturnType<typeof testFacade>;
 
@@ -82,6 +89,10 @@ export function testFacade(
         .onConflict((oc) => oc.columns(['account_id', 'day']).doUpdateSet({ sent }))
         .execute();
     },
+    /** The account's audit log, newest first. */
+    auditLog: (accountId: string) => repos.audit.list(accountId, 1000),
+    /** Adds an audit entry as given (an old one, say). */
+    addAuditEntry: (entry: AuditLogRow) => repos.audit.insert(entry),
     /** The account's notices (quota warnings…), by kind. */
     notices: (accountId: string) =>
       db
@@ -93,6 +104,14 @@ export function testFacade(
     // Dashboard sign-in.
     /** Every dashboard session (its id only as a hash). */
     sessions: () => db.selectFrom('sessions').selectAll().execute(),
+    /** Stores a dashboard session as given (one from before members, say). */
+    async addSession(session: Insertable<SessionsTable>): Promise<void> {
+      await db.insertInto('sessions').values(session).execute();
+    },
+    /** The account's members, as stored (passwords hashed, TOTP secrets sealed). */
+    members: (accountId: string) => repos.members.list(accountId),
+    /** The invited member (not an owner) at the address, accepted or not. */
+    invitedMember: (email: string) => repos.members.findInvitedByEmail(email),
     /** Stores a mailed link as sign-up does (its token as a hash), in place of the account's earlier one. */
     /** The owner's: links of invited members are made by reset requests only. */
     plantLink: (link: Omit<AccountTokenRow, 'member_id'>) =>
@@ -112,6 +131,17 @@ export function testFacade(
     pausedAccounts: () => repos.accountReputation.paused(),
     /** How many accounts are in each reputation state. */
     reputationCounts: () => repos.accountReputation.countByStatus(),
+    /** Adds to the accounts' daily reputation counts as the worker's and the receiver's records do. */
+    addReputationCounts: (deltas: ReputationDelta[]) => addReputationCounts(db, deltas),
+    /** The account's reputation counts as stored, one row per day and recipient domain. */
+    reputationDays: (accountId: string) =>
+      db
+        .selectFrom('reputation_counts')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('day')
+        .orderBy('domain')
+        .execute(),
     /** The account's bounce and complaint counts over days >= fromDay (YYYY-MM-DD), as the guard weighs them. */
     reputationWindow: (accountId: string, fromDay: string) => repos.reputation.window(accountId, fromDay),
 
@@ -167,6 +197,30 @@ export function testFacade(
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    /** The ids of every message stored, whichever account's. */
+    async messageIds(): Promise<string[]> {
+      const rows = await db.selectFrom('messages').select('id').execute();
+      return rows.map((r) => r.id);
+    },
+    /** Changes a message as a worker, a pass or an older version would have left it. */
+    async updateMessage(messageId: string, changes: Updateable<Database['messages']>): Promise<void> {
+      await db.updateTable('messages').set(changes).where('id', '=', messageId).execute();
+    },
+    /**
+     * A message's HTML as stored (`sealed` 1: sealed, sealedHtml opens it), '' once its content is
+     * removed; undefined when the message is gone.
+     */
+    storedBody: (messageId: string) =>
+      db
+        .selectFrom('message_bodies')
+        .select(['html', 'sealed'])
+        .where('message_id', '=', messageId)
+        .executeTakeFirst(),
+    /** The ids of the messages whose content goes as soon as they are final (they carry a sign-in link). */
+    async sealedMessageIds(): Promise<string[]> {
+      const rows = await db.selectFrom('sealed_messages').select('message_id').execute();
+      return rows.map((r) => r.message_id);
+    },
     /** Every message of the account, the service's own mail to it included, oldest first. */
     messagesOf: (accountId: string) =>
       db
@@ -200,6 +254,15 @@ export function testFacade(
       await db.insertInto('messages').values(row).execute();
       await db.insertInto('message_bodies').values({ message_id: row.id, html }).execute();
     },
+    /** Records events as given, as if the service had (a report received, an account warning). */
+    async addEvents(events: NewEvent[]): Promise<void> {
+      await db.insertInto('events').values(events).execute();
+    },
+    /** The ids of every event stored, whichever account's, in order of id. */
+    async eventIds(): Promise<string[]> {
+      const rows = await db.selectFrom('events').select('id').orderBy('id').execute();
+      return rows.map((r) => r.id);
+    },
     /** Events of these types recorded for any of the messages, oldest first. */
     eventsOfTypes: (types: EventType[], messageIds: string[]) =>
       db
@@ -216,6 +279,15 @@ export function testFacade(
     async keepRaw(accountId: string, messageId: string, signed: Buffer, now: number): Promise<void> {
       const kept = await compressRaw(signed, now);
       if (kept) await executeStatement(db, keepRawStatement(messageId, accountId, kept));
+    },
+    /** Whether the bytes the message was last sent as are still stored (content removal deletes them). */
+    async rawKept(messageId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('message_raw')
+        .select('message_id')
+        .where('message_id', '=', messageId)
+        .executeTakeFirst();
+      return row !== undefined;
     },
     /** Every delivery attempt recorded, whichever account's. */
     allAttempts: () => db.selectFrom('delivery_attempts').selectAll().execute(),
@@ -247,6 +319,9 @@ export function testFacade(
         .execute(),
     /** When the next queued message falls due (undefined: none waits). */
     nextDue: (now = Date.now()) => repos.queue.nextDue(now),
+    /** Claims due mail as a worker of process `owner` does (the queue's claimDue), leased until `until`. */
+    claimDue: (owner: string, now: number, until: number, limit: number) =>
+      repos.queue.claimDue(owner, now, until, limit),
     /** Records delivery results as the worker does (the queue's recordMany). */
     recordAttempts: (records: AttemptRecord[]) => repos.queue.recordMany(records),
 
@@ -262,6 +337,16 @@ export function testFacade(
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    /** Adds a webhook endpoint as given, plan or not (its secret a placeholder, not sealed). */
+    addWebhook: (accountId: string, options?: Parameters<typeof insertEndpoint>[2]) =>
+      insertEndpoint(db, accountId, options),
+    /** A webhook endpoint as stored (its secrets sealed). */
+    webhook: (accountId: string, id: string) => repos.webhooks.get(accountId, id),
+    /** Records a push's attempt as given, as if made. */
+    addWebhookAttempt: (attempt: WebhookAttemptRow) => repos.webhookOutbox.insertAttempt(attempt),
+    /** The endpoint's push attempts, newest first. */
+    webhookAttempts: (accountId: string, webhookId: string) =>
+      repos.webhookOutbox.attempts(accountId, webhookId, undefined, 1000),
     /** The pushes queued for a webhook endpoint, sent or not. */
     webhookPushes: (webhookId: string) =>
       db.selectFrom('webhook_outbox').selectAll().where('webhook_id', '=', webhookId).execute(),
@@ -287,6 +372,9 @@ export function testFacade(
     inboundReport: (id: string) => repos.inbound.get(id),
     /** A stored report's raw text (base64), kept apart from its row. */
     inboundRaw: (id: string) => repos.inbound.raw(id),
+    /** Records a stored report's outcome and its effects as the processor does (false: already done). */
+    completeInbound: (...args: Parameters<Services['repos']['inbound']['complete']>) =>
+      repos.inbound.complete(...args),
     /** The ids of the reports in `status` (pending: stored, not yet processed). */
     async inboundWithStatus(status: InboundMessageRow['status']): Promise<string[]> {
       const rows = await db
