@@ -140,8 +140,9 @@ export function decideNext(
     return failedWith({
       ...details,
       ...expiredData(deadline, recordedCategory(result.category, senderBlock)),
-      // Given up before the deadline itself: the next attempt would have come after it.
-      detail: `${expiredDetail(message.createdAt, deadline)}: no attempt was due before then; last reply: ${result.reply}`,
+      // Given up at this attempt: its deadline came while it ran (an attempt is cut there short of its
+      // final "."), or the next attempt would have come after it.
+      detail: `${expiredDetail(message.createdAt, deadline)}: ${now >= deadline ? 'the deadline came during this attempt' : 'no attempt was due before then'}; last reply: ${result.reply}`,
     });
   }
   // Only the first deferral is an event (ARCHITECTURE.md); every attempt is still in delivery_attempts.

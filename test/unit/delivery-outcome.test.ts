@@ -293,6 +293,32 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
     });
   });
 
+  it('says when the deadline came during the attempt rather than before the next one', () => {
+    const during = decideNext(
+      { status: 'queued', attempts: 0, createdAt: NOW, deadline: NOW + MIN },
+      attempt({ greylisted: false }),
+      NOW + MIN,
+      0.5,
+    );
+    expect(during.events[0]!.data).toMatchObject({
+      reason: 'expired',
+      detail: expect.stringMatching(
+        /^not delivered within 1 minute: the deadline came during this attempt; last reply: 450 /,
+      ) as unknown,
+    });
+    const before = decideNext(
+      { status: 'queued', attempts: 0, createdAt: NOW, deadline: NOW + MIN },
+      attempt({ greylisted: false }),
+      NOW + MIN - 1,
+      0.5,
+    );
+    expect(before.events[0]!.data).toMatchObject({
+      detail: expect.stringMatching(
+        /^not delivered within 1 minute: no attempt was due before then; /,
+      ) as unknown,
+    });
+  });
+
   it('fails a message claimed past its deadline without an attempt, keeping the last deferral’s category', () => {
     const n = expiredUnattempted({ createdAt: NOW, attempts: 3 }, NOW + 10 * MIN, 'network_error');
     expect(n).toEqual({
