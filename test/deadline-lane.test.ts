@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { capturedLog } from './helpers/captured-log.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { until } from './helpers/wait.js';
@@ -23,6 +24,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
   let env: TestEnv;
   let tenant: Tenant;
   const clock = new ManualClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+  const log = capturedLog();
   const mail = new MailFixture({ domains: ['dest.example'] });
   const open: net.Socket[] = [];
   let accepted = 0;
@@ -41,6 +43,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     for (let i = 0; i < BACKLOG; i++) mail.addDomain(`dead${i}.example`, 'mx.dead.example', address);
     env = await startTestEnv(kind, {
       clock,
+      logger: log.logger,
       env: {
         ...mail.env,
         TXMAIL_WORKER_CONCURRENCY: String(SLOTS),
@@ -124,6 +127,12 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     });
     expect(await env.attempts(tenant.accountId, code)).toEqual([]);
     expect(mail.sink.for('late@dest.example')).toHaveLength(0);
+    // The operator's log says so, as an MTA's says of mail it gives up on in its queue.
+    const line = log
+      .text()
+      .split('\n')
+      .find((l) => l.includes(code) && l.includes('expired without a further attempt'));
+    expect(JSON.parse(line!)).toMatchObject({ messageId: code, domain: 'dest.example', attempts: 0 });
     const event = (await env.events(tenant.accountId, code)).find((e) => e.type === 'email.failed');
     expect(JSON.parse(event!.data)).toMatchObject({
       reason: 'expired',

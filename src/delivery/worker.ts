@@ -513,7 +513,16 @@ export class DeliveryWorker {
    */
   private logAttempt(m: MessageWithBody, record: AttemptRecord): void {
     const a = record.attempt;
-    if (!a) return;
+    if (!a) {
+      // Failed without an attempt (expired while it waited, or unsendable): as Postfix logs a message
+      // it gives up on in the queue ("status=expired").
+      if (record.status === 'failed')
+        this.logger.info(
+          { messageId: m.id, domain: m.to_domain, status: record.status, attempts: m.attempts },
+          record.counted === false ? 'expired without a further attempt' : 'failed without an attempt',
+        );
+      return;
+    }
     this.logger.info(
       {
         messageId: m.id,
