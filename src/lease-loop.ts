@@ -17,8 +17,9 @@
 // slot is held so, up to `reserve` more items are claimed beyond the concurrency, from the groups that
 // have nothing in flight (the claim's pool 'reserve'): one group's stuck work then cannot hold up every
 // other group's. Up to `lane` more, apart from those, go to the caller's urgent items (pool 'lane': the
-// delivery worker's mail with a deadline), so that neither pool can take the other's places; an item
-// that no longer needs its lane place (its deadline passed) leaves it and runs on outside every count.
+// delivery worker's mail with a deadline), so that neither pool can take the other's places. A lane
+// item stands aside in room of the lane's own (`laneAsideLimit`), and one that no longer needs its
+// place at all (its deadline passed) leaves it and runs on outside every count.
 
 /** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
 export interface Timers {
@@ -54,6 +55,11 @@ export interface LeaseLoopOptions<T> {
    * places, for the caller's urgent items (pool 'lane'); 0, the default: none.
    */
   lane?: number;
+  /**
+   * Lane items that may stand aside at once, in room of their own (the slots' may be full of another
+   * group's stuck work): a stuck lane item then gives its place to the next; 0, the default: none.
+   */
+  laneAsideLimit?: number;
   /**
    * Leases up to `slots` items (at least one); what it returns, the loop runs. `pool`: 'slots', the
    * usual claim; 'reserve', only from groups with nothing in flight; 'lane', only urgent items (the
@@ -96,6 +102,8 @@ export class LeaseLoop<T> {
   private readonly reserved = new Set<string>();
   /** The keys of items in flight claimed for the lane (and not standing aside since): no slot either. */
   private readonly laned = new Set<string>();
+  /** The keys of lane items standing aside, in the lane's own room (laneAsideLimit): no place. */
+  private readonly laneAside = new Set<string>();
   /** The keys of items that left their lane place (leaveLane) and still run: counted nowhere. */
   private readonly outside = new Set<string>();
   private woken = false;
@@ -130,7 +138,8 @@ export class LeaseLoop<T> {
    * slot, reserve or lane, and the place is claimed again.
    */
   leaveLane(key: string): void {
-    if (!this.laned.delete(key)) return;
+    const placed = this.laned.delete(key);
+    if (!placed && !this.laneAside.delete(key)) return;
     this.outside.add(key);
     this.wake();
   }
@@ -243,7 +252,8 @@ export class LeaseLoop<T> {
    * in the lane or outside.
    */
   private free(): number {
-    const elsewhere = this.aside.size + this.reserved.size + this.laned.size + this.outside.size;
+    const elsewhere =
+      this.aside.size + this.reserved.size + this.laned.size + this.laneAside.size + this.outside.size;
     return this.options.concurrency - (this.inFlight.size - elsewhere);
   }
 
@@ -269,9 +279,16 @@ export class LeaseLoop<T> {
 
   private track(key: string, item: T): void {
     const stepAside = () => {
-      if (!this.inFlight.has(key) || this.aside.has(key)) return this.aside.has(key);
-      // Out of its lane place already: it fills nothing to give up.
-      if (this.outside.has(key)) return true;
+      if (!this.inFlight.has(key)) return false;
+      // Aside already, or out of its lane place: it fills nothing to give up.
+      if (this.aside.has(key) || this.laneAside.has(key) || this.outside.has(key)) return true;
+      if (this.laned.has(key)) {
+        if (this.laneAside.size >= (this.options.laneAsideLimit ?? 0)) return false;
+        this.laned.delete(key);
+        this.laneAside.add(key);
+        this.wake();
+        return true;
+      }
       if (this.aside.size >= (this.options.asideLimit ?? 0)) {
         // Woken once, when the item is first refused: it asks again every so often while it waits.
         if (!this.stuck.has(key)) {
@@ -296,6 +313,7 @@ export class LeaseLoop<T> {
       this.aside.delete(key);
       this.stuck.delete(key);
       this.outside.delete(key);
+      this.laneAside.delete(key);
       if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve || inLane) this.wake();
     });
   }

@@ -47,7 +47,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
       env: {
         ...mail.env,
         TXMAIL_WORKER_CONCURRENCY: String(SLOTS),
-        TXMAIL_DESTINATION_LIMITS: 'default:connections=5,messages=100',
+        TXMAIL_DESTINATION_LIMITS: 'default:connections=20,messages=100',
       },
     });
     tenant = await createTenant(env.services, { domain: 'acme.example' });
@@ -174,5 +174,31 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
     expect(await message(code)).toMatchObject({ attempts: 1 });
     // The code before it is still connected: it left its place, not its attempt.
     expect(open.length).toBe(SLOTS + 2);
+  });
+
+  it("gives the lane place of a code stuck at its server to another busy account's code", async () => {
+    const busy = await createTenant(env.services, { domain: 'busy.example' });
+    const [domain] = await env.domainsOf(busy.accountId);
+    const res = await env.app.inject({
+      method: 'PATCH',
+      url: `/api/domains/${domain!.id}`,
+      headers: { 'x-api-key': busy.apiKey },
+      payload: { expire_after: 600 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // The other account's mail to the tarpit takes the reserve: it is idle no longer.
+    const before = accepted;
+    await sendAccepted(env, busy, { from: 'Busy <news@busy.example>', to: 'jane@dead2.example' });
+    await until('the reserve held by the tarpit', async () => (accepted >= before + 1 ? true : undefined));
+    // This account's code to the tarpit takes the lane's one place.
+    await sendCode('jane@dead3.example');
+    await until('the lane held by the tarpit', async () => (accepted >= before + 2 ? true : undefined));
+    // The other account's code: the stuck one stands aside in the lane's room and gives it the place.
+    await sendAccepted(env, busy, { from: 'Busy <codes@busy.example>', to: 'busy-code@dest.example' });
+    await until(
+      "the other account's code delivered",
+      async () => (mail.sink.for('busy-code@dest.example').length > 0 ? true : undefined),
+      15_000,
+    );
   });
 });

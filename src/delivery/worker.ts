@@ -185,6 +185,9 @@ export class DeliveryWorker {
       // As many places again for due mail with a deadline, one per account at a time: a code must not
       // wait for a slot its own account's backlog holds, nor take the idle accounts' reserve (claim).
       lane: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
+      // A code stuck at its server stands aside in the lane's own room after asideAfterMs, and the place
+      // goes to another account's code: its account holds it (claim's `except`) until it ends.
+      laneAsideLimit: Math.ceil(options.concurrency / RESERVE_PER_SLOTS) * ASIDE_PER_SLOT,
       key: (m) => m.id,
       claim: (slots, pool) => this.claim(slots, pool),
       run: (m, stepAside) => this.processAside(m, stepAside),
@@ -337,7 +340,8 @@ export class DeliveryWorker {
     const now = this.clock.now();
     const check = this.options.leaseCheck?.();
     const leaseUntil = now + this.options.leaseMs;
-    // The lane's places go to due mail with a deadline, of accounts holding none of them: a code must
+    // The lane's places go to due mail with a deadline, of accounts with none on the lane (in a place or
+    // standing aside in the lane's room, until its deadline passes): a code must
     // not wait for a slot its own account's slow backlog holds (a fault probe saw codes expire so). They
     // are apart from the reserve's, which stay the idle accounts' (a fault probe saw one account's codes,
     // stuck at a server that never answered their final ".", take the reserve from every other account).

@@ -196,7 +196,7 @@ describe('the lease loop', () => {
    * many items a claim finds (by default as many as it asks for).
    */
   const asideLoop = (
-    options: { asideLimit: number; reserve?: number; lane?: number },
+    options: { asideLimit: number; reserve?: number; lane?: number; laneAsideLimit?: number },
     found: (pool: ClaimPool, slots: number) => number = (_pool, slots) => slots,
   ) => {
     const t = manualTimers();
@@ -324,6 +324,33 @@ describe('the lease loop', () => {
     running.get('item-0')!.finish();
     await flush();
     expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve', '1 lane', 1]);
+    for (const r of running.values()) r.finish();
+    await loop.stop();
+  });
+
+  it("lets a lane item stand aside in the lane's own room, up to its limit, while the slots' room is full", async () => {
+    const { asked, running, loop } = asideLoop(
+      { asideLimit: 0, reserve: 1, lane: 1, laneAsideLimit: 1 },
+      (pool, slots) => (pool === 'reserve' ? 0 : slots),
+    );
+    loop.start();
+    await flush();
+    expect(running.get('item-0')!.stepAside()).toBe(false);
+    expect(running.get('item-1')!.stepAside()).toBe(false);
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane']);
+    // The lane's item stands aside: its place is claimed again.
+    expect(running.get('item-2')!.stepAside()).toBe(true);
+    await flush();
+    expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve', '1 lane']);
+    // The lane's room is full: the next keeps its place; leaving the lane (its deadline) makes room.
+    expect(running.get('item-3')!.stepAside()).toBe(false);
+    loop.leaveLane('item-2');
+    await flush();
+    expect(running.get('item-3')!.stepAside()).toBe(true);
+    await flush();
+    expect(asked.filter((a) => a === '1 lane')).toHaveLength(3);
+    expect(loop.held()).toHaveLength(5);
     for (const r of running.values()) r.finish();
     await loop.stop();
   });
