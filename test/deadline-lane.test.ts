@@ -61,19 +61,21 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
   });
 
   const message = (id: string) => env.message(tenant.accountId, id);
+  /** Sets the expire_after of the account's domain `name`, through the API. */
+  const expireAfter = async (t: Tenant, name: string, seconds: number) => {
+    const domain = (await env.domainsOf(t.accountId)).find((d) => d.name === name);
+    const res = await env.app.inject({
+      method: 'PATCH',
+      url: `/api/domains/${domain!.id}`,
+      headers: { 'x-api-key': t.apiKey },
+      payload: { expire_after: seconds },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
   const sendCode = (to: string) => sendAccepted(env, tenant, { from: 'Acme <codes@codes.example>', to });
 
   it("delivers a code while its own account's backlog holds every slot, and starts none of the backlog", async () => {
-    const [codes] = await env
-      .domainsOf(tenant.accountId)
-      .then((ds) => ds.filter((d) => d.name === 'codes.example'));
-    const res = await env.app.inject({
-      method: 'PATCH',
-      url: `/api/domains/${codes!.id}`,
-      headers: { 'x-api-key': tenant.apiKey },
-      payload: { expire_after: 600 },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await expireAfter(tenant, 'codes.example', 600);
     const backlog: string[] = [];
     for (let i = 0; i < BACKLOG; i++)
       backlog.push(await sendAccepted(env, tenant, { to: `jane@dead${i}.example` }));
@@ -178,14 +180,7 @@ describe.each(databaseKinds)('mail with a deadline within its own account, on $n
 
   it("gives the lane place of a code stuck at its server to another busy account's code", async () => {
     const busy = await createTenant(env.services, { domain: 'busy.example' });
-    const [domain] = await env.domainsOf(busy.accountId);
-    const res = await env.app.inject({
-      method: 'PATCH',
-      url: `/api/domains/${domain!.id}`,
-      headers: { 'x-api-key': busy.apiKey },
-      payload: { expire_after: 600 },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await expireAfter(busy, 'busy.example', 600);
     // The other account's mail to the tarpit takes the reserve: it is idle no longer.
     const before = accepted;
     await sendAccepted(env, busy, { from: 'Busy <news@busy.example>', to: 'jane@dead2.example' });
