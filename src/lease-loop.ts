@@ -58,6 +58,8 @@ export interface LeaseLoopOptions<T> {
   /**
    * Lane items that may stand aside at once, in room of their own (the slots' may be full of another
    * group's stuck work): a stuck lane item then gives its place to the next; 0, the default: none.
+   * Items that left the lane (leaveLane) count against it too, and while it holds more the lane claims
+   * nothing: it bounds what the lane keeps running, as `asideLimit` bounds the slots'.
    */
   laneAsideLimit?: number;
   /**
@@ -265,9 +267,19 @@ export class LeaseLoop<T> {
     return this.placesFree(this.options.reserve ?? 0, this.reserved);
   }
 
-  /** Lane places free: under the same condition as the reserve's (reserveFree). */
+  /**
+   * Lane places free: under the same condition as the reserve's (reserveFree), and none while the
+   * lane's room holds more than its limit (items that left the lane at their deadline, still running,
+   * may take it past it).
+   */
   private laneFree(): number {
-    return this.placesFree(this.options.lane ?? 0, this.laned);
+    const overfull = this.laneRoom() > (this.options.laneAsideLimit ?? 0);
+    return overfull ? 0 : this.placesFree(this.options.lane ?? 0, this.laned);
+  }
+
+  /** Lane items standing aside, and those that left the lane, still running. */
+  private laneRoom(): number {
+    return this.laneAside.size + this.outside.size;
   }
 
   private placesFree(limit: number, taken: ReadonlySet<string>): number {
@@ -283,7 +295,7 @@ export class LeaseLoop<T> {
       // Aside already, or out of its lane place: it fills nothing to give up.
       if (this.aside.has(key) || this.laneAside.has(key) || this.outside.has(key)) return true;
       if (this.laned.has(key)) {
-        if (this.laneAside.size >= (this.options.laneAsideLimit ?? 0)) return false;
+        if (this.laneRoom() >= (this.options.laneAsideLimit ?? 0)) return false;
         this.laned.delete(key);
         this.laneAside.add(key);
         this.wake();
@@ -312,9 +324,10 @@ export class LeaseLoop<T> {
       this.inFlight.delete(key);
       this.aside.delete(key);
       this.stuck.delete(key);
-      this.outside.delete(key);
-      this.laneAside.delete(key);
-      if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve || inLane) this.wake();
+      // One out of the lane's place ended too: its room, and its group's turn in the lane, are free.
+      const inLaneRoom = this.outside.delete(key) || this.laneAside.delete(key);
+      if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve || inLane || inLaneRoom)
+        this.wake();
     });
   }
 }

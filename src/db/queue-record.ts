@@ -340,18 +340,20 @@ export function expiredClaimStatement(
 }
 
 /**
- * Leases due messages with a deadline that no live lease holds, earliest due first, to `owner`: for the
- * claim's swap (QueueRepo.claimDue), up to each account's number in `pick`; for the worker's reserve
- * (QueueRepo.claimReserveWithDeadline), one per account, up to `pick.limit` in all. Reads the partial
- * index messages_account_due_deadline (migration 043). On PostgreSQL the rows are locked (skipping
- * those another claim holds, as the fair claim does) and answered with their bodies, as the claim's
- * are; on SQLite the leased rows alone (the store reads their bodies).
- */
-/**
  * Which due mail with a deadline to lease: for each account of a map, up to its number (the claim's
  * swap); or one per account, `limit` in all, none of the accounts in `except` (the worker's lane).
  */
 export type LanePick = ReadonlyMap<string, number> | { limit: number; except?: readonly string[] };
+
+/**
+ * Leases due messages with a deadline that no live lease holds, earliest due first, to `owner`: for the
+ * claim's swap (QueueRepo.claimDue), up to each account's number in `pick`; for the worker's lane
+ * (QueueRepo.claimLane), one per account not in `pick.except`, still before its deadline (one past it
+ * is the expiry pass's), up to `pick.limit` in all. Reads the partial index
+ * messages_account_due_deadline (migration 043). On PostgreSQL the rows are locked (skipping those
+ * another claim holds, as the fair claim does) and answered with their bodies, as the claim's are; on
+ * SQLite the leased rows alone (the store reads their bodies).
+ */
 
 export function deadlineLaneStatement(
   owner: string,
@@ -378,9 +380,10 @@ export function deadlineLaneStatement(
   } else {
     const { limit, except = [] } = pick as { limit: number; except?: readonly string[] };
     const others = except.length > 0 ? ` and m.account_id not in (${placeholders(except.length)})` : '';
-    chosen = `select id from (select m.id, m.next_attempt_at as at, ${rank} from messages as m where ${due}${others}) as ranked
+    chosen = `select id from (select m.id, m.next_attempt_at as at, ${rank} from messages as m
+                               where ${due} and m.deadline_at > ?${others}) as ranked
               where k = 1 order by at, id limit ${Math.max(0, Math.floor(limit))}`;
-    parameters = [...except];
+    parameters = [now, ...except];
   }
   const update = `update messages set lease_owner = ?, lease_expires_at = ?
           where id in (select id from messages where id in (${chosen})

@@ -152,12 +152,12 @@ export class QueueRepo {
   }
 
   /**
-   * The worker's reserve for mail with a deadline (delivery/worker.ts claim): up to `limit` due messages
-   * with a deadline, one per account, earliest due first, whatever the account holds. When every slot
-   * holds an attempt that cannot step aside (to servers that never answer, often the account's own
-   * backlog), an account's one-time code still gets a place.
+   * The worker's lane for mail with a deadline (delivery/worker.ts claim): up to `limit` due messages
+   * still before their deadline, one per account, earliest due first, none of `exceptAccounts` (those
+   * with one on the lane already). When every slot holds an attempt that cannot step aside (to servers
+   * that never answer, often the account's own backlog), an account's one-time code still gets a place.
    */
-  async claimReserveWithDeadline(
+  async claimLane(
     owner: string,
     now: number,
     leaseUntil: number,

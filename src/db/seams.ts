@@ -44,8 +44,8 @@ export interface QueueStore {
   /**
    * Leases due messages with a deadline (messages.deadline_at) that no live lease holds, earliest due
    * first (queue-record.ts deadlineLaneStatement): for each account of a map, up to its number (the
-   * claim's swap, QueueRepo.claimDue); or one per account, `limit` in all (the worker's reserve). In no
-   * particular order.
+   * claim's swap, QueueRepo.claimDue); or one per account not in `except`, before its deadline, `limit`
+   * in all (the worker's lane). In no particular order.
    */
   claimDeadlineLane(
     owner: string,

@@ -213,6 +213,8 @@ export class DeliveryWorker {
     }, this.options.leaseMs / 4);
     this.renewTimer.unref();
     this.expiryTimer ??= setInterval(() => {
+      // Not behind a pass still running: a long one must not keep codes past their deadline in the lane.
+      this.leaveLanePastDeadline();
       this.expiring ??= this.expirePass().finally(() => (this.expiring = undefined));
     }, EXPIRY_PASS_MS);
     this.expiryTimer.unref();
@@ -250,7 +252,7 @@ export class DeliveryWorker {
   /**
    * A message on a lane place past its deadline only waits for the reply to its final "." (the attempt
    * is cut at the deadline short of it): it gives the place, and its account's turn in the lane, to the
-   * next code, rather than hold them for the reply's 10 minutes. Run with the expiry pass.
+   * next code, rather than hold them for the reply's 10 minutes. Run at each tick of the expiry pass.
    */
   private leaveLanePastDeadline(): void {
     const now = this.clock.now();
@@ -273,7 +275,6 @@ export class DeliveryWorker {
    * reaches it (a fault probe saw it 149 s late). A pass that fails is tried at the next look.
    */
   async expirePass(): Promise<void> {
-    this.leaveLanePastDeadline();
     try {
       for (;;) {
         if (!this.loop.started || this.options.canClaim?.() === false) return;
@@ -347,7 +348,7 @@ export class DeliveryWorker {
     // stuck at a server that never answered their final ".", take the reserve from every other account).
     const claimed =
       pool === 'lane'
-        ? await this.queue.claimReserveWithDeadline(this.id, now, leaseUntil, slots, [
+        ? await this.queue.claimLane(this.id, now, leaseUntil, slots, [
             ...new Set([...this.lane.values()].map((l) => l.accountId)),
           ])
         : await this.queue.claimDue(

@@ -147,7 +147,10 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
   });
 
   it('leases for the lane one due message with a deadline per account, earliest due first', async () => {
-    const [other, third] = await insertAccounts(db(), 2);
+    const [other, third, fourth] = await insertAccounts(db(), 3);
+    // Past its deadline: the expiry pass's, never the lane's.
+    const expired = messageRow(fourth!, { created_at: NOW, next_attempt_at: NOW - 5000, deadline_at: NOW });
+    await c.facade.insertMessage({ ...expired, html: '<p>x</p>' });
     const mine = [
       await insert({ next_attempt_at: NOW - 3000, deadline_at: NOW + 90_000 }),
       await insert({ next_attempt_at: NOW - 2000, deadline_at: NOW + 90_000 }),

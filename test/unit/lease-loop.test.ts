@@ -286,8 +286,9 @@ describe('the lease loop', () => {
 
   it("claims for the lane apart from the reserve, neither taking the other's places; an item that leaves the lane fills nothing", async () => {
     let idleGroups = 0;
-    const { t, asked, running, loop } = asideLoop({ asideLimit: 0, reserve: 1, lane: 1 }, (pool, slots) =>
-      pool === 'reserve' ? Math.min(slots, idleGroups) : slots,
+    const { t, asked, running, loop } = asideLoop(
+      { asideLimit: 0, reserve: 1, lane: 1, laneAsideLimit: 1 },
+      (pool, slots) => (pool === 'reserve' ? Math.min(slots, idleGroups) : slots),
     );
     loop.start();
     await flush();
@@ -329,7 +330,7 @@ describe('the lease loop', () => {
   });
 
   it("lets a lane item stand aside in the lane's own room, up to its limit, while the slots' room is full", async () => {
-    const { asked, running, loop } = asideLoop(
+    const { t, asked, running, loop } = asideLoop(
       { asideLimit: 0, reserve: 1, lane: 1, laneAsideLimit: 1 },
       (pool, slots) => (pool === 'reserve' ? 0 : slots),
     );
@@ -343,14 +344,19 @@ describe('the lease loop', () => {
     expect(running.get('item-2')!.stepAside()).toBe(true);
     await flush();
     expect(asked).toEqual([2, '1 reserve', '1 lane', '1 reserve', '1 lane']);
-    // The lane's room is full: the next keeps its place; leaving the lane (its deadline) makes room.
+    // The lane's room is full: the next keeps its place.
     expect(running.get('item-3')!.stepAside()).toBe(false);
-    loop.leaveLane('item-2');
+    // It leaves the lane at its deadline: its place is free, but the room holds more than its limit
+    // (both still run), so the lane claims nothing until one of them ends.
+    loop.leaveLane('item-3');
     await flush();
-    expect(running.get('item-3')!.stepAside()).toBe(true);
+    t.fireAll();
+    await flush();
+    expect(asked.filter((a) => a === '1 lane')).toHaveLength(2);
+    running.get('item-2')!.finish();
     await flush();
     expect(asked.filter((a) => a === '1 lane')).toHaveLength(3);
-    expect(loop.held()).toHaveLength(5);
+    expect(loop.held()).toHaveLength(4);
     for (const r of running.values()) r.finish();
     await loop.stop();
   });
