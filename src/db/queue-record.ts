@@ -346,7 +346,8 @@ export function expiredClaimStatement(
 export type LanePick = ReadonlyMap<string, number> | { limit: number; except?: readonly string[] };
 
 /**
- * Leases due messages with a deadline that no live lease holds, earliest due first, to `owner`: for the
+ * Leases due messages with a deadline that no live lease holds, each account's nearest deadline first,
+ * then the earliest due, to `owner`: for the
  * claim's swap (QueueRepo.claimDue), up to each account's number in `pick`; for the worker's lane
  * (QueueRepo.claimLane), one per account not in `pick.except`, still before its deadline (one past it
  * is the expiry pass's), up to `pick.limit` in all. Reads the partial index
@@ -365,7 +366,11 @@ export function deadlineLaneStatement(
   const pg = dialect === 'postgres';
   const due = `m.deadline_at is not null and m.next_attempt_at is not null and m.next_attempt_at <= ?
                              and (m.lease_expires_at is null or m.lease_expires_at <= ?)`;
-  const rank = 'row_number() over (partition by m.account_id order by m.next_attempt_at, m.id) as k';
+  // Within an account, the nearest deadline first (then the order it became due): a 60-second code does
+  // not wait behind the account's 10-minute ones (a fault probe saw one expire so, behind codes stuck at
+  // a server that never answered).
+  const rank =
+    'row_number() over (partition by m.account_id order by m.deadline_at, m.next_attempt_at, m.id) as k';
   let wanted = '';
   let chosen: string;
   let parameters: unknown[];

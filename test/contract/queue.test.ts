@@ -178,6 +178,21 @@ describe.each(databaseKinds)('the queue seam on $name', (kind) => {
     expect(await queue.claimDeadlineLane('w2', NOW, UNTIL, { limit: 10 })).toEqual([]);
   });
 
+  it("takes an account's nearest deadline first, on the lane and in the swap", async () => {
+    const [other] = await insertAccounts(db(), 1);
+    const row = (dueAgo: number, deadlineIn: number) =>
+      messageRow(other!, { created_at: NOW, next_attempt_at: NOW - dueAgo, deadline_at: NOW + deadlineIn });
+    const [longer, nearer] = [row(9000, 600_000), row(1000, 60_000)];
+    for (const r of [longer, nearer]) await c.facade.insertMessage({ ...r, html: '<p>x</p>' });
+    expect((await queue.claimDeadlineLane('w1', NOW, UNTIL, { limit: 10 })).map((m) => m.id)).toEqual([
+      nearer.id,
+    ]);
+    await queue.release('w1', [nearer.id]);
+    expect(
+      (await queue.claimDeadlineLane('w1', NOW, UNTIL, new Map([[other!, 1]]))).map((m) => m.id),
+    ).toEqual([nearer.id]);
+  });
+
   it("puts an account's due mail with a deadline ahead of its older mail, in the claim and in its answer", async () => {
     const repo = new QueueRepo(db(), queue);
     const older = [];
