@@ -40,7 +40,15 @@ export function nextStep(
   });
   const at = Math.max(m.next_attempt_at, now);
   if (m.lease_expires_at !== null && m.lease_expires_at > now)
-    return step(now, 'delivering', `attempt ${attempt} is under way`);
+    return step(
+      now,
+      'delivering',
+      // Past its deadline only when its data went before it: the attempt waits for the server's reply
+      // to its final "." (ARCHITECTURE.md, "Expiry"), and may still end delivered.
+      now >= facts.deadline
+        ? `attempt ${attempt} is under way: its data was sent before its deadline and it waits for the server's reply`
+        : `attempt ${attempt} is under way`,
+    );
   if (facts.accountPaused)
     return step(
       at,

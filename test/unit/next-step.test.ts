@@ -64,5 +64,11 @@ describe('what happens next', () => {
       at: new Date(NOW).toISOString(),
     });
     expect(nextStep({ ...base, lease_expires_at: NOW + MIN }, facts, NOW)!.reason).toBe('delivering');
+    // Under way past its deadline: it only waits for the reply to its final ".".
+    expect(
+      nextStep({ ...base, lease_expires_at: NOW + MIN }, { ...facts, deadline: NOW - 1 }, NOW)!.why,
+    ).toMatch(
+      /^attempt 3 is under way: its data was sent before its deadline and it waits for the server's reply; it expires at /,
+    );
   });
 });
