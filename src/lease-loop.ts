@@ -18,8 +18,8 @@
 // have nothing in flight (the claim's pool 'reserve'): one group's stuck work then cannot hold up every
 // other group's. Up to `lane` more, apart from those, go to the caller's urgent items (pool 'lane': the
 // delivery worker's mail with a deadline), so that neither pool can take the other's places. A lane
-// item stands aside in room of the lane's own (`laneAsideLimit`), and one that no longer needs its
-// place at all (its deadline passed) leaves it and runs on outside every count.
+// item that stands aside, or no longer needs its place at all (its deadline passed: leaveLane), runs on
+// in room of the lane's own (`laneAsideLimit`).
 
 /** setTimeout/clearTimeout, injectable (tests drive the sleeps by hand). */
 export interface Timers {
@@ -104,10 +104,11 @@ export class LeaseLoop<T> {
   private readonly reserved = new Set<string>();
   /** The keys of items in flight claimed for the lane (and not standing aside since): no slot either. */
   private readonly laned = new Set<string>();
-  /** The keys of lane items standing aside, in the lane's own room (laneAsideLimit): no place. */
-  private readonly laneAside = new Set<string>();
-  /** The keys of items that left their lane place (leaveLane) and still run: counted nowhere. */
-  private readonly outside = new Set<string>();
+  /**
+   * The keys of lane items out of their place, still running: standing aside, or past the need of it
+   * (leaveLane). No place, but the lane's own room (laneAsideLimit).
+   */
+  private readonly laneRoom = new Set<string>();
   private woken = false;
   private wakeUp: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -136,13 +137,12 @@ export class LeaseLoop<T> {
 
   /**
    * The item `key`, claimed for the lane, no longer needs its place there (the delivery worker: its
-   * deadline has passed, so it only waits for the reply to its final "."): it runs on, counted in no
-   * slot, reserve or lane, and the place is claimed again.
+   * deadline has passed, so it only waits for the reply to its final "."): it runs on in the lane's
+   * room, even past its limit, and the place is claimed again once the room is back within it.
    */
   leaveLane(key: string): void {
-    const placed = this.laned.delete(key);
-    if (!placed && !this.laneAside.delete(key)) return;
-    this.outside.add(key);
+    if (!this.laned.delete(key)) return;
+    this.laneRoom.add(key);
     this.wake();
   }
 
@@ -250,12 +250,11 @@ export class LeaseLoop<T> {
   }
 
   /**
-   * Slots free: the concurrency less the items in flight that neither stand aside nor run on reserve,
-   * in the lane or outside.
+   * Slots free: the concurrency less the items in flight that neither stand aside nor run on reserve
+   * or in the lane (in a place or its room).
    */
   private free(): number {
-    const elsewhere =
-      this.aside.size + this.reserved.size + this.laned.size + this.laneAside.size + this.outside.size;
+    const elsewhere = this.aside.size + this.reserved.size + this.laned.size + this.laneRoom.size;
     return this.options.concurrency - (this.inFlight.size - elsewhere);
   }
 
@@ -273,13 +272,8 @@ export class LeaseLoop<T> {
    * may take it past it).
    */
   private laneFree(): number {
-    const overfull = this.laneRoom() > (this.options.laneAsideLimit ?? 0);
+    const overfull = this.laneRoom.size > (this.options.laneAsideLimit ?? 0);
     return overfull ? 0 : this.placesFree(this.options.lane ?? 0, this.laned);
-  }
-
-  /** Lane items standing aside, and those that left the lane, still running. */
-  private laneRoom(): number {
-    return this.laneAside.size + this.outside.size;
   }
 
   private placesFree(limit: number, taken: ReadonlySet<string>): number {
@@ -293,11 +287,11 @@ export class LeaseLoop<T> {
     const stepAside = () => {
       if (!this.inFlight.has(key)) return false;
       // Aside already, or out of its lane place: it fills nothing to give up.
-      if (this.aside.has(key) || this.laneAside.has(key) || this.outside.has(key)) return true;
+      if (this.aside.has(key) || this.laneRoom.has(key)) return true;
       if (this.laned.has(key)) {
-        if (this.laneRoom() >= (this.options.laneAsideLimit ?? 0)) return false;
+        if (this.laneRoom.size >= (this.options.laneAsideLimit ?? 0)) return false;
         this.laned.delete(key);
-        this.laneAside.add(key);
+        this.laneRoom.add(key);
         this.wake();
         return true;
       }
@@ -312,7 +306,6 @@ export class LeaseLoop<T> {
       this.aside.add(key);
       this.stuck.delete(key);
       this.reserved.delete(key);
-      this.laned.delete(key);
       if (this.free() >= this.refillAt) this.wake();
       return true;
     };
@@ -325,7 +318,7 @@ export class LeaseLoop<T> {
       this.aside.delete(key);
       this.stuck.delete(key);
       // One out of the lane's place ended too: its room, and its group's turn in the lane, are free.
-      const inLaneRoom = this.outside.delete(key) || this.laneAside.delete(key);
+      const inLaneRoom = this.laneRoom.delete(key);
       if (this.free() >= this.refillAt || this.inFlight.size === 0 || onReserve || inLane || inLaneRoom)
         this.wake();
     });
