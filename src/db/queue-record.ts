@@ -346,16 +346,15 @@ export function expiredClaimStatement(
 export type LanePick = ReadonlyMap<string, number> | { limit: number; except?: readonly string[] };
 
 /**
- * Leases due messages with a deadline that no live lease holds, each account's nearest deadline first,
- * then the earliest due, to `owner`: for the
- * claim's swap (QueueRepo.claimDue), up to each account's number in `pick`; for the worker's lane
- * (QueueRepo.claimLane), one per account not in `pick.except`, still before its deadline (one past it
- * is the expiry pass's), up to `pick.limit` in all. Reads the partial index
- * messages_account_due_deadline (migration 043). On PostgreSQL the rows are locked (skipping those
- * another claim holds, as the fair claim does) and answered with their bodies, as the claim's are; on
- * SQLite the leased rows alone (the store reads their bodies).
+ * Leases due messages with a deadline that no live lease holds, each account's nearest deadline first
+ * (then the earliest due), to `owner`: for the claim's swap (QueueRepo.claimDue), up to each account's
+ * number in `pick`; for the worker's lane (QueueRepo.claimLane), one per account not in `pick.except`,
+ * still before its deadline (one past it is the expiry pass's), the accounts' earliest due first, up to
+ * `pick.limit` in all. Reads the partial index messages_account_due_deadline (migration 043). On
+ * PostgreSQL the rows are locked (skipping those another claim holds, as the fair claim does) and
+ * answered with their bodies, as the claim's are; on SQLite the leased rows alone (the store reads
+ * their bodies).
  */
-
 export function deadlineLaneStatement(
   owner: string,
   now: number,

@@ -153,7 +153,7 @@ export class QueueRepo {
 
   /**
    * The worker's lane for mail with a deadline (delivery/worker.ts claim): up to `limit` due messages
-   * still before their deadline, one per account, earliest due first, none of `exceptAccounts` (those
+   * still before their deadline, one per account (its nearest deadline), none of `exceptAccounts` (those
    * with one on the lane already). When every slot holds an attempt that cannot step aside (to servers
    * that never answer, often the account's own backlog), an account's one-time code still gets a place.
    */

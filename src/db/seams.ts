@@ -42,8 +42,8 @@ export interface QueueStore {
     caps?: FairCaps,
   ): Promise<MessageWithBody[]>;
   /**
-   * Leases due messages with a deadline (messages.deadline_at) that no live lease holds, earliest due
-   * first (queue-record.ts deadlineLaneStatement): for each account of a map, up to its number (the
+   * Leases due messages with a deadline (messages.deadline_at) that no live lease holds, each account's
+   * nearest deadline first (queue-record.ts deadlineLaneStatement): for each account of a map, up to its number (the
    * claim's swap, QueueRepo.claimDue); or one per account not in `except`, before its deadline, `limit`
    * in all (the worker's lane). In no particular order.
    */

@@ -174,6 +174,7 @@ export class DeliveryWorker {
     this.id = options.owner ?? `worker-${newId()}`;
     // Results arrive one SMTP reply at a time; 5 ms lets them share commits (see bench/e2e).
     this.recorder = new GroupCommit((records) => queue.recordMany(records), { lingerMs: 5 });
+    const places = Math.ceil(options.concurrency / RESERVE_PER_SLOTS);
     this.loop = new LeaseLoop<MessageWithBody>({
       concurrency: options.concurrency,
       pollMs: options.pollMs,
@@ -181,13 +182,13 @@ export class DeliveryWorker {
       asideLimit: options.asideLimit ?? options.concurrency * ASIDE_PER_SLOT,
       // Another account's password reset is claimed even while one account's attempts to servers that
       // never answer hold every slot and every place aside (lease-loop.ts, IDLE_ACCOUNT_CAPS).
-      reserve: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
+      reserve: places,
       // As many places again for due mail with a deadline, one per account at a time: a code must not
       // wait for a slot its own account's backlog holds, nor take the idle accounts' reserve (claim).
-      lane: Math.ceil(options.concurrency / RESERVE_PER_SLOTS),
+      lane: places,
       // A code stuck at its server stands aside in the lane's own room after asideAfterMs, and the place
       // goes to another account's code: its account holds it (claim's `except`) until it ends.
-      laneAsideLimit: Math.ceil(options.concurrency / RESERVE_PER_SLOTS) * ASIDE_PER_SLOT,
+      laneAsideLimit: places * ASIDE_PER_SLOT,
       key: (m) => m.id,
       claim: (slots, pool) => this.claim(slots, pool),
       run: (m, stepAside) => this.processAside(m, stepAside),
@@ -342,10 +343,10 @@ export class DeliveryWorker {
     const check = this.options.leaseCheck?.();
     const leaseUntil = now + this.options.leaseMs;
     // The lane's places go to due mail with a deadline, of accounts with none on the lane (in a place or
-    // standing aside in the lane's room, until its deadline passes): a code must
-    // not wait for a slot its own account's slow backlog holds (a fault probe saw codes expire so). They
-    // are apart from the reserve's, which stay the idle accounts' (a fault probe saw one account's codes,
-    // stuck at a server that never answered their final ".", take the reserve from every other account).
+    // standing aside in its room, until its deadline passes): a code must not wait for a slot its own
+    // account's slow backlog holds (a fault probe saw codes expire so). They are apart from the
+    // reserve's, which stay the idle accounts' (a fault probe saw one account's codes, stuck at a server
+    // that never answered their final ".", take the reserve from every other account).
     const claimed =
       pool === 'lane'
         ? await this.queue.claimLane(this.id, now, leaseUntil, slots, [

@@ -31,10 +31,11 @@ export function nextStep(
   const iso = (t: number) => new Date(t).toISOString();
   const expires = `; it expires at ${iso(facts.deadline)}`;
   const attempt = m.attempts + 1;
-  const step = (at: number, reason: NextReason, why: string): NextStep => ({
+  /** `why` is followed by the expiry, unless it says it itself. */
+  const step = (at: number, reason: NextReason, why: string, saysExpiry = false): NextStep => ({
     at: iso(at),
     reason,
-    why: `${why}${expires}`,
+    why: saysExpiry ? why : `${why}${expires}`,
     attempt,
     expires_at: iso(facts.deadline),
   });
@@ -60,10 +61,12 @@ export function nextStep(
   // Its deadline comes first (lowered since the wait was set: a PATCH of expire_after): no attempt
   // follows; it fails then, without one (ARCHITECTURE.md, "Expiry").
   if (m.next_attempt_at >= facts.deadline)
-    return {
-      ...step(facts.deadline, reason, ''),
-      why: `waiting for its ${m.attempts === 0 ? 'destination' : 'retry'}, due after its deadline: it fails as expired at ${iso(facts.deadline)}, without another attempt`,
-    };
+    return step(
+      facts.deadline,
+      reason,
+      `waiting for its ${m.attempts === 0 ? 'destination' : 'retry'}, due after its deadline: it fails as expired at ${iso(facts.deadline)}, without another attempt`,
+      true,
+    );
   if (reason === 'destination_paused')
     return step(
       at,
