@@ -294,25 +294,21 @@ describe('expiry (a sending domain’s expire_after, or the default two days)', 
   });
 
   it('says when the deadline came during the attempt rather than before the next one', () => {
-    const during = decideNext(
-      { status: 'queued', attempts: 0, createdAt: NOW, deadline: NOW + MIN },
-      attempt({ greylisted: false }),
-      NOW + MIN,
-      0.5,
-    );
-    expect(during.events[0]!.data).toMatchObject({
+    /** The expiry detail of a first attempt deferred at `endedAt`, its deadline a minute in. */
+    const detail = (endedAt: number) =>
+      decideNext(
+        { status: 'queued', attempts: 0, createdAt: NOW, deadline: NOW + MIN },
+        attempt({ greylisted: false }),
+        endedAt,
+        0.5,
+      ).events[0]!.data;
+    expect(detail(NOW + MIN)).toMatchObject({
       reason: 'expired',
       detail: expect.stringMatching(
         /^not delivered within 1 minute: the deadline came during this attempt; last reply: 450 /,
       ) as unknown,
     });
-    const before = decideNext(
-      { status: 'queued', attempts: 0, createdAt: NOW, deadline: NOW + MIN },
-      attempt({ greylisted: false }),
-      NOW + MIN - 1,
-      0.5,
-    );
-    expect(before.events[0]!.data).toMatchObject({
+    expect(detail(NOW + MIN - 1)).toMatchObject({
       detail: expect.stringMatching(
         /^not delivered within 1 minute: no attempt was due before then; /,
       ) as unknown,
