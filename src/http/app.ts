@@ -71,6 +71,7 @@ import { registerMemberRoutes } from './routes/members.js';
 import { registerAcceptInviteRoute, registerSecurityRoutes } from './routes/security.js';
 import { openApiWebhooks, registerSharedSchemas } from './schemas/index.js';
 import { describeOnly } from './schemas/serializer.js';
+import { sharedValidators } from './validators.js';
 
 declare module 'fastify' {
   // Route documentation, kept beside the schemas it describes (the OpenAPI document reads it).
@@ -155,6 +156,8 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     trustProxy: fastifyTrustProxy(deps.trustProxy),
     // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
     frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
+    // Validators shared by every app this process builds (validators.ts).
+    schemaController: { compilersFactory: { buildValidator: sharedValidators } },
     ajv: {
       // Validate exactly what the client sent: no coercion, no silently dropped fields.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false },
