@@ -2,16 +2,22 @@
 // codes it can answer, and what the webhooks receive. A tour calls every operation and checks each
 // answer against the document (the same check that runs on every answer of the suite:
 // helpers/openapi-contract.ts), and the check itself is shown to catch what it must.
-import type { LightMyRequestResponse } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import swagger from '@fastify/swagger';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/accounts/totp.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/db/schema.js';
 import { ERROR_CODES, type ErrorCode } from '../src/errors.js';
 import { eventPayload } from '../src/webhooks/payload.js';
+import { describeOnly } from '../src/http/schemas/serializer.js';
 import { databaseKinds } from './helpers/databases.js';
 import { browserOf, mailedToken, type DashboardBrowser } from './helpers/dashboard-signup.js';
 import { MailFixture } from './helpers/mail-fixture.js';
-import { ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
+import { CONTRACT_DIR_VARIABLE, takeFindings } from './helpers/contract-findings.js';
+import { recordContract, ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
@@ -493,5 +499,48 @@ describe('the OpenAPI document', () => {
         body: '',
       }),
     ).toEqual({ ok: false, problem: 'POST /api/forgotten/{id} is not in the document' });
+  });
+});
+
+describe('the contract of each test app', () => {
+  // Apps that document the same API share one compiled contract (helpers/openapi-contract.ts); an app
+  // whose routes differ is judged by its own document, never by another app's.
+  const appAnswering = async (type: 'integer' | 'string') => {
+    const app = Fastify();
+    // Answers as the handler returns them, as txmail's apps do: no schema coerces them.
+    app.setSerializerCompiler(describeOnly);
+    await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 't', version: '1' } } });
+    const contract = recordContract(app, 'http://localhost');
+    app.get(
+      '/api/n',
+      { schema: { response: { 200: { type: 'object', properties: { n: { type } }, required: ['n'] } } } },
+      async () => ({ n: 1 }),
+    );
+    await app.ready();
+    return { app, contract };
+  };
+
+  it('judges each app by its own document', async () => {
+    // This test's findings are its own: kept out of the run's list, in a folder of the test's.
+    const runDir = process.env[CONTRACT_DIR_VARIABLE];
+    process.env[CONTRACT_DIR_VARIABLE] = mkdtempSync(join(tmpdir(), 'txmail-contract-test-'));
+    takeFindings();
+    const apps = [await appAnswering('integer'), await appAnswering('integer'), await appAnswering('string')];
+    try {
+      for (const { app } of apps)
+        expect((await app.inject({ method: 'GET', url: '/api/n' })).statusCode).toBe(200);
+      // Only the third app documents a string, and answers a number.
+      expect(takeFindings().map((f) => `${f.route} ${f.status}: ${f.problem}`)).toEqual([
+        expect.stringMatching(/^\/api\/n 200: \/n must be string/),
+      ]);
+    } finally {
+      for (const { app, contract } of apps) {
+        contract.flush();
+        await app.close();
+      }
+      rmSync(process.env[CONTRACT_DIR_VARIABLE]!, { recursive: true, force: true });
+      if (runDir === undefined) delete process.env[CONTRACT_DIR_VARIABLE];
+      else process.env[CONTRACT_DIR_VARIABLE] = runDir;
+    }
   });
 });

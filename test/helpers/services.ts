@@ -57,7 +57,7 @@ export async function startTestEnv(
   });
   const app = services.http();
   // Every answer is checked against /openapi.json (test/openapi-contract-setup.ts).
-  const contract = recordContract(app);
+  const contract = recordContract(app, config.publicUrl);
   await app.ready();
   return {
     ...testFacade(services),
