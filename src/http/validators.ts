@@ -1,9 +1,9 @@
 // Request validators compiled once per process for each distinct schema. By default every Fastify
-// instance makes its own Ajv (compiling Ajv's meta-schema) and compiles each route's schemas again: a
-// third of the CPU of building an app (about 20 ms). The service builds one API app, but a process can
-// build several (the test suite builds hundreds, one per test), and identical schemas make identical
-// validators, so they are shared: one Ajv per set of shared schemas and options (Fastify's own pool),
-// one validator per schema text under it.
+// instance makes its own Ajv (compiling Ajv's meta-schema) and compiles each route's schemas again:
+// 25-35 ms of CPU, a third of building an app and answering its first requests (docs/benchmarks.md,
+// "The test suite"). The service builds one API app, but a process can build several (the test suite
+// builds hundreds, one per test), and identical schemas make identical validators, so they are shared:
+// one Ajv per set of shared schemas and options (Fastify's own pool), one validator per schema text.
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 
