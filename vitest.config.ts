@@ -10,8 +10,9 @@ export default defineConfig({
     // Run alone afterwards (vitest.faults.config.ts; test/serial-lane.ts says why).
     exclude: [...SERIAL_LANE, 'node_modules/**'],
     // Every answer the tests get is checked against /openapi.json: a mismatch fails its test file,
-    // and the run ends with the count (test/helpers/openapi-contract.ts).
-    globalSetup: ['test/openapi-contract-setup.ts'],
+    // and the run ends with the count (test/helpers/openapi-contract.ts). The PostgreSQL schemas the run
+    // made and left are dropped at its end (test/postgres-schemas-setup.ts).
+    globalSetup: ['test/openapi-contract-setup.ts', 'test/postgres-schemas-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],
     // The cheapest password hashing for every txmail the tests start, in process or as a child
     // (test/helpers/services.ts says why).

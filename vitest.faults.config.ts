@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: SERIAL_LANE,
     // The answers they get are checked against /openapi.json as the main suite's are.
-    globalSetup: ['test/openapi-contract-setup.ts'],
+    globalSetup: ['test/openapi-contract-setup.ts', 'test/postgres-schemas-setup.ts'],
     setupFiles: ['test/openapi-contract-file.ts'],
     // The cheapest password hashing for every txmail the tests start, in process or as a child
     // (test/helpers/services.ts says why).

@@ -1,0 +1,13 @@
+// Vitest global set-up: marks the PostgreSQL schemas this run's test processes make, and drops those
+// left when it ends: helpers/databases.ts makes one ahead in each process that uses PostgreSQL, which
+// no test may come to take, and a test stopped by its time limit leaves its own.
+import { randomBytes } from 'node:crypto';
+import { dropRunSchemas, SCHEMA_RUN_VARIABLE } from './helpers/schema-run.js';
+
+const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export default function setup(): () => Promise<void> {
+  const run = randomBytes(4).toString('hex');
+  process.env[SCHEMA_RUN_VARIABLE] = run;
+  return () => dropRunSchemas(POSTGRES_URL, run);
+}
