@@ -186,6 +186,18 @@ describe.each(databaseKinds)('reputation guardrails end to end on $name', (kind)
     const heldRow = await until('the held message rescheduled', async () => {
       const row = await env.message(a.accountId, held);
       return row && Number(row.next_attempt_at) >= now + 60_000 ? row : undefined;
+    }).catch(async (err: Error) => {
+      // What became of it instead (a timeout seen once on PostgreSQL under the full suite's load).
+      const row = await env.message(a.accountId, held);
+      const attempts = await env.attempts(a.accountId, held);
+      const state = row && {
+        status: row.status,
+        attempts: row.attempts,
+        next_in_ms: row.next_attempt_at === null ? null : Number(row.next_attempt_at) - Date.now(),
+        leased: row.lease_owner !== null,
+      };
+      const atSink = sink.received.some((m) => m.to.includes('held@dest.example'));
+      throw new Error(`${err.message}: ${JSON.stringify({ state, attempts, atSink })}`);
     });
     expect(heldRow).toMatchObject({ status: 'queued', attempts: 0 });
     expect(sink.received.some((m) => m.to.includes('held@dest.example'))).toBe(false);
