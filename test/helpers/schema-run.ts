@@ -4,7 +4,22 @@ import pg from 'pg';
 
 export const SCHEMA_RUN_VARIABLE = 'TXMAIL_TEST_SCHEMA_RUN';
 
-/** Drops every schema of `run` on the server at `url`; a server that cannot be reached has none. */
+/** A test schema's name: `t_<run>_<pid>_<random>`, or `t_x_…` outside a run. */
+const SCHEMA_NAME = /^t_[0-9a-z]+_(\d+)_[0-9a-z]+$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Drops the test schemas on the server at `url` that `run` made, and those whose process is gone (a run
+ * killed before its end, a restore that committed after it); a server that cannot be reached has none.
+ */
 export async function dropRunSchemas(url: string, run: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   try {
@@ -14,10 +29,14 @@ export async function dropRunSchemas(url: string, run: string): Promise<void> {
   }
   try {
     const { rows } = await client.query<{ nspname: string }>(
-      'select nspname from pg_namespace where starts_with(nspname, $1)',
-      [`t_${run}_`],
+      "select nspname from pg_namespace where nspname like 't\\_%'",
     );
-    for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+    for (const { nspname } of rows) {
+      const pid = SCHEMA_NAME.exec(nspname)?.[1];
+      if (pid === undefined) continue;
+      if (!nspname.startsWith(`t_${run}_`) && alive(Number(pid))) continue;
+      await client.query(`drop schema if exists "${nspname}" cascade`);
+    }
   } finally {
     await client.end();
   }

@@ -1,0 +1,28 @@
+// What is left of the test runs' PostgreSQL schemas is dropped (test/helpers/schema-run.ts): the run's
+// own at its end, and those whose process is gone; another run's, still running, stays.
+import { describe, expect, it } from 'vitest';
+import { adminQuery, databaseKinds, POSTGRES_URL } from './helpers/databases.js';
+import { dropRunSchemas } from './helpers/schema-run.js';
+
+const schemas = async (): Promise<string[]> => {
+  const result = await adminQuery("select nspname from pg_namespace where nspname like 't\\_%' order by 1");
+  return (Array.isArray(result) ? result[0]! : result).rows.map((r) => String(r.nspname));
+};
+
+describe.runIf(databaseKinds.some((k) => k.name === 'postgres'))('the test runs’ schemas', () => {
+  it('drops the run’s own and those of processes gone, and keeps a live run’s', async () => {
+    const run = `r${Math.random().toString(36).slice(2, 9)}`;
+    const other = `o${Math.random().toString(36).slice(2, 9)}`;
+    // A pid no process has: past Linux's largest (2^22).
+    const gone = 4_194_305;
+    const names = [`t_${run}_${process.pid}_a`, `t_${other}_${gone}_b`, `t_${other}_${process.pid}_c`];
+    for (const name of names) await adminQuery(`create schema ${name}`);
+    try {
+      await dropRunSchemas(POSTGRES_URL, run);
+      const left = await schemas();
+      expect(names.filter((n) => left.includes(n))).toEqual([`t_${other}_${process.pid}_c`]);
+    } finally {
+      for (const name of names) await adminQuery(`drop schema if exists ${name} cascade`);
+    }
+  });
+});
