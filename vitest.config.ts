@@ -16,7 +16,11 @@ export default defineConfig({
     setupFiles: ['test/openapi-contract-file.ts'],
     // The cheapest password hashing for every txmail the tests start, in process or as a child
     // (test/helpers/services.ts says why).
-    env: { TXMAIL_PASSWORD_COST: '1024' },
+    env: {
+      TXMAIL_PASSWORD_COST: '1024',
+      // Each test process restores its next PostgreSQL schema while a test runs (test/helpers/databases.ts).
+      TXMAIL_TEST_SCHEMA_AHEAD: '1',
+    },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

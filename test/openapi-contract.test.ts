@@ -16,7 +16,7 @@ import { describeOnly } from '../src/http/schemas/serializer.js';
 import { databaseKinds } from './helpers/databases.js';
 import { browserOf, mailedToken, type DashboardBrowser } from './helpers/dashboard-signup.js';
 import { MailFixture } from './helpers/mail-fixture.js';
-import { CONTRACT_DIR_VARIABLE, takeFindings } from './helpers/contract-findings.js';
+import { CONTRACT_DIR_VARIABLE, recordFinding, takeFindings } from './helpers/contract-findings.js';
 import { recordContract, ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -524,7 +524,8 @@ describe('the contract of each test app', () => {
     // This test's findings are its own: kept out of the run's list, in a folder of the test's.
     const runDir = process.env[CONTRACT_DIR_VARIABLE];
     process.env[CONTRACT_DIR_VARIABLE] = mkdtempSync(join(tmpdir(), 'txmail-contract-test-'));
-    takeFindings();
+    // The file's findings so far are kept for its own report (openapi-contract-file.ts).
+    const earlier = takeFindings();
     const apps = [await appAnswering('integer'), await appAnswering('integer'), await appAnswering('string')];
     try {
       for (const { app } of apps)
@@ -541,6 +542,8 @@ describe('the contract of each test app', () => {
       rmSync(process.env[CONTRACT_DIR_VARIABLE]!, { recursive: true, force: true });
       if (runDir === undefined) delete process.env[CONTRACT_DIR_VARIABLE];
       else process.env[CONTRACT_DIR_VARIABLE] = runDir;
+      takeFindings();
+      for (const finding of earlier) recordFinding(finding);
     }
   });
 });

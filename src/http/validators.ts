@@ -1,22 +1,35 @@
 // Request validators compiled once per process for each distinct schema. By default every Fastify
 // instance makes its own Ajv (compiling Ajv's meta-schema) and compiles each route's schemas again:
-// 25-35 ms of CPU, a third of building an app and answering its first requests (docs/benchmarks.md,
-// "The test suite"). The service builds one API app, but a process can build several (the test suite
-// builds hundreds, one per test), and identical schemas make identical validators, so they are shared:
-// one Ajv per set of shared schemas and options (Fastify's own pool), one validator per schema text.
-import { AjvCompiler } from '@fastify/ajv-compiler';
-import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+// about 30 ms of CPU an app (a test app's start, first answers and close took 100-115 ms with it, 70-79
+// without; docs/benchmarks.md, "The test suite"). The service builds one API app, but a process can
+// build several (the test suite builds hundreds, one per test), and identical schemas make identical
+// validators, so they are shared: one Ajv per set of shared schemas and options (Fastify's own pool),
+// one validator per schema text.
+import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 
-type ValidatorFactory = NonNullable<
-  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
->;
-type Compile = FastifySchemaCompiler<unknown>;
+type ValidatorFactory = BuildCompilerFromPool;
+/**
+ * What Fastify hands the compiler the factory makes, and gets back: @fastify/ajv-compiler's types say a
+ * bare schema, but Fastify passes the route's schema with where it applies (fastify/lib/validation.js).
+ */
+interface RouteSchema {
+  schema: unknown;
+  method: string;
+  url: string;
+  httpPart?: string;
+}
+type Compile = (route: RouteSchema) => ReturnType<ReturnType<ValidatorFactory>>;
 
-const pool = AjvCompiler() as unknown as (...args: Parameters<ValidatorFactory>) => Compile;
-const byCompiler = new WeakMap<Compile, Map<string, ReturnType<Compile>>>();
+const pool: ValidatorFactory = AjvCompiler();
+const byCompiler = new WeakMap<object, Map<string, ReturnType<Compile>>>();
 
 export const sharedValidators: ValidatorFactory = (externalSchemas, options) => {
-  const compile = pool(externalSchemas, options);
+  // The pool tells Ajvs apart by the shared schemas and customOptions alone: plugins or an onCreate
+  // hook would make another app's Ajv look the same. No app of txmail's gives them.
+  if (options?.plugins?.length || options?.onCreate) {
+    throw new Error('Ajv plugins and onCreate are not supported with shared validators (http/validators.ts)');
+  }
+  const compile = pool(externalSchemas, options) as unknown as Compile;
   let validators = byCompiler.get(compile);
   if (!validators) byCompiler.set(compile, (validators = new Map()));
   const known = validators;
