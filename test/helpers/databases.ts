@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migratedPostgres, migratedSqlite } from './migrated-template.js';
-import { SCHEMA_RUN_VARIABLE } from './schema-run.js';
+import { restoringApplication, SCHEMA_RUN_VARIABLE } from './schema-run.js';
 
 export const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -73,7 +73,9 @@ const newSchemaName = () => `t_${run ?? 'x'}_${process.pid}_${Math.random().toSt
 
 async function migratedSchema(): Promise<string> {
   const schema = newSchemaName();
-  await migratedPostgres(schema, schemaUrl, POSTGRES_URL, adminQuery);
+  // Named, so that the run's end waits for a restore still underway before it drops what is left.
+  const restoring = run === undefined ? undefined : restoringApplication(run);
+  await migratedPostgres(schema, schemaUrl, POSTGRES_URL, (sql) => adminQuery(sql, restoring));
   return schema;
 }
 
@@ -107,9 +109,15 @@ const postgres: DatabaseKind = {
   },
 };
 
-/** Runs `text` on the test server as its administrator (schemas, databases). */
-export async function adminQuery(text: string): Promise<pg.QueryResult | pg.QueryResult[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
+/** Runs `text` on the test server as its administrator (schemas, databases), on a connection so named. */
+export async function adminQuery(
+  text: string,
+  applicationName?: string,
+): Promise<pg.QueryResult | pg.QueryResult[]> {
+  const client = new pg.Client({
+    connectionString: POSTGRES_URL,
+    ...(applicationName === undefined ? {} : { application_name: applicationName }),
+  });
   await client.connect();
   try {
     // Several statements answer one result each.

@@ -4,6 +4,9 @@ import pg from 'pg';
 
 export const SCHEMA_RUN_VARIABLE = 'TXMAIL_TEST_SCHEMA_RUN';
 
+/** The application name of the run's connections that restore a schema (helpers/databases.ts). */
+export const restoringApplication = (run: string) => `txmail-test-restore-${run}`;
+
 /** A test schema's name: `t_<run>_<pid>_<random>`, or `t_x_…` outside a run. */
 const SCHEMA_NAME = /^t_[0-9a-z]+_(\d+)_[0-9a-z]+$/;
 
@@ -29,6 +32,16 @@ export async function dropRunSchemas(url: string, run: string): Promise<void> {
     return;
   }
   try {
+    // A restore the run's processes began (a schema made ahead) may still be committing: the run's end
+    // comes before its processes stop. Its schema would be left to a later run's sweep.
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      const { rows } = await client.query<{ n: string }>(
+        'select count(*) as n from pg_stat_activity where application_name = $1',
+        [restoringApplication(run)],
+      );
+      if (Number(rows[0]!.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const { rows } = await client.query<{ nspname: string }>(
       "select nspname from pg_namespace where nspname like 't\\_%'",
     );
