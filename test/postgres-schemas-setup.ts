@@ -5,10 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { dropRunSchemas, SCHEMA_RUN_VARIABLE } from './helpers/schema-run.js';
 
-const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
 export default function setup(): () => Promise<void> {
   const run = randomBytes(4).toString('hex');
   process.env[SCHEMA_RUN_VARIABLE] = run;
-  return () => dropRunSchemas(POSTGRES_URL, run);
+  return () => dropRunSchemas(run);
 }

@@ -1,7 +1,7 @@
 // What is left of the test runs' PostgreSQL schemas is dropped (test/helpers/schema-run.ts): the run's
 // own at its end, and those whose process is gone; another run's, still running, stays.
 import { describe, expect, it } from 'vitest';
-import { adminQuery, databaseKinds, POSTGRES_URL } from './helpers/databases.js';
+import { adminQuery, databaseKinds } from './helpers/databases.js';
 import { dropRunSchemas, restoringApplication } from './helpers/schema-run.js';
 import { until } from './helpers/wait.js';
 
@@ -19,7 +19,7 @@ describe.runIf(databaseKinds.some((k) => k.name === 'postgres'))('the test runsâ
     const names = [`t_${run}_${process.pid}_a`, `t_${other}_${gone}_b`, `t_${other}_${process.pid}_c`];
     for (const name of names) await adminQuery(`create schema ${name}`);
     try {
-      await dropRunSchemas(POSTGRES_URL, run);
+      await dropRunSchemas(run);
       const left = await schemas();
       expect(names.filter((n) => left.includes(n))).toEqual([`t_${other}_${process.pid}_c`]);
     } finally {
@@ -42,7 +42,7 @@ describe.runIf(databaseKinds.some((k) => k.name === 'postgres'))('the test runsâ
         );
         return (Array.isArray(r) ? r[0]! : r).rowCount ? true : undefined;
       });
-      await dropRunSchemas(POSTGRES_URL, run);
+      await dropRunSchemas(run);
       await restoring;
       expect(await schemas()).not.toContain(late);
     } finally {

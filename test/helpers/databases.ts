@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migratedPostgres, migratedSqlite } from './migrated-template.js';
-import { restoringApplication, SCHEMA_RUN_VARIABLE } from './schema-run.js';
+import { newSchemaName, POSTGRES_URL, restoringApplication, SCHEMA_RUN_VARIABLE } from './schema-run.js';
 
-export const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { POSTGRES_URL };
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -69,10 +69,8 @@ function postgresDatabase(schema: string): TestDatabase {
 /** The run's mark on the schemas it makes (helpers/schema-run.ts); unset outside such a run. */
 const run = process.env[SCHEMA_RUN_VARIABLE];
 
-const newSchemaName = () => `t_${run ?? 'x'}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-
 async function migratedSchema(): Promise<string> {
-  const schema = newSchemaName();
+  const schema = newSchemaName(run);
   // Named, so that the run's end waits for a restore still underway before it drops what is left.
   const restoring = run === undefined ? undefined : restoringApplication(run);
   await migratedPostgres(schema, schemaUrl, POSTGRES_URL, (sql) => adminQuery(sql, restoring));
@@ -91,7 +89,7 @@ let ahead: Promise<string> | undefined;
 const postgres: DatabaseKind = {
   name: 'postgres',
   async create() {
-    const schema = newSchemaName();
+    const schema = newSchemaName(run);
     await adminQuery(`create schema ${schema}`);
     return postgresDatabase(schema);
   },

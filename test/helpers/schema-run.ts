@@ -2,12 +2,19 @@
 // what is left of them is dropped when the run ends (test/postgres-schemas-setup.ts).
 import pg from 'pg';
 
+/** The test server (TXMAIL_TEST_POSTGRES_URL); here, apart from databases.ts, for the run's set-up. */
+export const POSTGRES_URL = process.env.TXMAIL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
 export const SCHEMA_RUN_VARIABLE = 'TXMAIL_TEST_SCHEMA_RUN';
+
+/** A new test schema's name, `t_<run>_<pid>_<random>` (`t_x_…` outside a run): what the sweep reads. */
+export const newSchemaName = (run: string | undefined) =>
+  `t_${run ?? 'x'}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
 /** The application name of the run's connections that restore a schema (helpers/databases.ts). */
 export const restoringApplication = (run: string) => `txmail-test-restore-${run}`;
 
-/** A test schema's name: `t_<run>_<pid>_<random>`, or `t_x_…` outside a run. */
+/** newSchemaName's form, with its pid. */
 const SCHEMA_NAME = /^t_[0-9a-z]+_(\d+)_[0-9a-z]+$/;
 
 function alive(pid: number): boolean {
@@ -20,12 +27,12 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Drops the test schemas on the server at `url` that `run` made, and those whose process is gone (a run
+ * Drops the test schemas on the test server that `run` made, and those whose process is gone (a run
  * killed before its end, a restore that committed after it); a server that cannot be reached has none.
  * Whether a process is gone is asked of this host: the test server is the local one (helpers/databases.ts).
  */
-export async function dropRunSchemas(url: string, run: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+export async function dropRunSchemas(run: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
   try {
     await client.connect();
   } catch {
