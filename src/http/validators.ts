@@ -7,7 +7,6 @@
 // one validator per schema text.
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 
-type ValidatorFactory = BuildCompilerFromPool;
 /**
  * What Fastify hands the compiler the factory makes, and gets back: @fastify/ajv-compiler's types say a
  * bare schema, but Fastify passes the route's schema with where it applies (fastify/lib/validation.js).
@@ -18,21 +17,20 @@ interface RouteSchema {
   url: string;
   httpPart?: string;
 }
-type Compile = (route: RouteSchema) => ReturnType<ReturnType<ValidatorFactory>>;
+type Compile = (route: RouteSchema) => ReturnType<ReturnType<BuildCompilerFromPool>>;
 
-const pool: ValidatorFactory = AjvCompiler();
+const pool: BuildCompilerFromPool = AjvCompiler();
 const byCompiler = new WeakMap<object, Map<string, ReturnType<Compile>>>();
 
-export const sharedValidators: ValidatorFactory = (externalSchemas, options) => {
+export const sharedValidators: BuildCompilerFromPool = (externalSchemas, options) => {
   // The pool tells Ajvs apart by the shared schemas and customOptions alone: plugins or an onCreate
   // hook would make another app's Ajv look the same. No app of txmail's gives them.
   if (options?.plugins?.length || options?.onCreate) {
     throw new Error('Ajv plugins and onCreate are not supported with shared validators (http/validators.ts)');
   }
   const compile = pool(externalSchemas, options) as unknown as Compile;
-  let validators = byCompiler.get(compile);
-  if (!validators) byCompiler.set(compile, (validators = new Map()));
-  const known = validators;
+  const known = byCompiler.get(compile) ?? new Map<string, ReturnType<Compile>>();
+  byCompiler.set(compile, known);
   const shared: Compile = (route) => {
     // With a compiler of its own, Fastify hands a headers schema over as written, without lower-casing
     // its keys as it does for its default one; no route has one, and none may without doing that here.
@@ -44,5 +42,5 @@ export const sharedValidators: ValidatorFactory = (externalSchemas, options) => 
     if (!validate) known.set(text, (validate = compile(route)));
     return validate;
   };
-  return shared as unknown as ReturnType<ValidatorFactory>;
+  return shared as unknown as ReturnType<BuildCompilerFromPool>;
 };
