@@ -705,13 +705,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
 
   // The pages in groups, a test each: all eighteen in one test took 13 s on a quiet machine and more
   // than the 60 s a test is given while the rest of the suite ran beside it.
-  const signedIn = true;
   const phone = { width: 375, height: 740 };
   it.each<{ pages: string; paths: string[]; signedIn?: boolean; viewport?: typeof phone }>([
     {
       pages: 'the signed-in pages',
       paths: ['/', '/guided-test', '/api-keys', '/domains', '/logs'],
-      signedIn,
+      signedIn: true,
     },
     {
       pages: 'more signed-in pages',
@@ -722,7 +721,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
         '/logs?category=unknown_recipient',
         '/logs/:bounced',
       ],
-      signedIn,
+      signedIn: true,
     },
     {
       pages: 'the pages before signing in',
@@ -732,7 +731,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     {
       pages: 'the pages at a phone’s width',
       paths: ['/', '/logs', '/webhooks', '/logs/:bounced'],
-      signedIn,
+      signedIn: true,
       viewport: phone,
     },
   ])(
