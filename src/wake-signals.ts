@@ -38,4 +38,9 @@ export class WakeSignals {
   readonly webhookPushesQueued = new Signal();
   /** Inbound reports are waiting to be processed (a dead process's were released). */
   readonly inboundStored = new Signal();
+  /**
+   * An account was paused or resumed by this process (reputation/guard.ts): the worker's list of held
+   * accounts (reputation/paused-accounts.ts) is read again before its next message, not a second later.
+   */
+  readonly reputationChanged = new Signal();
 }

@@ -7,6 +7,9 @@
 // before its mail is held: a resume, usually run by the operator's CLI in another process, would
 // otherwise be seen only a second later, and a message held meanwhile would wait HOLD_MS more. Only
 // paused accounts' mail pays for it.
+//
+// A pause made in this process is told at once (`invalidate`, on the core's reputationChanged signal):
+// the set is read again before the next message is judged.
 import type { Clock } from '../clock.js';
 import { Snapshot } from '../snapshot.js';
 
@@ -27,6 +30,11 @@ export class PausedAccounts {
       () => clock.now(),
       onError,
     );
+  }
+
+  /** An account's state changed in this process: read the set again before the next answer. */
+  invalidate(): void {
+    this.ids.invalidate();
   }
 
   async has(accountId: string): Promise<boolean> {

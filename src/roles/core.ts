@@ -179,7 +179,10 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     publicUrl: config.publicUrl,
     clock,
     logger: logger.child({ role: 'reputation' }),
-    changed: () => auth.invalidate(),
+    changed: () => {
+      auth.invalidate();
+      signals.reputationChanged.emit();
+    },
   });
   // Liveness is measured in real time whatever clock the services run on: a test's manual clock moves
   // due times, and must not make this process look dead to itself or to others.

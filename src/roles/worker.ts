@@ -146,7 +146,9 @@ export function createWorkerRole(core: Core): WorkerRole {
       });
       const leases = { owner: core.registry.id, canClaim: () => core.registry.canClaim() };
       dispatcher = newDispatcher(config, core, { ...leases, ...webhookOptions });
-      worker = newDeliveryWorker(config, core, deliverer, {
+      const held = heldAccounts(core);
+      unsubscribe.push(core.signals.reputationChanged.on(() => held.invalidate()));
+      worker = newDeliveryWorker(config, core, deliverer, held, {
         ...leases,
         leaseCheck: () => core.registry.leaseCheck(),
         ...options,
@@ -412,20 +414,24 @@ function newDispatcher(
   );
 }
 
-function newDeliveryWorker(
-  config: Config,
-  { repos, metrics, reputation, clock, logger }: Core,
-  deliverer: Deliverer,
-  options: Partial<WorkerOptions>,
-): DeliveryWorker {
-  // Paused by the reputation guard or suspended by the operator: either way its queued mail waits.
-  const paused = new PausedAccounts(
+/** Paused by the reputation guard or suspended by the operator: either way its queued mail waits. */
+function heldAccounts({ repos, clock, logger }: Core): PausedAccounts {
+  return new PausedAccounts(
     () => repos.accountReputation.held(),
     clock,
     (err) => logger.warn({ err }, 'could not read the paused accounts; the last list read stands'),
     1000,
     (accountId) => repos.accountReputation.isHeld(accountId),
   );
+}
+
+function newDeliveryWorker(
+  config: Config,
+  { repos, metrics, reputation, clock, logger }: Core,
+  deliverer: Deliverer,
+  paused: PausedAccounts,
+  options: Partial<WorkerOptions>,
+): DeliveryWorker {
   const isSimulated = simulatorTest(config.testDomain);
   return new DeliveryWorker(
     repos.queue,

@@ -38,4 +38,43 @@ describe('Snapshot', () => {
     now = 3000;
     expect(await s.get()).toBe(4);
   });
+
+  it('reads again after invalidate(), and does not trust a read that was in flight when it was called', async () => {
+    let stored = 'before';
+    const releases: (() => void)[] = [];
+    let reads = 0;
+    const s = new Snapshot(
+      async () => {
+        reads++;
+        // What the row says when the read begins; the answer comes when the test releases it.
+        const seen = stored;
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return seen;
+      },
+      'initial',
+      1000,
+      () => 0,
+      () => undefined,
+    );
+    const first = s.get();
+    await Promise.resolve();
+    // The change lands while the read is in flight; the process that made it says so.
+    stored = 'after';
+    s.invalidate();
+    const asked = s.get();
+    releases.shift()!();
+    expect(await first).toBe('before');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(2);
+    releases.shift()!();
+    expect(await asked).toBe('after');
+    // Within the period again: no more reads until the next invalidate().
+    expect(await s.get()).toBe('after');
+    expect(reads).toBe(2);
+    s.invalidate();
+    const again = s.get();
+    releases.shift()!();
+    expect(await again).toBe('after');
+    expect(reads).toBe(3);
+  });
 });
