@@ -8,6 +8,19 @@ describe('ids', () => {
     for (let i = 0; i < 20; i++) expect(isId(newId())).toBe(true);
   });
 
+  it('makes version 7 ids that sort in the order they were made, distinct across pool refills', () => {
+    // Enough for several refills of the random pool (256 ids each) and many ids a millisecond.
+    const ids = Array.from({ length: 5000 }, () => newId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let i = 1; i < ids.length; i++)
+      expect(ids[i]! > ids[i - 1]!, `${ids[i - 1]} then ${ids[i]}`).toBe(true);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The time the id begins with is when it was made.
+    const made = parseInt(newId().replaceAll('-', '').slice(0, 12), 16);
+    expect(Math.abs(made - Date.now())).toBeLessThan(1000);
+  });
+
   it('refuses anything else', () => {
     const id = newId();
     for (const value of [
