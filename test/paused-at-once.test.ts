@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { addReputationCounts } from '../src/db/reputation-repo.js';
-import { newId } from '../src/ids.js';
 import { NO_COUNTS } from '../src/reputation/counts.js';
 import { HOLD_MS } from '../src/reputation/thresholds.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
+import { messageRow } from './helpers/message-row.js';
 import { createTenant, startTestEnv, validSend, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 
@@ -58,31 +58,16 @@ describe.each(databaseKinds)('a pause made in the worker’s process on $name', 
     ]);
     expect((await env.services.reputation.judge(t.accountId))?.to).toBe('paused');
 
-    const held = newId();
-    await env.insertMessage({
-      id: held,
-      account_id: t.accountId,
-      status: 'queued',
-      from_name: '',
-      from_email: 'noreply@acme.example',
-      from_domain: 'acme.example',
-      to_name: '',
+    const held = messageRow(t.accountId, {
       to_email: 'held@dest.example',
-      to_domain: 'dest.example',
-      subject: 'held',
-      html: '<p>held</p>',
       created_at: NOW,
       updated_at: NOW,
-      attempts: 0,
       next_attempt_at: NOW,
-      lease_owner: null,
-      lease_expires_at: null,
-      category: null,
-      deadline_at: null,
     });
+    await env.insertMessage({ ...held, html: '<p>held</p>' });
     env.services.signals.messagesQueued.emit();
     const row = await until('the message taken', async () => {
-      const r = await env.message(t.accountId, held);
+      const r = await env.message(t.accountId, held.id);
       return r && (r.status !== 'queued' || Number(r.next_attempt_at) !== NOW) ? r : undefined;
     });
     expect(row).toMatchObject({ status: 'queued', attempts: 0, next_attempt_at: NOW + HOLD_MS });
