@@ -7,7 +7,8 @@ import { classifyReport, stageOf } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
-import { entryStages, noticeRecipients } from './notice-recipients.js';
+import { noticeDiagnostic } from './notice-diagnostic.js';
+import { entryStages, noticeRecipients, type NoticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_NOTICE_TEXT } from './text-limits.js';
 
 // Recipients read from one report. We send each message to one recipient; a relay reporting on a batch
@@ -79,8 +80,10 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
   // The command each recipient's reply answered, from its own paragraph of the notice (Postfix gives
   // each its own: "<jane@x>: host … said: … (in reply to RCPT TO command)"); for a report about one
   // recipient, from anywhere in the notice.
-  const stages = entryStages(noticeRecipients(cappedLines(notice)).entries);
-  const recipients = recipientGroups.map((g) => recipientOf(g, words, stages));
+  const entries = noticeRecipients(cappedLines(notice)).entries;
+  const stages = entryStages(entries);
+  const own = entryReasons(entries);
+  const recipients = recipientGroups.map((g) => recipientOf(g, words, stages, own));
   if (recipients.length === 0) return undefined;
   return { reportingMta: typedText(perMessage && field(perMessage, 'reporting-mta')), recipients };
 }
@@ -88,10 +91,31 @@ export function readDeliveryStatus(text: string, notice: string): DeliveryStatus
 // An address of another type encapsulated in SMTP by Exchange (IMCEAEX-, IMCEAX400-, IMCEANOTES-…).
 const ENCAPSULATED = /^imcea[a-z0-9]{1,16}-/i;
 
-function recipientOf(g: FieldGroup, notice: string, stages: Map<string, string>): BouncedRecipient {
+/**
+ * What the notice says under each recipient it lists, where it says something (Exim's "  jane@x" and
+ * the reason on the next line): a DSN without a Diagnostic-Code gives only this. Its own words, not
+ * the notice's prose around them, which may be a hosting panel's sentence for every failure ("the
+ * account or domain may not exist, they may be blacklisted, …").
+ */
+function entryReasons(entries: NoticeRecipients['entries']): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const entry of entries) {
+    const words = entry.lines.join(' ').trim();
+    if (words === '' || reasons.has(entry.address)) continue;
+    const reason = noticeDiagnostic(entry.lines, words);
+    if (reason !== undefined) reasons.set(entry.address, reason);
+  }
+  return reasons;
+}
+
+function recipientOf(
+  g: FieldGroup,
+  notice: string,
+  stages: Map<string, string>,
+  reasons: Map<string, string>,
+): BouncedRecipient {
   const action = readAction(field(g, 'action'));
   const status = readStatus(field(g, 'status'));
-  const diagnostic = typedText(field(g, 'diagnostic-code'));
   const remoteMta = typedText(field(g, 'remote-mta'));
   const originalRecipient = dsnAddress(field(g, 'original-recipient'));
   const final = dsnAddress(field(g, 'final-recipient') ?? field(g, 'x-actual-recipient'));
@@ -102,6 +126,9 @@ function recipientOf(g: FieldGroup, notice: string, stages: Map<string, string>)
     final !== undefined && ENCAPSULATED.test(final)
       ? (originalRecipient ?? final)
       : (final ?? originalRecipient);
+  const diagnostic =
+    typedText(field(g, 'diagnostic-code')) ??
+    (recipient === undefined ? undefined : reasons.get(recipient.toLowerCase()));
   return {
     recipient,
     originalRecipient,

@@ -165,7 +165,10 @@ function entryLines(lines: string[], i: number, rest: string): string[] {
   return out;
 }
 
-/** A line that starts with an address (perhaps in `<>` or quotes) followed by nothing, `:`, `(`, `<mailto:`, `...` or `on`. */
+/**
+ * A line that starts with an address (perhaps in `<>` or quotes) followed by nothing, `:`, `(`, `,`,
+ * `<mailto:`, `...`, `on`, or a date after its word in another language (`am 02.12.2026`).
+ */
 export function lineRecipient(line: string): { address: string; rest: string } | undefined {
   let t = line.trimStart();
   const opener = t[0];
@@ -187,7 +190,10 @@ export function lineRecipient(line: string): { address: string; rest: string } |
     rest[0] === ',' ||
     rest.startsWith('<mailto:') ||
     rest.startsWith('...') ||
-    /^on\s/i.test(rest);
+    /^on\s/i.test(rest) ||
+    // The same in the languages Exchange and Kerio write it in, before a date: German "am 02.12.2026",
+    // French "le 02/12/2026", Spanish "el", Italian "il", Dutch "op", Portuguese "em", Scandinavian "den".
+    /^(?:am|le|el|il|op|em|den)\s+\d/i.test(rest);
   if (!follows) return undefined;
   return { address: address.toLowerCase(), rest: rest.replace(/^:\s*/, '') };
 }

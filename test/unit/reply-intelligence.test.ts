@@ -196,12 +196,41 @@ describe('what a verdict does', () => {
       notice,
     );
     expect(one!.recipients[0]!.classification.category).toBe('unknown_recipient');
-    // Two recipients: the notice's words may be about the other one.
+    // Two recipients: the notice's prose may be about the other one.
     const two = readDeliveryStatus(
+      `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}\r\n${group('joe@recipient.example')}`,
+      'Delivery to some recipients failed: user unknown',
+    );
+    for (const r of two!.recipients) expect(r.classification.category).toBe('undetermined');
+    // But what it lists under one recipient is that one's, and only that one's.
+    const listed = readDeliveryStatus(
       `Reporting-MTA: dns; mta.example\r\n\r\n${group('jane@recipient.example')}\r\n${group('joe@recipient.example')}`,
       notice,
     );
-    for (const r of two!.recipients) expect(r.classification.category).toBe('undetermined');
+    expect(listed!.recipients.map((r) => [r.recipient, r.classification.category, r.diagnostic])).toEqual([
+      ['jane@recipient.example', 'unknown_recipient', 'user unknown'],
+      ['joe@recipient.example', 'undetermined', undefined],
+    ]);
+  });
+
+  it("reads a DSN recipient's own lines in the notice before the notice's prose, when it has no Diagnostic-Code", () => {
+    // cPanel's Exim puts one sentence before every failure, whatever the reason; the reason is the
+    // line under the address.
+    const status = readDeliveryStatus(
+      'Reporting-MTA: dns; server.example\r\n\r\nAction: failed\r\nFinal-Recipient: rfc822;jane@recipient.example\r\nStatus: 5.0.0\r\n',
+      [
+        'The following address(es) failed:',
+        '',
+        'The mail server could not deliver mail to jane@recipient.example.  The account or domain may not exist, they may be blacklisted, or missing the proper dns entries.',
+        '',
+        '  jane@recipient.example',
+        '    mailbox is full: retry timeout exceeded',
+      ].join('\n'),
+    );
+    expect(status!.recipients[0]).toMatchObject({
+      diagnostic: 'mailbox is full: retry timeout exceeded',
+      classification: { category: 'mailbox_full' },
+    });
   });
 
   it('never reads a refusal before the recipient was named as about the recipient', () => {
