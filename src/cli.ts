@@ -7,6 +7,7 @@ import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
 import type { Core } from './roles/core.js';
+import type { InboundReceiver } from './inbound/receiver.js';
 
 /**
  * Runs one command; resolves to the process exit code (long-running roles resolve when stopped). `io`:
@@ -147,11 +148,31 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
     healthPort !== undefined
       ? (await import('./roles/health.js')).createHealthRole(core, healthPort)
       : undefined;
-  await worker?.start();
-  const receiver = await inbound?.start();
-  // The HTTP port last: once /healthz answers, every part of this process is running.
-  await api?.start();
-  const healthUrl = await health?.start();
+  // The listeners first (requests in flight finish), then intake, then the work in flight: the worker
+  // lets deliveries finish and gives back leases, and may still queue mail through the core's writer.
+  const stopRoles = async () => {
+    await api?.stop();
+    await health?.stop();
+    await inbound?.stop();
+    await worker?.stop();
+    await core.close();
+  };
+  let receiver: InboundReceiver | undefined;
+  let healthUrl: string | undefined;
+  try {
+    await worker?.start();
+    receiver = await inbound?.start();
+    // The HTTP port last: once /healthz answers, every part of this process is running.
+    await api?.start();
+    healthUrl = await health?.start();
+  } catch (err) {
+    // A role that cannot start (its port taken, say): what did start stops, and the command fails.
+    // Left running, the worker would deliver and push with no API and no bounce receiver, and a
+    // supervisor would never see the failure to restart it.
+    logger.error({ err }, 'txmail could not start; stopping what had started');
+    await stopRoles();
+    throw err;
+  }
   logger.info(
     {
       role: command,
@@ -175,13 +196,7 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  // The listeners first (requests in flight finish), then intake, then the work in flight: the worker
-  // lets deliveries finish and gives back leases, and may still queue mail through the core's writer.
-  await api?.stop();
-  await health?.stop();
-  await inbound?.stop();
-  await worker?.stop();
-  await core.close();
+  await stopRoles();
   logger.info('stopped');
   return 0;
 }

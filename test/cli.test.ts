@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
@@ -479,4 +480,44 @@ describe('the host name check of the service roles', () => {
       expect(await server.exited).toBe(0);
     }
   });
+});
+
+describe('a service role that cannot start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'txmail-taken-'));
+  const env = {
+    TXMAIL_DATABASE_URL: `sqlite:${join(dir, 'txmail.db')}`,
+    TXMAIL_HOSTNAME: 'mta.txmail.test',
+    TXMAIL_HTTP_HOST: '127.0.0.1',
+    TXMAIL_INBOUND_HOST: '127.0.0.1',
+  };
+  let taken: Server;
+  let takenPort: number;
+  beforeAll(async () => {
+    taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    takenPort = (taken.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => taken.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // The worker starts first: left running, it would deliver and push with no API and no bounce receiver,
+  // and the process would never end for a supervisor to restart it.
+  it.each([
+    ['the bounce receiver', 'TXMAIL_INBOUND_PORT', 'TXMAIL_HTTP_PORT'],
+    ['the API', 'TXMAIL_HTTP_PORT', 'TXMAIL_INBOUND_PORT'],
+  ])(
+    'txmail serve stops what it started and exits 1 when the port of %s is taken',
+    async (_what, busy, free) => {
+      const res = await runCli(['serve'], {
+        ...env,
+        [busy]: String(takenPort),
+        [free]: '0',
+      });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${takenPort}`);
+      expect(res.stdout).toContain('txmail could not start; stopping what had started');
+    },
+  );
 });
