@@ -20,13 +20,20 @@ export function createLogger(level: string): Logger {
   });
 }
 
+// The scheme and authority of a request target in the absolute form (RFC 9112 §3.2.2, "GET
+// http://user:password@host/path"), the user information included.
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
+
 /**
- * A request target as logs may write it: the path without its query string. Verification and reset
- * links carry their token in the query, and any client may put a secret there.
+ * A request target as logs may write it: the path alone, without its query string or a fragment.
+ * Verification and reset links carry their token in the query, and any client may put a secret in
+ * either, or in the user information of a target in the absolute form.
  */
 export function pathForLog(target: string): string {
-  const query = target.indexOf('?');
-  return query === -1 ? target : target.slice(0, query);
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  const absolute = ABSOLUTE_FORM.exec(path);
+  return absolute ? path.slice(absolute[0].length) || '/' : path;
 }
 
 /**

@@ -88,6 +88,12 @@ describe.each(databaseKinds)('tokens in URLs on $name', (kind) => {
       await fetch(`${healthBase}/healthz?token=${TOKEN}`);
       // A request the HTTP parser refuses (Node reports it with the raw bytes it read).
       await rawRequest(base, `GET /reset-password?token=${TOKEN} HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`);
+      // The absolute form (RFC 9112 §3.2.2), with a password in its user information, and a fragment.
+      await rawRequest(
+        base,
+        `GET http://user:${TOKEN}@evil.example/healthz?token=${TOKEN} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      await rawRequest(base, `GET /healthz#${TOKEN} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     } finally {
       await app.close();
       await health.close();
