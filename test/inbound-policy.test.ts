@@ -38,7 +38,13 @@ describe('which recipients the receiver accepts', () => {
     [`${local}@send.other.example`, { accept: false }],
     [`${local}@mail.acme.example`, { accept: false }],
     ['fbl@acme.example', { accept: false }],
-    ['postmaster@send.acme.example', { accept: false }],
+    // RFC 5321 §4.5.1: postmaster at every domain served, and with no domain at all.
+    ['postmaster@send.acme.example', { accept: true, kind: 'fbl' }],
+    ['PostMaster@test.txmail.example', { accept: true, kind: 'fbl' }],
+    ['Postmaster', { accept: true, kind: 'fbl' }],
+    ['postmaster@acme.example', { accept: false }],
+    ['postmaster@send.other.example', { accept: false }],
+    ['abuse@send.acme.example', { accept: false }],
     ['b+1234@send.acme.example', { accept: false }],
     ['@send.acme.example', { accept: false }],
     ['no-at-sign', { accept: false }],
@@ -192,6 +198,13 @@ describe('the receiver under abuse', () => {
         expect(trusted.greeting).toMatch(/^220 /);
         await trusted.quit();
       }
+      // RFC 5321 §4.5.1: "RCPT TO:<Postmaster>" with no domain is taken, whatever the domains served.
+      const session = await SmtpSession.open(receiver.port, '127.0.0.9');
+      expect(await session.command('EHLO client.example')).toMatch(/^250[ -]/);
+      expect(await session.command('MAIL FROM:<>')).toMatch(/^250 /);
+      expect(await session.command('RCPT TO:<Postmaster>')).toMatch(/^250 /);
+      expect(await session.command('RCPT TO:<postmaster@send.nowhere.example>')).toMatch(/^550 5\.1\.1 /);
+      await session.quit();
     } finally {
       await receiver.close();
     }

@@ -577,8 +577,10 @@ describe.each(databaseKinds)('bounces and complaints on $name', (kind) => {
     for (const rcpt of [
       forged,
       otherId,
-      `postmaster@${RETURN_PATH}`,
+      `abuse@${RETURN_PATH}`,
       `jane@${RETURN_PATH}`,
+      // Taken at a return-path domain (RFC 5321 §4.5.1), not at one the service does not serve.
+      'postmaster@send.unknown.example',
       m.verp.replace(RETURN_PATH, 'send.unknown.example'),
       m.verp.replace(RETURN_PATH, 'acme.example'),
       `fbl@send.unknown.example`,
