@@ -68,6 +68,19 @@ describe.each(databaseKinds)('re-send on $name', (kind) => {
     expect(account.usage.sent).toBe(3);
   });
 
+  it('takes no body: refuses one with fields, rather than ignore a recipient it would not use', async () => {
+    const original = await send('jane@dest.example');
+    const refused = await call(alice, 'POST', `/api/emails/${original}/resend`, { to: 'other@dest.example' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toBe(
+      'validation_error: this route takes no body: send none, or {} (it had the field "to")',
+    );
+    expect((await detail(original)).resends).toEqual([]);
+    // `{}` is no body, as nothing is.
+    const res = await call(alice, 'POST', `/api/emails/${original}/resend`, {});
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
   it('answers a retried re-send with the same Idempotency-Key with the first copy', async () => {
     const original = await send('retry@dest.example');
     const resend = (key: string) =>

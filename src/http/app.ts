@@ -25,6 +25,7 @@ import {
 import { MAX_BODY_BYTES, PUBLIC_BODY_BYTES } from './body-limits.js';
 import { registerJsonBody } from './json-body.js';
 import { registerLengthPrecheck } from './length-precheck.js';
+import { registerNoBodyCheck } from './no-body.js';
 import { registerClosingRefusal } from './closing.js';
 import { lingerBeforeClosing } from './lingering-close.js';
 import { refuseNul } from './no-nul.js';
@@ -180,6 +181,7 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
   registerLengthPrecheck(app);
+  registerNoBodyCheck(app);
 
   // Response schemas document the API (and the contract test checks answers against them); they never
   // drop or coerce a field of what a handler returns.
