@@ -98,6 +98,10 @@ describe.each(databaseKinds)('log search on $name', (kind) => {
       `q=${'a%20'.repeat(9)}`,
       `q=${'x'.repeat(257)}`,
       'domain=localhost',
+      // Not a domain any message could be sent to: "..", an empty label, a bare A-label prefix.
+      'domain=..',
+      'domain=a..example',
+      'domain=xn--',
       `domain=${'d'.repeat(256)}`,
       'limit=1000',
     ]) {

@@ -1,7 +1,6 @@
 // GET /api/emails (the delivery log) and GET /api/emails/:id (one message and its event history).
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import { domainToASCII } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../bounce/categories.js';
 import {
@@ -20,7 +19,12 @@ import type {
   MessageStatus,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { displayAddress, MAX_ADDRESS_FIELD_LENGTH, parseAddress } from '../../messages/address.js';
+import {
+  asciiDomain,
+  displayAddress,
+  MAX_ADDRESS_FIELD_LENGTH,
+  parseAddress,
+} from '../../messages/address.js';
 import { contentRemovalAt } from '../../accounts/content-retention.js';
 import type { Account } from '../../db/schema.js';
 import { messageDeadline } from '../../delivery/retry-schedule.js';
@@ -419,10 +423,10 @@ function searchFilter(q: string): Pick<MessageFilter, 'id' | 'subjectWords'> {
   return words.length === 0 ? {} : { subjectWords: words };
 }
 
+/** The recipient domain to filter by, read as the send route reads a recipient's (asciiDomain). */
 function domainFilter(value: string): string {
-  const ascii = domainToASCII(value.trim().toLowerCase());
-  if (ascii === '' || !ascii.includes('.'))
-    throw new AppError('validation_error', '"domain" must be a domain name');
+  const ascii = asciiDomain(value.trim());
+  if (ascii === undefined) throw new AppError('validation_error', '"domain" must be a domain name');
   return ascii;
 }
 
