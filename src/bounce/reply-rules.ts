@@ -68,7 +68,9 @@ const GENERIC_OR_POLICY = /^(?:[245]\.(?:\d{1,3}\.0|0\.\d{1,3}|7\.\d{1,3}))?$/;
 // reading the sender knows the same words.
 const SENDER_NOUNS = String.raw`[e\u00e9]metteur|adresse de retour|direcci[o\u00f3]n de retorno|endere[c\u00e7]o de retorno|indirizzo di ritorno|remitente|exp[e\u00e9]diteur|remetente|mittente|g\u00f6nderen|\u9001\u4fe1\u8005|\u5dee\u51fa\u4eba|\u53d1\u4ef6\u4eba|\u5bc4\u4ef6\u4eba|ng\u01b0\u1eddi g\u1eedi|\u03b1\u03c0\u03bf\u03c3\u03c4\u03bf\u03bb\u03ad\u03b1|\u05d4\u05e9\u05d5\u05dc\u05d7|\u0627\u0644\u0645\u0631\u0633\u0644|\u043e\u0442\u043f\u0440\u0430\u0432\u0438\u0442\u0435\u043b|nadawc|odes\u00edlatel|afzender|avs\u00e4ndar|afsender|avsender|l\u00e4hett\u00e4j\u00e4|odosielate\u013e|po\u0161iljatelj|po\u0161ilja(?:la)?c|po\u0161iljao(?:c|ca)\b|siunt\u0117j|\u043f\u043e\u0434\u0430\u0442\u0435\u043b|\u043f\u043e\u0448\u0438\u0459\u0430(?:\u043b\u0430\u0446|\u043e\u0446)|retouradres|returadress|adres zwrotny|adres powrotny|mail from-adress|\ubc1c\uc2e0\uc790|\ubcf4\ub0b8 \uc0ac\ub78c`;
 const SENDER_WORDS = new RegExp(String.raw`\b(?:sender|absender)\b|${SENDER_NOUNS}`, 'i');
-const GREYLIST_WORDS = /gr[ae]y-?list|postgrey/i;
+// Mimecast words its greylisting "451 Internal resource temporarily unavailable" (its SMTP error codes
+// page: the sending server is greylisted, retry in one minute to 12 hours).
+const GREYLIST_WORDS = /gr[ae]y-?list|postgrey|internal resource (?:is )?temporarily unavailable/i;
 const RATE_WORDS =
   /rate.?limit|too many (?:connections|concurrent|messages|mails?|emails|recipients|sessions|deliveries|simultaneous)|throttl|slow down|receiving mail (?:at a rate|too quickly)|too fast|sending rate|temporarily deferred due to|unexpected volume|unusual rate|connection limit|exceeded (?:the )?(?:rate|message limit|sending limit|connection)|(?:daily|hourly) (?:[\w-]{1,20} ){0,2}(?:quota|limit) exceeded|server busy|\[TSS0[0-8]\]|frequency limit/i;
 const UNKNOWN_RECIPIENT_WORDS =
@@ -201,6 +203,11 @@ export const REPLY_RULES: readonly ReplyRule[] = [
       },
       { reply: '451 4.7.1 Greylisting in action, please come back later', enhanced: '4.7.1' },
       { reply: '451 Temporarily rejected: greylist in effect', enhanced: '4.0.0' },
+      {
+        reply:
+          '451 Internal resource temporarily unavailable - https://community.mimecast.com/docs/DOC-1369#451 [mQ1x]',
+        enhanced: '4.0.0',
+      },
     ],
   },
   {
