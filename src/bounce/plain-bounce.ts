@@ -7,7 +7,7 @@
 // Best effort: the message is already identified by its VERP address, so all this has to find is
 // whether it failed or is delayed, the recipient, and the server's reply.
 import { firstAddress } from './address-scan.js';
-import { answersAutomatically, type HeaderLookup } from './auto-reply.js';
+import { answersAutomatically, responderMark, type HeaderLookup } from './auto-reply.js';
 import { noticeDiagnostic } from './notice-diagnostic.js';
 import { entryStages, noticeRecipients } from './notice-recipients.js';
 import { stageOf } from './reply-intelligence.js';
@@ -106,7 +106,8 @@ export function parsePlainBounce(
   // A person's automatic reply comes from the null sender too (RFC 3834 §3.3), and may say of itself
   // that the message "could not be delivered" to someone who has left: its words are a notice's only
   // when a mail system wrote it. A notice's own subject ("Undeliverable:") and a quoted SMTP reply with
-  // its enhanced code are still believed: no person's responder writes those.
+  // its enhanced code are still believed, unless a responder's own marks say otherwise (below): a
+  // person's out-of-office may quote a refusal it met elsewhere.
   const automatic = answersAutomatically(header, subject);
   // A reply ("Re: …") marked bulk or junk, as vacation(1) and many responders mark theirs, from someone
   // who is no mail system: a person's responder ("Jane no longer works here, so your message could not
@@ -144,7 +145,11 @@ export function parsePlainBounce(
     const responder =
       header('x-autoreply') !== undefined ||
       header('x-autorespond') !== undefined ||
-      precedence === 'auto_reply';
+      precedence === 'auto_reply' ||
+      // A responder's subject ("Automatic reply:", "Out of office") from no mail system: a person's
+      // out-of-office may quote a refusal about another address of theirs ("mail to my old address is
+      // returned as undeliverable (550 5.1.1 user unknown)"), which is no notice about ours.
+      (!fromSystem && responderMark(header, subject) !== undefined);
     // Bulk mail with one-click unsubscription (RFC 8058) from no mail system or list manager: a
     // mailing, which may quote a bounce's words ("552 5.2.2 Mailbox full"). A list host may put the
     // header on its own refusals too.
