@@ -154,6 +154,15 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     ]);
   });
 
+  it('shows the log with the API’s refusal for a time in its address that is no time, not a blank page', async () => {
+    for (const search of ['since=garbage', 'until=2020-13-45', 'since=99999999999999']) {
+      await page.goto(`${server.url}/logs?${search}`);
+      await heading('Logs').waitFor();
+      await page.getByText(/must be an ISO 8601 time/).waitFor();
+      expect(await page.getByLabel('From time').inputValue()).toBe('');
+    }
+  });
+
   it('keeps the focus on Search after a search by keyboard, and an email leads back to the filtered log', async () => {
     await page.goto(`${server.url}/logs`);
     await heading('Logs').waitFor();

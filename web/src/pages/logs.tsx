@@ -5,6 +5,7 @@ import { BOUNCE_CATEGORIES, Category, categoryWords } from '../components/catego
 import { DataTable } from '../components/data-table.js';
 import { addressInput } from '../components/field.js';
 import { formatTime } from '../components/format.js';
+import { isoToLocal, localToIso } from '../components/local-time.js';
 import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { NextStep } from '../components/next-step.js';
 import { Page } from '../components/page.js';
@@ -56,14 +57,6 @@ function storedPlace(): Place | undefined {
 export function logsBackHref(): string {
   return `/logs${storedPlace()?.search ?? ''}`;
 }
-
-/** datetime-local (the person's time zone) → ISO for the API, and back. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
-const toLocal = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 export function LogsPage() {
   const { search } = useLocation();
@@ -152,8 +145,8 @@ export function LogsPage() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (n: string) => String(f.get(n) ?? '').trim() || undefined;
-    const since = toIso(get('since') ?? '');
-    const until = toIso(get('until') ?? '');
+    const since = localToIso(get('since') ?? '');
+    const until = localToIso(get('until') ?? '');
     if (since !== undefined && until !== undefined && since > until) {
       setFormError('“From time” is after “Until”: no email could match.');
       return;
@@ -228,7 +221,7 @@ export function LogsPage() {
             id="f-since"
             name="since"
             type="datetime-local"
-            defaultValue={toLocal(filters.since ?? null)}
+            defaultValue={isoToLocal(filters.since ?? null)}
           />
         </div>
         <div className="field">
@@ -237,7 +230,7 @@ export function LogsPage() {
             id="f-until"
             name="until"
             type="datetime-local"
-            defaultValue={toLocal(filters.until ?? null)}
+            defaultValue={isoToLocal(filters.until ?? null)}
           />
         </div>
         <div className="filter-actions">
