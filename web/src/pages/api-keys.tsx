@@ -10,6 +10,7 @@ import { ErrorNotice, LiveRegion, Notice } from '../components/notice.js';
 import { focusPageHeading, Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
@@ -39,12 +40,14 @@ export function ApiKeysPage() {
   };
   const revoke = async (key: ApiKey) => {
     if (
-      !window.confirm(`Revoke the key “${key.name}” (${key.prefix}…)? Servers using it stop working at once.`)
+      !window.confirm(
+        `Revoke the key “${visibleControls(key.name)}” (${key.prefix}…)? Servers using it stop working at once.`,
+      )
     )
       return;
     try {
       await api('DELETE', `/api/api-keys/${key.id}`);
-      setMessage(`The key “${key.name}” is revoked.`);
+      setMessage(`The key “${visibleControls(key.name)}” is revoked.`);
       if (created?.id === key.id) setCreated(undefined);
       await keys.reload();
       focusPageHeading();
@@ -66,7 +69,8 @@ export function ApiKeysPage() {
         {created && (
           <div className="notice success key-reveal" role="status">
             <p>
-              <strong>Your new key “{created.name}”.</strong> Copy it now: it is shown only once.
+              <strong>Your new key “{visibleControls(created.name)}”.</strong> Copy it now: it is shown only
+              once.
             </p>
             <p className="secret">
               <code data-testid="new-api-key">{created.key}</code>{' '}
@@ -83,7 +87,7 @@ export function ApiKeysPage() {
         rows={keys.data?.data}
         empty="No keys yet."
         columns={[
-          { header: 'Name', cell: (k) => <span className="free-text">{k.name}</span> },
+          { header: 'Name', cell: (k) => <span className="free-text">{visibleControls(k.name)}</span> },
           { header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
           { header: 'Created', cell: (k) => formatTime(k.created_at) },
           { header: 'Last used', cell: (k) => (k.last_used_at ? formatTime(k.last_used_at) : 'never') },
@@ -94,7 +98,7 @@ export function ApiKeysPage() {
                 'the owner or the operator (full rights)'
               ) : (
                 <span className="free-text">
-                  {k.made_by} (as {k.role})
+                  {visibleControls(k.made_by)} (as {k.role})
                 </span>
               ),
           },
@@ -105,7 +109,7 @@ export function ApiKeysPage() {
             cell: (k) =>
               k.may_revoke ? (
                 <button type="button" className="button small danger" onClick={() => void revoke(k)}>
-                  Revoke<span className="visually-hidden"> the key {k.name}</span>
+                  Revoke<span className="visually-hidden"> the key {visibleControls(k.name)}</span>
                 </button>
               ) : null,
           },

@@ -14,6 +14,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { AddressText } from '../components/address-text.js';
 import { LoadMore } from '../components/load-more.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 const STATUSES = emailStatusValues;
 
@@ -288,7 +289,7 @@ export function LogsPage() {
             cell: (m) => (
               <span className="free-text subject">
                 <Link href={`/logs/${m.id}`} onClick={remember}>
-                  {m.subject}
+                  {visibleControls(m.subject)}
                 </Link>
               </span>
             ),

@@ -13,6 +13,7 @@ import { useMay } from '../permissions.js';
 import { LoadMore } from '../components/load-more.js';
 import { AddressText } from '../components/address-text.js';
 import { Link, navigate, useLocation } from '../router.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 /** The longest address the suppressions API takes (its schema's maxLength). */
 const MAX_ADDRESS = 320;
@@ -130,7 +131,7 @@ export function SuppressionsPage() {
                 header: 'Why',
                 cell: (s) => (
                   <span className="free-text">
-                    {s.origin}: {s.reason}{' '}
+                    {s.origin}: {visibleControls(s.reason)}{' '}
                     {/* The reason often names its code already ("… (5.1.1)"): not twice. */}
                     {s.enhanced_code && !s.reason.includes(s.enhanced_code) && <code>{s.enhanced_code}</code>}
                     {/* The bounce or complaint that caused it: its message in the log, while kept. */}

@@ -21,6 +21,7 @@ import { Link, navigate } from '../router.js';
 import { useMay } from '../permissions.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 /** The endpoint forms' labels, for the server's errors (components/field-labels.ts). */
 const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events to send' };
@@ -138,7 +139,9 @@ export function WebhooksPage() {
                 <Link href={`/webhooks/${w.id}`}>
                   <span className="free-text">{w.url}</span>
                 </Link>{' '}
-                {w.description && <span className="webhook-description free-text">{w.description}</span>}{' '}
+                {w.description && (
+                  <span className="webhook-description free-text">{visibleControls(w.description)}</span>
+                )}{' '}
                 {!w.enabled && <span className="badge bad">disabled</span>}
                 <span className="muted"> {w.events.join(', ')}</span>
               </>
@@ -238,7 +241,7 @@ export function WebhookPage({ id }: { id: string }) {
             {w.description && (
               <>
                 <dt>Description</dt>
-                <dd className="free-text">{w.description}</dd>
+                <dd className="free-text">{visibleControls(w.description)}</dd>
               </>
             )}
             <dt>Events</dt>
