@@ -161,10 +161,12 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
   let healthUrl: string | undefined;
   try {
     await worker?.start();
-    receiver = await inbound?.start();
+    receiver = await inbound?.start().catch(naming('TXMAIL_INBOUND_PORT'));
     // The HTTP port last: once /healthz answers, every part of this process is running.
-    await api?.start();
-    healthUrl = await health?.start();
+    await api?.start().catch(naming('TXMAIL_HTTP_PORT'));
+    healthUrl = await health
+      ?.start()
+      .catch(naming(command === 'inbound' ? 'TXMAIL_INBOUND_HEALTH_PORT' : 'TXMAIL_WORKER_HEALTH_PORT'));
   } catch (err) {
     // A role that cannot start (its port taken, say): what did start stops, and the command fails.
     // Left running, the worker would deliver and push with no API and no bounce receiver, and a
@@ -199,6 +201,19 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
   await stopRoles();
   logger.info('stopped');
   return 0;
+}
+
+// What a listener's failure to start says of its address: taken, not allowed, not this machine's.
+const ADDRESS_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL']);
+
+/** A listener that cannot have its address is said with the setting that chose it. */
+function naming(variable: string): (err: unknown) => never {
+  return (err) => {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (err instanceof Error && code !== undefined && ADDRESS_ERRORS.has(code))
+      throw new Error(`${err.message} (${variable})`, { cause: err });
+    throw err;
+  };
 }
 
 function quietLogger(level: string) {

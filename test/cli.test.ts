@@ -516,7 +516,10 @@ describe('a service role that cannot start', () => {
         [free]: '0',
       });
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${takenPort}`);
+      // Said with the setting that chose the port.
+      expect(res.stderr).toContain(
+        `listen EADDRINUSE: address already in use 127.0.0.1:${takenPort} (${busy})`,
+      );
       expect(res.stdout).toContain('txmail could not start; stopping what had started');
     },
   );
