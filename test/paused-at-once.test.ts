@@ -10,7 +10,7 @@ import { HOLD_MS } from '../src/reputation/thresholds.js';
 import { databaseKinds } from './helpers/databases.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { messageRow } from './helpers/message-row.js';
-import { createTenant, startTestEnv, validSend, type TestEnv } from './helpers/services.js';
+import { createTenant, sendAccepted, startTestEnv, type TestEnv } from './helpers/services.js';
 import { until } from './helpers/wait.js';
 
 const NOW = Date.UTC(2026, 11, 2, 12);
@@ -33,14 +33,7 @@ describe.each(databaseKinds)('a pause made in the worker’s process on $name', 
   it('holds the next message taken, without waiting for the paused accounts to be read again', async () => {
     const t = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
     // One message delivered: the worker has read the paused accounts (none) for it.
-    const res = await env.app.inject({
-      method: 'POST',
-      url: '/api/email/send',
-      headers: { 'x-api-key': t.apiKey },
-      payload: { ...validSend, from: 'noreply@acme.example', to: 'first@dest.example' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const first = (res.json() as { id: string }).id;
+    const first = await sendAccepted(env, t, { from: 'noreply@acme.example', to: 'first@dest.example' });
     await until('the first message delivered', async () =>
       (await env.message(t.accountId, first))?.status === 'delivered' ? true : undefined,
     );
