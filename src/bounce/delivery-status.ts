@@ -7,7 +7,7 @@ import { classifyReport, stageOf } from './reply-intelligence.js';
 import { findEnhancedCode } from './enhanced-code.js';
 import type { BouncedRecipient } from './inbound-report.js';
 import { addressField, field, parseFieldGroups, typedText, type FieldGroup } from './report-fields.js';
-import { noticeDiagnostic } from './notice-diagnostic.js';
+import { entryDiagnostic } from './notice-diagnostic.js';
 import { entryStages, noticeRecipients, type NoticeRecipients } from './notice-recipients.js';
 import { cap, cappedLines, MAX_NOTICE_TEXT } from './text-limits.js';
 
@@ -100,9 +100,7 @@ const ENCAPSULATED = /^imcea[a-z0-9]{1,16}-/i;
 function entryReasons(entries: NoticeRecipients['entries']): Map<string, string> {
   const reasons = new Map<string, string>();
   for (const entry of entries) {
-    const words = entry.lines.join(' ').trim();
-    if (words === '' || reasons.has(entry.address)) continue;
-    const reason = noticeDiagnostic(entry.lines, words);
+    const reason = entryDiagnostic(entry.lines);
     if (reason !== undefined) reasons.set(entry.address, reason);
   }
   return reasons;

@@ -37,6 +37,14 @@ const MAX_CONTINUATIONS = 4;
  * rejected: Access denied", not its "Status code: 550 5.4.1" above), else the first line with a code,
  * else the words after a lead-in, else `remainder` (what the notice says beside the recipient).
  */
+/**
+ * What a notice says under one recipient it lists (notice-recipients.ts `entries`): the reply among
+ * those lines, else their words; undefined when it says nothing there.
+ */
+export function entryDiagnostic(lines: string[]): string | undefined {
+  return noticeDiagnostic(lines, lines.join(' ').trim() || undefined);
+}
+
 export function noticeDiagnostic(lines: string[], remainder: string | undefined): string | undefined {
   let uncoded: string | undefined;
   for (let i = 0; i < lines.length; i++) {

@@ -8,7 +8,7 @@
 // whether it failed or is delayed, the recipient, and the server's reply.
 import { firstAddress } from './address-scan.js';
 import { answersAutomatically, responderMark, type HeaderLookup } from './auto-reply.js';
-import { noticeDiagnostic } from './notice-diagnostic.js';
+import { entryDiagnostic, noticeDiagnostic } from './notice-diagnostic.js';
 import { entryStages, noticeRecipients } from './notice-recipients.js';
 import { stageOf } from './reply-intelligence.js';
 import { cap, cappedLines, MAX_TEXT } from './text-limits.js';
@@ -175,7 +175,7 @@ export function parsePlainBounce(
   const stage = recipients.size <= 1 && stages.size === 0 ? stageOf(human) : undefined;
   if (named.entries.length > 1) {
     for (const entry of named.entries) {
-      const own = noticeDiagnostic(entry.lines, entry.lines.join(' ').trim() || undefined);
+      const own = entryDiagnostic(entry.lines);
       if (own !== undefined && own !== diagnostic) diagnostics.set(entry.address, own);
     }
   }
