@@ -138,15 +138,15 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
       : undefined;
   // The inbound and worker roles have no API listener: their own small one for probes and scrapes,
   // when asked for.
-  const healthPort =
+  const healthListener =
     command === 'inbound'
-      ? config.inboundHealthPort
+      ? { port: config.inboundHealthPort, setting: 'TXMAIL_INBOUND_HEALTH_PORT' }
       : command === 'worker'
-        ? config.workerHealthPort
+        ? { port: config.workerHealthPort, setting: 'TXMAIL_WORKER_HEALTH_PORT' }
         : undefined;
   const health =
-    healthPort !== undefined
-      ? (await import('./roles/health.js')).createHealthRole(core, healthPort)
+    healthListener?.port !== undefined
+      ? (await import('./roles/health.js')).createHealthRole(core, healthListener.port)
       : undefined;
   // The listeners first (requests in flight finish), then intake, then the work in flight: the worker
   // lets deliveries finish and gives back leases, and may still queue mail through the core's writer.
@@ -164,9 +164,7 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
     receiver = await inbound?.start().catch(naming('TXMAIL_INBOUND_PORT'));
     // The HTTP port last: once /healthz answers, every part of this process is running.
     await api?.start().catch(naming('TXMAIL_HTTP_PORT'));
-    healthUrl = await health
-      ?.start()
-      .catch(naming(command === 'inbound' ? 'TXMAIL_INBOUND_HEALTH_PORT' : 'TXMAIL_WORKER_HEALTH_PORT'));
+    healthUrl = await health?.start().catch(naming(healthListener!.setting));
   } catch (err) {
     // A role that cannot start (its port taken, say): what did start stops, and the command fails.
     // Left running, the worker would deliver and push with no API and no bounce receiver, and a
