@@ -23,6 +23,7 @@ import { WebhookPage, WebhooksPage } from './pages/webhooks.js';
 import { useMay } from './permissions.js';
 import { newestWins } from './newest-wins.js';
 import { Link, navigate, useLocation } from './router.js';
+import { routeSegment } from './url-path.js';
 import { SessionContext, useSession, type SessionInfo } from './session.js';
 
 /**
@@ -63,11 +64,11 @@ function page(path: string): ReactNode {
     case 'api-keys':
       return <ApiKeysPage />;
     case 'domains':
-      return second ? <DomainPage id={second} /> : <DomainsPage />;
+      return second ? detail(second, (id) => <DomainPage id={id} />) : <DomainsPage />;
     case 'logs':
-      return second ? <EmailDetailPage id={second} /> : <LogsPage />;
+      return second ? detail(second, (id) => <EmailDetailPage id={id} />) : <LogsPage />;
     case 'webhooks':
-      return second ? <WebhookPage id={second} /> : <WebhooksPage />;
+      return second ? detail(second, (id) => <WebhookPage id={id} />) : <WebhooksPage />;
     case 'suppressions':
       return <SuppressionsPage />;
     case 'settings':
@@ -79,12 +80,22 @@ function page(path: string): ReactNode {
     case 'security':
       return <SecurityPage />;
     default:
-      return (
-        <Notice kind="error">
-          No such page. <Link href="/">Go to the overview</Link>.
-        </Notice>
-      );
+      return <NoSuchPage />;
   }
+}
+
+/** An object's page: the id as the address bar names it, decoded once (url-path.ts says why). */
+function detail(segment: string, show: (id: string) => ReactNode): ReactNode {
+  const id = routeSegment(segment);
+  return id === undefined ? <NoSuchPage /> : show(id);
+}
+
+function NoSuchPage() {
+  return (
+    <Notice kind="error">
+      No such page. <Link href="/">Go to the overview</Link>.
+    </Notice>
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { Link } from '../router.js';
 import { ActionForm, SubmitButton } from './action-form.js';
 import { Field } from './field.js';
 import { ErrorNotice, LiveRegion, Notice, sentence } from './notice.js';
+import { urlPath } from '../url-path.js';
 
 type SendResult = ApiBody<'/api/email/send', 'post'>;
 
@@ -70,7 +71,7 @@ export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
         {sent && (
           <Notice kind="success">
             {sent.status === 'test' ? 'Recorded, not delivered.' : 'Queued for delivery.'}{' '}
-            <Link href={`/logs/${sent.id}`}>Follow it in the logs</Link>.
+            <Link href={urlPath`/logs/${sent.id}`}>Follow it in the logs</Link>.
             {sent.warnings && sent.warnings.length > 0 && (
               <ul>
                 {sent.warnings.map((w) => (

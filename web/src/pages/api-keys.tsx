@@ -11,6 +11,7 @@ import { focusPageHeading, Page } from '../components/page.js';
 import { useApi } from '../components/use-api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { visibleControls } from '../components/visible-controls.js';
+import { urlPath } from '../url-path.js';
 
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
@@ -46,7 +47,7 @@ export function ApiKeysPage() {
     )
       return;
     try {
-      await api('DELETE', `/api/api-keys/${key.id}`);
+      await api('DELETE', urlPath`/api/api-keys/${key.id}`);
       setMessage(`The key “${visibleControls(key.name)}” is revoked.`);
       if (created?.id === key.id) setCreated(undefined);
       await keys.reload();

@@ -11,6 +11,7 @@ import { Link } from '../router.js';
 import { LoadMore } from '../components/load-more.js';
 import { ACTION_WORDS } from '../components/audit-actions.js';
 import { unicodeText } from '../components/unicode-address.js';
+import { urlPath } from '../url-path.js';
 
 /** What an `account.security_changed` entry's target says the owner set. */
 const SECURITY_STATES: Record<string, string> = {
@@ -35,7 +36,7 @@ function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   if (e.action === 'account.security_changed' && e.target) return SECURITY_STATES[e.target] ?? e.target;
   if (!e.target) return '';
   // An email (re-sent): its page in the log, while the log keeps it.
-  if (e.action.startsWith('email.')) return <Link href={`/logs/${e.target}`}>email {e.target}</Link>;
+  if (e.action.startsWith('email.')) return <Link href={urlPath`/logs/${e.target}`}>email {e.target}</Link>;
   // An id of a key, endpoint, member or domain: what it was called when the entry was written (so an
   // endpoint's later new URL does not rewrite its history), else, for entries older than those labels,
   // its name now while the account has it. A key's name carries the first characters of the key, which

@@ -15,6 +15,7 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { bareServiceHost } from '../components/service-host.js';
 import { useMay } from '../permissions.js';
 import { checkSummary } from '../components/domain-check-summary.js';
+import { urlPath } from '../url-path.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -52,7 +53,7 @@ export function DomainsPage() {
     const name = String(new FormData(form).get('name') ?? '').trim();
     try {
       const created = await api<DomainDetail>('POST', '/api/domains', { name });
-      navigate(`/domains/${created.id}`);
+      navigate(urlPath`/domains/${created.id}`);
     } catch (err) {
       setError(err);
     }
@@ -85,7 +86,8 @@ export function DomainsPage() {
           <ItemList items={domains.data?.data} empty="No domains yet.">
             {(d) => (
               <>
-                <Link href={`/domains/${d.id}`}>{d.unicode_name}</Link> <StatusBadge status={d.status} />
+                <Link href={urlPath`/domains/${d.id}`}>{d.unicode_name}</Link>{' '}
+                <StatusBadge status={d.status} />
                 <span className="muted"> added {formatTime(d.created_at)}</span>
                 {d.expire_after !== null && (
                   <span className="muted"> · gives up after {expiryWords(d.expire_after)}</span>
@@ -101,7 +103,7 @@ export function DomainsPage() {
 }
 
 export function DomainPage({ id }: { id: string }) {
-  const domain = useApi<DomainDetail>(`/api/domains/${encodeURIComponent(id)}`);
+  const domain = useApi<DomainDetail>(urlPath`/api/domains/${id}`);
   const may = useMay();
   const [checking, setChecking] = useState(false);
   const [result, setResult] = useState<string>();
@@ -114,7 +116,7 @@ export function DomainPage({ id }: { id: string }) {
     setChecking(true);
     setError(undefined);
     try {
-      const checked = await api<DomainDetail>('POST', `/api/domains/${id}/verify`);
+      const checked = await api<DomainDetail>('POST', urlPath`/api/domains/${id}/verify`);
       await domain.reload();
       setResult(checkSummary(checked));
     } catch (err) {
@@ -126,7 +128,7 @@ export function DomainPage({ id }: { id: string }) {
   const remove = async () => {
     if (!d || !window.confirm(`Delete ${d.unicode_name}? Mail from it is refused from then on.`)) return;
     try {
-      await api('DELETE', `/api/domains/${id}`);
+      await api('DELETE', urlPath`/api/domains/${id}`);
       navigate('/domains');
     } catch (err) {
       setError(err);
@@ -313,7 +315,7 @@ function SettingForm({
   }
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    void save.run(() => api<DomainSummary>('PATCH', `/api/domains/${domainId}`, body(value)), saved);
+    void save.run(() => api<DomainSummary>('PATCH', urlPath`/api/domains/${domainId}`, body(value)), saved);
   };
   return (
     <section aria-labelledby={headingId}>
@@ -514,13 +516,13 @@ function DkimKeys({
   const rotating = keys.some((k) => k.status === 'pending' && k.algorithm === 'rsa-sha256');
   const rotate = () =>
     save.run(
-      () => api('POST', `/api/domains/${id}/dkim/rotate`),
+      () => api('POST', urlPath`/api/domains/${id}/dkim/rotate`),
       'Rotation started: publish the new record below. The current key signs until txmail finds it in DNS.',
     );
   const setEd25519 = async (on: boolean) => {
     setClicked(on);
     await save.run(
-      () => api('PATCH', `/api/domains/${id}`, { dkim_ed25519: on }),
+      () => api('PATCH', urlPath`/api/domains/${id}`, { dkim_ed25519: on }),
       on
         ? 'Ed25519 turned on: publish its record below; it signs beside RSA once txmail finds it in DNS.'
         : 'Ed25519 turned off: mail is signed with RSA only.',

@@ -13,6 +13,7 @@ import { Page } from '../components/page.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
 import { AddressText } from '../components/address-text.js';
+import { urlPath } from '../url-path.js';
 
 /**
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
@@ -167,7 +168,7 @@ function contentWords(d: EmailDetail, logHours: number | null | undefined): stri
 function RawMessage({ detail }: { detail: EmailDetail }) {
   const [raw, setRaw] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const path = `/api/emails/${encodeURIComponent(detail.id)}/raw`;
+  const path = urlPath`/api/emails/${detail.id}/raw`;
   const load = async () => {
     if (raw !== undefined) return;
     try {
@@ -222,7 +223,7 @@ function Resend({ detail }: { detail: EmailDetail }) {
     setBusy(true);
     setError(undefined);
     try {
-      setCopy((await api<{ id: string }>('POST', `/api/emails/${encodeURIComponent(detail.id)}/resend`)).id);
+      setCopy((await api<{ id: string }>('POST', urlPath`/api/emails/${detail.id}/resend`)).id);
     } catch (err) {
       setError(err);
     } finally {
@@ -239,7 +240,7 @@ function Resend({ detail }: { detail: EmailDetail }) {
       <LiveRegion>
         {copy && (
           <Notice kind="success">
-            Queued a copy: <Link href={`/logs/${copy}`}>open the new email</Link>.
+            Queued a copy: <Link href={urlPath`/logs/${copy}`}>open the new email</Link>.
           </Notice>
         )}
         <ErrorNotice error={error} />
@@ -249,7 +250,7 @@ function Resend({ detail }: { detail: EmailDetail }) {
 }
 
 export function EmailDetailPage({ id }: { id: string }) {
-  const { data, error } = useApi<EmailDetail>(`/api/emails/${encodeURIComponent(id)}`);
+  const { data, error } = useApi<EmailDetail>(urlPath`/api/emails/${id}`);
   // The plan's log retention, which may end the email before its content's own retention does.
   const account = useApi<Account>('/api/account');
   return (
@@ -295,7 +296,7 @@ export function EmailDetailPage({ id }: { id: string }) {
               <>
                 <dt>Re-sent from</dt>
                 <dd>
-                  <Link href={`/logs/${data.resent_from}`}>the original email</Link>
+                  <Link href={urlPath`/logs/${data.resent_from}`}>the original email</Link>
                 </dd>
               </>
             )}
@@ -306,7 +307,7 @@ export function EmailDetailPage({ id }: { id: string }) {
                   {data.resends.map((r, i) => (
                     <span key={r}>
                       {i > 0 && ', '}
-                      <Link href={`/logs/${r}`}>copy {i + 1}</Link>
+                      <Link href={urlPath`/logs/${r}`}>copy {i + 1}</Link>
                     </span>
                   ))}
                 </dd>

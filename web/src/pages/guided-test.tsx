@@ -10,6 +10,7 @@ import { useApi } from '../components/use-api.js';
 import { useMay } from '../permissions.js';
 import { Timeline } from './email-detail.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
+import { urlPath } from '../url-path.js';
 
 const FINAL = new Set(['delivered', 'bounced', 'failed', 'complained']);
 
@@ -30,7 +31,7 @@ export function GuidedTestPage() {
     let timer: ReturnType<typeof setTimeout>;
     const poll = async () => {
       try {
-        const d = await api<EmailDetail>('GET', `/api/emails/${sent.id}`);
+        const d = await api<EmailDetail>('GET', urlPath`/api/emails/${sent.id}`);
         if (stopped) return;
         setDetail(d);
         if (FINAL.has(d.status)) return;
@@ -100,7 +101,7 @@ export function GuidedTestPage() {
         <>
           <Timeline detail={detail} />
           <p>
-            <Link href={`/logs/${detail.id}`}>Open this email in the logs</Link>
+            <Link href={urlPath`/logs/${detail.id}`}>Open this email in the logs</Link>
           </p>
         </>
       )}

@@ -15,6 +15,7 @@ import { Link, navigate, useLocation } from '../router.js';
 import { AddressText } from '../components/address-text.js';
 import { LoadMore } from '../components/load-more.js';
 import { visibleControls } from '../components/visible-controls.js';
+import { urlPath } from '../url-path.js';
 
 const STATUSES = emailStatusValues;
 
@@ -288,7 +289,7 @@ export function LogsPage() {
             header: 'Subject',
             cell: (m) => (
               <span className="free-text subject">
-                <Link href={`/logs/${m.id}`} onClick={remember}>
+                <Link href={urlPath`/logs/${m.id}`} onClick={remember}>
                   {visibleControls(m.subject)}
                 </Link>
               </span>

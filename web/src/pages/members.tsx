@@ -14,6 +14,7 @@ import type { Member } from '../api-types.js';
 import { useSession, type Role } from '../session.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
+import { urlPath } from '../url-path.js';
 
 /** A member's address as people write it: an internationalised domain in Unicode (stored in ASCII). */
 const shown = (m: Member): string => unicodeText(m.email);
@@ -72,7 +73,7 @@ export function MembersPage() {
       : `Remove ${shown(m)}? Their sessions end at once.`;
     if (!window.confirm(question)) return;
     void act(
-      () => api('DELETE', `/api/members/${m.id}`),
+      () => api('DELETE', urlPath`/api/members/${m.id}`),
       invited ? `The invitation of ${shown(m)} is cancelled.` : `${shown(m)} is removed.`,
     ).then((removed) => {
       if (!removed) return;
@@ -88,7 +89,7 @@ export function MembersPage() {
     if (!window.confirm(`Make ${shown(m)} ${role}? It applies to their sessions and keys at once.`)) {
       return Promise.resolve(false);
     }
-    return act(() => api('PATCH', `/api/members/${m.id}`, { role }), `${shown(m)} is now ${role}.`);
+    return act(() => api('PATCH', urlPath`/api/members/${m.id}`, { role }), `${shown(m)} is now ${role}.`);
   };
   const [mailing, setMailing] = useState<string>();
   const oneAtATime = useOneAtATime();
@@ -96,7 +97,7 @@ export function MembersPage() {
     oneAtATime(async () => {
       setMailing(m.id);
       await act(
-        () => api('POST', `/api/members/${m.id}/invitation`),
+        () => api('POST', urlPath`/api/members/${m.id}/invitation`),
         `A new invitation is on its way to ${shown(m)}; the earlier link no longer works.`,
       );
       setMailing(undefined);
@@ -191,7 +192,7 @@ export function MembersPage() {
           </h2>
           <SessionsTable
             key={openMember.id}
-            path={`/api/members/${openMember.id}/sessions`}
+            path={urlPath`/api/members/${openMember.id}/sessions`}
             caption="Live sessions of the member"
           />
         </section>

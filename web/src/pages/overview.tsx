@@ -11,6 +11,7 @@ import { useMay } from '../permissions.js';
 import { formatNumber, formatTime } from '../components/format.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
+import { urlPath } from '../url-path.js';
 
 type AccountOverview = Account;
 
@@ -58,7 +59,7 @@ export function OverviewPage() {
                 {typeof n.data.webhook_id === 'string' && (
                   <>
                     {' '}
-                    <Link href={`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
+                    <Link href={urlPath`/webhooks/${n.data.webhook_id}`}>Open the endpoint</Link>
                   </>
                 )}
               </Notice>

@@ -14,6 +14,7 @@ import { LoadMore } from '../components/load-more.js';
 import { AddressText } from '../components/address-text.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { visibleControls } from '../components/visible-controls.js';
+import { urlPath } from '../url-path.js';
 
 /** The longest address the suppressions API takes (its schema's maxLength). */
 const MAX_ADDRESS = 320;
@@ -67,7 +68,7 @@ export function SuppressionsPage() {
       if (!window.confirm(`Remove ${s.address} from the suppression list? Mail to it will be sent again.`))
         return;
       try {
-        await api('DELETE', `/api/suppressions/${encodeURIComponent(s.address)}`);
+        await api('DELETE', urlPath`/api/suppressions/${s.address}`);
       } catch (err) {
         // Removed meanwhile (another tab, another member): as good as removed here.
         if (!(err instanceof ApiError && err.code === 'not_found')) {
@@ -138,7 +139,7 @@ export function SuppressionsPage() {
                     {s.source_email_id && (
                       <>
                         {' '}
-                        <Link href={`/logs/${s.source_email_id}`}>
+                        <Link href={urlPath`/logs/${s.source_email_id}`}>
                           the email<span className="visually-hidden"> that suppressed {s.address}</span>
                         </Link>
                       </>

@@ -22,6 +22,7 @@ import { useMay } from '../permissions.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
 import { visibleControls } from '../components/visible-controls.js';
+import { urlPath } from '../url-path.js';
 
 /** The endpoint forms' labels, for the server's errors (components/field-labels.ts). */
 const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events to send' };
@@ -128,7 +129,7 @@ export function WebhooksPage() {
                   <CopyButton value={created.secret} what="the signing secret" />
                 </p>
                 <p>
-                  <Link href={`/webhooks/${created.id}`}>Send it a test event</Link>
+                  <Link href={urlPath`/webhooks/${created.id}`}>Send it a test event</Link>
                 </p>
               </div>
             )}
@@ -136,7 +137,7 @@ export function WebhooksPage() {
           <ItemList items={hooks.data?.data} empty="No endpoints yet.">
             {(w) => (
               <>
-                <Link href={`/webhooks/${w.id}`}>
+                <Link href={urlPath`/webhooks/${w.id}`}>
                   <span className="free-text">{w.url}</span>
                 </Link>{' '}
                 {w.description && (
@@ -164,7 +165,7 @@ function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: (
     const f = new FormData(form);
     setSaved(false);
     try {
-      await api('PATCH', `/api/webhooks/${webhook.id}`, {
+      await api('PATCH', urlPath`/api/webhooks/${webhook.id}`, {
         url: String(f.get('url') ?? '').trim(),
         description: String(f.get('description') ?? '').trim(),
         events: f.getAll('events').map(String),
@@ -194,9 +195,9 @@ function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: (
 }
 
 export function WebhookPage({ id }: { id: string }) {
-  const hook = useApi<WebhookDetail>(`/api/webhooks/${encodeURIComponent(id)}`);
+  const hook = useApi<WebhookDetail>(urlPath`/api/webhooks/${id}`);
   const attempts = useApi<ApiBody<'/api/webhooks/{id}/deliveries', 'get'>>(
-    `/api/webhooks/${encodeURIComponent(id)}/deliveries`,
+    urlPath`/api/webhooks/${id}/deliveries`,
   );
   const [secret, setSecret] = useState<string>();
   const [message, setMessage] = useState<string>();
@@ -263,7 +264,9 @@ export function WebhookPage({ id }: { id: string }) {
                   onClick={() =>
                     void act(
                       async () => (
-                        setSecret((await api<WebhookSecret>('GET', `/api/webhooks/${id}/secret`)).secret),
+                        setSecret(
+                          (await api<WebhookSecret>('GET', urlPath`/api/webhooks/${id}/secret`)).secret,
+                        ),
                         undefined
                       ),
                     )
@@ -281,7 +284,7 @@ export function WebhookPage({ id }: { id: string }) {
                 className="button"
                 onClick={() =>
                   void act(async () => {
-                    const a = await api<WebhookAttempt>('POST', `/api/webhooks/${id}/test`);
+                    const a = await api<WebhookAttempt>('POST', urlPath`/api/webhooks/${id}/test`);
                     return a.success
                       ? `Test event delivered: your endpoint answered ${a.status_code}.`
                       : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
@@ -299,7 +302,7 @@ export function WebhookPage({ id }: { id: string }) {
                   void act(async () => {
                     if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.'))
                       return undefined;
-                    const s = await api<WebhookSecret>('POST', `/api/webhooks/${id}/rotate-secret`);
+                    const s = await api<WebhookSecret>('POST', urlPath`/api/webhooks/${id}/rotate-secret`);
                     setSecret(s.secret);
                     return 'New secret created; the old one also signs for 24 hours.';
                   })
@@ -314,7 +317,7 @@ export function WebhookPage({ id }: { id: string }) {
                 className="button secondary"
                 onClick={() =>
                   void act(async () => {
-                    await api('PATCH', `/api/webhooks/${id}`, { enabled: !w.enabled });
+                    await api('PATCH', urlPath`/api/webhooks/${id}`, { enabled: !w.enabled });
                     return w.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.';
                   })
                 }
@@ -329,7 +332,7 @@ export function WebhookPage({ id }: { id: string }) {
                 onClick={() =>
                   void act(async () => {
                     if (!window.confirm('Delete this endpoint?')) return undefined;
-                    await api('DELETE', `/api/webhooks/${id}`);
+                    await api('DELETE', urlPath`/api/webhooks/${id}`);
                     navigate('/webhooks');
                     return undefined;
                   })
@@ -389,7 +392,7 @@ export function WebhookPage({ id }: { id: string }) {
                       className="button small secondary"
                       onClick={() =>
                         void act(async () => {
-                          await api('POST', `/api/webhooks/${id}/replay`, { event_id: a.event_id });
+                          await api('POST', urlPath`/api/webhooks/${id}/replay`, { event_id: a.event_id });
                           setReplayedAt(Date.now());
                           return 'Event queued to be sent again.';
                         })
