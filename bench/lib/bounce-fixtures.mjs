@@ -87,6 +87,12 @@ export async function judge(code, entry) {
   return {
     ...result,
     outcome,
+    // A bounce's event names the recipient it is about (ours when the report names it) and, when the
+    // report's entry for it names another final address (an alias's target), that one too.
+    recipients:
+      report.kind === 'bounce' && event.data.recipient
+        ? [event.data.recipient, event.data.final_recipient].filter(Boolean)
+        : result.recipients,
     category: event.data.category ?? chosen?.category,
     type: event.data.bounce_type ?? chosen?.type,
     suppress: suppression !== undefined,
@@ -106,7 +112,9 @@ function recipientsOf(report) {
 /** The classification of the recipient the event is about (the event names its address and reply). */
 function chosenClass(report, data, to) {
   const r = report.recipients.find(
-    (x) => (x.recipient ?? to) === data.recipient && (x.diagnostic ?? null) === data.diagnostic_code,
+    (x) =>
+      ((x.recipient ?? to) === data.recipient || x.originalRecipient === data.recipient) &&
+      (x.diagnostic ?? null) === data.diagnostic_code,
   );
   return (r ?? report.recipients[0])?.classification;
 }

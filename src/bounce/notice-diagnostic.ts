@@ -27,7 +27,13 @@ const LEADS = [
   'the reason it is being held:',
   'because:',
   'reason:',
+  // A filtering gateway's "Reason: blocked by … policy" names the rule in a "Detail:" below it
+  // (Clearswift's "The attachment … is of a prohibited file type"): read with it.
+  'details:',
+  'detail:',
 ];
+// A line that details the reason given above it.
+const DETAIL_LEAD = /^\s*details?:/i;
 // A reply folded over more lines than this is cut.
 const MAX_CONTINUATIONS = 4;
 
@@ -51,7 +57,9 @@ export function noticeDiagnostic(lines: string[], remainder: string | undefined)
     const lead = afterLead(lines, i);
     if (lead === undefined) continue;
     if (CODE_LINE.test(lead)) return lead;
-    uncoded ??= lead;
+    // A reason's detail, when it is one (DETAIL_LEAD), follows the reason's words.
+    if (uncoded === undefined) uncoded = lead;
+    else if (DETAIL_LEAD.test(lines[i]!) && !uncoded.includes(lead)) uncoded = cap(`${uncoded} ${lead}`);
   }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();

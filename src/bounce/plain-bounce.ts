@@ -37,6 +37,10 @@ export interface PlainBounce {
 // Who sends notices: mail systems, and the list managers that refuse or hold a post.
 const SENDER =
   /mailer-?daemon|postmaster|mail ?delivery|delivery ?subsystem|mdaemon|delivery-status|mail administrator|mail router|listserv|mailman|majordomo|sympa|[-+]owner@|owner-|-bounces?@|-request@|groupwise|lotus notes|domino/i;
+// A list's administrative address ("elena-admin@", FML's "elena-ctl@"), believed as a list manager's
+// when the message carries a list's own headers (FML's X-ML-Name and X-MLServer, RFC 2919's List-Id).
+const LIST_ADMIN = /^[^@\s<>]+-(?:admin|ctl)@/i;
+const LIST_HEADERS = ['x-ml-name', 'x-mlserver', 'list-id', 'x-mailing-list', 'mailing-list'];
 // An envelope sender that is a bounce handler's ("bounces@", "bounce-notify@", "bounce+tag@").
 const BOUNCE_SENDER = /^bounces?[-+._@]/i;
 // Subjects of notices: their own words come first, the returned message's subject after them (which
@@ -87,6 +91,13 @@ const ORIGINAL =
 // What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
 const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
 
+/** A list manager's notice by its administrative address and the list's headers (LIST_ADMIN). */
+function fromListManager(header: HeaderLookup, envelopeSender: string): boolean {
+  if (!LIST_HEADERS.some((name) => header(name) !== undefined)) return false;
+  const from = /<([^<>]*)>\s*$/.exec(header('from') ?? '')?.[1] ?? header('from')?.trim() ?? '';
+  return LIST_ADMIN.test(from) || LIST_ADMIN.test(envelopeSender);
+}
+
 /**
  * Recognises a plain-text bounce; undefined when the message does not look like one. Reads at most the
  * first MAX_TEXT characters of `text`, and lines of at most 998 (header values come cut to size).
@@ -99,7 +110,7 @@ export function parsePlainBounce(
 ): PlainBounce | undefined {
   const text = cap(fullText, MAX_TEXT);
   const failedHeader = header('x-failed-recipients');
-  const fromSystem = SENDER.test(header('from') ?? '');
+  const fromSystem = SENDER.test(header('from') ?? '') || fromListManager(header, envelopeSender);
   // A relay passing a bounce on often sends it from a return path of its own ("bounce-notify@…").
   const fromMailer =
     envelopeSender === '' || fromSystem || SENDER.test(envelopeSender) || BOUNCE_SENDER.test(envelopeSender);

@@ -55,7 +55,10 @@ export function decideEffects(input: DecideInput): Decision {
     diagnostic_code: r.diagnostic ?? null,
     remote_mta: r.remoteMta ?? null,
     reporting_mta: report.reportingMta ?? null,
-    recipient: r.recipient ?? target.to_email,
+    // The address we sent to when the report names it (as Final- or Original-Recipient): a mail store's
+    // internal name for the mailbox (Final-Recipient: jdoe.4471@mbx03.corp…) is given beside it.
+    recipient: reportedAs(r, target.to_email),
+    ...(namedOriginal(r, target.to_email) ? { final_recipient: r.recipient } : {}),
     format: report.format,
     inbound_id: input.inboundId,
   };
@@ -213,6 +216,18 @@ function feedbackReason(report: Extract<InboundReport, { kind: 'feedback' }>): s
     default:
       return `a feedback report of type "${report.feedbackType}", which is not a complaint`;
   }
+}
+
+/** Whether the entry is ours by its Original-Recipient while its Final-Recipient is another address. */
+function namedOriginal(r: BouncedRecipient, toEmail: string): boolean {
+  const to = toEmail.toLowerCase();
+  return r.recipient !== undefined && r.recipient !== to && r.originalRecipient === to;
+}
+
+/** The event's recipient: ours when the entry names it, else the address the report gives (a forwarder's). */
+function reportedAs(r: BouncedRecipient, toEmail: string): string {
+  if (namedOriginal(r, toEmail)) return toEmail.toLowerCase();
+  return r.recipient ?? toEmail;
 }
 
 /**
