@@ -60,14 +60,21 @@ export const DISABLED_REPEAT_WINDOW_MS = 30 * 24 * 3600_000;
  * The category an event records: a refusal of the sending address (a blocklist, its reputation, Yahoo's
  * TSS04) is policy_rejected whatever else its words say ("unexpected volume" reads as rate_limited), in
  * the SMTP session (delivery/outcome.ts) and in a report alike (inbound/decide-effects.ts): the same
- * words, the same category (docs/API.md).
+ * words, the same category (docs/API.md). But for Gmail's rate limit of the sending address (its
+ * enhanced code 4.7.28, "… unusual rate of unsolicited mail … temporarily rate limited"), which stays
+ * rate_limited, flagged sender_block; the same words under 4.7.0 are a refusal.
  */
 export function recordedCategory<C extends BounceCategory | null>(
   category: C,
   senderBlock: boolean,
+  enhanced: string | null | undefined,
 ): C | 'policy_rejected' {
-  return senderBlock ? 'policy_rejected' : category;
+  if (!senderBlock) return category;
+  return category === 'rate_limited' && enhanced === RATE_LIMIT_CODE ? category : 'policy_rejected';
 }
+
+// Gmail's code for its rate limit of a sending address (its SMTP error reference).
+const RATE_LIMIT_CODE = '4.7.28';
 
 /**
  * Whether a category puts the recipient on the account's suppression list (docs/design.md §7): only what

@@ -18,6 +18,7 @@ import {
 } from './reply-rules.js';
 import { describeStatus } from './status-reason.js';
 import { cap, MAX_NOTICE_TEXT } from './text-limits.js';
+import { joinedReply } from './reply-lines.js';
 import { wrappedReply } from './wrapped-reply.js';
 
 export type BounceType = 'permanent' | 'transient' | 'undetermined';
@@ -109,7 +110,7 @@ export function suppressesRecipient(v: ReplyVerdict, repeated: boolean): boolean
 }
 
 export function explainSmtpReply(code: number, text: string): Explained {
-  const words = cap(text, MAX_NOTICE_TEXT);
+  const words = joinedReply(cap(text, MAX_NOTICE_TEXT));
   const cls = Math.floor(code / 100);
   const type: BounceType = cls === 5 ? 'permanent' : cls === 4 ? 'transient' : 'undetermined';
   return decide({
@@ -125,7 +126,8 @@ export function explainSmtpReply(code: number, text: string): Explained {
 export function explainReport(e: BounceEvidence): Explained {
   const diagnostic = cap(e.diagnostic ?? '', MAX_NOTICE_TEXT);
   // IronPort's summary around the server's reply: the reply is the evidence (wrapped-reply.ts).
-  const text = wrappedReply(diagnostic) ?? diagnostic;
+  // Its words as one line whatever its line breaks (reply-lines.ts).
+  const text = joinedReply(wrappedReply(diagnostic) ?? diagnostic);
   const reply = findReplyCode(text);
   const status = statusField(e.status);
   const quoted = quotedCode(text, reply);

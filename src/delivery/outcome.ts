@@ -139,7 +139,7 @@ export function decideNext(
   if (next === null) {
     return failedWith({
       ...details,
-      ...expiredData(deadline, recordedCategory(result.category, senderBlock)),
+      ...expiredData(deadline, recordedCategory(result.category, senderBlock, result.enhanced)),
       // Given up at this attempt: its deadline came while it ran (an attempt is cut there short of its
       // final "."), or the next attempt would have come after it.
       detail: `${expiredDetail(message.createdAt, deadline)}: ${now >= deadline ? 'the deadline came during this attempt' : 'no attempt was due before then'}; last reply: ${result.reply}`,
@@ -158,7 +158,7 @@ export function decideNext(
             data: {
               ...details,
               bounce_type: 'transient',
-              category: recordedCategory(result.category, senderBlock),
+              category: recordedCategory(result.category, senderBlock, result.enhanced),
               reason,
               greylisted: result.greylisted,
               ...(senderBlock ? { sender_block: true } : {}),

@@ -47,7 +47,7 @@ export function decideEffects(input: DecideInput): Decision {
   const senderBlock = c.senderBlock && c.category !== 'expired';
   const data = {
     // One of BOUNCE_CATEGORIES: messages.category and the log's filter read it (db/event-category.ts).
-    category: recordedCategory(c.category, senderBlock),
+    category: recordedCategory(c.category, senderBlock, c.enhanced),
     ...(senderBlock ? { sender_block: true } : {}),
     bounce_type: c.type,
     enhanced_code: c.enhanced,

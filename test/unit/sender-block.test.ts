@@ -316,3 +316,56 @@ describe('what a sender block does to the message (decideNext)', () => {
     expect(expired.suppress).toBeUndefined();
   });
 });
+
+describe("Gmail's rate limit of the sending address, in the session", () => {
+  const NOW = Date.UTC(2026, 11, 2, 12);
+  // As the session gets a multi-line reply: its lines, each with the code, joined by line breaks.
+  const lines = (code: string) =>
+    [
+      `421-${code} [198.51.100.7      15] Our system has detected an unusual rate of`,
+      `421-${code} unsolicited mail originating from your IP address. To protect our`,
+      `421-${code} users from spam, mail sent from your IP address has been temporarily`,
+      `421 ${code} rate limited. For more information, go to https://support.google.example/mail/?p=UnsolicitedRateLimitError`,
+    ].join('\n');
+  const delayed = (reply: string) => {
+    const verdict = classifyReply(421, reply);
+    const next = decideNext(
+      { status: 'queued', attempts: 0, createdAt: NOW - 1000 },
+      {
+        outcome: verdict.outcome,
+        smtpCode: 421,
+        enhanced: verdict.enhanced,
+        reply,
+        remoteHost: 'gmail-smtp-in.l.google.example',
+        remoteIp: '127.0.0.1',
+        tls: true,
+        throttled: verdict.throttled,
+        greylisted: verdict.greylisted,
+        category: verdict.category,
+        reason: verdict.reason,
+        senderBlock: verdict.senderBlock,
+      },
+      NOW,
+      0.5,
+    );
+    return { verdict, data: next.events[0]!.data };
+  };
+
+  it('4.7.28 is recorded rate_limited, flagged sender_block, and slows the destination', () => {
+    const { verdict, data } = delayed(lines('4.7.28'));
+    expect(verdict).toMatchObject({ throttled: true, senderBlock: true });
+    expect(data).toMatchObject({ category: 'rate_limited', sender_block: true });
+  });
+
+  it('the same words under 4.7.0 are a refusal of the address', () => {
+    const { verdict, data } = delayed(lines('4.7.0'));
+    expect(verdict).toMatchObject({ throttled: true, senderBlock: true });
+    expect(data).toMatchObject({ category: 'policy_rejected', sender_block: true });
+  });
+
+  it('reads a multi-line reply as its words on one line', () => {
+    const oneLine = lines('4.7.0').replace(/\n421[- ]4\.7\.0 /g, ' ');
+    expect(oneLine).not.toContain('\n');
+    expect(classifySmtpReply(421, lines('4.7.0'))).toEqual(classifySmtpReply(421, oneLine));
+  });
+});
