@@ -66,7 +66,10 @@ export async function startServer(
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: a process loads a few hundred modules and opens its database, and on a loaded machine (the
+  // suite's three workers and their children on two cores) that once took past 20 s. A process that
+  // fails says so at once (it exits), so only a hang waits this long.
+  const deadline = Date.now() + 45_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`txmail ${role} exited early:\n${output}`);
     try {
