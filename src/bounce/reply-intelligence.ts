@@ -94,9 +94,13 @@ export interface Explained {
   rule: string | undefined;
 }
 
-/** A reply during the SMTP session: `code` the basic code, `text` the reply as the server sent it. */
-export function classifySmtpReply(code: number, text: string): ReplyVerdict {
-  return explainSmtpReply(code, text).verdict;
+/**
+ * A reply during the SMTP session: `code` the basic code, `text` the reply as the server sent it,
+ * `stage` the command it answered (`MAIL FROM`, `RCPT TO`, `DATA`, `INITIAL CONNECTION` for the
+ * greeting), when known: a refusal before the recipient was named is never about the recipient.
+ */
+export function classifySmtpReply(code: number, text: string, stage?: string): ReplyVerdict {
+  return explainSmtpReply(code, text, stage).verdict;
 }
 
 /** One recipient of a bounce report (RFC 3464 DSN, a plain notice, an SES notification). */
@@ -109,7 +113,7 @@ export function suppressesRecipient(v: ReplyVerdict, repeated: boolean): boolean
   return suppresses(v.category, v.type, repeated);
 }
 
-export function explainSmtpReply(code: number, text: string): Explained {
+export function explainSmtpReply(code: number, text: string, stage?: string): Explained {
   const words = joinedReply(cap(text, MAX_NOTICE_TEXT));
   const cls = Math.floor(code / 100);
   const type: BounceType = cls === 5 ? 'permanent' : cls === 4 ? 'transient' : 'undetermined';
@@ -120,6 +124,7 @@ export function explainSmtpReply(code: number, text: string): Explained {
     text: words,
     notice: undefined,
     reported: undefined,
+    stage,
   });
 }
 

@@ -187,7 +187,7 @@ export const SETTINGS = [
     shown: 'unset',
     mask: (v) => (v === undefined ? null : maskPassword(v)),
     description:
-      '`smtp://[user:pass@]host:port` or `smtps://…`: deliver through this relay; unset: direct to MX',
+      '`smtp://[user:pass@]host:port` or `smtps://…`: deliver through this relay; unset: direct to MX. Credentials are never sent in cleartext: an `smtp://` relay must offer STARTTLS, else the mail waits, retried; a refused login (535) holds the mail likewise, retried, until the credentials are mended',
   }),
   variable({
     env: 'TXMAIL_DNS_SERVERS',

@@ -24,14 +24,17 @@ export interface ReplyClass {
   senderBlock: boolean;
 }
 
-/** Classifies one reply. `code` is the basic three-digit code; `text` the reply text. */
-export function classifyReply(code: number, text: string): ReplyClass {
+/**
+ * Classifies one reply. `code` is the basic three-digit code; `text` the reply text; `stage` the command
+ * it answered when known (reply-intelligence.ts classifySmtpReply).
+ */
+export function classifyReply(code: number, text: string, stage?: string): ReplyClass {
   const cls = Math.floor(code / 100);
   // The basic code decides permanence (RFC 3463 §2: the enhanced class must agree; when a server
   // disagrees with itself we trust the code every client acts on).
   if (cls === 2) return delivered(text);
   const outcome: ReplyOutcome = cls === 5 ? 'bounced' : 'deferred';
-  const v = classifySmtpReply(code, text);
+  const v = classifySmtpReply(code, text, stage);
   return {
     outcome,
     enhanced: v.enhanced ?? impliedEnhancedCode(code),

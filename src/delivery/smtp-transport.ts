@@ -195,6 +195,8 @@ interface SmtpError extends Error {
   code?: string;
   responseCode?: number;
   response?: string;
+  /** The command the reply answered, as nodemailer names it (`MAIL FROM`, `RCPT TO`, `CONN`, `AUTH PLAIN`…). */
+  command?: string;
   /** The connection failed during its STARTTLS handshake (set by open()). */
   tlsHandshake?: boolean;
   /**
@@ -635,14 +637,18 @@ export class SmtpTransport implements Transport {
     });
   }
 
-  /** `reply`: already through peerText, so classifying it costs at most MAX_REPLY_TEXT characters. */
+  /**
+   * `reply`: already through peerText, so classifying it costs at most MAX_REPLY_TEXT characters;
+   * `stage`: the command it answered, when known (sessionStage).
+   */
   private result(
     code: number,
     reply: string,
     target: DeliveryTarget,
     conn: SMTPConnection | undefined,
+    stage?: string,
   ): AttemptResult {
-    const verdict = classifyReply(code, reply);
+    const verdict = classifyReply(code, reply, stage);
     const greylisted = verdict.outcome === 'deferred' && verdict.greylisted;
     return {
       outcome: verdict.outcome,
@@ -669,7 +675,9 @@ export class SmtpTransport implements Transport {
   ): AttemptResult {
     if (typeof err.responseCode === 'number' && err.responseCode >= 200) {
       const reply = peerText((err.response ?? err.message).trim(), MAX_REPLY_TEXT);
-      return this.result(err.responseCode, reply, target, conn);
+      const stage = sessionStage(err.command);
+      const result = this.result(err.responseCode, reply, target, conn, stage);
+      return result.outcome === 'bounced' ? sessionRefusal(result, stage) : result;
     }
     // The server's EHLO announced a SIZE the message exceeds (RFC 1870 §6), and nodemailer did not send
     // it: the server said in advance what its 552 at the end of the data would be, so it is that
@@ -821,4 +829,42 @@ function guardedData(
       }
     },
   });
+}
+
+/**
+ * The command a reply answered, in the names reply intelligence reads (reply-intelligence.ts): the
+ * greeting and the connection are nodemailer's `CONN`, every login method is `AUTH`.
+ */
+function sessionStage(command: string | undefined): string | undefined {
+  if (command === undefined) return undefined;
+  if (command === 'CONN') return 'INITIAL CONNECTION';
+  if (/^AUTH\b/i.test(command)) return 'AUTH';
+  return command.toUpperCase();
+}
+
+/**
+ * A permanent refusal of the session rather than of this message, retried like a deferral and never a
+ * bounce: a 5xx greeting ("554 No SMTP service here", RFC 5321 §3.1) refuses the connection, and the
+ * destination's next host is tried (as Postfix's smtp_skip_5xx_greeting); a relay that refuses
+ * txmail's login (535) holds every message until its operator mends TXMAIL_RELAY_URL, as Postfix's
+ * smtp_sasl_auth_soft_bounce. Anything else as it was classified.
+ */
+function sessionRefusal(result: AttemptResult, stage: string | undefined): AttemptResult {
+  if (stage === 'INITIAL CONNECTION') {
+    return {
+      ...result,
+      outcome: 'deferred',
+      reason: `the receiving server refused the connection at its greeting (${result.enhanced})`,
+    };
+  }
+  if (stage === 'AUTH') {
+    return {
+      ...result,
+      outcome: 'deferred',
+      category: 'system_error',
+      senderBlock: false,
+      reason: `the relay refused txmail's login: check the credentials of TXMAIL_RELAY_URL (${result.enhanced})`,
+    };
+  }
+  return result;
 }

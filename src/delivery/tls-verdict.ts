@@ -53,7 +53,8 @@ export interface TlsVerdict {
 /**
  * Judges one connection to `host` (its name; the certificate must be valid for it, never for the
  * address) at `address`. `credentials`: the session will log in (a relay): never in cleartext, so a
- * failed handshake is not retried without TLS.
+ * failed handshake is not retried without TLS, and a relay that offers no STARTTLS (or refuses it) is
+ * not logged in to.
  */
 export function judgeTls(
   target: { host: string; address: string },
@@ -130,6 +131,17 @@ export function judgeTls(
           : `${host} refused STARTTLS (${facts.reply})`;
       if (requirement.requireVerified) {
         return refuse(details({}), 'starttls-not-supported', what, what, '4.7.4');
+      }
+      // A relay's login is never sent in cleartext: whoever can strip STARTTLS from its EHLO would read
+      // the credentials (a relay without TLS is reached with smtps://, or without credentials).
+      if (credentials) {
+        return {
+          action: 'refuse',
+          details: details({}),
+          session: { ...base, ok: false, failure: 'starttls-not-supported', detail: what },
+          reason: `${what}; the relay's credentials are never sent in cleartext, so nothing was sent`,
+          enhanced: '4.7.4',
+        };
       }
       return {
         action: 'send',

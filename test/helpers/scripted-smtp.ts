@@ -1,16 +1,20 @@
 // A hand-written SMTP server on loopback whose replies are exact bytes chosen by the test: what a hostile
 // or broken receiving server could send (NUL bytes, bare CR, replies of a megabyte, endless multi-line
 // replies). It speaks just enough SMTP for a client to reach RCPT and the end of DATA; everything else
-// is answered 250. `reply` decides the answer to RCPT and to the final "." (default: 250), given the
-// recipient of the transaction and the client's address.
+// is answered 250. `reply` decides the answer to the greeting, MAIL FROM, AUTH, RCPT and the final "."
+// (default: the ordinary one), given the recipient of the transaction and the client's address.
 import net from 'node:net';
 
-export type ScriptedStep = 'rcpt' | 'data-end';
+export type ScriptedStep = 'greeting' | 'mail' | 'auth' | 'rcpt' | 'data-end';
 
 export class ScriptedSmtpServer {
   /** The raw bytes to answer at a step, CRLF included; undefined: the ordinary 250. */
   reply: (step: ScriptedStep, recipient: string, client: string) => Buffer | string | undefined = () =>
     undefined;
+  /** What EHLO announces beside the host name (e.g. `AUTH PLAIN` for a relay that takes a login). */
+  extensions: string[] = ['8BITMIME'];
+  /** Every AUTH command's arguments as sent (a PLAIN login's base64 credentials). */
+  readonly logins: string[] = [];
   /**
    * Awaited before the answer to DATA (the 354): a test holds it to stand for a server slow to take the
    * content, or to do something first.
@@ -71,7 +75,7 @@ export class ScriptedSmtpServer {
     let inData = false;
     // While the answer to DATA is held, what arrives waits in `buffered`.
     let holding = false;
-    socket.write('220 scripted.test ESMTP\r\n');
+    answer('greeting', '220 scripted.test ESMTP');
     const onData = () => {
       for (;;) {
         if (holding) return;
@@ -97,8 +101,18 @@ export class ScriptedSmtpServer {
         buffered = buffered.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
         record.commands.push(verb);
-        if (verb === 'EHLO') answer(undefined, '250-scripted.test\r\n250 8BITMIME');
-        else if (verb === 'RCPT') {
+        if (verb === 'EHLO')
+          answer(
+            undefined,
+            ['scripted.test', ...this.extensions]
+              .map((e, i, all) => `250${i === all.length - 1 ? ' ' : '-'}${e}`)
+              .join('\r\n'),
+          );
+        else if (verb === 'MAIL') answer('mail', '250 2.1.0 ok');
+        else if (verb === 'AUTH') {
+          this.logins.push(line.slice(5));
+          answer('auth', '235 2.7.0 authenticated');
+        } else if (verb === 'RCPT') {
           recipient = /<([^>]*)>/.exec(line)?.[1] ?? '';
           answer('rcpt', '250 2.1.5 ok');
         } else if (verb === 'DATA') {
