@@ -101,3 +101,25 @@ describe('refusals of the session', () => {
     expect(messages(relay)).toBe(0);
   });
 });
+
+describe('a server that stops reading the content', () => {
+  it("cuts the attempt at the message's deadline, short of the final dot, rather than waiting for its reply", async () => {
+    const stalled = await server((s) => {
+      s.readsContent = false;
+    });
+    // More than the system's socket buffers on loopback take, so that the end of it cannot leave.
+    const big = Buffer.concat([raw, Buffer.alloc(48 * 1024 * 1024, 'a\r\n')]);
+    transport = new SmtpTransport({
+      hostname: 'mta.txmail.test',
+      socketTimeoutMs: 60_000,
+      finalReplyTimeoutMs: 30_000,
+    });
+    const result = await transport.deliver(
+      { from: 'b@send.acme.example', to: 'jane@dest.example', raw: big, until: Date.now() + 2000 },
+      [target(stalled)],
+    );
+    expect(result.outcome).toBe('deferred');
+    expect(result.reply).toContain("the message's deadline came before the end of its data");
+    expect(messages(stalled)).toBe(0);
+  });
+});

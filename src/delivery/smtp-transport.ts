@@ -623,7 +623,7 @@ export class SmtpTransport implements Transport {
         job.raw,
         job.mayFinish,
         () => (contentSent = true),
-        () => deadline.awaitFinalReply(pooled.conn, this.finalReplyMs),
+        () => whenWritten(pooled.conn, () => deadline.awaitFinalReply(pooled.conn, this.finalReplyMs)),
       );
       pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, message, (err, info) => {
         pooled.conn.removeListener('end', onEnd);
@@ -828,6 +828,25 @@ function guardedData(
         this.push(raw);
       }
     },
+  });
+}
+
+/**
+ * Calls `then` once the connection's socket has handed everything written to it to the system: the
+ * content is given to nodemailer whole, so the end of it leaves this process only when a server that
+ * stopped reading lets it (a fault probe: a server that read 151 bytes of a 3 MB message, and the
+ * attempt waited the final reply's 10 minutes, past the message's deadline, as if the "." had gone).
+ * Until then the attempt's own bound and the inactivity limit hold. Checked on the next turn, after
+ * the data stream's last write (the "." line).
+ */
+function whenWritten(conn: SMTPConnection, then: () => void): void {
+  setImmediate(() => {
+    const socket = conn._socket;
+    const check = () => {
+      if (!socket || socket.destroyed || socket.writableLength === 0) then();
+      else socket.once('drain', check);
+    };
+    check();
   });
 }
 

@@ -13,6 +13,8 @@ export class ScriptedSmtpServer {
     undefined;
   /** What EHLO announces beside the host name (e.g. `AUTH PLAIN` for a relay that takes a login). */
   extensions: string[] = ['8BITMIME'];
+  /** False: after its 354 the server reads nothing more (a server that stalls mid-content). */
+  readsContent = true;
   /** Every AUTH command's arguments as sent (a PLAIN login's base64 credentials). */
   readonly logins: string[] = [];
   /**
@@ -124,6 +126,10 @@ export class ScriptedSmtpServer {
             holding = false;
             this.dataAnswered++;
             answer(undefined, '354 go ahead');
+            if (!this.readsContent) {
+              socket.pause();
+              return;
+            }
             onData();
           });
           return;
