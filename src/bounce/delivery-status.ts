@@ -12,8 +12,10 @@ import { entryStages, noticeRecipients, type NoticeRecipients } from './notice-r
 import { cap, cappedLines, MAX_NOTICE_TEXT } from './text-limits.js';
 
 // Recipients read from one report. We send each message to one recipient; a relay reporting on a batch
-// reports one transaction's worth, and RFC 5321 §4.5.3.1.8 asks a server to take 100 in one.
-export const MAX_RECIPIENTS = 100;
+// reports one transaction's worth: RFC 5321 §4.5.3.1.8 asks a server to take at least 100 in one, and
+// Postfix takes 1,000 (smtpd_recipient_limit). A report about a list expanded from our recipient may
+// name ours anywhere (a 200-recipient DSN named ours 194th, and the first 100 were read), so as many.
+export const MAX_RECIPIENTS = 1000;
 
 // What reporting MTAs write in Action beside RFC 3464 §2.3.3's five words, by what it means.
 const ACTIONS: Record<string, string> = {

@@ -19,7 +19,7 @@ import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
 import { headerBlock, ORIGINAL_TYPES, originalRefs } from './original-refs.js';
 import { readMdnRejection } from './mdn-rejection.js';
-import { humanPart, parsePlainBounce } from './plain-bounce.js';
+import { humanPart, parsePlainBounce, sentByMailSystem } from './plain-bounce.js';
 import { field, parseFieldGroups } from './report-fields.js';
 import { readSesNotification } from './ses-notification.js';
 import { cap, headerValue, MAX_NOTICE_TEXT, MAX_TEXT } from './text-limits.js';
@@ -42,6 +42,10 @@ const MAX_HEADER_BLOCK = 256 * 1024;
 // Converting HTML to text costs about a second per MiB of small elements; a report's HTML notice is a
 // few KiB, and only its first MAX_TEXT characters of text are read anyway.
 const MAX_HTML_TO_TEXT = 256 * 1024;
+// A forward's subject, in the languages mail clients write it in: "Fwd:", Outlook's "FW:", German
+// "WG:", French "TR:", Spanish "RV:", Portuguese "ENC:", Dutch "Doorst:", Italian "I:", Chinese "转发:".
+const FORWARDED_SUBJECT =
+  /^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|i|vs|vb|\u8f6c\u53d1|\u8f49\u5bc4)\s*[:\uff1a]/i;
 // Delivery-status fields written into a text part (a report whose status part is labelled text/plain).
 const DSN_FIELDS = /^final-recipient:/im;
 // Feedback-report fields written into a text part.
@@ -108,11 +112,15 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   const feedback = part('message/feedback-report');
   if (feedback) return readFeedbackReport(feedback.content.toString('utf8'), original, from);
 
+  // A person forwarding a notice they got ("Fwd: Undelivered Mail Returned to Sender"), inline or
+  // attached: its delivery-status lines and attached report are about their own message, and must not
+  // be read as a report about ours. A relay passes bounces on from a mail system or the null sender.
+  const personForward = FORWARDED_SUBJECT.test(subject) && !sentByMailSystem(header, envelope.mailFrom);
   const status = part('message/delivery-status') ?? part('message/global-delivery-status');
   const notice = humanPart(text);
   const dsn =
     (status && readDeliveryStatus(status.content.toString('utf8'), notice)) ??
-    (DSN_FIELDS.test(text) ? readDeliveryStatus(text, notice) : undefined);
+    (DSN_FIELDS.test(text) && !personForward ? readDeliveryStatus(text, notice) : undefined);
   if (dsn) return { kind: 'bounce', format: 'dsn', ...dsn, original };
 
   if (FEEDBACK_FIELDS.test(text)) return readFeedbackReport(text, original, from);
@@ -150,7 +158,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   // the steps below ask for it: each attached message is parsed whole.
   let attached: Promise<InboundReport | undefined> | undefined;
   const attachedReport = () =>
-    outer ? (attached ??= forwardedReport(attachments, envelope)) : Promise.resolve(undefined);
+    outer ? (attached ??= forwardedReport(attachments, envelope, personForward)) : Promise.resolve(undefined);
 
   const plain = parsePlainBounce(header, subject, text, envelope.mailFrom);
   // A relay's notice that says nothing itself of why ("returned by the recipient's mail system, its
@@ -245,6 +253,7 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
 async function forwardedReport(
   attachments: ParsedMail['attachments'],
   envelope: Envelope,
+  personForward: boolean,
 ): Promise<InboundReport | undefined> {
   const attached = attachments
     .filter((a) => a.contentType?.toLowerCase() === 'message/rfc822')
@@ -258,7 +267,8 @@ async function forwardedReport(
       FAILED_RECIPIENTS.test(headers) ||
       MAIL_SYSTEM.test(cap(FROM_LINE.exec(headers)?.[0] ?? ''));
     const inner = await parseAt(a.content, { ...envelope, mailFrom: fromNull ? '' : 'forwarded' }, false);
-    if (inner.kind === 'bounce' && (fromSystem || inner.format === 'dsn')) return inner;
+    // Not a bounce a person forwards (their own message's): an abuse desk's forwarded complaint is one.
+    if (inner.kind === 'bounce' && !personForward && (fromSystem || inner.format === 'dsn')) return inner;
     if (inner.kind === 'complaint' || inner.kind === 'feedback') return inner;
   }
   return undefined;

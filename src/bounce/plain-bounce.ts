@@ -91,6 +91,20 @@ const ORIGINAL =
 // What `.` does not match and `^` follows in a multiline pattern (ECMA-262 LineTerminator).
 const LINE_BREAK = /^[\n\r\u2028\u2029]$/;
 
+/**
+ * Whether a mail system, a list manager or a bounce handler sent the message (its From or its envelope
+ * sender), or the null sender: who passes notices on, as against a person.
+ */
+export function sentByMailSystem(header: HeaderLookup, envelopeSender: string): boolean {
+  return (
+    envelopeSender === '' ||
+    SENDER.test(header('from') ?? '') ||
+    fromListManager(header, envelopeSender) ||
+    SENDER.test(envelopeSender) ||
+    BOUNCE_SENDER.test(envelopeSender)
+  );
+}
+
 /** A list manager's notice by its administrative address and the list's headers (LIST_ADMIN). */
 function fromListManager(header: HeaderLookup, envelopeSender: string): boolean {
   if (!LIST_HEADERS.some((name) => header(name) !== undefined)) return false;

@@ -77,8 +77,12 @@ export function decideEffects(input: DecideInput): Decision {
     };
   }
   if (target.status === 'bounced') return { skipped: 'the message has already bounced' };
-  // From the category alone (bounce/categories.ts `suppresses`): a dead address, never a refusal.
-  const suppress = suppressesRecipient(c, input.repeatedDisabled);
+  // From the category alone (bounce/categories.ts `suppresses`): a dead address, never a refusal. Not
+  // when the entry is a guess among several that are none of them ours (chooseRecipient): another
+  // address's dead mailbox says nothing of ours.
+  const suppress =
+    suppressesRecipient(c, input.repeatedDisabled) &&
+    !guessedAmongSeveral(report.recipients, r, target.to_email);
   return {
     effect: {
       messageId: target.id,
@@ -216,6 +220,22 @@ function feedbackReason(report: Extract<InboundReport, { kind: 'feedback' }>): s
     default:
       return `a feedback report of type "${report.feedbackType}", which is not a complaint`;
   }
+}
+
+/**
+ * Whether `chosen` is not ours by either address and the report names more than one address: a list or
+ * alias expanded without Original-Recipient fields, or a notice listing other people's failures.
+ * A single other address is a forwarder's rewrite of ours, and stands for it.
+ */
+function guessedAmongSeveral(
+  recipients: BouncedRecipient[],
+  chosen: BouncedRecipient,
+  toEmail: string,
+): boolean {
+  const to = toEmail.toLowerCase();
+  if (chosen.recipient === to || chosen.originalRecipient === to || chosen.recipient === undefined)
+    return false;
+  return new Set(recipients.map((x) => x.recipient).filter((a) => a !== undefined)).size > 1;
 }
 
 /** Whether the entry is ours by its Original-Recipient while its Final-Recipient is another address. */
