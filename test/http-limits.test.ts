@@ -332,6 +332,16 @@ describe('the API listener', () => {
     expect(answer.body).toMatch(/^request_timeout: /);
   });
 
+  it('answers once a request refused before its body came (no key), never a 408 after it on the same connection', async () => {
+    const client = new RawClient(port);
+    client.write(postHead('/api/email/send', 200) + '{"fr');
+    // The client sends nothing more: the server closes (lingering) rather than timing the body out.
+    const answer = await client.closed;
+    expect(answer.status).toBe(401);
+    const received = (client as unknown as { received: string }).received; // the raw bytes: every answer
+    expect(received.split('HTTP/1.1 ').length - 1, received).toBe(1);
+  });
+
   it('answers 408 to a body that trickles in, however steadily', async () => {
     const client = new RawClient(port);
     const body = JSON.stringify({ email: 'jane@customer.example', password: 'x'.repeat(400) });

@@ -116,6 +116,15 @@ export function refuseAndClose(socket: Socket, e: AppError): void {
     socket.destroy();
     return;
   }
+  // Nor one whose request was answered already, before its body came whole (a 401 for a missing key,
+  // a 404): Node drains such a body, and a client that stopped sending it got a second, unasked-for
+  // 408 on the connection when the request timed out. Node's parser keeps the request it is reading.
+  const incoming = (socket as Socket & { parser?: { incoming?: AnsweredRequest | null } | null }).parser
+    ?.incoming;
+  if (incoming?.[answered] === true) {
+    socket.destroy();
+    return;
+  }
   const body = errorBody(e.code, e.message);
   if (socket.writable) {
     socket.write(
@@ -134,6 +143,9 @@ export function refuseAndClose(socket: Socket, e: AppError): void {
  */
 export const MAX_PIPELINED = 64;
 const inFlight = Symbol('txmail.requestsInFlight');
+/** Marks a request whose answer has been written whole (refuseAndClose writes no second one). */
+const answered = Symbol('txmail.answered');
+type AnsweredRequest = IncomingMessage & { [answered]?: boolean };
 type CountedSocket = Socket & { [inFlight]?: number };
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -170,6 +182,7 @@ export function limitPipelining(app: FastifyInstance, max = MAX_PIPELINED): void
     }
     res.once('close', () => {
       socket[inFlight] = (socket[inFlight] ?? 1) - 1;
+      if (res.writableFinished) (req as AnsweredRequest)[answered] = true;
     });
     res.setHeader('x-content-type-options', 'nosniff');
     for (const handler of handlers) handler.call(server, req, res);
