@@ -2,7 +2,7 @@
 // loaded when it runs: --help and config load no database code, the roles their own modules.
 import { parseArgs } from 'node:util';
 import { USAGE, UsageError, print, processIo, type Args, type CommandIo } from './cli-args.js';
-import { ConfigError, configWarnings, describeConfig, loadConfig } from './config.js';
+import { ConfigError, configLines, configWarnings, describeConfig, loadConfig } from './config.js';
 import { AppError } from './errors.js';
 import { hostnameVerdict } from './hostname-check.js';
 import { createLogger } from './log.js';
@@ -14,7 +14,33 @@ import type { InboundReceiver } from './inbound/receiver.js';
  * the environment it reads and the streams it writes, the process's own unless a test hands its own.
  */
 export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const { values, positionals } = parseArgs({
+  let parsed;
+  try {
+    parsed = readArgs(argv);
+  } catch (err) {
+    // An unknown option, or one without its value: a usage error like any other (exit 2).
+    io.stderr.write(`txmail: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    io.stdout.write(USAGE);
+    return command === '' && !values.help ? 2 : 0;
+  }
+  try {
+    return await run(command, values, io);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof AppError || err instanceof UsageError) {
+      io.stderr.write(`txmail: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+function readArgs(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
@@ -33,20 +59,6 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const command = positionals.join(' ');
-  if (values.help || command === '' || command === 'help') {
-    io.stdout.write(USAGE);
-    return command === '' && !values.help ? 2 : 0;
-  }
-  try {
-    return await run(command, values, io);
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof AppError || err instanceof UsageError) {
-      io.stderr.write(`txmail: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
 }
 
 async function run(command: string, args: Args, io: CommandIo): Promise<number> {
@@ -98,7 +110,7 @@ async function run(command: string, args: Args, io: CommandIo): Promise<number> 
       return 0;
     }
     case 'config':
-      print(io.stdout, args, describeConfig(config), JSON.stringify(describeConfig(config), null, 2));
+      print(io.stdout, args, describeConfig(config), configLines(config));
       for (const w of configWarnings(config))
         io.stderr.write(`txmail: warning: ${w.variable}: ${w.message}\n`);
       return 0;
@@ -202,7 +214,8 @@ async function runRoles(core: Core, command: 'serve' | 'api' | 'worker' | 'inbou
 }
 
 // What a listener's failure to start says of its address: taken, not allowed, not this machine's.
-const ADDRESS_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL']);
+// ENOTFOUND: a host name that resolves to nothing.
+const ADDRESS_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND']);
 
 /** A listener that cannot have its address is said with the setting that chose it. */
 function naming(variable: string): (err: unknown) => never {

@@ -11,7 +11,7 @@ import type { TrustProxy } from './config/kinds.js';
 
 export { ConfigError, type TrustProxy } from './config/kinds.js';
 export { configWarnings, loadConfig, parseConfig, type ConfigWarning } from './config/parse.js';
-export { describeConfig } from './config/describe.js';
+export { configLines, describeConfig } from './config/describe.js';
 
 export type Signup = 'open' | 'closed';
 

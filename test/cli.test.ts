@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import { SETTINGS } from '../src/config/table.js';
 import { createServices } from '../src/services.js';
 import { TestDnsServer } from './helpers/dns-server.js';
 import { runCommand } from './helpers/command.js';
@@ -170,10 +171,37 @@ describe('txmail operator commands', () => {
     expect(dup.stderr).toContain('already exists');
   });
 
+  it('answers an unknown option, or one without its value, as a usage error (exit 2)', async () => {
+    const unknown = await runCli(['key', 'list', '--account', 'ops@example.com', '--bogus'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^txmail: Unknown option '--bogus'/);
+    const bare = await runCli(['key', 'list', '--account'], env);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^txmail: Option '--account <value>' argument missing/);
+  });
+
   it('stops on a bad configuration value, naming the variable', async () => {
     const res = await runCli(['config'], { ...env, TXMAIL_HTTP_PORT: 'eighty' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('TXMAIL_HTTP_PORT: "eighty" is not a port number');
+  });
+
+  it('prints every variable of the configuration table by its name, unset ones too, secrets masked', async () => {
+    const res = await runCli(['config'], {
+      ...env,
+      TXMAIL_RELAY_URL: 'smtp://relayuser:hunter2@relay.example.com:587',
+    });
+    expect(res.code).toBe(0);
+    const names = res.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.slice(0, line.indexOf('=')));
+    expect(names).toEqual(SETTINGS.map((s) => s.env));
+    expect(res.stdout).toContain('TXMAIL_RELAY_URL=smtp://relayuser:***@relay.example.com:587');
+    expect(res.stdout).toContain('TXMAIL_OPERATOR_EMAIL=(unset)');
+    expect(res.stdout).not.toContain('hunter2');
+    const json = JSON.parse((await runCli(['config', '--json'], env)).stdout) as Record<string, unknown>;
+    expect(json).toHaveProperty('operatorEmail', null);
   });
 
   it('prints the DNS records of the service, with the test domain key it creates once', async () => {

@@ -27,6 +27,24 @@ describe('configuration', () => {
     });
   });
 
+  it.each([['_spf.mail.example.com'], ['_spf._mail.example.com'], ['spf.mail.example.com']])(
+    'takes the SPF domain %s, a TXT record name may start with underscores',
+    (value) => {
+      expect(parseConfig({ TXMAIL_HOSTNAME: 'mail.example.com', TXMAIL_SPF_DOMAIN: value }).spfDomain).toBe(
+        value,
+      );
+    },
+  );
+
+  it.each([['::'], ['0.0.0.0'], ['localhost'], ['api.internal.example']])(
+    'takes the listener address %s',
+    (value) => {
+      expect(parseConfig({ TXMAIL_HOSTNAME: 'mail.example.com', TXMAIL_HTTP_HOST: value }).httpHost).toBe(
+        value,
+      );
+    },
+  );
+
   it.each([
     ['auto', 'auto'],
     ['true', true],
@@ -60,6 +78,9 @@ describe('configuration', () => {
     ['TXMAIL_BUILD_THREADS', 'two'],
     ['TXMAIL_SQLITE_WRITER_THREAD', 'sometimes'],
     ['TXMAIL_SPF_DOMAIN', 'spf_example'],
+    ['TXMAIL_SPF_DOMAIN', 'spf._example.com'],
+    ['TXMAIL_HTTP_HOST', 'bogus!value'],
+    ['TXMAIL_INBOUND_HOST', 'in valid'],
     ['TXMAIL_INBOUND_MX', '192.0.2.1'],
     ['TXMAIL_INBOUND_MAX_SIZE', '10 GB'],
     ['TXMAIL_INBOUND_MAX_SIZE', '100'],

@@ -27,6 +27,13 @@ export const hostName: Kind<string> = (v, name) => {
   return v;
 };
 
+/** Where a listener binds: an IP address (`0.0.0.0`, `::`) or a host name that resolves to one (`localhost`). */
+export const listenHost: Kind<string> = (v, name) => {
+  if (!isIP(v) && !isHostname(v))
+    throw new ConfigError(name, `"${v}" is neither an IP address nor a host name`);
+  return v;
+};
+
 export const databaseUrl: Kind<string> = (v, name) => {
   if (/^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v)) return v;
   throw new ConfigError(name, `"${v}" is neither sqlite:PATH nor postgres://…`);
@@ -157,10 +164,15 @@ export const label: Kind<string> = (v, name) => {
   return v.toLowerCase();
 };
 
-/** A domain name, lower-cased; with `noAddress`, never an IP address (RFC 5321 §5.1: MX names a host). */
-export function domain(options: { noAddress?: boolean } = {}): Kind<string> {
+/**
+ * A domain name, lower-cased; with `noAddress`, never an IP address (RFC 5321 §5.1: MX names a host);
+ * with `underscored`, leading labels may start with an underscore, as names of TXT records do
+ * (`_spf.example.com`: a record's name, not a host's).
+ */
+export function domain(options: { noAddress?: boolean; underscored?: boolean } = {}): Kind<string> {
   return (v, name) => {
-    if (!isHostname(v) || (options.noAddress && isIP(v))) {
+    const host = options.underscored ? v.replace(/^(?:_[a-z0-9-]{1,62}\.)+/i, '') : v;
+    if (!isHostname(host) || (options.noAddress && isIP(v))) {
       throw new ConfigError(name, `"${v}" is not a domain name`);
     }
     return v.toLowerCase();

@@ -35,6 +35,7 @@ import {
   emailAddress,
   hostName,
   label,
+  listenHost,
   oneOf,
   parsedBy,
   port,
@@ -43,7 +44,6 @@ import {
   secretKey,
   size,
   sourceIps,
-  text,
   trustProxy,
   trustedNetworks,
   url,
@@ -74,7 +74,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_HTTP_HOST',
     field: 'httpHost',
-    kind: text,
+    kind: listenHost,
     default: '127.0.0.1',
     description: 'address of the API and dashboard listener',
   }),
@@ -207,7 +207,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_INBOUND_HOST',
     field: 'inboundHost',
-    kind: text,
+    kind: listenHost,
     default: '0.0.0.0',
     description: 'address of the bounce and complaint receiver (SMTP)',
   }),
@@ -373,7 +373,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_SPF_DOMAIN',
     field: 'spfDomain',
-    kind: domain(),
+    kind: domain({ underscored: true }),
     default: (earlier) => `spf.${earlier('hostname')}`,
     shown: '`spf.<TXMAIL_HOSTNAME>`',
     description: [
