@@ -123,3 +123,24 @@ describe('a server that stops reading the content', () => {
     expect(messages(stalled)).toBe(0);
   });
 });
+
+describe('a pooled connection the server left silent', () => {
+  it('gives it up at its first quiet reply and sends the message on a fresh one', async () => {
+    const quiet = await server((s) => {
+      s.silentAfter = 1;
+    });
+    // The inactivity limit longer than the test may run: only the quiet check can end the wait.
+    transport = new SmtpTransport({
+      hostname: 'mta.txmail.test',
+      socketTimeoutMs: 600_000,
+      reusedReplyTimeoutMs: 300,
+    });
+    const send = (to: string) =>
+      transport!.deliver({ from: 'b@send.acme.example', to, raw }, [target(quiet)]);
+    expect(await send('one@dest.example')).toMatchObject({ outcome: 'delivered' });
+    // The pooled session now answers nothing: the second message goes on a second session.
+    expect(await send('two@dest.example')).toMatchObject({ outcome: 'delivered' });
+    expect(quiet.sessions).toHaveLength(2);
+    expect(messages(quiet)).toBe(2);
+  });
+});

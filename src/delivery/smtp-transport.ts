@@ -25,6 +25,8 @@ export const MAX_REPLY_TEXT = 2048;
  * host that greets and then says nothing must not cost the destination's next host minutes.
  */
 export const SETUP_TIMEOUT_MS = 60_000;
+/** The first reply on a reused connection, at most (SmtpTransportOptions.reusedReplyTimeoutMs). */
+const REUSED_REPLY_MS = 15_000;
 /** The default bound on one attempt's time, all hosts together (SmtpTransportOptions.attemptTimeoutMs). */
 export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
 
@@ -165,6 +167,11 @@ export interface SmtpTransportOptions {
   finalReplyTimeoutMs?: number;
   /** The most a new session's setup takes, from the connection to EHLO's reply (default SETUP_TIMEOUT_MS). */
   setupTimeoutMs?: number;
+  /**
+   * How long a reused connection may stay silent before its first reply (default REUSED_REPLY_MS): one
+   * the server left without closing it is then given up for a fresh one (the message goes again).
+   */
+  reusedReplyTimeoutMs?: number;
   /**
    * Certificate authorities (PEM) trusted besides Node's roots (and NODE_EXTRA_CA_CERTS, which only a
    * process started with it has) when checking a receiving server's certificate.
@@ -403,6 +410,8 @@ export class SmtpTransport implements Transport {
       }
       const reused = pooled.sent > 0;
       deadline.use(pooled.conn);
+      if (reused)
+        quietAtFirst(pooled.conn, this.options.reusedReplyTimeoutMs ?? REUSED_REPLY_MS, this.socketTimeoutMs);
       const outcome = await this.send(pooled, job, deadline);
       deadline.replied(pooled.conn, this.socketTimeoutMs);
       // A host that cannot finish a transaction within the attempt's time (a reply trickled a byte at a
@@ -829,6 +838,20 @@ function guardedData(
       }
     },
   });
+}
+
+/**
+ * A pooled connection's server may have gone silent since its last message, without closing it (a
+ * host restarted behind a load balancer, a NAT's state dropped): the first reply on it must come
+ * within `firstMs`, or the connection times out as one the server closed while idle would, and the
+ * message goes again on a fresh one (deliverTo). A fault probe's one-time code waited the whole
+ * 2-minute inactivity limit first. Once anything arrives, the usual limit holds again.
+ */
+function quietAtFirst(conn: SMTPConnection, firstMs: number, usualMs: number): void {
+  const socket = conn._socket;
+  if (!socket) return;
+  socket.setTimeout(firstMs);
+  socket.once('data', () => socket.setTimeout(usualMs));
 }
 
 /**

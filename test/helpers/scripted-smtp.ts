@@ -13,6 +13,8 @@ export class ScriptedSmtpServer {
     undefined;
   /** What EHLO announces beside the host name (e.g. `AUTH PLAIN` for a relay that takes a login). */
   extensions: string[] = ['8BITMIME'];
+  /** After this many messages in a session, the server answers nothing more on it and keeps it open. */
+  silentAfter: number | undefined = undefined;
   /** False: after its 354 the server reads nothing more (a server that stalls mid-content). */
   readsContent = true;
   /** Every AUTH command's arguments as sent (a PLAIN login's base64 credentials). */
@@ -99,6 +101,10 @@ export class ScriptedSmtpServer {
         }
         const eol = buffered.indexOf('\r\n');
         if (eol < 0) return;
+        if (this.silentAfter !== undefined && record.messages >= this.silentAfter) {
+          buffered = '';
+          return;
+        }
         const line = buffered.slice(0, eol);
         buffered = buffered.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
