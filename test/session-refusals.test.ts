@@ -7,6 +7,7 @@ import { SmtpTransport } from '../src/delivery/smtp-transport.js';
 import type { DeliveryTarget } from '../src/delivery/transport.js';
 import { ScriptedSmtpServer } from './helpers/scripted-smtp.js';
 import { SmtpSink } from './helpers/smtp-sink.js';
+import { until } from './helpers/wait.js';
 
 const raw = Buffer.from('Subject: code\r\nFrom: a@acme.example\r\n\r\nyour code is 123456\r\n');
 let transport: SmtpTransport | undefined;
@@ -142,5 +143,30 @@ describe('a pooled connection the server left silent', () => {
     expect(await send('two@dest.example')).toMatchObject({ outcome: 'delivered' });
     expect(quiet.sessions).toHaveLength(2);
     expect(messages(quiet)).toBe(2);
+  });
+});
+
+describe('the wait for the reply to the final dot', () => {
+  it('holds over STARTTLS for a message larger than a socket buffer, past the inactivity limit', async () => {
+    // smtp-server with STARTTLS (its own certificate), holding its reply to "." for hold@ addresses.
+    const sink = await new SmtpSink().start();
+    try {
+      transport = new SmtpTransport({
+        hostname: 'mta.txmail.test',
+        socketTimeoutMs: 300,
+        finalReplyTimeoutMs: 20_000,
+      });
+      const big = Buffer.concat([raw, Buffer.alloc(200 * 1024, 'a\r\n')]);
+      const result = transport.deliver({ from: 'b@send.acme.example', to: 'hold1@dest.example', raw: big }, [
+        { host: '127.0.0.1', address: '127.0.0.1', port: sink.port, secure: false },
+      ]);
+      await until('the data to have come', async () => sink.held('hold1@dest.example'));
+      // Longer than the inactivity limit: only the final reply's own wait keeps the session.
+      await new Promise((r) => setTimeout(r, 1200));
+      sink.release('hold1@dest.example');
+      expect(await result).toMatchObject({ outcome: 'delivered', tls: true });
+    } finally {
+      await sink.stop();
+    }
   });
 });

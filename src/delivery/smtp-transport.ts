@@ -25,8 +25,13 @@ export const MAX_REPLY_TEXT = 2048;
  * host that greets and then says nothing must not cost the destination's next host minutes.
  */
 export const SETUP_TIMEOUT_MS = 60_000;
-/** The first reply on a reused connection, at most (SmtpTransportOptions.reusedReplyTimeoutMs). */
-const REUSED_REPLY_MS = 15_000;
+/**
+ * The first reply on a reused connection, at most (SmtpTransportOptions.reusedReplyTimeoutMs): past a
+ * sender-verification callout at MAIL FROM (Exim's take up to 30 s), short of the 2-minute inactivity limit.
+ */
+const REUSED_REPLY_MS = 40_000;
+/** How often the end of a message's data is looked for (whenWritten). */
+const WRITTEN_CHECK_MS = 10;
 /** The default bound on one attempt's time, all hosts together (SmtpTransportOptions.attemptTimeoutMs). */
 export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
 
@@ -614,10 +619,13 @@ export class SmtpTransport implements Transport {
     /** Whether the server had answered DATA with 354 and the content began to go (guardedData). */
     let contentSent = false;
     return new Promise((resolve) => {
+      /** Stops waiting for the data to leave (whenWritten), once the transaction has its answer. */
+      let stopWatching = () => undefined as void;
       // The server may close right after a reply (e.g. 421, RFC 5321 §3.8): report that reply, not
       // just "closed". setImmediate lets nodemailer's own callback win when it has one.
       const onEnd = () =>
         setImmediate(() => {
+          stopWatching();
           const last =
             typeof pooled.conn.lastServerResponse === 'string' ? pooled.conn.lastServerResponse : '';
           const code = /^([45]\d\d)[\s-]/.exec(last);
@@ -632,10 +640,15 @@ export class SmtpTransport implements Transport {
         job.raw,
         job.mayFinish,
         () => (contentSent = true),
-        () => whenWritten(pooled.conn, () => deadline.awaitFinalReply(pooled.conn, this.finalReplyMs)),
+        () => {
+          stopWatching = whenWritten(pooled.conn, () =>
+            deadline.awaitFinalReply(pooled.conn, this.finalReplyMs),
+          );
+        },
       );
       pooled.conn.send({ from: job.from, to: [job.to], size: job.raw.length }, message, (err, info) => {
         pooled.conn.removeListener('end', onEnd);
+        stopWatching();
         if (err) return resolve({ ok: false, err: err as SmtpError, contentSent });
         if (info!.rejected.length > 0) {
           const rejectedErr = (info!.rejectedErrors?.[0] ?? new Error('recipient rejected')) as SmtpError;
@@ -859,18 +872,23 @@ function quietAtFirst(conn: SMTPConnection, firstMs: number, usualMs: number): v
  * content is given to nodemailer whole, so the end of it leaves this process only when a server that
  * stopped reading lets it (a fault probe: a server that read 151 bytes of a 3 MB message, and the
  * attempt waited the final reply's 10 minutes, past the message's deadline, as if the "." had gone).
- * Until then the attempt's own bound and the inactivity limit hold. Checked on the next turn, after
- * the data stream's last write (the "." line).
+ * Until then the attempt's own bound and the inactivity limit hold. Looked at every WRITTEN_CHECK_MS
+ * (a socket's 'drain' comes only after a write it refused, and the "." line's last few bytes over TLS
+ * are written after the body's drain, so no event says when they have gone); the returned function
+ * stops looking (the transaction ended first).
  */
-function whenWritten(conn: SMTPConnection, then: () => void): void {
-  setImmediate(() => {
+function whenWritten(conn: SMTPConnection, then: () => void): () => void {
+  const written = () => {
     const socket = conn._socket;
-    const check = () => {
-      if (!socket || socket.destroyed || socket.writableLength === 0) then();
-      else socket.once('drain', check);
-    };
-    check();
-  });
+    return !socket || socket.destroyed || socket.writableLength === 0;
+  };
+  const timer = setInterval(() => {
+    if (!written()) return;
+    clearInterval(timer);
+    then();
+  }, WRITTEN_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
