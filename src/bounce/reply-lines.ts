@@ -13,9 +13,11 @@ export function joinedReply(text: string): string {
   const [, code, enhanced] = m;
   // With an enhanced code, the code and that code (the last line's "421 4.7.28 " too); without one,
   // only the continuation form ("550-"), as a number in the words is more likely than a last line.
+  // The line break before each later line goes with its prefix: one space between the lines' words.
+  // From the first blank of a run only ((?<!\s)): linear in a run of blanks without the code.
   const later = enhanced
-    ? new RegExp(`(?<=\\s)${code}[- ]${enhanced.replace(/\./g, '\\.')}\\s+`, 'g')
-    : new RegExp(`(?<=\\s)${code}-(?=\\S)`, 'g');
+    ? new RegExp(`(?<!\\s)\\s+${code}[- ]${enhanced.replace(/\./g, '\\.')}\\s+`, 'g')
+    : new RegExp(`(?<!\\s)\\s+${code}-(?=\\S)`, 'g');
   const start = m[0].length;
-  return text.slice(0, start) + text.slice(start).replace(later, '');
+  return text.slice(0, start) + text.slice(start).replace(later, ' ');
 }

@@ -22,3 +22,17 @@ describe('joinedReply', () => {
     expect(joinedReply('Host or domain name not found')).toBe('Host or domain name not found');
   });
 });
+
+describe('joinedReply across line breaks', () => {
+  it('joins the lines of a reply as the session gets it, so a phrase split by a break reads whole', () => {
+    const reply = [
+      '421-4.7.0 [198.51.100.7 15] Our system has detected an unusual rate',
+      '421-4.7.0 of unsolicited mail originating from your IP address.',
+      '421 4.7.0 Try again later.',
+    ].join('\n');
+    expect(joinedReply(reply)).toBe(
+      '421-4.7.0 [198.51.100.7 15] Our system has detected an unusual rate of unsolicited mail originating from your IP address. Try again later.',
+    );
+    expect(joinedReply(reply)).toContain('unusual rate of unsolicited');
+  });
+});
