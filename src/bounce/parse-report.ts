@@ -19,7 +19,8 @@ import { readForwardedComplaint } from './forwarded-complaint.js';
 import type { BouncedRecipient, Envelope, InboundReport } from './inbound-report.js';
 import { headerBlock, ORIGINAL_TYPES, originalRefs } from './original-refs.js';
 import { readMdnRejection } from './mdn-rejection.js';
-import { humanPart, parsePlainBounce, sentByMailSystem } from './plain-bounce.js';
+import { forwardedByPerson } from './person-forward.js';
+import { humanPart, parsePlainBounce } from './plain-bounce.js';
 import { field, parseFieldGroups } from './report-fields.js';
 import { readSesNotification } from './ses-notification.js';
 import { cap, headerValue, MAX_NOTICE_TEXT, MAX_TEXT } from './text-limits.js';
@@ -42,10 +43,6 @@ const MAX_HEADER_BLOCK = 256 * 1024;
 // Converting HTML to text costs about a second per MiB of small elements; a report's HTML notice is a
 // few KiB, and only its first MAX_TEXT characters of text are read anyway.
 const MAX_HTML_TO_TEXT = 256 * 1024;
-// A forward's subject, in the languages mail clients write it in: "Fwd:", Outlook's "FW:", German
-// "WG:", French "TR:", Spanish "RV:", Portuguese "ENC:", Dutch "Doorst:", Italian "I:", Chinese "转发:".
-const FORWARDED_SUBJECT =
-  /^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|i|vs|vb|\u8f6c\u53d1|\u8f49\u5bc4)\s*[:\uff1a]/i;
 // Delivery-status fields written into a text part (a report whose status part is labelled text/plain).
 const DSN_FIELDS = /^final-recipient:/im;
 // Feedback-report fields written into a text part.
@@ -112,14 +109,12 @@ async function parseAt(received: Buffer, envelope: Envelope, outer: boolean): Pr
   const feedback = part('message/feedback-report');
   if (feedback) return readFeedbackReport(feedback.content.toString('utf8'), original, from);
 
-  // A person forwarding a notice they got ("Fwd: Undelivered Mail Returned to Sender"), inline or
-  // attached: its delivery-status lines and attached report are about their own message, and must not
-  // be read as a report about ours. A relay passes bounces on from a mail system or the null sender.
-  const personForward = FORWARDED_SUBJECT.test(subject) && !sentByMailSystem(header, envelope.mailFrom);
+  // A person's forward of a notice about their own message (person-forward.ts): no report of ours.
+  const personForward = forwardedByPerson(header, subject, envelope.mailFrom);
   const status = part('message/delivery-status') ?? part('message/global-delivery-status');
   const notice = humanPart(text);
   const dsn =
-    (status && readDeliveryStatus(status.content.toString('utf8'), notice)) ??
+    (status && !personForward && readDeliveryStatus(status.content.toString('utf8'), notice)) ??
     (DSN_FIELDS.test(text) && !personForward ? readDeliveryStatus(text, notice) : undefined);
   if (dsn) return { kind: 'bounce', format: 'dsn', ...dsn, original };
 
