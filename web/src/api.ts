@@ -96,7 +96,10 @@ async function request(
     const error = m
       ? new ApiError(res.status, m[1]!, m[2]!)
       : new ApiError(res.status, 'http_error', `the server answered ${res.status}`);
-    if (error.code === 'session_expired') expiredListeners.forEach((l) => l());
+    // No session at all is the same to the dashboard: a log-out in another tab removed its cookie, and
+    // the server, seeing neither a session nor a key, answers missing_api_key.
+    if (error.code === 'session_expired' || error.code === 'missing_api_key')
+      expiredListeners.forEach((l) => l());
     if (error.code === 'forbidden' || error.code === 'totp_enrolment_required')
       refusedListeners.forEach((l) => l());
     throw error;

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, onRightsRefused, onSessionExpired, setCsrfToken } from './api.js';
 import { ErrorNotice, Notice } from './components/notice.js';
+import { Page } from './components/page.js';
 import { AcceptInvitePage } from './pages/accept-invite.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { AuditPage } from './pages/audit.js';
@@ -64,11 +65,11 @@ function page(path: string): ReactNode {
     case 'api-keys':
       return <ApiKeysPage />;
     case 'domains':
-      return second ? detail(second, (id) => <DomainPage id={id} />) : <DomainsPage />;
+      return second ? detail(second, (id) => <DomainPage key={id} id={id} />) : <DomainsPage />;
     case 'logs':
-      return second ? detail(second, (id) => <EmailDetailPage id={id} />) : <LogsPage />;
+      return second ? detail(second, (id) => <EmailDetailPage key={id} id={id} />) : <LogsPage />;
     case 'webhooks':
-      return second ? detail(second, (id) => <WebhookPage id={id} />) : <WebhooksPage />;
+      return second ? detail(second, (id) => <WebhookPage key={id} id={id} />) : <WebhooksPage />;
     case 'suppressions':
       return <SuppressionsPage />;
     case 'settings':
@@ -84,7 +85,11 @@ function page(path: string): ReactNode {
   }
 }
 
-/** An object's page: the id as the address bar names it, decoded once (url-path.ts says why). */
+/**
+ * An object's page: the id as the address bar names it, decoded once (url-path.ts says why). Made anew
+ * for each id (its `key`): moving from one email to another (a copy's link, Back) once kept the first
+ * one's raw message and notices on the second's page.
+ */
 function detail(segment: string, show: (id: string) => ReactNode): ReactNode {
   const id = routeSegment(segment);
   return id === undefined ? <NoSuchPage /> : show(id);
@@ -92,9 +97,11 @@ function detail(segment: string, show: (id: string) => ReactNode): ReactNode {
 
 function NoSuchPage() {
   return (
-    <Notice kind="error">
-      No such page. <Link href="/">Go to the overview</Link>.
-    </Notice>
+    <Page title="No such page">
+      <Notice kind="error">
+        Nothing is at this address. <Link href="/">Go to the overview</Link>.
+      </Notice>
+    </Page>
   );
 }
 
@@ -109,10 +116,12 @@ function AllowedPage({ path }: { path: string }) {
   if (section && !may(section[2])) {
     const role = session.member?.role;
     return (
-      <Notice kind="info">
-        {role ? `Your role (${role})` : 'Your role'} does not give access to {section[1]}. An admin of the
-        account can change what you may do. <Link href="/">Go to the overview</Link>.
-      </Notice>
+      <Page title={section[1]}>
+        <Notice kind="info">
+          {role ? `Your role (${role})` : 'Your role'} does not give access to {section[1]}. An admin of the
+          account can change what you may do. <Link href="/">Go to the overview</Link>.
+        </Notice>
+      </Page>
     );
   }
   return <>{page(path)}</>;

@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, type ReactNode, type Ref } from 'react';
 import { ApiError } from '../api.js';
 import { withLabels, type FieldLabels } from './field-labels.js';
+import { visibleControls } from './visible-controls.js';
 
 export function Notice({
   kind = 'info',
@@ -34,7 +35,8 @@ export function ErrorNotice({ error, labels }: { error: unknown; labels?: FieldL
   if (!(error instanceof ApiError)) return <Notice kind="error">{String(error)}</Notice>;
   return (
     <Notice kind="error" id={id} ref={ref}>
-      {sentence(labels ? withLabels(error.message, labels) : error.message)}{' '}
+      {/* A refusal may repeat what was typed or stored: its direction controls shown (visible-controls.ts). */}
+      {visibleControls(sentence(labels ? withLabels(error.message, labels) : error.message))}{' '}
       <span className="error-code">({error.code})</span>
     </Notice>
   );

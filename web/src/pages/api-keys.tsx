@@ -12,6 +12,7 @@ import { useApi } from '../components/use-api.js';
 import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { visibleControls } from '../components/visible-controls.js';
 import { urlPath } from '../url-path.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
@@ -39,7 +40,10 @@ export function ApiKeysPage() {
       setError(err);
     }
   };
-  const revoke = async (key: ApiKey) => {
+  // One revocation at a time: a double click asked twice and sent two DELETEs, the second not_found.
+  const oneAtATime = useOneAtATime();
+  const revoke = (key: ApiKey) => oneAtATime(() => revokeKey(key));
+  const revokeKey = async (key: ApiKey) => {
     if (
       !window.confirm(
         `Revoke the key “${visibleControls(key.name)}” (${key.prefix}…)? Servers using it stop working at once.`,

@@ -12,6 +12,7 @@ import { LoadMore } from '../components/load-more.js';
 import { ACTION_WORDS } from '../components/audit-actions.js';
 import { unicodeText } from '../components/unicode-address.js';
 import { urlPath } from '../url-path.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 /** What an `account.security_changed` entry's target says the owner set. */
 const SECURITY_STATES: Record<string, string> = {
@@ -41,9 +42,11 @@ function target(e: AuditEntry, names: ReadonlyMap<string, string>): ReactNode {
   // endpoint's later new URL does not rewrite its history), else, for entries older than those labels,
   // its name now while the account has it. A key's name carries the first characters of the key, which
   // tell keys apart as its id would; the others' ids follow their names.
-  const name = labelThen(e) ?? names.get(e.target.split('/')[0]!);
-  if (name === undefined) return e.target;
-  return e.action.startsWith('api_key.') ? name : `${name} (${e.target})`;
+  // Names people chose, with their direction controls shown (visible-controls.ts).
+  const chosen = labelThen(e) ?? names.get(e.target.split('/')[0]!);
+  if (chosen === undefined) return visibleControls(e.target);
+  const name = visibleControls(chosen);
+  return e.action.startsWith('api_key.') ? name : `${name} (${visibleControls(e.target)})`;
 }
 
 /** What the entry's target was called when it was written, in the words useNames gives the lists'. */

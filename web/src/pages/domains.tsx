@@ -16,6 +16,7 @@ import { bareServiceHost } from '../components/service-host.js';
 import { useMay } from '../permissions.js';
 import { checkSummary } from '../components/domain-check-summary.js';
 import { urlPath } from '../url-path.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
 
 type DomainSummary = Domain;
 type DomainWarning = NonNullable<DomainDetail['last_check']>['warnings'][number];
@@ -125,7 +126,10 @@ export function DomainPage({ id }: { id: string }) {
       setChecking(false);
     }
   };
-  const remove = async () => {
+  // Once at a time: a double click asked twice and sent two DELETEs.
+  const oneAtATime = useOneAtATime();
+  const remove = () => oneAtATime(removeDomain);
+  const removeDomain = async () => {
     if (!d || !window.confirm(`Delete ${d.unicode_name}? Mail from it is refused from then on.`)) return;
     try {
       await api('DELETE', urlPath`/api/domains/${id}`);

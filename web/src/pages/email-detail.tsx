@@ -14,6 +14,8 @@ import { StatusBadge } from '../components/status-badge.js';
 import { Link } from '../router.js';
 import { AddressText } from '../components/address-text.js';
 import { urlPath } from '../url-path.js';
+import { useOneAtATime } from '../components/one-at-a-time.js';
+import { visibleControls } from '../components/visible-controls.js';
 
 /**
  * A session's TLS in one line: "TLS 1.3 · TLS_AES_256_GCM_SHA384 · certificate valid · policy
@@ -215,11 +217,14 @@ function Resend({ detail }: { detail: EmailDetail }) {
   const [busy, setBusy] = useState(false);
   const [copy, setCopy] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const oneAtATime = useOneAtATime();
   const may = useMay();
   // Not offered to a role that may not send (a viewer was shown it, then `forbidden`).
   if (!may('POST /api/emails/:id/resend')) return null;
   if (detail.status === 'test' || detail.content_removed_at || detail.content_sealed) return null;
-  const resend = async () => {
+  // Once at a time: two clicks in one turn (before the button showed busy) queued two copies.
+  const resend = () => oneAtATime(resendOnce);
+  const resendOnce = async () => {
     setBusy(true);
     setError(undefined);
     try {
@@ -275,7 +280,7 @@ export function EmailDetailPage({ id }: { id: string }) {
               </>
             )}
             <dt>Subject</dt>
-            <dd>{data.subject}</dd>
+            <dd className="free-text">{visibleControls(data.subject)}</dd>
             <dt>From</dt>
             <dd>
               <AddressText text={data.from} />

@@ -66,21 +66,22 @@ export function MembersPage() {
     // Refused, what was typed stays, to be corrected.
     if (invited) form.reset();
   };
-  const remove = (m: Member) => {
+  // Once at a time (oneAtATime, below): a double click asked twice and sent two DELETEs.
+  const remove = (m: Member) => oneAtATime(() => removeMember(m));
+  const removeMember = async (m: Member) => {
     const invited = m.status === 'invited';
     const question = invited
       ? `Cancel the invitation of ${shown(m)}? Its link stops working.`
       : `Remove ${shown(m)}? Their sessions end at once.`;
     if (!window.confirm(question)) return;
-    void act(
+    const removed = await act(
       () => api('DELETE', urlPath`/api/members/${m.id}`),
       invited ? `The invitation of ${shown(m)} is cancelled.` : `${shown(m)} is removed.`,
-    ).then((removed) => {
-      if (!removed) return;
-      // Its sessions ended with it: their panel goes too.
-      if (open === m.id) setOpen(undefined);
-      focusPageHeading();
-    });
+    );
+    if (!removed) return;
+    // Its sessions ended with it: their panel goes too.
+    if (open === m.id) setOpen(undefined);
+    focusPageHeading();
   };
 
   /** Answers whether the role was changed. */
