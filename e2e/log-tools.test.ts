@@ -233,6 +233,9 @@ describe.runIf(chromiumAvailable())('the log’s tools in a browser', () => {
     await page.getByText('Re-sent from').waitFor();
     const copy = new URL(page.url()).pathname.split('/').pop()!;
     expect(copy).not.toBe(ids['Receipt for order 1001']);
+    // The copy's page is its own: nothing of the original's page (its "Queued a copy" notice, linking
+    // to this very page) is carried over.
+    expect(await page.getByText('Queued a copy').count()).toBe(0);
     await page.getByRole('link', { name: 'the original email' }).click();
     await page.getByRole('link', { name: 'copy 1' }).waitFor();
     await until('the copy delivered by the simulator', async () => {
