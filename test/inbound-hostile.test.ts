@@ -401,7 +401,9 @@ describe.each(databaseKinds)('a parse over its budget on $name', (kind) => {
       await setAsidePending();
       const row = await stored();
       const { stallMs } = await longestStall(() => processor(parser).process(row, { raw: row.raw }));
-      expect(stallMs).toBeLessThan(timeoutMs / 2);
+      // Parsed on the event loop, it would stall for the whole budget (the thread spins past it); under
+      // the full suite on two cores a free loop once waited 210 ms for the CPU, so the bound is the budget.
+      expect(stallMs).toBeLessThan(timeoutMs);
       // Pending again, for one more try a minute later, saying why.
       const waiting = await env.inboundReport(row.id);
       expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lease_owner: null });
