@@ -64,7 +64,9 @@ async function load(
   return { acked, statuses };
 }
 
-describe.each(databaseKinds)('durability of accepted messages on $name', (kind) => {
+// A process started and loaded with thousands of requests: on a loaded machine (the full suite on two
+// cores) the start alone may take half a minute, so each test has two.
+describe.each(databaseKinds)('durability of accepted messages on $name', { timeout: 120_000 }, (kind) => {
   let database: TestDatabase;
   let server: RunningServer | undefined;
   afterEach(async () => {
