@@ -22,7 +22,9 @@ export default defineConfig({
       TXMAIL_TEST_SCHEMA_AHEAD: '1',
     },
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A suite's set-up may start txmail, a browser and mail servers: on two cores under the whole
+    // suite that once took past a minute (an e2e file's beforeAll).
+    hookTimeout: 120_000,
     pool: 'forks',
     // Each worker process runs its files one after the other with the modules it has loaded: a fresh
     // process per file loaded fastify, Kysely and the service's few hundred modules again, 1-3 s of CPU
