@@ -64,6 +64,24 @@ describe.each(databaseKinds)('NUL characters in requests on $name', (kind) => {
     expect(res.body).toBe(`validation_error: ${field} must not contain the NUL character (U+0000)`);
   });
 
+  it.each([
+    ["an API key's name", () => call('POST', '/api/api-keys', { name: 'x\uD800y' }), '"name"'],
+    [
+      'the subject of a send',
+      () => call('POST', '/api/email/send', { ...validSend, subject: 'a\uDC00' }),
+      '"subject"',
+    ],
+  ])(
+    'refuses a lone surrogate in %s with a 400 naming the field, never storing it damaged',
+    async (_what, request, field) => {
+      const res = await request();
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.body).toBe(
+        `validation_error: ${field} must be valid Unicode text: it holds a lone surrogate (half of a character)`,
+      );
+    },
+  );
+
   it('answers a small body of deeply nested arrays with a 400 on the send route and on log-in (not a 500)', async () => {
     const payload = '['.repeat(7000) + ']'.repeat(7000);
     for (const [url, key] of [
