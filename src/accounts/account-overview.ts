@@ -15,6 +15,8 @@ export interface AccountOverview {
   plan: Account['plan'];
   state: Account['state'];
   suspended: boolean;
+  /** The simulator's domain (docs/API.md, "The simulator"). */
+  simulator_domain: string;
   created_at: string;
   usage: { month: string; sent: number; limit: number; remaining: number; resets_at: string };
   test_sends: { day: string; sent: number; limit: number; remaining: number; resets_at: string };
@@ -65,6 +67,8 @@ export class AccountOverviews {
     private readonly counters: Record<string, ResourceCounter>,
     private readonly clock: Clock,
     private readonly reputation: ReputationSource,
+    /** Where the simulator's addresses are (`<kind>@simulator.<test domain>`): a sandboxed account's only mail. */
+    private readonly simulatorDomain: string,
   ) {}
 
   async get(accountId: string): Promise<AccountOverview | undefined> {
@@ -84,6 +88,7 @@ export class AccountOverviews {
       plan: account.plan,
       state: account.state,
       suspended: account.suspended_at !== null,
+      simulator_domain: this.simulatorDomain,
       created_at: new Date(account.created_at).toISOString(),
       usage: {
         month,

@@ -12,6 +12,7 @@ import { buildHttpApp } from '../http/app.js';
 import { defaultWebRoot } from '../http/web-assets.js';
 import { createAccountServices } from '../wiring/accounts.js';
 import type { Core, Role } from './core.js';
+import { simulatorDomain } from '../simulator/simulator-addresses.js';
 
 export interface ApiRole extends Role {
   dashboardAuth: DashboardAuth;
@@ -55,6 +56,7 @@ export function createApiRole(core: Core): ApiRole {
         },
         clock,
         { counts: repos.reputation, thresholds: config.reputation },
+        simulatorDomain(config.testDomain),
       ),
       publicUrl: config.publicUrl,
       accounts: core.accounts,

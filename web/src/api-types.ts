@@ -8804,6 +8804,8 @@ export interface components {
       /** @enum {string} */
       state: 'sandbox' | 'production';
       suspended: boolean;
+      /** @description The simulator's domain: mail to delivered@, bounce@, complaint@, delayed@ or suppressed@ it is answered as that outcome, in the sandbox too (docs/API.md) */
+      simulator_domain: string;
       /** Format: date-time */
       created_at: string;
       /** @description Emails counted toward the monthly cap this calendar month (UTC) */

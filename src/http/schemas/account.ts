@@ -56,6 +56,11 @@ const account = {
     plan: { type: 'string', enum: ['free', 'pro', 'scale'] },
     state: { type: 'string', enum: ['sandbox', 'production'] },
     suspended: { type: 'boolean' },
+    simulator_domain: {
+      type: 'string',
+      description:
+        "The simulator's domain: mail to delivered@, bounce@, complaint@, delayed@ or suppressed@ it is answered as that outcome, in the sandbox too (docs/API.md)",
+    },
     created_at: isoTime,
     usage: record(
       {

@@ -8,6 +8,8 @@ import { ActionForm, SubmitButton } from './action-form.js';
 import { Field } from './field.js';
 import { ErrorNotice, LiveRegion, Notice, sentence } from './notice.js';
 import { urlPath } from '../url-path.js';
+import type { Account } from '../api-types.js';
+import { useApi } from './use-api.js';
 
 type SendResult = ApiBody<'/api/email/send', 'post'>;
 
@@ -15,6 +17,8 @@ type SendResult = ApiBody<'/api/email/send', 'post'>;
 const LABELS = { from: 'From', to: 'To', subject: 'Subject', message: 'Message' };
 
 export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
+  // Where the simulator's addresses are, named for a sandboxed account (docs/API.md, "Simulator addresses").
+  const simulator = useApi<Account>('/api/account').data?.simulator_domain;
   const messageId = useId();
   const [sent, setSent] = useState<SendResult>();
   const [error, setError] = useState<unknown>();
@@ -40,8 +44,9 @@ export function SendForm({ defaultFrom }: { defaultFrom?: string }) {
       <h2 id="send-heading">Send an email</h2>
       <p className="muted">
         To any address, from an address at one of your verified domains, as the API sends it. Until a domain
-        of yours is verified the account is in the sandbox: a real send goes only to the simulator’s
-        addresses, and “Record it in the logs only” checks any send as a real one would be checked.
+        of yours is verified the account is in the sandbox: a real send goes only to the simulator’s addresses
+        {simulator ? ` (delivered@${simulator}, bounce@, complaint@, delayed@ or suppressed@ it)` : ''}, and
+        “Record it in the logs only” checks any send as a real one would be checked.
       </p>
       <ActionForm onSubmit={send} className="stack" aria-label="Send an email">
         <Field label="From" name="from" type="email" required defaultValue={defaultFrom} autoComplete="off" />

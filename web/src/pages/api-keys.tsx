@@ -17,7 +17,8 @@ import { useOneAtATime } from '../components/one-at-a-time.js';
 export function ApiKeysPage() {
   const keys = useApi<ApiBody<'/api/api-keys', 'get'>>('/api/api-keys');
   // In the sandbox only the test route takes mail: the sample says the route that answers.
-  const sandboxed = useApi<Account>('/api/account').data?.state === 'sandbox';
+  const account = useApi<Account>('/api/account').data;
+  const sandboxed = account?.state === 'sandbox';
   // The sample works as shown: sent from a verified domain of the account's when it has one, else from
   // an address the test route takes (it says the domain is not verified, and records the send).
   const may = useMay();
@@ -124,8 +125,16 @@ export function ApiKeysPage() {
       {sandboxed && (
         <p>
           Until a domain of yours is verified the account is in the sandbox: a real send goes only to the
-          simulator’s addresses, so this sample uses the test route, which checks a send as a real one would
-          be checked and delivers nothing.
+          simulator’s addresses
+          {account?.simulator_domain && (
+            <>
+              {' '}
+              (<code>delivered@{account.simulator_domain}</code>, <code>bounce@</code>,{' '}
+              <code>complaint@</code>, <code>delayed@</code> or <code>suppressed@</code> it)
+            </>
+          )}
+          , so this sample uses the test route, which checks a send as a real one would be checked and
+          delivers nothing.
         </p>
       )}
       <pre className="code">{`curl -X POST ${window.location.origin}/api/email/send${sandboxed ? '/test' : ''} \\
