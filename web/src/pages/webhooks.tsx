@@ -23,6 +23,8 @@ import { ActionForm, SubmitButton } from '../components/action-form.js';
 import { useOneAtATime } from '../components/one-at-a-time.js';
 import { visibleControls } from '../components/visible-controls.js';
 import { urlPath } from '../url-path.js';
+import { LoadMore } from '../components/load-more.js';
+import { usePages } from '../components/use-pages.js';
 
 /** The endpoint forms' labels, for the server's errors (components/field-labels.ts). */
 const WEBHOOK_LABELS = { url: 'Endpoint URL', description: 'Description', events: 'Events to send' };
@@ -196,9 +198,9 @@ function EditEndpoint({ webhook, onSaved }: { webhook: WebhookDetail; onSaved: (
 
 export function WebhookPage({ id }: { id: string }) {
   const hook = useApi<WebhookDetail>(urlPath`/api/webhooks/${id}`);
-  const attempts = useApi<ApiBody<'/api/webhooks/{id}/deliveries', 'get'>>(
-    urlPath`/api/webhooks/${id}/deliveries`,
-  );
+  // A page at a time, older ones on "Load more" (the first 50 alone once hid older attempts and their
+  // Replay buttons).
+  const attempts = usePages<WebhookAttempt>(urlPath`/api/webhooks/${id}/deliveries`, {});
   const [secret, setSecret] = useState<string>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -212,15 +214,21 @@ export function WebhookPage({ id }: { id: string }) {
     const timers = [1500, 4000, 8000].map((ms) => setTimeout(() => void reloadAttempts(), ms));
     return () => timers.forEach(clearTimeout);
   }, [replayedAt, reloadAttempts]);
-  const act = (what: () => Promise<string | undefined>) =>
+  // What runs now, said on the page and on the buttons (a test event waits for the endpoint up to its
+  // timeout: the page once looked idle for 15 s while the other buttons did nothing).
+  const [busy, setBusy] = useState<string>();
+  const act = (what: () => Promise<string | undefined>, doing = 'Working…') =>
     oneAtATime(async () => {
       setError(undefined);
+      setBusy(doing);
       try {
         setMessage(await what());
         await attempts.reload();
         await hook.reload();
       } catch (err) {
         setError(err);
+      } finally {
+        setBusy(undefined);
       }
     });
   const w = hook.data;
@@ -277,7 +285,7 @@ export function WebhookPage({ id }: { id: string }) {
               )}
             </dd>
           </dl>
-          <div className="actions">
+          <div className="actions" aria-busy={busy !== undefined}>
             {may('POST /api/webhooks/:id/test') && (
               <button
                 type="button"
@@ -288,10 +296,10 @@ export function WebhookPage({ id }: { id: string }) {
                     return a.success
                       ? `Test event delivered: your endpoint answered ${a.status_code}.`
                       : `Test event failed: ${a.error ?? `your endpoint answered ${a.status_code}`}.`;
-                  })
+                  }, 'Sending the test event and waiting for your endpoint’s answer…')
                 }
               >
-                Send test event
+                {busy?.startsWith('Sending the test') ? 'Sending…' : 'Send test event'}
               </button>
             )}
             {may('POST /api/webhooks/:id/rotate-secret') && (
@@ -343,7 +351,11 @@ export function WebhookPage({ id }: { id: string }) {
             )}
           </div>
           <LiveRegion>
-            {message && <Notice kind="success">{message}</Notice>}
+            {busy ? (
+              <Notice kind="info">{busy}</Notice>
+            ) : (
+              message && <Notice kind="success">{message}</Notice>
+            )}
             <ErrorNotice error={error} />
           </LiveRegion>
           {may('PATCH /api/webhooks/:id') && (
@@ -352,7 +364,10 @@ export function WebhookPage({ id }: { id: string }) {
           )}
           <h2>Delivery attempts</h2>
           <DataTable
-            rows={attempts.data?.data}
+            caption="Delivery attempts, newest first"
+            className="phone-cards"
+            labelledCells
+            rows={attempts.rows}
             empty="No attempts yet."
             columns={[
               { header: 'When', cell: (a) => formatTime(a.created_at) },
@@ -404,6 +419,7 @@ export function WebhookPage({ id }: { id: string }) {
               },
             ]}
           />
+          <LoadMore pages={attempts} />
         </>
       )}
     </Page>
