@@ -77,7 +77,7 @@ describe.each(databaseKinds)('NUL characters in requests on $name', (kind) => {
       const res = await request();
       expect(res.statusCode, res.body).toBe(400);
       expect(res.body).toBe(
-        `validation_error: ${field} must be valid Unicode text: it holds a lone surrogate (half of a character)`,
+        `validation_error: ${field} holds half of a UTF-16 surrogate pair, not a character`,
       );
     },
   );

@@ -45,7 +45,7 @@ function textProblem(text: string): Problem | undefined {
 
 const PROBLEMS: Record<Problem, string> = {
   nul: 'must not contain the NUL character (U+0000)',
-  surrogate: 'must be valid Unicode text: it holds a lone surrogate (half of a character)',
+  surrogate: 'holds half of a UTF-16 surrogate pair, not a character',
 };
 
 /**
