@@ -31,7 +31,11 @@ export function impliedEnhancedCode(code: number): string {
     case 551:
     case 553:
       return '5.1.0';
-    default:
-      return `${Math.floor(code / 100)}.0.0`;
+    default: {
+      // A code outside RFC 5321's classes ("600", "999": a fault probe's server) says only that the
+      // protocol went wrong: 4.5.0 (RFC 3463 X.5.0, other protocol status), retried, never "9.0.0".
+      const cls = Math.floor(code / 100);
+      return cls === 2 || cls === 4 || cls === 5 ? `${cls}.0.0` : '4.5.0';
+    }
   }
 }

@@ -26,6 +26,10 @@ describe('classifyReply', () => {
     [452, '452 4.5.3 Too many recipients', 'deferred', '4.5.3', true],
     [450, '450 4.2.0 Throttled, slow down', 'deferred', '4.2.0', true],
     [550, '550 4.1.1 confused server', 'bounced', '5.0.0', false],
+    // Outside RFC 5321's classes: a protocol fault, retried, its enhanced code 4.5.0 (never "9.0.0").
+    [999, '999 what', 'deferred', '4.5.0', false],
+    [600, '600 hello', 'deferred', '4.5.0', false],
+    [354, '354 go ahead', 'deferred', '4.5.0', false],
   ])('%i %j → %s %s', (code, text, outcome, enhanced, throttled) => {
     expect(classifyReply(code, text)).toMatchObject({ outcome, enhanced, throttled });
   });
