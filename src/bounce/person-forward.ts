@@ -3,6 +3,7 @@
 // about that person's own message, never about ours, and must not be read as a report (a colleague's
 // forward of a bounce about ap@ suppressed jane@). A relay passes bounces on from a mail system, a
 // bounce handler or the null sender, or marks its mail automatic, or sends from a no-reply address.
+import { angleAddress } from './address-scan.js';
 import type { HeaderLookup } from './auto-reply.js';
 import { sentByMailSystem } from './plain-bounce.js';
 
@@ -36,6 +37,7 @@ export function forwardedByPerson(header: HeaderLookup, subject: string, envelop
   if (!forwardSubject(subject) || sentByMailSystem(header, envelopeSender)) return false;
   const auto = header('auto-submitted')?.trim().toLowerCase();
   if (auto !== undefined && auto !== 'no') return false;
-  const from = /<([^<>]*)>\s*$/.exec(header('from') ?? '')?.[1] ?? header('from')?.trim() ?? '';
+  const value = header('from') ?? '';
+  const from = angleAddress(value) ?? value.trim();
   return !AUTOMATED_SENDER.test(envelopeSender) && !AUTOMATED_SENDER.test(from);
 }

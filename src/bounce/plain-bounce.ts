@@ -6,6 +6,7 @@
 //
 // Best effort: the message is already identified by its VERP address, so all this has to find is
 // whether it failed or is delayed, the recipient, and the server's reply.
+import { angleAddress } from './address-scan.js';
 import { firstAddress } from './address-scan.js';
 import { answersAutomatically, responderMark, type HeaderLookup } from './auto-reply.js';
 import { entryDiagnostic, noticeDiagnostic } from './notice-diagnostic.js';
@@ -108,7 +109,8 @@ export function sentByMailSystem(header: HeaderLookup, envelopeSender: string): 
 /** A list manager's notice by its administrative address and the list's headers (LIST_ADMIN). */
 function fromListManager(header: HeaderLookup, envelopeSender: string): boolean {
   if (!LIST_HEADERS.some((name) => header(name) !== undefined)) return false;
-  const from = /<([^<>]*)>\s*$/.exec(header('from') ?? '')?.[1] ?? header('from')?.trim() ?? '';
+  const value = header('from') ?? '';
+  const from = angleAddress(value) ?? value.trim();
   return LIST_ADMIN.test(from) || LIST_ADMIN.test(envelopeSender);
 }
 
