@@ -6,6 +6,7 @@
 // without a word (a browser walk: a key named so listed as "x\uFFFDy").
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { isWellFormed } from '../messages/send-request.js';
 
 type Problem = 'nul' | 'surrogate';
 
@@ -37,10 +38,10 @@ export function badTextField(value: unknown, path = ''): { field: string; proble
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
-/** U+0000, or a lone surrogate (String.prototype.isWellFormed, ES2024: Node 20 has it). */
+/** U+0000, or a lone surrogate (half of a UTF-16 pair). */
 function textProblem(text: string): Problem | undefined {
   if (text.includes('\u0000')) return 'nul';
-  return (text as string & { isWellFormed(): boolean }).isWellFormed() ? undefined : 'surrogate';
+  return isWellFormed(text) ? undefined : 'surrogate';
 }
 
 const PROBLEMS: Record<Problem, string> = {

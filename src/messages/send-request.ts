@@ -72,7 +72,8 @@ export interface ValidSend {
 }
 
 /** String.prototype.isWellFormed (Node 20 has it; TypeScript's lib for ES2022 does not name it). */
-const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+export const isWellFormed = (s: string): boolean =>
+  (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** Checks what the schema cannot; throws `validation_error` naming the field. */
 export function validateSend(body: SendRequestBody): ValidSend {
