@@ -874,21 +874,31 @@ function quietAtFirst(conn: SMTPConnection, firstMs: number, usualMs: number): v
  * attempt waited the final reply's 10 minutes, past the message's deadline, as if the "." had gone).
  * Until then the attempt's own bound and the inactivity limit hold. Looked at every WRITTEN_CHECK_MS
  * (a socket's 'drain' comes only after a write it refused, and the "." line's last few bytes over TLS
- * are written after the body's drain, so no event says when they have gone); the returned function
- * stops looking (the transaction ended first).
+ * are written after the body's drain, so no event says when they have gone), after a first look on the
+ * next turn that finds most messages gone; the returned function stops looking (the transaction ended).
  */
 function whenWritten(conn: SMTPConnection, then: () => void): () => void {
   const written = () => {
     const socket = conn._socket;
     return !socket || socket.destroyed || socket.writableLength === 0;
   };
-  const timer = setInterval(() => {
-    if (!written()) return;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  // Once on the next turn (most messages have left by then: no timer), else every WRITTEN_CHECK_MS.
+  setImmediate(() => {
+    if (stopped) return;
+    if (written()) return then();
+    timer = setInterval(() => {
+      if (!written()) return;
+      clearInterval(timer);
+      then();
+    }, WRITTEN_CHECK_MS);
+    timer.unref();
+  });
+  return () => {
+    stopped = true;
     clearInterval(timer);
-    then();
-  }, WRITTEN_CHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  };
 }
 
 /**
