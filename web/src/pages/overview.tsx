@@ -12,22 +12,22 @@ import { formatNumber, formatTime } from '../components/format.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { urlPath } from '../url-path.js';
+import { stillCurrent } from '../notices-current.js';
 
 type AccountOverview = Account;
-
-/**
- * Notices of a move to warning or paused say what the reputation panel and its banner say live (and a
- * past one would contradict a recovered status): with the panel, they are not listed again.
- */
-const LIVE_REPUTATION_KINDS = new Set(['reputation_warning', 'reputation_paused']);
 
 export function OverviewPage() {
   const { session } = useSession();
   const { data, error } = useApi<AccountOverview>('/api/account');
   // What txmail has to tell the account (a webhook endpoint disabled…); servers without it answer 404.
   const notices = useApi<ApiBody<'/api/account/notices', 'get'>>('/api/account/notices');
-  const verified = session.account?.email_verified ?? false;
   const may = useMay();
+  const webhooks = useApi<ApiBody<'/api/webhooks', 'get'>>(may('GET /api/webhooks') ? '/api/webhooks' : null);
+  const verified = session.account?.email_verified ?? false;
+  // Until the list has come, an endpoint's notice waits rather than showing and then going.
+  const knownWebhooks = may('GET /api/webhooks')
+    ? (webhooks.data?.data ?? (webhooks.error ? undefined : []))
+    : undefined;
   // The sandbox's steps, each marked done from what the account has (read only where the role may).
   const sandboxed = data?.state === 'sandbox';
   const guidedTests = useApi<{ data: unknown[] }>(
@@ -51,7 +51,7 @@ export function OverviewPage() {
           {data.reputation && <ReputationNotice reputation={data.reputation} />}
           <Warnings overview={data} />
           {notices.data?.data
-            .filter((n) => !(data.reputation && LIVE_REPUTATION_KINDS.has(n.kind)))
+            .filter((n) => stillCurrent(n, data, knownWebhooks))
             .slice(0, 5)
             .map((n) => (
               <Notice key={n.id} kind="warning">
