@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { handleError } from '../src/http/errors.js';
-import { DASHBOARD_CSP, registerWebAssets } from '../src/http/web-assets.js';
+import { DASHBOARD_CSP, defaultWebRoot, loadWebAssets, registerWebAssets } from '../src/http/web-assets.js';
 import { databaseKinds } from './helpers/databases.js';
 import { startTestEnv } from './helpers/services.js';
 
@@ -16,7 +16,7 @@ function appWith(root: string | undefined) {
   app.setNotFoundHandler((request) => {
     throw new AppError('not_found', `no route ${request.method} ${request.url}`);
   });
-  registerWebAssets(app, root);
+  registerWebAssets(app, loadWebAssets(root));
   return app;
 }
 
@@ -64,12 +64,28 @@ describe('dashboard assets', () => {
     expect(api.headers['content-type']).toMatch(/^text\/plain/);
   });
 
-  it('answers a malformed URL with 400 bad_request in the API format', async () => {
+  it('answers a malformed URL under /api/ with 400 bad_request, and a dashboard page with its 404 page', async () => {
+    // The dashboard is built before the tests run (npm test's checks); the page must be there to answer.
+    expect(defaultWebRoot()).toBeDefined();
     const env = await startTestEnv(databaseKinds[0]!);
     try {
-      const res = await env.app.inject({ url: '/%E0%A4%A' });
-      expect(res.statusCode).toBe(400);
-      expect(res.body).toMatch(/^bad_request: /);
+      for (const url of ['/api/emails/%E0%A4%A', '/api/%']) {
+        const res = await env.app.inject({ url });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.body).toMatch(/^bad_request: /);
+      }
+      const posted = await env.app.inject({ method: 'POST', url: '/emails/%E0%A4%A' });
+      expect(posted.statusCode).toBe(400);
+      expect(posted.body).toMatch(/^bad_request: /);
+      // A link mangled on its way (a mail client cutting an escape in two) lands in the dashboard, which
+      // says "No such page" in its frame.
+      for (const url of ['/emails/%E0%A4%A', '/%', '/domains/a%ZZb?x=1']) {
+        const res = await env.app.inject({ url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+        expect(res.body).toMatch(/^<!doctype html>/i);
+      }
     } finally {
       await env.close();
     }

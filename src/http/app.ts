@@ -58,7 +58,7 @@ import type { ReputationRepo } from '../db/reputation-repo.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
 import { registerGuidedTestRoutes } from './routes/guided-test.js';
-import { registerWebAssets } from './web-assets.js';
+import { isDashboardVisit, loadWebAssets, registerWebAssets, sendDashboardPage } from './web-assets.js';
 import type { Audit } from '../audit/audit.js';
 import type { Members } from '../accounts/members.js';
 import type { TwoFactor } from '../accounts/two-factor.js';
@@ -133,6 +133,7 @@ export function fastifyTrustProxy(
 
 export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   const timeouts = requestTimeouts(deps.connectionLimits);
+  const webAssets = loadWebAssets(deps.webRoot);
   const app = Fastify({
     // Paths without their query strings (request-log.ts): a query may hold a token.
     loggerInstance: requestLogger(deps.logger),
@@ -155,8 +156,13 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
     // Refused in txmail's own error form instead (closing.ts).
     return503OnClosing: false,
     trustProxy: fastifyTrustProxy(deps.trustProxy),
-    // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form.
-    frameworkErrors: (err, _request, reply) => sendError(reply, new AppError('bad_request', err.message)),
+    // A malformed URL (bad percent-escape) is answered before routing: keep it in the `code: message` form,
+    // except a browser's visit to a dashboard page, which the dashboard answers (web-assets.ts).
+    frameworkErrors: (err, request, reply) =>
+      (err.code === 'FST_ERR_BAD_URL' &&
+        isDashboardVisit(request.raw.method ?? '', request.raw.url ?? '') &&
+        sendDashboardPage(reply, webAssets, 404)) ||
+      sendError(reply, new AppError('bad_request', err.message)),
     // Validators shared by every app this process builds (validators.ts).
     schemaController: { compilersFactory: { buildValidator: sharedValidators } },
     ajv: {
@@ -319,6 +325,6 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   });
 
   // The dashboard: everything else that is a GET.
-  app.register(async (web) => registerWebAssets(web, deps.webRoot));
+  app.register(async (web) => registerWebAssets(web, webAssets));
   return app;
 }

@@ -54,18 +54,51 @@ function readTree(root: string): Map<string, Buffer> {
   return files;
 }
 
-export function registerWebAssets(app: FastifyInstance, root: string | undefined): void {
+/** The built dashboard, read once: its files by path, and the page every client route answers. */
+export interface WebAssets {
+  files: Map<string, Buffer>;
+  index: Buffer | undefined;
+}
+
+export function loadWebAssets(root: string | undefined): WebAssets {
   const files = root ? readTree(root) : new Map<string, Buffer>();
-  const index = files.get('/index.html');
+  return { files, index: files.get('/index.html') };
+}
 
-  const security = (reply: FastifyReply) =>
-    reply
-      .header('Content-Security-Policy', DASHBOARD_CSP)
-      .header('X-Content-Type-Options', 'nosniff')
-      // Verification and reset links carry their token in the URL: never leak it to another site.
-      .header('Referrer-Policy', 'no-referrer')
-      .header('X-Frame-Options', 'DENY');
+const security = (reply: FastifyReply) =>
+  reply
+    .header('Content-Security-Policy', DASHBOARD_CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    // Verification and reset links carry their token in the URL: never leak it to another site.
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Frame-Options', 'DENY');
 
+/** Answers with the dashboard's page; undefined where the dashboard is not built. */
+export function sendDashboardPage(
+  reply: FastifyReply,
+  assets: WebAssets,
+  status = 200,
+): FastifyReply | undefined {
+  if (!assets.index) return undefined;
+  return security(reply)
+    .code(status)
+    .type(TYPES['.html']!)
+    .header('Cache-Control', 'no-cache')
+    .send(assets.index);
+}
+
+/**
+ * Whether a request whose URL could not be decoded (a bad percent-escape: FST_ERR_BAD_URL, answered
+ * before routing) is a browser's visit to a dashboard page: then the dashboard answers it, 404, and
+ * says "No such page" in its own frame, where a link from a mangled email or a typed address lands.
+ */
+export function isDashboardVisit(method: string, rawUrl: string): boolean {
+  const path = rawUrl.split('?')[0]!;
+  return (method === 'GET' || method === 'HEAD') && path !== '/api' && !path.startsWith('/api/');
+}
+
+export function registerWebAssets(app: FastifyInstance, assets: WebAssets): void {
+  const { files } = assets;
   app.get('/*', { schema: { hide: true } as object }, async (request, reply) => {
     let path: string;
     try {
@@ -86,9 +119,10 @@ export function registerWebAssets(app: FastifyInstance, root: string | undefined
     }
     // A missing file (with an extension) is a 404; anything else is a page of the app.
     if (extname(path) !== '' && path !== '/index.html') throw new AppError('not_found', `no file ${path}`);
-    if (!index) {
+    const page = sendDashboardPage(reply, assets);
+    if (!page) {
       throw new AppError('not_found', 'the dashboard is not built in this installation (run npm run build)');
     }
-    return security(reply).type(TYPES['.html']!).header('Cache-Control', 'no-cache').send(index);
+    return page;
   });
 }
