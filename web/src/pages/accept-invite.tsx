@@ -105,7 +105,7 @@ export function AcceptInvitePage() {
         <SubmitButton>Join</SubmitButton>
       </ActionForm>
       <LiveRegion>
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} labels={{ password: 'Password' }} />
       </LiveRegion>
     </AuthCard>
   );

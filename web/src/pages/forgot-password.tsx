@@ -31,7 +31,7 @@ export function ForgotPasswordPage() {
             If {sentTo} can log in to txmail, a link is on its way. It works once, for one hour.
           </Notice>
         )}
-        <ErrorNotice error={error} />
+        <ErrorNotice error={error} labels={{ email: 'Email' }} />
       </LiveRegion>
       <p>
         <Link href="/login">Back to log in</Link>

@@ -53,7 +53,10 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
             hint="The 6 digits your authenticator app shows, or one of your recovery codes."
           />
         )}
-        <ErrorNotice error={error} />
+        <ErrorNotice
+          error={error}
+          labels={{ email: 'Email', password: 'Password', code: 'Two-factor code' }}
+        />
         <SubmitButton busyText="Logging in…">Log in</SubmitButton>
       </ActionForm>
       <p>

@@ -64,7 +64,7 @@ export function ResetPasswordPage() {
             <Link href="/forgot-password">Ask for a new one</Link>.
           </Notice>
         ) : (
-          <ErrorNotice error={error} />
+          <ErrorNotice error={error} labels={{ password: 'New password' }} />
         )}
       </LiveRegion>
     </AuthCard>

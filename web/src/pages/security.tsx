@@ -134,7 +134,7 @@ export function SecurityPage() {
             </ActionForm>
             {/* A wrong code is said under its field, not below the next card. */}
             <LiveRegion>
-              <ErrorNotice error={error} />
+              <ErrorNotice error={error} labels={{ code: 'Code from the app' }} />
             </LiveRegion>
           </>
         )}
@@ -182,7 +182,7 @@ export function SecurityPage() {
       )}
       <LiveRegion>
         {message && <Notice kind="success">{message}</Notice>}
-        {!setup && <ErrorNotice error={error} />}
+        {!setup && <ErrorNotice error={error} labels={{ code: 'Code to turn it off' }} />}
       </LiveRegion>
       {!member?.must_enrol_totp && (
         <section aria-labelledby="sessions-heading">

@@ -154,7 +154,10 @@ export function SettingsPage() {
           <SubmitButton>Change password</SubmitButton>
           <LiveRegion>
             {done && <Notice kind="success">Password changed; other sessions are logged out.</Notice>}
-            <ErrorNotice error={passwordError} />
+            <ErrorNotice
+              error={passwordError}
+              labels={{ current_password: 'Current password', new_password: 'New password' }}
+            />
           </LiveRegion>
         </ActionForm>
       )}
