@@ -17,6 +17,7 @@ import { databaseKinds } from './helpers/databases.js';
 import { browserOf, mailedToken, type DashboardBrowser } from './helpers/dashboard-signup.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { CONTRACT_DIR_VARIABLE, recordFinding, takeFindings } from './helpers/contract-findings.js';
+import { IDEMPOTENCY_KEY_PARAMETER } from '../src/http/openapi-headers.js';
 import { recordContract, ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -83,6 +84,7 @@ describe('the OpenAPI document', () => {
       status: res.statusCode,
       contentType: res.headers['content-type'] as string | undefined,
       body: res.body,
+      headers: res.headers,
     });
     expect(verdict, `${method} ${url} ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual({ ok: true });
     answered.add(`${method} ${route && ResponseContract.path(route)} ${res.statusCode}`);
@@ -131,6 +133,26 @@ describe('the OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it('declares the Idempotency-Key header where a retry is made safe by it', () => {
+    const takes = operations()
+      .filter(({ op }) =>
+        ((op as { parameters?: { name: string; in: string }[] }).parameters ?? []).some(
+          (p) => p.in === 'header' && p.name === 'Idempotency-Key',
+        ),
+      )
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(takes.sort()).toEqual([
+      'POST /api/email/send',
+      'POST /api/email/send/test',
+      'POST /api/emails/{id}/resend',
+    ]);
+    // The document's pattern is the one the server holds keys to.
+    const pattern = new RegExp(IDEMPOTENCY_KEY_PARAMETER.schema.pattern);
+    expect(pattern.test('order-1001')).toBe(true);
+    expect(pattern.test('x'.repeat(257))).toBe(false);
+    expect(pattern.test('caf\u00e9')).toBe(false);
   });
 
   it('describes what each webhook event type POSTs', () => {

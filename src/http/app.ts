@@ -58,6 +58,7 @@ import type { ReputationRepo } from '../db/reputation-repo.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerPublicAuthRoutes, registerSessionAuthRoutes } from './routes/auth.js';
 import { registerGuidedTestRoutes } from './routes/guided-test.js';
+import { withApiHeaders } from './openapi-headers.js';
 import { isDashboardVisit, loadWebAssets, registerWebAssets, sendDashboardPage } from './web-assets.js';
 import type { Audit } from '../audit/audit.js';
 import type { Members } from '../accounts/members.js';
@@ -205,6 +206,9 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
   app.register(swagger, {
     // Shared schemas are components named by their $id.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    // Headers no route schema carries: Idempotency-Key, RateLimit-*, Retry-After, x-next-cursor.
+    transformObject: (document) =>
+      'openapiObject' in document ? withApiHeaders(document.openapiObject) : document.swaggerObject,
     openapi: {
       openapi: '3.1.0',
       info: {

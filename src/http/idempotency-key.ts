@@ -3,7 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,256}$/;
+/** Also the header's pattern in /openapi.json (openapi-headers.ts). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,256}$/;
 
 /** The request's Idempotency-Key, undefined when it has none; throws invalid_idempotency_key. */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -13,7 +14,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   if (key !== undefined && countHeader(request.raw.rawHeaders, 'idempotency-key') > 1) {
     throw new AppError('invalid_idempotency_key', 'send one Idempotency-Key header, not several');
   }
-  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+  if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw new AppError('invalid_idempotency_key', 'Idempotency-Key must be 1–256 printable ASCII characters');
   }
   return key;

@@ -14,7 +14,10 @@ import { expect } from 'vitest';
 import { CONTRACT_DIR_VARIABLE, recordFinding, type Finding } from './contract-findings.js';
 
 interface Operation {
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }
+  >;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
@@ -30,7 +33,18 @@ export interface Answer {
   contentType: string | undefined;
   /** undefined: bytes or a stream, whose status and media type are checked but not the body. */
   body: string | undefined;
+  /** The answer's headers, where known: each of DESCRIBED_HEADERS it carries must be documented. */
+  headers?: Record<string, unknown>;
 }
+
+/** Headers a client acts on, which the document must declare wherever an answer carries them. */
+export const DESCRIBED_HEADERS = [
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'x-next-cursor',
+];
 
 /** What is wrong with an answer; `skipped` when the document has no such operation (by design). */
 export type Verdict = { ok: true } | { ok: false; problem: string } | { skipped: true };
@@ -87,6 +101,11 @@ export class ResponseContract {
     }
     const response = operation.responses?.[String(a.status)];
     if (!response) return { ok: false, problem: `status ${a.status} is not documented` };
+    const declared = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
+    const undeclared = DESCRIBED_HEADERS.filter((h) => a.headers?.[h] !== undefined && !declared.has(h));
+    if (undeclared.length > 0) {
+      return { ok: false, problem: `header ${undeclared.join(', ')} is not documented for ${a.status}` };
+    }
     if (!response.content) {
       return !a.body ? { ok: true } : { ok: false, problem: `status ${a.status} has no body documented` };
     }
@@ -204,6 +223,7 @@ export function recordContract(app: FastifyInstance, publicUrl: string): { flush
       contentType: reply.getHeader('content-type') as string | undefined,
       body:
         typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : undefined,
+      headers: reply.getHeaders(),
     });
     done(null, payload);
   });

@@ -59,6 +59,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -133,6 +135,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -210,6 +214,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -313,6 +319,8 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -335,6 +343,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -444,6 +454,8 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -466,6 +478,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -556,6 +570,8 @@ export interface paths {
         /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -578,6 +594,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -669,6 +687,8 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -691,6 +711,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -781,6 +803,8 @@ export interface paths {
         /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -803,6 +827,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -889,6 +915,8 @@ export interface paths {
         /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -911,6 +939,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1002,6 +1032,8 @@ export interface paths {
         /** @description `server_busy`: The server already holds as many large request bodies (declared over 64 KiB, or sent chunked) as it allows, from this client network or in all; nothing was done. Retry after Retry-After. */
         429: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1024,6 +1056,8 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1051,7 +1085,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description Makes a retry safe: a request with a key this account used in the last 24 hours gets the first answer, and nothing is queued again (`idempotency_key_reused` when the body differs) */
+          'Idempotency-Key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1073,6 +1110,12 @@ export interface paths {
         /** @description Accepted: durably stored */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1090,6 +1133,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1130,6 +1179,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1139,6 +1194,12 @@ export interface paths {
         /** @description `idempotency_in_progress`: A request with the same Idempotency-Key is still being processed. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1148,6 +1209,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1157,6 +1224,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1170,6 +1243,12 @@ export interface paths {
          */
         422: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1185,6 +1264,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1194,6 +1281,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1207,6 +1300,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1234,7 +1335,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description Makes a retry safe: a request with a key this account used in the last 24 hours gets the first answer, and nothing is queued again (`idempotency_key_reused` when the body differs) */
+          'Idempotency-Key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1256,6 +1360,12 @@ export interface paths {
         /** @description Accepted: durably stored */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1273,6 +1383,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1307,6 +1423,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1316,6 +1438,12 @@ export interface paths {
         /** @description `idempotency_in_progress`: A request with the same Idempotency-Key is still being processed. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1325,6 +1453,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1334,6 +1468,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1343,6 +1483,12 @@ export interface paths {
         /** @description `idempotency_key_reused`: The Idempotency-Key was used in the last 24 hours with a different request. */
         422: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1358,6 +1504,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1367,6 +1521,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1380,6 +1540,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1407,7 +1575,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description Makes a retry safe: a request with a key this account used in the last 24 hours gets the first answer, and nothing is queued again (`idempotency_key_reused` when the body differs) */
+          'Idempotency-Key'?: string;
+        };
         path: {
           id: string;
         };
@@ -1418,6 +1589,12 @@ export interface paths {
         /** @description The copy, queued */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1435,6 +1612,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1475,6 +1658,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1484,6 +1673,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1493,6 +1688,12 @@ export interface paths {
         /** @description `idempotency_in_progress`: A request with the same Idempotency-Key is still being processed. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1502,6 +1703,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1511,6 +1718,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1524,6 +1737,12 @@ export interface paths {
          */
         422: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1539,6 +1758,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1548,6 +1775,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1561,6 +1794,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1597,6 +1838,12 @@ export interface paths {
         /** @description The bytes of its latest attempt as signed */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1610,6 +1857,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1638,6 +1891,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1647,6 +1906,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1656,6 +1921,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1665,6 +1938,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1678,6 +1957,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1749,6 +2036,14 @@ export interface paths {
         /** @description A page of the log; with Accept: text/csv, the filtered log as CSV (docs/API.md) */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description CSV export (Accept: text/csv) only: present when the export stopped at its row limit; pass as `cursor` for the rest */
+            'x-next-cursor'?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1767,6 +2062,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1795,6 +2096,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1804,6 +2111,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1813,6 +2128,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1826,6 +2147,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1864,6 +2193,12 @@ export interface paths {
         /** @description The message */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1877,6 +2212,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1905,6 +2246,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1914,6 +2261,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1923,6 +2276,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1932,6 +2293,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1945,6 +2312,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1981,6 +2356,12 @@ export interface paths {
         /** @description The account */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1994,6 +2375,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2022,6 +2409,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2031,6 +2424,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2040,6 +2439,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2049,6 +2456,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2062,6 +2475,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2095,6 +2516,12 @@ export interface paths {
         /** @description The account */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2110,6 +2537,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2142,6 +2575,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2151,6 +2590,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2160,6 +2605,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2169,6 +2620,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2182,6 +2639,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2191,6 +2656,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2204,6 +2675,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2234,6 +2713,12 @@ export interface paths {
         /** @description The domains, without records */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2249,6 +2734,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2279,6 +2770,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2288,6 +2785,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2297,6 +2802,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2310,6 +2821,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2343,6 +2862,12 @@ export interface paths {
         /** @description Added: the records to publish */
         201: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2358,6 +2883,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2392,6 +2923,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2401,6 +2938,12 @@ export interface paths {
         /** @description `domain_exists`: The account already has a domain with this name. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2410,6 +2953,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2419,6 +2968,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2432,6 +2987,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2441,6 +3004,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2454,6 +3023,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2490,6 +3067,12 @@ export interface paths {
         /** @description The domain */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2503,6 +3086,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2533,6 +3122,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2542,6 +3137,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2551,6 +3152,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2560,6 +3169,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2573,6 +3188,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2598,6 +3221,12 @@ export interface paths {
         /** @description Deleted */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2617,6 +3246,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2649,6 +3284,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2658,6 +3299,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2667,6 +3314,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2676,6 +3329,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2689,6 +3348,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2698,6 +3365,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2711,6 +3384,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2747,6 +3428,12 @@ export interface paths {
         /** @description The domain, changed */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2762,6 +3449,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2794,6 +3487,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2803,6 +3502,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2812,6 +3517,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2821,6 +3532,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2834,6 +3551,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2843,6 +3568,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2856,6 +3587,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2890,6 +3629,12 @@ export interface paths {
         /** @description The domain as the check left it */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2905,6 +3650,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2937,6 +3688,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2946,6 +3703,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2955,6 +3718,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2964,6 +3733,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2977,6 +3752,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2986,6 +3769,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2999,6 +3788,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3037,6 +3834,12 @@ export interface paths {
         /** @description The domain with its pending keys */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3052,6 +3855,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3084,6 +3893,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3093,6 +3908,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3102,6 +3923,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3111,6 +3938,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3124,6 +3957,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3133,6 +3974,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3146,6 +3993,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3189,6 +4044,12 @@ export interface paths {
         /** @description A page of the list */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3206,6 +4067,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3236,6 +4103,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3245,6 +4118,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3254,6 +4135,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3267,6 +4154,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3296,6 +4191,12 @@ export interface paths {
         /** @description The address was suppressed already: its entry */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3305,6 +4206,12 @@ export interface paths {
         /** @description Suppressed */
         201: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3320,6 +4227,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3352,6 +4265,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3361,6 +4280,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3370,6 +4295,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3383,6 +4314,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3392,6 +4331,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3405,6 +4350,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3444,6 +4397,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -3457,6 +4416,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3489,6 +4454,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3498,6 +4469,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3507,6 +4484,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3516,6 +4499,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3529,6 +4518,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3538,6 +4535,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3551,6 +4554,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3584,6 +4595,12 @@ export interface paths {
         /** @description The endpoints */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3599,6 +4616,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3629,6 +4652,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3638,6 +4667,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3647,6 +4684,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3660,6 +4703,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3702,6 +4753,12 @@ export interface paths {
         /** @description Added, with its signing secret */
         201: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3717,6 +4774,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3751,6 +4814,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3760,6 +4829,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3769,6 +4844,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3782,6 +4863,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3791,6 +4880,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3804,6 +4899,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3840,6 +4943,12 @@ export interface paths {
         /** @description The endpoint */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3853,6 +4962,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3883,6 +4998,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3892,6 +5013,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3901,6 +5028,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3910,6 +5045,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3923,6 +5064,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3948,6 +5097,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -3961,6 +5116,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3993,6 +5154,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4002,6 +5169,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4011,6 +5184,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4020,6 +5199,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4033,6 +5218,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4042,6 +5235,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4055,6 +5254,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4100,6 +5307,12 @@ export interface paths {
         /** @description The endpoint, changed */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4115,6 +5328,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4147,6 +5366,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4156,6 +5381,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4165,6 +5396,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4174,6 +5411,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4187,6 +5430,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4196,6 +5447,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4209,6 +5466,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4241,6 +5506,12 @@ export interface paths {
         /** @description The secret */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4254,6 +5525,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4284,6 +5561,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4293,6 +5576,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4302,6 +5591,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4311,6 +5608,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4324,6 +5627,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4364,6 +5675,12 @@ export interface paths {
         /** @description The new secret */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4379,6 +5696,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4411,6 +5734,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4420,6 +5749,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4429,6 +5764,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4438,6 +5779,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4451,6 +5798,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4460,6 +5815,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4473,6 +5834,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4511,6 +5880,12 @@ export interface paths {
         /** @description The attempt */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4526,6 +5901,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4558,6 +5939,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4567,6 +5954,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4576,6 +5969,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4585,6 +5984,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4598,6 +6003,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4607,6 +6020,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4620,6 +6039,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4665,6 +6092,12 @@ export interface paths {
         /** @description Queued */
         202: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4680,6 +6113,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4712,6 +6151,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4721,6 +6166,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4730,6 +6181,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4739,6 +6196,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4754,6 +6217,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4763,6 +6234,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4776,6 +6253,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4814,6 +6299,12 @@ export interface paths {
         /** @description Queued */
         202: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4829,6 +6320,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4861,6 +6358,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4870,6 +6373,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4879,6 +6388,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4888,6 +6403,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4903,6 +6424,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4912,6 +6441,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4925,6 +6460,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4966,6 +6509,12 @@ export interface paths {
         /** @description A page of attempts */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4983,6 +6532,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5013,6 +6568,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5022,6 +6583,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5031,6 +6598,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5040,6 +6615,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5053,6 +6634,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5089,6 +6678,12 @@ export interface paths {
         /** @description The notices */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5104,6 +6699,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5132,6 +6733,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5141,6 +6748,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5150,6 +6765,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5163,6 +6784,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5201,6 +6830,12 @@ export interface paths {
         /** @description Logged out; the session cookie is cleared */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -5214,6 +6849,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5244,6 +6885,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5253,6 +6900,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5262,6 +6915,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5275,6 +6934,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5284,6 +6951,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5297,6 +6970,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5340,6 +7021,12 @@ export interface paths {
         /** @description Changed; your other sessions are logged out */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5358,6 +7045,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5392,6 +7085,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5401,6 +7100,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5410,6 +7115,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5423,6 +7134,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5432,6 +7151,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5445,6 +7170,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5481,6 +7214,12 @@ export interface paths {
         /** @description Sent */
         202: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5499,6 +7238,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5533,6 +7278,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5542,6 +7293,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5551,6 +7308,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5564,6 +7327,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5573,6 +7344,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5586,6 +7363,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5620,6 +7405,12 @@ export interface paths {
         /** @description The keys */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5635,6 +7426,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5667,6 +7464,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5676,6 +7479,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5685,6 +7496,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5698,6 +7515,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5727,6 +7552,12 @@ export interface paths {
         /** @description Created: the key is in this answer only */
         201: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5742,6 +7573,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5776,6 +7613,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5785,6 +7628,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5794,6 +7643,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5807,6 +7662,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5816,6 +7679,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5829,6 +7698,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5868,6 +7745,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -5881,6 +7764,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5915,6 +7804,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5924,6 +7819,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5933,6 +7834,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5942,6 +7849,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5955,6 +7868,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5964,6 +7885,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5977,6 +7904,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6012,6 +7947,12 @@ export interface paths {
         /** @description Queued */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6035,6 +7976,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6071,6 +8018,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6080,6 +8033,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6089,6 +8048,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6102,6 +8067,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6111,6 +8084,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6124,6 +8103,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6161,6 +8148,12 @@ export interface paths {
         /** @description The days */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6177,6 +8170,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6205,6 +8204,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6214,6 +8219,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6223,6 +8236,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6236,6 +8255,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6272,6 +8299,12 @@ export interface paths {
         /** @description The members, the owner first */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6287,6 +8320,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6319,6 +8358,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6328,6 +8373,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6337,6 +8390,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6350,6 +8409,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6380,6 +8447,12 @@ export interface paths {
         /** @description Invited; the link is mailed */
         201: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6395,6 +8468,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6429,6 +8508,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6438,6 +8523,12 @@ export interface paths {
         /** @description `member_exists`: The address already has a txmail account or membership. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6447,6 +8538,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6456,6 +8553,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6469,6 +8572,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6478,6 +8589,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6491,6 +8608,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6530,6 +8655,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -6543,6 +8674,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6577,6 +8714,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6586,6 +8729,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6595,6 +8744,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6604,6 +8759,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6617,6 +8778,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6626,6 +8795,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6639,6 +8814,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6671,6 +8854,12 @@ export interface paths {
         /** @description The member with its new role */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6686,6 +8875,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6720,6 +8915,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6729,6 +8930,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6738,6 +8945,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6747,6 +8960,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6760,6 +8979,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6769,6 +8996,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6782,6 +9015,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6816,6 +9057,12 @@ export interface paths {
         /** @description Mailed; the member with its new expiry */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6831,6 +9078,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6865,6 +9118,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6874,6 +9133,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6883,6 +9148,12 @@ export interface paths {
         /** @description `invitation_accepted`: The member has joined already: there is no invitation to mail again. */
         409: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6892,6 +9163,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6901,6 +9178,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6914,6 +9197,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6923,6 +9214,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6936,6 +9233,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6972,6 +9277,12 @@ export interface paths {
         /** @description The live sessions */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6987,6 +9298,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7019,6 +9336,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7028,6 +9351,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7037,6 +9366,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7046,6 +9383,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7059,6 +9402,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7101,6 +9452,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -7114,6 +9471,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7148,6 +9511,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7157,6 +9526,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7166,6 +9541,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7175,6 +9556,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7188,6 +9575,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7197,6 +9592,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7210,6 +9611,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7245,6 +9654,12 @@ export interface paths {
         /** @description The pending secret */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7260,6 +9675,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7290,6 +9711,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7299,6 +9726,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7308,6 +9741,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7321,6 +9760,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7330,6 +9777,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7343,6 +9796,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7385,6 +9846,12 @@ export interface paths {
         /** @description Two-factor sign-in is on */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7405,6 +9872,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7435,6 +9908,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7444,6 +9923,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7453,6 +9938,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7466,6 +9957,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7475,6 +9974,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7488,6 +9993,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7530,6 +10043,12 @@ export interface paths {
         /** @description Two-factor sign-in is off */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7550,6 +10069,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7582,6 +10107,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7591,6 +10122,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7600,6 +10137,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7613,6 +10156,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7622,6 +10173,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7635,6 +10192,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7669,6 +10234,12 @@ export interface paths {
         /** @description Your live sessions */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7684,6 +10255,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7714,6 +10291,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7723,6 +10306,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7732,6 +10323,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7745,6 +10342,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7786,6 +10391,12 @@ export interface paths {
         /** @description Done; no body */
         204: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content?: never;
@@ -7799,6 +10410,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7831,6 +10448,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7840,6 +10463,12 @@ export interface paths {
         /** @description `not_found`: No such route or resource (or it belongs to another account). */
         404: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7849,6 +10478,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7858,6 +10493,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7871,6 +10512,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7880,6 +10529,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7893,6 +10548,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7938,6 +10601,12 @@ export interface paths {
         /** @description The requirement as set */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7955,6 +10624,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7989,6 +10664,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7998,6 +10679,12 @@ export interface paths {
         /** @description `payload_too_large`: The request body is over 10 MiB. */
         413: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8007,6 +10694,12 @@ export interface paths {
         /** @description `unsupported_media_type`: The body must be sent as Content-Type: application/json, in UTF-8 (no other charset). */
         415: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8020,6 +10713,14 @@ export interface paths {
          */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8029,6 +10730,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8042,6 +10749,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8075,6 +10790,12 @@ export interface paths {
         /** @description A page of entries */
         200: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8092,6 +10813,12 @@ export interface paths {
          */
         400: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8122,6 +10849,12 @@ export interface paths {
          */
         403: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8131,6 +10864,14 @@ export interface paths {
         /** @description `rate_limit_exceeded`: Too many requests (per API key, account, or dashboard log-in attempts); see Retry-After. */
         429: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8140,6 +10881,12 @@ export interface paths {
         /** @description `internal_error`: A bug in txmail; the request may be retried. */
         500: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8153,6 +10900,14 @@ export interface paths {
          */
         503: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
+            /** @description Seconds to wait before trying again: on `rate_limit_exceeded`, and when the database or the server is busy for a moment */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
