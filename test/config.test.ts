@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configWarnings, describeConfig, parseConfig } from '../src/config.js';
+import { ConfigError, configLines, configWarnings, describeConfig, parseConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has working defaults for the embedded setup', () => {
@@ -259,5 +259,58 @@ describe('configuration', () => {
     expect(w?.message).toBe(
       '10 MiB cannot hold the largest message (one message of TXMAIL_INBOUND_MAX_SIZE (10 MiB) holds 10.9 MiB while it is stored): it will be refused with 452 for ever; raise it, lower TXMAIL_INBOUND_MAX_SIZE, or set 0 (unlimited)',
     );
+  });
+});
+
+describe('txmail config as text', () => {
+  /** The lines as an environment: what an operator would set from them (unset and masked ones left out). */
+  const asEnvironment = (lines: string) =>
+    Object.fromEntries(
+      lines
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+        .filter(([, value]) => !value!.startsWith('(') && !value!.includes('***')),
+    ) as Record<string, string>;
+  const base = { TXMAIL_HOSTNAME: 'mail.example.com' };
+
+  it.each([
+    ['the defaults', {}],
+    [
+      'every kind set away from its default',
+      {
+        TXMAIL_HTTP_REQUEST_TIMEOUT: '90',
+        TXMAIL_HTTP_BODY_MEMORY: '1536K',
+        TXMAIL_INBOUND_MAX_SIZE: '12345678',
+        TXMAIL_INBOUND_SESSION_LIFETIME: '0',
+        TXMAIL_INBOUND_HOURLY_BYTES: '0',
+        TXMAIL_INBOUND_TRUSTED_NETWORKS: 'none',
+        TXMAIL_TRUST_PROXY: '10.0.0.0/8, loopback',
+        TXMAIL_DNS_SERVERS: '127.0.0.1:5353,192.0.2.53',
+        TXMAIL_SOURCE_IPS: '192.0.2.10, 2001:db8::25@2026-11-01',
+        TXMAIL_DNSBL_ZONES: 'none',
+        TXMAIL_DNSBL_INTERVAL: '90m',
+        TXMAIL_ACCOUNT_RATE_LIMITS: 'pro=250',
+        TXMAIL_REPUTATION: 'bounce_warn=0.3,complaint_warn=0.07,window_days=30',
+        TXMAIL_DESTINATION_LIMITS: 'default:connections=3;google.com:connections=10,rate=50;relay:messages=7',
+        TXMAIL_DESTINATION_BLOCKS: 'replies=5,pause_minutes=1440',
+        TXMAIL_RELAY_URL: 'smtps://relay.example.com:465',
+        TXMAIL_WARMUP_SCHEDULE: '10,20,40',
+      },
+    ],
+  ])('prints %s so that, set again, they give the same configuration', (_what, set) => {
+    const config = parseConfig({ ...base, ...set });
+    const lines = configLines(config);
+    // Written as the variables take them, not in internal units or JSON.
+    expect(lines).not.toMatch(/=[[{"]/);
+    expect(parseConfig(asEnvironment(lines))).toEqual(config);
+  });
+
+  it('writes durations and sizes in their largest whole unit', () => {
+    const lines = configLines(
+      parseConfig({ ...base, TXMAIL_HTTP_REQUEST_TIMEOUT: '120', TXMAIL_HTTP_BODY_MEMORY: '2048K' }),
+    );
+    expect(lines).toContain('TXMAIL_HTTP_REQUEST_TIMEOUT=2m\n');
+    expect(lines).toContain('TXMAIL_HTTP_BODY_MEMORY=2M\n');
+    expect(lines).toContain('TXMAIL_SOURCE_IPS=(unset)\n');
   });
 });

@@ -44,3 +44,9 @@ export function parseBlocklistZones(value: string): BlocklistZone[] {
   if (zones.length === 0) throw new Error('no zone given (use none to turn monitoring off)');
   return zones;
 }
+
+/** TXMAIL_DNSBL_ZONES's text for `zones`: `none` for no zone, an address list's zone alone. */
+export function blocklistZonesText(zones: BlocklistZone[]): string {
+  if (zones.length === 0) return 'none';
+  return zones.map((z) => (z.kind === 'names' ? `${z.zone}:names` : z.zone)).join(',');
+}

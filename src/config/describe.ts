@@ -16,18 +16,12 @@ export function describeConfig(config: Config): Record<string, unknown> {
 
 /**
  * The text form: one line per variable as the README's table names it, `TXMAIL_HTTP_PORT=8080`, its
- * value as set or defaulted (JSON for what is not a string; `(unset)` for nothing), secrets masked.
+ * value as set or defaulted in the variable's own syntax (`TXMAIL_HTTP_REQUEST_TIMEOUT=1m`), so that the
+ * lines set again give the same configuration; `(unset)` for nothing, secrets masked.
  */
 export function configLines(config: Config): string {
   return SETTINGS.map((setting) => {
-    const values = Object.values(setting.show(config));
-    const shown = values.length === 1 ? values[0] : values;
-    const text =
-      shown === undefined || shown === null
-        ? '(unset)'
-        : typeof shown === 'string'
-          ? shown
-          : JSON.stringify(shown, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v));
-    return `${setting.env}=${text}`;
+    const text = setting.text(config);
+    return `${setting.env}=${text === undefined || text === '' ? '(unset)' : text}`;
   }).join('\n');
 }

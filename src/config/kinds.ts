@@ -329,3 +329,24 @@ function isDnsServer(v: string): boolean {
   const m = /^([^:]+):(\d+)$/.exec(v);
   return m !== null && isIP(m[1]!) === 4 && Number(m[2]) <= 65535;
 }
+
+// How `txmail config` writes values back in each kind's syntax (setting.ts `text`).
+
+/** A size as the variables take it: `256M` for 268 435 456 bytes, `64K`, else bytes. */
+export function sizeSettingText(bytes: number): string {
+  if (bytes !== 0 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)}M`;
+  if (bytes !== 0 && bytes % 1024 === 0) return `${bytes / 1024}K`;
+  return String(bytes);
+}
+
+/** `none` for an empty list (blank would mean the default). */
+export const trustedNetworksText = (networks: string[]): string =>
+  networks.length === 0 ? 'none' : networks.join(',');
+
+export const sourceIpsText = (v: { sourceIps: string[]; warmingSince: Record<string, string> }): string =>
+  v.sourceIps.map((ip) => (v.warmingSince[ip] ? `${ip}@${v.warmingSince[ip]}` : ip)).join(',');
+
+export const accountRateLimitsText = (limits: Record<Plan, number>): string =>
+  Object.entries(limits)
+    .map(([plan, n]) => `${plan}=${n}`)
+    .join(',');

@@ -11,8 +11,13 @@ export interface Setting<K extends keyof Config = keyof Config> {
   readonly fields: readonly K[];
   /** The values of the fields from the variable's text (trimmed; undefined when unset or blank). */
   read(text: string | undefined, earlier: Earlier): Pick<Config, K>;
-  /** The values as `txmail config` prints them: secrets masked. */
+  /** The values as `txmail config --json` prints them: secrets masked. */
   show(config: Config): Record<K, unknown>;
+  /**
+   * The variable's text for the values, as `txmail config` prints it: what, set again, gives the
+   * same configuration (secrets masked); undefined when nothing is set.
+   */
+  text(config: Config): string | undefined;
   /** The README's default column. */
   readonly shownDefault: string;
   /** The README's meaning column. */
@@ -33,6 +38,11 @@ interface Spec<T> {
   shown?: string;
   /** What `txmail config` prints instead of the value (secrets). */
   mask?: (value: T) => unknown;
+  /**
+   * The value written in the variable's own syntax (`10m`, `256M`, `plan=N,…`); without it a string
+   * is itself, a number or boolean its digits or word, a list its items comma-separated.
+   */
+  text?: (value: T) => string;
   /** The README's meaning column; a list is joined with spaces (to keep source lines short). */
   description: string | string[];
 }
@@ -45,20 +55,35 @@ export function variable<K extends keyof Config>(spec: Spec<Config[K]> & { field
     fields: [field],
     read: (text, earlier) => ({ [field]: value(spec, text, earlier) }) as Pick<Config, K>,
     show: (config) => ({ [field]: mask ? mask(config[field]) : config[field] }) as Record<K, unknown>,
+    text: (config) => {
+      const v = config[field];
+      if (mask) return shownText(mask(v));
+      return v === undefined || v === null ? undefined : spec.text ? spec.text(v) : shownText(v);
+    },
   };
 }
 
 /** A variable that sets several fields (TXMAIL_SOURCE_IPS: the addresses and their warm-up days). */
 export function variables<K extends keyof Config>(
   fields: K[],
-  spec: Omit<Spec<Pick<Config, K>>, 'mask'>,
+  spec: Omit<Spec<Pick<Config, K>>, 'mask' | 'text'> & { text: (values: Pick<Config, K>) => string },
 ): Setting<K> {
+  const show = (config: Config) => Object.fromEntries(fields.map((f) => [f, config[f]])) as Pick<Config, K>;
   return {
     ...common(spec),
     fields,
     read: (text, earlier) => value(spec, text, earlier),
-    show: (config) => Object.fromEntries(fields.map((f) => [f, config[f]])) as Record<K, unknown>,
+    show,
+    text: (config) => spec.text(show(config)),
   };
+}
+
+/** The text of a plain value: a string itself, a number or boolean as written, a list comma-separated. */
+function shownText(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v.map((item) => shownText(item)).join(',');
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
 }
 
 function value<T>(spec: Spec<T>, text: string | undefined, earlier: Earlier): T {

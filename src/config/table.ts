@@ -5,9 +5,9 @@
 import { DEFAULT_CONNECTIONS_PER_PEER } from '../http/connection-limits.js';
 import { availableParallelism, hostname as osHostname } from 'node:os';
 import type { Config } from '../config.js';
-import { DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../blocklists/zones.js';
-import { parseDestinationBlocks } from '../delivery/destination-blocks.js';
-import { parseDestinationRules } from '../delivery/destination-limits.js';
+import { blocklistZonesText, DEFAULT_BLOCKLIST_ZONES, parseBlocklistZones } from '../blocklists/zones.js';
+import { destinationBlocksText, parseDestinationBlocks } from '../delivery/destination-blocks.js';
+import { destinationRulesText, parseDestinationRules } from '../delivery/destination-limits.js';
 import { DEFAULT_WARMUP_SCHEDULE } from '../delivery/source-ip-pool.js';
 import {
   DEFAULT_SESSION_LIFETIME_MS,
@@ -15,7 +15,7 @@ import {
   DEFAULT_TRUSTED_NETWORKS,
 } from '../inbound/client-limits.js';
 import { DEFAULT_PASSWORD_COST, PASSWORD_COST_RANGE } from '../accounts/passwords.js';
-import { parseReputation } from '../reputation/thresholds.js';
+import { parseReputation, reputationText } from '../reputation/thresholds.js';
 import {
   PENDING_REPLAYS_PER_ENDPOINT,
   PUSHES_PER_ACCOUNT,
@@ -24,6 +24,7 @@ import {
 import {
   DEFAULT_ACCOUNT_RATE_LIMITS,
   accountRateLimits,
+  accountRateLimitsText,
   bearerToken,
   bool,
   boolOrAuto,
@@ -43,9 +44,12 @@ import {
   powerOfTwo,
   secretKey,
   size,
+  sizeSettingText,
   sourceIps,
+  sourceIpsText,
   trustProxy,
   trustedNetworks,
+  trustedNetworksText,
   url,
   warmupSchedule,
   wholeNumber,
@@ -89,6 +93,7 @@ export const SETTINGS = [
     env: 'TXMAIL_HTTP_REQUEST_TIMEOUT',
     field: 'httpRequestTimeoutMs',
     kind: duration({ min: { value: 1000, shown: '1s' }, max: { value: 3_600_000, shown: '1h' } }),
+    text: durationText,
     default: '1m',
     description: [
       'how long a request to the API may take to arrive whole, its headers and body (`408',
@@ -121,6 +126,7 @@ export const SETTINGS = [
     env: 'TXMAIL_HTTP_BODY_MEMORY',
     field: 'httpBodyMemory',
     kind: size({ zeroOff: true }),
+    text: sizeSettingText,
     default: '256M',
     description: [
       'bytes of request bodies declared over 64 KiB or sent chunked that the API and dashboard listener holds in memory at once, as',
@@ -133,6 +139,7 @@ export const SETTINGS = [
     env: 'TXMAIL_HTTP_BODY_MEMORY_PER_IP',
     field: 'httpBodyMemoryPerIp',
     kind: size({ zeroOff: true }),
+    text: sizeSettingText,
     default: '64M',
     description: [
       'the share of `TXMAIL_HTTP_BODY_MEMORY` one client network (an IPv4 address, an IPv6 /64) may',
@@ -222,6 +229,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_MAX_SIZE',
     field: 'inboundMaxSize',
     kind: size(),
+    text: sizeSettingText,
     default: '10M',
     description: [
       'largest message the receiver accepts, in bytes or with `K`/`M` (advertised with SIZE; larger',
@@ -232,6 +240,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_MEMORY',
     field: 'inboundMemory',
     kind: size({ zeroOff: true }),
+    text: sizeSettingText,
     default: '256M',
     description: [
       'memory the receiver holds for messages being received and stored, all sessions together (a',
@@ -246,6 +255,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_MEMORY_PER_IP',
     field: 'inboundMemoryPerIp',
     kind: size({ zeroOff: true }),
+    text: sizeSettingText,
     default: '64M',
     description: [
       'the share of `TXMAIL_INBOUND_MEMORY` one client IP (IPv6: /64) may hold (trusted networks: no',
@@ -276,6 +286,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_SESSION_LIFETIME',
     field: 'inboundSessionLifetimeMs',
     kind: duration({ max: { value: 24 * 3_600_000, shown: '24h' } }),
+    text: durationText,
     default: durationText(DEFAULT_SESSION_LIFETIME_MS),
     description: [
       'longest a receiver session may last, however busy it keeps itself (`421 4.4.2` and closed, also',
@@ -300,6 +311,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_HOURLY_BYTES',
     field: 'inboundHourlyBytes',
     kind: size({ zeroOff: true, max: { value: 1024 ** 4, shown: '1048576M' } }),
+    text: sizeSettingText,
     default: '100M',
     description: [
       'bytes of messages one client IP (IPv6: /64) may hand the receiver per hour, counted like the',
@@ -311,6 +323,7 @@ export const SETTINGS = [
     env: 'TXMAIL_INBOUND_TRUSTED_NETWORKS',
     field: 'inboundTrustedNetworks',
     kind: trustedNetworks,
+    text: trustedNetworksText,
     default: DEFAULT_TRUSTED_NETWORKS.join(','),
     description: [
       'clients exempt from every per-client limit of the receiver (connections per minute, open',
@@ -420,6 +433,7 @@ export const SETTINGS = [
   variables(['sourceIps', 'warmingSince'], {
     env: 'TXMAIL_SOURCE_IPS',
     kind: sourceIps,
+    text: sourceIpsText,
     unset: () => ({ sourceIps: [], warmingSince: {} }),
     shown: 'unset',
     description: [
@@ -441,6 +455,7 @@ export const SETTINGS = [
     env: 'TXMAIL_DNSBL_ZONES',
     field: 'blocklistZones',
     kind: parsedBy(parseBlocklistZones),
+    text: blocklistZonesText,
     default: DEFAULT_BLOCKLIST_ZONES,
     description: [
       'DNS blocklists the service checks itself in, comma-separated: `zone` (or `zone:addresses`) lists',
@@ -462,6 +477,7 @@ export const SETTINGS = [
     env: 'TXMAIL_DNSBL_INTERVAL',
     field: 'blocklistIntervalMs',
     kind: duration({ min: { value: 1000, shown: '1s' } }),
+    text: durationText,
     default: '1h',
     description: [
       'time between two blocklist checks, in seconds or with `s`, `m` or `h` (at least `1s`); one',
@@ -562,6 +578,7 @@ export const SETTINGS = [
     env: 'TXMAIL_ACCOUNT_RATE_LIMITS',
     field: 'accountRateLimits',
     kind: accountRateLimits,
+    text: accountRateLimitsText,
     default: Object.entries(DEFAULT_ACCOUNT_RATE_LIMITS)
       .map(([plan, n]) => `${plan}=${n}`)
       .join(','),
@@ -674,6 +691,7 @@ export const SETTINGS = [
     env: 'TXMAIL_REPUTATION',
     field: 'reputation',
     kind: parsedBy(parseReputation),
+    text: reputationText,
     default: '',
     shown:
       '`bounce_warn=5,bounce_pause=10,complaint_warn=0.1,complaint_pause=0.5,min_messages=500,window_days=7`',
@@ -691,6 +709,7 @@ export const SETTINGS = [
     env: 'TXMAIL_DESTINATION_LIMITS',
     field: 'destinationRules',
     kind: parsedBy(parseDestinationRules),
+    text: destinationRulesText,
     default: '',
     shown: '`default:connections=5,messages=100,rate=0;relay:connections=20,messages=1000,rate=0`',
     description: [
@@ -706,6 +725,7 @@ export const SETTINGS = [
     env: 'TXMAIL_DESTINATION_BLOCKS',
     field: 'destinationBlocks',
     kind: parsedBy(parseDestinationBlocks),
+    text: destinationBlocksText,
     default: '',
     shown: '`accounts=2,replies=3,window_minutes=60,pause_minutes=60`',
     description: [

@@ -157,3 +157,10 @@ export function parseDestinationBlocks(text: string): DestinationBlockSettings {
   }
   return s;
 }
+
+/** TXMAIL_DESTINATION_BLOCKS's text for `s`: every setting, the times in minutes. */
+export function destinationBlocksText(s: DestinationBlockSettings): string {
+  return Object.entries(SETTINGS)
+    .map(([name, field]) => `${name}=${name.endsWith('_minutes') ? s[field] / 60_000 : s[field]}`)
+    .join(',');
+}

@@ -477,6 +477,20 @@ function splitKey(key: string): [string, string] {
   return [key.slice(0, i), key.slice(i + 1)];
 }
 
+/** TXMAIL_DESTINATION_LIMITS's text for `rules` (what parseDestinationRules reads). */
+export function destinationRulesText(rules: Record<string, Partial<DestinationRule>>): string {
+  return Object.entries(rules)
+    .map(([pattern, rule]) => {
+      const settings = [
+        rule.connections !== undefined && `connections=${rule.connections}`,
+        rule.messagesPerConnection !== undefined && `messages=${rule.messagesPerConnection}`,
+        rule.rate !== undefined && `rate=${rule.rate}`,
+      ].filter((x) => x !== false);
+      return `${pattern}:${settings.join(',')}`;
+    })
+    .join(';');
+}
+
 /**
  * Parses TXMAIL_DESTINATION_LIMITS: `pattern:key=value,…;…` with keys `connections`, `messages` (per
  * connection) and `rate` (per second), e.g. `default:connections=5;google.com:connections=10,rate=50`.

@@ -63,6 +63,18 @@ export function parseReputation(text: string): ReputationThresholds {
   return t;
 }
 
+/** TXMAIL_REPUTATION's text for `t`: every setting, rates in percent (what parseReputation reads). */
+export function reputationText(t: ReputationThresholds): string {
+  // 0.003 × 100 is 0.30000000000000004 in floating point: twelve digits say the percentage as written.
+  const percent = (rate: number) => String(Number((rate * 100).toPrecision(12)));
+  return Object.entries(SETTINGS)
+    .map(([name, field]) => {
+      const v = t[field];
+      return `${name}=${field === 'minMessages' || field === 'windowDays' ? v : percent(v)}`;
+    })
+    .join(',');
+}
+
 /**
  * A held message is looked at again this much later (resuming the account makes the mail held due at
  * once: db/account-reputation-repo.ts, which touches only messages due within this long), so a large
