@@ -20,9 +20,16 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
 }
 
 /** A request no route serves: the answer of the not-found handler, and of a body sent to no route. */
-export function noRoute(request: FastifyRequest): AppError {
-  return new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+export function noRoute(request: FastifyRequest, path = request.url.split('?')[0]!): AppError {
+  return new AppError('not_found', `no route ${request.method} ${quotedPath(path)}`);
 }
+
+/** A path quoted in an error: as asked, up to a length that still says which it was. */
+export function quotedPath(path: string): string {
+  return path.length > MAX_QUOTED_PATH ? `${path.slice(0, MAX_QUOTED_PATH)}…` : path;
+}
+
+const MAX_QUOTED_PATH = 200;
 
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err, request.routeOptions.bodyLimit);

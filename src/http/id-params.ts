@@ -8,8 +8,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 
 export const MAX_ID_LENGTH = 64;
-/** Fastify's `maxParamLength`: a 320-character address with every character percent-encoded. */
-export const MAX_PARAM_LENGTH = 3 * 320;
+/**
+ * Fastify's `maxParamLength`, past which a path matches no route ("no route GET /api/emails/…", a
+ * misleading 404 for an id of 961 characters): as long as a request line can be (Node's 16 KiB of
+ * headers), so every parameter reaches its route, whose own limits answer. The router has no
+ * regular-expression parameters for a long one to cost more in.
+ */
+export const MAX_PARAM_LENGTH = 16 * 1024;
 
 const ID_PARAMS = ['id', 'sid'] as const;
 

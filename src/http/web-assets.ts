@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
+import { noRoute, quotedPath } from './errors.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -107,7 +108,7 @@ export function registerWebAssets(app: FastifyInstance, assets: WebAssets): void
       throw new AppError('not_found', 'no such page (malformed URL)');
     }
     if (path.startsWith('/api/') || path === '/api') {
-      throw new AppError('not_found', `no route ${request.method} ${path}`);
+      throw noRoute(request, path);
     }
     const file = files.get(path);
     if (file && path !== '/index.html') {
@@ -118,7 +119,8 @@ export function registerWebAssets(app: FastifyInstance, assets: WebAssets): void
         .send(file);
     }
     // A missing file (with an extension) is a 404; anything else is a page of the app.
-    if (extname(path) !== '' && path !== '/index.html') throw new AppError('not_found', `no file ${path}`);
+    if (extname(path) !== '' && path !== '/index.html')
+      throw new AppError('not_found', `no file ${quotedPath(path)}`);
     const page = sendDashboardPage(reply, assets);
     if (!page) {
       throw new AppError('not_found', 'the dashboard is not built in this installation (run npm run build)');
