@@ -70,6 +70,25 @@ describe('refusals of the session', () => {
     expect(result.category).toBe('policy_rejected');
   });
 
+  it.each([['2zz ok'], ['2'], ['2.0.0 queued']])(
+    'retries a message whose final "." was answered without a reply code: %j',
+    async (reply) => {
+      const odd = await server((s) => {
+        s.reply = (step) => (step === 'data-end' ? `${reply}\r\n` : undefined);
+      });
+      const result = await deliver([target(odd)]);
+      expect(result).toMatchObject({ outcome: 'deferred', smtpCode: null, enhanced: '4.5.0' });
+      expect(result.reply).toBe(reply);
+    },
+  );
+
+  it('takes a code run into its text for the code it is', async () => {
+    const sloppy = await server((s) => {
+      s.reply = (step) => (step === 'data-end' ? '250ok queued as 12345\r\n' : undefined);
+    });
+    expect(await deliver([target(sloppy)])).toMatchObject({ outcome: 'delivered', smtpCode: 250 });
+  });
+
   it('holds the message when the relay refuses the login, and says which setting to mend', async () => {
     // smtp-server with STARTTLS (its own certificate) and a login that this password does not pass.
     const relay = await new SmtpSink({ auth: { user: 'relayuser', pass: 'the-right-one' } }).start();

@@ -426,11 +426,20 @@ export class SmtpTransport implements Transport {
         this.unreachable.failed(reachKey(target, sourceIp), this.now());
       if (outcome.ok) {
         report(verdict);
+        const reply = peerText(outcome.response.trim(), MAX_REPLY_TEXT);
+        // A code run into its text ("250ok", sloppy but clear) still counts.
+        const code = /^(\d{3})/.exec(reply)?.[1];
+        if (code === undefined) {
+          // nodemailer takes any answer to the final "." that begins with 2 for a success; one without
+          // a three-digit code ("2zz ok") is no reply RFC 5321 §4.2 allows, and says nothing sure of
+          // the message. Retried, as a code outside the classes is (4.5.0): a duplicate, never a loss.
+          this.discard(pooled);
+          const fault = this.result(0, reply, target, pooled.conn);
+          return { result: { ...fault, smtpCode: null, tlsDetails: verdict.details }, tryNext: false };
+        }
         pooled.sent++;
         this.release(pooled);
-        const reply = peerText(outcome.response.trim(), MAX_REPLY_TEXT);
-        const code = Number(/^(\d{3})/.exec(reply)?.[1] ?? 250);
-        const result = this.result(code, reply, target, pooled.conn);
+        const result = this.result(Number(code), reply, target, pooled.conn);
         return { result: { ...result, tlsDetails: verdict.details }, tryNext: false };
       }
       const err = outcome.err;
