@@ -4,7 +4,7 @@
 // numbers and IP addresses (1.2.3.4) out.
 const ENHANCED = /(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)/;
 // RFC 5321 §4.2: a reply code is three digits from 2xx–5xx, at the start or after a space/#/;.
-const BASIC = /(?:^|[\s#;:(<])([245][0-5]\d)(?=[\s-]|$)/m;
+const BASIC = /(?:^|[\s#;:(<：；（【「])([245][0-5]\d)(?=[\s-]|$)/m;
 
 /** The first enhanced status code in `text`, e.g. `5.1.1`. */
 export function findEnhancedCode(text: string): string | undefined {

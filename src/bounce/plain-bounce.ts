@@ -66,7 +66,7 @@ const BODY =
 // A reply line a mail system quotes, in any language: a basic reply code of failure followed by an
 // enhanced status code (RFC 3463 §2), "550 5.1.1", "550-5.1.1", "#550 5.1.1". Believed, like BODY, only
 // from a mail system or the null sender.
-const QUOTED_REPLY = /(?:^|[\s:;'"(#[])[45][0-5]\d[ -][45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
+const QUOTED_REPLY = /(?:^|[\s:;'"(#[：；（【「])[45][0-5]\d[ -][45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
 // A reply's subject: "Re:" and its kin in the languages of the notices above.
 const REPLY_SUBJECT =
   /^\s*(?:re|aw|sv|vs|antw|r|rif|ref|res|odp|odg|atb|vl|wg|ynt|v\u00e1|\u03b1\u03c0|\u03c3\u03c7\u03b5\u03c4|\u56de\u590d|\u7b54\u590d|\u56de\u8986|\u7b54\u8986)\s*[:\uff1a]/i;
@@ -219,7 +219,7 @@ export function parsePlainBounce(
 
 // A permanent reply quoted with its enhanced code ("550 5.1.1"): a notice that quotes one reports a
 // failure, whatever its words say of retries ("il n'y aura pas de nouvelles tentatives").
-const PERMANENT_REPLY = /(?:^|[\s:;'"(#[])5[0-5]\d[ -]5\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
+const PERMANENT_REPLY = /(?:^|[\s:;'"(#[：；（【「])5[0-5]\d[ -]5\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/m;
 
 // A notice that says the message left the queue, or that no attempt will follow: delivery has stopped,
 // whatever "not yet delivered" it also says.
