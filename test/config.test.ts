@@ -1,3 +1,5 @@
+import { parseEnv } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configLines, configWarnings, describeConfig, parseConfig } from '../src/config.js';
 
@@ -263,15 +265,9 @@ describe('configuration', () => {
 });
 
 describe('txmail config as text', () => {
-  /** The lines as an environment: what an operator would set from them (unset and masked ones left out). */
-  const asEnvironment = (lines: string) =>
-    Object.fromEntries(
-      lines
-        .split('\n')
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
-        .filter(([, value]) => !value!.startsWith('(') && !value!.includes('***')),
-    ) as Record<string, string>;
   const base = { TXMAIL_HOSTNAME: 'mail.example.com' };
+  /** The lines read as the `.env` file they are meant to be, and parsed. */
+  const readBack = (lines: string) => parseConfig(parseEnv(lines) as Record<string, string>);
 
   it.each([
     ['the defaults', {}],
@@ -289,28 +285,75 @@ describe('txmail config as text', () => {
         TXMAIL_SOURCE_IPS: '192.0.2.10, 2001:db8::25@2026-11-01',
         TXMAIL_DNSBL_ZONES: 'none',
         TXMAIL_DNSBL_INTERVAL: '90m',
+        TXMAIL_RATE_LIMIT: '1000000000000000000000',
         TXMAIL_ACCOUNT_RATE_LIMITS: 'pro=250',
-        TXMAIL_REPUTATION: 'bounce_warn=0.3,complaint_warn=0.07,window_days=30',
+        TXMAIL_REPUTATION: 'bounce_warn=0.0000001,complaint_warn=0.007,min_messages=1000000000000000000000',
         TXMAIL_DESTINATION_LIMITS: 'default:connections=3;google.com:connections=10,rate=50;relay:messages=7',
         TXMAIL_DESTINATION_BLOCKS: 'replies=5,pause_minutes=1440',
         TXMAIL_RELAY_URL: 'smtps://relay.example.com:465',
         TXMAIL_WARMUP_SCHEDULE: '10,20,40',
       },
     ],
-  ])('prints %s so that, set again, they give the same configuration', (_what, set) => {
+  ])('prints %s as a .env file that, read again, gives the same configuration', (_what, set) => {
     const config = parseConfig({ ...base, ...set });
     const lines = configLines(config);
-    // Written as the variables take them, not in internal units or JSON.
-    expect(lines).not.toMatch(/=[[{"]/);
-    expect(parseConfig(asEnvironment(lines))).toEqual(config);
+    // Written as the variables take them, not in internal units, JSON or exponents.
+    expect(lines).not.toMatch(/=[[{"]|\de[+-]\d/);
+    expect(readBack(lines)).toEqual(config);
   });
 
-  it('writes durations and sizes in their largest whole unit', () => {
+  it('reads back every rate and count of TXMAIL_REPUTATION as it was', () => {
+    const percent = fc.double({ min: 1e-9, max: 100, noNaN: true, noDefaultInfinity: true });
+    fc.assert(
+      fc.property(percent, percent, fc.integer({ min: 1, max: 2 ** 53 - 1 }), (warn, pause, min) => {
+        const [w, p] = warn <= pause ? [warn, pause] : [pause, warn];
+        const text = `bounce_warn=${w.toFixed(12).replace(/\.?0+$/, '') || '0'},bounce_pause=${p},min_messages=${min}`;
+        let config: ReturnType<typeof parseConfig>;
+        try {
+          config = parseConfig({ ...base, TXMAIL_REPUTATION: text });
+        } catch {
+          return; // not a valid setting (a rate written as 0 after rounding): nothing to print
+        }
+        expect(readBack(configLines(config)).reputation).toEqual(config.reputation);
+      }),
+    );
+  });
+
+  it('writes durations and sizes in their largest whole unit, and unset variables blank', () => {
     const lines = configLines(
       parseConfig({ ...base, TXMAIL_HTTP_REQUEST_TIMEOUT: '120', TXMAIL_HTTP_BODY_MEMORY: '2048K' }),
     );
     expect(lines).toContain('TXMAIL_HTTP_REQUEST_TIMEOUT=2m\n');
     expect(lines).toContain('TXMAIL_HTTP_BODY_MEMORY=2M\n');
-    expect(lines).toContain('TXMAIL_SOURCE_IPS=(unset)\n');
+    expect(lines).toContain('TXMAIL_SOURCE_IPS=  # unset\n');
+    expect(lines).toContain('TXMAIL_SECRET_KEY=  # unset: generated once into the data directory\n');
+  });
+
+  it('never prints a secret where it would be read back as the value', () => {
+    const secret = 'k'.repeat(40);
+    const config = parseConfig({
+      ...base,
+      TXMAIL_SECRET_KEY: secret,
+      TXMAIL_METRICS_TOKEN: 't'.repeat(40),
+      TXMAIL_RELAY_URL: 'smtp://relayuser:hunter2@relay.example.com:587',
+      TXMAIL_DATABASE_URL: 'postgres://txmail:s3cret@db.example/txmail',
+    });
+    const lines = configLines(config);
+    expect(lines).not.toMatch(/kkkk|tttt|hunter2|s3cret/);
+    expect(lines).toContain('# TXMAIL_SECRET_KEY=***  (set; not shown)');
+    expect(lines).toContain(
+      '# TXMAIL_RELAY_URL=smtp://relayuser:***@relay.example.com:587  (set; not shown)',
+    );
+    // Read back, the secrets are unset (the operator sets them again), never "***".
+    const back = readBack(lines);
+    expect(back.secretKey).toBeUndefined();
+    expect(back.relayUrl).toBeUndefined();
+    expect(back.databaseUrl).toBe(parseConfig(base).databaseUrl);
+  });
+
+  it('refuses a secret key with spaces: a sentence pasted in its place', () => {
+    expect(() => parseConfig({ ...base, TXMAIL_SECRET_KEY: '(generated in the data directory)' })).toThrow(
+      /TXMAIL_SECRET_KEY: must not contain spaces/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import ipaddr from 'ipaddr.js';
 import type { Plan } from '../db/schema.js';
 import { parseSourceIp, type SourceIp } from '../delivery/source-ip-pool.js';
 import { parseAddress } from '../messages/address.js';
+import { numberText } from '../number-text.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -107,9 +108,10 @@ export function duration(options: { min?: Bound; max?: Bound } = {}): Kind<numbe
 /** The text of a duration as the variables take it: `10m` for 600 000 ms. */
 export function durationText(ms: number): string {
   for (const unit of ['h', 'm'] as const) {
-    if (ms !== 0 && ms % DURATION_UNITS[unit]! === 0) return `${ms / DURATION_UNITS[unit]!}${unit}`;
+    if (ms !== 0 && ms % DURATION_UNITS[unit]! === 0)
+      return `${numberText(ms / DURATION_UNITS[unit]!)}${unit}`;
   }
-  return `${ms / 1000}`;
+  return numberText(ms / 1000);
 }
 
 function atMost(name: string, value: number, max: Bound | undefined): number {
@@ -183,6 +185,8 @@ export const secretKey: Kind<string> = (v, name) => {
   if (v.length < 32) {
     throw new ConfigError(name, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)');
   }
+  // A key is generated (hex or base64): white space means a sentence was pasted in its place.
+  if (/\s/.test(v)) throw new ConfigError(name, 'must not contain spaces (e.g. `openssl rand -hex 32`)');
   return v;
 };
 
@@ -334,9 +338,9 @@ function isDnsServer(v: string): boolean {
 
 /** A size as the variables take it: `256M` for 268 435 456 bytes, `64K`, else bytes. */
 export function sizeSettingText(bytes: number): string {
-  if (bytes !== 0 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)}M`;
-  if (bytes !== 0 && bytes % 1024 === 0) return `${bytes / 1024}K`;
-  return String(bytes);
+  if (bytes !== 0 && bytes % (1024 * 1024) === 0) return `${numberText(bytes / (1024 * 1024))}M`;
+  if (bytes !== 0 && bytes % 1024 === 0) return `${numberText(bytes / 1024)}K`;
+  return numberText(bytes);
 }
 
 /** `none` for an empty list (blank would mean the default). */
@@ -348,5 +352,5 @@ export const sourceIpsText = (v: { sourceIps: string[]; warmingSince: Record<str
 
 export const accountRateLimitsText = (limits: Record<Plan, number>): string =>
   Object.entries(limits)
-    .map(([plan, n]) => `${plan}=${n}`)
+    .map(([plan, n]) => `${plan}=${numberText(n)}`)
     .join(',');

@@ -1,7 +1,16 @@
 // One row of the configuration table (table.ts): an environment variable, the Config field it sets,
 // how its text is parsed, its default, how `txmail config` shows it and the README's words for it.
 import type { Config } from '../config.js';
+import { numberText } from '../number-text.js';
 import type { Kind } from './kinds.js';
+
+/**
+ * What `txmail config` prints of a variable: its text, which set again gives the same configuration;
+ * that nothing is set (with what that means, where it means more than a default); or, for a secret,
+ * a masked text that must never be read back as the value.
+ */
+export type ShownText =
+  { kind: 'value'; text: string } | { kind: 'unset'; note?: string } | { kind: 'hidden'; masked: string };
 
 /** A field read from a variable earlier in the table (defaults made from other values). */
 export type Earlier = <K extends keyof Config>(field: K) => Config[K];
@@ -13,11 +22,8 @@ export interface Setting<K extends keyof Config = keyof Config> {
   read(text: string | undefined, earlier: Earlier): Pick<Config, K>;
   /** The values as `txmail config --json` prints them: secrets masked. */
   show(config: Config): Record<K, unknown>;
-  /**
-   * The variable's text for the values, as `txmail config` prints it: what, set again, gives the
-   * same configuration (secrets masked); undefined when nothing is set.
-   */
-  text(config: Config): string | undefined;
+  /** The variable's text for the values, as `txmail config` prints it (ShownText). */
+  text(config: Config): ShownText;
   /** The README's default column. */
   readonly shownDefault: string;
   /** The README's meaning column. */
@@ -38,6 +44,8 @@ interface Spec<T> {
   shown?: string;
   /** What `txmail config` prints instead of the value (secrets). */
   mask?: (value: T) => unknown;
+  /** What the variable's being unset means, where that is more than a default (`txmail config`). */
+  unsetNote?: string;
   /**
    * The value written in the variable's own syntax (`10m`, `256M`, `plan=N,…`); without it a string
    * is itself, a number or boolean its digits or word, a list its items comma-separated.
@@ -57,8 +65,11 @@ export function variable<K extends keyof Config>(spec: Spec<Config[K]> & { field
     show: (config) => ({ [field]: mask ? mask(config[field]) : config[field] }) as Record<K, unknown>,
     text: (config) => {
       const v = config[field];
-      if (mask) return shownText(mask(v));
-      return v === undefined || v === null ? undefined : spec.text ? spec.text(v) : shownText(v);
+      if (v === undefined || v === null) return { kind: 'unset', note: spec.unsetNote };
+      const text = spec.text ? spec.text(v) : shownText(v);
+      if (text === '') return { kind: 'unset', note: spec.unsetNote };
+      const masked = mask ? shownText(mask(v)) : text;
+      return masked === text ? { kind: 'value', text } : { kind: 'hidden', masked };
     },
   };
 }
@@ -74,15 +85,19 @@ export function variables<K extends keyof Config>(
     fields,
     read: (text, earlier) => value(spec, text, earlier),
     show,
-    text: (config) => spec.text(show(config)),
+    text: (config) => {
+      const text = spec.text(show(config));
+      return text === '' ? { kind: 'unset' } : { kind: 'value', text };
+    },
   };
 }
 
 /** The text of a plain value: a string itself, a number or boolean as written, a list comma-separated. */
-function shownText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
+function shownText(v: unknown): string {
+  if (v === undefined || v === null) return '';
   if (Array.isArray(v)) return v.map((item) => shownText(item)).join(',');
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return numberText(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }
 

@@ -336,7 +336,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_INBOUND_PARSE_TIMEOUT_MS',
     field: 'inboundParseTimeoutMs',
-    kind: positive,
+    kind: wholeNumber({ min: 1, max: { value: 3_600_000, shown: '3600000 (an hour)' } }),
     default: '5000',
     description: [
       'how long parsing one received message may take; the receiver parses on a thread of its own, and',
@@ -412,6 +412,7 @@ export const SETTINGS = [
     unset: () => undefined,
     shown: 'generated once into the data directory',
     mask: (v) => (v ? '***' : '(generated in the data directory)'),
+    unsetNote: 'generated once into the data directory',
     description:
       'master key (≥ 32 characters); set the same value on every machine of a multi-machine deployment',
   }),
@@ -422,6 +423,7 @@ export const SETTINGS = [
     unset: () => undefined,
     shown: 'unset',
     mask: (v) => (v ? '***' : '(unset: /metrics answers this host only)'),
+    unsetNote: '/metrics answers this host only',
     description: [
       "the bearer token `GET /metrics` asks for (`Authorization: Bearer <token>`, Prometheus's",
       '`authorization` setting), at least 16 characters; unset, `/metrics` answers only requests from the',
@@ -476,7 +478,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_DNSBL_INTERVAL',
     field: 'blocklistIntervalMs',
-    kind: duration({ min: { value: 1000, shown: '1s' } }),
+    kind: duration({ min: { value: 1000, shown: '1s' }, max: { value: 7 * 86_400_000, shown: '168h' } }),
     text: durationText,
     default: '1h',
     description: [
@@ -579,9 +581,7 @@ export const SETTINGS = [
     field: 'accountRateLimits',
     kind: accountRateLimits,
     text: accountRateLimitsText,
-    default: Object.entries(DEFAULT_ACCOUNT_RATE_LIMITS)
-      .map(([plan, n]) => `${plan}=${n}`)
-      .join(','),
+    default: accountRateLimitsText(DEFAULT_ACCOUNT_RATE_LIMITS),
     description: [
       'API requests per second per account across all its keys, by plan (bursts to twice that). On',
       'PostgreSQL the limits are shared by every API process; on SQLite they are kept by the one',
@@ -622,7 +622,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_WORKER_LEASE_SECONDS',
     field: 'workerLeaseSeconds',
-    kind: positive,
+    kind: wholeNumber({ min: 1, max: { value: 7 * 86_400, shown: '604800 (a week)' } }),
     default: '600',
     description: [
       "how long a worker's claim on a message lasts: only the backstop after a crash, since the live",
@@ -632,7 +632,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_WORKER_STOP_SECONDS',
     field: 'workerStopSeconds',
-    kind: positive,
+    kind: wholeNumber({ min: 1, max: { value: 86_400, shown: '86400 (a day)' } }),
     default: '30',
     description: [
       'how long a stopping worker lets its SMTP transactions finish; those still going are then given up:',
@@ -643,7 +643,7 @@ export const SETTINGS = [
   variable({
     env: 'TXMAIL_PROCESS_HEARTBEAT_SECONDS',
     field: 'processHeartbeatSeconds',
-    kind: positive,
+    kind: wholeNumber({ min: 1, max: { value: 3_600, shown: '3600 (an hour)' } }),
     default: '5',
     description: [
       'how often a process that takes leases (`serve`, `worker`, `inbound`) writes its heartbeat and',

@@ -4,6 +4,7 @@
 // is paused for that address, so the mail waits (or leaves from another address) instead of bouncing
 // and deepening the block. The counts and pauses are shared by every worker through the database
 // (destination-blocks-repo.ts); each worker reads the pauses through a short cache.
+import { numberText } from '../number-text.js';
 import type { Logger } from 'pino';
 import { Snapshot } from '../snapshot.js';
 import type {
@@ -161,6 +162,6 @@ export function parseDestinationBlocks(text: string): DestinationBlockSettings {
 /** TXMAIL_DESTINATION_BLOCKS's text for `s`: every setting, the times in minutes. */
 export function destinationBlocksText(s: DestinationBlockSettings): string {
   return Object.entries(SETTINGS)
-    .map(([name, field]) => `${name}=${name.endsWith('_minutes') ? s[field] / 60_000 : s[field]}`)
+    .map(([name, field]) => `${name}=${numberText(name.endsWith('_minutes') ? s[field] / 60_000 : s[field])}`)
     .join(',');
 }

@@ -5,6 +5,8 @@
 // hosts shares that provider's limits. The worker processes share each limit (`share`): with N of them,
 // each takes a connection count of ceil(N-th) and an N-th of the rate.
 
+import { numberText } from '../number-text.js';
+
 export interface DestinationRule {
   /** Concurrent connections (deliveries in progress). */
   connections: number;
@@ -482,9 +484,9 @@ export function destinationRulesText(rules: Record<string, Partial<DestinationRu
   return Object.entries(rules)
     .map(([pattern, rule]) => {
       const settings = [
-        rule.connections !== undefined && `connections=${rule.connections}`,
-        rule.messagesPerConnection !== undefined && `messages=${rule.messagesPerConnection}`,
-        rule.rate !== undefined && `rate=${rule.rate}`,
+        rule.connections !== undefined && `connections=${numberText(rule.connections)}`,
+        rule.messagesPerConnection !== undefined && `messages=${numberText(rule.messagesPerConnection)}`,
+        rule.rate !== undefined && `rate=${numberText(rule.rate)}`,
       ].filter((x) => x !== false);
       return `${pattern}:${settings.join(',')}`;
     })

@@ -3,6 +3,8 @@
 // 0.1 % complaints, pause at 10 % / 0.5 %; judged only once the window holds enough final messages for a
 // rate to mean something. TXMAIL_REPUTATION overrides any of them.
 
+import { exactText, numberText } from '../number-text.js';
+
 export interface ReputationThresholds {
   /** Rates as fractions (0.05 = 5 %). */
   bounceWarn: number;
@@ -65,12 +67,10 @@ export function parseReputation(text: string): ReputationThresholds {
 
 /** TXMAIL_REPUTATION's text for `t`: every setting, rates in percent (what parseReputation reads). */
 export function reputationText(t: ReputationThresholds): string {
-  // 0.003 × 100 is 0.30000000000000004 in floating point: twelve digits say the percentage as written.
-  const percent = (rate: number) => String(Number((rate * 100).toPrecision(12)));
   return Object.entries(SETTINGS)
     .map(([name, field]) => {
       const v = t[field];
-      return `${name}=${field === 'minMessages' || field === 'windowDays' ? v : percent(v)}`;
+      return `${name}=${field === 'minMessages' || field === 'windowDays' ? numberText(v) : exactText(v, 100)}`;
     })
     .join(',');
 }
