@@ -77,6 +77,9 @@ describe('dashboard assets', () => {
       const posted = await env.app.inject({ method: 'POST', url: '/emails/%E0%A4%A' });
       expect(posted.statusCode).toBe(400);
       expect(posted.body).toMatch(/^bad_request: /);
+      // A long one is quoted to 200 characters, as a path that matches no route is.
+      const long = await env.app.inject({ url: `/api/${'a'.repeat(12_000)}%` });
+      expect(long.body).toBe(`bad_request: '/api/${'a'.repeat(195)}…' is not a valid url component`);
       // A link mangled on its way (a mail client cutting an escape in two) lands in the dashboard, which
       // says "No such page" in its frame.
       for (const url of ['/emails/%E0%A4%A', '/%', '/domains/a%ZZb?x=1']) {

@@ -3,7 +3,9 @@
 // RFC 3463 §2: class.subject.detail, subject and detail 1–3 digits. The look-behind keeps version
 // numbers and IP addresses (1.2.3.4) out.
 const ENHANCED = /(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.]*\d)/;
-// RFC 5321 §4.2: a reply code is three digits from 2xx–5xx, at the start or after a space/#/;.
+// RFC 5321 §4.2: a reply code is three digits from 2xx–5xx, at the start or after a space or the
+// punctuation a notice puts before one (`#`, `;`, `:`, `(`, `<`, and their full-width forms in CJK text:
+// Coremail's "服务器返回信息：550 …").
 const BASIC = /(?:^|[\s#;:(<：；（【「])([245][0-5]\d)(?=[\s-]|$)/m;
 
 /** The first enhanced status code in `text`, e.g. `5.1.1`. */

@@ -7,7 +7,7 @@
 import { lineRecipient } from './notice-recipients.js';
 import { cap, MAX_LINE } from './text-limits.js';
 
-const CODE_LINE = /(?:^|[\s#:(：（【「])[45]\d\d(?:[\s-]|$)|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/;
+const CODE_LINE = /(?:^|[\s#;:(：；（【「])[45]\d\d(?:[\s-]|$)|(?<![\d.])[45]\.\d{1,3}\.\d{1,3}(?![\d.]*\d)/;
 // Lines that carry digits but never a server's reply.
 const NOT_A_REPLY = /^(received|date|x-[\w-]+|message-id|arrival-date|created date|sent|last-attempt-date):/i;
 // Lead-ins, lower case, most specific first.

@@ -35,7 +35,7 @@ import { MAX_PARAM_LENGTH, refuseLongIds } from './id-params.js';
 import { PieceCountingRequest } from './body-pieces.js';
 import { hookList } from './route-hooks.js';
 import { requestLogger } from './request-log.js';
-import { handleError, noRoute, sendError } from './errors.js';
+import { handleError, noRoute, quotedPath, sendError } from './errors.js';
 import type { RateLimitStore } from '../db/seams.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Metrics } from '../metrics.js';
@@ -163,7 +163,15 @@ export function buildHttpApp(deps: HttpDeps): FastifyInstance {
       (err.code === 'FST_ERR_BAD_URL' &&
         isDashboardVisit(request.raw.method ?? '', request.raw.url ?? '') &&
         sendDashboardPage(reply, webAssets, 404)) ||
-      sendError(reply, new AppError('bad_request', err.message)),
+      sendError(
+        reply,
+        new AppError(
+          'bad_request',
+          err.code === 'FST_ERR_BAD_URL'
+            ? `'${quotedPath(request.raw.url ?? '')}' is not a valid url component`
+            : err.message,
+        ),
+      ),
     // Validators shared by every app this process builds (validators.ts).
     schemaController: { compilersFactory: { buildValidator: sharedValidators } },
     ajv: {

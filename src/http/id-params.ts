@@ -2,7 +2,7 @@
 // validation_error` before any look-up (SECURITY.md, field lengths). Without it an id of 65 to 100
 // characters was looked up and answered 404 with the whole id quoted back, and a longer one met
 // Fastify's own parameter limit: a 404 "no route" for a GET, a 400 in Fastify's words for the others.
-// Fastify's limit is raised (app.ts MAX_PARAM_LENGTH) so that every such path reaches its route and this
+// Fastify's limit is raised (MAX_PARAM_LENGTH below, set in app.ts) so that every such path reaches its route and this
 // check, and a suppressed address of up to 320 characters, percent-encoded, fits in its own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';

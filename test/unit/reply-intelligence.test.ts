@@ -131,6 +131,25 @@ describe('what a verdict does', () => {
     });
   });
 
+  it.each([
+    [554, '554 5.7.1 The message sent in this session was identified as spam', 'content_rejected'],
+    [550, '550 5.7.1 Messages sent over this connection contain a virus', 'content_rejected'],
+    [550, '550 5.7.1 Mail sent by the current connection failed DMARC', 'policy_rejected'],
+    [
+      550,
+      '550 5.7.1 email sent by this session is rejected because your IP is listed on Spamhaus',
+      'policy_rejected',
+    ],
+    [550, '550 User unknown (only one message per connection)', 'unknown_recipient'],
+  ])(
+    'reads a reply that names the connection for what it refuses, not as a rate: %i %s',
+    (code, reply, category) => {
+      // NetEase's limit of messages per connection (a review found the first wording of its rule took
+      // these over).
+      expect(classifySmtpReply(code, reply).category).toBe(category);
+    },
+  );
+
   it('a report that gave up after 4xx replies is final, expired unless the words say more, never suppressing', () => {
     const expired = classifyReport({
       action: 'failed',
