@@ -17,7 +17,7 @@ import { databaseKinds } from './helpers/databases.js';
 import { browserOf, mailedToken, type DashboardBrowser } from './helpers/dashboard-signup.js';
 import { MailFixture } from './helpers/mail-fixture.js';
 import { CONTRACT_DIR_VARIABLE, recordFinding, takeFindings } from './helpers/contract-findings.js';
-import { IDEMPOTENCY_KEY_PARAMETER } from '../src/http/openapi-headers.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../src/http/idempotency-key.js';
 import { recordContract, ResponseContract, type OpenApiDocument } from './helpers/openapi-contract.js';
 import { createTenant, startTestEnv, validSend, type Tenant, type TestEnv } from './helpers/services.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -47,7 +47,9 @@ describe('the OpenAPI document', () => {
   beforeAll(async () => {
     await mail.start();
     await receiver.start();
-    env = await startTestEnv(databaseKinds[0]!, { env: mail.env });
+    // Rate limits on (the suite's default is off), high enough never to refuse: every authenticated answer
+    // carries the RateLimit-* headers the document must declare.
+    env = await startTestEnv(databaseKinds[0]!, { env: { ...mail.env, TXMAIL_RATE_LIMIT: '1000000' } });
     doc = (await env.app.inject({ method: 'GET', url: '/openapi.json' })).json() as FullDocument;
     contract = new ResponseContract(doc);
     tenant = await createTenant(env.services, { plan: 'pro', domain: 'acme.example' });
@@ -148,8 +150,13 @@ describe('the OpenAPI document', () => {
       'POST /api/email/send/test',
       'POST /api/emails/{id}/resend',
     ]);
-    // The document's pattern is the one the server holds keys to.
-    const pattern = new RegExp(IDEMPOTENCY_KEY_PARAMETER.schema.pattern);
+    // The served document's pattern is the one the server holds keys to.
+    const send = doc.paths['/api/email/send']!.post as unknown as {
+      parameters: { name: string; schema: { pattern: string } }[];
+    };
+    const served = send.parameters.find((p) => p.name === 'Idempotency-Key')!.schema.pattern;
+    expect(served).toBe(IDEMPOTENCY_KEY_PATTERN.source);
+    const pattern = new RegExp(served);
     expect(pattern.test('order-1001')).toBe(true);
     expect(pattern.test('x'.repeat(257))).toBe(false);
     expect(pattern.test('caf\u00e9')).toBe(false);
@@ -256,6 +263,11 @@ describe('the OpenAPI document', () => {
       await ok('POST', '/api/auth/login', null, { email, password: 'a new correct horse' }),
     );
     await ok('GET', '/api/auth/session', browser);
+    // A 401 after authentication (and so with the RateLimit-* headers): the current password is wrong.
+    await fails(401, 'invalid_credentials', 'POST', '/api/auth/password', browser, {
+      current_password: 'not the current one',
+      new_password: 'the third correct horse',
+    });
     await ok('POST', '/api/auth/password', browser, {
       current_password: 'a new correct horse',
       new_password: 'the third correct horse',

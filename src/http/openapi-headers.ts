@@ -62,8 +62,8 @@ export function withApiHeaders<T>(document: T): T {
       const authenticated = (op.security?.length ?? 0) > 0;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const headers: Record<string, object> = { ...response.headers };
-        // Every answer once the request is authenticated (a 401 never is).
-        if (authenticated && status !== '401') Object.assign(headers, RATE_LIMIT_HEADERS);
+        // Every answer once the request is authenticated: a 401 too (a wrong current password).
+        if (authenticated) Object.assign(headers, RATE_LIMIT_HEADERS);
         if (status === '429' || status === '503') Object.assign(headers, RETRY_AFTER);
         if (method === 'get' && path === '/api/emails' && status === '200')
           Object.assign(headers, NEXT_CURSOR);

@@ -1154,6 +1154,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1404,6 +1410,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1633,6 +1645,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1878,6 +1896,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2083,6 +2107,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2233,6 +2263,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2396,6 +2432,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2558,6 +2600,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2755,6 +2803,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2904,6 +2958,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3107,6 +3167,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3267,6 +3333,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3470,6 +3542,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3671,6 +3749,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3876,6 +3960,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4088,6 +4178,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4248,6 +4344,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4437,6 +4539,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4637,6 +4745,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4795,6 +4909,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4983,6 +5103,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5137,6 +5263,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5349,6 +5481,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5546,6 +5684,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5717,6 +5861,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5922,6 +6072,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6134,6 +6290,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6341,6 +6503,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6553,6 +6721,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6720,6 +6894,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6870,6 +7050,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7068,6 +7254,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7259,6 +7451,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7447,6 +7645,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7594,6 +7798,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7785,6 +7995,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7997,6 +8213,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8191,6 +8413,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8341,6 +8569,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8489,6 +8723,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8695,6 +8935,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8896,6 +9142,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9099,6 +9351,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9319,6 +9577,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9492,6 +9756,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9696,6 +9966,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9893,6 +10169,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10090,6 +10372,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10276,6 +10564,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10431,6 +10725,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10645,6 +10945,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10834,6 +11140,12 @@ export interface paths {
          */
         401: {
           headers: {
+            /** @description Requests allowed in a burst (the bucket of the key, or of the account across its keys, whichever is tighter); on every answer after authentication, absent when the operator turned rate limits off */
+            'RateLimit-Limit'?: number;
+            /** @description Requests left in the burst */
+            'RateLimit-Remaining'?: number;
+            /** @description Seconds until the bucket is full again */
+            'RateLimit-Reset'?: number;
             [name: string]: unknown;
           };
           content: {
