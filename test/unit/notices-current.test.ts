@@ -2,7 +2,7 @@
 // (web/src/notices-current.ts): a browser walk found "endpoint disabled" shown after the endpoint was
 // deleted, and last month's quota notices beside this month's live usage.
 import { describe, expect, it } from 'vitest';
-import { stillCurrent } from '../../web/src/notices-current.js';
+import { currentNotices, stillCurrent } from '../../web/src/notices-current.js';
 
 const notice = (kind: string, data: Record<string, unknown> = {}) => ({
   id: '0190a0b0-0000-7000-8000-000000000001',
@@ -11,13 +11,13 @@ const notice = (kind: string, data: Record<string, unknown> = {}) => ({
   data,
   created_at: '2026-11-01T00:00:00Z',
 });
-const webhook = (id: string, enabled: boolean) => ({
+const webhook = (id: string, enabled: boolean, reason = 'failing') => ({
   id,
   url: 'https://hooks.example/in',
   description: '',
   events: [],
   enabled,
-  disabled_reason: enabled ? null : 'failing',
+  disabled_reason: enabled ? null : reason,
   created_at: '2026-11-01T00:00:00Z',
   updated_at: '2026-11-01T00:00:00Z',
 });
@@ -41,5 +41,14 @@ describe('which notices the overview still shows', () => {
     expect(stillCurrent(notice('reputation_paused'), reputation, [])).toBe(false);
     expect(stillCurrent(notice('reputation_paused'), noReputation, [])).toBe(true);
     expect(stillCurrent(notice('reputation_resumed'), reputation, [])).toBe(true);
+  });
+
+  it('shows no failure notice of an endpoint a member disabled since, and of one disabled twice only the newest', () => {
+    const disabled = notice('webhook_disabled', { webhook_id: A });
+    expect(stillCurrent(disabled, noReputation, [webhook(A, false, 'disabled by the account')])).toBe(false);
+    const newer = { ...disabled, id: '0190a0b0-0000-7000-8000-000000000002' };
+    const resumed = { ...notice('reputation_resumed'), id: '0190a0b0-0000-7000-8000-000000000003' };
+    const listed = currentNotices([newer, disabled, resumed], noReputation, [webhook(A, false)]);
+    expect(listed.map((n) => n.id)).toEqual([newer.id, resumed.id]);
   });
 });

@@ -26,6 +26,30 @@ export function stillCurrent(
   if (overview.reputation && LIVE_REPUTATION_KINDS.has(notice.kind)) return false;
   const webhookId = notice.data.webhook_id;
   if (notice.kind === 'webhook_disabled' && typeof webhookId === 'string' && webhooks)
-    return webhooks.some((w) => w.id === webhookId && !w.enabled);
+    // Disabled by txmail after its failures, not since by a member (then the notice is not why).
+    return webhooks.some((w) => w.id === webhookId && !w.enabled && w.disabled_reason !== BY_THE_ACCOUNT);
   return true;
+}
+
+/** What webhook-endpoints.ts records when a member disables an endpoint. */
+const BY_THE_ACCOUNT = 'disabled by the account';
+
+/**
+ * The notices to list, newest first as given: those still current, and of an endpoint disabled,
+ * enabled and disabled again only the newest.
+ */
+export function currentNotices(
+  notices: readonly AccountNotice[],
+  overview: Pick<Account, 'reputation'>,
+  webhooks: Webhooks | undefined,
+): AccountNotice[] {
+  const seen = new Set<string>();
+  return notices.filter((n) => {
+    const webhookId = n.data.webhook_id;
+    if (n.kind === 'webhook_disabled' && typeof webhookId === 'string') {
+      if (seen.has(webhookId)) return false;
+      seen.add(webhookId);
+    }
+    return stillCurrent(n, overview, webhooks);
+  });
 }

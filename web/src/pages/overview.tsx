@@ -12,7 +12,7 @@ import { formatNumber, formatTime } from '../components/format.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { urlPath } from '../url-path.js';
-import { stillCurrent } from '../notices-current.js';
+import { currentNotices } from '../notices-current.js';
 
 type AccountOverview = Account;
 
@@ -24,10 +24,9 @@ export function OverviewPage() {
   const may = useMay();
   const webhooks = useApi<ApiBody<'/api/webhooks', 'get'>>(may('GET /api/webhooks') ? '/api/webhooks' : null);
   const verified = session.account?.email_verified ?? false;
-  // Until the list has come, an endpoint's notice waits rather than showing and then going.
-  const knownWebhooks = may('GET /api/webhooks')
-    ? (webhooks.data?.data ?? (webhooks.error ? undefined : []))
-    : undefined;
+  // Until the list has come, an endpoint's notice waits rather than showing and then going; where the
+  // list cannot be had (an error, a server without the route), notices are shown as they are.
+  const knownWebhooks = webhooks.loading ? [] : webhooks.data?.data;
   // The sandbox's steps, each marked done from what the account has (read only where the role may).
   const sandboxed = data?.state === 'sandbox';
   const guidedTests = useApi<{ data: unknown[] }>(
@@ -50,8 +49,7 @@ export function OverviewPage() {
           )}
           {data.reputation && <ReputationNotice reputation={data.reputation} />}
           <Warnings overview={data} />
-          {notices.data?.data
-            .filter((n) => stillCurrent(n, data, knownWebhooks))
+          {currentNotices(notices.data?.data ?? [], data, knownWebhooks)
             .slice(0, 5)
             .map((n) => (
               <Notice key={n.id} kind="warning">

@@ -94,8 +94,8 @@ export function SettingsPage() {
     setDone(false);
     try {
       await api('POST', '/api/auth/password', {
-        current_password: f.get('current'),
-        new_password: f.get('next'),
+        current_password: f.get('current_password'),
+        new_password: f.get('new_password'),
       });
       setDone(true);
       setPasswordError(undefined);
@@ -137,14 +137,14 @@ export function SettingsPage() {
           />
           <Field
             label="Current password"
-            name="current"
+            name="current_password"
             type="password"
             autoComplete="current-password"
             required
           />
           <Field
             label="New password"
-            name="next"
+            name="new_password"
             type="password"
             autoComplete="new-password"
             minLength={10}
