@@ -130,7 +130,7 @@ function AllowedPage({ path }: { path: string }) {
 export function App() {
   const location = useLocation();
   const [session, setSessionState] = useState<SessionInfo>();
-  const [loadError, setLoadError] = useState<string>();
+  const [loadError, setLoadError] = useState<unknown>();
 
   // The server said the session is gone: the log-in page that follows says so, until a log-in.
   const [ended, setEnded] = useState(false);
@@ -150,8 +150,9 @@ export function App() {
   const refresh = useCallback(async () => {
     try {
       await readSession();
+      setLoadError(undefined);
     } catch (err) {
-      setLoadError(String(err));
+      setLoadError(err);
     }
   }, [readSession]);
   useEffect(() => {
@@ -194,7 +195,20 @@ export function App() {
     () => (session ? { session, setSession, refresh } : null),
     [session, setSession, refresh],
   );
-  if (loadError) return <Notice kind="error">{loadError}</Notice>;
+  // The session could not be read (the server or the network away): said in the page's own frame, with
+  // a way to try again, not as the app's only text.
+  if (loadError !== undefined && !session)
+    return (
+      <main id="main">
+        <section className="page">
+          <h1>txmail cannot be reached</h1>
+          <ErrorNotice error={loadError} />
+          <button type="button" className="button" onClick={() => void refresh()}>
+            Try again
+          </button>
+        </section>
+      </main>
+    );
   // Logged in at /login or /signup: on the way to the overview (the effect above), not "No such page".
   if (!session || !value || signedInAlready) return <p className="loading">Loading…</p>;
 

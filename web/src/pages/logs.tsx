@@ -155,8 +155,10 @@ export function LogsPage() {
     }
     setFormError(undefined);
     const next = `/logs${query({ q: get('q'), status: get('status'), category: get('category'), to: get('to'), domain: get('domain'), from: get('from'), since, until })}`;
-    // The same search again leaves the form (and the focus) as it is.
-    if (next !== `/logs${key}`) searched.current = true;
+    // The same search again asks the server again (the newest emails appear; there is no other refresh)
+    // and leaves the form (and the focus) as it is.
+    if (next === `/logs${key}`) return void log.reload();
+    searched.current = true;
     navigate(next);
   };
 

@@ -41,6 +41,10 @@ export function SecurityPage() {
       setCodes(res.recovery_codes);
       setSetup(undefined);
       setError(undefined);
+      // The session says two-factor is on at once, so a member who leaves before pressing "I saved
+      // them" finds it on when coming back; only under the enrolment gate does that wait for the
+      // button, since lifting the gate would take the codes off the screen before they are saved.
+      if (!member?.must_enrol_totp) await refresh();
     } catch (err) {
       setError(err);
     }
