@@ -130,7 +130,8 @@ export function DomainPage({ id }: { id: string }) {
   const oneAtATime = useOneAtATime();
   const remove = () => oneAtATime(removeDomain);
   const removeDomain = async () => {
-    if (!d || !window.confirm(`Delete ${d.unicode_name}? Mail from it is refused from then on.`)) return;
+    const question = `Delete ${d?.unicode_name ?? 'this domain'}? Mail from it is refused from then on, and if it is the account's only verified domain, the account goes back to the sandbox (test sends only).`;
+    if (!d || !window.confirm(question)) return;
     try {
       await api('DELETE', urlPath`/api/domains/${id}`);
       navigate('/domains');

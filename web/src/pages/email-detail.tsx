@@ -225,6 +225,15 @@ function Resend({ detail }: { detail: EmailDetail }) {
   // Once at a time: two clicks in one turn (before the button showed busy) queued two copies.
   const resend = () => oneAtATime(resendOnce);
   const resendOnce = async () => {
+    // Still on its way: the copy may arrive beside it, and its recipient get the mail twice.
+    const underway = detail.status === 'queued' || detail.status === 'deferred';
+    if (
+      underway &&
+      !window.confirm(
+        'This email is still being delivered (txmail retries it). Send a copy anyway? The recipient may get both.',
+      )
+    )
+      return;
     setBusy(true);
     setError(undefined);
     try {

@@ -72,7 +72,7 @@ export function MembersPage() {
     const invited = m.status === 'invited';
     const question = invited
       ? `Cancel the invitation of ${shown(m)}? Its link stops working.`
-      : `Remove ${shown(m)}? Their sessions end at once.`;
+      : `Remove ${shown(m)}? Their sessions end at once, and the API keys they created are revoked: servers using them stop working.`;
     if (!window.confirm(question)) return;
     const removed = await act(
       () => api('DELETE', urlPath`/api/members/${m.id}`),
