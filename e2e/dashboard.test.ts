@@ -637,6 +637,45 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     expect(await wide()).toBeLessThanOrEqual(0);
   });
 
+  it('says "No such page" for a link no page has, inside the dashboard', async () => {
+    for (const path of [
+      '/logs/%E0%A4%A',
+      `/logs/${'a'.repeat(5000)}`,
+      `/webhooks/${'b'.repeat(100)}`,
+      '/logs/a/b',
+      '/api-keys/123',
+      '/settings/extra',
+      '/logs/%00',
+      '/nothing',
+    ]) {
+      await page.goto(`${server.url}${path}`);
+      await heading('No such page')
+        .waitFor({ timeout: 5000 })
+        .catch(() => {
+          throw new Error(`no "No such page" at ${path.slice(0, 40)}`);
+        });
+      // The dashboard's frame, not a bare refusal: its navigation is there.
+      expect(await page.getByRole('link', { name: 'Logs' }).count(), path).toBeGreaterThan(0);
+    }
+    // A search that is the same as before asks the server again: the newest email appears.
+    await page.goto(`${server.url}/logs`);
+    await heading('Logs').waitFor();
+    const subject = `Refreshed ${Date.now()}`;
+    const res = await apiFetch(server, `/api/email/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: 'Acme <hello@acme.example>',
+        to: 'r@dest.example',
+        subject,
+        message: '<p>x</p>',
+      }),
+    });
+    expect(res.status).toBe(200);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('link', { name: subject }).waitFor();
+  });
+
   it('works on a 375 px wide phone screen', async () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
     try {

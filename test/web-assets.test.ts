@@ -82,6 +82,15 @@ describe('dashboard assets', () => {
       expect(long.body).toBe(`bad_request: '/api/${'a'.repeat(195)}…' is not a valid url component`);
       // A link mangled on its way (a mail client cutting an escape in two) lands in the dashboard, which
       // says "No such page" in its frame.
+      // A NUL in a page's path or query is no API field: the dashboard answers.
+      for (const url of ['/logs/%00', '/logs?q=%00', '/login?x=%00']) {
+        const res = await env.app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+      expect(
+        (await env.app.inject({ url: '/api/emails?q=%00', headers: { 'x-api-key': 'k' } })).statusCode,
+      ).not.toBe(200);
       for (const url of ['/emails/%E0%A4%A', '/%', '/domains/a%ZZb?x=1']) {
         const res = await env.app.inject({ url });
         expect(res.statusCode, url).toBe(404);

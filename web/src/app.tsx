@@ -56,14 +56,18 @@ const PUBLIC: Record<string, () => ReactNode> = {
 };
 
 function page(path: string): ReactNode {
-  const [, first, second] = path.split('/');
+  const [, first, second, ...more] = path.split('/');
+  // A path longer than any page's (`/logs/a/b`, a trailing slash aside) is none of them.
+  if (more.length > 1 || (more.length === 1 && more[0] !== '')) return <NoSuchPage />;
+  /** A page without an object: `/api-keys/123` is no page. */
+  const only = (node: ReactNode) => (second ? <NoSuchPage /> : node);
   switch (first) {
     case '':
-      return <OverviewPage />;
+      return only(<OverviewPage />);
     case 'guided-test':
-      return <GuidedTestPage />;
+      return only(<GuidedTestPage />);
     case 'api-keys':
-      return <ApiKeysPage />;
+      return only(<ApiKeysPage />);
     case 'domains':
       return second ? detail(second, (id) => <DomainPage key={id} id={id} />) : <DomainsPage />;
     case 'logs':
@@ -71,19 +75,22 @@ function page(path: string): ReactNode {
     case 'webhooks':
       return second ? detail(second, (id) => <WebhookPage key={id} id={id} />) : <WebhooksPage />;
     case 'suppressions':
-      return <SuppressionsPage />;
+      return only(<SuppressionsPage />);
     case 'settings':
-      return <SettingsPage />;
+      return only(<SettingsPage />);
     case 'members':
-      return <MembersPage />;
+      return only(<MembersPage />);
     case 'audit':
-      return <AuditPage />;
+      return only(<AuditPage />);
     case 'security':
-      return <SecurityPage />;
+      return only(<SecurityPage />);
     default:
       return <NoSuchPage />;
   }
 }
+
+/** An object's id as the API makes it: a UUID (src/ids.ts), any case in an address typed by hand. */
+const OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * An object's page: the id as the address bar names it, decoded once (url-path.ts says why). Made anew
@@ -92,7 +99,9 @@ function page(path: string): ReactNode {
  */
 function detail(segment: string, show: (id: string) => ReactNode): ReactNode {
   const id = routeSegment(segment);
-  return id === undefined ? <NoSuchPage /> : show(id);
+  // What is no id (too long, a NUL, a mangled link) is no such object, not the API's refusal of its
+  // field; an id in capitals is the same object.
+  return id === undefined || !OBJECT_ID.test(id) ? <NoSuchPage /> : show(id.toLowerCase());
 }
 
 function NoSuchPage() {
