@@ -20,6 +20,7 @@ const LEAVES = [
   'ids.ts', // the ids' form (the orphan sweep's UUIDv7 bound)
   'inbound/message-memory.ts', // a large inbound message's parts (their size, what writing one holds)
   'mta-sts/policy.ts', // the policy mode's type
+  'number-text.ts', // numbers in digits (the thresholds' and zones' texts for txmail config)
   'rate-limit-gcra.ts', // the rate limits' arithmetic
   'reputation/counts.ts', // what a delivery adds to the reputation counts
   'reputation/judge.ts',
