@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { isWellFormed } from '../messages/send-request.js';
+import { DASHBOARD_ROUTE } from './web-assets.js';
 
 type Problem = 'nul' | 'surrogate';
 
@@ -53,11 +54,8 @@ const PROBLEMS: Record<Problem, string> = {
  * preValidation, on every route: before the schema (which would name a pattern, not the character) and
  * before any handler reaches the database. A callback hook: no promise per request on the send path.
  */
-/** The dashboard's catch-all route (web-assets.ts). */
-const DASHBOARD_ROUTE = '/*';
-
 export function refuseNul(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
-  // The dashboard's pages (web-assets.ts, its catch-all route) store nothing: a link with %00 in its
+  // The dashboard's pages (web-assets.ts) store nothing: a link with %00 in its
   // path or query gets the dashboard, which says "No such page", not an API refusal as the page.
   if (request.routeOptions.url === DASHBOARD_ROUTE) return done();
   const bad = badTextField(request.params) ?? badTextField(request.query) ?? badTextField(request.body);

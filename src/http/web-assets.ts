@@ -94,22 +94,25 @@ export function sendDashboardPage(
  * says "No such page" in its own frame, where a link from a mangled email or a typed address lands.
  */
 export function isDashboardVisit(method: string, rawUrl: string): boolean {
-  const path = rawUrl.split('?')[0]!;
-  return (method === 'GET' || method === 'HEAD') && path !== '/api' && !path.startsWith('/api/');
+  return (method === 'GET' || method === 'HEAD') && !isApiPath(rawUrl.split('?')[0]!);
 }
+
+/** Whether `path` is the API's (answered in its error form), not a dashboard page's. */
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/** The route every dashboard page (and every unknown path) reaches. */
+export const DASHBOARD_ROUTE = '/*';
 
 export function registerWebAssets(app: FastifyInstance, assets: WebAssets): void {
   const { files } = assets;
-  app.get('/*', { schema: { hide: true } as object }, async (request, reply) => {
+  app.get(DASHBOARD_ROUTE, { schema: { hide: true } as object }, async (request, reply) => {
     let path: string;
     try {
       path = decodeURIComponent(request.url.split('?')[0]!);
     } catch {
       throw new AppError('not_found', 'no such page (malformed URL)');
     }
-    if (path.startsWith('/api/') || path === '/api') {
-      throw noRoute(request, path);
-    }
+    if (isApiPath(path)) throw noRoute(request, path);
     const file = files.get(path);
     if (file && path !== '/index.html') {
       const hashed = path.startsWith('/assets/');
