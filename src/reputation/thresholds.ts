@@ -36,6 +36,9 @@ const SETTINGS = {
   window_days: 'windowDays',
 } as const satisfies Record<string, keyof ReputationThresholds>;
 
+/** The settings that are whole counts; the others are rates, written in percent. */
+const isCount = (field: keyof ReputationThresholds) => field === 'minMessages' || field === 'windowDays';
+
 /**
  * Parses TXMAIL_REPUTATION: `name=value,…` with rates in percent (`bounce_warn=5,complaint_pause=0.5`),
  * `min_messages` and `window_days` whole numbers; any setting left out keeps its default. Throws a
@@ -51,7 +54,7 @@ export function parseReputation(text: string): ReputationThresholds {
       throw new Error(`"${part}" is not one of ${Object.keys(SETTINGS).join(', ')} with =number`);
     }
     const value = Number(m[2]);
-    if (field === 'minMessages' || field === 'windowDays') {
+    if (isCount(field)) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${m[1]} must be a whole number ≥ 1`);
       if (field === 'windowDays' && value > 90) throw new Error('window_days must be at most 90');
       t[field] = value;
@@ -70,7 +73,7 @@ export function reputationText(t: ReputationThresholds): string {
   return Object.entries(SETTINGS)
     .map(([name, field]) => {
       const v = t[field];
-      return `${name}=${field === 'minMessages' || field === 'windowDays' ? numberText(v) : exactText(v, 100)}`;
+      return `${name}=${isCount(field) ? numberText(v) : exactText(v, 100)}`;
     })
     .join(',');
 }
