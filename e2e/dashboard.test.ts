@@ -78,6 +78,14 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       return undefined;
     });
 
+  /** Sends from acme.example with the API key made below, as a customer's server would. */
+  const sendByApi = (to: string, subject: string, message: string) =>
+    apiFetch(server, `/api/email/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ from: 'Acme <hello@acme.example>', to, subject, message }),
+    });
+
   /** The text of the card a sign-up leaves on screen, with the address it names taken out. */
   const signUp = async (p: Page, email: string, password: string) => {
     await p.goto(`${server.url}/signup`);
@@ -382,16 +390,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   });
 
   it('finds a bounced email by its category in the logs, and not under another category', async () => {
-    const res = await apiFetch(server, `/api/email/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        from: 'Acme <hello@acme.example>',
-        to: 'gone@dest.example',
-        subject: 'Your invoice #77',
-        message: '<p>Attached.</p>',
-      }),
-    });
+    const res = await sendByApi('gone@dest.example', 'Your invoice #77', '<p>Attached.</p>');
     // A real send: the domain was verified above.
     expect(res.status).toBe(200);
     bouncedId = ((await res.json()) as { id: string }).id;
@@ -617,16 +616,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
 
   it('keeps a subject of 300 letters without a space inside the page, in the log and in the detail', async () => {
     const subject = 'x'.repeat(300);
-    const res = await apiFetch(server, `/api/email/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        from: 'Acme <hello@acme.example>',
-        to: 'long@dest.example',
-        subject,
-        message: '<p>x</p>',
-      }),
-    });
+    const res = await sendByApi('long@dest.example', subject, '<p>x</p>');
     expect(res.status).toBe(200);
     const wide = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await nav('Logs');
@@ -661,16 +651,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.goto(`${server.url}/logs`);
     await heading('Logs').waitFor();
     const subject = `Refreshed ${Date.now()}`;
-    const res = await apiFetch(server, `/api/email/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        from: 'Acme <hello@acme.example>',
-        to: 'r@dest.example',
-        subject,
-        message: '<p>x</p>',
-      }),
-    });
+    const res = await sendByApi('r@dest.example', subject, '<p>x</p>');
     expect(res.status).toBe(200);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('link', { name: subject }).waitFor();
